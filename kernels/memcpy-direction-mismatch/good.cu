@@ -1,0 +1,51 @@
+// cudalint demo: memcpy-direction-mismatch (good). Destination first, source second, direction matching both.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+__global__ void square(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[i] = in[i] * in[i];
+    }
+}
+
+int main() {
+    const int n = 1000;
+    const size_t bytes = n * sizeof(float);
+    float* h_in = (float*)malloc(bytes);
+    float* h_out = (float*)malloc(bytes);
+    for (int i = 0; i < n; ++i) {
+        h_in[i] = static_cast<float>(rand() % 200) / 20.0f - 5.0f;
+        h_out[i] = 0.0f;
+    }
+
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&d_out, bytes));
+    CUDA_CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+
+    square<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+    printf("in[1]^2 = %f, out[1] = %f\n", h_in[1] * h_in[1], h_out[1]);
+
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    free(h_in);
+    free(h_out);
+    return 0;
+}

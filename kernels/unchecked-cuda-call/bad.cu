@@ -1,0 +1,44 @@
+// cudalint demo: unchecked-cuda-call (bad). If cudaMalloc or the copies fail, the program carries on with garbage and nobody notices.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+__global__ void offsetValues(float* data, float offset, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        data[i] += offset;
+    }
+}
+
+int main() {
+    const int n = 1000;
+    const size_t bytes = n * sizeof(float);
+    float* h_data = (float*)malloc(bytes);
+    for (int i = 0; i < n; ++i) {
+        h_data[i] = static_cast<float>(rand() % 1000) / 8.0f;
+    }
+
+    float* d_data = nullptr;
+    cudaMalloc(&d_data, bytes); // expect: unchecked-cuda-call
+    cudaMemcpy(d_data, h_data, bytes, cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
+
+    offsetValues<<<(n + 255) / 256, 256>>>(d_data, 10.0f, n);
+    CUDA_CHECK(cudaGetLastError());
+
+    cudaMemcpy(h_data, d_data, bytes, cudaMemcpyDeviceToHost); // expect: unchecked-cuda-call
+    printf("data[0] = %f\n", h_data[0]);
+
+    cudaFree(d_data); // expect: unchecked-cuda-call
+    free(h_data);
+    return 0;
+}

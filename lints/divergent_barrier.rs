@@ -1,0 +1,63 @@
+use super::support::snippet;
+use crate::lint::LintContext;
+use crate::model::Model;
+
+crate::declare_lint!(
+    DIVERGENT_BARRIER,
+    "divergent-barrier",
+    Kernel,
+    Error,
+    "block-wide barrier reachable only under a thread-dependent condition",
+    check
+);
+
+fn check(model: &Model, cx: &mut LintContext) {
+    for (_, facts) in model.kernel_facts() {
+        for barrier in &facts.barriers {
+            let Some(condition) = barrier.divergent_condition else { continue };
+            let condition_text = snippet(model, condition);
+            let call = snippet(model, barrier.node);
+            let (message, label) = if barrier.after_early_exit {
+                (
+                    format!("`{call}` follows an early exit taken by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    "threads for which this holds leave before the barrier",
+                )
+            } else {
+                (
+                    format!("`{call}` is reached only by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    "this condition differs between threads of a block",
+                )
+            };
+            cx.report(
+                cx.diagnostic(barrier.node.byte_range(), message)
+                    .with_label(condition.byte_range(), label)
+                    .with_help("move the barrier out of the thread-dependent branch so that every thread of the block reaches it"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DIVERGENT_BARRIER;
+    use crate::lint::assert_cases;
+
+    #[test]
+    fn cases() {
+        assert_cases(
+            &DIVERGENT_BARRIER,
+            &[
+                "__global__ void k(float* o) { __shared__ float s[256]; int t = threadIdx.x; for (int w = blockDim.x / 2; w > 0; w >>= 1) { if (t < w) s[t] += s[t + w]; __syncthreads(); } if (t == 0) o[blockIdx.x] = s[0]; }",
+                "__global__ void k(float* o, int n) { if (blockIdx.x >= n) return; __syncthreads(); }",
+                "__global__ void k(float* o, int tiles) { for (int t = 0; t < tiles; ++t) { __syncthreads(); } }",
+                "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); b.sync(); }",
+            ],
+            &[
+                "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
+                "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) { __syncthreads(); } }",
+                "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); if (threadIdx.x == 0) b.sync(); }",
+            ],
+        );
+    }
+}

@@ -1,0 +1,397 @@
+//! Files in, diagnostics out: discovery, parsing, the model, every enabled lint, suppressions.
+
+use crate::config::{self, Settings};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::LintContext;
+use crate::model::Model;
+use crate::source::{self, LineIndex};
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Files larger than this are reported, not parsed.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// What linting one text produced.
+#[derive(Debug, Default)]
+pub struct FileOutcome {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Regions nested deeper than the analyses follow.
+    pub skipped_regions: usize,
+    /// Functions whose parse has ERROR nodes.
+    pub functions_with_parse_errors: usize,
+}
+
+/// One linted file with its text, for the renderers.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    pub path: PathBuf,
+    /// Relative to the working directory when under it.
+    pub display_path: String,
+    pub source: Arc<str>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub skipped_regions: usize,
+}
+
+/// A file that could not be linted, or a bad configuration.
+#[derive(Debug, Clone)]
+pub struct LintError {
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LintError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct RunResult {
+    pub reports: Vec<FileReport>,
+    pub errors: Vec<LintError>,
+}
+
+impl RunResult {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.reports.iter().flat_map(|r| &r.diagnostics).filter(|d| d.severity == severity).count()
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    pub config: Option<PathBuf>,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<tree_sitter::Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses with a parser kept per thread (creating one costs more than parsing a small file).
+pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_sitter::Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, old_tree)
+    })
+}
+
+/// Lints one text as if it were the file `path`.
+pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
+    let view = source::preprocess(text, &settings.qualifier_macros);
+    let Some(tree) = parse(&view.text, None) else { return FileOutcome::default() };
+    lint_tree(path, text, &view, &tree, settings)
+}
+
+/// Lints an already parsed view (the language server keeps trees between edits).
+pub fn lint_tree(path: &Path, text: &str, view: &source::PreprocessedView, tree: &tree_sitter::Tree, settings: &Settings) -> FileOutcome {
+    let lines = LineIndex::new(text);
+    let model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    let model_settings = ModelSettings { settings };
+    let mut diagnostics = Vec::new();
+    for lint in crate::lints::ALL {
+        if !settings.rule_enabled(lint.name, path) {
+            continue;
+        }
+        let mut cx = LintContext::new(lint);
+        (lint.check)(&model, &mut cx);
+        diagnostics.extend(cx.into_diagnostics());
+    }
+    let _ = model_settings;
+    let mut diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    for diagnostic in &mut diagnostics {
+        let default = crate::lints::find(diagnostic.rule).map(|l| l.default_severity).unwrap_or(diagnostic.severity);
+        diagnostic.severity = settings.severity_of(diagnostic.rule, default);
+    }
+    diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
+    diagnostics.dedup_by(|a, b| a.span == b.span && a.rule == b.rule);
+    FileOutcome {
+        diagnostics,
+        skipped_regions: model.skipped_regions.len(),
+        functions_with_parse_errors: model.functions.iter().filter(|f| f.has_parse_errors).count(),
+    }
+}
+
+struct ModelSettings<'a> {
+    #[allow(dead_code)]
+    settings: &'a Settings,
+}
+
+fn apply_suppressions(model: &Model, diagnostics: Vec<Diagnostic>, settings: &Settings, path: &Path) -> Vec<Diagnostic> {
+    let mut used = vec![Vec::<bool>::new(); model.suppressions.len()];
+    for (slot, suppression) in used.iter_mut().zip(&model.suppressions) {
+        *slot = vec![false; suppression.rules.len()];
+    }
+    let mut kept = Vec::new();
+    for diagnostic in diagnostics {
+        let line = model.lines.line_of(diagnostic.span.start);
+        let mut suppressed = false;
+        for (index, suppression) in model.suppressions.iter().enumerate() {
+            let applies = suppression.whole_file
+                || (suppression.trailing && suppression.line == line)
+                || (!suppression.trailing && (suppression.line + 1 == line || suppression.line == line));
+            if !applies {
+                continue;
+            }
+            for (rule_index, (rule, _)) in suppression.rules.iter().enumerate() {
+                if rule == diagnostic.rule || rule == "all" {
+                    used[index][rule_index] = true;
+                    suppressed = true;
+                }
+            }
+        }
+        if !suppressed {
+            kept.push(diagnostic);
+        }
+    }
+    let unused_rule = &crate::lints::UNUSED_SUPPRESSION;
+    if settings.rule_enabled(unused_rule.name, path) {
+        for (index, suppression) in model.suppressions.iter().enumerate() {
+            for (rule_index, (rule, span)) in suppression.rules.iter().enumerate() {
+                if used[index][rule_index] {
+                    continue;
+                }
+                let known = crate::lints::find(rule).is_some() || rule == "all";
+                if known && !settings.rule_enabled(rule, path) {
+                    continue; // the rule did not run, so the comment may well be needed
+                }
+                let message = if known {
+                    format!("`{rule}` is suppressed here but reports nothing; the comment hides future findings for no reason")
+                } else {
+                    format!("unknown rule `{rule}` in a suppression comment, so it suppresses nothing")
+                };
+                let diagnostic = Diagnostic::new(unused_rule.name, span.clone(), message)
+                    .with_label(suppression.span.clone(), "this suppression")
+                    .with_help("remove the rule from the comment, or the comment itself");
+                kept.push(Diagnostic { severity: unused_rule.default_severity, ..diagnostic });
+            }
+        }
+    }
+    kept
+}
+
+/// Relative to the working directory when under it.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.as_ref().map(|c| c.join(path)).unwrap_or_else(|| path.to_path_buf()) };
+    let shown = cwd.as_ref().and_then(|c| absolute.strip_prefix(c).ok()).map(Path::to_path_buf).unwrap_or_else(|| path.to_path_buf());
+    let text = shown.to_string_lossy().replace('\\', "/");
+    text.strip_prefix("./").map(str::to_string).unwrap_or(text)
+}
+
+/// Resolves and caches the settings for each directory.
+pub struct SettingsResolver {
+    options: CheckOptions,
+    explicit: Option<Arc<Settings>>,
+    by_directory: HashMap<PathBuf, Arc<Settings>>,
+    pub errors: Vec<LintError>,
+    failed: Vec<PathBuf>,
+}
+
+impl SettingsResolver {
+    pub fn new(options: CheckOptions) -> Self {
+        let mut resolver = SettingsResolver { options, explicit: None, by_directory: HashMap::new(), errors: Vec::new(), failed: Vec::new() };
+        if let Some(path) = resolver.options.config.clone() {
+            match Settings::load(&path) {
+                Ok(settings) => resolver.explicit = Some(Arc::new(resolver.apply_overrides(settings))),
+                Err(e) => {
+                    resolver.errors.push(LintError { path: display_path(&path), message: config_message(&e) });
+                    resolver.explicit = Some(Arc::new(resolver.apply_overrides(Settings::default())));
+                }
+            }
+        }
+        resolver
+    }
+
+    fn apply_overrides(&self, settings: Settings) -> Settings {
+        settings.with_overrides(&self.options.select, &self.options.ignore)
+    }
+
+    /// The settings for a file in `directory`, or None when its configuration is broken.
+    pub fn for_directory(&mut self, directory: &Path) -> Option<Arc<Settings>> {
+        if let Some(explicit) = &self.explicit {
+            return Some(explicit.clone());
+        }
+        if let Some(found) = self.by_directory.get(directory) {
+            return Some(found.clone());
+        }
+        let absolute = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+        let settings = match config::find_config(&absolute) {
+            Some(path) if self.failed.contains(&path) => return None,
+            Some(path) => match Settings::load(&path) {
+                Ok(settings) => self.apply_overrides(settings),
+                Err(e) => {
+                    self.errors.push(LintError { path: display_path(&path), message: config_message(&e) });
+                    self.failed.push(path);
+                    return None;
+                }
+            },
+            None => self.apply_overrides(Settings::default()),
+        };
+        let settings = Arc::new(settings);
+        self.by_directory.insert(directory.to_path_buf(), settings.clone());
+        Some(settings)
+    }
+}
+
+fn config_message(error: &config::ConfigError) -> String {
+    if error.line > 0 {
+        format!("line {}, column {}: {}", error.line, error.column, error.message)
+    } else {
+        error.message.clone()
+    }
+}
+
+/// Walks the paths (honouring .gitignore and .cudalintignore) and returns the files to lint with
+/// their settings. A file named explicitly is always linted.
+pub fn discover(paths: &[PathBuf], resolver: &mut SettingsResolver) -> (Vec<(PathBuf, Arc<Settings>)>, Vec<LintError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for root in paths {
+        let metadata = std::fs::symlink_metadata(root);
+        match metadata {
+            Err(e) => {
+                errors.push(LintError { path: display_path(root), message: io_message(&e) });
+                continue;
+            }
+            Ok(meta) if !meta.is_dir() && !std::fs::metadata(root).map(|m| m.is_dir()).unwrap_or(false) => {
+                let directory = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                if let Some(settings) = resolver.for_directory(directory) {
+                    files.push((root.clone(), settings));
+                } else {
+                    errors.push(LintError { path: display_path(root), message: "not linted: its configuration is invalid".into() });
+                }
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let walker = ignore::WalkBuilder::new(root).add_custom_ignore_filename(".cudalintignore").require_git(false).build();
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    errors.push(LintError { path: walk_error_path(&e).unwrap_or_else(|| display_path(root)), message: walk_error_message(&e) });
+                    continue;
+                }
+            };
+            let Some(file_type) = entry.file_type() else { continue };
+            if file_type.is_dir() {
+                continue;
+            }
+            let path = entry.path();
+            let directory = path.parent().unwrap_or(Path::new("."));
+            let Some(settings) = resolver.for_directory(directory) else {
+                if Settings::default().lints_extension(path) {
+                    errors.push(LintError { path: display_path(path), message: "not linted: its configuration is invalid".into() });
+                }
+                continue;
+            };
+            if settings.lints_extension(path) {
+                files.push((path.to_path_buf(), settings));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.dedup_by(|a, b| a.0 == b.0);
+    (files, errors)
+}
+
+fn walk_error_path(error: &ignore::Error) -> Option<String> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(display_path(path)),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
+        ignore::Error::Loop { child, .. } => Some(display_path(child)),
+        _ => None,
+    }
+}
+
+fn walk_error_message(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_message(err),
+        ignore::Error::Loop { ancestor, .. } => format!("symbolic link loop back to {}", display_path(ancestor)),
+        ignore::Error::Io(e) => io_message(e),
+        other => other.to_string(),
+    }
+}
+
+pub fn io_message(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => match error.raw_os_error() {
+            Some(40) => "too many levels of symbolic links (a symlink loop)".into(),
+            _ => error.to_string(),
+        },
+    }
+}
+
+/// Reads a file for linting; every way it can fail gives a message for the user.
+pub fn read_source(path: &Path) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| io_message(&e))?;
+    if metadata.is_dir() {
+        return Err("is a directory".into());
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!("file is {} MB, over the {} MB limit; not linted", metadata.len() >> 20, MAX_FILE_BYTES >> 20));
+    }
+    let bytes = std::fs::read(path).map_err(|e| io_message(&e))?;
+    if bytes.iter().take(8192).any(|b| *b == 0) {
+        return Err("binary file (contains NUL bytes); not linted".into());
+    }
+    String::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (invalid byte at offset {}); not linted", e.utf8_error().valid_up_to()))
+}
+
+/// Lints every file in parallel. Stack space is generous so deeply nested code cannot overflow it.
+pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
+    let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
+    let work = || {
+        files
+            .par_iter()
+            .map(|(path, settings)| match read_source(path) {
+                Ok(text) => {
+                    let outcome = lint_text(path, &text, settings);
+                    Ok(FileReport {
+                        path: path.clone(),
+                        display_path: display_path(path),
+                        source: Arc::from(text),
+                        diagnostics: outcome.diagnostics,
+                        skipped_regions: outcome.skipped_regions,
+                    })
+                }
+                Err(message) => Err(LintError { path: display_path(path), message }),
+            })
+            .collect::<Vec<_>>()
+    };
+    let results = match pool {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    };
+    let mut run = RunResult::default();
+    for result in results {
+        match result {
+            Ok(report) => run.reports.push(report),
+            Err(error) => run.errors.push(error),
+        }
+    }
+    run.reports.sort_by(|a, b| a.display_path.cmp(&b.display_path));
+    run
+}
+
+/// Discovers, lints and collects everything for `cudalint check`.
+pub fn check(paths: &[PathBuf], options: CheckOptions) -> RunResult {
+    let mut resolver = SettingsResolver::new(options);
+    let (files, mut errors) = discover(paths, &mut resolver);
+    let mut run = check_files(files);
+    errors.append(&mut resolver.errors);
+    errors.append(&mut run.errors);
+    run.errors = errors;
+    run
+}

@@ -1,0 +1,115 @@
+//! What a lint is: a declaration (name, category, severity, summary, documentation) and a check
+//! that reads the semantic model and reports diagnostics.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::Model;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// Bounds and synchronisation inside kernels.
+    Kernel,
+    /// Allocation, copies and launches in host code.
+    Memory,
+    /// Errors nobody reads.
+    ErrorHandling,
+    /// Launch configurations.
+    Launch,
+    /// The linter's own housekeeping (suppressions).
+    Meta,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Kernel => "kernel",
+            Category::Memory => "memory",
+            Category::ErrorHandling => "error-handling",
+            Category::Launch => "launch",
+            Category::Meta => "meta",
+        }
+    }
+}
+
+pub struct Lint {
+    /// The stable public ID, kebab-case.
+    pub name: &'static str,
+    pub category: Category,
+    pub default_severity: Severity,
+    /// One line, lowercase, no trailing period.
+    pub summary: &'static str,
+    /// The markdown documentation (`lints/<name>.md`): What it finds, Why is this bad, Example, Fix.
+    pub docs: &'static str,
+    /// Whether `--verify` can confirm a finding on a GPU.
+    pub verifiable: bool,
+    pub check: fn(&Model, &mut LintContext),
+}
+
+impl std::fmt::Debug for Lint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lint").field("name", &self.name).finish()
+    }
+}
+
+/// Collects what one lint reports on one file.
+pub struct LintContext {
+    rule: &'static str,
+    severity: Severity,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl LintContext {
+    pub fn new(lint: &Lint) -> Self {
+        LintContext { rule: lint.name, severity: lint.default_severity, diagnostics: Vec::new() }
+    }
+
+    pub fn report(&mut self, mut diagnostic: Diagnostic) {
+        diagnostic.rule = self.rule;
+        diagnostic.severity = self.severity;
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// A diagnostic for this lint (the rule name filled in).
+    pub fn diagnostic(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.rule, span, message)
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+}
+
+/// Declares a lint: `declare_lint!(NAME, "kebab-name", Category, Severity, "summary", check);`
+/// The documentation is `lints/<kebab-name>.md`, embedded at build time.
+#[macro_export]
+macro_rules! declare_lint {
+    ($ident:ident, $name:literal, $category:ident, $severity:ident, $summary:literal, $check:path $(, verifiable = $verifiable:literal)?) => {
+        pub static $ident: $crate::lint::Lint = $crate::lint::Lint {
+            name: $name,
+            category: $crate::lint::Category::$category,
+            default_severity: $crate::diagnostic::Severity::$severity,
+            summary: $summary,
+            docs: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/lints/", $name, ".md")),
+            verifiable: false $(|| $verifiable)?,
+            check: $check,
+        };
+    };
+}
+
+/// Test support: run one lint on a snippet, as the pass/fail cases beside each lint do.
+pub fn run_on_snippet(lint: &Lint, source: &str) -> Vec<Diagnostic> {
+    let settings = crate::config::Settings::default();
+    let outcome = crate::engine::lint_text(std::path::Path::new("snippet.cu"), source, &settings);
+    outcome.diagnostics.into_iter().filter(|d| d.rule == lint.name).collect()
+}
+
+/// Asserts every pass case reports nothing and every fail case reports at least once.
+pub fn assert_cases(lint: &Lint, pass: &[&str], fail: &[&str]) {
+    for case in pass {
+        let found = run_on_snippet(lint, case);
+        assert!(found.is_empty(), "{}: expected no finding, got {:?}\n--- in ---\n{}", lint.name, found.iter().map(|d| &d.message).collect::<Vec<_>>(), case);
+    }
+    for case in fail {
+        let found = run_on_snippet(lint, case);
+        assert!(!found.is_empty(), "{}: expected a finding in\n{}", lint.name, case);
+    }
+}

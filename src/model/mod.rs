@@ -1,0 +1,301 @@
+//! The semantic model: built once per file from the tree-sitter tree, read by every lint.
+
+pub mod guards;
+pub mod kernel;
+
+use crate::source::{LineIndex, PreprocessedView};
+use crate::syntax::{self, text};
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+pub use kernel::{Access, AccessKind, Barrier, IndexStatus, KernelFacts};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// `__global__`
+    Kernel,
+    /// `__device__` only
+    Device,
+    /// `__host__ __device__`
+    HostDevice,
+    /// no execution-space qualifier
+    Host,
+}
+
+#[derive(Debug, Clone)]
+pub struct Parameter<'t> {
+    pub name: String,
+    pub type_text: String,
+    pub is_pointer: bool,
+    pub declaration: Node<'t>,
+    pub name_node: Node<'t>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Function<'t> {
+    pub name: String,
+    pub kind: FunctionKind,
+    pub definition: Node<'t>,
+    pub name_node: Node<'t>,
+    pub parameters: Vec<Parameter<'t>>,
+    pub body: Node<'t>,
+    /// Template parameter names, when the function is a template.
+    pub template_parameters: Vec<String>,
+    /// Whether the parse of this function contains ERROR or MISSING nodes.
+    pub has_parse_errors: bool,
+}
+
+impl<'t> Function<'t> {
+    pub fn parameter(&self, name: &str) -> Option<&Parameter<'t>> {
+        self.parameters.iter().find(|p| p.name == name)
+    }
+}
+
+/// One `// cudalint: ignore[...]` or `// cudalint: ignore-file[...]` comment.
+#[derive(Debug, Clone)]
+pub struct Suppression {
+    pub span: Range<usize>,
+    /// 0-based line of the comment.
+    pub line: usize,
+    /// Whether code precedes the comment on its line (then it applies to that line only).
+    pub trailing: bool,
+    pub whole_file: bool,
+    pub rules: Vec<(String, Range<usize>)>,
+}
+
+pub struct Model<'t> {
+    pub path: &'t std::path::Path,
+    /// The original text: every span refers to it.
+    pub source: &'t str,
+    pub view: &'t PreprocessedView,
+    pub tree: &'t Tree,
+    pub lines: &'t LineIndex,
+    pub functions: Vec<Function<'t>>,
+    /// Kernel-side facts, one entry per `__global__` function (index into `functions`).
+    pub kernels: Vec<(usize, KernelFacts<'t>)>,
+    pub suppressions: Vec<Suppression>,
+    /// Names of macros and functions the user configured as error checks.
+    pub check_macros: &'t [String],
+    /// Regions whose nesting exceeded the walk depth, skipped by the analyses.
+    pub skipped_regions: Vec<Range<usize>>,
+}
+
+impl<'t> Model<'t> {
+    pub fn build(
+        path: &'t std::path::Path,
+        source: &'t str,
+        view: &'t PreprocessedView,
+        tree: &'t Tree,
+        lines: &'t LineIndex,
+        check_macros: &'t [String],
+    ) -> Model<'t> {
+        let mut model = Model {
+            path,
+            source,
+            view,
+            tree,
+            lines,
+            functions: Vec::new(),
+            kernels: Vec::new(),
+            suppressions: Vec::new(),
+            check_macros,
+            skipped_regions: Vec::new(),
+        };
+        model.collect_functions_and_comments();
+        for index in 0..model.functions.len() {
+            if model.functions[index].kind == FunctionKind::Kernel {
+                let facts = kernel::analyze(&model, &model.functions[index]);
+                model.skipped_regions.extend(facts.skipped.iter().cloned());
+                model.kernels.push((index, facts));
+            }
+        }
+        model
+    }
+
+    pub fn text(&self, node: Node) -> &'t str {
+        text(node, self.source)
+    }
+
+    /// The value of an object-like `#define`, if the file has one.
+    pub fn define(&self, name: &str) -> Option<&'t str> {
+        self.view.defines.get(name).map(String::as_str)
+    }
+
+    pub fn kernel_facts(&self) -> impl Iterator<Item = (&Function<'t>, &KernelFacts<'t>)> {
+        self.kernels.iter().map(move |(index, facts)| (&self.functions[*index], facts))
+    }
+
+    pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    fn collect_functions_and_comments(&mut self) {
+        let root = self.tree.root_node();
+        let source = self.source;
+        let mut functions = Vec::new();
+        let mut suppressions = Vec::new();
+        syntax::walk_iterative(root, |node| match node.kind() {
+            "function_definition" => {
+                if let Some(function) = function_from_definition(node, source, &self.view.neutralised) {
+                    functions.push(function);
+                }
+                false
+            }
+            "comment" => {
+                if let Some(suppression) = parse_suppression(node, source, self.lines) {
+                    suppressions.push(suppression);
+                }
+                false
+            }
+            _ => true,
+        });
+        // comments inside function bodies are not reached by the walk above
+        for function in &functions {
+            syntax::walk_iterative(function.body, |node| {
+                if node.kind() == "comment" {
+                    if let Some(suppression) = parse_suppression(node, source, self.lines) {
+                        suppressions.push(suppression);
+                    }
+                }
+                true
+            });
+        }
+        self.functions = functions;
+        self.suppressions = suppressions;
+    }
+}
+
+fn function_from_definition<'t>(
+    node: Node<'t>,
+    source: &str,
+    neutralised: &[crate::source::Neutralised],
+) -> Option<Function<'t>> {
+    let body = node.child_by_field_name("body")?;
+    let declarator = node.child_by_field_name("declarator")?;
+    let function_declarator = find_function_declarator(declarator)?;
+    let name_node = function_declarator.child_by_field_name("declarator")?;
+    let name_node = match name_node.kind() {
+        "qualified_identifier" => name_node.child_by_field_name("name").unwrap_or(name_node),
+        _ => name_node,
+    };
+    let name = text(name_node, source).to_string();
+
+    let mut qualifiers = String::new();
+    for child in syntax::children(node) {
+        if child.byte_range().start >= declarator.start_byte() {
+            break;
+        }
+        match child.kind() {
+            "__global__" | "__device__" | "__host__" => {
+                qualifiers.push_str(child.kind());
+                qualifiers.push(' ');
+            }
+            _ => {}
+        }
+    }
+    // qualifiers hidden in a macro (`#define HD __host__ __device__`) that the view neutralised
+    let head = node.start_byte()..declarator.start_byte();
+    let mut start = node.start_byte();
+    if let Some(parent) = node.parent() {
+        if parent.kind() == "template_declaration" {
+            start = parent.start_byte();
+        }
+    }
+    for macro_use in neutralised {
+        let before = macro_use.span.end <= head.end && macro_use.span.start + 200 >= start;
+        if before && (macro_use.span.start >= start || source[macro_use.span.end..start].trim().is_empty()) {
+            qualifiers.push_str(&macro_use.expansion);
+            qualifiers.push(' ');
+        }
+    }
+    let kind = if qualifiers.contains("__global__") {
+        FunctionKind::Kernel
+    } else if qualifiers.contains("__device__") && qualifiers.contains("__host__") {
+        FunctionKind::HostDevice
+    } else if qualifiers.contains("__device__") {
+        FunctionKind::Device
+    } else {
+        FunctionKind::Host
+    };
+
+    let mut parameters = Vec::new();
+    if let Some(list) = function_declarator.child_by_field_name("parameters") {
+        for declaration in syntax::named_children(list) {
+            if !matches!(declaration.kind(), "parameter_declaration" | "optional_parameter_declaration") {
+                continue;
+            }
+            let Some(param_declarator) = declaration.child_by_field_name("declarator") else { continue };
+            let Some(name_node) = syntax::declarator_name(param_declarator) else { continue };
+            parameters.push(Parameter {
+                name: text(name_node, source).to_string(),
+                type_text: declaration.child_by_field_name("type").map(|t| text(t, source).to_string()).unwrap_or_default(),
+                is_pointer: syntax::declarator_is_pointer(param_declarator),
+                declaration,
+                name_node,
+            });
+        }
+    }
+    let mut template_parameters = Vec::new();
+    if let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
+        if let Some(list) = parent.child_by_field_name("parameters") {
+            syntax::walk_iterative(list, |n| {
+                if n.kind() == "type_identifier" || (n.kind() == "identifier" && n.parent().map(|p| p.kind()) != Some("template_parameter_list")) {
+                    template_parameters.push(text(n, source).to_string());
+                }
+                true
+            });
+        }
+    }
+    Some(Function {
+        name,
+        kind,
+        definition: node,
+        name_node,
+        parameters,
+        body,
+        template_parameters,
+        has_parse_errors: node.has_error(),
+    })
+}
+
+fn find_function_declarator(mut node: Node) -> Option<Node> {
+    for _ in 0..syntax::MAX_DEPTH {
+        if node.kind() == "function_declarator" {
+            return Some(node);
+        }
+        node = node.child_by_field_name("declarator")?;
+    }
+    None
+}
+
+fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Suppression> {
+    let comment = text(node, source);
+    let marker = comment.find("cudalint:")?;
+    let after = &comment[marker + "cudalint:".len()..];
+    let directive_offset = after.len() - after.trim_start().len();
+    let after_trimmed = after.trim_start();
+    let (whole_file, rest) = if let Some(rest) = after_trimmed.strip_prefix("ignore-file") {
+        (true, rest)
+    } else if let Some(rest) = after_trimmed.strip_prefix("ignore") {
+        (false, rest)
+    } else {
+        return None;
+    };
+    let rest_start = node.start_byte() + marker + "cudalint:".len() + directive_offset + (after_trimmed.len() - rest.len());
+    let open = rest.find('[')?;
+    let close = rest[open..].find(']')? + open;
+    let mut rules = Vec::new();
+    let mut offset = rest_start + open + 1;
+    for piece in rest[open + 1..close].split(',') {
+        let trimmed = piece.trim();
+        let lead = piece.len() - piece.trim_start().len();
+        if !trimmed.is_empty() {
+            rules.push((trimmed.to_string(), offset + lead..offset + lead + trimmed.len()));
+        }
+        offset += piece.len() + 1;
+    }
+    let line = lines.line_of(node.start_byte());
+    let line_start = lines.line_start(line);
+    let trailing = !source[line_start..node.start_byte()].trim().is_empty();
+    Some(Suppression { span: node.byte_range(), line, trailing, whole_file, rules })
+}

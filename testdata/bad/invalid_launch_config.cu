@@ -1,0 +1,81 @@
+// Bad: launch configurations the hardware rejects (too many threads per block, empty grid/block, too much dynamic shared memory).
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+__global__ void touch(float* data, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        data[i] += 1.0f;
+    }
+}
+
+__global__ void touch2d(float* data, int width, int height) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height) {
+        data[y * width + x] *= 0.5f;
+    }
+}
+
+__global__ void stage(const float* in, float* out, int n) {
+    extern __shared__ float buf[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    buf[threadIdx.x] = (i < n) ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n) {
+        out[i] = buf[blockDim.x - 1 - threadIdx.x];
+    }
+}
+
+int main() {
+    const int n = 1 << 16;
+    const int width = 256, height = 256;
+    float* d_data = nullptr;
+    float* d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_data, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    CUDA_CHECK(cudaMemset(d_data, 0, n * sizeof(float)));
+
+    touch<<<(n + 2047) / 2048, 2048>>>(d_data, n); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    touch<<<0, 256>>>(d_data, n); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    touch<<<64, 0>>>(d_data, n); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    dim3 block(32, 64);
+    dim3 grid(width / 32, height / 64);
+    touch2d<<<grid, block>>>(d_data, width, height); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    touch2d<<<dim3(16, 16), dim3(16, 16, 8)>>>(d_data, width, height); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    stage<<<n / 256, 256, 256 * 1024>>>(d_data, d_out, n); // expect: invalid-launch-config
+    CUDA_CHECK(cudaGetLastError());
+
+    // Valid limits: exactly 1024 threads and 48 KiB of dynamic shared memory.
+    touch<<<n / 1024, 1024>>>(d_data, n);
+    CUDA_CHECK(cudaGetLastError());
+    stage<<<n / 256, 256, 48 * 1024>>>(d_data, d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_out));
+    return 0;
+}

@@ -1,0 +1,58 @@
+// Bad: global-memory accesses indexed by a global thread index with no upper-bound guard.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+namespace cg = cooperative_groups;
+
+__global__ void scale(float* data, float factor, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    data[i] = data[i] * factor; // expect: unguarded-thread-index, unguarded-thread-index
+}
+
+__global__ void copyDeref(const float* src, float* dst, int n) {
+    int idx = blockDim.x * blockIdx.x + threadIdx.x;
+    float v = *(src + idx); // expect: unguarded-thread-index
+    *(dst + idx) = v; // expect: unguarded-thread-index
+}
+
+__global__ void countBuckets(const int* bucketOf, int* counts, int n) {
+    int tid = threadIdx.x + blockIdx.x * blockDim.x;
+    if (tid < n) {
+        atomicAdd(&counts[bucketOf[tid] & 15], 1);
+    }
+    atomicAdd(&counts[tid], 1); // expect: unguarded-thread-index
+}
+
+__global__ void matrixScale(float* m, int rows, int cols, float s) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    m[row * cols + col] *= s; // expect: unguarded-thread-index
+}
+
+__global__ void backwardDiff(const float* x, float* dx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0) {
+        float prev = x[i - 1]; // expect: unguarded-thread-index
+        float cur = x[i]; // expect: unguarded-thread-index
+        dx[i] = cur - prev; // expect: unguarded-thread-index
+    }
+}
+
+__global__ void guardTooEarly(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = 0.0f;
+    if (i < n) {
+        v = in[i];
+    }
+    out[i] = v; // expect: unguarded-thread-index
+}
+
+__global__ void gridRankWrite(float* out, float value) {
+    unsigned long long r = cg::this_grid().thread_rank();
+    out[r] = value; // expect: unguarded-thread-index
+}
+
+__global__ void sizeTIndex(double* y, const double* x, size_t n) {
+    size_t gid = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    y[gid] += 2.0 * x[gid]; // expect: unguarded-thread-index, unguarded-thread-index
+}

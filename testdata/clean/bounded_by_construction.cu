@@ -1,0 +1,140 @@
+// Clean: indices bounded by construction (i % n, min(i, n - 1), i & mask), block-local threadIdx-only indices,
+// per-block outputs indexed by blockIdx alone, and a histogram initialised with cudaMemset.
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+#define LUT_SIZE 256
+
+// Every thread touches the ring; wrap-around is intended.
+__global__ void ringStamp(int* ring, int capacity) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicMax(&ring[tid % capacity], tid);
+}
+
+// Loads clamp to the last element; only in-range threads store.
+__global__ void clampedGather(const float* src, float* dst, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = src[min(i, n - 1)];
+    if (i < n) {
+        dst[i] = v;
+    }
+}
+
+__global__ void applyLut(const float* lut, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float gain = lut[i & (LUT_SIZE - 1)];
+    if (i < n) {
+        out[i] *= gain;
+    }
+}
+
+__global__ void blockTimestamps(long long* stamps, int* blockIds) {
+    stamps[threadIdx.x] = clock64();
+    if (threadIdx.x == 0) {
+        blockIds[blockIdx.x] = blockIdx.x;
+    }
+}
+
+__global__ void histogram(const unsigned int* keys, unsigned int* bins, int numKeys, unsigned int numBins) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < numKeys; i += blockDim.x * gridDim.x) {
+        unsigned int b = keys[i] % numBins;
+        atomicAdd(&bins[b], 1u);
+    }
+}
+
+__global__ void blockMaxima(const float* values, float* perBlock, int n) {
+    __shared__ float best;
+    if (threadIdx.x == 0) {
+        best = -1.0e30f;
+    }
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = values[i];
+        atomicMax(reinterpret_cast<int*>(&best), __float_as_int(v > 0.0f ? v : 0.0f));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        perBlock[blockIdx.x] = best;
+    }
+}
+
+int main() {
+    const int n = 10000;
+    const int threads = 256;
+    const int blocks = (n + threads - 1) / threads;
+    const int capacity = 64;
+    const unsigned int numBins = 32;
+
+    std::vector<float> h_src(n), h_lut(LUT_SIZE);
+    std::vector<unsigned int> h_keys(n);
+    for (int i = 0; i < n; ++i) {
+        h_src[i] = static_cast<float>(rand()) / RAND_MAX;
+        h_keys[i] = static_cast<unsigned int>(rand());
+    }
+    for (int i = 0; i < LUT_SIZE; ++i) {
+        h_lut[i] = 1.0f + i / 255.0f;
+    }
+
+    int* d_ring = nullptr;
+    float *d_src = nullptr, *d_dst = nullptr, *d_lut = nullptr, *d_perBlock = nullptr;
+    long long* d_stamps = nullptr;
+    int* d_blockIds = nullptr;
+    unsigned int *d_keys = nullptr, *d_bins = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_ring, capacity * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_src, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_dst, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_lut, LUT_SIZE * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_perBlock, blocks * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_stamps, threads * sizeof(long long)));
+    CUDA_CHECK(cudaMalloc(&d_blockIds, blocks * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_keys, n * sizeof(unsigned int)));
+    CUDA_CHECK(cudaMalloc(&d_bins, numBins * sizeof(unsigned int)));
+
+    CUDA_CHECK(cudaMemset(d_ring, 0, capacity * sizeof(int)));
+    CUDA_CHECK(cudaMemset(d_bins, 0, numBins * sizeof(unsigned int)));
+    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_lut, h_lut.data(), LUT_SIZE * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_keys, h_keys.data(), n * sizeof(unsigned int), cudaMemcpyHostToDevice));
+
+    ringStamp<<<blocks, threads>>>(d_ring, capacity);
+    CUDA_CHECK(cudaGetLastError());
+    clampedGather<<<blocks, threads>>>(d_src, d_dst, n);
+    CUDA_CHECK(cudaGetLastError());
+    applyLut<<<blocks, threads>>>(d_lut, d_dst, n);
+    CUDA_CHECK(cudaGetLastError());
+    blockTimestamps<<<blocks, threads>>>(d_stamps, d_blockIds);
+    CUDA_CHECK(cudaGetLastError());
+    histogram<<<8, threads>>>(d_keys, d_bins, n, numBins);
+    CUDA_CHECK(cudaGetLastError());
+    blockMaxima<<<blocks, threads>>>(d_src, d_perBlock, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    std::vector<unsigned int> h_bins(numBins);
+    CUDA_CHECK(cudaMemcpy(h_bins.data(), d_bins, numBins * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+    printf("bin[0] = %u\n", h_bins[0]);
+
+    CUDA_CHECK(cudaFree(d_ring));
+    CUDA_CHECK(cudaFree(d_src));
+    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_lut));
+    CUDA_CHECK(cudaFree(d_perBlock));
+    CUDA_CHECK(cudaFree(d_stamps));
+    CUDA_CHECK(cudaFree(d_blockIds));
+    CUDA_CHECK(cudaFree(d_keys));
+    CUDA_CHECK(cudaFree(d_bins));
+    return 0;
+}

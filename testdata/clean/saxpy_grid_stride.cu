@@ -1,0 +1,90 @@
+// Clean: grid-stride loops and early-return guards with fully checked host code.
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+__global__ void saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+__global__ void scaleInPlace(float* data, float factor, size_t count) {
+    size_t stride = (size_t)blockDim.x * gridDim.x;
+    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < count; idx += stride) {
+        data[idx] *= factor;
+    }
+}
+
+__global__ void relu(const float* in, float* out, int numElements) {
+    int tid = blockDim.x * blockIdx.x + threadIdx.x;
+    if (tid >= numElements) return;
+    float v = in[tid];
+    out[tid] = v > 0.0f ? v : 0.0f;
+}
+
+__global__ void clampValues(float* values, float lo, float hi, int n) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i >= n) {
+        return;
+    }
+    values[i] = fminf(fmaxf(values[i], lo), hi);
+}
+
+int main() {
+    const int n = 1 << 20;
+    const size_t bytes = n * sizeof(float);
+    std::vector<float> h_x(n), h_y(n), h_out(n);
+    for (int i = 0; i < n; ++i) {
+        h_x[i] = static_cast<float>(rand()) / RAND_MAX - 0.5f;
+        h_y[i] = static_cast<float>(i % 13) * 0.25f;
+    }
+
+    float* d_x = nullptr;
+    float* d_y = nullptr;
+    float* d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_x, bytes));
+    CUDA_CHECK(cudaMalloc(&d_y, bytes));
+    CUDA_CHECK(cudaMalloc(&d_out, bytes));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes, cudaMemcpyHostToDevice));
+
+    int device = 0;
+    int numSMs = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&numSMs, cudaDevAttrMultiProcessorCount, device));
+
+    saxpy<<<32 * numSMs, 256>>>(n, 2.0f, d_x, d_y);
+    CUDA_CHECK(cudaGetLastError());
+
+    scaleInPlace<<<4 * numSMs, 512>>>(d_y, 0.5f, static_cast<size_t>(n));
+    CUDA_CHECK(cudaGetLastError());
+
+    const int threads = 256;
+    const int blocks = (n + threads - 1) / threads;
+    relu<<<blocks, threads>>>(d_y, d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+
+    clampValues<<<blocks, threads>>>(d_out, 0.0f, 1.0f, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes, cudaMemcpyDeviceToHost));
+    printf("out[0]=%f out[n-1]=%f\n", h_out[0], h_out[n - 1]);
+
+    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_y));
+    CUDA_CHECK(cudaFree(d_out));
+    return 0;
+}

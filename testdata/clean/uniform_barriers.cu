@@ -1,0 +1,93 @@
+// Clean: barriers under conditions that are uniform across the block (blockIdx, kernel parameters,
+// blockDim), block-uniform early exits, and threadIdx-dependent work without barriers inside.
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+#define BLOCK 128
+
+__global__ void tileNormalize(const float* in, float* out, int n, int numTiles, bool subtractMean) {
+    __shared__ float tile[BLOCK];
+    __shared__ float mean;
+
+    if (blockIdx.x >= numTiles) {
+        return;
+    }
+
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    tile[threadIdx.x] = (i < n) ? in[i] : 0.0f;
+    __syncthreads();
+
+    if (subtractMean) {
+        if (threadIdx.x == 0) {
+            float s = 0.0f;
+            for (int k = 0; k < BLOCK; ++k) s += tile[k];
+            mean = s / BLOCK;
+        }
+        __syncthreads();
+        tile[threadIdx.x] -= mean;
+        __syncthreads();
+    }
+
+    if (blockIdx.x % 2 == 0) {
+        __syncthreads();
+    }
+
+    if (i < n) {
+        out[i] = tile[(threadIdx.x + 1) % BLOCK];
+    }
+}
+
+__global__ void multiPass(float* data, int n, int passes) {
+    __shared__ float buf[BLOCK];
+    int gid = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int p = 0; p < passes; ++p) {
+        buf[threadIdx.x] = (gid < n) ? data[gid] : 0.0f;
+        __syncthreads();
+        float left = buf[(threadIdx.x + blockDim.x - 1) % blockDim.x];
+        __syncthreads();
+        if (gid < n) {
+            data[gid] = 0.5f * (buf[threadIdx.x] + left);
+        }
+    }
+    int votes = __syncthreads_count(gid < n);
+    if (threadIdx.x == 0 && votes == 0) {
+        printf("block %d had no work\n", blockIdx.x);
+    }
+}
+
+int main() {
+    const int n = 3000;
+    const int numTiles = (n + BLOCK - 1) / BLOCK;
+    std::vector<float> h(n);
+    for (int i = 0; i < n; ++i) h[i] = static_cast<float>(rand() % 64);
+
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+
+    tileNormalize<<<numTiles + 1, BLOCK>>>(d_in, d_out, n, numTiles, true);
+    CUDA_CHECK(cudaGetLastError());
+    multiPass<<<numTiles, BLOCK>>>(d_out, n, 3);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaMemcpy(h.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    printf("h[5] = %f\n", h[5]);
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    return 0;
+}

@@ -13,20 +13,41 @@ crate::declare_lint!(
     verifiable = true
 );
 
+/// One finding per unguarded index in a kernel: the first access, with the others as labels,
+/// since a single guard fixes them all.
 fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
+        let mut groups: Vec<(String, Vec<&crate::model::Access>)> = Vec::new();
         for access in &facts.accesses {
+            let IndexStatus::Unguarded { leaf, .. } = &access.status else { continue };
+            let key = model.text(*leaf).split_whitespace().collect::<String>();
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, members)) => members.push(access),
+                None => groups.push((key, vec![access])),
+            }
+        }
+        for (_, members) in groups {
+            let access = members[0];
             let IndexStatus::Unguarded { leaf, declaration } = &access.status else { continue };
             let leaf_text = snippet(model, *leaf);
+            let others = &members[1..];
+            let more = match others.len() {
+                0 => String::new(),
+                1 => format!(" (1 more access through `{leaf_text}` in `{}` is unguarded too)", kernel.name),
+                n => format!(" ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)", kernel.name),
+            };
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
                 format!(
-                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds",
+                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
                     snippet(model, access.node),
                     verb(access),
                     access.pointer
                 ),
             );
+            for other in others.iter().take(3) {
+                diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
+            }
             if let Some(declaration) = declaration {
                 diagnostic = diagnostic.with_label(declaration.byte_range(), format!("`{leaf_text}` is computed from the thread index here"));
             } else {

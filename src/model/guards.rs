@@ -123,6 +123,12 @@ fn split<'t>(
             let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
                 return;
             };
+            // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
+            let op = match op {
+                "&" if is_comparison(left, source) && is_comparison(right, source) => "&&",
+                "|" if is_comparison(left, source) && is_comparison(right, source) => "||",
+                other => other,
+            };
             match (op, holds) {
                 ("&&", true) | ("||", false) => {
                     split(left, holds, origin, source, out, disjunctions, depth + 1);
@@ -153,5 +159,25 @@ fn split<'t>(
             }
         }
         _ => {}
+    }
+}
+
+fn is_comparison(node: Node, source: &str) -> bool {
+    is_comparison_within(node, source, 0)
+}
+
+fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
+    if depth > syntax::MAX_DEPTH {
+        return false;
+    }
+    let node = strip(node, source);
+    match node.kind() {
+        "binary_expression" => {
+            matches!(operator(node, source), "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||" | "&" | "|")
+                && (Relation::parse(operator(node, source)).is_some()
+                    || node.child_by_field_name("left").is_some_and(|l| is_comparison_within(l, source, depth + 1)))
+        }
+        "unary_expression" => operator(node, source) == "!",
+        _ => false,
     }
 }

@@ -149,6 +149,9 @@ struct Analyzer<'a, 't> {
     /// Variables changed by `+=`, `++` and the like (loop counters, grid-stride variables).
     self_updated: std::collections::HashSet<String>,
     facts: Vec<Fact<'t>>,
+    /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
+    /// inside that loop their thread identity is the initializer's, not the function-wide one.
+    loop_scopes: Vec<(String, Deps)>,
     out: KernelFacts<'t>,
 }
 
@@ -163,6 +166,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
         groups: HashMap::new(),
         self_updated: Default::default(),
         facts: Vec::new(),
+        loop_scopes: Vec::new(),
         out: KernelFacts::default(),
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
@@ -260,10 +264,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             if compound {
                 self.self_updated.insert(name.clone());
             }
-            if compound && self.text(value).contains("gridDim") {
-                // `i += blockDim.x * gridDim.x`: a grid-stride loop variable
-                self.deps.insert(name.clone(), Deps::GRID);
-            }
             if self.pointers.contains_key(&name) && !compound && self.pointer_origin(value).is_none() {
                 self.pointers.remove(&name); // re-pointed at memory we know nothing of
             }
@@ -342,7 +342,13 @@ impl<'a, 't> Analyzer<'a, 't> {
             return Deps::NONE;
         }
         match node.kind() {
-            "identifier" => self.deps.get(self.text(node)).copied().unwrap_or_default(),
+            "identifier" => {
+                let name = self.text(node);
+                match self.loop_scopes.iter().rev().find(|(scoped, _)| scoped == name) {
+                    Some((_, deps)) => *deps,
+                    None => self.deps.get(name).copied().unwrap_or_default(),
+                }
+            }
             "field_expression" => {
                 let Some(argument) = node.child_by_field_name("argument") else { return Deps::NONE };
                 match self.text(argument) {
@@ -361,7 +367,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if name.ends_with("laneid") || name == "__lane_id" {
                     return Deps::THREAD;
                 }
-                if is_memory_read_call(name) {
+                if !is_arithmetic_call(name) {
+                    // an unknown function may bound, hash or ignore its arguments: its result is opaque
                     return Deps::NONE;
                 }
                 node.child_by_field_name("arguments").map(|args| self.children_deps(args, depth)).unwrap_or_default()
@@ -431,6 +438,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "for_statement" => {
+                let scoped = self.loop_variable_scope(node);
+                let pushed = scoped.is_some();
+                self.loop_scopes.extend(scoped);
                 for field in ["initializer", "condition"] {
                     if let Some(part) = node.child_by_field_name(field) {
                         self.statement_or_expression(part, depth + 1);
@@ -450,6 +460,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 match condition {
                     Some(condition) => self.with_fact(condition, true, run),
                     None => run(self),
+                }
+                if pushed {
+                    self.loop_scopes.pop();
                 }
             }
             "while_statement" => {
@@ -479,6 +492,31 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
         }
+    }
+
+    /// `for (i = e; ...; i += step)`: the loop variable and the identity it has inside the loop.
+    fn loop_variable_scope(&self, node: Node<'t>) -> Option<(String, Deps)> {
+        let initializer = node.child_by_field_name("initializer")?;
+        let (name, value) = match initializer.kind() {
+            "declaration" => {
+                let declarator = named_children(initializer).find(|c| c.kind() == "init_declarator")?;
+                (syntax::declarator_name(declarator.child_by_field_name("declarator")?)?, declarator.child_by_field_name("value")?)
+            }
+            "assignment_expression" if operator(initializer, self.source) == "=" => {
+                (strip(initializer.child_by_field_name("left")?, self.source), initializer.child_by_field_name("right")?)
+            }
+            _ => return None,
+        };
+        if name.kind() != "identifier" {
+            return None;
+        }
+        let mut deps = self.expression_deps(value, 0);
+        if let Some(update) = node.child_by_field_name("update") {
+            if let Some(step) = update.child_by_field_name("right") {
+                deps = deps.union(self.expression_deps(step, 0));
+            }
+        }
+        Some((self.text(name).to_string(), deps))
     }
 
     fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
@@ -862,7 +900,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         for comparison in comparisons.iter().filter_map(on_target) {
-            if comparison.relation == Relation::LessEqual && self.is_plain_bound(comparison.right) {
+            let from_loop = comparison.origin.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement" | "do_statement"));
+            if comparison.relation == Relation::LessEqual && !from_loop && self.is_parameter_bound(comparison.right) {
                 return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: true });
             }
         }
@@ -876,6 +915,18 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         None
+    }
+
+    /// A scalar kernel parameter (or a field of one): the size the caller passed.
+    fn is_parameter_bound(&self, node: Node<'t>) -> bool {
+        let mut node = strip(node, self.source);
+        while node.kind() == "field_expression" {
+            match node.child_by_field_name("argument") {
+                Some(argument) => node = strip(argument, self.source),
+                None => return false,
+            }
+        }
+        node.kind() == "identifier" && self.function.parameter(self.text(node)).is_some_and(|p| !p.is_pointer)
     }
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
@@ -902,8 +953,16 @@ fn subscript_index(node: Node) -> Option<Node> {
     }
 }
 
-fn is_memory_read_call(name: &str) -> bool {
-    matches!(name, "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMax" | "atomicMin" | "atomicCAS" | "atomicInc" | "atomicDec" | "atomicAnd" | "atomicOr" | "atomicXor" | "__shfl_sync" | "__shfl_down_sync" | "__shfl_up_sync" | "__shfl_xor_sync" | "__ballot_sync")
+/// Calls whose result is plain arithmetic on their arguments (so it carries their thread identity).
+fn is_arithmetic_call(name: &str) -> bool {
+    let short = name.rsplit("::").next().unwrap_or(name);
+    let short = short.split('<').next().unwrap_or(short);
+    matches!(
+        short,
+        "min" | "max" | "abs" | "labs" | "llabs" | "fminf" | "fmaxf" | "fmin" | "fmax" | "umin" | "umax" | "imin" | "imax"
+            | "llmin" | "llmax" | "ullmin" | "ullmax" | "__mul24" | "__umul24" | "__mul64hi" | "static_cast" | "reinterpret_cast"
+            | "size_t" | "int" | "unsigned" | "long" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t" | "ptrdiff_t" | "MIN" | "MAX"
+    )
 }
 
 fn always_exits(node: Node) -> bool {

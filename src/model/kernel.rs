@@ -94,7 +94,7 @@ pub struct Barrier<'t> {
     pub node: Node<'t>,
     /// The thread-dependent condition under which the barrier is reached, if any.
     pub divergent_condition: Option<Node<'t>>,
-    /// Whether that condition is an early exit before the barrier rather than an enclosing branch.
+    /// Whether that condition is a `continue`/`break` before the barrier rather than an enclosing branch.
     pub after_early_exit: bool,
 }
 
@@ -131,11 +131,22 @@ enum GroupKind {
     Block,
 }
 
-/// One fact pushed while walking: the condition and whether it is an early exit's negation.
+/// How the statement before a program point left for the threads that did not reach it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// Not an exit: the fact is an enclosing branch or loop condition.
+    None,
+    /// `return`: those threads have finished.
+    Return,
+    /// `continue`, `break`, `goto`: those threads are alive elsewhere in the kernel.
+    Skip,
+}
+
+/// One fact pushed while walking: the condition and, for an early exit's negation, how it left.
 #[derive(Clone, Copy)]
 struct Fact<'t> {
     condition: Condition<'t>,
-    early_exit: bool,
+    exit: Exit,
 }
 
 struct Analyzer<'a, 't> {
@@ -528,7 +539,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn with_fact(&mut self, condition: Node<'t>, holds: bool, body: impl FnOnce(&mut Self)) {
-        self.facts.push(Fact { condition: Condition { node: condition, holds }, early_exit: false });
+        self.facts.push(Fact { condition: Condition { node: condition, holds }, exit: Exit::None });
         body(self);
         self.facts.pop();
     }
@@ -540,12 +551,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let condition = statement.child_by_field_name("condition")?;
         let consequence = statement.child_by_field_name("consequence")?;
-        if always_exits(consequence) {
-            return Some(Fact { condition: Condition { node: condition, holds: false }, early_exit: true });
+        if let Some(exit) = exit_kind(consequence) {
+            return Some(Fact { condition: Condition { node: condition, holds: false }, exit });
         }
         let alternative = statement.child_by_field_name("alternative")?;
         let last = named_children(alternative).last()?;
-        always_exits(last).then_some(Fact { condition: Condition { node: condition, holds: true }, early_exit: true })
+        exit_kind(last).map(|exit| Fact { condition: Condition { node: condition, holds: true }, exit })
     }
 
     fn expression(&mut self, node: Node<'t>, depth: usize) {
@@ -626,16 +637,27 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// `for (j = threadIdx.x; j < padded_width; j += blockDim.x)`: the bound is rounded up to a
+    /// multiple of the stride so every thread runs the same number of iterations.
+    fn has_padded_trip_count(&self, condition: Node<'t>) -> bool {
+        let in_loop = condition.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement"));
+        let text = self.text(condition).to_ascii_lowercase();
+        in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
+    }
+
     fn record_barrier(&mut self, node: Node<'t>) {
+        // Threads that returned early have exited; since Volta a barrier does not wait for them,
+        // so only enclosing conditions and skipped loop iterations split the block.
         let divergent = self
             .facts
             .iter()
+            .filter(|fact| fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node))
             .find(|fact| self.expression_deps(fact.condition.node, 0).varies_within_block())
             .copied();
         self.out.barriers.push(Barrier {
             node,
             divergent_condition: divergent.map(|f| f.condition.node),
-            after_early_exit: divergent.map(|f| f.early_exit).unwrap_or(false),
+            after_early_exit: divergent.map(|f| f.exit == Exit::Skip).unwrap_or(false),
         });
     }
 
@@ -883,6 +905,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 base = strip(base.child_by_field_name("left")?, self.source);
             }
         }
+        if !self.expression_deps(base, 0).varies_within_block() {
+            return None; // a uniform index under a thread-dependent pointer is not what the guard is about
+        }
         let target = normalized(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
             [true, false].into_iter().map(|side| c.oriented(side)).find(|o| normalized(o.left, self.source) == target)
@@ -894,20 +919,29 @@ impl<'a, 't> Analyzer<'a, 't> {
         if strict_upper {
             return None;
         }
+        // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
+        let from_loop = |c: &Comparison<'t>| {
+            c.origin.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement" | "do_statement"))
+        };
         for comparison in comparisons.iter().filter_map(on_target) {
-            if matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual) && self.is_plain_bound(comparison.right) {
+            if matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual)
+                && !from_loop(&comparison)
+                && self.is_plain_bound(comparison.right)
+            {
                 return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: false });
             }
         }
         for comparison in comparisons.iter().filter_map(on_target) {
-            let from_loop = comparison.origin.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement" | "do_statement"));
-            if comparison.relation == Relation::LessEqual && !from_loop && self.is_parameter_bound(comparison.right) {
+            if comparison.relation == Relation::LessEqual && !from_loop(&comparison) && self.is_parameter_bound(comparison.right) {
                 return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: true });
             }
         }
         for parts in disjunctions {
             let oriented: Option<Vec<Comparison<'t>>> = parts.iter().map(on_target).collect();
             let Some(oriented) = oriented else { continue };
+            if oriented.iter().any(from_loop) {
+                continue;
+            }
             let above = |c: &Comparison<'t>| matches!(c.relation, Relation::Greater | Relation::GreaterEqual) && self.is_plain_bound(c.right);
             let negative = |c: &Comparison<'t>| c.relation == Relation::Less && self.text(c.right).trim() == "0";
             if oriented.iter().any(above) && oriented.iter().all(|c| above(c) || negative(c)) {
@@ -926,7 +960,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 None => return false,
             }
         }
-        node.kind() == "identifier" && self.function.parameter(self.text(node)).is_some_and(|p| !p.is_pointer)
+        if node.kind() != "identifier" {
+            return false;
+        }
+        // `Imax`, `last`, `end`: an inclusive maximum, for which `<=` is right
+        let name = self.text(node).to_ascii_lowercase();
+        let inclusive = name.contains("max") || name.contains("last") || name.ends_with("end");
+        !inclusive && self.function.parameter(self.text(node)).is_some_and(|p| !p.is_pointer)
     }
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
@@ -965,11 +1005,12 @@ fn is_arithmetic_call(name: &str) -> bool {
     )
 }
 
-fn always_exits(node: Node) -> bool {
+fn exit_kind(node: Node) -> Option<Exit> {
     match node.kind() {
-        "return_statement" | "break_statement" | "continue_statement" | "goto_statement" | "throw_statement" => true,
-        "compound_statement" => named_children(node).filter(|c| c.kind() != "comment").last().map(always_exits).unwrap_or(false),
-        _ => false,
+        "return_statement" | "throw_statement" => Some(Exit::Return),
+        "break_statement" | "continue_statement" | "goto_statement" => Some(Exit::Skip),
+        "compound_statement" => named_children(node).filter(|c| c.kind() != "comment").last().and_then(exit_kind),
+        _ => None,
     }
 }
 

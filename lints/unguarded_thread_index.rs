@@ -103,6 +103,16 @@ mod tests {
                 "__global__ void k(float* o, int n) { size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; if (i < (size_t)n) { o[i] = 2; } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o, int n) { auto g = cg::this_grid(); for (int i = g.thread_rank(); i < n; i += g.size()) o[i] = 0; }",
                 "__global__ void k(int* flags, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n && flags[i]) flags[i] = 0; }",
+                // a per-block base plus a guarded per-thread offset
+                "__global__ void k(const double* paths, int num_paths) { int offset = blockIdx.x * num_paths; for (int path = threadIdx.x; path < num_paths; path += 256) { double s = paths[offset + path]; (void)s; } }",
+                // an index stepped by a uniform amount inside a bounded loop
+                "__global__ void k(float* out, int n, int plane) { for (int it = blockIdx.x * blockDim.x + threadIdx.x; it < n; it += blockDim.x * gridDim.x) { int o = it; for (int c = 0; c < 4; c++) { out[o] = 1; o += plane; } } }",
+                // a guard on the row derived from the index by division
+                "__global__ void k(int* m, int upper) { int idx = blockIdx.x * blockDim.x + threadIdx.x; int i = idx / upper; if (i < upper) m[idx] = 0; }",
+                // `remaining = n - index` compared with the vector width
+                "__global__ void k(const float* a, int n) { int index = (blockIdx.x * blockDim.x + threadIdx.x) * 4; int remaining = n - index; if (remaining < 4) return; float v = a[index]; (void)v; }",
+                // a reused loop variable name: the second loop is uniform
+                "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }",

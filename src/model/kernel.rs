@@ -157,8 +157,9 @@ struct Analyzer<'a, 't> {
     declarations: HashMap<String, Node<'t>>,
     deps: HashMap<String, Deps>,
     groups: HashMap<String, GroupKind>,
-    /// Variables changed by `+=`, `++` and the like (loop counters, grid-stride variables).
-    self_updated: std::collections::HashSet<String>,
+    /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
+    /// start from, only a guard on them bounds them.
+    stride_variables: std::collections::HashSet<String>,
     facts: Vec<Fact<'t>>,
     /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
     /// inside that loop their thread identity is the initializer's, not the function-wide one.
@@ -175,7 +176,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
         declarations: HashMap::new(),
         deps: HashMap::new(),
         groups: HashMap::new(),
-        self_updated: Default::default(),
+        stride_variables: Default::default(),
         facts: Vec::new(),
         loop_scopes: Vec::new(),
         out: KernelFacts::default(),
@@ -270,16 +271,37 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             self.definitions.entry(name).or_default().push(value);
         }
-        self.self_updated.extend(updated);
+        let _ = updated;
         for (name, value, compound) in assigned {
-            if compound {
-                self.self_updated.insert(name.clone());
+            if compound && self.mentions_launch_dimensions(value, 0) {
+                self.stride_variables.insert(name.clone());
             }
             if self.pointers.contains_key(&name) && !compound && self.pointer_origin(value).is_none() {
                 self.pointers.remove(&name); // re-pointed at memory we know nothing of
             }
             self.definitions.entry(name).or_default().push(value);
         }
+    }
+
+    /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
+    fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
+        let text = self.text(value);
+        if text.contains("blockDim") || text.contains("gridDim") || text.contains(".size()") || text.contains("num_threads") {
+            return true;
+        }
+        if depth > 2 {
+            return false;
+        }
+        let mut found = false;
+        syntax::walk_iterative(value, |node| {
+            if node.kind() == "identifier" {
+                if let Some(values) = self.definitions.get(self.text(node)) {
+                    found |= values.iter().any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
+                }
+            }
+            !found
+        });
+        found
     }
 
     /// `a`, `a + off`, `&a[off]`, where `a` is a known global pointer.
@@ -742,6 +764,64 @@ impl<'a, 't> Analyzer<'a, 't> {
         IndexStatus::Unguarded { leaf, declaration }
     }
 
+    /// Like `bounded`, but a part bounded only by the launch configuration does not count: Ok(Some)
+    /// only when a guard bounds it.
+    fn bounded_by_guard(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        let node = strip(node, self.source);
+        if let Some(bound) = self.upper_bound(node, comparisons) {
+            return Ok(Some(bound));
+        }
+        if depth > MAX_DEPTH {
+            return Err(node);
+        }
+        match node.kind() {
+            "identifier" => {
+                let name = self.text(node).to_string();
+                if visiting.contains(&name) || self.stride_variables.contains(&name) {
+                    return Err(node);
+                }
+                let Some(values) = self.definitions.get(&name) else { return Err(node) };
+                visiting.push(name);
+                let mut result = Ok(None);
+                for value in values.clone() {
+                    match self.bounded_by_guard(value, comparisons, visiting, depth + 1) {
+                        Ok(Some(bound)) => result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound))),
+                        Ok(None) if self.expression_deps(value, 0).is_uniform() => {}
+                        _ => {
+                            result = Err(node);
+                            break;
+                        }
+                    }
+                }
+                visiting.pop();
+                result
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                    return Err(node);
+                };
+                let mut guard = None;
+                for side in [left, right] {
+                    if self.expression_deps(side, 0).is_uniform() {
+                        continue;
+                    }
+                    match self.bounded_by_guard(side, comparisons, visiting, depth + 1)? {
+                        Some(bound) => guard = guard.or(Some(bound)),
+                        None => return Err(node),
+                    }
+                }
+                Ok(guard)
+            }
+            _ => Err(node),
+        }
+    }
+
     /// Ok when every part of `node` that derives from the global thread index is bounded from
     /// above; Err names the first part that is not.
     fn bounded(
@@ -772,8 +852,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Err(node);
                 }
                 let Some(values) = self.definitions.get(&name) else { return Err(node) };
-                if self.self_updated.contains(&name) {
-                    return Err(node); // `i += stride`: bounded only by a guard on `i` itself
+                if self.stride_variables.contains(&name) {
+                    return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
                 visiting.push(name);
                 let mut bound = None;
@@ -807,7 +887,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                     "%" if right_uniform => Ok(None),
                     "&" if right_uniform || left_uniform => Ok(None),
                     "/" | ">>" | "-" => self.bounded(left, comparisons, visiting, depth + 1),
-                    "+" | "*" | "<<" | "|" | "^" | "%" if forms_global_index(self.expression_deps(left, 0), self.expression_deps(right, 0)) => Err(node),
+                    "+" | "*" | "<<" | "|" | "^" | "%" if forms_global_index(self.expression_deps(left, 0), self.expression_deps(right, 0)) => {
+                        // a per-block base plus a per-thread offset: in range when either part is guarded
+                        // (`offset + path` with `path < n`), a fresh global index when neither is
+                        let guarded = |side: Node<'t>, visiting: &mut Vec<String>| {
+                            matches!(self.bounded_by_guard(side, comparisons, visiting, depth + 1), Ok(Some(_)))
+                        };
+                        if guarded(left, visiting) || guarded(right, visiting) {
+                            Ok(None)
+                        } else {
+                            Err(node)
+                        }
+                    }
                     "+" | "*" | "<<" | "|" | "^" | "%" => {
                         let a = self.bounded(left, comparisons, visiting, depth + 1)?;
                         let b = self.bounded(right, comparisons, visiting, depth + 1)?;
@@ -860,6 +951,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     return Some(oriented);
                 }
+                if self.bounded_through_remainder(&oriented, &target) {
+                    return Some(oriented);
+                }
             }
         }
         None
@@ -883,12 +977,38 @@ impl<'a, 't> Analyzer<'a, 't> {
                 (self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform())
                     || (self.covers(right, target, depth + 1) && self.expression_deps(left, 0).is_uniform())
             }
+            // `row = idx / width` with `row < height` bounds `idx` as well
+            "binary_expression" if matches!(operator(expression, self.source), "/" | ">>") => {
+                let (Some(left), Some(right)) = (expression.child_by_field_name("left"), expression.child_by_field_name("right")) else {
+                    return false;
+                };
+                self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
+            }
             "identifier" => match self.definitions.get(self.text(expression)) {
                 Some(values) if values.len() == 1 => self.covers(values[0], target, depth + 1),
                 _ => false,
             },
             _ => false,
         }
+    }
+
+    /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
+    fn bounded_through_remainder(&self, comparison: &Comparison<'t>, target: &str) -> bool {
+        if !matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual) {
+            return false;
+        }
+        let left = strip(comparison.left, self.source);
+        let difference = match left.kind() {
+            "identifier" => match self.definitions.get(self.text(left)) {
+                Some(values) if values.len() == 1 => strip(values[0], self.source),
+                _ => return false,
+            },
+            _ => left,
+        };
+        difference.kind() == "binary_expression"
+            && operator(difference, self.source) == "-"
+            && difference.child_by_field_name("right").is_some_and(|r| self.covers(r, target, 1))
+            && difference.child_by_field_name("left").is_some_and(|l| self.expression_deps(l, 0).is_uniform())
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.

@@ -111,6 +111,14 @@ mod tests {
                 "__global__ void k(int* m, int upper) { int idx = blockIdx.x * blockDim.x + threadIdx.x; int i = idx / upper; if (i < upper) m[idx] = 0; }",
                 // `remaining = n - index` compared with the vector width
                 "__global__ void k(const float* a, int n) { int index = (blockIdx.x * blockDim.x + threadIdx.x) * 4; int remaining = n - index; if (remaining < 4) return; float v = a[index]; (void)v; }",
+                // a value computed under a guard keeps its bound after the branch
+                "__global__ void k(const int* v, int* o, int len) { int s = blockIdx.x * blockDim.x + threadIdx.x; int t = 0; if (s < len) t = s; o[0] = v[t]; }",
+                // the guarded part of a sum plus a per-block segment base
+                "__global__ void k(const float* key, float* o, int segs) { int k = blockIdx.x * 2048; int lane = threadIdx.x % 32; int warp = threadIdx.x / 32; float r = (lane + (warp << 7) < segs) ? key[k + lane + (warp << 7)] : 0.0f; o[0] = r; }",
+                // the guard repeats the index's definition
+                "__global__ void k(int* out, int sz) { int id = blockIdx.x * blockDim.x + threadIdx.x; if (blockIdx.x * blockDim.x + threadIdx.x >= sz) return; out[id] = 1; }",
+                // `__umul24` arithmetic on guarded coordinates
+                "__global__ void k(unsigned* out, unsigned w, unsigned h) { unsigned x = __umul24(blockIdx.x, blockDim.x) + threadIdx.x; unsigned y = __umul24(blockIdx.y, blockDim.y) + threadIdx.y; if (x < w && y < h) { unsigned i = __umul24(y, w) + x; out[i] = 0; } }",
                 // a reused loop variable name: the second loop is uniform
                 "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
             ],

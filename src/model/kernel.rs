@@ -164,6 +164,9 @@ struct Analyzer<'a, 't> {
     /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
     /// inside that loop their thread identity is the initializer's, not the function-wide one.
     loop_scopes: Vec<(String, Deps)>,
+    /// The conditions in force where each definition (by its value's node id) was made: a value
+    /// computed under `if (s < len)` stays bounded after the branch.
+    definition_guards: HashMap<usize, Vec<Condition<'t>>>,
     out: KernelFacts<'t>,
 }
 
@@ -179,6 +182,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
         stride_variables: Default::default(),
         facts: Vec::new(),
         loop_scopes: Vec::new(),
+        definition_guards: HashMap::new(),
         out: KernelFacts::default(),
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
@@ -513,6 +517,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             "declaration" => {
                 for declarator in named_children(node) {
                     if let Some(value) = declarator.child_by_field_name("value") {
+                        self.remember_definition_guards(value);
                         self.expression(value, depth + 1);
                     }
                 }
@@ -550,6 +555,13 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         Some((self.text(name).to_string(), deps))
+    }
+
+    fn remember_definition_guards(&mut self, value: Node<'t>) {
+        if !self.facts.is_empty() {
+            let conditions = self.facts.iter().map(|f| f.condition).collect();
+            self.definition_guards.insert(value.id(), conditions);
+        }
     }
 
     fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
@@ -620,6 +632,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if let Some(alternative) = node.child_by_field_name("alternative") {
                     self.with_fact(condition, false, |this| this.expression(alternative, depth + 1));
+                }
+            }
+            "assignment_expression" => {
+                if let Some(value) = node.child_by_field_name("right") {
+                    self.remember_definition_guards(value);
+                }
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
                 }
             }
             "call_expression" => {
@@ -764,6 +784,18 @@ impl<'a, 't> Analyzer<'a, 't> {
         IndexStatus::Unguarded { leaf, declaration }
     }
 
+    /// The comparisons in force now plus those in force where `value` was assigned.
+    fn with_definition_guards(&self, value: Node<'t>, comparisons: &[Comparison<'t>]) -> Vec<Comparison<'t>> {
+        let mut all = comparisons.to_vec();
+        if let Some(conditions) = self.definition_guards.get(&value.id()) {
+            let mut disjunctions = Vec::new();
+            for condition in conditions {
+                guards::comparisons(*condition, self.source, &mut all, &mut disjunctions);
+            }
+        }
+        all
+    }
+
     /// Like `bounded`, but a part bounded only by the launch configuration does not count: Ok(Some)
     /// only when a guard bounds it.
     fn bounded_by_guard(
@@ -858,7 +890,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 visiting.push(name);
                 let mut bound = None;
                 for value in values.clone() {
-                    match self.bounded(value, comparisons, visiting, depth + 1) {
+                    let at_definition = self.with_definition_guards(value, comparisons);
+                    match self.bounded(value, &at_definition, visiting, depth + 1) {
                         Ok(b) => bound = bound.or(b),
                         Err(_) => {
                             visiting.pop();
@@ -919,6 +952,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if short == "thread_rank" && self.expression_deps(node, 0) == Deps::THREAD {
                     return Ok(None);
                 }
+                if is_arithmetic_call(name) {
+                    // `__umul24(y, w) + x`, `max(a, b)`, casts: bounded when every argument is
+                    let mut bound = None;
+                    for argument in arguments {
+                        bound = bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
+                    }
+                    return Ok(bound);
+                }
                 Err(node)
             }
             "conditional_expression" => {
@@ -942,6 +983,84 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// A dominating comparison that bounds `node` from above: `node < n`, `node + k < n`,
     /// `node <= n - 1`, `node == c`, or a comparison on a variable defined as `node` plus more.
     fn upper_bound(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+        if comparisons.is_empty() {
+            return None;
+        }
+        if let Some(bound) = self.upper_bound_of(node, comparisons) {
+            return Some(bound);
+        }
+        // `id` defined once as `blockIdx.x * blockDim.x + threadIdx.x`, guarded by that expression
+        if node.kind() == "identifier" {
+            if let Some([value]) = self.definitions.get(self.text(node)).map(Vec::as_slice) {
+                if let Some(bound) = self.upper_bound_of(strip(*value, self.source), comparisons) {
+                    return Some(bound);
+                }
+            }
+        }
+        self.upper_bound_by_terms(node, comparisons)
+    }
+
+    /// `k + lane + (warp << 7)` under `lane + (warp << 7) < len`: the guarded terms are a part of
+    /// the sum and the rest (`k`) is uniform or per-block.
+    fn upper_bound_by_terms(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+        let terms = self.sum_terms(node);
+        if terms.len() < 2 {
+            return None;
+        }
+        for comparison in comparisons {
+            for left_side in [true, false] {
+                let oriented = comparison.oriented(left_side);
+                if !matches!(oriented.relation, Relation::Less | Relation::LessEqual | Relation::Equal) {
+                    continue;
+                }
+                let guarded = self.sum_terms(oriented.left);
+                if guarded.is_empty() || guarded.len() >= terms.len() {
+                    continue;
+                }
+                let mut rest: Vec<(String, Node<'t>)> = terms.clone();
+                let all_found = guarded.iter().all(|(text, _)| match rest.iter().position(|(t, _)| t == text) {
+                    Some(at) => {
+                        rest.remove(at);
+                        true
+                    }
+                    None => false,
+                });
+                let rest_is_per_block = rest.iter().all(|(_, term)| {
+                    let deps = self.expression_deps(*term, 0);
+                    deps.is_uniform() || deps == Deps::BLOCK
+                });
+                if all_found && rest_is_per_block {
+                    return Some(oriented);
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands of a chain of `+`, normalized, ignoring literal `0` terms.
+    fn sum_terms(&self, node: Node<'t>) -> Vec<(String, Node<'t>)> {
+        let mut terms = Vec::new();
+        let mut stack = vec![strip(node, self.source)];
+        while let Some(current) = stack.pop() {
+            if terms.len() > 32 {
+                return Vec::new();
+            }
+            if current.kind() == "binary_expression" && operator(current, self.source) == "+" {
+                if let (Some(left), Some(right)) = (current.child_by_field_name("left"), current.child_by_field_name("right")) {
+                    stack.push(strip(left, self.source));
+                    stack.push(strip(right, self.source));
+                    continue;
+                }
+            }
+            let text = normalized(current, self.source);
+            if text != "0" {
+                terms.push((text, current));
+            }
+        }
+        terms
+    }
+
+    fn upper_bound_of(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
         let target = normalized(node, self.source);
         for comparison in comparisons {
             for left_side in [true, false] {

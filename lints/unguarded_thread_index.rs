@@ -2,6 +2,7 @@ use super::support::{likely_bound_parameter, snippet, verb};
 use crate::diagnostic::{Edit, Fix};
 use crate::lint::LintContext;
 use crate::model::{IndexStatus, Model};
+use crate::syntax::NodeExt;
 
 crate::declare_lint!(
     UNGUARDED_THREAD_INDEX,
@@ -19,7 +20,9 @@ fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
         let mut groups: Vec<(String, Vec<&crate::model::Access>)> = Vec::new();
         for access in &facts.accesses {
-            let IndexStatus::Unguarded { leaf, .. } = &access.status else { continue };
+            let IndexStatus::Unguarded { leaf, .. } = &access.status else {
+                continue;
+            };
             let key = model.text(*leaf).split_whitespace().collect::<String>();
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, members)) => members.push(access),
@@ -28,13 +31,21 @@ fn check(model: &Model, cx: &mut LintContext) {
         }
         for (_, members) in groups {
             let access = members[0];
-            let IndexStatus::Unguarded { leaf, declaration } = &access.status else { continue };
+            let IndexStatus::Unguarded { leaf, declaration } = &access.status else {
+                continue;
+            };
             let leaf_text = snippet(model, *leaf);
             let others = &members[1..];
             let more = match others.len() {
                 0 => String::new(),
-                1 => format!(" (1 more access through `{leaf_text}` in `{}` is unguarded too)", kernel.name),
-                n => format!(" ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)", kernel.name),
+                1 => format!(
+                    " (1 more access through `{leaf_text}` in `{}` is unguarded too)",
+                    kernel.name
+                ),
+                n => format!(
+                    " ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)",
+                    kernel.name
+                ),
             };
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
@@ -49,20 +60,31 @@ fn check(model: &Model, cx: &mut LintContext) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
             }
             if let Some(declaration) = declaration {
-                diagnostic = diagnostic.with_label(declaration.byte_range(), format!("`{leaf_text}` is computed from the thread index here"));
+                diagnostic = diagnostic.with_label(
+                    declaration.byte_range(),
+                    format!("`{leaf_text}` is computed from the thread index here"),
+                );
             } else {
-                diagnostic = diagnostic.with_label(leaf.byte_range(), format!("`{leaf_text}` spans the whole grid"));
+                diagnostic = diagnostic.with_label(
+                    leaf.byte_range(),
+                    format!("`{leaf_text}` spans the whole grid"),
+                );
             }
             let bound = likely_bound_parameter(kernel);
             if let Some(bound) = bound {
-                diagnostic = diagnostic.with_label(bound.name_node.byte_range(), format!("`{}` is never compared with `{leaf_text}`", bound.name));
+                diagnostic = diagnostic.with_label(
+                    bound.name_node.byte_range(),
+                    format!("`{}` is never compared with `{leaf_text}`", bound.name),
+                );
             }
             let bound_name = bound.map(|b| b.name.as_str()).unwrap_or("n");
             diagnostic = diagnostic.with_help(format!(
                 "guard the access with `if ({leaf_text} < {bound_name})`, or return early with `if ({leaf_text} >= {bound_name}) return;`"
             ));
             if let (Some(bound), Some(statement)) = (bound, access.statement) {
-                if statement.kind() == "expression_statement" && leaf.kind() == "identifier" {
+                if statement.node_kind() == "expression_statement"
+                    && leaf.node_kind() == "identifier"
+                {
                     let body = model.text(statement);
                     diagnostic = diagnostic.with_fix(Fix {
                         title: format!("wrap in `if ({leaf_text} < {})`", bound.name),

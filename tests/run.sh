@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== cargo test"
-cargo test --locked --all-targets
+cargo test --release --locked

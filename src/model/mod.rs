@@ -4,7 +4,7 @@ pub mod guards;
 pub mod kernel;
 
 use crate::source::{LineIndex, PreprocessedView};
-use crate::syntax::{self, text};
+use crate::syntax::{self, text, NodeExt};
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
@@ -122,7 +122,9 @@ impl<'t> Model<'t> {
     }
 
     pub fn kernel_facts(&self) -> impl Iterator<Item = (&Function<'t>, &KernelFacts<'t>)> {
-        self.kernels.iter().map(move |(index, facts)| (&self.functions[*index], facts))
+        self.kernels
+            .iter()
+            .map(move |(index, facts)| (&self.functions[*index], facts))
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
@@ -134,9 +136,11 @@ impl<'t> Model<'t> {
         let source = self.source;
         let mut functions = Vec::new();
         let mut suppressions = Vec::new();
-        syntax::walk_iterative(root, |node| match node.kind() {
+        syntax::walk_iterative(root, |node| match node.node_kind() {
             "function_definition" => {
-                if let Some(function) = function_from_definition(node, source, &self.view.neutralised) {
+                if let Some(function) =
+                    function_from_definition(node, source, &self.view.neutralised)
+                {
                     functions.push(function);
                 }
                 false
@@ -152,7 +156,7 @@ impl<'t> Model<'t> {
         // comments inside function bodies are not reached by the walk above
         for function in &functions {
             syntax::walk_iterative(function.body, |node| {
-                if node.kind() == "comment" {
+                if node.node_kind() == "comment" {
                     if let Some(suppression) = parse_suppression(node, source, self.lines) {
                         suppressions.push(suppression);
                     }
@@ -170,12 +174,12 @@ fn function_from_definition<'t>(
     source: &str,
     neutralised: &[crate::source::Neutralised],
 ) -> Option<Function<'t>> {
-    let body = node.child_by_field_name("body")?;
-    let declarator = node.child_by_field_name("declarator")?;
+    let body = node.field("body")?;
+    let declarator = node.field("declarator")?;
     let function_declarator = find_function_declarator(declarator)?;
-    let name_node = function_declarator.child_by_field_name("declarator")?;
-    let name_node = match name_node.kind() {
-        "qualified_identifier" => name_node.child_by_field_name("name").unwrap_or(name_node),
+    let name_node = function_declarator.field("declarator")?;
+    let name_node = match name_node.node_kind() {
+        "qualified_identifier" => name_node.field("name").unwrap_or(name_node),
         _ => name_node,
     };
     let name = text(name_node, source).to_string();
@@ -185,9 +189,9 @@ fn function_from_definition<'t>(
         if child.byte_range().start >= declarator.start_byte() {
             break;
         }
-        match child.kind() {
+        match child.node_kind() {
             "__global__" | "__device__" | "__host__" => {
-                qualifiers.push_str(child.kind());
+                qualifiers.push_str(child.node_kind());
                 qualifiers.push(' ');
             }
             _ => {}
@@ -197,13 +201,16 @@ fn function_from_definition<'t>(
     let head = node.start_byte()..declarator.start_byte();
     let mut start = node.start_byte();
     if let Some(parent) = node.parent() {
-        if parent.kind() == "template_declaration" {
+        if parent.node_kind() == "template_declaration" {
             start = parent.start_byte();
         }
     }
     for macro_use in neutralised {
         let before = macro_use.span.end <= head.end && macro_use.span.start + 200 >= start;
-        if before && (macro_use.span.start >= start || source[macro_use.span.end..start].trim().is_empty()) {
+        if before
+            && (macro_use.span.start >= start
+                || source[macro_use.span.end..start].trim().is_empty())
+        {
             qualifiers.push_str(&macro_use.expansion);
             qualifiers.push(' ');
         }
@@ -219,16 +226,26 @@ fn function_from_definition<'t>(
     };
 
     let mut parameters = Vec::new();
-    if let Some(list) = function_declarator.child_by_field_name("parameters") {
+    if let Some(list) = function_declarator.field("parameters") {
         for declaration in syntax::named_children(list) {
-            if !matches!(declaration.kind(), "parameter_declaration" | "optional_parameter_declaration") {
+            if !matches!(
+                declaration.node_kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) {
                 continue;
             }
-            let Some(param_declarator) = declaration.child_by_field_name("declarator") else { continue };
-            let Some(name_node) = syntax::declarator_name(param_declarator) else { continue };
+            let Some(param_declarator) = declaration.field("declarator") else {
+                continue;
+            };
+            let Some(name_node) = syntax::declarator_name(param_declarator) else {
+                continue;
+            };
             parameters.push(Parameter {
                 name: text(name_node, source).to_string(),
-                type_text: declaration.child_by_field_name("type").map(|t| text(t, source).to_string()).unwrap_or_default(),
+                type_text: declaration
+                    .field("type")
+                    .map(|t| text(t, source).to_string())
+                    .unwrap_or_default(),
                 is_pointer: syntax::declarator_is_pointer(param_declarator),
                 declaration,
                 name_node,
@@ -236,10 +253,16 @@ fn function_from_definition<'t>(
         }
     }
     let mut template_parameters = Vec::new();
-    if let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
-        if let Some(list) = parent.child_by_field_name("parameters") {
+    if let Some(parent) = node
+        .parent()
+        .filter(|p| p.node_kind() == "template_declaration")
+    {
+        if let Some(list) = parent.field("parameters") {
             syntax::walk_iterative(list, |n| {
-                if n.kind() == "type_identifier" || (n.kind() == "identifier" && n.parent().map(|p| p.kind()) != Some("template_parameter_list")) {
+                if n.node_kind() == "type_identifier"
+                    || (n.node_kind() == "identifier"
+                        && n.parent().map(|p| p.node_kind()) != Some("template_parameter_list"))
+                {
                     template_parameters.push(text(n, source).to_string());
                 }
                 true
@@ -260,10 +283,10 @@ fn function_from_definition<'t>(
 
 fn find_function_declarator(mut node: Node) -> Option<Node> {
     for _ in 0..syntax::MAX_DEPTH {
-        if node.kind() == "function_declarator" {
+        if node.node_kind() == "function_declarator" {
             return Some(node);
         }
-        node = node.child_by_field_name("declarator")?;
+        node = node.field("declarator")?;
     }
     None
 }
@@ -281,7 +304,11 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
     } else {
         return None;
     };
-    let rest_start = node.start_byte() + marker + "cudalint:".len() + directive_offset + (after_trimmed.len() - rest.len());
+    let rest_start = node.start_byte()
+        + marker
+        + "cudalint:".len()
+        + directive_offset
+        + (after_trimmed.len() - rest.len());
     let open = rest.find('[')?;
     let close = rest[open..].find(']')? + open;
     let mut rules = Vec::new();
@@ -290,12 +317,21 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
         let trimmed = piece.trim();
         let lead = piece.len() - piece.trim_start().len();
         if !trimmed.is_empty() {
-            rules.push((trimmed.to_string(), offset + lead..offset + lead + trimmed.len()));
+            rules.push((
+                trimmed.to_string(),
+                offset + lead..offset + lead + trimmed.len(),
+            ));
         }
         offset += piece.len() + 1;
     }
     let line = lines.line_of(node.start_byte());
     let line_start = lines.line_start(line);
     let trailing = !source[line_start..node.start_byte()].trim().is_empty();
-    Some(Suppression { span: node.byte_range(), line, trailing, whole_file, rules })
+    Some(Suppression {
+        span: node.byte_range(),
+        line,
+        trailing,
+        whole_file,
+        rules,
+    })
 }

@@ -462,7 +462,13 @@ impl ConditionParser<'_> {
             .map(str::to_string)
         {
             self.position += 1;
-            let right = self.binary(level + 1)?;
+            let right = self.binary(level + 1);
+            // `0 && unknown` and `1 || unknown` are decided anyway
+            let right = match (op.as_str(), right) {
+                ("&&", None) if left == 0 => 0,
+                ("||", None) if left != 0 => 1,
+                (_, right) => right?,
+            };
             left = match op.as_str() {
                 "||" => i64::from(left != 0 || right != 0),
                 "&&" => i64::from(left != 0 && right != 0),
@@ -1394,5 +1400,103 @@ mod tests {
         assert_eq!(index.position(text, 3), (2, 1));
         let f = text.find('f').unwrap();
         assert_eq!(index.position(text, f), (2, 5));
+    }
+
+    fn parses_cleanly(view: &PreprocessedView) -> bool {
+        crate::engine::parse(&view.text, None).is_some_and(|tree| !tree.root_node().has_error())
+    }
+
+    #[test]
+    fn statement_macro_gets_a_semicolon_in_a_blank() {
+        let text =
+            "void f(float* p) {\n  CUDA_CHECK(cudaFree(p)) // done\n  CHECK_LAST()\n  g();\n}\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(
+            view.text.contains("CUDA_CHECK(cudaFree(p));// done"),
+            "{}",
+            view.text
+        );
+        assert!(view.text.contains("CHECK_LAST()\n; g();"), "{}", view.text);
+        assert!(parses_cleanly(&view));
+        // a call that continues on the next line, or a loop macro with a body, gets none
+        let text = "void f() {\n  x = g(a)\n    + 1;\n  LOOP(i, n) {\n  }\n}\n";
+        let view = preprocess(text, &[]);
+        assert!(
+            !view.text.contains(';') || view.text.matches(';').count() == 1,
+            "{}",
+            view.text
+        );
+    }
+
+    #[test]
+    fn type_arguments_become_identifiers() {
+        let text = "void f() {\n  double* a = CTALLOC(double, n);\n  char* s = va_arg(list, char*);\n  CMP_SWP(K, a, b, unsigned int, c);\n}\nvoid g(int, float);\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("CTALLOC(______, n)"), "{}", view.text);
+        assert!(view.text.contains("va_arg(list, _____)"), "{}", view.text);
+        assert!(
+            view.text.contains("CMP_SWP(K, a, b, ____________, c)"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("void g(int, float);"),
+            "a prototype keeps its types"
+        );
+        assert!(parses_cleanly(&view));
+    }
+
+    #[test]
+    fn declaration_macros_and_new_pointer_arrays_are_neutralised() {
+        let text = "DEV static int f(int x) { return x; }\nFORCE_INLINE uint64_t g(const uint8_t* p) { return 0; }\nvoid h(int n) { int** grid = new int*[n]; auto l = [=] __device__ (int i) { return i; }; }\nunsigned short img[64] __attribute__((aligned(1024)));\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(view.text.starts_with("    static int f"), "{}", view.text);
+        assert!(view.text.contains("new int [n]"), "{}", view.text);
+        assert!(parses_cleanly(&view), "{}", view.text);
+        // a type written in capitals is left alone
+        let view = preprocess("REAL x = 1;\nREAL f(REAL y) { return y; }\n", &[]);
+        assert!(view.text.starts_with("REAL x"));
+        assert!(view.text.contains("REAL f(REAL y)"));
+    }
+
+    #[test]
+    fn pasted_macro_between_strings_is_blanked() {
+        let text = "void f() { printf(\"%d\\t\"fNID\"\\n\", 1); printf(\"v \"XSTR(V)\"\\n\"); }\n";
+        let view = preprocess(text, &[]);
+        assert!(parses_cleanly(&view), "{}", view.text);
+    }
+
+    #[test]
+    fn defines_choose_branches() {
+        let text = "#ifdef USE_A\nint a;\n#else\nint b;\n#endif\n#if N > 2 && !defined(SLOW)\nint big;\n#else\nint small;\n#endif\n";
+        let first = preprocess(text, &[]);
+        assert!(first.text.contains("int a;") && !first.text.contains("int b;"));
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=1".into()],
+        };
+        let chosen = preprocess_with(text, &options);
+        // USE_A is not given but may come from elsewhere: the first branch stays
+        assert!(chosen.text.contains("int a;"));
+        // N=1 decides `N > 2 && ...` to be false whatever SLOW is
+        assert!(
+            chosen.text.contains("int small;") && !chosen.text.contains("int big;"),
+            "{}",
+            chosen.text
+        );
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=4".into(), "SLOW".into()],
+        };
+        let chosen = preprocess_with(text, &options);
+        assert!(chosen.text.contains("int small;"));
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=4".into()],
+        };
+        // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
+        assert!(preprocess_with(text, &options).text.contains("int big;"));
     }
 }

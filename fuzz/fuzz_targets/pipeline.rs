@@ -11,8 +11,7 @@ use std::sync::Arc;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let path = PathBuf::from("fuzz.cu");
-    let mut defined = Settings::default();
-    defined.defines = vec!["USE_A".into(), "N=4".into()];
+    let defined = Settings { defines: vec!["USE_A".into(), "N=4".into()], ..Settings::default() };
     for settings in [Settings::default(), defined] {
         let outcome = engine::lint_text(&path, &text, &settings);
         let report = FileReport {

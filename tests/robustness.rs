@@ -51,7 +51,10 @@ fn regression_inputs_lint_without_panic() {
         "regression inputs missing: {}",
         files.len()
     );
-    let defined = Settings { defines: vec!["A".into(), "B=0".into()], ..Settings::default() };
+    let defined = Settings {
+        defines: vec!["A".into(), "B=0".into()],
+        ..Settings::default()
+    };
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         run_pipeline(&path, &text, &Settings::default());

@@ -22,6 +22,8 @@ pub struct FileOutcome {
     pub skipped_regions: usize,
     /// Functions whose parse has ERROR nodes.
     pub functions_with_parse_errors: usize,
+    /// Findings not reported because they rest on code the parser could not read.
+    pub findings_on_broken_code: usize,
 }
 
 /// One linted file with its text, for the renderers.
@@ -35,6 +37,8 @@ pub struct FileReport {
     pub skipped_regions: usize,
     /// Something the user should know although the file was linted (invalid UTF-8 bytes).
     pub warning: Option<String>,
+    /// Findings not reported because they rest on code the parser could not read.
+    pub findings_on_broken_code: usize,
 }
 
 /// A file that could not be linted, or a bad configuration.
@@ -71,6 +75,8 @@ pub struct CheckOptions {
     pub config: Option<PathBuf>,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
+    /// `-D NAME[=VALUE]` from the command line.
+    pub defines: Vec<String>,
 }
 
 thread_local! {
@@ -94,7 +100,7 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 
 /// Lints one text as if it were the file `path`.
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
-    let view = source::preprocess(text, &settings.qualifier_macros);
+    let view = source::preprocess_with(text, &settings.view_options());
     let Some(tree) = parse(&view.text, None) else {
         return FileOutcome::default();
     };
@@ -120,7 +126,20 @@ pub fn lint_tree(
         (lint.check)(&model, &mut cx);
         diagnostics.extend(cx.into_diagnostics());
     }
-    let mut diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    let diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    // after suppressions, so a comment that silences a dropped finding does not look unused
+    let before = diagnostics.len();
+    let mut diagnostics: Vec<Diagnostic> = diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.rule == crate::lints::UNUSED_SUPPRESSION.name
+                || !(model.depends_on_broken_code(&d.span)
+                    || d.labels
+                        .iter()
+                        .any(|l| model.depends_on_broken_code(&l.span)))
+        })
+        .collect();
+    let findings_on_broken_code = before - diagnostics.len();
     for diagnostic in &mut diagnostics {
         let default = crate::lints::find(diagnostic.rule)
             .map(|l| l.default_severity)
@@ -137,6 +156,7 @@ pub fn lint_tree(
             .iter()
             .filter(|f| f.has_parse_errors)
             .count(),
+        findings_on_broken_code,
     }
 }
 
@@ -260,7 +280,9 @@ impl SettingsResolver {
     }
 
     fn apply_overrides(&self, settings: Settings) -> Settings {
-        settings.with_overrides(&self.options.select, &self.options.ignore)
+        settings
+            .with_overrides(&self.options.select, &self.options.ignore)
+            .with_defines(&self.options.defines)
     }
 
     /// The settings for a file in `directory`, or None when its configuration is broken.
@@ -499,6 +521,7 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
                         diagnostics: outcome.diagnostics,
                         skipped_regions: outcome.skipped_regions,
                         warning,
+                        findings_on_broken_code: outcome.findings_on_broken_code,
                     })
                 }
                 Err(message) => Err(LintError {

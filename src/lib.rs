@@ -9,6 +9,7 @@ pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;
 pub mod model;
+pub mod parse_stats;
 pub mod render;
 pub mod source;
 pub mod syntax;

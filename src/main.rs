@@ -22,6 +22,8 @@ enum Command {
         /// The rule to document
         name: Option<String>,
     },
+    /// Measure parse coverage: files and bytes the parser could not parse, over the analysed view and the raw text
+    ParseStats(ParseStatsArgs),
     /// Print the tree-sitter parse of a file (for debugging the grammar)
     #[command(hide = true)]
     DebugTree { path: PathBuf },
@@ -72,6 +74,31 @@ struct CheckArgs {
     /// Also report analysis skips (deeply nested or unparsable regions)
     #[arg(long, short)]
     verbose: bool,
+    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct ParseStatsArgs {
+    /// Files or directories to measure
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: Format,
+    /// Use this configuration file instead of the nearest cudalint.toml
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Also list every ERROR region and MISSING token left in the view (path:line: the line)
+    #[arg(long)]
+    regions: bool,
+    /// Also give per-file numbers (JSON only)
+    #[arg(long)]
+    per_file: bool,
 }
 
 fn main() -> ExitCode {
@@ -89,6 +116,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Rule { name } => run_rule(name),
+        Command::ParseStats(args) => run_parse_stats(args),
         Command::DebugTree { path } => debug_tree(path),
     }
 }
@@ -104,6 +132,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         config: args.config.clone(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
+        defines: args.define.clone(),
     };
     let run = engine::check(&args.paths, options);
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
@@ -131,6 +160,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 report.display_path, report.skipped_regions
             );
         }
+        for report in run.reports.iter().filter(|r| r.findings_on_broken_code > 0) {
+            eprintln!(
+                "cudalint: {}: {} finding(s) not reported because they rest on code the parser could not read",
+                report.display_path, report.findings_on_broken_code
+            );
+        }
     }
     let written = match &args.output {
         Some(path) => std::fs::write(path, &rendered)
@@ -144,6 +179,39 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit_code(&run, args.fail_on, args.exit_zero)
+}
+
+fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {
+    let options = CheckOptions {
+        config: args.config.clone(),
+        defines: args.define.clone(),
+        ..CheckOptions::default()
+    };
+    let (totals, stats, errors) = cudalint::parse_stats::measure(&args.paths, options);
+    for error in &errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    let mut out = match args.format {
+        Format::Terminal => cudalint::parse_stats::render_table(&totals),
+        Format::Json => {
+            let files = if args.per_file { Some(&stats) } else { None };
+            let value = serde_json::json!({ "version": 1, "totals": totals, "files": files });
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+    };
+    if args.regions {
+        out.push_str(&cudalint::parse_stats::render_regions(&stats));
+    }
+    if let Err(e) = std::io::stdout().write_all(out.as_bytes()) {
+        eprintln!("cudalint: error: cannot write the report: {e}");
+        return ExitCode::from(2);
+    }
+    // files that could not be read are reported but leave the numbers usable
+    if totals.files == 0 && !errors.is_empty() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {

@@ -218,3 +218,23 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
         }
     }
 }
+
+/// Outermost ERROR ranges and MISSING nodes (as empty ranges at their position) below `root`.
+pub fn broken_regions(root: Node) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
+    let mut errors = Vec::new();
+    let mut missing = Vec::new();
+    if !root.has_error() {
+        return (errors, missing);
+    }
+    walk_iterative(root, |node| {
+        if node.is_error() {
+            errors.push(node.byte_range());
+            return false;
+        }
+        if node.is_missing() {
+            missing.push(node.start_byte()..node.start_byte());
+        }
+        node.has_error()
+    });
+    (errors, missing)
+}

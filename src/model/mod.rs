@@ -78,6 +78,8 @@ pub struct Model<'t> {
     pub check_macros: &'t [String],
     /// Regions whose nesting exceeded the walk depth, skipped by the analyses.
     pub skipped_regions: Vec<Range<usize>>,
+    /// Code the parser could not read: outermost ERROR nodes, and MISSING tokens as empty ranges.
+    pub broken_regions: Vec<Range<usize>>,
 }
 
 impl<'t> Model<'t> {
@@ -100,7 +102,12 @@ impl<'t> Model<'t> {
             suppressions: Vec::new(),
             check_macros,
             skipped_regions: Vec::new(),
+            broken_regions: Vec::new(),
         };
+        let (mut broken, missing) = syntax::broken_regions(tree.root_node());
+        broken.extend(missing);
+        broken.sort_by_key(|r| (r.start, r.end));
+        model.broken_regions = broken;
         model.collect_functions_and_comments();
         for index in 0..model.functions.len() {
             if model.functions[index].kind == FunctionKind::Kernel {
@@ -125,6 +132,49 @@ impl<'t> Model<'t> {
         self.kernels
             .iter()
             .map(move |(index, facts)| (&self.functions[*index], facts))
+    }
+
+    /// Whether a fact at `span` may rest on code the parser could not read: in a function, any
+    /// broken region from the function's start to the span's end (conditions, definitions and
+    /// early exits before it), or to the end of the outermost loop around it (a later iteration
+    /// sees what follows); outside functions, a broken region overlapping the span.
+    pub fn depends_on_broken_code(&self, span: &Range<usize>) -> bool {
+        if self.broken_regions.is_empty() {
+            return false;
+        }
+        let enclosing = self
+            .functions
+            .iter()
+            .filter(|f| f.definition.byte_range().contains(&span.start))
+            .min_by_key(|f| f.definition.byte_range().len());
+        let Some(function) = enclosing else {
+            return self
+                .broken_regions
+                .iter()
+                .any(|r| r.start <= span.end && span.start <= r.end);
+        };
+        let definition = function.definition.byte_range();
+        let mut extent_end = span.end.max(span.start);
+        let mut node = self
+            .tree
+            .root_node()
+            .descendant_for_byte_range(span.start, span.start);
+        for _ in 0..syntax::MAX_DEPTH {
+            let Some(current) = node else { break };
+            if current.id() == function.definition.id() {
+                break;
+            }
+            if matches!(
+                current.kind(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            ) {
+                extent_end = extent_end.max(current.end_byte());
+            }
+            node = current.parent();
+        }
+        self.broken_regions.iter().any(|r| {
+            r.start >= definition.start && r.start < definition.end && r.start <= extent_end
+        })
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {

@@ -18,7 +18,7 @@ ensure_multitool "$multitool_version"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-[ -x "$bin" ] || cargo build --locked --quiet
+[ -n "${CUDALINT_BIN:-}" ] || cargo build --locked --quiet
 set +e
 "$bin" check testdata kernels --format sarif -o "$work/fixtures.sarif"
 status=$?

@@ -12,6 +12,8 @@ tools=$root/.tools
 # shellcheck source=tests/tools.sh
 source "$root/tests/tools.sh"
 ensure_venv pre-commit
+# try-repo installs the hook into a fresh temporary store each time; keeping cargo's build directory
+# makes that a rebuild of cudalint alone (about a minute) once the dependencies are built.
 export PRE_COMMIT_HOME=$tools/pre-commit-home
 export CARGO_TARGET_DIR=$tools/precommit-target
 

@@ -6,7 +6,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// Two kernels whose offending lines are identical: one line hash, two occurrences.
 const KERNEL: &str = "__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = 2.0f * in[i];
+}
+
+__global__ void scale_again(float* out, const float* in, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = 2.0f * in[i];
 }
@@ -88,7 +94,11 @@ fn sarif_fingerprints_do_not_change_when_lines_are_inserted_above() {
 
     let before = fingerprints(&before);
     let after = fingerprints(&after);
-    assert_eq!(before.len(), 2, "two unguarded accesses: {before:?}");
+    assert_eq!(
+        before.len(),
+        2,
+        "one unguarded access per kernel: {before:?}"
+    );
     for ((rule_a, print_a, line_a), (rule_b, print_b, line_b)) in before.iter().zip(&after) {
         assert_eq!(rule_a, rule_b);
         assert_eq!(print_a, print_b, "the fingerprint moved with the line");
@@ -98,7 +108,7 @@ fn sarif_fingerprints_do_not_change_when_lines_are_inserted_above() {
             "the finding itself moved down three lines"
         );
     }
-    // Two findings on one line: the same hash, numbered in source order.
+    // Two findings on identical lines: the same hash, numbered in source order.
     let (hash_a, n_a) = before[0].1.split_once(':').unwrap();
     let (hash_b, n_b) = before[1].1.split_once(':').unwrap();
     assert_eq!((hash_a, n_a, n_b), (hash_b, "1", "2"));
@@ -106,7 +116,7 @@ fn sarif_fingerprints_do_not_change_when_lines_are_inserted_above() {
     // Editing the offending line itself gives a new fingerprint.
     std::fs::write(
         dir.path().join("k.cu"),
-        KERNEL.replace("2.0f * in[i]", "3.0f * in[i]"),
+        KERNEL.replacen("2.0f * in[i]", "3.0f * in[i]", 1),
     )
     .unwrap();
     let edited = fingerprints(&json(&cudalint(
@@ -114,6 +124,11 @@ fn sarif_fingerprints_do_not_change_when_lines_are_inserted_above() {
         &["check", "k.cu", "--format", "sarif"],
     )));
     assert_ne!(edited[0].1, before[0].1);
+    assert_eq!(
+        edited[1].1,
+        format!("{hash_a}:1"),
+        "the untouched line is now the only one with its hash"
+    );
 }
 
 #[test]

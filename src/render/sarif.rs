@@ -362,6 +362,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn verify_outcomes_are_result_properties() {
+        use crate::diagnostic::Diagnostic;
+        let source = "out[i] = 1;\nout[j] = 2;\n";
+        let mut verified = Diagnostic::new("unguarded-thread-index", 0..6, "first");
+        verified.verification = Some(Verification {
+            status: "confirmed".into(),
+            detail: "thread 1000 wrote past 4000 bytes".into(),
+        });
+        let plain = Diagnostic::new("unguarded-thread-index", 12..18, "second");
+        let report = FileReport {
+            path: "k.cu".into(),
+            display_path: "k.cu".into(),
+            source: std::sync::Arc::from(source),
+            diagnostics: vec![verified, plain],
+            skipped_regions: 0,
+        };
+        let run = RunResult {
+            reports: vec![report],
+            errors: Vec::new(),
+        };
+        let log: serde_json::Value =
+            serde_json::from_str(&render(&run, crate::lints::ALL)).unwrap();
+        let results = &log["runs"][0]["results"];
+        assert_eq!(
+            results[0]["properties"]["verification"]["status"],
+            "confirmed"
+        );
+        assert_eq!(
+            results[0]["properties"]["verification"]["detail"],
+            "thread 1000 wrote past 4000 bytes"
+        );
+        assert!(results[1].get("properties").is_none());
+        assert_eq!(
+            results[1]["locations"][0]["physicalLocation"]["region"]["startLine"],
+            2
+        );
+    }
+
+    #[test]
     fn names_and_sentences() {
         assert_eq!(
             pascal_case("unguarded-thread-index"),

@@ -2,9 +2,11 @@
 //!
 //! Flow: files → preprocessing view → tree-sitter parse → semantic model → lints → renderers.
 
+pub mod baseline;
 pub mod config;
 pub mod diagnostic;
 pub mod engine;
+pub mod fingerprint;
 pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;

@@ -1,8 +1,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
+use cudalint::baseline::Baseline;
 use cudalint::diagnostic::Severity;
 use cudalint::engine::{self, CheckOptions, RunResult};
+use cudalint::lint::Lint;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Static analysis for CUDA: out-of-bounds thread indices, host/device memory bugs, unchecked errors.
@@ -33,6 +35,18 @@ enum Command {
 enum Format {
     Terminal,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on the pull request)
+    Github,
+    /// GitLab code quality (Code Climate JSON)
+    Gitlab,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum StatsFormat {
+    Terminal,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -53,6 +67,12 @@ struct CheckArgs {
     /// Write the report to this file instead of standard output
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Report only findings that this baseline (from --write-baseline) does not record
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding in FILE, report nothing and exit 0
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    write_baseline: Option<PathBuf>,
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
@@ -86,7 +106,7 @@ struct ParseStatsArgs {
     paths: Vec<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value = "terminal")]
-    format: Format,
+    format: StatsFormat,
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
@@ -134,7 +154,26 @@ fn run_check(args: CheckArgs) -> ExitCode {
         ignore: args.ignore.clone(),
         defines: args.define.clone(),
     };
-    let run = engine::check(&args.paths, options);
+    let mut run = engine::check(&args.paths, options);
+    if let Some(path) = &args.write_baseline {
+        return write_baseline(&run, path);
+    }
+    if let Some(path) = &args.baseline {
+        let baseline = match Baseline::load(path) {
+            Ok(baseline) => baseline,
+            Err(message) => {
+                eprintln!("cudalint: error: baseline {}: {message}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        let hidden = baseline.apply(&mut run);
+        if hidden > 0 {
+            eprintln!(
+                "cudalint: {hidden} finding(s) recorded in the baseline {} not shown",
+                path.display()
+            );
+        }
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color.as_str() {
         "always" => true,
@@ -144,6 +183,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let rendered = match args.format {
         Format::Terminal => cudalint::render::terminal::render(&run, color),
         Format::Json => cudalint::render::json::render(&run).into_bytes(),
+        Format::Sarif => {
+            cudalint::render::sarif::render(&run, &rules_that_ran(&run, &args)).into_bytes()
+        }
+        Format::Github => cudalint::render::github::render(&run).into_bytes(),
+        Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
     for report in &run.reports {
         if let Some(warning) = &report.warning {
@@ -192,8 +236,8 @@ fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {
         eprintln!("cudalint: error: {error}");
     }
     let mut out = match args.format {
-        Format::Terminal => cudalint::parse_stats::render_table(&totals),
-        Format::Json => {
+        StatsFormat::Terminal => cudalint::parse_stats::render_table(&totals),
+        StatsFormat::Json => {
             let files = if args.per_file { Some(&stats) } else { None };
             let value = serde_json::json!({ "version": 1, "totals": totals, "files": files });
             serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
@@ -211,6 +255,56 @@ fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The rules the command line left enabled (a configuration file may narrow them further per
+/// directory), and any rule that reported.
+fn rules_that_ran(run: &RunResult, args: &CheckArgs) -> Vec<&'static Lint> {
+    let reported = |name: &str| {
+        run.reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .any(|d| d.rule == name)
+    };
+    cudalint::lints::ALL
+        .iter()
+        .copied()
+        .filter(|lint| {
+            let enabled = (args.select.is_empty() || args.select.iter().any(|s| s == lint.name))
+                && !args.ignore.iter().any(|s| s == lint.name);
+            enabled || reported(lint.name)
+        })
+        .collect()
+}
+
+fn write_baseline(run: &RunResult, path: &Path) -> ExitCode {
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    let baseline = Baseline::from_run(run);
+    if let Err(e) = std::fs::write(path, baseline.to_json()) {
+        eprintln!(
+            "cudalint: error: cannot write the baseline: {}: {}",
+            path.display(),
+            engine::io_message(&e)
+        );
+        return ExitCode::from(2);
+    }
+    let files = run
+        .reports
+        .iter()
+        .filter(|r| !r.diagnostics.is_empty())
+        .count();
+    eprintln!(
+        "cudalint: recorded {} finding(s) in {files} file(s) in {}",
+        baseline.len(),
+        path.display()
+    );
+    if run.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
     }
 }
 

@@ -12,3 +12,4 @@ pub mod model;
 pub mod render;
 pub mod source;
 pub mod syntax;
+pub mod verify;

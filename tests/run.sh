@@ -6,3 +6,6 @@ cd "$(dirname "$0")/.."
 
 echo "== cargo test"
 cargo test --locked --all-targets
+
+echo "== --verify GPU tests (tests/gpu.sh; CI has no GPU, so this says \"skipped: no GPU\")"
+tests/gpu.sh

@@ -27,9 +27,22 @@ fn rewritten_sources_match_snapshots() {
                 .iter()
                 .map(|(index, _)| {
                     let name = model.functions[*index].name.clone();
-                    let built = experiment_for_kernel(model, *index).unwrap_or_else(|e| panic!("{fixture} {name}: {e}"));
-                    let configs: Vec<String> = built.experiment.configs.iter().map(|c| c.description.clone()).collect();
-                    (name, format!("{}\n// configurations:\n// {}\n", built.source.body, configs.join("\n// ")))
+                    let built = experiment_for_kernel(model, *index)
+                        .unwrap_or_else(|e| panic!("{fixture} {name}: {e}"));
+                    let configs: Vec<String> = built
+                        .experiment
+                        .configs
+                        .iter()
+                        .map(|c| c.description.clone())
+                        .collect();
+                    (
+                        name,
+                        format!(
+                            "{}\n// configurations:\n// {}\n",
+                            built.source.body,
+                            configs.join("\n// ")
+                        ),
+                    )
                 })
                 .collect::<Vec<_>>()
         })
@@ -45,11 +58,20 @@ fn rewritten_sources_match_snapshots() {
 #[test]
 fn every_access_becomes_a_checked_access() {
     let text = "__global__ void k(const int* b, int* c, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; atomicAdd(&c[b[t] & 15], 1); c[t] = 0; }";
-    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0)).unwrap().unwrap();
+    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+        .unwrap()
+        .unwrap();
     assert_eq!(built.source.sites.len(), 3);
     assert_eq!(built.source.body.matches("cl_at(").count(), 3);
     // nested: the inner read sits inside the outer access's index
-    assert!(built.source.body.contains("(*cl_at(c, (long long)((*cl_at(b, (long long)(t), 0,"), "{}", built.source.body);
+    assert!(
+        built
+            .source
+            .body
+            .contains("(*cl_at(c, (long long)((*cl_at(b, (long long)(t), 0,"),
+        "{}",
+        built.source.body
+    );
     assert!(built.source.body.contains("int n, unsigned long long cudalint_bytes_0, unsigned int* cudalint_initialized_0, unsigned long long cudalint_bytes_1"));
     assert!(built.source.body.starts_with("extern \"C\" __global__"));
 }
@@ -65,17 +87,40 @@ fn host_code_and_other_kernels_are_left_out() {
     .unwrap();
     let body = &built.source.body;
     assert!(body.contains("#define N 64") && body.contains("__device__ float twice"));
-    assert!(!body.contains("printf") && !body.contains("other") && !body.contains("main") && !body.contains("cstdio"), "{body}");
+    assert!(
+        !body.contains("printf")
+            && !body.contains("other")
+            && !body.contains("main")
+            && !body.contains("cstdio"),
+        "{body}"
+    );
 }
 
 #[test]
 fn template_kernels_are_bound_to_the_launch_types() {
     let text = "template <typename T, int B> __global__ void k(T* o, int n) { int i = blockIdx.x * B + threadIdx.x; o[i] = T(1); }\nvoid run(double* d) { k<double, 128><<<8, 128>>>(d, 1000); }\n";
-    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0)).unwrap().unwrap();
-    assert!(built.source.body.contains("typedef double T;") && built.source.body.contains("constexpr int B = 128;"), "{}", built.source.body);
-    assert_eq!(built.source.template_bindings, vec![("T".to_string(), "double".to_string()), ("B".to_string(), "128".to_string())]);
+    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+        .unwrap()
+        .unwrap();
+    assert!(
+        built.source.body.contains("typedef double T;")
+            && built.source.body.contains("constexpr int B = 128;"),
+        "{}",
+        built.source.body
+    );
+    assert_eq!(
+        built.source.template_bindings,
+        vec![
+            ("T".to_string(), "double".to_string()),
+            ("B".to_string(), "128".to_string())
+        ]
+    );
     let without_launch = "template <typename T> __global__ void k(T* o) { o[threadIdx.x + blockIdx.x * blockDim.x] = T(1); }";
-    let built = with_model(Path::new("k.cu"), without_launch, |m| experiment_for_kernel(m, 0)).unwrap().unwrap();
+    let built = with_model(Path::new("k.cu"), without_launch, |m| {
+        experiment_for_kernel(m, 0)
+    })
+    .unwrap()
+    .unwrap();
     assert!(built.source.body.contains("typedef float T;"));
 }
 
@@ -92,38 +137,82 @@ fn launch_site_constants_become_the_first_configuration() {
     assert_eq!(first.block, [256, 1, 1]);
     assert_eq!(first.arguments[0], Argument::I32 { value: 1000 });
     assert_eq!(first.arguments[1], Argument::F32 { value: 2.0 });
-    assert!(matches!(first.arguments[2], Argument::Buffer { bytes: 4000, .. }));
-    assert!(first.description.starts_with("as launched at line 42"), "{}", first.description);
+    assert!(matches!(
+        first.arguments[2],
+        Argument::Buffer { bytes: 4000, .. }
+    ));
+    assert!(
+        first.description.starts_with("as launched at line 42"),
+        "{}",
+        first.description
+    );
 }
 
 #[test]
 fn adversarial_sizes_are_not_multiples_of_the_block() {
     let shapes = vec![
-        ("a".to_string(), ParameterShape::Pointer { element: "float".into(), element_bytes: Some(4) }),
+        (
+            "a".to_string(),
+            ParameterShape::Pointer {
+                element: "float".into(),
+                element_bytes: Some(4),
+            },
+        ),
         ("n".to_string(), ParameterShape::Integer { bytes: 4 }),
         ("s".to_string(), ParameterShape::Float),
     ];
     let configs = params::adversarial_configs(&shapes, false).unwrap();
     assert!(configs.len() >= 2);
     for config in &configs {
-        let Argument::I32 { value: n } = config.arguments[1] else { panic!("n is not an int") };
+        let Argument::I32 { value: n } = config.arguments[1] else {
+            panic!("n is not an int")
+        };
         let threads = config.grid.iter().product::<u32>() * config.block.iter().product::<u32>();
-        assert!(threads as i32 > n, "{}: every thread in range, nothing to find", config.description);
+        assert!(
+            threads as i32 > n,
+            "{}: every thread in range, nothing to find",
+            config.description
+        );
         assert_ne!(n as u32 % config.block[0], 0);
-        assert_eq!(config.arguments[0], Argument::Buffer { bytes: n as u64 * 4, fill: cudalint::verify::protocol::Fill::F32, initialized: true });
+        assert_eq!(
+            config.arguments[0],
+            Argument::Buffer {
+                bytes: n as u64 * 4,
+                fill: cudalint::verify::protocol::Fill::F32,
+                initialized: true
+            }
+        );
     }
     // two sizes: the buffer is their product, so a bounded 2D kernel stays in range
     let two = vec![
-        ("m".to_string(), ParameterShape::Pointer { element: "double".into(), element_bytes: Some(8) }),
+        (
+            "m".to_string(),
+            ParameterShape::Pointer {
+                element: "double".into(),
+                element_bytes: Some(8),
+            },
+        ),
         ("rows".to_string(), ParameterShape::Integer { bytes: 4 }),
         ("cols".to_string(), ParameterShape::Integer { bytes: 8 }),
     ];
     let config = &params::adversarial_configs(&two, true).unwrap()[0];
     assert_eq!(config.block, [16, 16, 1]);
-    assert_eq!(config.arguments[0], Argument::Buffer { bytes: 37 * 37 * 8, fill: cudalint::verify::protocol::Fill::F64, initialized: true });
+    assert_eq!(
+        config.arguments[0],
+        Argument::Buffer {
+            bytes: 37 * 37 * 8,
+            fill: cudalint::verify::protocol::Fill::F64,
+            initialized: true
+        }
+    );
     assert_eq!(config.arguments[2], Argument::I64 { value: 37 });
-    let unsupported = vec![("p".to_string(), ParameterShape::Unsupported("Params".into()))];
-    assert!(params::adversarial_configs(&unsupported, false).unwrap_err().contains("`Params`"));
+    let unsupported = vec![(
+        "p".to_string(),
+        ParameterShape::Unsupported("Params".into()),
+    )];
+    assert!(params::adversarial_configs(&unsupported, false)
+        .unwrap_err()
+        .contains("`Params`"));
 }
 
 #[test]
@@ -133,7 +222,10 @@ fn constant_evaluation() {
         let host = m.function_named("host").unwrap();
         let environment = Environment::of(m, host);
         assert_eq!(environment.evaluate("blocks"), Some(8));
-        assert_eq!(environment.evaluate("static_cast<int>(n) % 7"), Some(1024 % 7));
+        assert_eq!(
+            environment.evaluate("static_cast<int>(n) % 7"),
+            Some(1024 % 7)
+        );
         assert_eq!(environment.allocation_bytes("d"), Some(4099));
         assert_eq!(environment.evaluate("n / 0"), None);
         assert_eq!(environment.evaluate("unknown + 1"), None);
@@ -142,7 +234,12 @@ fn constant_evaluation() {
 }
 
 fn test_worker(timeout: Duration) -> WorkerClient {
-    WorkerClient::new(env!("CARGO_BIN_EXE_cudalint").into(), vec!["verify-worker".into()], timeout).with_env("CUDALINT_WORKER_TEST_MODES", "1")
+    WorkerClient::new(
+        env!("CARGO_BIN_EXE_cudalint").into(),
+        vec!["verify-worker".into()],
+        timeout,
+    )
+    .with_env("CUDALINT_WORKER_TEST_MODES", "1")
 }
 
 #[test]
@@ -158,7 +255,10 @@ fn a_hanging_experiment_times_out_and_the_worker_is_replaced() {
     let mut client = test_worker(Duration::from_millis(500));
     assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
     let started = std::time::Instant::now();
-    assert_eq!(client.request(&Request::TestHang), Err(WorkerFailure::Timeout(Duration::from_millis(500))));
+    assert_eq!(
+        client.request(&Request::TestHang),
+        Err(WorkerFailure::Timeout(Duration::from_millis(500)))
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(!client.is_running());
     assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
@@ -178,9 +278,19 @@ fn a_crashing_worker_is_an_outcome_and_is_replaced() {
 
 #[test]
 fn test_modes_are_off_in_a_normal_worker() {
-    let mut client = WorkerClient::new(env!("CARGO_BIN_EXE_cudalint").into(), vec!["verify-worker".into()], Duration::from_secs(10));
-    assert!(matches!(client.request(&Request::TestCrash), Ok(Response::Error { .. })));
-    assert!(matches!(client.request(&Request::TestHang), Ok(Response::Error { .. })));
+    let mut client = WorkerClient::new(
+        env!("CARGO_BIN_EXE_cudalint").into(),
+        vec!["verify-worker".into()],
+        Duration::from_secs(10),
+    );
+    assert!(matches!(
+        client.request(&Request::TestCrash),
+        Ok(Response::Error { .. })
+    ));
+    assert!(matches!(
+        client.request(&Request::TestHang),
+        Ok(Response::Error { .. })
+    ));
 }
 
 fn driver_present() -> bool {
@@ -195,7 +305,13 @@ fn without_a_driver_every_finding_is_reported_and_marked() {
     }
     let run = |verify: bool| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cudalint"));
-        command.args(["check", "--format", "json", "testdata/bad/unguarded_thread_index.cu", "testdata/bad/divergent_barrier.cu"]);
+        command.args([
+            "check",
+            "--format",
+            "json",
+            "testdata/bad/unguarded_thread_index.cu",
+            "testdata/bad/divergent_barrier.cu",
+        ]);
         if verify {
             command.arg("--verify");
         }
@@ -214,7 +330,11 @@ fn without_a_driver_every_finding_is_reported_and_marked() {
     for finding in findings {
         let verification = &finding["verification"];
         assert_eq!(verification["status"], "not-verifiable", "{finding}");
-        let expected = if finding["rule"] == "unguarded-thread-index" { "no CUDA driver" } else { "static-only rule" };
+        let expected = if finding["rule"] == "unguarded-thread-index" {
+            "no CUDA driver"
+        } else {
+            "static-only rule"
+        };
         assert_eq!(verification["detail"], expected, "{finding}");
     }
 }
@@ -224,7 +344,11 @@ fn collect(json: &serde_json::Value) -> Vec<serde_json::Value> {
     let mut stack = vec![json.clone()];
     while let Some(value) = stack.pop() {
         match value {
-            serde_json::Value::Object(map) if map.contains_key("rule") && map.contains_key("message") => found.push(serde_json::Value::Object(map)),
+            serde_json::Value::Object(map)
+                if map.contains_key("rule") && map.contains_key("message") =>
+            {
+                found.push(serde_json::Value::Object(map))
+            }
             serde_json::Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
             serde_json::Value::Array(items) => stack.extend(items),
             _ => {}

@@ -22,7 +22,11 @@ pub enum WorkerFailure {
 impl std::fmt::Display for WorkerFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WorkerFailure::Timeout(limit) => write!(f, "the experiment ran past the {} s timeout (worker killed and replaced)", limit.as_secs_f64()),
+            WorkerFailure::Timeout(limit) => write!(
+                f,
+                "the experiment ran past the {} s timeout (worker killed and replaced)",
+                limit.as_secs_f64()
+            ),
             WorkerFailure::Died(how) => write!(f, "the worker died ({how}) and was replaced"),
             WorkerFailure::Spawn(why) => write!(f, "the worker could not be started: {why}"),
         }
@@ -55,7 +59,14 @@ pub struct WorkerClient {
 impl WorkerClient {
     /// A client for `program arguments...` (normally this executable with `verify-worker`).
     pub fn new(program: PathBuf, arguments: Vec<String>, timeout: Duration) -> Self {
-        WorkerClient { program, arguments, environment: Vec::new(), timeout, running: None, started: 0 }
+        WorkerClient {
+            program,
+            arguments,
+            environment: Vec::new(),
+            timeout,
+            running: None,
+            started: 0,
+        }
     }
 
     pub fn with_env(mut self, name: &str, value: &str) -> Self {
@@ -70,11 +81,17 @@ impl WorkerClient {
 
     fn spawn(&mut self) -> Result<Running, WorkerFailure> {
         let mut command = Command::new(&self.program);
-        command.args(&self.arguments).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        command
+            .args(&self.arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
         for (name, value) in &self.environment {
             command.env(name, value);
         }
-        let mut child = command.spawn().map_err(|e| WorkerFailure::Spawn(e.to_string()))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| WorkerFailure::Spawn(e.to_string()))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -90,7 +107,11 @@ impl WorkerClient {
             }
         });
         self.started += 1;
-        Ok(Running { child, stdin, lines })
+        Ok(Running {
+            child,
+            stdin,
+            lines,
+        })
     }
 
     /// Sends one request and waits for its answer within the timeout.
@@ -99,8 +120,12 @@ impl WorkerClient {
             Some(running) => running,
             None => self.spawn()?,
         };
-        let line = serde_json::to_string(request).map_err(|e| WorkerFailure::Died(format!("request not serialisable: {e}")))?;
-        if writeln!(running.stdin, "{line}").and_then(|_| running.stdin.flush()).is_err() {
+        let line = serde_json::to_string(request)
+            .map_err(|e| WorkerFailure::Died(format!("request not serialisable: {e}")))?;
+        if writeln!(running.stdin, "{line}")
+            .and_then(|_| running.stdin.flush())
+            .is_err()
+        {
             return Err(WorkerFailure::Died(exit_description(&mut running.child)));
         }
         match running.lines.recv_timeout(self.timeout) {
@@ -115,7 +140,9 @@ impl WorkerClient {
                 Err(e) => Err(WorkerFailure::Died(format!("unreadable answer: {e}"))),
             },
             Err(RecvTimeoutError::Timeout) => Err(WorkerFailure::Timeout(self.timeout)),
-            Err(RecvTimeoutError::Disconnected) => Err(WorkerFailure::Died(exit_description(&mut running.child))),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(WorkerFailure::Died(exit_description(&mut running.child)))
+            }
         }
     }
 }

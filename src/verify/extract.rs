@@ -53,7 +53,11 @@ pub fn kind_code(kind: AccessKind) -> u32 {
 
 /// Extracts kernel `kernel` (an index into `model.functions`), instantiating its template
 /// parameters with `template_arguments` where given.
-pub fn build(model: &Model, kernel: usize, template_arguments: &[String]) -> Result<KernelSource, String> {
+pub fn build(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+) -> Result<KernelSource, String> {
     let function = model.functions.get(kernel).ok_or("no such kernel")?;
     if function.kind != FunctionKind::Kernel {
         return Err(format!("`{}` is not a kernel", function.name));
@@ -62,15 +66,27 @@ pub fn build(model: &Model, kernel: usize, template_arguments: &[String]) -> Res
         return Err(format!("`{}` does not parse cleanly", function.name));
     }
     let mut out = String::new();
-    let mut state = Extraction { model, kernel: function, out: &mut out, result: None };
+    let mut state = Extraction {
+        model,
+        kernel: function,
+        out: &mut out,
+        result: None,
+    };
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
-        return Err(format!("`{}` is not at file or namespace level", function.name));
+        return Err(format!(
+            "`{}` is not at file or namespace level",
+            function.name
+        ));
     };
     let bindings = bind_template(model, function, template_arguments);
     if !bindings.0.is_empty() {
         // The kernel becomes an ordinary function with its parameters bound by name.
-        let prefix: String = bindings.0.iter().map(|b| b.declaration.clone() + "\n").collect();
+        let prefix: String = bindings
+            .0
+            .iter()
+            .map(|b| b.declaration.clone() + "\n")
+            .collect();
         rewritten.body = out.replace(TEMPLATE_MARKER, &prefix);
     } else {
         rewritten.body = out.replace(TEMPLATE_MARKER, "");
@@ -109,14 +125,17 @@ impl<'t> Extraction<'_, '_, 't> {
         let source = self.source();
         let item_text = text(item, source);
         match item.kind() {
-            "preproc_include" => {
-                if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) {
-                    self.push(item_text.trim_end());
-                }
+            "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
+                self.push(item_text.trim_end())
             }
-            "preproc_def" | "preproc_function_def" | "preproc_call" => self.push(item_text.trim_end()),
-            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef" => {
-                let condition = item.child_by_field_name("condition").or_else(|| item.child_by_field_name("name"));
+            "preproc_def" | "preproc_function_def" | "preproc_call" => {
+                self.push(item_text.trim_end())
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef" => {
+                let condition = item
+                    .child_by_field_name("condition")
+                    .or_else(|| item.child_by_field_name("name"));
                 for child in named_children(item) {
                     if Some(child) != condition {
                         self.item(child, depth + 1);
@@ -131,18 +150,33 @@ impl<'t> Extraction<'_, '_, 't> {
                     None => self.push(item_text),
                 }
             }
-            "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" | "type_definition" | "alias_declaration"
+            "struct_specifier"
+            | "class_specifier"
+            | "enum_specifier"
+            | "union_specifier"
+            | "type_definition"
+            | "alias_declaration"
             | "namespace_alias_definition" => self.push(item_text),
             "using_declaration" if !item_text.contains("std") => self.push(item_text),
             "declaration" => {
-                let is_function_prototype = item.child_by_field_name("declarator").is_some_and(|d| d.kind() == "function_declarator");
-                let keeps = ["__constant__", "__device__", "constexpr", "const "].iter().any(|k| item_text.contains(k));
-                if keeps && (!is_function_prototype || item_text.contains("__device__")) && !item_text.contains("std::") {
+                let is_function_prototype = item
+                    .child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "function_declarator");
+                let keeps = ["__constant__", "__device__", "constexpr", "const "]
+                    .iter()
+                    .any(|k| item_text.contains(k));
+                if keeps
+                    && (!is_function_prototype || item_text.contains("__device__"))
+                    && !item_text.contains("std::")
+                {
                     self.push(item_text);
                 }
             }
             "namespace_definition" => {
-                let name = item.child_by_field_name("name").map(|n| text(n, source).to_string()).unwrap_or_default();
+                let name = item
+                    .child_by_field_name("name")
+                    .map(|n| text(n, source).to_string())
+                    .unwrap_or_default();
                 if let Some(body) = item.child_by_field_name("body") {
                     self.out.push_str(&format!("namespace {name} {{\n"));
                     self.items(body, depth + 1);
@@ -168,10 +202,19 @@ impl<'t> Extraction<'_, '_, 't> {
     }
 
     fn function(&mut self, definition: Node, template: Option<Node>) {
-        let Some(function) = self.model.functions.iter().find(|f| f.definition == definition) else { return };
+        let Some(function) = self
+            .model
+            .functions
+            .iter()
+            .find(|f| f.definition == definition)
+        else {
+            return;
+        };
         let whole = template.unwrap_or(definition);
         match function.kind {
-            FunctionKind::Device | FunctionKind::HostDevice => self.push(text(whole, self.source())),
+            FunctionKind::Device | FunctionKind::HostDevice => {
+                self.push(text(whole, self.source()))
+            }
             FunctionKind::Host => {}
             FunctionKind::Kernel if definition == self.kernel.definition => {
                 let instrumented = instrument(self.model, self.kernel);
@@ -198,35 +241,74 @@ struct Binding {
 }
 
 /// Binds each template parameter to the launch's argument, its default, `float` or 256.
-fn bind_template(model: &Model, function: &Function, arguments: &[String]) -> (Vec<Binding>, Option<String>) {
-    let Some(template) = function.definition.parent().filter(|p| p.kind() == "template_declaration") else { return (Vec::new(), None) };
-    let Some(list) = template.child_by_field_name("parameters") else { return (Vec::new(), None) };
+fn bind_template(
+    model: &Model,
+    function: &Function,
+    arguments: &[String],
+) -> (Vec<Binding>, Option<String>) {
+    let Some(template) = function
+        .definition
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+    else {
+        return (Vec::new(), None);
+    };
+    let Some(list) = template.child_by_field_name("parameters") else {
+        return (Vec::new(), None);
+    };
     let source = model.source;
     let mut bindings = Vec::new();
     for (position, parameter) in named_children(list).enumerate() {
-        let given = arguments.get(position).cloned();
+        // An argument naming a template parameter (a launch from another template) binds nothing.
+        let given = arguments
+            .get(position)
+            .cloned()
+            .filter(|a| !function.template_parameters.contains(a));
         match parameter.kind() {
             "type_parameter_declaration" | "optional_type_parameter_declaration" => {
                 let name = parameter
                     .child_by_field_name("name")
                     .or_else(|| named_children(parameter).find(|c| c.kind() == "type_identifier"))
                     .map(|n| text(n, source).to_string());
-                let Some(name) = name else { return (bindings, Some("a template parameter has no name".into())) };
-                let default = parameter.child_by_field_name("default_type").map(|d| text(d, source).to_string());
-                let value = given.or(default).unwrap_or_else(|| "float".into());
-                bindings.push(Binding { declaration: format!("typedef {value} {name};"), name, value });
-            }
-            "parameter_declaration" | "optional_parameter_declaration" => {
-                let type_text = parameter.child_by_field_name("type").map(|t| text(t, source).to_string()).unwrap_or_else(|| "int".into());
-                let Some(name) = parameter.child_by_field_name("declarator").map(|d| text(d, source).to_string()) else {
+                let Some(name) = name else {
                     return (bindings, Some("a template parameter has no name".into()));
                 };
-                let default = parameter.child_by_field_name("default_value").map(|d| text(d, source).to_string());
+                let default = parameter
+                    .child_by_field_name("default_type")
+                    .map(|d| text(d, source).to_string());
+                let value = given.or(default).unwrap_or_else(|| "float".into());
+                bindings.push(Binding {
+                    declaration: format!("typedef {value} {name};"),
+                    name,
+                    value,
+                });
+            }
+            "parameter_declaration" | "optional_parameter_declaration" => {
+                let type_text = parameter
+                    .child_by_field_name("type")
+                    .map(|t| text(t, source).to_string())
+                    .unwrap_or_else(|| "int".into());
+                let Some(name) = parameter
+                    .child_by_field_name("declarator")
+                    .map(|d| text(d, source).to_string())
+                else {
+                    return (bindings, Some("a template parameter has no name".into()));
+                };
+                let default = parameter
+                    .child_by_field_name("default_value")
+                    .map(|d| text(d, source).to_string());
                 let value = given.or(default).unwrap_or_else(|| "256".into());
-                bindings.push(Binding { declaration: format!("constexpr {type_text} {name} = {value};"), name, value });
+                bindings.push(Binding {
+                    declaration: format!("constexpr {type_text} {name} = {value};"),
+                    name,
+                    value,
+                });
             }
             "variadic_type_parameter_declaration" | "variadic_parameter_declaration" => {
-                return (bindings, Some("variadic templates are not instantiated".into()));
+                return (
+                    bindings,
+                    Some("variadic templates are not instantiated".into()),
+                );
             }
             _ => {}
         }
@@ -237,10 +319,13 @@ fn bind_template(model: &Model, function: &Function, arguments: &[String]) -> (V
 /// The kernel's text with its signature extended and its accesses checked.
 fn instrument(model: &Model, function: &Function) -> KernelSource {
     let source = model.source;
-    let facts = model.kernel_facts().find(|(f, _)| f.definition == function.definition).map(|(_, facts)| facts);
+    let facts = model
+        .kernel_facts()
+        .find(|(f, _)| f.definition == function.definition)
+        .map(|(_, facts)| facts);
     let mut sites: Vec<Site> = Vec::new();
     let mut uninstrumented = Vec::new();
-    let mut planned: Vec<(Range<usize>, Range<usize>, Option<String>, usize)> = Vec::new();
+    let mut planned: Vec<Planned> = Vec::new();
     if let Some(facts) = facts {
         for access in &facts.accesses {
             let span = access.node.byte_range();
@@ -251,7 +336,10 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
                 Some(offset) => {
                     let offset_text = text(offset, source);
                     if offset_text.contains('[') {
-                        uninstrumented.push((span, "the derived pointer's offset reads memory itself".to_string()));
+                        uninstrumented.push((
+                            span,
+                            "the derived pointer's offset reads memory itself".to_string(),
+                        ));
                         continue;
                     }
                     Some(offset_text.to_string())
@@ -264,10 +352,21 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
                 continue;
             }
             planned.push((span.clone(), index, offset, sites.len()));
-            sites.push(Site { span, kind: access.kind, pointer: access.pointer.clone(), parameter_index: access.parameter_index });
+            sites.push(Site {
+                span,
+                kind: access.kind,
+                pointer: access.pointer.clone(),
+                parameter_index: access.parameter_index,
+            });
         }
     }
-    let pointer_parameters: Vec<usize> = function.parameters.iter().enumerate().filter(|(_, p)| p.is_pointer).map(|(i, _)| i).collect();
+    let pointer_parameters: Vec<usize> = function
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_pointer)
+        .map(|(i, _)| i)
+        .collect();
     let definition = function.definition.byte_range();
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     // Extra parameters before the parameter list's closing parenthesis.
@@ -279,13 +378,33 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
             added.push(format!("unsigned int* cudalint_initialized_{index}"));
         }
         added.push("unsigned long long* cudalint_report".into());
-        let inside = text(list, source).trim_start_matches('(').trim_end_matches(')').trim();
-        let separator = if inside.is_empty() || inside == "void" { "" } else { ", " };
-        let replacement_start = if inside == "void" { list.start_byte() + 1 } else { close };
-        edits.push((replacement_start..close, format!("{separator}{}", added.join(", "))));
+        let inside = text(list, source)
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
+        let separator = if inside.is_empty() || inside == "void" {
+            ""
+        } else {
+            ", "
+        };
+        let replacement_start = if inside == "void" {
+            list.start_byte() + 1
+        } else {
+            close
+        };
+        edits.push((
+            replacement_start..close,
+            format!("{separator}{}", added.join(", ")),
+        ));
     }
     let body_text = render(source, definition.clone(), &planned, &sites, &edits, 0);
-    KernelSource { body: body_text, symbol: function.name.clone(), sites, uninstrumented, template_bindings: Vec::new() }
+    KernelSource {
+        body: body_text,
+        symbol: function.name.clone(),
+        sites,
+        uninstrumented,
+        template_bindings: Vec::new(),
+    }
 }
 
 fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
@@ -300,16 +419,32 @@ fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
 }
 
 type Planned = (Range<usize>, Range<usize>, Option<String>, usize);
+/// A span to replace: by a planned access's rewrite or by a plain edit.
+type Piece<'p> = (Range<usize>, Option<&'p Planned>, Option<&'p String>);
 
 /// The text of `range` with the planned accesses (outermost first, nested ones recursively) and
 /// the plain edits applied.
-fn render(source: &str, range: Range<usize>, planned: &[Planned], sites: &[Site], edits: &[(Range<usize>, String)], depth: usize) -> String {
+fn render(
+    source: &str,
+    range: Range<usize>,
+    planned: &[Planned],
+    sites: &[Site],
+    edits: &[(Range<usize>, String)],
+    depth: usize,
+) -> String {
     let mut out = String::new();
     let mut cursor = range.start;
-    let mut pieces: Vec<(Range<usize>, Option<&Planned>, Option<&String>)> = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
     for plan in planned {
         let inside = plan.0.start >= range.start && plan.0.end <= range.end && plan.0 != range;
-        let nested = planned.iter().any(|other| other.0 != plan.0 && other.0.start <= plan.0.start && other.0.end >= plan.0.end && other.0.start >= range.start && other.0.end <= range.end && other.0 != range);
+        let nested = planned.iter().any(|other| {
+            other.0 != plan.0
+                && other.0.start <= plan.0.start
+                && other.0.end >= plan.0.end
+                && other.0.start >= range.start
+                && other.0.end <= range.end
+                && other.0 != range
+        });
         if inside && !nested {
             pieces.push((plan.0.clone(), Some(plan), None));
         }
@@ -328,8 +463,14 @@ fn render(source: &str, range: Range<usize>, planned: &[Planned], sites: &[Site]
         if let Some(replacement) = replacement {
             out.push_str(replacement);
         } else if let Some((_, index, offset, site)) = plan {
-            let Some(site_info) = sites.get(*site) else { continue };
-            let index_text = if depth < 32 { render(source, index.clone(), planned, sites, &[], depth + 1) } else { source.get(index.clone()).unwrap_or("").to_string() };
+            let Some(site_info) = sites.get(*site) else {
+                continue;
+            };
+            let index_text = if depth < 32 {
+                render(source, index.clone(), planned, sites, &[], depth + 1)
+            } else {
+                source.get(index.clone()).unwrap_or("").to_string()
+            };
             let offset = match offset {
                 Some(offset) => format!("(long long)({offset})"),
                 None => "0".to_string(),

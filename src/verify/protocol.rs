@@ -25,13 +25,29 @@ pub enum Fill {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Argument {
-    Buffer { bytes: u64, fill: Fill, initialized: bool },
-    I8 { value: i8 },
-    I16 { value: i16 },
-    I32 { value: i32 },
-    I64 { value: i64 },
-    F32 { value: f32 },
-    F64 { value: f64 },
+    Buffer {
+        bytes: u64,
+        fill: Fill,
+        initialized: bool,
+    },
+    I8 {
+        value: i8,
+    },
+    I16 {
+        value: i16,
+    },
+    I32 {
+        value: i32,
+    },
+    I64 {
+        value: i64,
+    },
+    F32 {
+        value: f32,
+    },
+    F64 {
+        value: f64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,7 +77,9 @@ pub enum Request {
     Ping,
     /// Create the CUDA context (once per worker) and describe the device.
     Hello,
-    Run { experiment: Experiment },
+    Run {
+        experiment: Experiment,
+    },
     /// Test modes, honoured only when the worker runs with CUDALINT_WORKER_TEST_MODES=1.
     TestHang,
     TestCrash,
@@ -93,13 +111,32 @@ pub struct ConfigResult {
 #[serde(rename_all = "kebab-case", tag = "reply")]
 pub enum Response {
     Pong,
-    Hello { device: String, compute_capability: [i32; 2], driver_version: i32, context_ms: f64 },
+    Hello {
+        device: String,
+        compute_capability: [i32; 2],
+        driver_version: i32,
+        context_ms: f64,
+    },
     /// CUDA cannot be used at all (no driver, no device, no NVRTC): nothing will verify.
-    Unavailable { reason: String },
-    Ran { compile_ms: f64, load_ms: f64, results: Vec<ConfigResult> },
-    CompileError { log: String },
+    Unavailable {
+        reason: String,
+    },
+    Ran {
+        compile_ms: f64,
+        load_ms: f64,
+        results: Vec<ConfigResult>,
+    },
+    CompileError {
+        log: String,
+    },
     /// The kernel faulted and the context is poisoned: the worker exits after this reply.
-    Fault { message: String, compile_ms: f64, load_ms: f64 },
+    Fault {
+        message: String,
+        compile_ms: f64,
+        load_ms: f64,
+    },
     /// A request the worker could not act on (malformed line, unknown kernel).
-    Error { message: String },
+    Error {
+        message: String,
+    },
 }

@@ -2,7 +2,9 @@
 //! it through the driver API and reads the instrumentation's report back. A fault poisons the
 //! context, so the worker answers `Fault` and exits; its parent starts a fresh one.
 
-use super::protocol::{Argument, ConfigResult, Experiment, Fill, LaunchConfig, Request, Response, SiteViolation};
+use super::protocol::{
+    Argument, ConfigResult, Experiment, Fill, LaunchConfig, Request, Response, SiteViolation,
+};
 use cudarc::driver::{result, sys, CudaContext, CudaModule};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -32,13 +34,23 @@ pub fn serve() -> i32 {
             continue;
         }
         let (response, exit_after) = match serde_json::from_str::<Request>(&line) {
-            Err(e) => (Response::Error { message: format!("malformed request: {e}") }, false),
+            Err(e) => (
+                Response::Error {
+                    message: format!("malformed request: {e}"),
+                },
+                false,
+            ),
             Ok(Request::Ping) => (Response::Pong, false),
             Ok(Request::TestHang) if test_modes => loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
             },
             Ok(Request::TestCrash) if test_modes => std::process::abort(),
-            Ok(Request::TestHang | Request::TestCrash) => (Response::Error { message: "test modes are disabled".into() }, false),
+            Ok(Request::TestHang | Request::TestCrash) => (
+                Response::Error {
+                    message: "test modes are disabled".into(),
+                },
+                false,
+            ),
             Ok(Request::Hello) => {
                 let started = Instant::now();
                 let ready = device.get_or_insert_with(open_device);
@@ -48,13 +60,31 @@ pub fn serve() -> i32 {
                         let (major, minor) = d.context.compute_capability().unwrap_or((0, 0));
                         let driver_version = driver_version();
                         let context_ms = started.elapsed().as_secs_f64() * 1e3;
-                        (Response::Hello { device: name, compute_capability: [major, minor], driver_version, context_ms }, false)
+                        (
+                            Response::Hello {
+                                device: name,
+                                compute_capability: [major, minor],
+                                driver_version,
+                                context_ms,
+                            },
+                            false,
+                        )
                     }
-                    Err(reason) => (Response::Unavailable { reason: reason.clone() }, false),
+                    Err(reason) => (
+                        Response::Unavailable {
+                            reason: reason.clone(),
+                        },
+                        false,
+                    ),
                 }
             }
             Ok(Request::Run { experiment }) => match device.get_or_insert_with(open_device) {
-                Err(reason) => (Response::Unavailable { reason: reason.clone() }, false),
+                Err(reason) => (
+                    Response::Unavailable {
+                        reason: reason.clone(),
+                    },
+                    false,
+                ),
                 Ok(d) => {
                     let response = run_experiment(d, &experiment);
                     let fatal = matches!(response, Response::Fault { .. });
@@ -62,8 +92,13 @@ pub fn serve() -> i32 {
                 }
             },
         };
-        let Ok(text) = serde_json::to_string(&response) else { return 2 };
-        if writeln!(stdout, "{text}").and_then(|_| stdout.flush()).is_err() {
+        let Ok(text) = serde_json::to_string(&response) else {
+            return 2;
+        };
+        if writeln!(stdout, "{text}")
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
             return 2;
         }
         if exit_after {
@@ -84,7 +119,9 @@ fn open_device() -> Result<Device, String> {
     let context = std::panic::catch_unwind(|| CudaContext::new(0))
         .map_err(|_| "the CUDA driver could not be initialised".to_string())?
         .map_err(|e| format!("no usable CUDA device ({e:?})"))?;
-    let (major, minor) = context.compute_capability().map_err(|e| format!("cannot read the compute capability ({e:?})"))?;
+    let (major, minor) = context
+        .compute_capability()
+        .map_err(|e| format!("cannot read the compute capability ({e:?})"))?;
     let mut include_paths = Vec::new();
     for variable in ["CUDA_HOME", "CUDA_PATH"] {
         if let Some(root) = std::env::var_os(variable) {
@@ -92,8 +129,64 @@ fn open_device() -> Result<Device, String> {
         }
     }
     include_paths.push("/usr/local/cuda/include".into());
-    let include_paths = include_paths.into_iter().filter(|p| p.join("cooperative_groups.h").exists()).map(|p| p.to_string_lossy().into_owned()).collect();
-    Ok(Device { context, arch: format!("compute_{major}{minor}"), include_paths })
+    // CUDA 13 keeps libcu++ (which cooperative_groups.h includes) under include/cccl.
+    let include_paths = include_paths
+        .into_iter()
+        .filter(|p| p.join("cooperative_groups.h").exists())
+        .flat_map(|p| [p.join("cccl"), p])
+        .filter(|p| p.exists())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    Ok(Device {
+        context,
+        arch: format!("sm_{major}{minor}"),
+        include_paths,
+    })
+}
+
+/// Compiles straight to the device's machine code (a CUBIN), so loading the module costs no JIT.
+fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
+    use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
+    let source =
+        std::ffi::CString::new(source).map_err(|_| "the source holds a NUL byte".to_string())?;
+    let name = c"cudalint_verify.cu";
+    let program = nvrtc::create_program(&source, Some(name)).map_err(|e| format!("{e:?}"))?;
+    // SAFETY: `program` is live until destroy_program below; the buffers are sized as NVRTC says.
+    let outcome = unsafe {
+        match nvrtc::compile_program(program, options) {
+            Err(_) => {
+                let log = nvrtc::get_program_log(program)
+                    .map(|l| {
+                        l.iter()
+                            .map(|c| *c as u8)
+                            .take_while(|b| *b != 0)
+                            .collect::<Vec<u8>>()
+                    })
+                    .unwrap_or_default();
+                Err(String::from_utf8_lossy(&log).into_owned())
+            }
+            Ok(()) => {
+                let mut size = 0usize;
+                if nvrtc_sys::nvrtcGetCUBINSize(program, &mut size)
+                    != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
+                {
+                    Err("NVRTC produced no CUBIN".to_string())
+                } else {
+                    let mut image = vec![0u8; size];
+                    if nvrtc_sys::nvrtcGetCUBIN(program, image.as_mut_ptr().cast())
+                        != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
+                    {
+                        Err("NVRTC produced no CUBIN".to_string())
+                    } else {
+                        Ok(image)
+                    }
+                }
+            }
+        }
+    };
+    // SAFETY: destroyed once, after its last use.
+    let _ = unsafe { nvrtc::destroy_program(program) };
+    outcome
 }
 
 fn driver_version() -> i32 {
@@ -113,41 +206,72 @@ fn milliseconds_since(start: Instant) -> f64 {
 
 fn run_experiment(device: &Device, experiment: &Experiment) -> Response {
     let compile_start = Instant::now();
-    let options = cudarc::nvrtc::CompileOptions {
-        options: vec![format!("--gpu-architecture={}", device.arch), "-std=c++17".into(), "-lineinfo".into()],
-        include_paths: device.include_paths.clone(),
-        name: Some("cudalint_verify.cu".into()),
-        ..Default::default()
-    };
-    let ptx = match std::panic::catch_unwind(|| cudarc::nvrtc::compile_ptx_with_opts(&experiment.source, options)) {
-        Err(_) => return Response::CompileError { log: "NVRTC could not be called".into() },
-        Ok(Err(cudarc::nvrtc::CompileError::CompileError { log, .. })) => {
-            return Response::CompileError { log: log.to_string_lossy().into_owned() };
+    let mut options = vec![
+        format!("--gpu-architecture={}", device.arch),
+        "-std=c++17".to_string(),
+    ];
+    options.extend(
+        device
+            .include_paths
+            .iter()
+            .map(|p| format!("--include-path={p}")),
+    );
+    let image = match std::panic::catch_unwind(|| compile_cubin(&experiment.source, &options)) {
+        Err(_) => {
+            return Response::CompileError {
+                log: "NVRTC could not be called".into(),
+            }
         }
-        Ok(Err(other)) => return Response::CompileError { log: format!("{other:?}") },
-        Ok(Ok(ptx)) => ptx,
+        Ok(Err(log)) => return Response::CompileError { log },
+        Ok(Ok(image)) => image,
     };
+    let ptx = cudarc::nvrtc::Ptx::from_binary(image);
     let compile_ms = milliseconds_since(compile_start);
     let load_start = Instant::now();
     let module: Arc<CudaModule> = match device.context.load_module(ptx) {
         Ok(module) => module,
-        Err(e) => return Response::Error { message: format!("module load failed: {e:?}") },
+        Err(e) => {
+            return Response::Error {
+                message: format!("module load failed: {e:?}"),
+            }
+        }
     };
     let function = match module.load_function(&experiment.kernel) {
         Ok(function) => function,
-        Err(e) => return Response::Error { message: format!("kernel `{}` not found in the module: {e:?}", experiment.kernel) },
+        Err(e) => {
+            return Response::Error {
+                message: format!(
+                    "kernel `{}` not found in the module: {e:?}",
+                    experiment.kernel
+                ),
+            }
+        }
     };
     let load_ms = milliseconds_since(load_start);
     let mut results = Vec::new();
     for config in &experiment.configs {
         match launch(function.cu_function(), config, experiment.sites) {
             Ok(result) => results.push(result),
-            Err(LaunchFailure::Fatal(message)) => return Response::Fault { message, compile_ms, load_ms },
-            Err(LaunchFailure::Recoverable(message)) => results.push(ConfigResult { run_ms: 0.0, violations: Vec::new(), error: Some(message) }),
+            Err(LaunchFailure::Fatal(message)) => {
+                return Response::Fault {
+                    message,
+                    compile_ms,
+                    load_ms,
+                }
+            }
+            Err(LaunchFailure::Recoverable(message)) => results.push(ConfigResult {
+                run_ms: 0.0,
+                violations: Vec::new(),
+                error: Some(message),
+            }),
         }
     }
     drop(module);
-    Response::Ran { compile_ms, load_ms, results }
+    Response::Ran {
+        compile_ms,
+        load_ms,
+        results,
+    }
 }
 
 enum LaunchFailure {
@@ -190,7 +314,10 @@ impl Drop for Allocations {
     }
 }
 
-fn allocate(allocations: &mut Allocations, bytes: usize) -> Result<sys::CUdeviceptr, LaunchFailure> {
+fn allocate(
+    allocations: &mut Allocations,
+    bytes: usize,
+) -> Result<sys::CUdeviceptr, LaunchFailure> {
     // SAFETY: a plain device allocation of at least one byte.
     let pointer = unsafe { result::malloc_sync(bytes.max(1)) }.map_err(classify)?;
     allocations.0.push(pointer);
@@ -229,7 +356,11 @@ fn fill_bytes(fill: Fill, bytes: usize, random: &mut XorShift) -> Vec<u8> {
     out
 }
 
-fn launch(function: sys::CUfunction, config: &LaunchConfig, sites: usize) -> Result<ConfigResult, LaunchFailure> {
+fn launch(
+    function: sys::CUfunction,
+    config: &LaunchConfig,
+    sites: usize,
+) -> Result<ConfigResult, LaunchFailure> {
     let start = Instant::now();
     let mut allocations = Allocations(Vec::new());
     let mut random = XorShift(0x9E37_79B9_7F4A_7C15);
@@ -237,8 +368,13 @@ fn launch(function: sys::CUfunction, config: &LaunchConfig, sites: usize) -> Res
     let mut extra: Vec<Vec<u8>> = Vec::new();
     for argument in &config.arguments {
         match *argument {
-            Argument::Buffer { bytes, fill, initialized } => {
-                let bytes = usize::try_from(bytes).map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
+            Argument::Buffer {
+                bytes,
+                fill,
+                initialized,
+            } => {
+                let bytes = usize::try_from(bytes)
+                    .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
                 let pointer = allocate(&mut allocations, bytes)?;
                 let contents = fill_bytes(fill, bytes, &mut random);
                 // SAFETY: the allocation holds at least `bytes` bytes.
@@ -271,12 +407,23 @@ fn launch(function: sys::CUfunction, config: &LaunchConfig, sites: usize) -> Res
     unsafe { result::memset_d8_sync(report, 0, report_words * 8) }.map_err(classify)?;
     values.append(&mut extra);
     values.push(report.to_le_bytes().to_vec());
-    let mut parameters: Vec<*mut std::ffi::c_void> = values.iter_mut().map(|v| v.as_mut_ptr().cast()).collect();
+    let mut parameters: Vec<*mut std::ffi::c_void> =
+        values.iter_mut().map(|v| v.as_mut_ptr().cast()).collect();
     let grid = (config.grid[0], config.grid[1], config.grid[2]);
     let block = (config.block[0], config.block[1], config.block[2]);
     // SAFETY: `parameters` points at one value per kernel parameter, laid out as the kernel's
     // (instrumented) signature expects; the values outlive the synchronous launch below.
-    unsafe { result::launch_kernel(function, grid, block, config.shared_bytes, std::ptr::null_mut(), &mut parameters) }.map_err(classify)?;
+    unsafe {
+        result::launch_kernel(
+            function,
+            grid,
+            block,
+            config.shared_bytes,
+            std::ptr::null_mut(),
+            &mut parameters,
+        )
+    }
+    .map_err(classify)?;
     result::ctx::synchronize().map_err(classify)?;
     let mut words = vec![0u64; report_words];
     // SAFETY: `words` has exactly the report's size.
@@ -284,7 +431,11 @@ fn launch(function: sys::CUfunction, config: &LaunchConfig, sites: usize) -> Res
     drop(allocations);
     let mut violations = Vec::new();
     for site in 0..sites {
-        let Some(record) = words.get(SCRATCH_WORDS + site * SITE_WORDS..SCRATCH_WORDS + (site + 1) * SITE_WORDS) else { break };
+        let Some(record) =
+            words.get(SCRATCH_WORDS + site * SITE_WORDS..SCRATCH_WORDS + (site + 1) * SITE_WORDS)
+        else {
+            break;
+        };
         if record[0] == 0 {
             continue;
         }
@@ -299,5 +450,9 @@ fn launch(function: sys::CUfunction, config: &LaunchConfig, sites: usize) -> Res
             cause: record[11] as u32,
         });
     }
-    Ok(ConfigResult { run_ms: milliseconds_since(start), violations, error: None })
+    Ok(ConfigResult {
+        run_ms: milliseconds_since(start),
+        violations,
+        error: None,
+    })
 }

@@ -7,7 +7,14 @@ fn main() {
     fn walk(n: tree_sitter::Node, src: &str, d: usize, field: Option<&str>) {
         let txt = &src[n.byte_range()];
         let short: String = txt.chars().take(40).collect::<String>().replace('\n', " ");
-        println!("{}{}{} [{}] {:?}", "  ".repeat(d), field.map(|f| format!("{f}: ")).unwrap_or_default(), n.kind(), n.start_position().row + 1, short);
+        println!(
+            "{}{}{} [{}] {:?}",
+            "  ".repeat(d),
+            field.map(|f| format!("{f}: ")).unwrap_or_default(),
+            n.kind(),
+            n.start_position().row + 1,
+            short
+        );
         let mut c = n.walk();
         for (i, ch) in n.children(&mut c).enumerate() {
             walk(ch, src, d + 1, n.field_name_for_child(i as u32));

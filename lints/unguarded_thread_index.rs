@@ -19,7 +19,9 @@ fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
         let mut groups: Vec<(String, Vec<&crate::model::Access>)> = Vec::new();
         for access in &facts.accesses {
-            let IndexStatus::Unguarded { leaf, .. } = &access.status else { continue };
+            let IndexStatus::Unguarded { leaf, .. } = &access.status else {
+                continue;
+            };
             let key = model.text(*leaf).split_whitespace().collect::<String>();
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, members)) => members.push(access),
@@ -28,13 +30,21 @@ fn check(model: &Model, cx: &mut LintContext) {
         }
         for (_, members) in groups {
             let access = members[0];
-            let IndexStatus::Unguarded { leaf, declaration } = &access.status else { continue };
+            let IndexStatus::Unguarded { leaf, declaration } = &access.status else {
+                continue;
+            };
             let leaf_text = snippet(model, *leaf);
             let others = &members[1..];
             let more = match others.len() {
                 0 => String::new(),
-                1 => format!(" (1 more access through `{leaf_text}` in `{}` is unguarded too)", kernel.name),
-                n => format!(" ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)", kernel.name),
+                1 => format!(
+                    " (1 more access through `{leaf_text}` in `{}` is unguarded too)",
+                    kernel.name
+                ),
+                n => format!(
+                    " ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)",
+                    kernel.name
+                ),
             };
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
@@ -49,13 +59,22 @@ fn check(model: &Model, cx: &mut LintContext) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
             }
             if let Some(declaration) = declaration {
-                diagnostic = diagnostic.with_label(declaration.byte_range(), format!("`{leaf_text}` is computed from the thread index here"));
+                diagnostic = diagnostic.with_label(
+                    declaration.byte_range(),
+                    format!("`{leaf_text}` is computed from the thread index here"),
+                );
             } else {
-                diagnostic = diagnostic.with_label(leaf.byte_range(), format!("`{leaf_text}` spans the whole grid"));
+                diagnostic = diagnostic.with_label(
+                    leaf.byte_range(),
+                    format!("`{leaf_text}` spans the whole grid"),
+                );
             }
             let bound = likely_bound_parameter(kernel);
             if let Some(bound) = bound {
-                diagnostic = diagnostic.with_label(bound.name_node.byte_range(), format!("`{}` is never compared with `{leaf_text}`", bound.name));
+                diagnostic = diagnostic.with_label(
+                    bound.name_node.byte_range(),
+                    format!("`{}` is never compared with `{leaf_text}`", bound.name),
+                );
             }
             let bound_name = bound.map(|b| b.name.as_str()).unwrap_or("n");
             diagnostic = diagnostic.with_help(format!(

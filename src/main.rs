@@ -96,7 +96,9 @@ struct CheckArgs {
 fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
-        _ => Err(format!("`{text}` is not a number of seconds between 0 and 86400")),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds between 0 and 86400"
+        )),
     }
 }
 
@@ -105,15 +107,24 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Rule { name } => run_rule(name),
         Command::DebugTree { path } => debug_tree(path),
-        Command::VerifyWorker => ExitCode::from(cudalint::verify::worker::serve().clamp(0, 255) as u8),
-        Command::VerifyFile { paths, verify_timeout } => verify_file(paths, verify_timeout),
+        Command::VerifyWorker => {
+            ExitCode::from(cudalint::verify::worker::serve().clamp(0, 255) as u8)
+        }
+        Command::VerifyFile {
+            paths,
+            verify_timeout,
+        } => verify_file(paths, verify_timeout),
     }
 }
 
@@ -124,7 +135,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let options = CheckOptions { config: args.config.clone(), select: args.select.clone(), ignore: args.ignore.clone() };
+    let options = CheckOptions {
+        config: args.config.clone(),
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+    };
     let mut run = engine::check(&args.paths, options);
     if args.verify {
         run_verification(&mut run, &args);
@@ -144,12 +159,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     if args.verbose {
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {
-            eprintln!("cudalint: {}: {} region(s) nested too deeply to analyse were skipped", report.display_path, report.skipped_regions);
+            eprintln!(
+                "cudalint: {}: {} region(s) nested too deeply to analyse were skipped",
+                report.display_path, report.skipped_regions
+            );
         }
     }
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &rendered).map_err(|e| format!("{}: {}", path.display(), engine::io_message(&e))),
-        None => std::io::stdout().write_all(&rendered).map_err(|e| e.to_string()),
+        Some(path) => std::fs::write(path, &rendered)
+            .map_err(|e| format!("{}: {}", path.display(), engine::io_message(&e))),
+        None => std::io::stdout()
+            .write_all(&rendered)
+            .map_err(|e| e.to_string()),
     };
     if let Err(message) = written {
         eprintln!("cudalint: error: cannot write the report: {message}");
@@ -167,7 +188,11 @@ fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {
         FailOn::Warning => Severity::Warning,
         FailOn::Info => Severity::Info,
     };
-    let failing = run.reports.iter().flat_map(|r| &r.diagnostics).any(|d| d.severity >= threshold);
+    let failing = run
+        .reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .any(|d| d.severity >= threshold);
     if failing && !exit_zero {
         ExitCode::from(1)
     } else {
@@ -178,15 +203,29 @@ fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {
 fn run_rule(name: Option<String>) -> ExitCode {
     match name {
         None => {
-            println!("{:<30} {:<15} {:<8} SUMMARY", "RULE", "CATEGORY", "SEVERITY");
+            println!(
+                "{:<30} {:<15} {:<8} SUMMARY",
+                "RULE", "CATEGORY", "SEVERITY"
+            );
             for lint in cudalint::lints::ALL {
-                println!("{:<30} {:<15} {:<8} {}", lint.name, lint.category.as_str(), lint.default_severity.as_str(), lint.summary);
+                println!(
+                    "{:<30} {:<15} {:<8} {}",
+                    lint.name,
+                    lint.category.as_str(),
+                    lint.default_severity.as_str(),
+                    lint.summary
+                );
             }
             ExitCode::SUCCESS
         }
         Some(name) => match cudalint::lints::find(&name) {
             Some(lint) => {
-                println!("{} ({}, {} by default)\n", lint.name, lint.category.as_str(), lint.default_severity);
+                println!(
+                    "{} ({}, {} by default)\n",
+                    lint.name,
+                    lint.category.as_str(),
+                    lint.default_severity
+                );
                 print!("{}", lint.docs);
                 ExitCode::SUCCESS
             }
@@ -207,15 +246,34 @@ fn debug_tree(path: PathBuf) -> ExitCode {
         }
     };
     let view = cudalint::source::preprocess(&text, &[]);
-    let Some(tree) = engine::parse(&view.text, None) else { return ExitCode::from(2) };
+    let Some(tree) = engine::parse(&view.text, None) else {
+        return ExitCode::from(2);
+    };
     let mut depth = 0usize;
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
+        let field = cursor
+            .field_name()
+            .map(|f| format!("{f}: "))
+            .unwrap_or_default();
         if node.is_named() {
-            let snippet: String = text.get(node.byte_range()).unwrap_or("").chars().take(50).collect::<String>().replace('\n', "⏎");
-            println!("{}{}{} {}:{} {:?}", "  ".repeat(depth), field, node.kind(), node.start_position().row + 1, node.start_position().column + 1, snippet);
+            let snippet: String = text
+                .get(node.byte_range())
+                .unwrap_or("")
+                .chars()
+                .take(50)
+                .collect::<String>()
+                .replace('\n', "⏎");
+            println!(
+                "{}{}{} {}:{} {:?}",
+                "  ".repeat(depth),
+                field,
+                node.kind(),
+                node.start_position().row + 1,
+                node.start_position().column + 1,
+                snippet
+            );
         }
         if cursor.goto_first_child() {
             depth += 1;
@@ -233,7 +291,10 @@ fn debug_tree(path: PathBuf) -> ExitCode {
 fn run_verification(run: &mut RunResult, args: &CheckArgs) {
     use cudalint::verify;
     let timeout = std::time::Duration::from_secs_f64(args.verify_timeout);
-    let options = verify::VerifyOptions { timeout, progress: std::io::stderr().is_terminal() };
+    let options = verify::VerifyOptions {
+        timeout,
+        progress: std::io::stderr().is_terminal(),
+    };
     let summary = match verify::own_worker(timeout) {
         Ok(mut client) => verify::verify(run, &options, &mut client),
         Err(reason) => {
@@ -244,7 +305,11 @@ fn run_verification(run: &mut RunResult, args: &CheckArgs) {
     if let Some(reason) = &summary.unavailable {
         eprintln!("cudalint: --verify: {reason}; findings are reported unverified");
     } else if let Some(device) = &summary.device {
-        let slowest = summary.experiments.iter().map(|e| e.total_ms).fold(0.0, f64::max);
+        let slowest = summary
+            .experiments
+            .iter()
+            .map(|e| e.total_ms)
+            .fold(0.0, f64::max);
         eprintln!(
             "cudalint: verified on {device}: {} experiment(s), context {:.0} ms, slowest kernel {slowest:.1} ms, {:.0} ms in all",
             summary.experiments.len(),
@@ -253,7 +318,9 @@ fn run_verification(run: &mut RunResult, args: &CheckArgs) {
         );
     }
     if let Some(path) = &args.verify_timings {
-        let written = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string()).and_then(|json| std::fs::write(path, json).map_err(|e| e.to_string()));
+        let written = serde_json::to_string_pretty(&summary)
+            .map_err(|e| e.to_string())
+            .and_then(|json| std::fs::write(path, json).map_err(|e| e.to_string()));
         if let Err(message) = written {
             eprintln!("cudalint: cannot write {}: {message}", path.display());
         }

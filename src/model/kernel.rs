@@ -66,7 +66,10 @@ pub enum IndexStatus<'t> {
     /// construction (`i % n`, `min(i, n - 1)`, `i & mask`: no comparison).
     Bounded { bound: Option<Comparison<'t>> },
     /// Nothing bounds `leaf`, a part of the index derived from the global thread index.
-    Unguarded { leaf: Node<'t>, declaration: Option<Node<'t>> },
+    Unguarded {
+        leaf: Node<'t>,
+        declaration: Option<Node<'t>>,
+    },
     /// Reached only when the index is past its bound (`if (i >= n)`, the else of `if (i < n)`) or
     /// under a guard that admits the bound itself (`if (i <= n)`).
     OutOfRange { guard: Node<'t>, admits_bound: bool },
@@ -187,7 +190,13 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
         if parameter.is_pointer {
-            analyzer.pointers.insert(parameter.name.clone(), PointerOrigin { parameter_index: index, offset: None });
+            analyzer.pointers.insert(
+                parameter.name.clone(),
+                PointerOrigin {
+                    parameter_index: index,
+                    offset: None,
+                },
+            );
         }
     }
     analyzer.collect_definitions();
@@ -211,11 +220,20 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(self.function.body, |node| {
             match node.kind() {
                 "declaration" => {
-                    let type_text = node.child_by_field_name("type").map(|t| text(t, source)).unwrap_or("").to_string();
+                    let type_text = node
+                        .child_by_field_name("type")
+                        .map(|t| text(t, source))
+                        .unwrap_or("")
+                        .to_string();
                     for declarator in named_children(node) {
                         let (target, value) = match declarator.kind() {
-                            "init_declarator" => (declarator.child_by_field_name("declarator"), declarator.child_by_field_name("value")),
-                            "identifier" | "pointer_declarator" | "array_declarator" => (Some(declarator), None),
+                            "init_declarator" => (
+                                declarator.child_by_field_name("declarator"),
+                                declarator.child_by_field_name("value"),
+                            ),
+                            "identifier" | "pointer_declarator" | "array_declarator" => {
+                                (Some(declarator), None)
+                            }
                             _ => continue,
                         };
                         let Some(target) = target else { continue };
@@ -226,7 +244,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 "assignment_expression" => {
-                    if let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                    if let (Some(left), Some(right)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ) {
                         let left = strip(left, source);
                         if left.kind() == "identifier" {
                             let compound = operator(node, source) != "=";
@@ -265,7 +286,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             let value_text = self.text(value);
             if value_text.contains("this_grid") {
                 self.groups.insert(name.clone(), GroupKind::Grid);
-            } else if value_text.contains("this_thread_block") && !value_text.contains("tiled_partition") {
+            } else if value_text.contains("this_thread_block")
+                && !value_text.contains("tiled_partition")
+            {
                 self.groups.insert(name.clone(), GroupKind::Block);
             }
             if is_pointer {
@@ -280,7 +303,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             if compound && self.mentions_launch_dimensions(value, 0) {
                 self.stride_variables.insert(name.clone());
             }
-            if self.pointers.contains_key(&name) && !compound && self.pointer_origin(value).is_none() {
+            if self.pointers.contains_key(&name)
+                && !compound
+                && self.pointer_origin(value).is_none()
+            {
                 self.pointers.remove(&name); // re-pointed at memory we know nothing of
             }
             self.definitions.entry(name).or_default().push(value);
@@ -290,7 +316,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
     fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
         let text = self.text(value);
-        if text.contains("blockDim") || text.contains("gridDim") || text.contains(".size()") || text.contains("num_threads") {
+        if text.contains("blockDim")
+            || text.contains("gridDim")
+            || text.contains(".size()")
+            || text.contains("num_threads")
+        {
             return true;
         }
         if depth > 2 {
@@ -300,7 +330,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(value, |node| {
             if node.kind() == "identifier" {
                 if let Some(values) = self.definitions.get(self.text(node)) {
-                    found |= values.iter().any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
+                    found |= values
+                        .iter()
+                        .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
                 }
             }
             !found
@@ -314,7 +346,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         match value.kind() {
             "identifier" => {
                 let origin = self.pointers.get(self.text(value))?;
-                Some(PointerOrigin { parameter_index: origin.parameter_index, offset: origin.offset })
+                Some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: origin.offset,
+                })
             }
             "binary_expression" if operator(value, self.source) == "+" => {
                 let left = strip(value.child_by_field_name("left")?, self.source);
@@ -322,7 +357,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if left.kind() == "identifier" {
                     let origin = self.pointers.get(self.text(left))?;
                     if origin.offset.is_none() {
-                        return Some(PointerOrigin { parameter_index: origin.parameter_index, offset: Some(right) });
+                        return Some(PointerOrigin {
+                            parameter_index: origin.parameter_index,
+                            offset: Some(right),
+                        });
                     }
                 }
                 None
@@ -335,7 +373,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let base = strip(target.child_by_field_name("argument")?, self.source);
                 let origin = self.pointers.get(self.text(base))?;
                 let index = subscript_index(target)?;
-                origin.offset.is_none().then_some(PointerOrigin { parameter_index: origin.parameter_index, offset: Some(index) })
+                origin.offset.is_none().then_some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: Some(index),
+                })
             }
             _ => None,
         }
@@ -366,7 +407,11 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .filter(|(_, deps)| !deps.is_uniform())
             .filter_map(|(name, deps)| {
-                Some(ThreadVariable { name: name.clone(), declaration: *self.declarations.get(name)?, deps: *deps })
+                Some(ThreadVariable {
+                    name: name.clone(),
+                    declaration: *self.declarations.get(name)?,
+                    deps: *deps,
+                })
             })
             .collect();
         variables.sort_by_key(|v| v.declaration.start_byte());
@@ -381,13 +426,20 @@ impl<'a, 't> Analyzer<'a, 't> {
         match node.kind() {
             "identifier" => {
                 let name = self.text(node);
-                match self.loop_scopes.iter().rev().find(|(scoped, _)| scoped == name) {
+                match self
+                    .loop_scopes
+                    .iter()
+                    .rev()
+                    .find(|(scoped, _)| scoped == name)
+                {
                     Some((_, deps)) => *deps,
                     None => self.deps.get(name).copied().unwrap_or_default(),
                 }
             }
             "field_expression" => {
-                let Some(argument) = node.child_by_field_name("argument") else { return Deps::NONE };
+                let Some(argument) = node.child_by_field_name("argument") else {
+                    return Deps::NONE;
+                };
                 match self.text(argument) {
                     "threadIdx" => Deps::THREAD,
                     "blockIdx" => Deps::BLOCK,
@@ -396,9 +448,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let Some(function) = node.child_by_field_name("function") else { return Deps::NONE };
+                let Some(function) = node.child_by_field_name("function") else {
+                    return Deps::NONE;
+                };
                 let name = self.text(function);
-                if name.ends_with("thread_rank") || name.ends_with("thread_index") || name.ends_with("block_rank") {
+                if name.ends_with("thread_rank")
+                    || name.ends_with("thread_index")
+                    || name.ends_with("block_rank")
+                {
                     return self.group_rank_deps(function, name);
                 }
                 if name.ends_with("laneid") || name == "__lane_id" {
@@ -408,17 +465,28 @@ impl<'a, 't> Analyzer<'a, 't> {
                     // an unknown function may bound, hash or ignore its arguments: its result is opaque
                     return Deps::NONE;
                 }
-                node.child_by_field_name("arguments").map(|args| self.children_deps(args, depth)).unwrap_or_default()
+                node.child_by_field_name("arguments")
+                    .map(|args| self.children_deps(args, depth))
+                    .unwrap_or_default()
             }
-            "subscript_expression" | "pointer_expression" | "sizeof_expression" | "string_literal" | "number_literal" => Deps::NONE,
-            "assignment_expression" => node.child_by_field_name("right").map(|r| self.expression_deps(r, depth + 1)).unwrap_or_default(),
+            "subscript_expression"
+            | "pointer_expression"
+            | "sizeof_expression"
+            | "string_literal"
+            | "number_literal" => Deps::NONE,
+            "assignment_expression" => node
+                .child_by_field_name("right")
+                .map(|r| self.expression_deps(r, depth + 1))
+                .unwrap_or_default(),
             "lambda_expression" => Deps::NONE,
             _ => self.children_deps(node, depth),
         }
     }
 
     fn children_deps(&self, node: Node<'t>, depth: usize) -> Deps {
-        named_children(node).fold(Deps::NONE, |deps, child| deps.union(self.expression_deps(child, depth + 1)))
+        named_children(node).fold(Deps::NONE, |deps, child| {
+            deps.union(self.expression_deps(child, depth + 1))
+        })
     }
 
     fn group_rank_deps(&self, function: Node<'t>, name: &str) -> Deps {
@@ -426,9 +494,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             return Deps::GRID;
         }
         if name.contains("this_thread_block") {
-            return if name.ends_with("block_rank") { Deps::BLOCK } else { Deps::THREAD };
+            return if name.ends_with("block_rank") {
+                Deps::BLOCK
+            } else {
+                Deps::THREAD
+            };
         }
-        let object = function.child_by_field_name("argument").map(|a| self.text(strip(a, self.source)));
+        let object = function
+            .child_by_field_name("argument")
+            .map(|a| self.text(strip(a, self.source)));
         match object.and_then(|o| self.groups.get(o)) {
             Some(GroupKind::Grid) if name.ends_with("block_rank") => Deps::BLOCK,
             Some(GroupKind::Grid) => Deps::GRID,
@@ -461,10 +535,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.facts.truncate(saved);
             }
             "if_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(consequence) = node.child_by_field_name("consequence") {
-                    self.with_fact(condition, true, |this| this.statement(consequence, depth + 1));
+                    self.with_fact(condition, true, |this| {
+                        this.statement(consequence, depth + 1)
+                    });
                 }
                 if let Some(alternative) = node.child_by_field_name("alternative") {
                     self.with_fact(condition, false, |this| {
@@ -503,7 +581,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "while_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(body) = node.child_by_field_name("body") {
                     self.with_fact(condition, true, |this| this.statement(body, depth + 1));
@@ -522,8 +602,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
             }
-            "comment" | "break_statement" | "continue_statement" | "goto_statement" | "preproc_def" | "preproc_function_def"
-            | "preproc_include" | "preproc_call" => {}
+            "comment"
+            | "break_statement"
+            | "continue_statement"
+            | "goto_statement"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call" => {}
             _ => {
                 for child in named_children(node) {
                     self.statement_or_expression(child, depth + 1);
@@ -537,12 +623,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         let initializer = node.child_by_field_name("initializer")?;
         let (name, value) = match initializer.kind() {
             "declaration" => {
-                let declarator = named_children(initializer).find(|c| c.kind() == "init_declarator")?;
-                (syntax::declarator_name(declarator.child_by_field_name("declarator")?)?, declarator.child_by_field_name("value")?)
+                let declarator =
+                    named_children(initializer).find(|c| c.kind() == "init_declarator")?;
+                (
+                    syntax::declarator_name(declarator.child_by_field_name("declarator")?)?,
+                    declarator.child_by_field_name("value")?,
+                )
             }
-            "assignment_expression" if operator(initializer, self.source) == "=" => {
-                (strip(initializer.child_by_field_name("left")?, self.source), initializer.child_by_field_name("right")?)
-            }
+            "assignment_expression" if operator(initializer, self.source) == "=" => (
+                strip(initializer.child_by_field_name("left")?, self.source),
+                initializer.child_by_field_name("right")?,
+            ),
             _ => return None,
         };
         if name.kind() != "identifier" {
@@ -565,7 +656,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
-        if node.kind().ends_with("_statement") || node.kind() == "declaration" || node.kind().starts_with("preproc") {
+        if node.kind().ends_with("_statement")
+            || node.kind() == "declaration"
+            || node.kind().starts_with("preproc")
+        {
             self.statement(node, depth)
         } else {
             self.expression(node, depth)
@@ -573,7 +667,13 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn with_fact(&mut self, condition: Node<'t>, holds: bool, body: impl FnOnce(&mut Self)) {
-        self.facts.push(Fact { condition: Condition { node: condition, holds }, exit: Exit::None });
+        self.facts.push(Fact {
+            condition: Condition {
+                node: condition,
+                holds,
+            },
+            exit: Exit::None,
+        });
         body(self);
         self.facts.pop();
     }
@@ -586,11 +686,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         let condition = statement.child_by_field_name("condition")?;
         let consequence = statement.child_by_field_name("consequence")?;
         if let Some(exit) = exit_kind(consequence) {
-            return Some(Fact { condition: Condition { node: condition, holds: false }, exit });
+            return Some(Fact {
+                condition: Condition {
+                    node: condition,
+                    holds: false,
+                },
+                exit,
+            });
         }
         let alternative = statement.child_by_field_name("alternative")?;
         let last = named_children(alternative).last()?;
-        exit_kind(last).map(|exit| Fact { condition: Condition { node: condition, holds: true }, exit })
+        exit_kind(last).map(|exit| Fact {
+            condition: Condition {
+                node: condition,
+                holds: true,
+            },
+            exit,
+        })
     }
 
     fn expression(&mut self, node: Node<'t>, depth: usize) {
@@ -614,7 +726,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             "binary_expression" => {
                 let op = operator(node, self.source);
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
                     return;
                 };
                 self.expression(left, depth + 1);
@@ -625,13 +740,19 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "conditional_expression" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(consequence) = node.child_by_field_name("consequence") {
-                    self.with_fact(condition, true, |this| this.expression(consequence, depth + 1));
+                    self.with_fact(condition, true, |this| {
+                        this.expression(consequence, depth + 1)
+                    });
                 }
                 if let Some(alternative) = node.child_by_field_name("alternative") {
-                    self.with_fact(condition, false, |this| this.expression(alternative, depth + 1));
+                    self.with_fact(condition, false, |this| {
+                        this.expression(alternative, depth + 1)
+                    });
                 }
             }
             "assignment_expression" => {
@@ -650,7 +771,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.expression(child, depth + 1);
                 }
             }
-            "lambda_expression" | "string_literal" | "number_literal" | "identifier" | "comment" => {}
+            "lambda_expression" | "string_literal" | "number_literal" | "identifier"
+            | "comment" => {}
             _ => {
                 for child in named_children(node) {
                     self.statement_or_expression(child, depth + 1);
@@ -662,18 +784,37 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
 
     fn is_barrier(&self, call: Node<'t>) -> bool {
-        let Some(function) = call.child_by_field_name("function") else { return false };
+        let Some(function) = call.child_by_field_name("function") else {
+            return false;
+        };
         let name = self.text(function);
         match name {
-            "__syncthreads" | "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" | "__barrier_sync" => true,
+            "__syncthreads"
+            | "__syncthreads_count"
+            | "__syncthreads_and"
+            | "__syncthreads_or"
+            | "__barrier_sync" => true,
             "cg::sync" | "cooperative_groups::sync" | "sync" => {
-                let argument = call.child_by_field_name("arguments").and_then(|a| a.named_child(0));
-                argument.map(|a| self.groups.contains_key(self.text(strip(a, self.source)))).unwrap_or(false)
+                let argument = call
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0));
+                argument
+                    .map(|a| self.groups.contains_key(self.text(strip(a, self.source))))
+                    .unwrap_or(false)
             }
             _ if function.kind() == "field_expression" => {
                 let method = function.child_by_field_name("field").map(|f| self.text(f));
-                let object = function.child_by_field_name("argument").map(|o| self.text(strip(o, self.source)));
-                method == Some("sync") && object.map(|o| self.groups.contains_key(o) || o.contains("this_thread_block") || o.contains("this_grid")).unwrap_or(false)
+                let object = function
+                    .child_by_field_name("argument")
+                    .map(|o| self.text(strip(o, self.source)));
+                method == Some("sync")
+                    && object
+                        .map(|o| {
+                            self.groups.contains_key(o)
+                                || o.contains("this_thread_block")
+                                || o.contains("this_grid")
+                        })
+                        .unwrap_or(false)
             }
             _ => false,
         }
@@ -682,7 +823,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// `for (j = threadIdx.x; j < padded_width; j += blockDim.x)`: the bound is rounded up to a
     /// multiple of the stride so every thread runs the same number of iterations.
     fn has_padded_trip_count(&self, condition: Node<'t>) -> bool {
-        let in_loop = condition.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement"));
+        let in_loop = condition
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement"));
         let text = self.text(condition).to_ascii_lowercase();
         in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
     }
@@ -693,8 +836,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         let divergent = self
             .facts
             .iter()
-            .filter(|fact| fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node))
-            .find(|fact| self.expression_deps(fact.condition.node, 0).varies_within_block())
+            .filter(|fact| {
+                fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node)
+            })
+            .find(|fact| {
+                self.expression_deps(fact.condition.node, 0)
+                    .varies_within_block()
+            })
             .copied();
         self.out.barriers.push(Barrier {
             node,
@@ -706,20 +854,35 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- accesses ----------------------------------------------------------------------
 
     fn record_subscript(&mut self, node: Node<'t>) {
-        let Some(base) = node.child_by_field_name("argument").map(|a| strip(a, self.source)) else { return };
+        let Some(base) = node
+            .child_by_field_name("argument")
+            .map(|a| strip(a, self.source))
+        else {
+            return;
+        };
         if base.kind() != "identifier" {
             return;
         }
-        let Some(index) = subscript_index(node) else { return };
+        let Some(index) = subscript_index(node) else {
+            return;
+        };
         self.record_access(node, self.text(base).to_string(), index);
     }
 
     fn record_dereference(&mut self, node: Node<'t>) {
-        let Some(argument) = node.child_by_field_name("argument").map(|a| strip(a, self.source)) else { return };
+        let Some(argument) = node
+            .child_by_field_name("argument")
+            .map(|a| strip(a, self.source))
+        else {
+            return;
+        };
         if argument.kind() != "binary_expression" || operator(argument, self.source) != "+" {
             return;
         }
-        let (Some(left), Some(right)) = (argument.child_by_field_name("left"), argument.child_by_field_name("right")) else {
+        let (Some(left), Some(right)) = (
+            argument.child_by_field_name("left"),
+            argument.child_by_field_name("right"),
+        ) else {
             return;
         };
         let (left, right) = (strip(left, self.source), strip(right, self.source));
@@ -731,14 +894,20 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn record_access(&mut self, node: Node<'t>, pointer: String, index: Node<'t>) {
-        let Some(origin) = self.pointers.get(&pointer) else { return };
+        let Some(origin) = self.pointers.get(&pointer) else {
+            return;
+        };
         let parameter_index = origin.parameter_index;
         let pointer_offset = origin.offset;
         let mut deps = self.expression_deps(index, 0);
         if let Some(offset) = pointer_offset {
             deps = deps.union(self.expression_deps(offset, 0));
         }
-        let status = if deps.is_global_index() { self.index_status(index, pointer_offset) } else { IndexStatus::NotThreadIndexed };
+        let status = if deps.is_global_index() {
+            self.index_status(index, pointer_offset)
+        } else {
+            IndexStatus::NotThreadIndexed
+        };
         self.out.accesses.push(Access {
             node,
             pointer,
@@ -756,7 +925,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
-            guards::comparisons(fact.condition, self.source, &mut comparisons, &mut disjunctions);
+            guards::comparisons(
+                fact.condition,
+                self.source,
+                &mut comparisons,
+                &mut disjunctions,
+            );
         }
         (comparisons, disjunctions)
     }
@@ -780,12 +954,18 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn unguarded(&self, leaf: Node<'t>) -> IndexStatus<'t> {
-        let declaration = (leaf.kind() == "identifier").then(|| self.declarations.get(self.text(leaf)).copied()).flatten();
+        let declaration = (leaf.kind() == "identifier")
+            .then(|| self.declarations.get(self.text(leaf)).copied())
+            .flatten();
         IndexStatus::Unguarded { leaf, declaration }
     }
 
     /// The comparisons in force now plus those in force where `value` was assigned.
-    fn with_definition_guards(&self, value: Node<'t>, comparisons: &[Comparison<'t>]) -> Vec<Comparison<'t>> {
+    fn with_definition_guards(
+        &self,
+        value: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
         let mut all = comparisons.to_vec();
         if let Some(conditions) = self.definition_guards.get(&value.id()) {
             let mut disjunctions = Vec::new();
@@ -818,12 +998,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&name) || self.stride_variables.contains(&name) {
                     return Err(node);
                 }
-                let Some(values) = self.definitions.get(&name) else { return Err(node) };
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
                 visiting.push(name);
                 let mut result = Ok(None);
                 for value in values.clone() {
                     match self.bounded_by_guard(value, comparisons, visiting, depth + 1) {
-                        Ok(Some(bound)) => result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound))),
+                        Ok(Some(bound)) => {
+                            result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound)))
+                        }
                         Ok(None) if self.expression_deps(value, 0).is_uniform() => {}
                         _ => {
                             result = Err(node);
@@ -835,7 +1019,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 result
             }
             "binary_expression" => {
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
                     return Err(node);
                 };
                 let mut guard = None;
@@ -883,7 +1070,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&name) {
                     return Err(node);
                 }
-                let Some(values) = self.definitions.get(&name) else { return Err(node) };
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
                 if self.stride_variables.contains(&name) {
                     return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
@@ -911,7 +1100,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "binary_expression" => {
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
                     return Err(node);
                 };
                 let right_uniform = self.expression_deps(right, 0).is_uniform();
@@ -920,11 +1112,19 @@ impl<'a, 't> Analyzer<'a, 't> {
                     "%" if right_uniform => Ok(None),
                     "&" if right_uniform || left_uniform => Ok(None),
                     "/" | ">>" | "-" => self.bounded(left, comparisons, visiting, depth + 1),
-                    "+" | "*" | "<<" | "|" | "^" | "%" if forms_global_index(self.expression_deps(left, 0), self.expression_deps(right, 0)) => {
+                    "+" | "*" | "<<" | "|" | "^" | "%"
+                        if forms_global_index(
+                            self.expression_deps(left, 0),
+                            self.expression_deps(right, 0),
+                        ) =>
+                    {
                         // a per-block base plus a per-thread offset: in range when either part is guarded
                         // (`offset + path` with `path < n`), a fresh global index when neither is
                         let guarded = |side: Node<'t>, visiting: &mut Vec<String>| {
-                            matches!(self.bounded_by_guard(side, comparisons, visiting, depth + 1), Ok(Some(_)))
+                            matches!(
+                                self.bounded_by_guard(side, comparisons, visiting, depth + 1),
+                                Ok(Some(_))
+                            )
                         };
                         if guarded(left, visiting) || guarded(right, visiting) {
                             Ok(None)
@@ -941,11 +1141,31 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let name = node.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
+                let name = node
+                    .child_by_field_name("function")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
                 let short = name.rsplit("::").next().unwrap_or(name);
-                let arguments: Vec<Node<'t>> = node.child_by_field_name("arguments").map(|a| named_children(a).collect()).unwrap_or_default();
-                if matches!(short, "min" | "fminf" | "fmin" | "umin" | "llmin" | "ullmin" | "imin" | "__min" | "MIN") {
-                    if arguments.iter().any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok()) {
+                let arguments: Vec<Node<'t>> = node
+                    .child_by_field_name("arguments")
+                    .map(|a| named_children(a).collect())
+                    .unwrap_or_default();
+                if matches!(
+                    short,
+                    "min"
+                        | "fminf"
+                        | "fmin"
+                        | "umin"
+                        | "llmin"
+                        | "ullmin"
+                        | "imin"
+                        | "__min"
+                        | "MIN"
+                ) {
+                    if arguments
+                        .iter()
+                        .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
+                    {
                         return Ok(None);
                     }
                 }
@@ -956,7 +1176,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     // `__umul24(y, w) + x`, `max(a, b)`, casts: bounded when every argument is
                     let mut bound = None;
                     for argument in arguments {
-                        bound = bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
+                        bound =
+                            bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
                     }
                     return Ok(bound);
                 }
@@ -966,11 +1187,21 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let condition = node.child_by_field_name("condition");
                 let mut branches = Vec::new();
                 for (field, holds) in [("consequence", true), ("alternative", false)] {
-                    let Some(branch) = node.child_by_field_name(field) else { return Err(node) };
+                    let Some(branch) = node.child_by_field_name(field) else {
+                        return Err(node);
+                    };
                     let mut extended = comparisons.to_vec();
                     if let Some(condition) = condition {
                         let mut disjunctions = Vec::new();
-                        guards::comparisons(Condition { node: condition, holds }, self.source, &mut extended, &mut disjunctions);
+                        guards::comparisons(
+                            Condition {
+                                node: condition,
+                                holds,
+                            },
+                            self.source,
+                            &mut extended,
+                            &mut disjunctions,
+                        );
                     }
                     branches.push(self.bounded(branch, &extended, visiting, depth + 1)?);
                 }
@@ -982,7 +1213,11 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// A dominating comparison that bounds `node` from above: `node < n`, `node + k < n`,
     /// `node <= n - 1`, `node == c`, or a comparison on a variable defined as `node` plus more.
-    fn upper_bound(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+    fn upper_bound(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
         if comparisons.is_empty() {
             return None;
         }
@@ -1002,7 +1237,11 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// `k + lane + (warp << 7)` under `lane + (warp << 7) < len`: the guarded terms are a part of
     /// the sum and the rest (`k`) is uniform or per-block.
-    fn upper_bound_by_terms(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+    fn upper_bound_by_terms(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
         let terms = self.sum_terms(node);
         if terms.len() < 2 {
             return None;
@@ -1010,7 +1249,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         for comparison in comparisons {
             for left_side in [true, false] {
                 let oriented = comparison.oriented(left_side);
-                if !matches!(oriented.relation, Relation::Less | Relation::LessEqual | Relation::Equal) {
+                if !matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) {
                     continue;
                 }
                 let guarded = self.sum_terms(oriented.left);
@@ -1018,12 +1260,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                     continue;
                 }
                 let mut rest: Vec<(String, Node<'t>)> = terms.clone();
-                let all_found = guarded.iter().all(|(text, _)| match rest.iter().position(|(t, _)| t == text) {
-                    Some(at) => {
-                        rest.remove(at);
-                        true
+                let all_found = guarded.iter().all(|(text, _)| {
+                    match rest.iter().position(|(t, _)| t == text) {
+                        Some(at) => {
+                            rest.remove(at);
+                            true
+                        }
+                        None => false,
                     }
-                    None => false,
                 });
                 let rest_is_per_block = rest.iter().all(|(_, term)| {
                     let deps = self.expression_deps(*term, 0);
@@ -1046,7 +1290,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 return Vec::new();
             }
             if current.kind() == "binary_expression" && operator(current, self.source) == "+" {
-                if let (Some(left), Some(right)) = (current.child_by_field_name("left"), current.child_by_field_name("right")) {
+                if let (Some(left), Some(right)) = (
+                    current.child_by_field_name("left"),
+                    current.child_by_field_name("right"),
+                ) {
                     stack.push(strip(left, self.source));
                     stack.push(strip(right, self.source));
                     continue;
@@ -1060,13 +1307,19 @@ impl<'a, 't> Analyzer<'a, 't> {
         terms
     }
 
-    fn upper_bound_of(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+    fn upper_bound_of(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
         let target = normalized(node, self.source);
         for comparison in comparisons {
             for left_side in [true, false] {
                 let oriented = comparison.oriented(left_side);
-                if matches!(oriented.relation, Relation::Less | Relation::LessEqual | Relation::Equal)
-                    && self.covers(oriented.left, &target, 0)
+                if matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) && self.covers(oriented.left, &target, 0)
                 {
                     return Some(oriented);
                 }
@@ -1090,15 +1343,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         match expression.kind() {
             "binary_expression" if matches!(operator(expression, self.source), "+" | "*") => {
-                let (Some(left), Some(right)) = (expression.child_by_field_name("left"), expression.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    expression.child_by_field_name("left"),
+                    expression.child_by_field_name("right"),
+                ) else {
                     return false;
                 };
-                (self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform())
-                    || (self.covers(right, target, depth + 1) && self.expression_deps(left, 0).is_uniform())
+                (self.covers(left, target, depth + 1)
+                    && self.expression_deps(right, 0).is_uniform())
+                    || (self.covers(right, target, depth + 1)
+                        && self.expression_deps(left, 0).is_uniform())
             }
             // `row = idx / width` with `row < height` bounds `idx` as well
             "binary_expression" if matches!(operator(expression, self.source), "/" | ">>") => {
-                let (Some(left), Some(right)) = (expression.child_by_field_name("left"), expression.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    expression.child_by_field_name("left"),
+                    expression.child_by_field_name("right"),
+                ) else {
                     return false;
                 };
                 self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
@@ -1113,7 +1374,10 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
     fn bounded_through_remainder(&self, comparison: &Comparison<'t>, target: &str) -> bool {
-        if !matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual) {
+        if !matches!(
+            comparison.relation,
+            Relation::Greater | Relation::GreaterEqual
+        ) {
             return false;
         }
         let left = strip(comparison.left, self.source);
@@ -1126,8 +1390,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         difference.kind() == "binary_expression"
             && operator(difference, self.source) == "-"
-            && difference.child_by_field_name("right").is_some_and(|r| self.covers(r, target, 1))
-            && difference.child_by_field_name("left").is_some_and(|l| self.expression_deps(l, 0).is_uniform())
+            && difference
+                .child_by_field_name("right")
+                .is_some_and(|r| self.covers(r, target, 1))
+            && difference
+                .child_by_field_name("left")
+                .is_some_and(|l| self.expression_deps(l, 0).is_uniform())
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.
@@ -1139,7 +1407,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     ) -> Option<IndexStatus<'t>> {
         let mut base = strip(index, self.source);
         if base.kind() == "binary_expression" && operator(base, self.source) == "+" {
-            let right = base.child_by_field_name("right").map(|r| strip(r, self.source));
+            let right = base
+                .child_by_field_name("right")
+                .map(|r| strip(r, self.source));
             if right.is_some_and(|r| r.kind() == "number_literal") {
                 base = strip(base.child_by_field_name("left")?, self.source);
             }
@@ -1149,7 +1419,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let target = normalized(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
-            [true, false].into_iter().map(|side| c.oriented(side)).find(|o| normalized(o.left, self.source) == target)
+            [true, false]
+                .into_iter()
+                .map(|side| c.oriented(side))
+                .find(|o| normalized(o.left, self.source) == target)
         };
         let strict_upper = comparisons
             .iter()
@@ -1160,19 +1433,35 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
         let from_loop = |c: &Comparison<'t>| {
-            c.origin.parent().is_some_and(|p| matches!(p.kind(), "for_statement" | "while_statement" | "do_statement"))
+            c.origin.parent().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "for_statement" | "while_statement" | "do_statement"
+                )
+            })
         };
         for comparison in comparisons.iter().filter_map(on_target) {
-            if matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual)
-                && !from_loop(&comparison)
+            if matches!(
+                comparison.relation,
+                Relation::Greater | Relation::GreaterEqual
+            ) && !from_loop(&comparison)
                 && self.is_plain_bound(comparison.right)
             {
-                return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: false });
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: false,
+                });
             }
         }
         for comparison in comparisons.iter().filter_map(on_target) {
-            if comparison.relation == Relation::LessEqual && !from_loop(&comparison) && self.is_parameter_bound(comparison.right) {
-                return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: true });
+            if comparison.relation == Relation::LessEqual
+                && !from_loop(&comparison)
+                && self.is_parameter_bound(comparison.right)
+            {
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: true,
+                });
             }
         }
         for parts in disjunctions {
@@ -1181,10 +1470,18 @@ impl<'a, 't> Analyzer<'a, 't> {
             if oriented.iter().any(from_loop) {
                 continue;
             }
-            let above = |c: &Comparison<'t>| matches!(c.relation, Relation::Greater | Relation::GreaterEqual) && self.is_plain_bound(c.right);
-            let negative = |c: &Comparison<'t>| c.relation == Relation::Less && self.text(c.right).trim() == "0";
+            let above = |c: &Comparison<'t>| {
+                matches!(c.relation, Relation::Greater | Relation::GreaterEqual)
+                    && self.is_plain_bound(c.right)
+            };
+            let negative = |c: &Comparison<'t>| {
+                c.relation == Relation::Less && self.text(c.right).trim() == "0"
+            };
             if oriented.iter().any(above) && oriented.iter().all(|c| above(c) || negative(c)) {
-                return Some(IndexStatus::OutOfRange { guard: oriented[0].origin, admits_bound: false });
+                return Some(IndexStatus::OutOfRange {
+                    guard: oriented[0].origin,
+                    admits_bound: false,
+                });
             }
         }
         None
@@ -1205,14 +1502,20 @@ impl<'a, 't> Analyzer<'a, 't> {
         // `Imax`, `last`, `end`: an inclusive maximum, for which `<=` is right
         let name = self.text(node).to_ascii_lowercase();
         let inclusive = name.contains("max") || name.contains("last") || name.ends_with("end");
-        !inclusive && self.function.parameter(self.text(node)).is_some_and(|p| !p.is_pointer)
+        !inclusive
+            && self
+                .function
+                .parameter(self.text(node))
+                .is_some_and(|p| !p.is_pointer)
     }
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
     fn is_plain_bound(&self, node: Node<'t>) -> bool {
         let node = strip(node, self.source);
-        matches!(node.kind(), "identifier" | "field_expression" | "qualified_identifier")
-            && self.expression_deps(node, 0).is_uniform()
+        matches!(
+            node.kind(),
+            "identifier" | "field_expression" | "qualified_identifier"
+        ) && self.expression_deps(node, 0).is_uniform()
     }
 }
 
@@ -1224,7 +1527,9 @@ fn forms_global_index(left: Deps, right: Deps) -> bool {
 }
 
 fn subscript_index(node: Node) -> Option<Node> {
-    let indices = node.child_by_field_name("indices").or_else(|| node.child_by_field_name("index"))?;
+    let indices = node
+        .child_by_field_name("indices")
+        .or_else(|| node.child_by_field_name("index"))?;
     if indices.kind() == "subscript_argument_list" {
         named_children(indices).find(|c| c.kind() != "comment")
     } else {
@@ -1238,9 +1543,39 @@ fn is_arithmetic_call(name: &str) -> bool {
     let short = short.split('<').next().unwrap_or(short);
     matches!(
         short,
-        "min" | "max" | "abs" | "labs" | "llabs" | "fminf" | "fmaxf" | "fmin" | "fmax" | "umin" | "umax" | "imin" | "imax"
-            | "llmin" | "llmax" | "ullmin" | "ullmax" | "__mul24" | "__umul24" | "__mul64hi" | "static_cast" | "reinterpret_cast"
-            | "size_t" | "int" | "unsigned" | "long" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t" | "ptrdiff_t" | "MIN" | "MAX"
+        "min"
+            | "max"
+            | "abs"
+            | "labs"
+            | "llabs"
+            | "fminf"
+            | "fmaxf"
+            | "fmin"
+            | "fmax"
+            | "umin"
+            | "umax"
+            | "imin"
+            | "imax"
+            | "llmin"
+            | "llmax"
+            | "ullmin"
+            | "ullmax"
+            | "__mul24"
+            | "__umul24"
+            | "__mul64hi"
+            | "static_cast"
+            | "reinterpret_cast"
+            | "size_t"
+            | "int"
+            | "unsigned"
+            | "long"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "ptrdiff_t"
+            | "MIN"
+            | "MAX"
     )
 }
 
@@ -1248,7 +1583,10 @@ fn exit_kind(node: Node) -> Option<Exit> {
     match node.kind() {
         "return_statement" | "throw_statement" => Some(Exit::Return),
         "break_statement" | "continue_statement" | "goto_statement" => Some(Exit::Skip),
-        "compound_statement" => named_children(node).filter(|c| c.kind() != "comment").last().and_then(exit_kind),
+        "compound_statement" => named_children(node)
+            .filter(|c| c.kind() != "comment")
+            .last()
+            .and_then(exit_kind),
         _ => None,
     }
 }
@@ -1256,16 +1594,28 @@ fn exit_kind(node: Node) -> Option<Exit> {
 fn access_kind(node: Node, source: &str) -> AccessKind {
     let mut current = node;
     for _ in 0..8 {
-        let Some(parent) = current.parent() else { break };
+        let Some(parent) = current.parent() else {
+            break;
+        };
         match parent.kind() {
             "parenthesized_expression" => current = parent,
-            "field_expression" if parent.child_by_field_name("argument") == Some(current) => current = parent,
-            "subscript_expression" if parent.child_by_field_name("argument") == Some(current) => current = parent,
+            "field_expression" if parent.child_by_field_name("argument") == Some(current) => {
+                current = parent
+            }
+            "subscript_expression" if parent.child_by_field_name("argument") == Some(current) => {
+                current = parent
+            }
             "assignment_expression" if parent.child_by_field_name("left") == Some(current) => {
-                return if operator(parent, source) == "=" { AccessKind::Write } else { AccessKind::ReadWrite };
+                return if operator(parent, source) == "=" {
+                    AccessKind::Write
+                } else {
+                    AccessKind::ReadWrite
+                };
             }
             "update_expression" => return AccessKind::ReadWrite,
-            "pointer_expression" if operator(parent, source) == "&" => return AccessKind::ReadWrite,
+            "pointer_expression" if operator(parent, source) == "&" => {
+                return AccessKind::ReadWrite
+            }
             _ => break,
         }
     }
@@ -1277,9 +1627,17 @@ fn enclosing_statement(node: Node) -> Option<Node> {
     for _ in 0..MAX_DEPTH {
         let parent = current.parent()?;
         if matches!(parent.kind(), "compound_statement") {
-            return current.kind().ends_with("statement").then_some(current).or(Some(current));
+            return current
+                .kind()
+                .ends_with("statement")
+                .then_some(current)
+                .or(Some(current));
         }
-        if matches!(parent.kind(), "if_statement" | "for_statement" | "while_statement" | "else_clause") && current.kind().ends_with("statement") {
+        if matches!(
+            parent.kind(),
+            "if_statement" | "for_statement" | "while_statement" | "else_clause"
+        ) && current.kind().ends_with("statement")
+        {
             return Some(current);
         }
         current = parent;

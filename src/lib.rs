@@ -15,3 +15,4 @@ pub mod parse_stats;
 pub mod render;
 pub mod source;
 pub mod syntax;
+pub mod verify;

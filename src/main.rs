@@ -29,6 +29,16 @@ enum Command {
     /// Print the tree-sitter parse of a file (for debugging the grammar)
     #[command(hide = true)]
     DebugTree { path: PathBuf },
+    /// The `--verify` worker: line-delimited JSON requests on stdin, answers on stdout
+    #[command(hide = true)]
+    VerifyWorker,
+    /// Run every kernel of the files instrumented, findings or not, and print one line per kernel
+    #[command(hide = true)]
+    VerifyFile {
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value_t = 10.0)]
+        verify_timeout: f64,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -97,6 +107,24 @@ struct CheckArgs {
     /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
+    /// Confirm each finding of a verifiable rule by running an instrumented experiment on the GPU
+    #[arg(long)]
+    verify: bool,
+    /// Seconds one experiment may run before its worker is killed and replaced
+    #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+    verify_timeout: f64,
+    /// Write the verification's device and per-kernel timings as JSON to this file
+    #[arg(long, hide = true)]
+    verify_timings: Option<PathBuf>,
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds between 0 and 86400"
+        )),
+    }
 }
 
 #[derive(clap::Args)]
@@ -138,6 +166,13 @@ fn main() -> ExitCode {
         Command::Rule { name } => run_rule(name),
         Command::ParseStats(args) => run_parse_stats(args),
         Command::DebugTree { path } => debug_tree(path),
+        Command::VerifyWorker => {
+            ExitCode::from(cudalint::verify::worker::serve().clamp(0, 255) as u8)
+        }
+        Command::VerifyFile {
+            paths,
+            verify_timeout,
+        } => verify_file(paths, verify_timeout),
     }
 }
 
@@ -173,6 +208,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 path.display()
             );
         }
+    }
+    if args.verify {
+        run_verification(&mut run, &args);
     }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color.as_str() {
@@ -414,5 +452,81 @@ fn debug_tree(path: PathBuf) -> ExitCode {
             }
             depth -= 1;
         }
+    }
+}
+
+fn run_verification(run: &mut RunResult, args: &CheckArgs) {
+    use cudalint::verify;
+    let timeout = std::time::Duration::from_secs_f64(args.verify_timeout);
+    let options = verify::VerifyOptions {
+        timeout,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let summary = match verify::own_worker(timeout) {
+        Ok(mut client) => verify::verify(run, &options, &mut client),
+        Err(reason) => {
+            eprintln!("cudalint: --verify: {reason}");
+            return;
+        }
+    };
+    if let Some(reason) = &summary.unavailable {
+        eprintln!("cudalint: --verify: {reason}; findings are reported unverified");
+    } else if let Some(device) = &summary.device {
+        let slowest = summary
+            .experiments
+            .iter()
+            .map(|e| e.total_ms)
+            .fold(0.0, f64::max);
+        eprintln!(
+            "cudalint: verified on {device}: {} experiment(s), context {:.0} ms, slowest kernel {slowest:.1} ms, {:.0} ms in all",
+            summary.experiments.len(),
+            summary.context_ms.unwrap_or(0.0),
+            summary.wall_ms
+        );
+    }
+    if let Some(path) = &args.verify_timings {
+        let written = serde_json::to_string_pretty(&summary)
+            .map_err(|e| e.to_string())
+            .and_then(|json| std::fs::write(path, json).map_err(|e| e.to_string()));
+        if let Err(message) = written {
+            eprintln!("cudalint: cannot write {}: {message}", path.display());
+        }
+    }
+}
+
+fn verify_file(paths: Vec<PathBuf>, timeout: f64) -> ExitCode {
+    let timeout = std::time::Duration::from_secs_f64(timeout.clamp(0.1, 86_400.0));
+    let mut client = match cudalint::verify::own_worker(timeout) {
+        Ok(client) => client,
+        Err(reason) => {
+            eprintln!("cudalint: {reason}");
+            return ExitCode::from(2);
+        }
+    };
+    match client.request(&cudalint::verify::protocol::Request::Hello) {
+        Ok(cudalint::verify::protocol::Response::Hello { .. }) => {}
+        Ok(other) => {
+            eprintln!("cudalint: no GPU to verify on: {other:?}");
+            return ExitCode::from(2);
+        }
+        Err(failure) => {
+            eprintln!("cudalint: {failure}");
+            return ExitCode::from(2);
+        }
+    }
+    let mut failed = false;
+    for path in paths {
+        match cudalint::verify::probe_file(&path, &mut client) {
+            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Err(message) => {
+                eprintln!("cudalint: {}: {message}", path.display());
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
     }
 }

@@ -12,3 +12,6 @@ bash tests/sarif_validate.sh
 
 echo "== pre-commit: the hook from this repository, run by the real framework"
 bash tests/precommit.sh
+
+echo "== --verify GPU tests (tests/gpu.sh; CI has no GPU, so this says \"skipped: no GPU\")"
+bash tests/gpu.sh

@@ -1,0 +1,489 @@
+//! Builds the experiment's device source: the flagged kernel and what it needs from its file
+//! (macros, device functions, constants, types), with every global-memory access of the kernel
+//! rewritten into a checked access from `kernels/verify_prelude.cuh`.
+
+use crate::model::{AccessKind, Function, FunctionKind, Model};
+use crate::syntax::{named_children, text};
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// The instrumentation prelude, prepended to every experiment.
+pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
+
+/// Headers NVRTC resolves from the toolkit's include directory; every other include is dropped
+/// (the experiment holds no host code).
+const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
+
+/// One instrumented access.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The access expression's span in the original file (a finding's span).
+    pub span: Range<usize>,
+    pub kind: AccessKind,
+    pub pointer: String,
+    pub parameter_index: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct KernelSource {
+    /// The extracted, instrumented code (without the prelude).
+    pub body: String,
+    /// The kernel's name in the module (declared `extern "C"`).
+    pub symbol: String,
+    pub sites: Vec<Site>,
+    /// Accesses left uninstrumented, with the reason.
+    pub uninstrumented: Vec<(Range<usize>, String)>,
+    /// How each template parameter was bound (`T = float`).
+    pub template_bindings: Vec<(String, String)>,
+}
+
+impl KernelSource {
+    pub fn source(&self) -> String {
+        format!("{PRELUDE}\n{}", self.body)
+    }
+}
+
+pub fn kind_code(kind: AccessKind) -> u32 {
+    match kind {
+        AccessKind::Read => 1,
+        AccessKind::Write => 2,
+        AccessKind::ReadWrite => 3,
+    }
+}
+
+/// Extracts kernel `kernel` (an index into `model.functions`), instantiating its template
+/// parameters with `template_arguments` where given.
+pub fn build(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+) -> Result<KernelSource, String> {
+    let function = model.functions.get(kernel).ok_or("no such kernel")?;
+    if function.kind != FunctionKind::Kernel {
+        return Err(format!("`{}` is not a kernel", function.name));
+    }
+    if function.has_parse_errors {
+        return Err(format!("`{}` does not parse cleanly", function.name));
+    }
+    let mut out = String::new();
+    let mut state = Extraction {
+        model,
+        kernel: function,
+        out: &mut out,
+        result: None,
+    };
+    state.items(model.tree.root_node(), 0);
+    let Some(mut rewritten) = state.result.take() else {
+        return Err(format!(
+            "`{}` is not at file or namespace level",
+            function.name
+        ));
+    };
+    let bindings = bind_template(model, function, template_arguments);
+    if !bindings.0.is_empty() {
+        // The kernel becomes an ordinary function with its parameters bound by name.
+        let prefix: String = bindings
+            .0
+            .iter()
+            .map(|b| b.declaration.clone() + "\n")
+            .collect();
+        rewritten.body = out.replace(TEMPLATE_MARKER, &prefix);
+    } else {
+        rewritten.body = out.replace(TEMPLATE_MARKER, "");
+    }
+    rewritten.template_bindings = bindings.0.into_iter().map(|b| (b.name, b.value)).collect();
+    if let Some(reason) = bindings.1 {
+        return Err(reason);
+    }
+    Ok(rewritten)
+}
+
+const TEMPLATE_MARKER: &str = "\u{0}template-bindings\u{0}";
+
+struct Extraction<'a, 'm, 't> {
+    model: &'a Model<'t>,
+    kernel: &'a Function<'m>,
+    out: &'a mut String,
+    result: Option<KernelSource>,
+}
+
+impl<'t> Extraction<'_, '_, 't> {
+    fn source(&self) -> &'t str {
+        self.model.source
+    }
+
+    fn items(&mut self, parent: Node, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        for item in named_children(parent) {
+            self.item(item, depth);
+        }
+    }
+
+    fn item(&mut self, item: Node, depth: usize) {
+        let source = self.source();
+        let item_text = text(item, source);
+        match item.kind() {
+            "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
+                self.push(item_text.trim_end())
+            }
+            "preproc_def" | "preproc_function_def" | "preproc_call" => {
+                self.push(item_text.trim_end())
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef" => {
+                let condition = item
+                    .child_by_field_name("condition")
+                    .or_else(|| item.child_by_field_name("name"));
+                for child in named_children(item) {
+                    if Some(child) != condition {
+                        self.item(child, depth + 1);
+                    }
+                }
+            }
+            "function_definition" => self.function(item, None),
+            "template_declaration" => {
+                let inner = named_children(item).find(|c| c.kind() == "function_definition");
+                match inner {
+                    Some(definition) => self.function(definition, Some(item)),
+                    None => self.push(item_text),
+                }
+            }
+            "struct_specifier"
+            | "class_specifier"
+            | "enum_specifier"
+            | "union_specifier"
+            | "type_definition"
+            | "alias_declaration"
+            | "namespace_alias_definition" => self.push(item_text),
+            "using_declaration" if !item_text.contains("std") => self.push(item_text),
+            "declaration" => {
+                let is_function_prototype = item
+                    .child_by_field_name("declarator")
+                    .is_some_and(|d| d.kind() == "function_declarator");
+                let keeps = ["__constant__", "__device__", "constexpr", "const "]
+                    .iter()
+                    .any(|k| item_text.contains(k));
+                if keeps
+                    && (!is_function_prototype || item_text.contains("__device__"))
+                    && !item_text.contains("std::")
+                {
+                    self.push(item_text);
+                }
+            }
+            "namespace_definition" => {
+                let name = item
+                    .child_by_field_name("name")
+                    .map(|n| text(n, source).to_string())
+                    .unwrap_or_default();
+                if let Some(body) = item.child_by_field_name("body") {
+                    self.out.push_str(&format!("namespace {name} {{\n"));
+                    self.items(body, depth + 1);
+                    self.out.push_str("}\n");
+                }
+            }
+            "linkage_specification" => {
+                if let Some(body) = item.child_by_field_name("body") {
+                    if body.kind() == "declaration_list" {
+                        self.items(body, depth + 1);
+                    } else {
+                        self.item(body, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn push(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn function(&mut self, definition: Node, template: Option<Node>) {
+        let Some(function) = self
+            .model
+            .functions
+            .iter()
+            .find(|f| f.definition == definition)
+        else {
+            return;
+        };
+        let whole = template.unwrap_or(definition);
+        match function.kind {
+            FunctionKind::Device | FunctionKind::HostDevice => {
+                self.push(text(whole, self.source()))
+            }
+            FunctionKind::Host => {}
+            FunctionKind::Kernel if definition == self.kernel.definition => {
+                let instrumented = instrument(self.model, self.kernel);
+                if template.is_some() {
+                    self.out.push_str("namespace cudalint_instance {\n");
+                    self.out.push_str(TEMPLATE_MARKER);
+                }
+                self.out.push_str("extern \"C\" ");
+                self.push(&instrumented.body);
+                if template.is_some() {
+                    self.out.push_str("}\n");
+                }
+                self.result = Some(instrumented);
+            }
+            FunctionKind::Kernel => {}
+        }
+    }
+}
+
+struct Binding {
+    name: String,
+    value: String,
+    declaration: String,
+}
+
+/// Binds each template parameter to the launch's argument, its default, `float` or 256.
+fn bind_template(
+    model: &Model,
+    function: &Function,
+    arguments: &[String],
+) -> (Vec<Binding>, Option<String>) {
+    let Some(template) = function
+        .definition
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+    else {
+        return (Vec::new(), None);
+    };
+    let Some(list) = template.child_by_field_name("parameters") else {
+        return (Vec::new(), None);
+    };
+    let source = model.source;
+    let mut bindings = Vec::new();
+    for (position, parameter) in named_children(list).enumerate() {
+        // An argument naming a template parameter (a launch from another template) binds nothing.
+        let given = arguments
+            .get(position)
+            .cloned()
+            .filter(|a| !function.template_parameters.contains(a));
+        match parameter.kind() {
+            "type_parameter_declaration" | "optional_type_parameter_declaration" => {
+                let name = parameter
+                    .child_by_field_name("name")
+                    .or_else(|| named_children(parameter).find(|c| c.kind() == "type_identifier"))
+                    .map(|n| text(n, source).to_string());
+                let Some(name) = name else {
+                    return (bindings, Some("a template parameter has no name".into()));
+                };
+                let default = parameter
+                    .child_by_field_name("default_type")
+                    .map(|d| text(d, source).to_string());
+                let value = given.or(default).unwrap_or_else(|| "float".into());
+                bindings.push(Binding {
+                    declaration: format!("typedef {value} {name};"),
+                    name,
+                    value,
+                });
+            }
+            "parameter_declaration" | "optional_parameter_declaration" => {
+                let type_text = parameter
+                    .child_by_field_name("type")
+                    .map(|t| text(t, source).to_string())
+                    .unwrap_or_else(|| "int".into());
+                let Some(name) = parameter
+                    .child_by_field_name("declarator")
+                    .map(|d| text(d, source).to_string())
+                else {
+                    return (bindings, Some("a template parameter has no name".into()));
+                };
+                let default = parameter
+                    .child_by_field_name("default_value")
+                    .map(|d| text(d, source).to_string());
+                let value = given.or(default).unwrap_or_else(|| "256".into());
+                bindings.push(Binding {
+                    declaration: format!("constexpr {type_text} {name} = {value};"),
+                    name,
+                    value,
+                });
+            }
+            "variadic_type_parameter_declaration" | "variadic_parameter_declaration" => {
+                return (
+                    bindings,
+                    Some("variadic templates are not instantiated".into()),
+                );
+            }
+            _ => {}
+        }
+    }
+    (bindings, None)
+}
+
+/// The kernel's text with its signature extended and its accesses checked.
+fn instrument(model: &Model, function: &Function) -> KernelSource {
+    let source = model.source;
+    let facts = model
+        .kernel_facts()
+        .find(|(f, _)| f.definition == function.definition)
+        .map(|(_, facts)| facts);
+    let mut sites: Vec<Site> = Vec::new();
+    let mut uninstrumented = Vec::new();
+    let mut planned: Vec<Planned> = Vec::new();
+    if let Some(facts) = facts {
+        for access in &facts.accesses {
+            let span = access.node.byte_range();
+            if planned.iter().any(|(s, ..)| *s == span) {
+                continue;
+            }
+            let offset = match access.pointer_offset {
+                Some(offset) => {
+                    let offset_text = text(offset, source);
+                    if offset_text.contains('[') {
+                        uninstrumented.push((
+                            span,
+                            "the derived pointer's offset reads memory itself".to_string(),
+                        ));
+                        continue;
+                    }
+                    Some(offset_text.to_string())
+                }
+                None => None,
+            };
+            let index = access.index.byte_range();
+            if index.start < span.start || index.end > span.end {
+                uninstrumented.push((span, "the index lies outside the access".to_string()));
+                continue;
+            }
+            planned.push((span.clone(), index, offset, sites.len()));
+            sites.push(Site {
+                span,
+                kind: access.kind,
+                pointer: access.pointer.clone(),
+                parameter_index: access.parameter_index,
+            });
+        }
+    }
+    let pointer_parameters: Vec<usize> = function
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_pointer)
+        .map(|(i, _)| i)
+        .collect();
+    let definition = function.definition.byte_range();
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    // Extra parameters before the parameter list's closing parenthesis.
+    if let Some(list) = find_parameter_list(function) {
+        let close = list.end_byte().saturating_sub(1);
+        let mut added: Vec<String> = Vec::new();
+        for index in &pointer_parameters {
+            added.push(format!("unsigned long long cudalint_bytes_{index}"));
+            added.push(format!("unsigned int* cudalint_initialized_{index}"));
+        }
+        added.push("unsigned long long* cudalint_report".into());
+        let inside = text(list, source)
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
+        let separator = if inside.is_empty() || inside == "void" {
+            ""
+        } else {
+            ", "
+        };
+        let replacement_start = if inside == "void" {
+            list.start_byte() + 1
+        } else {
+            close
+        };
+        edits.push((
+            replacement_start..close,
+            format!("{separator}{}", added.join(", ")),
+        ));
+    }
+    let body_text = render(source, definition.clone(), &planned, &sites, &edits, 0);
+    KernelSource {
+        body: body_text,
+        symbol: function.name.clone(),
+        sites,
+        uninstrumented,
+        template_bindings: Vec::new(),
+    }
+}
+
+fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
+    let mut node = function.definition.child_by_field_name("declarator")?;
+    for _ in 0..crate::syntax::MAX_DEPTH {
+        if node.kind() == "function_declarator" {
+            return node.child_by_field_name("parameters");
+        }
+        node = node.child_by_field_name("declarator")?;
+    }
+    None
+}
+
+type Planned = (Range<usize>, Range<usize>, Option<String>, usize);
+/// A span to replace: by a planned access's rewrite or by a plain edit.
+type Piece<'p> = (Range<usize>, Option<&'p Planned>, Option<&'p String>);
+
+/// The text of `range` with the planned accesses (outermost first, nested ones recursively) and
+/// the plain edits applied.
+fn render(
+    source: &str,
+    range: Range<usize>,
+    planned: &[Planned],
+    sites: &[Site],
+    edits: &[(Range<usize>, String)],
+    depth: usize,
+) -> String {
+    let mut out = String::new();
+    let mut cursor = range.start;
+    let mut pieces: Vec<Piece> = Vec::new();
+    for plan in planned {
+        let inside = plan.0.start >= range.start && plan.0.end <= range.end && plan.0 != range;
+        let nested = planned.iter().any(|other| {
+            other.0 != plan.0
+                && other.0.start <= plan.0.start
+                && other.0.end >= plan.0.end
+                && other.0.start >= range.start
+                && other.0.end <= range.end
+                && other.0 != range
+        });
+        if inside && !nested {
+            pieces.push((plan.0.clone(), Some(plan), None));
+        }
+    }
+    for (span, replacement) in edits {
+        if span.start >= range.start && span.end <= range.end {
+            pieces.push((span.clone(), None, Some(replacement)));
+        }
+    }
+    pieces.sort_by_key(|p| (p.0.start, p.0.end));
+    for (span, plan, replacement) in pieces {
+        if span.start < cursor {
+            continue;
+        }
+        out.push_str(source.get(cursor..span.start).unwrap_or(""));
+        if let Some(replacement) = replacement {
+            out.push_str(replacement);
+        } else if let Some((_, index, offset, site)) = plan {
+            let Some(site_info) = sites.get(*site) else {
+                continue;
+            };
+            let index_text = if depth < 32 {
+                render(source, index.clone(), planned, sites, &[], depth + 1)
+            } else {
+                source.get(index.clone()).unwrap_or("").to_string()
+            };
+            let offset = match offset {
+                Some(offset) => format!("(long long)({offset})"),
+                None => "0".to_string(),
+            };
+            let parameter = site_info.parameter_index;
+            out.push_str(&format!(
+                "(*cl_at({}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
+                site_info.pointer,
+                kind_code(site_info.kind)
+            ));
+        }
+        cursor = span.end;
+    }
+    out.push_str(source.get(cursor..range.end).unwrap_or(""));
+    out
+}

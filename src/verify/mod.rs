@@ -1,0 +1,493 @@
+//! `cudalint check --verify`: every finding of a verifiable rule becomes an experiment on the GPU.
+//! The flagged kernel is extracted and instrumented (`extract`), given launch parameters
+//! (`params`), and run by a child worker process (`client`, `worker`) so that a fault or a hang is
+//! an outcome rather than a crash of the run.
+
+pub mod client;
+pub mod extract;
+pub mod params;
+pub mod protocol;
+pub mod worker;
+
+use crate::diagnostic::{Diagnostic, Verification};
+use crate::engine::RunResult;
+use crate::model::Model;
+use crate::source::{self, LineIndex};
+use client::{WorkerClient, WorkerFailure};
+use protocol::{ConfigResult, Experiment, LaunchConfig, Request, Response, SiteViolation};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Host-side rules: confirmed by replaying the host's allocations, copies and launches.
+pub const HOST_RULES: &[&str] = &[
+    "alloc-smaller-than-copy",
+    "uninitialized-device-read",
+    "uninitialized-device-pointer",
+    "use-after-free",
+];
+
+pub struct VerifyOptions {
+    pub timeout: Duration,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// The cost of one experiment, measured inside the worker (after context creation).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ExperimentTiming {
+    pub file: String,
+    pub kernel: String,
+    pub compile_ms: f64,
+    pub load_ms: f64,
+    pub run_ms: f64,
+    pub configs: usize,
+    /// Compile, load and every run: the per-kernel time after context creation.
+    pub total_ms: f64,
+    /// As the parent saw it, the round trip to the worker included.
+    pub wall_ms: f64,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct VerifySummary {
+    pub device: Option<String>,
+    pub compute_capability: Option<[i32; 2]>,
+    pub driver_version: Option<i32>,
+    pub context_ms: Option<f64>,
+    /// Why nothing could run (no driver, no device, no NVRTC).
+    pub unavailable: Option<String>,
+    pub experiments: Vec<ExperimentTiming>,
+    pub workers_started: usize,
+    pub wall_ms: f64,
+}
+
+pub const STATIC_ONLY: &str = "static-only rule";
+
+fn verification(status: &str, detail: impl Into<String>) -> Option<Verification> {
+    Some(Verification {
+        status: status.into(),
+        detail: detail.into(),
+    })
+}
+
+/// The experiment for one kernel of a file, and its instrumented sites.
+pub struct KernelExperiment {
+    pub kernel: String,
+    pub source: extract::KernelSource,
+    pub experiment: Experiment,
+}
+
+/// Builds the experiment for kernel `kernel` (an index into `model.functions`).
+pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExperiment, String> {
+    let function = model.functions.get(kernel).ok_or("no such kernel")?;
+    let launches = params::launch_sites(model, function);
+    let template_arguments = launches
+        .iter()
+        .find(|l| !l.template_arguments.is_empty())
+        .map(|l| l.template_arguments.clone())
+        .unwrap_or_default();
+    let source = extract::build(model, kernel, &template_arguments)?;
+    let shapes = params::parameter_shapes(function, &source.template_bindings);
+    let mut configs: Vec<LaunchConfig> = Vec::new();
+    for launch in &launches {
+        if let Some(config) = &launch.config {
+            if !configs.iter().any(|c| {
+                c.grid == config.grid && c.block == config.block && c.arguments == config.arguments
+            }) {
+                configs.push(config.clone());
+            }
+        }
+    }
+    let body = model.text(function.body);
+    let two_dimensional = body.contains("threadIdx.y") || body.contains("blockIdx.y");
+    match params::adversarial_configs(&shapes, two_dimensional) {
+        Ok(adversarial) => configs.extend(adversarial),
+        Err(reason) if configs.is_empty() => return Err(reason),
+        Err(_) => {}
+    }
+    let experiment = Experiment {
+        source: source.source(),
+        kernel: source.symbol.clone(),
+        sites: source.sites.len(),
+        configs,
+    };
+    Ok(KernelExperiment {
+        kernel: function.name.clone(),
+        source,
+        experiment,
+    })
+}
+
+/// Parses `text` and hands the model to `with`.
+pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) -> Option<R> {
+    let view = source::preprocess(text, &[]);
+    let tree = crate::engine::parse(&view.text, None)?;
+    let lines = LineIndex::new(text);
+    let model = Model::build(path, text, &view, &tree, &lines, &[]);
+    Some(with(&model))
+}
+
+/// Which kernel holds an access at exactly `span`.
+fn kernel_of_span(model: &Model, span: &std::ops::Range<usize>) -> Option<usize> {
+    model
+        .kernels
+        .iter()
+        .find(|(_, facts)| facts.accesses.iter().any(|a| a.node.byte_range() == *span))
+        .map(|(index, _)| *index)
+}
+
+fn kind_word(kind: u32) -> &'static str {
+    match kind {
+        1 => "read",
+        2 => "write",
+        _ => "read-modify-write",
+    }
+}
+
+fn witness(
+    site: &extract::Site,
+    violation: &SiteViolation,
+    config: &LaunchConfig,
+    source: &str,
+) -> String {
+    let access = source
+        .get(site.span.clone())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let place = if violation.cause == 2 {
+        format!(
+            "reads element {} of `{}` that nothing wrote",
+            violation.index, site.pointer
+        )
+    } else if violation.index < 0 {
+        format!(
+            "at index {}, before the start of the buffer",
+            violation.index
+        )
+    } else {
+        format!(
+            "at index {}, past the buffer's {} elements",
+            violation.index, violation.extent
+        )
+    };
+    format!(
+        "{} `{access}` {place} by thread ({},{},{}) of block ({},{},{}); {} violating access(es) with {}",
+        kind_word(violation.kind),
+        violation.thread[0],
+        violation.thread[1],
+        violation.thread[2],
+        violation.block[0],
+        violation.block[1],
+        violation.block[2],
+        violation.count,
+        config.description
+    )
+}
+
+/// What happened to one experiment.
+enum Outcome {
+    Ran(Vec<ConfigResult>),
+    NotVerifiable(String),
+}
+
+/// Runs every verifiable finding in `run` and fills its `verification`.
+pub fn verify(
+    run: &mut RunResult,
+    options: &VerifyOptions,
+    client: &mut WorkerClient,
+) -> VerifySummary {
+    let started = Instant::now();
+    let mut summary = VerifySummary::default();
+    // (report, kernel function index) -> diagnostics indices
+    let mut groups: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (report_index, report) in run.reports.iter_mut().enumerate() {
+        let path = report.path.clone();
+        let text = report.source.clone();
+        let diagnostics = &mut report.diagnostics;
+        with_model(&path, &text, |model| {
+            for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
+                let verifiable = crate::lints::find(diagnostic.rule).is_some_and(|l| l.verifiable);
+                if HOST_RULES.contains(&diagnostic.rule) {
+                    diagnostic.verification = verification(
+                        "not-verifiable",
+                        "host-side replay needs the host model, which this build does not have",
+                    );
+                } else if !verifiable {
+                    diagnostic.verification = verification("not-verifiable", STATIC_ONLY);
+                } else if let Some(kernel) = kernel_of_span(model, &diagnostic.span) {
+                    groups
+                        .entry((report_index, kernel))
+                        .or_default()
+                        .push(index);
+                } else {
+                    diagnostic.verification = verification(
+                        "not-verifiable",
+                        "no global-memory access of a kernel at this location",
+                    );
+                }
+            }
+        });
+    }
+    if groups.is_empty() {
+        return summary;
+    }
+    match client.request(&Request::Hello) {
+        Ok(Response::Hello {
+            device,
+            compute_capability,
+            driver_version,
+            context_ms,
+        }) => {
+            summary.device = Some(device);
+            summary.compute_capability = Some(compute_capability);
+            summary.driver_version = Some(driver_version);
+            summary.context_ms = Some(context_ms);
+        }
+        Ok(Response::Unavailable { reason }) => summary.unavailable = Some(reason),
+        Ok(other) => {
+            summary.unavailable = Some(format!("unexpected answer from the worker: {other:?}"))
+        }
+        Err(failure) => summary.unavailable = Some(failure.to_string()),
+    }
+    if let Some(reason) = &summary.unavailable {
+        let detail = if reason.starts_with("no CUDA driver") {
+            "no CUDA driver".to_string()
+        } else {
+            reason.clone()
+        };
+        for ((report_index, _), indices) in &groups {
+            for index in indices {
+                if let Some(d) = run
+                    .reports
+                    .get_mut(*report_index)
+                    .and_then(|r| r.diagnostics.get_mut(*index))
+                {
+                    d.verification = verification("not-verifiable", detail.clone());
+                }
+            }
+        }
+        summary.workers_started = client.started;
+        summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;
+        return summary;
+    }
+    let bar = (options.progress && groups.len() > 3).then(|| {
+        let bar = indicatif::ProgressBar::new(groups.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("verifying {bar:30} {pos}/{len} kernels {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    for ((report_index, kernel), indices) in &groups {
+        let Some(report) = run.reports.get_mut(*report_index) else {
+            continue;
+        };
+        let path = report.path.clone();
+        let text = report.source.clone();
+        let built = with_model(&path, &text, |model| experiment_for_kernel(model, *kernel))
+            .unwrap_or_else(|| Err("the file no longer parses".into()));
+        if let Some(bar) = &bar {
+            bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
+        }
+        let outcome = match &built {
+            Err(reason) => Outcome::NotVerifiable(reason.clone()),
+            Ok(built) => {
+                let sent = Instant::now();
+                let answer = client.request(&Request::Run {
+                    experiment: built.experiment.clone(),
+                });
+                let wall_ms = sent.elapsed().as_secs_f64() * 1e3;
+                match answer {
+                    Ok(Response::Ran { compile_ms, load_ms, results }) => {
+                        let run_ms: f64 = results.iter().map(|r| r.run_ms).sum();
+                        summary.experiments.push(ExperimentTiming {
+                            file: report.display_path.clone(),
+                            kernel: built.kernel.clone(),
+                            compile_ms,
+                            load_ms,
+                            run_ms,
+                            configs: results.len(),
+                            total_ms: compile_ms + load_ms + run_ms,
+                            wall_ms,
+                        });
+                        Outcome::Ran(results)
+                    }
+                    Ok(Response::CompileError { log }) => Outcome::NotVerifiable(format!("NVRTC could not compile the extracted kernel: {}", first_error(&log))),
+                    Ok(Response::Fault { message, .. }) => Outcome::NotVerifiable(format!("the kernel faulted outside the instrumented accesses ({message}); worker replaced")),
+                    Ok(Response::Error { message }) => Outcome::NotVerifiable(message),
+                    Ok(Response::Unavailable { reason }) => Outcome::NotVerifiable(reason),
+                    Ok(other) => Outcome::NotVerifiable(format!("unexpected answer from the worker: {other:?}")),
+                    Err(failure @ (WorkerFailure::Timeout(_) | WorkerFailure::Died(_) | WorkerFailure::Spawn(_))) => Outcome::NotVerifiable(failure.to_string()),
+                }
+            }
+        };
+        for index in indices {
+            let Some(diagnostic) = report.diagnostics.get_mut(*index) else {
+                continue;
+            };
+            diagnostic.verification = match (&outcome, &built) {
+                (Outcome::NotVerifiable(reason), _) => {
+                    verification("not-verifiable", reason.clone())
+                }
+                (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text),
+                (Outcome::Ran(_), Err(reason)) => verification("not-verifiable", reason.clone()),
+            };
+        }
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    summary.workers_started = client.started;
+    summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;
+    summary
+}
+
+/// The outcome for one finding, from its site's violations in each configuration.
+fn judge(
+    diagnostic: &Diagnostic,
+    built: &KernelExperiment,
+    results: &[ConfigResult],
+    text: &str,
+) -> Option<Verification> {
+    let Some(site_index) = built
+        .source
+        .sites
+        .iter()
+        .position(|s| s.span == diagnostic.span)
+    else {
+        let reason = built
+            .source
+            .uninstrumented
+            .iter()
+            .find(|(span, _)| *span == diagnostic.span)
+            .map(|(_, why)| why.clone())
+            .unwrap_or_else(|| "the access was not instrumented".into());
+        return verification("not-verifiable", reason);
+    };
+    let site = &built.source.sites[site_index];
+    for (config, result) in built.experiment.configs.iter().zip(results) {
+        if let Some(violation) = result
+            .violations
+            .iter()
+            .find(|v| v.site == site_index && v.cause == 1)
+        {
+            return verification("confirmed", witness(site, violation, config, text));
+        }
+    }
+    let tried: Vec<String> = built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .map(|(config, result)| match &result.error {
+            Some(error) => format!("{} (launch failed: {error})", config.description),
+            None => config.description.clone(),
+        })
+        .collect();
+    verification(
+        "not-reproduced",
+        format!(
+            "no out-of-bounds access at this site in {} configuration(s): {}",
+            tried.len(),
+            tried.join("; ")
+        ),
+    )
+}
+
+fn first_error(log: &str) -> String {
+    log.lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or_else(|| log.lines().next().unwrap_or("no log"))
+        .trim()
+        .to_string()
+}
+
+/// The client for this executable's own `verify-worker`.
+pub fn own_worker(timeout: Duration) -> Result<WorkerClient, String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the cudalint executable: {e}"))?;
+    Ok(WorkerClient::new(
+        exe,
+        vec!["verify-worker".into()],
+        timeout,
+    ))
+}
+
+/// Every kernel of a file run with every access instrumented, findings or not: the check that
+/// good code stays clean. One line per kernel.
+pub fn probe_file(path: &Path, client: &mut WorkerClient) -> Result<Vec<String>, String> {
+    let text = crate::engine::read_source(path)?;
+    let experiments = with_model(path, &text, |model| {
+        model
+            .kernels
+            .iter()
+            .map(|(index, _)| experiment_for_kernel(model, *index))
+            .collect::<Vec<_>>()
+    })
+    .ok_or("the file does not parse")?;
+    let mut lines = Vec::new();
+    let text = text.as_str();
+    for built in experiments {
+        let built = match built {
+            Ok(built) => built,
+            Err(reason) => {
+                lines.push(format!("{}: not-verifiable: {reason}", path.display()));
+                continue;
+            }
+        };
+        let line = match client.request(&Request::Run {
+            experiment: built.experiment.clone(),
+        }) {
+            Ok(Response::Ran {
+                compile_ms,
+                load_ms,
+                results,
+            }) => {
+                let run_ms: f64 = results.iter().map(|r| r.run_ms).sum();
+                let violations: Vec<String> = built
+                    .experiment
+                    .configs
+                    .iter()
+                    .zip(&results)
+                    .flat_map(|(config, result)| {
+                        let sites = &built.source.sites;
+                        result.violations.iter().filter_map(move |v| {
+                            sites.get(v.site).map(|site| witness(site, v, config, text))
+                        })
+                    })
+                    .collect();
+                let errors: Vec<&String> =
+                    results.iter().filter_map(|r| r.error.as_ref()).collect();
+                let verdict = if violations.is_empty() && errors.is_empty() {
+                    format!("clean in {} configuration(s)", results.len())
+                } else if violations.is_empty() {
+                    format!("launch errors: {errors:?}")
+                } else {
+                    format!(
+                        "{} violation(s): {}",
+                        violations.len(),
+                        violations.join(" | ")
+                    )
+                };
+                format!(
+                    "{} {}: {verdict} [{} sites; compile {compile_ms:.1} ms, load {load_ms:.1} ms, run {run_ms:.1} ms, total {:.1} ms]",
+                    path.display(),
+                    built.kernel,
+                    built.source.sites.len(),
+                    compile_ms + load_ms + run_ms
+                )
+            }
+            Ok(other) => format!("{} {}: {other:?}", path.display(), built.kernel),
+            Err(failure) => format!("{} {}: {failure}", path.display(), built.kernel),
+        };
+        lines.push(line);
+    }
+    Ok(lines)
+}

@@ -1,0 +1,732 @@
+//! Launch parameters for an experiment: the host launch site's constants where they evaluate,
+//! otherwise adversarial but valid choices (an element count that is not a multiple of the block).
+
+use super::protocol::{Argument, Fill, LaunchConfig};
+use crate::model::{Function, Model};
+use crate::syntax::{named_children, text};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// Largest buffer an experiment allocates, in bytes.
+pub const MAX_BUFFER_BYTES: u64 = 256 << 20;
+
+/// What the kernel's parameters are, as far as synthesis goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParameterShape {
+    Pointer {
+        element: String,
+        element_bytes: Option<u64>,
+    },
+    Integer {
+        bytes: u8,
+    },
+    Float,
+    Double,
+    Bool,
+    Unsupported(String),
+}
+
+pub fn parameter_shapes(
+    function: &Function,
+    bindings: &[(String, String)],
+) -> Vec<(String, ParameterShape)> {
+    function
+        .parameters
+        .iter()
+        .map(|p| {
+            let mut type_text = p
+                .type_text
+                .replace("const", " ")
+                .replace("volatile", " ")
+                .replace("__restrict__", " ");
+            for (name, value) in bindings {
+                if type_text.trim() == name {
+                    type_text = value.clone();
+                }
+            }
+            let type_text = type_text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let shape = if p.is_pointer {
+                ParameterShape::Pointer {
+                    element_bytes: element_bytes(&type_text),
+                    element: type_text,
+                }
+            } else {
+                scalar_shape(&type_text)
+            };
+            (p.name.clone(), shape)
+        })
+        .collect()
+}
+
+pub fn element_bytes(type_text: &str) -> Option<u64> {
+    Some(match type_text {
+        "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" | "bool" => 1,
+        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half"
+        | "__nv_bfloat16" => 2,
+        "int" | "unsigned" | "unsigned int" | "float" | "int32_t" | "uint32_t" | "char4"
+        | "uchar4" => 4,
+        "double" | "long" | "unsigned long" | "long long" | "unsigned long long" | "size_t"
+        | "int64_t" | "uint64_t" | "float2" | "int2" => 8,
+        "float4" | "int4" | "double2" | "uint4" => 16,
+        "float3" | "int3" => 12,
+        _ => return None,
+    })
+}
+
+fn scalar_shape(type_text: &str) -> ParameterShape {
+    match type_text {
+        "float" => ParameterShape::Float,
+        "double" => ParameterShape::Double,
+        "bool" => ParameterShape::Bool,
+        "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" => {
+            ParameterShape::Integer { bytes: 1 }
+        }
+        "short" | "unsigned short" | "int16_t" | "uint16_t" => ParameterShape::Integer { bytes: 2 },
+        "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => {
+            ParameterShape::Integer { bytes: 4 }
+        }
+        "long" | "unsigned long" | "long long" | "unsigned long long" | "size_t" | "int64_t"
+        | "uint64_t" | "ptrdiff_t" => ParameterShape::Integer { bytes: 8 },
+        other => ParameterShape::Unsupported(other.to_string()),
+    }
+}
+
+fn fill_for(element: &str, bytes: Option<u64>) -> Fill {
+    match (element, bytes) {
+        ("float", _) => Fill::F32,
+        ("double", _) => Fill::F64,
+        (_, Some(1)) if element != "bool" => Fill::Int1,
+        (_, Some(2)) if !element.contains("half") && !element.contains("bfloat") => Fill::Int2,
+        (e, Some(4)) if !e.ends_with('4') => Fill::Int4,
+        (e, Some(8)) if !e.ends_with('2') => Fill::Int8,
+        _ => Fill::Bytes,
+    }
+}
+
+fn integer_argument(bytes: u8, value: i64) -> Argument {
+    match bytes {
+        1 => Argument::I8 {
+            value: value.clamp(i8::MIN as i64, i8::MAX as i64) as i8,
+        },
+        2 => Argument::I16 {
+            value: value.clamp(i16::MIN as i64, i16::MAX as i64) as i16,
+        },
+        4 => Argument::I32 {
+            value: value.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        },
+        _ => Argument::I64 { value },
+    }
+}
+
+/// The configurations tried when the launch site gives no constants: the element count is not a
+/// multiple of the block, so the last block has threads past the end.
+pub fn adversarial_configs(
+    shapes: &[(String, ParameterShape)],
+    two_dimensional: bool,
+) -> Result<Vec<LaunchConfig>, String> {
+    let mut plans: Vec<(u64, [u32; 3], [u32; 3])> = Vec::new();
+    if two_dimensional {
+        plans.push((37, [3, 3, 1], [16, 16, 1]));
+    }
+    plans.push((1000, [4, 1, 1], [256, 1, 1]));
+    plans.push((100, [2, 1, 1], [96, 1, 1]));
+    if !two_dimensional {
+        plans.push((37, [3, 3, 1], [16, 16, 1]));
+    }
+    let integers = shapes
+        .iter()
+        .filter(|(_, s)| matches!(s, ParameterShape::Integer { .. }))
+        .count();
+    let mut configs = Vec::new();
+    for (size, grid, block) in plans {
+        let elements = size.saturating_pow(integers.max(1) as u32);
+        let mut arguments = Vec::new();
+        let mut described = Vec::new();
+        for (name, shape) in shapes {
+            arguments.push(match shape {
+                ParameterShape::Pointer {
+                    element,
+                    element_bytes,
+                } => {
+                    let bytes = elements
+                        .saturating_mul(element_bytes.unwrap_or(64))
+                        .min(MAX_BUFFER_BYTES);
+                    Argument::Buffer {
+                        bytes,
+                        fill: fill_for(element, *element_bytes),
+                        initialized: true,
+                    }
+                }
+                ParameterShape::Integer { bytes } => {
+                    described.push(format!("{name} = {size}"));
+                    integer_argument(*bytes, size as i64)
+                }
+                ParameterShape::Float => Argument::F32 { value: 1.5 },
+                ParameterShape::Double => Argument::F64 { value: 1.5 },
+                ParameterShape::Bool => Argument::I8 { value: 1 },
+                ParameterShape::Unsupported(type_text) => {
+                    return Err(format!(
+                        "parameter `{name}` of type `{type_text}` cannot be synthesised"
+                    ))
+                }
+            });
+        }
+        let buffers = shapes
+            .iter()
+            .filter(|(_, s)| matches!(s, ParameterShape::Pointer { .. }))
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>();
+        if !buffers.is_empty() {
+            described.push(format!("{} of {elements} elements", buffers.join(", ")));
+        }
+        configs.push(LaunchConfig {
+            grid,
+            block,
+            shared_bytes: 0,
+            arguments,
+            description: format!(
+                "grid ({},{},{}) block ({},{},{}), {}",
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                described.join(", ")
+            ),
+        });
+    }
+    Ok(configs)
+}
+
+/// A launch `kernel<<<grid, block>>>(args)` in the same file.
+#[derive(Debug, Clone)]
+pub struct LaunchSite {
+    pub line: usize,
+    pub template_arguments: Vec<String>,
+    pub config: Option<LaunchConfig>,
+}
+
+/// Every launch of `kernel` in the file, with the configuration when every part is a constant.
+pub fn launch_sites(model: &Model, kernel: &Function) -> Vec<LaunchSite> {
+    let mut sites = Vec::new();
+    for host in model
+        .functions
+        .iter()
+        .filter(|f| f.kind != crate::model::FunctionKind::Kernel)
+    {
+        crate::syntax::walk_iterative(host.body, |node| {
+            if node.kind() == "call_expression" {
+                if let Some(site) = launch_site(model, host, kernel, node) {
+                    sites.push(site);
+                }
+            }
+            true
+        });
+    }
+    sites
+}
+
+fn launch_site(
+    model: &Model,
+    host: &Function,
+    kernel: &Function,
+    call: Node,
+) -> Option<LaunchSite> {
+    let source = model.source;
+    let config_node = named_children(call).find(|c| c.kind() == "kernel_call_syntax")?;
+    let callee = call.child_by_field_name("function")?;
+    let (name, template_arguments) = match callee.kind() {
+        "template_function" => {
+            let name = callee
+                .child_by_field_name("name")
+                .map(|n| text(n, source))?;
+            let arguments = callee
+                .child_by_field_name("arguments")
+                .map(|a| {
+                    named_children(a)
+                        .map(|c| text(c, source).to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            (name, arguments)
+        }
+        _ => (text(callee, source), Vec::new()),
+    };
+    if name.rsplit("::").next() != Some(kernel.name.as_str()) {
+        return None;
+    }
+    let line = model.lines.line_of(call.start_byte()) + 1;
+    let environment = Environment::of(model, host);
+    let config = constant_config(
+        model,
+        kernel,
+        call,
+        config_node,
+        &environment,
+        &template_arguments,
+        line,
+    );
+    Some(LaunchSite {
+        line,
+        template_arguments,
+        config,
+    })
+}
+
+fn constant_config(
+    model: &Model,
+    kernel: &Function,
+    call: Node,
+    config_node: Node,
+    environment: &Environment,
+    template_arguments: &[String],
+    line: usize,
+) -> Option<LaunchConfig> {
+    let source = model.source;
+    let parts: Vec<Node> = named_children(config_node).collect();
+    let grid = environment.dim3(text(*parts.first()?, source))?;
+    let block = environment.dim3(text(*parts.get(1)?, source))?;
+    let shared_bytes = match parts.get(2) {
+        Some(node) => u32::try_from(environment.evaluate(text(*node, source))?).ok()?,
+        None => 0,
+    };
+    let bindings: Vec<(String, String)> = template_parameter_names(kernel)
+        .into_iter()
+        .zip(template_arguments.iter().cloned())
+        .collect();
+    let shapes = parameter_shapes(kernel, &bindings);
+    let arguments_node = call.child_by_field_name("arguments")?;
+    let arguments: Vec<Node> = named_children(arguments_node)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    if arguments.len() != shapes.len() {
+        return None;
+    }
+    let mut values = Vec::new();
+    let mut described = Vec::new();
+    for ((name, shape), argument) in shapes.iter().zip(arguments) {
+        let argument_text = text(argument, source);
+        values.push(match shape {
+            ParameterShape::Pointer {
+                element,
+                element_bytes,
+            } => {
+                let bytes = environment.allocation_bytes(argument_text)?;
+                if bytes > MAX_BUFFER_BYTES {
+                    return None;
+                }
+                if let Some(size) = element_bytes {
+                    described.push(format!("{name} of {} elements", bytes / size));
+                }
+                Argument::Buffer {
+                    bytes,
+                    fill: fill_for(element, *element_bytes),
+                    initialized: true,
+                }
+            }
+            ParameterShape::Integer { bytes } => {
+                let value = environment.evaluate(argument_text)?;
+                described.push(format!("{name} = {value}"));
+                integer_argument(*bytes, i64::try_from(value).ok()?)
+            }
+            ParameterShape::Float => Argument::F32 {
+                value: environment.evaluate_float(argument_text)? as f32,
+            },
+            ParameterShape::Double => Argument::F64 {
+                value: environment.evaluate_float(argument_text)?,
+            },
+            ParameterShape::Bool => Argument::I8 {
+                value: i8::from(environment.evaluate(argument_text)? != 0),
+            },
+            ParameterShape::Unsupported(_) => return None,
+        });
+    }
+    Some(LaunchConfig {
+        grid,
+        block,
+        shared_bytes,
+        arguments: values,
+        description: format!(
+            "as launched at line {line}: grid ({},{},{}) block ({},{},{}), {}",
+            grid[0],
+            grid[1],
+            grid[2],
+            block[0],
+            block[1],
+            block[2],
+            described.join(", ")
+        ),
+    })
+}
+
+pub fn template_parameter_names(function: &Function) -> Vec<String> {
+    function.template_parameters.clone()
+}
+
+/// Names visible at a launch: the host function's declarations, the file's constants, `#define`s.
+pub struct Environment {
+    values: HashMap<String, String>,
+    dims: HashMap<String, Vec<String>>,
+    allocations: HashMap<String, String>,
+}
+
+const MAX_EVALUATION_DEPTH: usize = 24;
+
+impl Environment {
+    pub fn of(model: &Model, host: &Function) -> Environment {
+        let source = model.source;
+        let mut environment = Environment {
+            values: HashMap::new(),
+            dims: HashMap::new(),
+            allocations: HashMap::new(),
+        };
+        for (name, value) in &model.view.defines {
+            environment.values.insert(name.clone(), value.clone());
+        }
+        let mut scopes = vec![model.tree.root_node()];
+        scopes.push(host.body);
+        for scope in scopes {
+            let is_root = scope == model.tree.root_node();
+            crate::syntax::walk_iterative(scope, |node| {
+                match node.kind() {
+                    "function_definition" if is_root => return false,
+                    "declaration" => {
+                        let type_text = node
+                            .child_by_field_name("type")
+                            .map(|t| text(t, source))
+                            .unwrap_or("");
+                        for declarator in named_children(node) {
+                            if declarator.kind() != "init_declarator" {
+                                continue;
+                            }
+                            let (Some(target), Some(value)) = (
+                                declarator.child_by_field_name("declarator"),
+                                declarator.child_by_field_name("value"),
+                            ) else {
+                                continue;
+                            };
+                            let name = text(target, source)
+                                .trim_start_matches('*')
+                                .trim()
+                                .to_string();
+                            if type_text == "dim3" {
+                                let inner = text(value, source)
+                                    .trim()
+                                    .trim_start_matches("dim3")
+                                    .trim()
+                                    .trim_start_matches(['(', '{'])
+                                    .trim_end_matches([')', '}']);
+                                environment.dims.insert(name, split_arguments(inner));
+                            } else if value.kind() != "initializer_list"
+                                && value.kind() != "argument_list"
+                            {
+                                environment
+                                    .values
+                                    .insert(name, text(value, source).to_string());
+                            } else if value.named_child_count() == 1 {
+                                if let Some(inner) = value.named_child(0) {
+                                    environment
+                                        .values
+                                        .insert(name, text(inner, source).to_string());
+                                }
+                            }
+                        }
+                    }
+                    "call_expression" => {
+                        let callee = node
+                            .child_by_field_name("function")
+                            .map(|f| text(f, source))
+                            .unwrap_or("");
+                        if matches!(
+                            callee,
+                            "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
+                        ) {
+                            if let Some(arguments) = node.child_by_field_name("arguments") {
+                                let parts: Vec<Node> = named_children(arguments).collect();
+                                if let (Some(target), Some(size)) = (parts.first(), parts.get(1)) {
+                                    let target_text = text(*target, source);
+                                    if let Some(position) = target_text.rfind('&') {
+                                        let name = target_text[position + 1..]
+                                            .trim()
+                                            .trim_end_matches(')')
+                                            .trim()
+                                            .to_string();
+                                        environment
+                                            .allocations
+                                            .insert(name, text(*size, source).to_string());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                true
+            });
+        }
+        environment
+    }
+
+    pub fn allocation_bytes(&self, pointer: &str) -> Option<u64> {
+        let size = self.allocations.get(pointer.trim())?;
+        u64::try_from(self.evaluate(size)?).ok()
+    }
+
+    fn dim3(&self, expression: &str) -> Option<[u32; 3]> {
+        let expression = expression.trim();
+        let parts = if let Some(parts) = self.dims.get(expression) {
+            parts.clone()
+        } else if let Some(inner) = expression.strip_prefix("dim3") {
+            split_arguments(
+                inner
+                    .trim()
+                    .trim_start_matches(['(', '{'])
+                    .trim_end_matches([')', '}']),
+            )
+        } else {
+            vec![expression.to_string()]
+        };
+        let mut dims = [1u32; 3];
+        for (slot, part) in dims.iter_mut().zip(parts.iter()) {
+            *slot = u32::try_from(self.evaluate(part)?)
+                .ok()
+                .filter(|v| *v > 0)?;
+        }
+        Some(dims)
+    }
+
+    pub fn evaluate(&self, expression: &str) -> Option<i128> {
+        let tokens = tokenize(expression)?;
+        let mut parser = Evaluator {
+            tokens: &tokens,
+            position: 0,
+            environment: self,
+            depth: 0,
+        };
+        let value = parser.expression(0)?;
+        (parser.position == tokens.len()).then_some(value)
+    }
+
+    fn evaluate_float(&self, expression: &str) -> Option<f64> {
+        let trimmed = expression.trim().trim_end_matches(['f', 'F']);
+        trimmed
+            .parse::<f64>()
+            .ok()
+            .or_else(|| self.evaluate(expression).map(|v| v as f64))
+            .or_else(|| {
+                let value = self.values.get(expression.trim())?;
+                value
+                    .trim()
+                    .trim_end_matches(['f', 'F'])
+                    .parse::<f64>()
+                    .ok()
+            })
+    }
+}
+
+fn split_arguments(inner: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in inner.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current.trim().to_string());
+    }
+    parts
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Number(i128),
+    Name(String),
+    Symbol(&'static str),
+}
+
+fn tokenize(text: &str) -> Option<Vec<Token>> {
+    const SYMBOLS: &[&str] = &[
+        "<<", ">>", "(", ")", "+", "-", "*", "/", "%", "<", ">", ",", "::",
+    ];
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i] as char;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'\'') {
+                i += 1;
+            }
+            let literal: String = text[start..i].chars().filter(|c| *c != '\'').collect();
+            let digits = literal.trim_end_matches(['u', 'U', 'l', 'L']);
+            let value = if let Some(hex) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                i128::from_str_radix(hex, 16).ok()?
+            } else {
+                digits.parse::<i128>().ok()?
+            };
+            tokens.push(Token::Number(value));
+        } else if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            tokens.push(Token::Name(text[start..i].to_string()));
+        } else {
+            let symbol = SYMBOLS.iter().find(|s| text[i..].starts_with(**s))?;
+            tokens.push(Token::Symbol(symbol));
+            i += symbol.len();
+        }
+    }
+    Some(tokens)
+}
+
+struct Evaluator<'a> {
+    tokens: &'a [Token],
+    position: usize,
+    environment: &'a Environment,
+    depth: usize,
+}
+
+impl Evaluator<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.position)
+    }
+
+    fn eat(&mut self, symbol: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Symbol(s)) if *s == symbol) {
+            self.position += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expression(&mut self, min_precedence: u8) -> Option<i128> {
+        let mut left = self.unary()?;
+        while let Some(Token::Symbol(op)) = self.peek().cloned() {
+            let precedence = match op {
+                "*" | "/" | "%" => 3,
+                "+" | "-" => 2,
+                "<<" | ">>" => 1,
+                _ => break,
+            };
+            if precedence < min_precedence.max(1) {
+                break;
+            }
+            self.position += 1;
+            let right = self.expression(precedence + 1)?;
+            left = match op {
+                "*" => left.checked_mul(right)?,
+                "/" => left.checked_div(right)?,
+                "%" => left.checked_rem(right)?,
+                "+" => left.checked_add(right)?,
+                "-" => left.checked_sub(right)?,
+                "<<" => left.checked_shl(u32::try_from(right).ok()?)?,
+                ">>" => left.checked_shr(u32::try_from(right).ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(left)
+    }
+
+    fn unary(&mut self) -> Option<i128> {
+        if self.eat("-") {
+            return self.unary()?.checked_neg();
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        match self.peek().cloned()? {
+            Token::Number(value) => {
+                self.position += 1;
+                Some(value)
+            }
+            Token::Symbol("(") => {
+                self.position += 1;
+                // A cast to an integer type: `(size_t)n`, `(int)(x)`.
+                if let (Some(Token::Name(name)), Some(Token::Symbol(")"))) = (
+                    self.tokens.get(self.position),
+                    self.tokens.get(self.position + 1),
+                ) {
+                    if scalar_shape(name).is_integer() {
+                        self.position += 2;
+                        return self.unary();
+                    }
+                }
+                let value = self.expression(0)?;
+                self.eat(")").then_some(value)
+            }
+            Token::Name(name) => {
+                self.position += 1;
+                match name.as_str() {
+                    "sizeof" => {
+                        if !self.eat("(") {
+                            return None;
+                        }
+                        let mut words = Vec::new();
+                        while let Some(Token::Name(word)) = self.peek().cloned() {
+                            words.push(word);
+                            self.position += 1;
+                        }
+                        if !self.eat(")") {
+                            return None;
+                        }
+                        element_bytes(&words.join(" ")).map(i128::from)
+                    }
+                    "static_cast" => {
+                        // static_cast<T>(e): the type is skipped up to the closing `>`.
+                        if !self.eat("<") {
+                            return None;
+                        }
+                        while !self.eat(">") {
+                            self.position += 1;
+                            if self.position >= self.tokens.len() {
+                                return None;
+                            }
+                        }
+                        self.unary()
+                    }
+                    _ => {
+                        let definition = self.environment.values.get(&name)?;
+                        if self.depth >= MAX_EVALUATION_DEPTH {
+                            return None;
+                        }
+                        let tokens = tokenize(definition)?;
+                        let mut inner = Evaluator {
+                            tokens: &tokens,
+                            position: 0,
+                            environment: self.environment,
+                            depth: self.depth + 1,
+                        };
+                        let value = inner.expression(0)?;
+                        (inner.position == tokens.len()).then_some(value)
+                    }
+                }
+            }
+            Token::Symbol(_) => None,
+        }
+    }
+}
+
+impl ParameterShape {
+    fn is_integer(&self) -> bool {
+        matches!(self, ParameterShape::Integer { .. })
+    }
+}

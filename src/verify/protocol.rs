@@ -1,0 +1,142 @@
+//! The line-delimited JSON spoken between `cudalint check --verify` and its `verify-worker` child:
+//! one request per line on the worker's stdin, one response per line on its stdout.
+
+use serde::{Deserialize, Serialize};
+
+/// How a buffer is filled before a launch: random, never zero, in the element's own type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fill {
+    /// Floats in [0.5, 1.5).
+    F32,
+    F64,
+    /// Integers in [1, 8] of this many bytes (small, so data used as an index stays near zero).
+    Int1,
+    Int2,
+    Int4,
+    Int8,
+    /// Bytes in [1, 255] (unknown element type).
+    Bytes,
+}
+
+/// One kernel argument. After the kernel's own arguments the worker appends, for each `Buffer` in
+/// order, its size in bytes (u64) and its "initialized" bitmap (null when initialized), then the
+/// report buffer: the parameters the instrumentation added.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Argument {
+    Buffer {
+        bytes: u64,
+        fill: Fill,
+        initialized: bool,
+    },
+    I8 {
+        value: i8,
+    },
+    I16 {
+        value: i16,
+    },
+    I32 {
+        value: i32,
+    },
+    I64 {
+        value: i64,
+    },
+    F32 {
+        value: f32,
+    },
+    F64 {
+        value: f64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_bytes: u32,
+    pub arguments: Vec<Argument>,
+    /// How the configuration was chosen, for the report (`as launched at line 42`, `n = 1000`).
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// The instrumented, self-contained source.
+    pub source: String,
+    /// The unmangled (`extern "C"`) kernel name.
+    pub kernel: String,
+    pub sites: usize,
+    pub configs: Vec<LaunchConfig>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "op")]
+pub enum Request {
+    /// Answered without touching CUDA.
+    Ping,
+    /// Create the CUDA context (once per worker) and describe the device.
+    Hello,
+    Run {
+        experiment: Experiment,
+    },
+    /// Test modes, honoured only when the worker runs with CUDALINT_WORKER_TEST_MODES=1.
+    TestHang,
+    TestCrash,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteViolation {
+    pub site: usize,
+    pub count: u64,
+    pub index: i64,
+    /// 1 read, 2 write, 3 read and write.
+    pub kind: u32,
+    pub thread: [u32; 3],
+    pub block: [u32; 3],
+    pub extent: u64,
+    /// 1 out of bounds, 2 read of an uninitialized element.
+    pub cause: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigResult {
+    pub run_ms: f64,
+    pub violations: Vec<SiteViolation>,
+    /// A launch error that left the context usable (an invalid configuration, say).
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "reply")]
+pub enum Response {
+    Pong,
+    Hello {
+        device: String,
+        compute_capability: [i32; 2],
+        driver_version: i32,
+        context_ms: f64,
+    },
+    /// CUDA cannot be used at all (no driver, no device, no NVRTC): nothing will verify.
+    Unavailable {
+        reason: String,
+    },
+    Ran {
+        compile_ms: f64,
+        load_ms: f64,
+        results: Vec<ConfigResult>,
+    },
+    CompileError {
+        log: String,
+    },
+    /// The kernel faulted and the context is poisoned: the worker exits after this reply.
+    Fault {
+        message: String,
+        compile_ms: f64,
+        load_ms: f64,
+    },
+    /// A request the worker could not act on (malformed line, unknown kernel).
+    Error {
+        message: String,
+    },
+}

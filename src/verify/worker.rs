@@ -1,0 +1,458 @@
+//! The `verify-worker` process: keeps one CUDA context, compiles each experiment with NVRTC, runs
+//! it through the driver API and reads the instrumentation's report back. A fault poisons the
+//! context, so the worker answers `Fault` and exits; its parent starts a fresh one.
+
+use super::protocol::{
+    Argument, ConfigResult, Experiment, Fill, LaunchConfig, Request, Response, SiteViolation,
+};
+use cudarc::driver::{result, sys, CudaContext, CudaModule};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Words of the report buffer before the per-site records (`CL_SCRATCH_WORDS` in the prelude).
+pub const SCRATCH_WORDS: usize = 128;
+/// Words per site record (`CL_SITE_WORDS`).
+pub const SITE_WORDS: usize = 12;
+pub const TEST_MODES_VARIABLE: &str = "CUDALINT_WORKER_TEST_MODES";
+
+struct Device {
+    context: Arc<CudaContext>,
+    arch: String,
+    include_paths: Vec<String>,
+}
+
+/// Runs the worker loop on stdin/stdout until stdin closes.
+pub fn serve() -> i32 {
+    let test_modes = std::env::var(TEST_MODES_VARIABLE).is_ok_and(|v| v == "1");
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut device: Option<Result<Device, String>> = None;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (response, exit_after) = match serde_json::from_str::<Request>(&line) {
+            Err(e) => (
+                Response::Error {
+                    message: format!("malformed request: {e}"),
+                },
+                false,
+            ),
+            Ok(Request::Ping) => (Response::Pong, false),
+            Ok(Request::TestHang) if test_modes => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
+            Ok(Request::TestCrash) if test_modes => std::process::abort(),
+            Ok(Request::TestHang | Request::TestCrash) => (
+                Response::Error {
+                    message: "test modes are disabled".into(),
+                },
+                false,
+            ),
+            Ok(Request::Hello) => {
+                let started = Instant::now();
+                let ready = device.get_or_insert_with(open_device);
+                match ready {
+                    Ok(d) => {
+                        let name = d.context.name().unwrap_or_else(|_| "unknown device".into());
+                        let (major, minor) = d.context.compute_capability().unwrap_or((0, 0));
+                        let driver_version = driver_version();
+                        let context_ms = started.elapsed().as_secs_f64() * 1e3;
+                        (
+                            Response::Hello {
+                                device: name,
+                                compute_capability: [major, minor],
+                                driver_version,
+                                context_ms,
+                            },
+                            false,
+                        )
+                    }
+                    Err(reason) => (
+                        Response::Unavailable {
+                            reason: reason.clone(),
+                        },
+                        false,
+                    ),
+                }
+            }
+            Ok(Request::Run { experiment }) => match device.get_or_insert_with(open_device) {
+                Err(reason) => (
+                    Response::Unavailable {
+                        reason: reason.clone(),
+                    },
+                    false,
+                ),
+                Ok(d) => {
+                    let response = run_experiment(d, &experiment);
+                    let fatal = matches!(response, Response::Fault { .. });
+                    (response, fatal)
+                }
+            },
+        };
+        let Ok(text) = serde_json::to_string(&response) else {
+            return 2;
+        };
+        if writeln!(stdout, "{text}")
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
+            return 2;
+        }
+        if exit_after {
+            return 3;
+        }
+    }
+    0
+}
+
+fn open_device() -> Result<Device, String> {
+    // SAFETY: probing for the shared libraries only loads them.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("no CUDA driver (libcuda could not be loaded)".into());
+    }
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err("no NVRTC (libnvrtc could not be loaded; add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)".into());
+    }
+    let context = std::panic::catch_unwind(|| CudaContext::new(0))
+        .map_err(|_| "the CUDA driver could not be initialised".to_string())?
+        .map_err(|e| format!("no usable CUDA device ({e:?})"))?;
+    let (major, minor) = context
+        .compute_capability()
+        .map_err(|e| format!("cannot read the compute capability ({e:?})"))?;
+    let mut include_paths = Vec::new();
+    for variable in ["CUDA_HOME", "CUDA_PATH"] {
+        if let Some(root) = std::env::var_os(variable) {
+            include_paths.push(std::path::Path::new(&root).join("include"));
+        }
+    }
+    include_paths.push("/usr/local/cuda/include".into());
+    // CUDA 13 keeps libcu++ (which cooperative_groups.h includes) under include/cccl.
+    let include_paths = include_paths
+        .into_iter()
+        .filter(|p| p.join("cooperative_groups.h").exists())
+        .flat_map(|p| [p.join("cccl"), p])
+        .filter(|p| p.exists())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    Ok(Device {
+        context,
+        arch: format!("sm_{major}{minor}"),
+        include_paths,
+    })
+}
+
+/// Compiles straight to the device's machine code (a CUBIN), so loading the module costs no JIT.
+fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
+    use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
+    let source =
+        std::ffi::CString::new(source).map_err(|_| "the source holds a NUL byte".to_string())?;
+    let name = c"cudalint_verify.cu";
+    let program = nvrtc::create_program(&source, Some(name)).map_err(|e| format!("{e:?}"))?;
+    // SAFETY: `program` is live until destroy_program below; the buffers are sized as NVRTC says.
+    let outcome = unsafe {
+        match nvrtc::compile_program(program, options) {
+            Err(_) => {
+                let log = nvrtc::get_program_log(program)
+                    .map(|l| {
+                        l.iter()
+                            .map(|c| *c as u8)
+                            .take_while(|b| *b != 0)
+                            .collect::<Vec<u8>>()
+                    })
+                    .unwrap_or_default();
+                Err(String::from_utf8_lossy(&log).into_owned())
+            }
+            Ok(()) => {
+                let mut size = 0usize;
+                if nvrtc_sys::nvrtcGetCUBINSize(program, &mut size)
+                    != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
+                {
+                    Err("NVRTC produced no CUBIN".to_string())
+                } else {
+                    let mut image = vec![0u8; size];
+                    if nvrtc_sys::nvrtcGetCUBIN(program, image.as_mut_ptr().cast())
+                        != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
+                    {
+                        Err("NVRTC produced no CUBIN".to_string())
+                    } else {
+                        Ok(image)
+                    }
+                }
+            }
+        }
+    };
+    // SAFETY: destroyed once, after its last use.
+    let _ = unsafe { nvrtc::destroy_program(program) };
+    outcome
+}
+
+fn driver_version() -> i32 {
+    let mut version = 0;
+    // SAFETY: writes one int; the driver library is loaded (the device opened).
+    let status = unsafe { sys::cuDriverGetVersion(&mut version) };
+    if status == sys::CUresult::CUDA_SUCCESS {
+        version
+    } else {
+        0
+    }
+}
+
+fn milliseconds_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn run_experiment(device: &Device, experiment: &Experiment) -> Response {
+    let compile_start = Instant::now();
+    let mut options = vec![
+        format!("--gpu-architecture={}", device.arch),
+        "-std=c++17".to_string(),
+    ];
+    options.extend(
+        device
+            .include_paths
+            .iter()
+            .map(|p| format!("--include-path={p}")),
+    );
+    let image = match std::panic::catch_unwind(|| compile_cubin(&experiment.source, &options)) {
+        Err(_) => {
+            return Response::CompileError {
+                log: "NVRTC could not be called".into(),
+            }
+        }
+        Ok(Err(log)) => return Response::CompileError { log },
+        Ok(Ok(image)) => image,
+    };
+    let ptx = cudarc::nvrtc::Ptx::from_binary(image);
+    let compile_ms = milliseconds_since(compile_start);
+    let load_start = Instant::now();
+    let module: Arc<CudaModule> = match device.context.load_module(ptx) {
+        Ok(module) => module,
+        Err(e) => {
+            return Response::Error {
+                message: format!("module load failed: {e:?}"),
+            }
+        }
+    };
+    let function = match module.load_function(&experiment.kernel) {
+        Ok(function) => function,
+        Err(e) => {
+            return Response::Error {
+                message: format!(
+                    "kernel `{}` not found in the module: {e:?}",
+                    experiment.kernel
+                ),
+            }
+        }
+    };
+    let load_ms = milliseconds_since(load_start);
+    let mut results = Vec::new();
+    for config in &experiment.configs {
+        match launch(function.cu_function(), config, experiment.sites) {
+            Ok(result) => results.push(result),
+            Err(LaunchFailure::Fatal(message)) => {
+                return Response::Fault {
+                    message,
+                    compile_ms,
+                    load_ms,
+                }
+            }
+            Err(LaunchFailure::Recoverable(message)) => results.push(ConfigResult {
+                run_ms: 0.0,
+                violations: Vec::new(),
+                error: Some(message),
+            }),
+        }
+    }
+    drop(module);
+    Response::Ran {
+        compile_ms,
+        load_ms,
+        results,
+    }
+}
+
+enum LaunchFailure {
+    /// The context is poisoned.
+    Fatal(String),
+    Recoverable(String),
+}
+
+/// Errors after which the context is unusable.
+const STICKY_ERRORS: &[&str] = &[
+    "ILLEGAL_ADDRESS",
+    "LAUNCH_FAILED",
+    "MISALIGNED_ADDRESS",
+    "HARDWARE_STACK_ERROR",
+    "ILLEGAL_INSTRUCTION",
+    "INVALID_PC",
+    "LAUNCH_TIMEOUT",
+    "ASSERT",
+    "INVALID_ADDRESS_SPACE",
+];
+
+fn classify(error: result::DriverError) -> LaunchFailure {
+    let message = format!("{error:?}");
+    if STICKY_ERRORS.iter().any(|name| message.contains(name)) {
+        LaunchFailure::Fatal(message)
+    } else {
+        LaunchFailure::Recoverable(message)
+    }
+}
+
+/// Device allocations freed when the launch is done, whatever happened.
+struct Allocations(Vec<sys::CUdeviceptr>);
+
+impl Drop for Allocations {
+    fn drop(&mut self) {
+        for pointer in self.0.drain(..) {
+            // SAFETY: each pointer came from malloc_sync and is freed once.
+            let _ = unsafe { result::free_sync(pointer) };
+        }
+    }
+}
+
+fn allocate(
+    allocations: &mut Allocations,
+    bytes: usize,
+) -> Result<sys::CUdeviceptr, LaunchFailure> {
+    // SAFETY: a plain device allocation of at least one byte.
+    let pointer = unsafe { result::malloc_sync(bytes.max(1)) }.map_err(classify)?;
+    allocations.0.push(pointer);
+    Ok(pointer)
+}
+
+/// A small deterministic generator: experiments repeat exactly.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn fill_bytes(fill: Fill, bytes: usize, random: &mut XorShift) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes);
+    while out.len() < bytes {
+        match fill {
+            Fill::F32 => out.extend_from_slice(&((0.5 + random.unit()) as f32).to_le_bytes()),
+            Fill::F64 => out.extend_from_slice(&(0.5 + random.unit()).to_le_bytes()),
+            Fill::Int1 => out.push(1 + (random.next() % 8) as u8),
+            Fill::Int2 => out.extend_from_slice(&(1 + (random.next() % 8) as u16).to_le_bytes()),
+            Fill::Int4 => out.extend_from_slice(&(1 + (random.next() % 8) as u32).to_le_bytes()),
+            Fill::Int8 => out.extend_from_slice(&(1 + random.next() % 8).to_le_bytes()),
+            Fill::Bytes => out.push(1 + (random.next() % 255) as u8),
+        }
+    }
+    out.truncate(bytes);
+    out
+}
+
+fn launch(
+    function: sys::CUfunction,
+    config: &LaunchConfig,
+    sites: usize,
+) -> Result<ConfigResult, LaunchFailure> {
+    let start = Instant::now();
+    let mut allocations = Allocations(Vec::new());
+    let mut random = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut values: Vec<Vec<u8>> = Vec::new();
+    let mut extra: Vec<Vec<u8>> = Vec::new();
+    for argument in &config.arguments {
+        match *argument {
+            Argument::Buffer {
+                bytes,
+                fill,
+                initialized,
+            } => {
+                let bytes = usize::try_from(bytes)
+                    .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
+                let pointer = allocate(&mut allocations, bytes)?;
+                let contents = fill_bytes(fill, bytes, &mut random);
+                // SAFETY: the allocation holds at least `bytes` bytes.
+                unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+                values.push(pointer.to_le_bytes().to_vec());
+                extra.push((bytes as u64).to_le_bytes().to_vec());
+                let bitmap: u64 = if initialized {
+                    0
+                } else {
+                    // One bit per byte covers every element type; all clear: nothing written yet.
+                    let words = bytes.div_ceil(32).max(1);
+                    let bitmap = allocate(&mut allocations, words * 4)?;
+                    // SAFETY: the bitmap allocation holds `words * 4` bytes.
+                    unsafe { result::memset_d8_sync(bitmap, 0, words * 4) }.map_err(classify)?;
+                    bitmap
+                };
+                extra.push(bitmap.to_le_bytes().to_vec());
+            }
+            Argument::I8 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::I16 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::I32 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::I64 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::F32 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::F64 { value } => values.push(value.to_le_bytes().to_vec()),
+        }
+    }
+    let report_words = SCRATCH_WORDS + sites * SITE_WORDS;
+    let report = allocate(&mut allocations, report_words * 8)?;
+    // SAFETY: the report allocation holds `report_words * 8` bytes.
+    unsafe { result::memset_d8_sync(report, 0, report_words * 8) }.map_err(classify)?;
+    values.append(&mut extra);
+    values.push(report.to_le_bytes().to_vec());
+    let mut parameters: Vec<*mut std::ffi::c_void> =
+        values.iter_mut().map(|v| v.as_mut_ptr().cast()).collect();
+    let grid = (config.grid[0], config.grid[1], config.grid[2]);
+    let block = (config.block[0], config.block[1], config.block[2]);
+    // SAFETY: `parameters` points at one value per kernel parameter, laid out as the kernel's
+    // (instrumented) signature expects; the values outlive the synchronous launch below.
+    unsafe {
+        result::launch_kernel(
+            function,
+            grid,
+            block,
+            config.shared_bytes,
+            std::ptr::null_mut(),
+            &mut parameters,
+        )
+    }
+    .map_err(classify)?;
+    result::ctx::synchronize().map_err(classify)?;
+    let mut words = vec![0u64; report_words];
+    // SAFETY: `words` has exactly the report's size.
+    unsafe { result::memcpy_dtoh_sync(&mut words, report) }.map_err(classify)?;
+    drop(allocations);
+    let mut violations = Vec::new();
+    for site in 0..sites {
+        let Some(record) =
+            words.get(SCRATCH_WORDS + site * SITE_WORDS..SCRATCH_WORDS + (site + 1) * SITE_WORDS)
+        else {
+            break;
+        };
+        if record[0] == 0 {
+            continue;
+        }
+        violations.push(SiteViolation {
+            site,
+            count: record[0],
+            index: record[2] as i64,
+            kind: record[3] as u32,
+            thread: [record[4] as u32, record[5] as u32, record[6] as u32],
+            block: [record[7] as u32, record[8] as u32, record[9] as u32],
+            extent: record[10],
+            cause: record[11] as u32,
+        });
+    }
+    Ok(ConfigResult {
+        run_ms: milliseconds_since(start),
+        violations,
+        error: None,
+    })
+}

@@ -1,0 +1,358 @@
+//! `--verify` without a GPU: the rewritten sources (snapshots), parameter synthesis, the worker
+//! protocol (timeouts, crashes, replacement), and the no-driver path of the CLI.
+
+use cudalint::verify::client::{WorkerClient, WorkerFailure};
+use cudalint::verify::params::{self, Environment, ParameterShape};
+use cudalint::verify::protocol::{Argument, Request, Response};
+use cudalint::verify::{experiment_for_kernel, with_model};
+use std::path::Path;
+use std::time::Duration;
+
+const FIXTURES: &[&str] = &[
+    "testdata/bad/unguarded_thread_index.cu",
+    "testdata/bad/out_of_range_access.cu",
+    "kernels/unguarded-thread-index/bad.cu",
+    "kernels/unguarded-thread-index/good.cu",
+    "kernels/out-of-range-access/bad.cu",
+    "kernels/out-of-range-access/good.cu",
+];
+
+#[test]
+fn rewritten_sources_match_snapshots() {
+    for fixture in FIXTURES {
+        let text = std::fs::read_to_string(fixture).unwrap();
+        let outputs = with_model(Path::new(fixture), &text, |model| {
+            model
+                .kernels
+                .iter()
+                .map(|(index, _)| {
+                    let name = model.functions[*index].name.clone();
+                    let built = experiment_for_kernel(model, *index)
+                        .unwrap_or_else(|e| panic!("{fixture} {name}: {e}"));
+                    let configs: Vec<String> = built
+                        .experiment
+                        .configs
+                        .iter()
+                        .map(|c| c.description.clone())
+                        .collect();
+                    (
+                        name,
+                        format!(
+                            "{}\n// configurations:\n// {}\n",
+                            built.source.body,
+                            configs.join("\n// ")
+                        ),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap();
+        assert!(!outputs.is_empty(), "{fixture}: no kernel");
+        for (kernel, rewritten) in outputs {
+            let name = format!("{}__{kernel}", fixture.replace(['/', '.', '-'], "_"));
+            insta::assert_snapshot!(name, rewritten);
+        }
+    }
+}
+
+#[test]
+fn every_access_becomes_a_checked_access() {
+    let text = "__global__ void k(const int* b, int* c, int n) { int t = blockIdx.x * blockDim.x + threadIdx.x; atomicAdd(&c[b[t] & 15], 1); c[t] = 0; }";
+    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+        .unwrap()
+        .unwrap();
+    assert_eq!(built.source.sites.len(), 3);
+    assert_eq!(built.source.body.matches("cl_at(").count(), 3);
+    // nested: the inner read sits inside the outer access's index
+    assert!(
+        built
+            .source
+            .body
+            .contains("(*cl_at(c, (long long)((*cl_at(b, (long long)(t), 0,"),
+        "{}",
+        built.source.body
+    );
+    assert!(built.source.body.contains("int n, unsigned long long cudalint_bytes_0, unsigned int* cudalint_initialized_0, unsigned long long cudalint_bytes_1"));
+    assert!(built.source.body.starts_with("extern \"C\" __global__"));
+}
+
+#[test]
+fn host_code_and_other_kernels_are_left_out() {
+    let text = "#include <cstdio>\n#define N 64\n__device__ float twice(float v) { return 2 * v; }\nvoid host() { printf(\"x\"); }\n__global__ void other(float* o) { o[0] = 1; }\n__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = twice(N); }\nint main() { k<<<1, N>>>(nullptr); }\n";
+    let built = with_model(Path::new("k.cu"), text, |m| {
+        let index = m.functions.iter().position(|f| f.name == "k").unwrap();
+        experiment_for_kernel(m, index)
+    })
+    .unwrap()
+    .unwrap();
+    let body = &built.source.body;
+    assert!(body.contains("#define N 64") && body.contains("__device__ float twice"));
+    assert!(
+        !body.contains("printf")
+            && !body.contains("other")
+            && !body.contains("main")
+            && !body.contains("cstdio"),
+        "{body}"
+    );
+}
+
+#[test]
+fn template_kernels_are_bound_to_the_launch_types() {
+    let text = "template <typename T, int B> __global__ void k(T* o, int n) { int i = blockIdx.x * B + threadIdx.x; o[i] = T(1); }\nvoid run(double* d) { k<double, 128><<<8, 128>>>(d, 1000); }\n";
+    let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+        .unwrap()
+        .unwrap();
+    assert!(
+        built.source.body.contains("typedef double T;")
+            && built.source.body.contains("constexpr int B = 128;"),
+        "{}",
+        built.source.body
+    );
+    assert_eq!(
+        built.source.template_bindings,
+        vec![
+            ("T".to_string(), "double".to_string()),
+            ("B".to_string(), "128".to_string())
+        ]
+    );
+    let without_launch = "template <typename T> __global__ void k(T* o) { o[threadIdx.x + blockIdx.x * blockDim.x] = T(1); }";
+    let built = with_model(Path::new("k.cu"), without_launch, |m| {
+        experiment_for_kernel(m, 0)
+    })
+    .unwrap()
+    .unwrap();
+    assert!(built.source.body.contains("typedef float T;"));
+}
+
+#[test]
+fn launch_site_constants_become_the_first_configuration() {
+    let text = std::fs::read_to_string("kernels/unguarded-thread-index/bad.cu").unwrap();
+    let configs = with_model(Path::new("bad.cu"), &text, |m| {
+        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
+        experiment_for_kernel(m, index).unwrap().experiment.configs
+    })
+    .unwrap();
+    let first = &configs[0];
+    assert_eq!(first.grid, [4, 1, 1]);
+    assert_eq!(first.block, [256, 1, 1]);
+    assert_eq!(first.arguments[0], Argument::I32 { value: 1000 });
+    assert_eq!(first.arguments[1], Argument::F32 { value: 2.0 });
+    assert!(matches!(
+        first.arguments[2],
+        Argument::Buffer { bytes: 4000, .. }
+    ));
+    assert!(
+        first.description.starts_with("as launched at line 42"),
+        "{}",
+        first.description
+    );
+}
+
+#[test]
+fn adversarial_sizes_are_not_multiples_of_the_block() {
+    let shapes = vec![
+        (
+            "a".to_string(),
+            ParameterShape::Pointer {
+                element: "float".into(),
+                element_bytes: Some(4),
+            },
+        ),
+        ("n".to_string(), ParameterShape::Integer { bytes: 4 }),
+        ("s".to_string(), ParameterShape::Float),
+    ];
+    let configs = params::adversarial_configs(&shapes, false).unwrap();
+    assert!(configs.len() >= 2);
+    for config in &configs {
+        let Argument::I32 { value: n } = config.arguments[1] else {
+            panic!("n is not an int")
+        };
+        let threads = config.grid.iter().product::<u32>() * config.block.iter().product::<u32>();
+        assert!(
+            threads as i32 > n,
+            "{}: every thread in range, nothing to find",
+            config.description
+        );
+        assert_ne!(n as u32 % config.block[0], 0);
+        assert_eq!(
+            config.arguments[0],
+            Argument::Buffer {
+                bytes: n as u64 * 4,
+                fill: cudalint::verify::protocol::Fill::F32,
+                initialized: true
+            }
+        );
+    }
+    // two sizes: the buffer is their product, so a bounded 2D kernel stays in range
+    let two = vec![
+        (
+            "m".to_string(),
+            ParameterShape::Pointer {
+                element: "double".into(),
+                element_bytes: Some(8),
+            },
+        ),
+        ("rows".to_string(), ParameterShape::Integer { bytes: 4 }),
+        ("cols".to_string(), ParameterShape::Integer { bytes: 8 }),
+    ];
+    let config = &params::adversarial_configs(&two, true).unwrap()[0];
+    assert_eq!(config.block, [16, 16, 1]);
+    assert_eq!(
+        config.arguments[0],
+        Argument::Buffer {
+            bytes: 37 * 37 * 8,
+            fill: cudalint::verify::protocol::Fill::F64,
+            initialized: true
+        }
+    );
+    assert_eq!(config.arguments[2], Argument::I64 { value: 37 });
+    let unsupported = vec![(
+        "p".to_string(),
+        ParameterShape::Unsupported("Params".into()),
+    )];
+    assert!(params::adversarial_configs(&unsupported, false)
+        .unwrap_err()
+        .contains("`Params`"));
+}
+
+#[test]
+fn constant_evaluation() {
+    let text = "#define THREADS 128\nconst int base = 3;\nvoid host(float* d) { const size_t n = 1 << 10; int blocks = (n + THREADS - 1) / THREADS; size_t bytes = n * sizeof(float) + base; cudaMalloc((void**)&d, bytes); }";
+    with_model(Path::new("h.cu"), text, |m| {
+        let host = m.function_named("host").unwrap();
+        let environment = Environment::of(m, host);
+        assert_eq!(environment.evaluate("blocks"), Some(8));
+        assert_eq!(
+            environment.evaluate("static_cast<int>(n) % 7"),
+            Some(1024 % 7)
+        );
+        assert_eq!(environment.allocation_bytes("d"), Some(4099));
+        assert_eq!(environment.evaluate("n / 0"), None);
+        assert_eq!(environment.evaluate("unknown + 1"), None);
+        assert_eq!(environment.evaluate("(size_t)n - 24"), Some(1000));
+    });
+}
+
+fn test_worker(timeout: Duration) -> WorkerClient {
+    WorkerClient::new(
+        env!("CARGO_BIN_EXE_cudalint").into(),
+        vec!["verify-worker".into()],
+        timeout,
+    )
+    .with_env("CUDALINT_WORKER_TEST_MODES", "1")
+}
+
+#[test]
+fn worker_answers_line_by_line_and_survives_bad_requests() {
+    let mut client = test_worker(Duration::from_secs(10));
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+    assert_eq!(client.started, 1, "the worker is kept between requests");
+}
+
+#[test]
+fn a_hanging_experiment_times_out_and_the_worker_is_replaced() {
+    let mut client = test_worker(Duration::from_millis(500));
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+    let started = std::time::Instant::now();
+    assert_eq!(
+        client.request(&Request::TestHang),
+        Err(WorkerFailure::Timeout(Duration::from_millis(500)))
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(!client.is_running());
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+    assert_eq!(client.started, 2);
+}
+
+#[test]
+fn a_crashing_worker_is_an_outcome_and_is_replaced() {
+    let mut client = test_worker(Duration::from_secs(10));
+    match client.request(&Request::TestCrash) {
+        Err(WorkerFailure::Died(how)) => assert!(how.contains("signal"), "{how}"),
+        other => panic!("expected a dead worker, got {other:?}"),
+    }
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+    assert_eq!(client.started, 2);
+}
+
+#[test]
+fn test_modes_are_off_in_a_normal_worker() {
+    let mut client = WorkerClient::new(
+        env!("CARGO_BIN_EXE_cudalint").into(),
+        vec!["verify-worker".into()],
+        Duration::from_secs(10),
+    );
+    assert!(matches!(
+        client.request(&Request::TestCrash),
+        Ok(Response::Error { .. })
+    ));
+    assert!(matches!(
+        client.request(&Request::TestHang),
+        Ok(Response::Error { .. })
+    ));
+}
+
+fn driver_present() -> bool {
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+#[test]
+fn without_a_driver_every_finding_is_reported_and_marked() {
+    if driver_present() {
+        eprintln!("skipped: a CUDA driver is present (this test covers machines without one; tests/gpu.sh covers the GPU)");
+        return;
+    }
+    let run = |verify: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cudalint"));
+        command.args([
+            "check",
+            "--format",
+            "json",
+            "testdata/bad/unguarded_thread_index.cu",
+            "testdata/bad/divergent_barrier.cu",
+        ]);
+        if verify {
+            command.arg("--verify");
+        }
+        command.output().unwrap()
+    };
+    let plain = run(false);
+    let verified = run(true);
+    assert_eq!(plain.status.code(), verified.status.code());
+    let stderr = String::from_utf8_lossy(&verified.stderr);
+    assert_eq!(stderr.matches("no CUDA driver").count(), 1, "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&verified.stdout).unwrap();
+    let plain_json: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    let findings = collect(&json);
+    assert_eq!(findings.len(), collect(&plain_json).len());
+    assert!(findings.len() > 10);
+    for finding in findings {
+        let verification = &finding["verification"];
+        assert_eq!(verification["status"], "not-verifiable", "{finding}");
+        let expected = if finding["rule"] == "unguarded-thread-index" {
+            "no CUDA driver"
+        } else {
+            "static-only rule"
+        };
+        assert_eq!(verification["detail"], expected, "{finding}");
+    }
+}
+
+fn collect(json: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut found = Vec::new();
+    let mut stack = vec![json.clone()];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map)
+                if map.contains_key("rule") && map.contains_key("message") =>
+            {
+                found.push(serde_json::Value::Object(map))
+            }
+            serde_json::Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    found
+}

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;
+pub mod lsp;
 pub mod model;
 pub mod render;
 pub mod source;

@@ -22,6 +22,8 @@ enum Command {
         /// The rule to document
         name: Option<String>,
     },
+    /// Speak the Language Server Protocol over stdio (for editors)
+    Lsp,
     /// Print the tree-sitter parse of a file (for debugging the grammar)
     #[command(hide = true)]
     DebugTree { path: PathBuf },
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Check(args) => run_check(args),
         Command::Rule { name } => run_rule(name),
         Command::DebugTree { path } => debug_tree(path),
+        Command::Lsp => cudalint::lsp::run(),
     }
 }
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -145,6 +145,11 @@ impl Client {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
         );
+    }
+
+    /// The exit code once the server has exited.
+    pub fn try_exit_code(&mut self) -> Option<i32> {
+        self.child.try_wait().ok().flatten().and_then(|status| status.code())
     }
 
     /// shutdown + exit; returns the exit status.

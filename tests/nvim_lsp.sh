@@ -14,9 +14,10 @@ if ! command -v nvim >/dev/null 2>&1; then
 fi
 nvim --version | head -1
 
-cargo build --locked --quiet
+# the release build is the one tests/run.sh's cargo test --release already made
+cargo build --release --locked --quiet
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp tests/nvim/fixture.cu "$work/fixture.cu"
-CUDALINT_BIN="$PWD/target/debug/cudalint" CUDALINT_FIXTURE="$work/fixture.cu" CUDALINT_REPO="$PWD" \
+CUDALINT_BIN="$PWD/target/release/cudalint" CUDALINT_FIXTURE="$work/fixture.cu" CUDALINT_REPO="$PWD" \
     timeout 150 nvim --headless -u NONE -c "luafile tests/nvim/lsp_test.lua"

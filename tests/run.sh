@@ -6,3 +6,9 @@ cd "$(dirname "$0")/.."
 
 echo "== cargo test"
 cargo test --release --locked
+
+echo "== LSP: headless Neovim as the client (installs Debian's neovim when missing)"
+tests/nvim_lsp.sh
+
+echo "== LSP: VS Code extension packaged to target/cudalint.vsix (npm into editors/vscode/node_modules)"
+tests/vscode_package.sh

@@ -179,7 +179,7 @@ fn char_boundary(text: &str, rng: &mut fastrand::Rng) -> usize {
 fn random_change(text: &mut String, rng: &mut fastrand::Rng) -> Value {
     if rng.u32(..100) < 2 {
         let offset = char_boundary(text, rng);
-        text.insert_str(offset, "\n");
+        text.insert(offset, '\n');
         return json!({"text": text.clone()});
     }
     let start = char_boundary(text, rng);
@@ -193,7 +193,7 @@ fn random_change(text: &mut String, rng: &mut fastrand::Rng) -> Value {
             }
         }
     }
-    let inserted = if kind < 50 || kind >= 85 {
+    let inserted = if !(50..85).contains(&kind) {
         FRAGMENTS[rng.usize(..FRAGMENTS.len())]
     } else {
         ""

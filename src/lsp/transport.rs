@@ -90,17 +90,33 @@ pub fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
 fn parse_body(body: &[u8]) -> Frame {
     let value = match serde_json::from_slice::<serde_json::Value>(body) {
         Ok(value) => value,
-        Err(error) => return Frame::Invalid { id: None, reason: format!("not JSON: {error}") },
+        Err(error) => {
+            return Frame::Invalid {
+                id: None,
+                reason: format!("not JSON: {error}"),
+            }
+        }
     };
-    let id = value.get("id").cloned().and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+    let id = value
+        .get("id")
+        .cloned()
+        .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
     // With neither a method nor a result nor an error, it is a request that lost its method.
-    let is_message = ["method", "result", "error"].iter().any(|key| value.get(key).is_some());
+    let is_message = ["method", "result", "error"]
+        .iter()
+        .any(|key| value.get(key).is_some());
     if !is_message {
-        return Frame::Invalid { id, reason: "no method, result or error".into() };
+        return Frame::Invalid {
+            id,
+            reason: "no method, result or error".into(),
+        };
     }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Frame::Message(message),
-        Err(error) => Frame::Invalid { id, reason: format!("not a JSON-RPC message: {error}") },
+        Err(error) => Frame::Invalid {
+            id,
+            reason: format!("not a JSON-RPC message: {error}"),
+        },
     }
 }
 

@@ -45,7 +45,8 @@ pub struct Snapshot {
     pub diagnostics: Vec<(Diagnostic, lsp_types::Diagnostic)>,
 }
 
-pub type Snapshots = Arc<Mutex<HashMap<Uri, Arc<Snapshot>>>>;
+/// Keyed by the URI's text (`Uri` itself makes a poor map key: clippy's mutable_key_type).
+pub type Snapshots = Arc<Mutex<HashMap<String, Arc<Snapshot>>>>;
 
 struct Parsed {
     view: PreprocessedView,
@@ -61,7 +62,7 @@ pub fn spawn(
         .name("lsp-lint".into())
         .stack_size(STACK_BYTES)
         .spawn(move || {
-            let mut parsed: HashMap<Uri, Parsed> = HashMap::new();
+            let mut parsed: HashMap<String, Parsed> = HashMap::new();
             while let Ok(first) = jobs.recv() {
                 let mut batch = vec![first];
                 batch.extend(jobs.try_iter());
@@ -98,14 +99,14 @@ fn latest_per_document(batch: Vec<Job>) -> Vec<Job> {
 
 fn run(
     job: Job,
-    parsed: &mut HashMap<Uri, Parsed>,
+    parsed: &mut HashMap<String, Parsed>,
     outgoing: &Sender<Message>,
     snapshots: &Snapshots,
 ) {
     let job = match job {
         Job::Forget(uri) => {
-            parsed.remove(&uri);
-            lock(snapshots).remove(&uri);
+            parsed.remove(uri.as_str());
+            lock(snapshots).remove(uri.as_str());
             publish(outgoing, uri, Vec::new(), None);
             return;
         }
@@ -119,7 +120,7 @@ fn run(
                 job.text.len() >> 20,
                 MAX_LINT_BYTES >> 20
             ));
-            parsed.remove(&job.uri);
+            parsed.remove(job.uri.as_str());
             Vec::new()
         }
         Some(settings) => lint(&job, settings, parsed),
@@ -140,13 +141,17 @@ fn run(
         lines,
         diagnostics,
     };
-    lock(snapshots).insert(job.uri.clone(), Arc::new(snapshot));
+    lock(snapshots).insert(job.uri.as_str().to_string(), Arc::new(snapshot));
     publish(outgoing, job.uri, published, Some(job.version));
 }
 
-fn lint(job: &LintJob, settings: &Settings, parsed: &mut HashMap<Uri, Parsed>) -> Vec<Diagnostic> {
+fn lint(
+    job: &LintJob,
+    settings: &Settings,
+    parsed: &mut HashMap<String, Parsed>,
+) -> Vec<Diagnostic> {
     let view = source::preprocess(&job.text, &settings.qualifier_macros);
-    let tree = match parsed.get_mut(&job.uri) {
+    let tree = match parsed.get_mut(job.uri.as_str()) {
         Some(previous) => {
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {
                 previous.tree.edit(&edit);
@@ -156,11 +161,11 @@ fn lint(job: &LintJob, settings: &Settings, parsed: &mut HashMap<Uri, Parsed>) -
         None => crate::engine::parse(&view.text, None),
     };
     let Some(tree) = tree else {
-        parsed.remove(&job.uri);
+        parsed.remove(job.uri.as_str());
         return Vec::new();
     };
     let outcome = crate::engine::lint_tree(&job.path, &job.text, &view, &tree, settings);
-    parsed.insert(job.uri.clone(), Parsed { view, tree });
+    parsed.insert(job.uri.as_str().to_string(), Parsed { view, tree });
     outcome.diagnostics
 }
 

@@ -149,7 +149,11 @@ impl Client {
 
     /// The exit code once the server has exited.
     pub fn try_exit_code(&mut self) -> Option<i32> {
-        self.child.try_wait().ok().flatten().and_then(|status| status.code())
+        self.child
+            .try_wait()
+            .ok()
+            .flatten()
+            .and_then(|status| status.code())
     }
 
     /// shutdown + exit; returns the exit status.

@@ -20,7 +20,7 @@ pub fn handle(session: &mut Session, params: CodeActionParams) -> Option<CodeAct
         }
     }
     let uri = params.text_document.uri;
-    let snapshot = lock(&session.snapshots).get(&uri).cloned()?;
+    let snapshot = lock(&session.snapshots).get(uri.as_str()).cloned()?;
     // Edits computed on an older text would land in the wrong place.
     if session.documents.get(&uri).map(|d| d.version) != Some(snapshot.version) {
         return Some(Vec::new());

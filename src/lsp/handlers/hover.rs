@@ -7,7 +7,7 @@ use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Po
 pub fn handle(session: &mut Session, params: HoverParams) -> Option<Hover> {
     let uri = params.text_document_position_params.text_document.uri;
     let position = params.text_document_position_params.position;
-    let snapshot = lock(&session.snapshots).get(&uri).cloned()?;
+    let snapshot = lock(&session.snapshots).get(uri.as_str()).cloned()?;
     let hits: Vec<_> = snapshot
         .diagnostics
         .iter()

@@ -48,7 +48,7 @@ local function wait_for(expected, what)
 end
 
 local original = vim.api.nvim_buf_get_lines(buf, 3, 4, false)[1]
-local unguarded = 'unguarded-thread-index 4:21, unguarded-thread-index 4:5'
+local unguarded = 'unguarded-thread-index 4:5'
 wait_for(unguarded, 'diagnostics on open')
 
 -- The user adds the guard: the findings go away.

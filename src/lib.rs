@@ -10,6 +10,7 @@ pub mod fingerprint;
 pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;
+pub mod lsp;
 pub mod model;
 pub mod parse_stats;
 pub mod render;

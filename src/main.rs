@@ -26,6 +26,8 @@ enum Command {
     },
     /// Measure parse coverage: files and bytes the parser could not parse, over the analysed view and the raw text
     ParseStats(ParseStatsArgs),
+    /// Speak the Language Server Protocol over stdio (for editors)
+    Lsp,
     /// Print the tree-sitter parse of a file (for debugging the grammar)
     #[command(hide = true)]
     DebugTree { path: PathBuf },
@@ -173,6 +175,7 @@ fn main() -> ExitCode {
             paths,
             verify_timeout,
         } => verify_file(paths, verify_timeout),
+        Command::Lsp => cudalint::lsp::run(),
     }
 }
 

@@ -15,3 +15,9 @@ bash tests/precommit.sh
 
 echo "== --verify GPU tests (tests/gpu.sh; CI has no GPU, so this says \"skipped: no GPU\")"
 bash tests/gpu.sh
+
+echo "== LSP: headless Neovim as the client (installs Debian's neovim when missing)"
+bash tests/nvim_lsp.sh
+
+echo "== LSP: VS Code extension packaged to target/cudalint.vsix (npm into editors/vscode/node_modules)"
+bash tests/vscode_package.sh

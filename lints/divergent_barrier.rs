@@ -14,7 +14,9 @@ crate::declare_lint!(
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
         for barrier in &facts.barriers {
-            let Some(condition) = barrier.divergent_condition else { continue };
+            let Some(condition) = barrier.divergent_condition else {
+                continue;
+            };
             let condition_text = snippet(model, condition);
             let call = snippet(model, barrier.node);
             let (message, label) = if barrier.after_early_exit {

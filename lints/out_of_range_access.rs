@@ -15,7 +15,13 @@ crate::declare_lint!(
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
         for access in &facts.accesses {
-            let IndexStatus::OutOfRange { guard, admits_bound } = &access.status else { continue };
+            let IndexStatus::OutOfRange {
+                guard,
+                admits_bound,
+            } = &access.status
+            else {
+                continue;
+            };
             let guard_text = snippet(model, *guard);
             let access_text = snippet(model, access.node);
             let index_text = snippet(model, access.index);

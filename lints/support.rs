@@ -12,7 +12,9 @@ pub fn verb(access: &Access) -> &'static str {
 }
 
 /// The scalar integer parameter that most likely holds the element count (`n`, `size`, ...).
-pub fn likely_bound_parameter<'m, 't>(function: &'m Function<'t>) -> Option<&'m crate::model::Parameter<'t>> {
+pub fn likely_bound_parameter<'m, 't>(
+    function: &'m Function<'t>,
+) -> Option<&'m crate::model::Parameter<'t>> {
     let integral: Vec<_> = function
         .parameters
         .iter()
@@ -20,32 +22,66 @@ pub fn likely_bound_parameter<'m, 't>(function: &'m Function<'t>) -> Option<&'m 
         .collect();
     let by_name = integral.iter().find(|p| {
         let name = p.name.to_ascii_lowercase();
-        matches!(name.as_str(), "n" | "size" | "count" | "len" | "length" | "total" | "numel")
-            || name.starts_with("num")
+        matches!(
+            name.as_str(),
+            "n" | "size" | "count" | "len" | "length" | "total" | "numel"
+        ) || name.starts_with("num")
             || name.ends_with("size")
             || name.ends_with("count")
             || name.ends_with("elements")
             || name.ends_with("len")
     });
-    by_name.copied().or(if integral.len() == 1 { integral.first().copied() } else { None })
+    by_name.copied().or(if integral.len() == 1 {
+        integral.first().copied()
+    } else {
+        None
+    })
 }
 
 pub fn is_integral_type(type_text: &str) -> bool {
     let t = type_text.trim_start_matches("const ").trim();
     matches!(
         t,
-        "int" | "unsigned" | "unsigned int" | "long" | "long long" | "unsigned long" | "unsigned long long" | "size_t"
-            | "int64_t" | "uint64_t" | "int32_t" | "uint32_t" | "ptrdiff_t" | "index_t" | "short" | "std::size_t"
-            | "std::int64_t" | "uint" | "IndexType"
+        "int"
+            | "unsigned"
+            | "unsigned int"
+            | "long"
+            | "long long"
+            | "unsigned long"
+            | "unsigned long long"
+            | "size_t"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "ptrdiff_t"
+            | "index_t"
+            | "short"
+            | "std::size_t"
+            | "std::int64_t"
+            | "uint"
+            | "IndexType"
     )
 }
 
 /// Source text of a node, shortened for a message.
 pub fn snippet(model: &Model, node: tree_sitter::Node) -> String {
-    let text: String = model.text(node).split_whitespace().collect::<Vec<_>>().join(" ");
+    let text: String = model
+        .text(node)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if text.chars().count() > 60 {
         format!("{}…", text.chars().take(57).collect::<String>())
     } else {
         text
     }
+}
+
+/// The name of a tracked host variable.
+pub fn variable_name<'a>(host: &'a crate::model::host::HostFunction, variable: usize) -> &'a str {
+    host.variables
+        .get(variable)
+        .map(|v| v.name.as_str())
+        .unwrap_or("?")
 }

@@ -16,7 +16,9 @@ crate::declare_lint!(
 fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
         for access in &facts.accesses {
-            let IndexStatus::Unguarded { leaf, declaration } = &access.status else { continue };
+            let IndexStatus::Unguarded { leaf, declaration } = &access.status else {
+                continue;
+            };
             let leaf_text = snippet(model, *leaf);
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
@@ -28,13 +30,22 @@ fn check(model: &Model, cx: &mut LintContext) {
                 ),
             );
             if let Some(declaration) = declaration {
-                diagnostic = diagnostic.with_label(declaration.byte_range(), format!("`{leaf_text}` is computed from the thread index here"));
+                diagnostic = diagnostic.with_label(
+                    declaration.byte_range(),
+                    format!("`{leaf_text}` is computed from the thread index here"),
+                );
             } else {
-                diagnostic = diagnostic.with_label(leaf.byte_range(), format!("`{leaf_text}` spans the whole grid"));
+                diagnostic = diagnostic.with_label(
+                    leaf.byte_range(),
+                    format!("`{leaf_text}` spans the whole grid"),
+                );
             }
             let bound = likely_bound_parameter(kernel);
             if let Some(bound) = bound {
-                diagnostic = diagnostic.with_label(bound.name_node.byte_range(), format!("`{}` is never compared with `{leaf_text}`", bound.name));
+                diagnostic = diagnostic.with_label(
+                    bound.name_node.byte_range(),
+                    format!("`{}` is never compared with `{leaf_text}`", bound.name),
+                );
             }
             let bound_name = bound.map(|b| b.name.as_str()).unwrap_or("n");
             diagnostic = diagnostic.with_help(format!(

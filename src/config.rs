@@ -37,7 +37,14 @@ pub struct ConfigError {
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.path.display(), self.line, self.column, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.path.display(),
+            self.line,
+            self.column,
+            self.message
+        )
     }
 }
 
@@ -87,10 +94,9 @@ impl Settings {
             }
         }
         let relative = path.strip_prefix(&self.root).unwrap_or(path);
-        !self
-            .per_path_ignores
-            .iter()
-            .any(|(glob, rules)| glob.is_match(relative) && rules.iter().any(|r| r == rule || r == "*"))
+        !self.per_path_ignores.iter().any(|(glob, rules)| {
+            glob.is_match(relative) && rules.iter().any(|r| r == rule || r == "*")
+        })
     }
 
     pub fn severity_of(&self, rule: &str, default: Severity) -> Severity {
@@ -100,7 +106,11 @@ impl Settings {
     pub fn lints_extension(&self, path: &Path) -> bool {
         path.extension()
             .and_then(|e| e.to_str())
-            .map(|e| self.extensions.iter().any(|x| x.trim_start_matches('.') == e))
+            .map(|e| {
+                self.extensions
+                    .iter()
+                    .any(|x| x.trim_start_matches('.') == e)
+            })
             .unwrap_or(false)
     }
 
@@ -127,7 +137,12 @@ impl Settings {
         let error_at = |offset: usize, message: String| {
             let index = crate::source::LineIndex::new(text);
             let (line, column) = index.position(text, offset);
-            ConfigError { path: path.to_path_buf(), line, column, message }
+            ConfigError {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message,
+            }
         };
         let file: ConfigFile = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
@@ -138,12 +153,18 @@ impl Settings {
             if crate::lints::find(name).is_some() {
                 Ok(name.clone())
             } else {
-                Err(error_at(rule.span().start, format!("unknown rule `{name}` (see `cudalint rule` for the list)")))
+                Err(error_at(
+                    rule.span().start,
+                    format!("unknown rule `{name}` (see `cudalint rule` for the list)"),
+                ))
             }
         };
         let mut settings = Settings {
             origin: Some(path.to_path_buf()),
-            root: path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(".")),
+            root: path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from(".")),
             ..Settings::default()
         };
         if let Some(select) = &file.select {
@@ -155,13 +176,23 @@ impl Settings {
         for (rule, level) in file.severity.iter().flatten() {
             let name = check_rule(rule)?;
             let severity = Severity::parse(level.get_ref()).ok_or_else(|| {
-                error_at(level.span().start, format!("unknown severity `{}` for `{name}` (use error, warning or info)", level.get_ref()))
+                error_at(
+                    level.span().start,
+                    format!(
+                        "unknown severity `{}` for `{name}` (use error, warning or info)",
+                        level.get_ref()
+                    ),
+                )
             })?;
             settings.severity.insert(name, severity);
         }
         for (pattern, rules) in file.per_path_ignores.iter().flatten() {
-            let glob = Glob::new(pattern.get_ref())
-                .map_err(|e| error_at(pattern.span().start, format!("invalid glob `{}`: {e}", pattern.get_ref())))?;
+            let glob = Glob::new(pattern.get_ref()).map_err(|e| {
+                error_at(
+                    pattern.span().start,
+                    format!("invalid glob `{}`: {e}", pattern.get_ref()),
+                )
+            })?;
             let mut names = Vec::new();
             for rule in rules {
                 if rule.get_ref() == "*" {
@@ -170,7 +201,9 @@ impl Settings {
                     names.push(check_rule(rule)?);
                 }
             }
-            settings.per_path_ignores.push((glob.compile_matcher(), names));
+            settings
+                .per_path_ignores
+                .push((glob.compile_matcher(), names));
         }
         if let Some(extensions) = file.extensions {
             for extension in extensions {
@@ -210,14 +243,16 @@ mod tests {
 
     #[test]
     fn unknown_key_names_line_and_key() {
-        let err = Settings::parse(Path::new("cudalint.toml"), "select = []\nbogus = 1\n").unwrap_err();
+        let err =
+            Settings::parse(Path::new("cudalint.toml"), "select = []\nbogus = 1\n").unwrap_err();
         assert_eq!(err.line, 2);
         assert!(err.message.contains("bogus"), "{}", err.message);
     }
 
     #[test]
     fn unknown_rule_names_line() {
-        let err = Settings::parse(Path::new("c.toml"), "ignore = [\n  \"no-such-rule\",\n]\n").unwrap_err();
+        let err = Settings::parse(Path::new("c.toml"), "ignore = [\n  \"no-such-rule\",\n]\n")
+            .unwrap_err();
         assert_eq!(err.line, 2);
         assert!(err.message.contains("no-such-rule"));
     }
@@ -232,7 +267,10 @@ mod tests {
     fn severity_and_per_path_ignores_apply() {
         let text = "[severity]\nunguarded-thread-index = \"error\"\n[per-path-ignores]\n\"third_party/**\" = [\"*\"]\n";
         let settings = Settings::parse(Path::new("/repo/cudalint.toml"), text).unwrap();
-        assert_eq!(settings.severity_of("unguarded-thread-index", Severity::Warning), Severity::Error);
+        assert_eq!(
+            settings.severity_of("unguarded-thread-index", Severity::Warning),
+            Severity::Error
+        );
         assert!(!settings.rule_enabled("divergent-barrier", Path::new("/repo/third_party/x/k.cu")));
         assert!(settings.rule_enabled("divergent-barrier", Path::new("/repo/src/k.cu")));
     }

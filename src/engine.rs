@@ -56,7 +56,11 @@ pub struct RunResult {
 
 impl RunResult {
     pub fn count(&self, severity: Severity) -> usize {
-        self.reports.iter().flat_map(|r| &r.diagnostics).filter(|d| d.severity == severity).count()
+        self.reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| d.severity == severity)
+            .count()
     }
 }
 
@@ -77,7 +81,9 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             let mut parser = tree_sitter::Parser::new();
-            parser.set_language(&tree_sitter_cuda::LANGUAGE.into()).ok()?;
+            parser
+                .set_language(&tree_sitter_cuda::LANGUAGE.into())
+                .ok()?;
             *slot = Some(parser);
         }
         slot.as_mut()?.parse(text, old_tree)
@@ -87,14 +93,23 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 /// Lints one text as if it were the file `path`.
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
     let view = source::preprocess(text, &settings.qualifier_macros);
-    let Some(tree) = parse(&view.text, None) else { return FileOutcome::default() };
+    let Some(tree) = parse(&view.text, None) else {
+        return FileOutcome::default();
+    };
     lint_tree(path, text, &view, &tree, settings)
 }
 
 /// Lints an already parsed view (the language server keeps trees between edits).
-pub fn lint_tree(path: &Path, text: &str, view: &source::PreprocessedView, tree: &tree_sitter::Tree, settings: &Settings) -> FileOutcome {
+pub fn lint_tree(
+    path: &Path,
+    text: &str,
+    view: &source::PreprocessedView,
+    tree: &tree_sitter::Tree,
+    settings: &Settings,
+) -> FileOutcome {
     let lines = LineIndex::new(text);
-    let model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    let mut model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    model.max_allocation_bytes = settings.max_allocation_bytes;
     let model_settings = ModelSettings { settings };
     let mut diagnostics = Vec::new();
     for lint in crate::lints::ALL {
@@ -108,7 +123,9 @@ pub fn lint_tree(path: &Path, text: &str, view: &source::PreprocessedView, tree:
     let _ = model_settings;
     let mut diagnostics = apply_suppressions(&model, diagnostics, settings, path);
     for diagnostic in &mut diagnostics {
-        let default = crate::lints::find(diagnostic.rule).map(|l| l.default_severity).unwrap_or(diagnostic.severity);
+        let default = crate::lints::find(diagnostic.rule)
+            .map(|l| l.default_severity)
+            .unwrap_or(diagnostic.severity);
         diagnostic.severity = settings.severity_of(diagnostic.rule, default);
     }
     diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
@@ -116,7 +133,11 @@ pub fn lint_tree(path: &Path, text: &str, view: &source::PreprocessedView, tree:
     FileOutcome {
         diagnostics,
         skipped_regions: model.skipped_regions.len(),
-        functions_with_parse_errors: model.functions.iter().filter(|f| f.has_parse_errors).count(),
+        functions_with_parse_errors: model
+            .functions
+            .iter()
+            .filter(|f| f.has_parse_errors)
+            .count(),
     }
 }
 
@@ -125,7 +146,12 @@ struct ModelSettings<'a> {
     settings: &'a Settings,
 }
 
-fn apply_suppressions(model: &Model, diagnostics: Vec<Diagnostic>, settings: &Settings, path: &Path) -> Vec<Diagnostic> {
+fn apply_suppressions(
+    model: &Model,
+    diagnostics: Vec<Diagnostic>,
+    settings: &Settings,
+    path: &Path,
+) -> Vec<Diagnostic> {
     let mut used = vec![Vec::<bool>::new(); model.suppressions.len()];
     for (slot, suppression) in used.iter_mut().zip(&model.suppressions) {
         *slot = vec![false; suppression.rules.len()];
@@ -137,7 +163,8 @@ fn apply_suppressions(model: &Model, diagnostics: Vec<Diagnostic>, settings: &Se
         for (index, suppression) in model.suppressions.iter().enumerate() {
             let applies = suppression.whole_file
                 || (suppression.trailing && suppression.line == line)
-                || (!suppression.trailing && (suppression.line + 1 == line || suppression.line == line));
+                || (!suppression.trailing
+                    && (suppression.line + 1 == line || suppression.line == line));
             if !applies {
                 continue;
             }
@@ -166,12 +193,17 @@ fn apply_suppressions(model: &Model, diagnostics: Vec<Diagnostic>, settings: &Se
                 let message = if known {
                     format!("`{rule}` is suppressed here but reports nothing; the comment hides future findings for no reason")
                 } else {
-                    format!("unknown rule `{rule}` in a suppression comment, so it suppresses nothing")
+                    format!(
+                        "unknown rule `{rule}` in a suppression comment, so it suppresses nothing"
+                    )
                 };
                 let diagnostic = Diagnostic::new(unused_rule.name, span.clone(), message)
                     .with_label(suppression.span.clone(), "this suppression")
                     .with_help("remove the rule from the comment, or the comment itself");
-                kept.push(Diagnostic { severity: unused_rule.default_severity, ..diagnostic });
+                kept.push(Diagnostic {
+                    severity: unused_rule.default_severity,
+                    ..diagnostic
+                });
             }
         }
     }
@@ -181,8 +213,18 @@ fn apply_suppressions(model: &Model, diagnostics: Vec<Diagnostic>, settings: &Se
 /// Relative to the working directory when under it.
 pub fn display_path(path: &Path) -> String {
     let cwd = std::env::current_dir().ok();
-    let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.as_ref().map(|c| c.join(path)).unwrap_or_else(|| path.to_path_buf()) };
-    let shown = cwd.as_ref().and_then(|c| absolute.strip_prefix(c).ok()).map(Path::to_path_buf).unwrap_or_else(|| path.to_path_buf());
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.as_ref()
+            .map(|c| c.join(path))
+            .unwrap_or_else(|| path.to_path_buf())
+    };
+    let shown = cwd
+        .as_ref()
+        .and_then(|c| absolute.strip_prefix(c).ok())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| path.to_path_buf());
     let text = shown.to_string_lossy().replace('\\', "/");
     text.strip_prefix("./").map(str::to_string).unwrap_or(text)
 }
@@ -198,13 +240,25 @@ pub struct SettingsResolver {
 
 impl SettingsResolver {
     pub fn new(options: CheckOptions) -> Self {
-        let mut resolver = SettingsResolver { options, explicit: None, by_directory: HashMap::new(), errors: Vec::new(), failed: Vec::new() };
+        let mut resolver = SettingsResolver {
+            options,
+            explicit: None,
+            by_directory: HashMap::new(),
+            errors: Vec::new(),
+            failed: Vec::new(),
+        };
         if let Some(path) = resolver.options.config.clone() {
             match Settings::load(&path) {
-                Ok(settings) => resolver.explicit = Some(Arc::new(resolver.apply_overrides(settings))),
+                Ok(settings) => {
+                    resolver.explicit = Some(Arc::new(resolver.apply_overrides(settings)))
+                }
                 Err(e) => {
-                    resolver.errors.push(LintError { path: display_path(&path), message: config_message(&e) });
-                    resolver.explicit = Some(Arc::new(resolver.apply_overrides(Settings::default())));
+                    resolver.errors.push(LintError {
+                        path: display_path(&path),
+                        message: config_message(&e),
+                    });
+                    resolver.explicit =
+                        Some(Arc::new(resolver.apply_overrides(Settings::default())));
                 }
             }
         }
@@ -229,7 +283,10 @@ impl SettingsResolver {
             Some(path) => match Settings::load(&path) {
                 Ok(settings) => self.apply_overrides(settings),
                 Err(e) => {
-                    self.errors.push(LintError { path: display_path(&path), message: config_message(&e) });
+                    self.errors.push(LintError {
+                        path: display_path(&path),
+                        message: config_message(&e),
+                    });
                     self.failed.push(path);
                     return None;
                 }
@@ -237,14 +294,18 @@ impl SettingsResolver {
             None => self.apply_overrides(Settings::default()),
         };
         let settings = Arc::new(settings);
-        self.by_directory.insert(directory.to_path_buf(), settings.clone());
+        self.by_directory
+            .insert(directory.to_path_buf(), settings.clone());
         Some(settings)
     }
 }
 
 fn config_message(error: &config::ConfigError) -> String {
     if error.line > 0 {
-        format!("line {}, column {}: {}", error.line, error.column, error.message)
+        format!(
+            "line {}, column {}: {}",
+            error.line, error.column, error.message
+        )
     } else {
         error.message.clone()
     }
@@ -252,37 +313,60 @@ fn config_message(error: &config::ConfigError) -> String {
 
 /// Walks the paths (honouring .gitignore and .cudalintignore) and returns the files to lint with
 /// their settings. A file named explicitly is always linted.
-pub fn discover(paths: &[PathBuf], resolver: &mut SettingsResolver) -> (Vec<(PathBuf, Arc<Settings>)>, Vec<LintError>) {
+pub fn discover(
+    paths: &[PathBuf],
+    resolver: &mut SettingsResolver,
+) -> (Vec<(PathBuf, Arc<Settings>)>, Vec<LintError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for root in paths {
         let metadata = std::fs::symlink_metadata(root);
         match metadata {
             Err(e) => {
-                errors.push(LintError { path: display_path(root), message: io_message(&e) });
+                errors.push(LintError {
+                    path: display_path(root),
+                    message: io_message(&e),
+                });
                 continue;
             }
-            Ok(meta) if !meta.is_dir() && !std::fs::metadata(root).map(|m| m.is_dir()).unwrap_or(false) => {
-                let directory = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            Ok(meta)
+                if !meta.is_dir()
+                    && !std::fs::metadata(root).map(|m| m.is_dir()).unwrap_or(false) =>
+            {
+                let directory = root
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
                 if let Some(settings) = resolver.for_directory(directory) {
                     files.push((root.clone(), settings));
                 } else {
-                    errors.push(LintError { path: display_path(root), message: "not linted: its configuration is invalid".into() });
+                    errors.push(LintError {
+                        path: display_path(root),
+                        message: "not linted: its configuration is invalid".into(),
+                    });
                 }
                 continue;
             }
             Ok(_) => {}
         }
-        let walker = ignore::WalkBuilder::new(root).add_custom_ignore_filename(".cudalintignore").require_git(false).build();
+        let walker = ignore::WalkBuilder::new(root)
+            .add_custom_ignore_filename(".cudalintignore")
+            .require_git(false)
+            .build();
         for entry in walker {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    errors.push(LintError { path: walk_error_path(&e).unwrap_or_else(|| display_path(root)), message: walk_error_message(&e) });
+                    errors.push(LintError {
+                        path: walk_error_path(&e).unwrap_or_else(|| display_path(root)),
+                        message: walk_error_message(&e),
+                    });
                     continue;
                 }
             };
-            let Some(file_type) = entry.file_type() else { continue };
+            let Some(file_type) = entry.file_type() else {
+                continue;
+            };
             if file_type.is_dir() {
                 continue;
             }
@@ -290,7 +374,10 @@ pub fn discover(paths: &[PathBuf], resolver: &mut SettingsResolver) -> (Vec<(Pat
             let directory = path.parent().unwrap_or(Path::new("."));
             let Some(settings) = resolver.for_directory(directory) else {
                 if Settings::default().lints_extension(path) {
-                    errors.push(LintError { path: display_path(path), message: "not linted: its configuration is invalid".into() });
+                    errors.push(LintError {
+                        path: display_path(path),
+                        message: "not linted: its configuration is invalid".into(),
+                    });
                 }
                 continue;
             };
@@ -307,7 +394,9 @@ pub fn discover(paths: &[PathBuf], resolver: &mut SettingsResolver) -> (Vec<(Pat
 fn walk_error_path(error: &ignore::Error) -> Option<String> {
     match error {
         ignore::Error::WithPath { path, .. } => Some(display_path(path)),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
         ignore::Error::Loop { child, .. } => Some(display_path(child)),
         _ => None,
     }
@@ -315,8 +404,12 @@ fn walk_error_path(error: &ignore::Error) -> Option<String> {
 
 fn walk_error_message(error: &ignore::Error) -> String {
     match error {
-        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_message(err),
-        ignore::Error::Loop { ancestor, .. } => format!("symbolic link loop back to {}", display_path(ancestor)),
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_error_message(err),
+        ignore::Error::Loop { ancestor, .. } => {
+            format!("symbolic link loop back to {}", display_path(ancestor))
+        }
         ignore::Error::Io(e) => io_message(e),
         other => other.to_string(),
     }
@@ -340,13 +433,22 @@ pub fn read_source(path: &Path) -> Result<String, String> {
         return Err("is a directory".into());
     }
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(format!("file is {} MB, over the {} MB limit; not linted", metadata.len() >> 20, MAX_FILE_BYTES >> 20));
+        return Err(format!(
+            "file is {} MB, over the {} MB limit; not linted",
+            metadata.len() >> 20,
+            MAX_FILE_BYTES >> 20
+        ));
     }
     let bytes = std::fs::read(path).map_err(|e| io_message(&e))?;
     if bytes.iter().take(8192).any(|b| *b == 0) {
         return Err("binary file (contains NUL bytes); not linted".into());
     }
-    String::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (invalid byte at offset {}); not linted", e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not valid UTF-8 (invalid byte at offset {}); not linted",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Lints every file in parallel. Stack space is generous so deeply nested code cannot overflow it.
@@ -366,7 +468,10 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
                         skipped_regions: outcome.skipped_regions,
                     })
                 }
-                Err(message) => Err(LintError { path: display_path(path), message }),
+                Err(message) => Err(LintError {
+                    path: display_path(path),
+                    message,
+                }),
             })
             .collect::<Vec<_>>()
     };
@@ -381,7 +486,8 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
             Err(error) => run.errors.push(error),
         }
     }
-    run.reports.sort_by(|a, b| a.display_path.cmp(&b.display_path));
+    run.reports
+        .sort_by(|a, b| a.display_path.cmp(&b.display_path));
     run
 }
 

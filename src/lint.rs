@@ -59,7 +59,11 @@ pub struct LintContext {
 
 impl LintContext {
     pub fn new(lint: &Lint) -> Self {
-        LintContext { rule: lint.name, severity: lint.default_severity, diagnostics: Vec::new() }
+        LintContext {
+            rule: lint.name,
+            severity: lint.default_severity,
+            diagnostics: Vec::new(),
+        }
     }
 
     pub fn report(&mut self, mut diagnostic: Diagnostic) {
@@ -69,7 +73,11 @@ impl LintContext {
     }
 
     /// A diagnostic for this lint (the rule name filled in).
-    pub fn diagnostic(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Diagnostic {
+    pub fn diagnostic(
+        &self,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic::new(self.rule, span, message)
     }
 
@@ -99,17 +107,32 @@ macro_rules! declare_lint {
 pub fn run_on_snippet(lint: &Lint, source: &str) -> Vec<Diagnostic> {
     let settings = crate::config::Settings::default();
     let outcome = crate::engine::lint_text(std::path::Path::new("snippet.cu"), source, &settings);
-    outcome.diagnostics.into_iter().filter(|d| d.rule == lint.name).collect()
+    outcome
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.rule == lint.name)
+        .collect()
 }
 
 /// Asserts every pass case reports nothing and every fail case reports at least once.
 pub fn assert_cases(lint: &Lint, pass: &[&str], fail: &[&str]) {
     for case in pass {
         let found = run_on_snippet(lint, case);
-        assert!(found.is_empty(), "{}: expected no finding, got {:?}\n--- in ---\n{}", lint.name, found.iter().map(|d| &d.message).collect::<Vec<_>>(), case);
+        assert!(
+            found.is_empty(),
+            "{}: expected no finding, got {:?}\n--- in ---\n{}",
+            lint.name,
+            found.iter().map(|d| &d.message).collect::<Vec<_>>(),
+            case
+        );
     }
     for case in fail {
         let found = run_on_snippet(lint, case);
-        assert!(!found.is_empty(), "{}: expected a finding in\n{}", lint.name, case);
+        assert!(
+            !found.is_empty(),
+            "{}: expected a finding in\n{}",
+            lint.name,
+            case
+        );
     }
 }

@@ -79,7 +79,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match cli.command {
@@ -96,7 +100,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let options = CheckOptions { config: args.config.clone(), select: args.select.clone(), ignore: args.ignore.clone() };
+    let options = CheckOptions {
+        config: args.config.clone(),
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+    };
     let run = engine::check(&args.paths, options);
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color.as_str() {
@@ -113,12 +121,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     if args.verbose {
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {
-            eprintln!("cudalint: {}: {} region(s) nested too deeply to analyse were skipped", report.display_path, report.skipped_regions);
+            eprintln!(
+                "cudalint: {}: {} region(s) nested too deeply to analyse were skipped",
+                report.display_path, report.skipped_regions
+            );
         }
     }
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &rendered).map_err(|e| format!("{}: {}", path.display(), engine::io_message(&e))),
-        None => std::io::stdout().write_all(&rendered).map_err(|e| e.to_string()),
+        Some(path) => std::fs::write(path, &rendered)
+            .map_err(|e| format!("{}: {}", path.display(), engine::io_message(&e))),
+        None => std::io::stdout()
+            .write_all(&rendered)
+            .map_err(|e| e.to_string()),
     };
     if let Err(message) = written {
         eprintln!("cudalint: error: cannot write the report: {message}");
@@ -136,7 +150,11 @@ fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {
         FailOn::Warning => Severity::Warning,
         FailOn::Info => Severity::Info,
     };
-    let failing = run.reports.iter().flat_map(|r| &r.diagnostics).any(|d| d.severity >= threshold);
+    let failing = run
+        .reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .any(|d| d.severity >= threshold);
     if failing && !exit_zero {
         ExitCode::from(1)
     } else {
@@ -147,15 +165,29 @@ fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {
 fn run_rule(name: Option<String>) -> ExitCode {
     match name {
         None => {
-            println!("{:<30} {:<15} {:<8} SUMMARY", "RULE", "CATEGORY", "SEVERITY");
+            println!(
+                "{:<30} {:<15} {:<8} SUMMARY",
+                "RULE", "CATEGORY", "SEVERITY"
+            );
             for lint in cudalint::lints::ALL {
-                println!("{:<30} {:<15} {:<8} {}", lint.name, lint.category.as_str(), lint.default_severity.as_str(), lint.summary);
+                println!(
+                    "{:<30} {:<15} {:<8} {}",
+                    lint.name,
+                    lint.category.as_str(),
+                    lint.default_severity.as_str(),
+                    lint.summary
+                );
             }
             ExitCode::SUCCESS
         }
         Some(name) => match cudalint::lints::find(&name) {
             Some(lint) => {
-                println!("{} ({}, {} by default)\n", lint.name, lint.category.as_str(), lint.default_severity);
+                println!(
+                    "{} ({}, {} by default)\n",
+                    lint.name,
+                    lint.category.as_str(),
+                    lint.default_severity
+                );
                 print!("{}", lint.docs);
                 ExitCode::SUCCESS
             }
@@ -176,15 +208,34 @@ fn debug_tree(path: PathBuf) -> ExitCode {
         }
     };
     let view = cudalint::source::preprocess(&text, &[]);
-    let Some(tree) = engine::parse(&view.text, None) else { return ExitCode::from(2) };
+    let Some(tree) = engine::parse(&view.text, None) else {
+        return ExitCode::from(2);
+    };
     let mut depth = 0usize;
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
-        let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
+        let field = cursor
+            .field_name()
+            .map(|f| format!("{f}: "))
+            .unwrap_or_default();
         if node.is_named() {
-            let snippet: String = text.get(node.byte_range()).unwrap_or("").chars().take(50).collect::<String>().replace('\n', "⏎");
-            println!("{}{}{} {}:{} {:?}", "  ".repeat(depth), field, node.kind(), node.start_position().row + 1, node.start_position().column + 1, snippet);
+            let snippet: String = text
+                .get(node.byte_range())
+                .unwrap_or("")
+                .chars()
+                .take(50)
+                .collect::<String>()
+                .replace('\n', "⏎");
+            println!(
+                "{}{}{} {}:{} {:?}",
+                "  ".repeat(depth),
+                field,
+                node.kind(),
+                node.start_position().row + 1,
+                node.start_position().column + 1,
+                snippet
+            );
         }
         if cursor.goto_first_child() {
             depth += 1;

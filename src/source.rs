@@ -15,7 +15,12 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { line_starts }
     }
 
@@ -28,7 +33,10 @@ impl LineIndex {
     }
 
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts.get(line).copied().unwrap_or_else(|| *self.line_starts.last().unwrap_or(&0))
+        self.line_starts
+            .get(line)
+            .copied()
+            .unwrap_or_else(|| *self.line_starts.last().unwrap_or(&0))
     }
 
     pub fn line_count(&self) -> usize {
@@ -47,8 +55,17 @@ impl LineIndex {
     /// Byte range of a 0-based line, without its line terminator.
     pub fn line_range(&self, text: &str, line: usize) -> Range<usize> {
         let start = self.line_start(line).min(text.len());
-        let end = self.line_starts.get(line + 1).map(|s| s - 1).unwrap_or(text.len()).max(start);
-        let end = if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') { end - 1 } else { end };
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map(|s| s - 1)
+            .unwrap_or(text.len())
+            .max(start);
+        let end = if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end - 1
+        } else {
+            end
+        };
         start..end
     }
 }
@@ -78,8 +95,22 @@ pub struct PreprocessedView {
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
-const ATTRIBUTE_MACROS_WITH_ARGS: &[&str] = &["__align__", "__declspec", "C10_LAUNCH_BOUNDS_0", "C10_LAUNCH_BOUNDS_1", "C10_LAUNCH_BOUNDS_2", "alignas"];
-const QUALIFIER_MACROS: &[&str] = &["__restrict", "__host__", "__device__", "__forceinline__", "__noinline__", "__inline__"];
+const ATTRIBUTE_MACROS_WITH_ARGS: &[&str] = &[
+    "__align__",
+    "__declspec",
+    "C10_LAUNCH_BOUNDS_0",
+    "C10_LAUNCH_BOUNDS_1",
+    "C10_LAUNCH_BOUNDS_2",
+    "alignas",
+];
+const QUALIFIER_MACROS: &[&str] = &[
+    "__restrict",
+    "__host__",
+    "__device__",
+    "__forceinline__",
+    "__noinline__",
+    "__inline__",
+];
 
 pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
     let mut bytes = text.as_bytes().to_vec();
@@ -94,7 +125,11 @@ pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
     // Only ASCII bytes were replaced by ASCII spaces or `;`, and only outside multi-byte sequences,
     // so the view is valid UTF-8; fall back to the original text if that ever fails.
     let text = String::from_utf8(bytes).unwrap_or_else(|_| text.to_string());
-    PreprocessedView { text, neutralised, defines }
+    PreprocessedView {
+        text,
+        neutralised,
+        defines,
+    }
 }
 
 fn blank(bytes: &mut [u8], range: Range<usize>) {
@@ -131,7 +166,10 @@ fn blank_inactive_branches(
         // a logical line: physical lines joined by trailing backslashes
         let mut end = offset;
         loop {
-            let line_end = text[end..].find('\n').map(|i| end + i).unwrap_or(text.len());
+            let line_end = text[end..]
+                .find('\n')
+                .map(|i| end + i)
+                .unwrap_or(text.len());
             let content = text[end..line_end].trim_end_matches('\r');
             if content.ends_with('\\') && line_end < text.len() {
                 end = line_end + 1;
@@ -141,16 +179,26 @@ fn blank_inactive_branches(
             break;
         }
         let line = &text[offset..end];
-        let active = stack.last().map(|c| c.active && c.parent_active).unwrap_or(true);
+        let active = stack
+            .last()
+            .map(|c| c.active && c.parent_active)
+            .unwrap_or(true);
         let trimmed = line.trim_start();
         if !in_block_comment && trimmed.starts_with('#') {
             let directive = trimmed[1..].trim_start();
-            let word: String = directive.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let word: String = directive
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
             let rest = directive[word.len()..].trim();
             match word.as_str() {
                 "if" | "ifdef" | "ifndef" => {
                     let keep_first = !(word == "if" && is_false_condition(rest));
-                    stack.push(Conditional { active: keep_first, taken: keep_first, parent_active: active });
+                    stack.push(Conditional {
+                        active: keep_first,
+                        taken: keep_first,
+                        parent_active: active,
+                    });
                     blank(bytes, offset..end);
                 }
                 "elif" | "elifdef" | "elifndef" => {
@@ -217,14 +265,28 @@ fn is_false_condition(condition: &str) -> bool {
     condition == "0" || condition == "(0)" || condition == "false"
 }
 
-fn record_define(rest: &str, defines: &mut HashMap<String, String>, qualifier_macros: &mut HashMap<String, String>) {
-    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+fn record_define(
+    rest: &str,
+    defines: &mut HashMap<String, String>,
+    qualifier_macros: &mut HashMap<String, String>,
+) {
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     if name.is_empty() || rest[name.len()..].starts_with('(') {
         return;
     }
-    let body = rest[name.len()..].split("//").next().unwrap_or("").trim().to_string();
+    let body = rest[name.len()..]
+        .split("//")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
     if !body.is_empty()
-        && body.split_whitespace().all(|word| QUALIFIER_MACROS.contains(&word) || is_cuda_qualifier(word))
+        && body
+            .split_whitespace()
+            .all(|word| QUALIFIER_MACROS.contains(&word) || is_cuda_qualifier(word))
     {
         qualifier_macros.insert(name.clone(), body.clone());
     }
@@ -234,7 +296,15 @@ fn record_define(rest: &str, defines: &mut HashMap<String, String>, qualifier_ma
 fn is_cuda_qualifier(word: &str) -> bool {
     matches!(
         word,
-        "__host__" | "__device__" | "__global__" | "__forceinline__" | "__noinline__" | "inline" | "static" | "__inline__" | "constexpr"
+        "__host__"
+            | "__device__"
+            | "__global__"
+            | "__forceinline__"
+            | "__noinline__"
+            | "inline"
+            | "static"
+            | "__inline__"
+            | "constexpr"
     )
 }
 
@@ -255,7 +325,10 @@ fn neutralise_macros(
             continue;
         }
         if b == b'/' && src.get(i + 1) == Some(&b'*') {
-            i = text[i + 2..].find("*/").map(|n| i + 2 + n + 2).unwrap_or(src.len());
+            i = text[i + 2..]
+                .find("*/")
+                .map(|n| i + 2 + n + 2)
+                .unwrap_or(src.len());
             continue;
         }
         if b == b'"' {
@@ -279,7 +352,10 @@ fn neutralise_macros(
                 if src.get(j) == Some(&b'(') {
                     if let Some(close) = matching_paren(src, j) {
                         blank(bytes, start..close + 1);
-                        neutralised.push(Neutralised { span: start..close + 1, expansion: String::new() });
+                        neutralised.push(Neutralised {
+                            span: start..close + 1,
+                            expansion: String::new(),
+                        });
                         i = close + 1;
                     }
                 }
@@ -288,7 +364,10 @@ fn neutralise_macros(
             } else if let Some(expansion) = qualifier_macros.get(word) {
                 if !is_inside_directive(text, start) {
                     blank(bytes, start..i);
-                    neutralised.push(Neutralised { span: start..i, expansion: expansion.clone() });
+                    neutralised.push(Neutralised {
+                        span: start..i,
+                        expansion: expansion.clone(),
+                    });
                 }
             }
             continue;

@@ -30,7 +30,10 @@ pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
                 None => return node,
             },
             "call_expression" if is_functional_cast(node, source) => {
-                match node.child_by_field_name("arguments").and_then(|a| a.named_child(0)) {
+                match node
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0))
+                {
                     Some(inner) => node = inner,
                     None => return node,
                 }
@@ -43,20 +46,37 @@ pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
 
 /// `static_cast<size_t>(x)`, `size_t(x)`, `(long long)(x)`: casts written as calls.
 fn is_functional_cast(node: Node, source: &str) -> bool {
-    let Some(function) = node.child_by_field_name("function") else { return false };
-    let single_argument = node.child_by_field_name("arguments").map(|a| a.named_child_count() == 1).unwrap_or(false);
+    let Some(function) = node.child_by_field_name("function") else {
+        return false;
+    };
+    let single_argument = node
+        .child_by_field_name("arguments")
+        .map(|a| a.named_child_count() == 1)
+        .unwrap_or(false);
     if !single_argument {
         return false;
     }
     match function.kind() {
         "template_function" => function
             .child_by_field_name("name")
-            .map(|name| matches!(text(name, source), "static_cast" | "reinterpret_cast" | "const_cast"))
+            .map(|name| {
+                matches!(
+                    text(name, source),
+                    "static_cast" | "reinterpret_cast" | "const_cast"
+                )
+            })
             .unwrap_or(false),
         "primitive_type" | "sized_type_specifier" => true,
         "identifier" | "type_identifier" => matches!(
             text(function, source),
-            "size_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t" | "ptrdiff_t" | "ssize_t" | "index_t"
+            "size_t"
+                | "int64_t"
+                | "uint64_t"
+                | "int32_t"
+                | "uint32_t"
+                | "ptrdiff_t"
+                | "ssize_t"
+                | "index_t"
         ),
         _ => false,
     }
@@ -64,13 +84,18 @@ fn is_functional_cast(node: Node, source: &str) -> bool {
 
 /// The operator token of a binary, assignment, unary or update expression.
 pub fn operator<'a>(node: Node, source: &'a str) -> &'a str {
-    node.child_by_field_name("operator").map(|op| text(op, source)).unwrap_or("")
+    node.child_by_field_name("operator")
+        .map(|op| text(op, source))
+        .unwrap_or("")
 }
 
 /// Text with whitespace, redundant parentheses and casts removed, used to compare expressions.
 pub fn normalized(node: Node, source: &str) -> String {
     let node = strip(node, source);
-    text(node, source).chars().filter(|c| !c.is_whitespace()).collect()
+    text(node, source)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
@@ -104,7 +129,9 @@ pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
 pub fn declarator_is_pointer(mut node: Node) -> bool {
     for _ in 0..MAX_DEPTH {
         match node.kind() {
-            "pointer_declarator" | "array_declarator" | "abstract_pointer_declarator" => return true,
+            "pointer_declarator" | "array_declarator" | "abstract_pointer_declarator" => {
+                return true
+            }
             "identifier" | "field_identifier" => return false,
             _ => match node.child_by_field_name("declarator") {
                 Some(inner) => node = inner,

@@ -69,7 +69,12 @@ impl<'t> Comparison<'t> {
         if left_side {
             *self
         } else {
-            Comparison { left: self.right, relation: self.relation.flipped(), right: self.left, origin: self.origin }
+            Comparison {
+                left: self.right,
+                relation: self.relation.flipped(),
+                right: self.left,
+                origin: self.origin,
+            }
         }
     }
 }
@@ -89,7 +94,15 @@ pub fn comparisons<'t>(
     out: &mut Vec<Comparison<'t>>,
     disjunctions: &mut Vec<Vec<Comparison<'t>>>,
 ) {
-    split(condition.node, condition.holds, condition.node, source, out, disjunctions, 0);
+    split(
+        condition.node,
+        condition.holds,
+        condition.node,
+        source,
+        out,
+        disjunctions,
+        0,
+    );
 }
 
 fn split<'t>(
@@ -105,7 +118,10 @@ fn split<'t>(
         return;
     }
     let node = match node.kind() {
-        "condition_clause" => match node.child_by_field_name("value").or_else(|| node.named_child(0)) {
+        "condition_clause" => match node
+            .child_by_field_name("value")
+            .or_else(|| node.named_child(0))
+        {
             Some(value) => value,
             None => return,
         },
@@ -115,12 +131,23 @@ fn split<'t>(
     match node.kind() {
         "unary_expression" if operator(node, source) == "!" => {
             if let Some(argument) = node.child_by_field_name("argument") {
-                split(argument, !holds, origin, source, out, disjunctions, depth + 1);
+                split(
+                    argument,
+                    !holds,
+                    origin,
+                    source,
+                    out,
+                    disjunctions,
+                    depth + 1,
+                );
             }
         }
         "binary_expression" => {
             let op = operator(node, source);
-            let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+            let (Some(left), Some(right)) = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) else {
                 return;
             };
             match (op, holds) {
@@ -133,7 +160,15 @@ fn split<'t>(
                     let mut nested = Vec::new();
                     for side in [left, right] {
                         let mut one = Vec::new();
-                        split(side, holds, origin, source, &mut one, &mut nested, depth + 1);
+                        split(
+                            side,
+                            holds,
+                            origin,
+                            source,
+                            &mut one,
+                            &mut nested,
+                            depth + 1,
+                        );
                         if one.len() == 1 {
                             parts.extend(one);
                         } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
@@ -147,7 +182,12 @@ fn split<'t>(
                 _ => {
                     if let Some(relation) = Relation::parse(op) {
                         let relation = if holds { relation } else { relation.negated() };
-                        out.push(Comparison { left: strip(left, source), relation, right: strip(right, source), origin });
+                        out.push(Comparison {
+                            left: strip(left, source),
+                            relation,
+                            right: strip(right, source),
+                            origin,
+                        });
                     }
                 }
             }

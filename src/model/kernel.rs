@@ -66,7 +66,10 @@ pub enum IndexStatus<'t> {
     /// construction (`i % n`, `min(i, n - 1)`, `i & mask`: no comparison).
     Bounded { bound: Option<Comparison<'t>> },
     /// Nothing bounds `leaf`, a part of the index derived from the global thread index.
-    Unguarded { leaf: Node<'t>, declaration: Option<Node<'t>> },
+    Unguarded {
+        leaf: Node<'t>,
+        declaration: Option<Node<'t>>,
+    },
     /// Reached only when the index is past its bound (`if (i >= n)`, the else of `if (i < n)`) or
     /// under a guard that admits the bound itself (`if (i <= n)`).
     OutOfRange { guard: Node<'t>, admits_bound: bool },
@@ -167,7 +170,13 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
         if parameter.is_pointer {
-            analyzer.pointers.insert(parameter.name.clone(), PointerOrigin { parameter_index: index, offset: None });
+            analyzer.pointers.insert(
+                parameter.name.clone(),
+                PointerOrigin {
+                    parameter_index: index,
+                    offset: None,
+                },
+            );
         }
     }
     analyzer.collect_definitions();
@@ -191,11 +200,20 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(self.function.body, |node| {
             match node.kind() {
                 "declaration" => {
-                    let type_text = node.child_by_field_name("type").map(|t| text(t, source)).unwrap_or("").to_string();
+                    let type_text = node
+                        .child_by_field_name("type")
+                        .map(|t| text(t, source))
+                        .unwrap_or("")
+                        .to_string();
                     for declarator in named_children(node) {
                         let (target, value) = match declarator.kind() {
-                            "init_declarator" => (declarator.child_by_field_name("declarator"), declarator.child_by_field_name("value")),
-                            "identifier" | "pointer_declarator" | "array_declarator" => (Some(declarator), None),
+                            "init_declarator" => (
+                                declarator.child_by_field_name("declarator"),
+                                declarator.child_by_field_name("value"),
+                            ),
+                            "identifier" | "pointer_declarator" | "array_declarator" => {
+                                (Some(declarator), None)
+                            }
                             _ => continue,
                         };
                         let Some(target) = target else { continue };
@@ -206,7 +224,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 "assignment_expression" => {
-                    if let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                    if let (Some(left), Some(right)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ) {
                         let left = strip(left, source);
                         if left.kind() == "identifier" {
                             let compound = operator(node, source) != "=";
@@ -245,7 +266,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             let value_text = self.text(value);
             if value_text.contains("this_grid") {
                 self.groups.insert(name.clone(), GroupKind::Grid);
-            } else if value_text.contains("this_thread_block") && !value_text.contains("tiled_partition") {
+            } else if value_text.contains("this_thread_block")
+                && !value_text.contains("tiled_partition")
+            {
                 self.groups.insert(name.clone(), GroupKind::Block);
             }
             if is_pointer {
@@ -264,7 +287,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // `i += blockDim.x * gridDim.x`: a grid-stride loop variable
                 self.deps.insert(name.clone(), Deps::GRID);
             }
-            if self.pointers.contains_key(&name) && !compound && self.pointer_origin(value).is_none() {
+            if self.pointers.contains_key(&name)
+                && !compound
+                && self.pointer_origin(value).is_none()
+            {
                 self.pointers.remove(&name); // re-pointed at memory we know nothing of
             }
             self.definitions.entry(name).or_default().push(value);
@@ -277,7 +303,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         match value.kind() {
             "identifier" => {
                 let origin = self.pointers.get(self.text(value))?;
-                Some(PointerOrigin { parameter_index: origin.parameter_index, offset: origin.offset })
+                Some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: origin.offset,
+                })
             }
             "binary_expression" if operator(value, self.source) == "+" => {
                 let left = strip(value.child_by_field_name("left")?, self.source);
@@ -285,7 +314,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if left.kind() == "identifier" {
                     let origin = self.pointers.get(self.text(left))?;
                     if origin.offset.is_none() {
-                        return Some(PointerOrigin { parameter_index: origin.parameter_index, offset: Some(right) });
+                        return Some(PointerOrigin {
+                            parameter_index: origin.parameter_index,
+                            offset: Some(right),
+                        });
                     }
                 }
                 None
@@ -298,7 +330,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let base = strip(target.child_by_field_name("argument")?, self.source);
                 let origin = self.pointers.get(self.text(base))?;
                 let index = subscript_index(target)?;
-                origin.offset.is_none().then_some(PointerOrigin { parameter_index: origin.parameter_index, offset: Some(index) })
+                origin.offset.is_none().then_some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: Some(index),
+                })
             }
             _ => None,
         }
@@ -329,7 +364,11 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .filter(|(_, deps)| !deps.is_uniform())
             .filter_map(|(name, deps)| {
-                Some(ThreadVariable { name: name.clone(), declaration: *self.declarations.get(name)?, deps: *deps })
+                Some(ThreadVariable {
+                    name: name.clone(),
+                    declaration: *self.declarations.get(name)?,
+                    deps: *deps,
+                })
             })
             .collect();
         variables.sort_by_key(|v| v.declaration.start_byte());
@@ -344,7 +383,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         match node.kind() {
             "identifier" => self.deps.get(self.text(node)).copied().unwrap_or_default(),
             "field_expression" => {
-                let Some(argument) = node.child_by_field_name("argument") else { return Deps::NONE };
+                let Some(argument) = node.child_by_field_name("argument") else {
+                    return Deps::NONE;
+                };
                 match self.text(argument) {
                     "threadIdx" => Deps::THREAD,
                     "blockIdx" => Deps::BLOCK,
@@ -353,9 +394,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let Some(function) = node.child_by_field_name("function") else { return Deps::NONE };
+                let Some(function) = node.child_by_field_name("function") else {
+                    return Deps::NONE;
+                };
                 let name = self.text(function);
-                if name.ends_with("thread_rank") || name.ends_with("thread_index") || name.ends_with("block_rank") {
+                if name.ends_with("thread_rank")
+                    || name.ends_with("thread_index")
+                    || name.ends_with("block_rank")
+                {
                     return self.group_rank_deps(function, name);
                 }
                 if name.ends_with("laneid") || name == "__lane_id" {
@@ -364,17 +410,28 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if is_memory_read_call(name) {
                     return Deps::NONE;
                 }
-                node.child_by_field_name("arguments").map(|args| self.children_deps(args, depth)).unwrap_or_default()
+                node.child_by_field_name("arguments")
+                    .map(|args| self.children_deps(args, depth))
+                    .unwrap_or_default()
             }
-            "subscript_expression" | "pointer_expression" | "sizeof_expression" | "string_literal" | "number_literal" => Deps::NONE,
-            "assignment_expression" => node.child_by_field_name("right").map(|r| self.expression_deps(r, depth + 1)).unwrap_or_default(),
+            "subscript_expression"
+            | "pointer_expression"
+            | "sizeof_expression"
+            | "string_literal"
+            | "number_literal" => Deps::NONE,
+            "assignment_expression" => node
+                .child_by_field_name("right")
+                .map(|r| self.expression_deps(r, depth + 1))
+                .unwrap_or_default(),
             "lambda_expression" => Deps::NONE,
             _ => self.children_deps(node, depth),
         }
     }
 
     fn children_deps(&self, node: Node<'t>, depth: usize) -> Deps {
-        named_children(node).fold(Deps::NONE, |deps, child| deps.union(self.expression_deps(child, depth + 1)))
+        named_children(node).fold(Deps::NONE, |deps, child| {
+            deps.union(self.expression_deps(child, depth + 1))
+        })
     }
 
     fn group_rank_deps(&self, function: Node<'t>, name: &str) -> Deps {
@@ -382,9 +439,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             return Deps::GRID;
         }
         if name.contains("this_thread_block") {
-            return if name.ends_with("block_rank") { Deps::BLOCK } else { Deps::THREAD };
+            return if name.ends_with("block_rank") {
+                Deps::BLOCK
+            } else {
+                Deps::THREAD
+            };
         }
-        let object = function.child_by_field_name("argument").map(|a| self.text(strip(a, self.source)));
+        let object = function
+            .child_by_field_name("argument")
+            .map(|a| self.text(strip(a, self.source)));
         match object.and_then(|o| self.groups.get(o)) {
             Some(GroupKind::Grid) if name.ends_with("block_rank") => Deps::BLOCK,
             Some(GroupKind::Grid) => Deps::GRID,
@@ -417,10 +480,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.facts.truncate(saved);
             }
             "if_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(consequence) = node.child_by_field_name("consequence") {
-                    self.with_fact(condition, true, |this| this.statement(consequence, depth + 1));
+                    self.with_fact(condition, true, |this| {
+                        this.statement(consequence, depth + 1)
+                    });
                 }
                 if let Some(alternative) = node.child_by_field_name("alternative") {
                     self.with_fact(condition, false, |this| {
@@ -453,7 +520,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "while_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(body) = node.child_by_field_name("body") {
                     self.with_fact(condition, true, |this| this.statement(body, depth + 1));
@@ -471,8 +540,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
             }
-            "comment" | "break_statement" | "continue_statement" | "goto_statement" | "preproc_def" | "preproc_function_def"
-            | "preproc_include" | "preproc_call" => {}
+            "comment"
+            | "break_statement"
+            | "continue_statement"
+            | "goto_statement"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call" => {}
             _ => {
                 for child in named_children(node) {
                     self.statement_or_expression(child, depth + 1);
@@ -482,7 +557,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
-        if node.kind().ends_with("_statement") || node.kind() == "declaration" || node.kind().starts_with("preproc") {
+        if node.kind().ends_with("_statement")
+            || node.kind() == "declaration"
+            || node.kind().starts_with("preproc")
+        {
             self.statement(node, depth)
         } else {
             self.expression(node, depth)
@@ -490,7 +568,13 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn with_fact(&mut self, condition: Node<'t>, holds: bool, body: impl FnOnce(&mut Self)) {
-        self.facts.push(Fact { condition: Condition { node: condition, holds }, early_exit: false });
+        self.facts.push(Fact {
+            condition: Condition {
+                node: condition,
+                holds,
+            },
+            early_exit: false,
+        });
         body(self);
         self.facts.pop();
     }
@@ -503,11 +587,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         let condition = statement.child_by_field_name("condition")?;
         let consequence = statement.child_by_field_name("consequence")?;
         if always_exits(consequence) {
-            return Some(Fact { condition: Condition { node: condition, holds: false }, early_exit: true });
+            return Some(Fact {
+                condition: Condition {
+                    node: condition,
+                    holds: false,
+                },
+                early_exit: true,
+            });
         }
         let alternative = statement.child_by_field_name("alternative")?;
         let last = named_children(alternative).last()?;
-        always_exits(last).then_some(Fact { condition: Condition { node: condition, holds: true }, early_exit: true })
+        always_exits(last).then_some(Fact {
+            condition: Condition {
+                node: condition,
+                holds: true,
+            },
+            early_exit: true,
+        })
     }
 
     fn expression(&mut self, node: Node<'t>, depth: usize) {
@@ -531,7 +627,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             "binary_expression" => {
                 let op = operator(node, self.source);
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
                     return;
                 };
                 self.expression(left, depth + 1);
@@ -542,13 +641,19 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "conditional_expression" => {
-                let Some(condition) = node.child_by_field_name("condition") else { return };
+                let Some(condition) = node.child_by_field_name("condition") else {
+                    return;
+                };
                 self.expression(condition, depth + 1);
                 if let Some(consequence) = node.child_by_field_name("consequence") {
-                    self.with_fact(condition, true, |this| this.expression(consequence, depth + 1));
+                    self.with_fact(condition, true, |this| {
+                        this.expression(consequence, depth + 1)
+                    });
                 }
                 if let Some(alternative) = node.child_by_field_name("alternative") {
-                    self.with_fact(condition, false, |this| this.expression(alternative, depth + 1));
+                    self.with_fact(condition, false, |this| {
+                        this.expression(alternative, depth + 1)
+                    });
                 }
             }
             "call_expression" => {
@@ -559,7 +664,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.expression(child, depth + 1);
                 }
             }
-            "lambda_expression" | "string_literal" | "number_literal" | "identifier" | "comment" => {}
+            "lambda_expression" | "string_literal" | "number_literal" | "identifier"
+            | "comment" => {}
             _ => {
                 for child in named_children(node) {
                     self.statement_or_expression(child, depth + 1);
@@ -571,18 +677,37 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
 
     fn is_barrier(&self, call: Node<'t>) -> bool {
-        let Some(function) = call.child_by_field_name("function") else { return false };
+        let Some(function) = call.child_by_field_name("function") else {
+            return false;
+        };
         let name = self.text(function);
         match name {
-            "__syncthreads" | "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" | "__barrier_sync" => true,
+            "__syncthreads"
+            | "__syncthreads_count"
+            | "__syncthreads_and"
+            | "__syncthreads_or"
+            | "__barrier_sync" => true,
             "cg::sync" | "cooperative_groups::sync" | "sync" => {
-                let argument = call.child_by_field_name("arguments").and_then(|a| a.named_child(0));
-                argument.map(|a| self.groups.contains_key(self.text(strip(a, self.source)))).unwrap_or(false)
+                let argument = call
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0));
+                argument
+                    .map(|a| self.groups.contains_key(self.text(strip(a, self.source))))
+                    .unwrap_or(false)
             }
             _ if function.kind() == "field_expression" => {
                 let method = function.child_by_field_name("field").map(|f| self.text(f));
-                let object = function.child_by_field_name("argument").map(|o| self.text(strip(o, self.source)));
-                method == Some("sync") && object.map(|o| self.groups.contains_key(o) || o.contains("this_thread_block") || o.contains("this_grid")).unwrap_or(false)
+                let object = function
+                    .child_by_field_name("argument")
+                    .map(|o| self.text(strip(o, self.source)));
+                method == Some("sync")
+                    && object
+                        .map(|o| {
+                            self.groups.contains_key(o)
+                                || o.contains("this_thread_block")
+                                || o.contains("this_grid")
+                        })
+                        .unwrap_or(false)
             }
             _ => false,
         }
@@ -592,7 +717,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         let divergent = self
             .facts
             .iter()
-            .find(|fact| self.expression_deps(fact.condition.node, 0).varies_within_block())
+            .find(|fact| {
+                self.expression_deps(fact.condition.node, 0)
+                    .varies_within_block()
+            })
             .copied();
         self.out.barriers.push(Barrier {
             node,
@@ -604,20 +732,35 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- accesses ----------------------------------------------------------------------
 
     fn record_subscript(&mut self, node: Node<'t>) {
-        let Some(base) = node.child_by_field_name("argument").map(|a| strip(a, self.source)) else { return };
+        let Some(base) = node
+            .child_by_field_name("argument")
+            .map(|a| strip(a, self.source))
+        else {
+            return;
+        };
         if base.kind() != "identifier" {
             return;
         }
-        let Some(index) = subscript_index(node) else { return };
+        let Some(index) = subscript_index(node) else {
+            return;
+        };
         self.record_access(node, self.text(base).to_string(), index);
     }
 
     fn record_dereference(&mut self, node: Node<'t>) {
-        let Some(argument) = node.child_by_field_name("argument").map(|a| strip(a, self.source)) else { return };
+        let Some(argument) = node
+            .child_by_field_name("argument")
+            .map(|a| strip(a, self.source))
+        else {
+            return;
+        };
         if argument.kind() != "binary_expression" || operator(argument, self.source) != "+" {
             return;
         }
-        let (Some(left), Some(right)) = (argument.child_by_field_name("left"), argument.child_by_field_name("right")) else {
+        let (Some(left), Some(right)) = (
+            argument.child_by_field_name("left"),
+            argument.child_by_field_name("right"),
+        ) else {
             return;
         };
         let (left, right) = (strip(left, self.source), strip(right, self.source));
@@ -629,14 +772,20 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn record_access(&mut self, node: Node<'t>, pointer: String, index: Node<'t>) {
-        let Some(origin) = self.pointers.get(&pointer) else { return };
+        let Some(origin) = self.pointers.get(&pointer) else {
+            return;
+        };
         let parameter_index = origin.parameter_index;
         let pointer_offset = origin.offset;
         let mut deps = self.expression_deps(index, 0);
         if let Some(offset) = pointer_offset {
             deps = deps.union(self.expression_deps(offset, 0));
         }
-        let status = if deps.is_global_index() { self.index_status(index, pointer_offset) } else { IndexStatus::NotThreadIndexed };
+        let status = if deps.is_global_index() {
+            self.index_status(index, pointer_offset)
+        } else {
+            IndexStatus::NotThreadIndexed
+        };
         self.out.accesses.push(Access {
             node,
             pointer,
@@ -654,7 +803,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
-            guards::comparisons(fact.condition, self.source, &mut comparisons, &mut disjunctions);
+            guards::comparisons(
+                fact.condition,
+                self.source,
+                &mut comparisons,
+                &mut disjunctions,
+            );
         }
         (comparisons, disjunctions)
     }
@@ -678,7 +832,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn unguarded(&self, leaf: Node<'t>) -> IndexStatus<'t> {
-        let declaration = (leaf.kind() == "identifier").then(|| self.declarations.get(self.text(leaf)).copied()).flatten();
+        let declaration = (leaf.kind() == "identifier")
+            .then(|| self.declarations.get(self.text(leaf)).copied())
+            .flatten();
         IndexStatus::Unguarded { leaf, declaration }
     }
 
@@ -711,7 +867,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&name) {
                     return Err(node);
                 }
-                let Some(values) = self.definitions.get(&name) else { return Err(node) };
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
                 if self.self_updated.contains(&name) {
                     return Err(node); // `i += stride`: bounded only by a guard on `i` itself
                 }
@@ -738,7 +896,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "binary_expression" => {
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) else {
                     return Err(node);
                 };
                 let right_uniform = self.expression_deps(right, 0).is_uniform();
@@ -747,7 +908,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                     "%" if right_uniform => Ok(None),
                     "&" if right_uniform || left_uniform => Ok(None),
                     "/" | ">>" | "-" => self.bounded(left, comparisons, visiting, depth + 1),
-                    "+" | "*" | "<<" | "|" | "^" | "%" if forms_global_index(self.expression_deps(left, 0), self.expression_deps(right, 0)) => Err(node),
+                    "+" | "*" | "<<" | "|" | "^" | "%"
+                        if forms_global_index(
+                            self.expression_deps(left, 0),
+                            self.expression_deps(right, 0),
+                        ) =>
+                    {
+                        Err(node)
+                    }
                     "+" | "*" | "<<" | "|" | "^" | "%" => {
                         let a = self.bounded(left, comparisons, visiting, depth + 1)?;
                         let b = self.bounded(right, comparisons, visiting, depth + 1)?;
@@ -757,11 +925,31 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let name = node.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
+                let name = node
+                    .child_by_field_name("function")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
                 let short = name.rsplit("::").next().unwrap_or(name);
-                let arguments: Vec<Node<'t>> = node.child_by_field_name("arguments").map(|a| named_children(a).collect()).unwrap_or_default();
-                if matches!(short, "min" | "fminf" | "fmin" | "umin" | "llmin" | "ullmin" | "imin" | "__min" | "MIN") {
-                    if arguments.iter().any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok()) {
+                let arguments: Vec<Node<'t>> = node
+                    .child_by_field_name("arguments")
+                    .map(|a| named_children(a).collect())
+                    .unwrap_or_default();
+                if matches!(
+                    short,
+                    "min"
+                        | "fminf"
+                        | "fmin"
+                        | "umin"
+                        | "llmin"
+                        | "ullmin"
+                        | "imin"
+                        | "__min"
+                        | "MIN"
+                ) {
+                    if arguments
+                        .iter()
+                        .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
+                    {
                         return Ok(None);
                     }
                 }
@@ -774,11 +962,21 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let condition = node.child_by_field_name("condition");
                 let mut branches = Vec::new();
                 for (field, holds) in [("consequence", true), ("alternative", false)] {
-                    let Some(branch) = node.child_by_field_name(field) else { return Err(node) };
+                    let Some(branch) = node.child_by_field_name(field) else {
+                        return Err(node);
+                    };
                     let mut extended = comparisons.to_vec();
                     if let Some(condition) = condition {
                         let mut disjunctions = Vec::new();
-                        guards::comparisons(Condition { node: condition, holds }, self.source, &mut extended, &mut disjunctions);
+                        guards::comparisons(
+                            Condition {
+                                node: condition,
+                                holds,
+                            },
+                            self.source,
+                            &mut extended,
+                            &mut disjunctions,
+                        );
                     }
                     branches.push(self.bounded(branch, &extended, visiting, depth + 1)?);
                 }
@@ -790,13 +988,19 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// A dominating comparison that bounds `node` from above: `node < n`, `node + k < n`,
     /// `node <= n - 1`, `node == c`, or a comparison on a variable defined as `node` plus more.
-    fn upper_bound(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> Option<Comparison<'t>> {
+    fn upper_bound(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
         let target = normalized(node, self.source);
         for comparison in comparisons {
             for left_side in [true, false] {
                 let oriented = comparison.oriented(left_side);
-                if matches!(oriented.relation, Relation::Less | Relation::LessEqual | Relation::Equal)
-                    && self.covers(oriented.left, &target, 0)
+                if matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) && self.covers(oriented.left, &target, 0)
                 {
                     return Some(oriented);
                 }
@@ -817,11 +1021,16 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         match expression.kind() {
             "binary_expression" if matches!(operator(expression, self.source), "+" | "*") => {
-                let (Some(left), Some(right)) = (expression.child_by_field_name("left"), expression.child_by_field_name("right")) else {
+                let (Some(left), Some(right)) = (
+                    expression.child_by_field_name("left"),
+                    expression.child_by_field_name("right"),
+                ) else {
                     return false;
                 };
-                (self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform())
-                    || (self.covers(right, target, depth + 1) && self.expression_deps(left, 0).is_uniform())
+                (self.covers(left, target, depth + 1)
+                    && self.expression_deps(right, 0).is_uniform())
+                    || (self.covers(right, target, depth + 1)
+                        && self.expression_deps(left, 0).is_uniform())
             }
             "identifier" => match self.definitions.get(self.text(expression)) {
                 Some(values) if values.len() == 1 => self.covers(values[0], target, depth + 1),
@@ -840,14 +1049,19 @@ impl<'a, 't> Analyzer<'a, 't> {
     ) -> Option<IndexStatus<'t>> {
         let mut base = strip(index, self.source);
         if base.kind() == "binary_expression" && operator(base, self.source) == "+" {
-            let right = base.child_by_field_name("right").map(|r| strip(r, self.source));
+            let right = base
+                .child_by_field_name("right")
+                .map(|r| strip(r, self.source));
             if right.is_some_and(|r| r.kind() == "number_literal") {
                 base = strip(base.child_by_field_name("left")?, self.source);
             }
         }
         let target = normalized(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
-            [true, false].into_iter().map(|side| c.oriented(side)).find(|o| normalized(o.left, self.source) == target)
+            [true, false]
+                .into_iter()
+                .map(|side| c.oriented(side))
+                .find(|o| normalized(o.left, self.source) == target)
         };
         let strict_upper = comparisons
             .iter()
@@ -857,22 +1071,40 @@ impl<'a, 't> Analyzer<'a, 't> {
             return None;
         }
         for comparison in comparisons.iter().filter_map(on_target) {
-            if matches!(comparison.relation, Relation::Greater | Relation::GreaterEqual) && self.is_plain_bound(comparison.right) {
-                return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: false });
+            if matches!(
+                comparison.relation,
+                Relation::Greater | Relation::GreaterEqual
+            ) && self.is_plain_bound(comparison.right)
+            {
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: false,
+                });
             }
         }
         for comparison in comparisons.iter().filter_map(on_target) {
             if comparison.relation == Relation::LessEqual && self.is_plain_bound(comparison.right) {
-                return Some(IndexStatus::OutOfRange { guard: comparison.origin, admits_bound: true });
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: true,
+                });
             }
         }
         for parts in disjunctions {
             let oriented: Option<Vec<Comparison<'t>>> = parts.iter().map(on_target).collect();
             let Some(oriented) = oriented else { continue };
-            let above = |c: &Comparison<'t>| matches!(c.relation, Relation::Greater | Relation::GreaterEqual) && self.is_plain_bound(c.right);
-            let negative = |c: &Comparison<'t>| c.relation == Relation::Less && self.text(c.right).trim() == "0";
+            let above = |c: &Comparison<'t>| {
+                matches!(c.relation, Relation::Greater | Relation::GreaterEqual)
+                    && self.is_plain_bound(c.right)
+            };
+            let negative = |c: &Comparison<'t>| {
+                c.relation == Relation::Less && self.text(c.right).trim() == "0"
+            };
             if oriented.iter().any(above) && oriented.iter().all(|c| above(c) || negative(c)) {
-                return Some(IndexStatus::OutOfRange { guard: oriented[0].origin, admits_bound: false });
+                return Some(IndexStatus::OutOfRange {
+                    guard: oriented[0].origin,
+                    admits_bound: false,
+                });
             }
         }
         None
@@ -881,8 +1113,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
     fn is_plain_bound(&self, node: Node<'t>) -> bool {
         let node = strip(node, self.source);
-        matches!(node.kind(), "identifier" | "field_expression" | "qualified_identifier")
-            && self.expression_deps(node, 0).is_uniform()
+        matches!(
+            node.kind(),
+            "identifier" | "field_expression" | "qualified_identifier"
+        ) && self.expression_deps(node, 0).is_uniform()
     }
 }
 
@@ -894,7 +1128,9 @@ fn forms_global_index(left: Deps, right: Deps) -> bool {
 }
 
 fn subscript_index(node: Node) -> Option<Node> {
-    let indices = node.child_by_field_name("indices").or_else(|| node.child_by_field_name("index"))?;
+    let indices = node
+        .child_by_field_name("indices")
+        .or_else(|| node.child_by_field_name("index"))?;
     if indices.kind() == "subscript_argument_list" {
         named_children(indices).find(|c| c.kind() != "comment")
     } else {
@@ -903,13 +1139,42 @@ fn subscript_index(node: Node) -> Option<Node> {
 }
 
 fn is_memory_read_call(name: &str) -> bool {
-    matches!(name, "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" | "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMax" | "atomicMin" | "atomicCAS" | "atomicInc" | "atomicDec" | "atomicAnd" | "atomicOr" | "atomicXor" | "__shfl_sync" | "__shfl_down_sync" | "__shfl_up_sync" | "__shfl_xor_sync" | "__ballot_sync")
+    matches!(
+        name,
+        "__ldg"
+            | "__ldcg"
+            | "__ldca"
+            | "__ldcs"
+            | "__ldlu"
+            | "__ldcv"
+            | "atomicAdd"
+            | "atomicSub"
+            | "atomicExch"
+            | "atomicMax"
+            | "atomicMin"
+            | "atomicCAS"
+            | "atomicInc"
+            | "atomicDec"
+            | "atomicAnd"
+            | "atomicOr"
+            | "atomicXor"
+            | "__shfl_sync"
+            | "__shfl_down_sync"
+            | "__shfl_up_sync"
+            | "__shfl_xor_sync"
+            | "__ballot_sync"
+    )
 }
 
 fn always_exits(node: Node) -> bool {
     match node.kind() {
-        "return_statement" | "break_statement" | "continue_statement" | "goto_statement" | "throw_statement" => true,
-        "compound_statement" => named_children(node).filter(|c| c.kind() != "comment").last().map(always_exits).unwrap_or(false),
+        "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
+        | "throw_statement" => true,
+        "compound_statement" => named_children(node)
+            .filter(|c| c.kind() != "comment")
+            .last()
+            .map(always_exits)
+            .unwrap_or(false),
         _ => false,
     }
 }
@@ -917,16 +1182,28 @@ fn always_exits(node: Node) -> bool {
 fn access_kind(node: Node, source: &str) -> AccessKind {
     let mut current = node;
     for _ in 0..8 {
-        let Some(parent) = current.parent() else { break };
+        let Some(parent) = current.parent() else {
+            break;
+        };
         match parent.kind() {
             "parenthesized_expression" => current = parent,
-            "field_expression" if parent.child_by_field_name("argument") == Some(current) => current = parent,
-            "subscript_expression" if parent.child_by_field_name("argument") == Some(current) => current = parent,
+            "field_expression" if parent.child_by_field_name("argument") == Some(current) => {
+                current = parent
+            }
+            "subscript_expression" if parent.child_by_field_name("argument") == Some(current) => {
+                current = parent
+            }
             "assignment_expression" if parent.child_by_field_name("left") == Some(current) => {
-                return if operator(parent, source) == "=" { AccessKind::Write } else { AccessKind::ReadWrite };
+                return if operator(parent, source) == "=" {
+                    AccessKind::Write
+                } else {
+                    AccessKind::ReadWrite
+                };
             }
             "update_expression" => return AccessKind::ReadWrite,
-            "pointer_expression" if operator(parent, source) == "&" => return AccessKind::ReadWrite,
+            "pointer_expression" if operator(parent, source) == "&" => {
+                return AccessKind::ReadWrite
+            }
             _ => break,
         }
     }
@@ -938,9 +1215,17 @@ fn enclosing_statement(node: Node) -> Option<Node> {
     for _ in 0..MAX_DEPTH {
         let parent = current.parent()?;
         if matches!(parent.kind(), "compound_statement") {
-            return current.kind().ends_with("statement").then_some(current).or(Some(current));
+            return current
+                .kind()
+                .ends_with("statement")
+                .then_some(current)
+                .or(Some(current));
         }
-        if matches!(parent.kind(), "if_statement" | "for_statement" | "while_statement" | "else_clause") && current.kind().ends_with("statement") {
+        if matches!(
+            parent.kind(),
+            "if_statement" | "for_statement" | "while_statement" | "else_clause"
+        ) && current.kind().ends_with("statement")
+        {
             return Some(current);
         }
         current = parent;

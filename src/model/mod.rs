@@ -1,7 +1,9 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
 pub mod guards;
+pub mod host;
 pub mod kernel;
+pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
 use crate::syntax::{self, text};
@@ -78,6 +80,10 @@ pub struct Model<'t> {
     pub check_macros: &'t [String],
     /// Regions whose nesting exceeded the walk depth, skipped by the analyses.
     pub skipped_regions: Vec<Range<usize>>,
+    /// Host-side facts: allocations, copies, launches, error checks.
+    pub host: host::HostFacts<'t>,
+    /// Allocations above this many bytes are larger than any GPU (configurable).
+    pub max_allocation_bytes: f64,
 }
 
 impl<'t> Model<'t> {
@@ -100,6 +106,8 @@ impl<'t> Model<'t> {
             suppressions: Vec::new(),
             check_macros,
             skipped_regions: Vec::new(),
+            host: host::HostFacts::default(),
+            max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
         };
         model.collect_functions_and_comments();
         for index in 0..model.functions.len() {
@@ -109,6 +117,7 @@ impl<'t> Model<'t> {
                 model.kernels.push((index, facts));
             }
         }
+        model.host = host::build(&model);
         model
     }
 
@@ -122,7 +131,9 @@ impl<'t> Model<'t> {
     }
 
     pub fn kernel_facts(&self) -> impl Iterator<Item = (&Function<'t>, &KernelFacts<'t>)> {
-        self.kernels.iter().map(move |(index, facts)| (&self.functions[*index], facts))
+        self.kernels
+            .iter()
+            .map(move |(index, facts)| (&self.functions[*index], facts))
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
@@ -136,7 +147,9 @@ impl<'t> Model<'t> {
         let mut suppressions = Vec::new();
         syntax::walk_iterative(root, |node| match node.kind() {
             "function_definition" => {
-                if let Some(function) = function_from_definition(node, source, &self.view.neutralised) {
+                if let Some(function) =
+                    function_from_definition(node, source, &self.view.neutralised)
+                {
                     functions.push(function);
                 }
                 false
@@ -203,7 +216,10 @@ fn function_from_definition<'t>(
     }
     for macro_use in neutralised {
         let before = macro_use.span.end <= head.end && macro_use.span.start + 200 >= start;
-        if before && (macro_use.span.start >= start || source[macro_use.span.end..start].trim().is_empty()) {
+        if before
+            && (macro_use.span.start >= start
+                || source[macro_use.span.end..start].trim().is_empty())
+        {
             qualifiers.push_str(&macro_use.expansion);
             qualifiers.push(' ');
         }
@@ -221,14 +237,24 @@ fn function_from_definition<'t>(
     let mut parameters = Vec::new();
     if let Some(list) = function_declarator.child_by_field_name("parameters") {
         for declaration in syntax::named_children(list) {
-            if !matches!(declaration.kind(), "parameter_declaration" | "optional_parameter_declaration") {
+            if !matches!(
+                declaration.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) {
                 continue;
             }
-            let Some(param_declarator) = declaration.child_by_field_name("declarator") else { continue };
-            let Some(name_node) = syntax::declarator_name(param_declarator) else { continue };
+            let Some(param_declarator) = declaration.child_by_field_name("declarator") else {
+                continue;
+            };
+            let Some(name_node) = syntax::declarator_name(param_declarator) else {
+                continue;
+            };
             parameters.push(Parameter {
                 name: text(name_node, source).to_string(),
-                type_text: declaration.child_by_field_name("type").map(|t| text(t, source).to_string()).unwrap_or_default(),
+                type_text: declaration
+                    .child_by_field_name("type")
+                    .map(|t| text(t, source).to_string())
+                    .unwrap_or_default(),
                 is_pointer: syntax::declarator_is_pointer(param_declarator),
                 declaration,
                 name_node,
@@ -239,7 +265,10 @@ fn function_from_definition<'t>(
     if let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
         if let Some(list) = parent.child_by_field_name("parameters") {
             syntax::walk_iterative(list, |n| {
-                if n.kind() == "type_identifier" || (n.kind() == "identifier" && n.parent().map(|p| p.kind()) != Some("template_parameter_list")) {
+                if n.kind() == "type_identifier"
+                    || (n.kind() == "identifier"
+                        && n.parent().map(|p| p.kind()) != Some("template_parameter_list"))
+                {
                     template_parameters.push(text(n, source).to_string());
                 }
                 true
@@ -281,7 +310,11 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
     } else {
         return None;
     };
-    let rest_start = node.start_byte() + marker + "cudalint:".len() + directive_offset + (after_trimmed.len() - rest.len());
+    let rest_start = node.start_byte()
+        + marker
+        + "cudalint:".len()
+        + directive_offset
+        + (after_trimmed.len() - rest.len());
     let open = rest.find('[')?;
     let close = rest[open..].find(']')? + open;
     let mut rules = Vec::new();
@@ -290,12 +323,21 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
         let trimmed = piece.trim();
         let lead = piece.len() - piece.trim_start().len();
         if !trimmed.is_empty() {
-            rules.push((trimmed.to_string(), offset + lead..offset + lead + trimmed.len()));
+            rules.push((
+                trimmed.to_string(),
+                offset + lead..offset + lead + trimmed.len(),
+            ));
         }
         offset += piece.len() + 1;
     }
     let line = lines.line_of(node.start_byte());
     let line_start = lines.line_start(line);
     let trailing = !source[line_start..node.start_byte()].trim().is_empty();
-    Some(Suppression { span: node.byte_range(), line, trailing, whole_file, rules })
+    Some(Suppression {
+        span: node.byte_range(),
+        line,
+        trailing,
+        whole_file,
+        rules,
+    })
 }

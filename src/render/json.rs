@@ -41,13 +41,25 @@ pub fn render(run: &RunResult) -> String {
     for report in &run.reports {
         let positions = Positions::new(report);
         for diagnostic in &report.diagnostics {
-            let Region { line, column, end_line, end_column } = positions.region(&diagnostic.span);
+            let Region {
+                line,
+                column,
+                end_line,
+                end_column,
+            } = positions.region(&diagnostic.span);
             let labels = diagnostic
                 .labels
                 .iter()
                 .map(|label| {
                     let r = positions.region(&label.span);
-                    JsonLabel { path: &report.display_path, line: r.line, column: r.column, end_line: r.end_line, end_column: r.end_column, message: &label.message }
+                    JsonLabel {
+                        path: &report.display_path,
+                        line: r.line,
+                        column: r.column,
+                        end_line: r.end_line,
+                        end_column: r.end_column,
+                        message: &label.message,
+                    }
                 })
                 .collect();
             diagnostics.push(JsonDiagnostic {
@@ -65,9 +77,15 @@ pub fn render(run: &RunResult) -> String {
             });
         }
     }
-    diagnostics.sort_by(|a, b| (a.path, a.line, a.column, a.rule).cmp(&(b.path, b.line, b.column, b.rule)));
-    let output = Output { version: 1, diagnostics };
-    let mut text = serde_json::to_string_pretty(&output).unwrap_or_else(|_| "{\"version\": 1, \"diagnostics\": []}".into());
+    diagnostics.sort_by(|a, b| {
+        (a.path, a.line, a.column, a.rule).cmp(&(b.path, b.line, b.column, b.rule))
+    });
+    let output = Output {
+        version: 1,
+        diagnostics,
+    };
+    let mut text = serde_json::to_string_pretty(&output)
+        .unwrap_or_else(|_| "{\"version\": 1, \"diagnostics\": []}".into());
     text.push('\n');
     text
 }

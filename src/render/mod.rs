@@ -25,13 +25,21 @@ pub struct Positions<'a> {
 
 impl<'a> Positions<'a> {
     pub fn new(report: &'a FileReport) -> Self {
-        Positions { text: &report.source, lines: LineIndex::new(&report.source) }
+        Positions {
+            text: &report.source,
+            lines: LineIndex::new(&report.source),
+        }
     }
 
     pub fn region(&self, span: &Range<usize>) -> Region {
         let (line, column) = self.lines.position(self.text, span.start);
         let (end_line, end_column) = self.lines.position(self.text, span.end.max(span.start));
-        Region { line, column, end_line, end_column }
+        Region {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
     }
 
     /// The text of the 1-based line, without its terminator.

@@ -8,7 +8,11 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer};
 
 pub fn render(run: &RunResult, color: bool) -> Vec<u8> {
-    let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let mut buffer = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
     let config = term::Config::default();
     for report in &run.reports {
         let mut files = SimpleFiles::new();
@@ -19,16 +23,25 @@ pub fn render(run: &RunResult, color: bool) -> Vec<u8> {
                 Severity::Warning => CsSeverity::Warning,
                 Severity::Info => CsSeverity::Note,
             };
-            let mut labels = vec![Label::primary(file, clamp(&diagnostic.span, report.source.len()))];
+            let mut labels = vec![Label::primary(
+                file,
+                clamp(&diagnostic.span, report.source.len()),
+            )];
             for label in &diagnostic.labels {
-                labels.push(Label::secondary(file, clamp(&label.span, report.source.len())).with_message(label.message.clone()));
+                labels.push(
+                    Label::secondary(file, clamp(&label.span, report.source.len()))
+                        .with_message(label.message.clone()),
+                );
             }
             let mut notes = Vec::new();
             if let Some(help) = &diagnostic.help {
                 notes.push(format!("help: {help}"));
             }
             if let Some(verification) = &diagnostic.verification {
-                notes.push(format!("verified: {}: {}", verification.status, verification.detail));
+                notes.push(format!(
+                    "verified: {}: {}",
+                    verification.status, verification.detail
+                ));
             }
             let rendered = CsDiagnostic::new(severity)
                 .with_message(diagnostic.message.clone())
@@ -52,7 +65,13 @@ pub fn summary(run: &RunResult) -> String {
     let errors = run.count(Severity::Error);
     let warnings = run.count(Severity::Warning);
     let infos = run.count(Severity::Info);
-    let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
     let mut line = format!(
         "{} checked: {}, {}",
         plural(files, "file"),
@@ -63,7 +82,10 @@ pub fn summary(run: &RunResult) -> String {
         line.push_str(&format!(", {}", plural(infos, "note")));
     }
     if !run.errors.is_empty() {
-        line.push_str(&format!("; {} could not be linted", plural(run.errors.len(), "path")));
+        line.push_str(&format!(
+            "; {} could not be linted",
+            plural(run.errors.len(), "path")
+        ));
     }
     line.push('\n');
     line

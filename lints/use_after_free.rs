@@ -14,7 +14,7 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
-        if host.has_goto {
+        if host.has_goto || host.uses_graphs {
             continue;
         }
         for free in host

@@ -279,6 +279,8 @@ pub struct HostFunction<'t> {
     pub peer_access: bool,
     /// `goto` makes source order a poor guide to execution order.
     pub has_goto: bool,
+    /// CUDA graphs with memory nodes hand out the same address again on every graph launch.
+    pub uses_graphs: bool,
 }
 
 impl<'t> HostFunction<'t> {
@@ -463,10 +465,45 @@ fn summarize_kernels(model: &Model) -> Vec<KernelSummary> {
             scope: &scope,
             fold_sizeof: true,
         };
+        // a pointer handed whole to another function (`f(p)`, `atomicAdd(p, v)`) may be written there
+        walk_iterative(function.body, |node| {
+            if node.kind() == "argument_list" {
+                for argument in named_children(node) {
+                    let mut argument = strip(argument, model.source);
+                    if argument.kind() == "binary_expression" {
+                        argument = argument
+                            .child_by_field_name("left")
+                            .map(|l| strip(l, model.source))
+                            .unwrap_or(argument);
+                    }
+                    if argument.kind() == "identifier" {
+                        let name = text(argument, model.source);
+                        if let Some(index) = function
+                            .parameters
+                            .iter()
+                            .position(|p| p.is_pointer && p.name == name)
+                        {
+                            parameters[index].plain_writes = true;
+                        }
+                    }
+                }
+            }
+            true
+        });
         for access in &facts.accesses {
             let Some(summary) = parameters.get_mut(access.parameter_index) else {
                 continue;
             };
+            // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
+            let parent = strip_parents(access.node);
+            let handed_on = parent.is_some_and(|p| {
+                (p.kind() == "pointer_expression" && operator(p, model.source) == "&")
+                    || p.kind() == "field_expression"
+            });
+            if handed_on {
+                summary.plain_writes = true;
+                continue;
+            }
             if access.kind.reads() {
                 summary.reads = true;
             }
@@ -527,6 +564,8 @@ struct Builder<'m, 't> {
     /// Locals assigned after their declaration (or whose address is taken): not substituted.
     reassigned: HashSet<String>,
     initializers: HashMap<String, Node<'t>>,
+    /// Locals declared `const`/`constexpr`: their initializer holds everywhere.
+    const_names: HashSet<String>,
     scalar_types: HashMap<String, String>,
     dim3_arguments: HashMap<String, Node<'t>>,
     /// Positions of identifier uses, to tell whether a stored error code is read later.
@@ -543,7 +582,7 @@ struct HostScope<'b, 'm, 't> {
 
 impl<'t> Scope<'t> for HostScope<'_, '_, 't> {
     fn definition(&self, name: &str) -> Option<Node<'t>> {
-        if self.builder.reassigned.contains(name) {
+        if self.builder.reassigned.contains(name) && !self.builder.const_names.contains(name) {
             return None;
         }
         self.builder.initializers.get(name).copied()
@@ -574,6 +613,7 @@ impl<'m, 't> Builder<'m, 't> {
             by_name: HashMap::new(),
             reassigned: HashSet::new(),
             initializers: HashMap::new(),
+            const_names: HashSet::new(),
             scalar_types: HashMap::new(),
             dim3_arguments: HashMap::new(),
             uses: HashMap::new(),
@@ -747,6 +787,7 @@ impl<'m, 't> Builder<'m, 't> {
         let mut uses: HashMap<String, Vec<usize>> = HashMap::new();
         let mut has_goto = false;
         let mut peer = false;
+        let mut graphs = false;
         walk_iterative(self.function.body, |node| {
             match node.kind() {
                 "declaration" => declarations.push(node),
@@ -777,6 +818,43 @@ impl<'m, 't> Builder<'m, 't> {
                     }
                 }
                 "goto_statement" => has_goto = true,
+                // `stream >> n` assigns n
+                "binary_expression" if operator(node, source) == ">>" => {
+                    if let Some(right) = node
+                        .child_by_field_name("right")
+                        .map(|r| strip(r, source))
+                        .filter(|r| r.kind() == "identifier")
+                    {
+                        reassigned.insert(text(right, source).to_string());
+                    }
+                }
+                // a local handed to unknown code may be taken by reference and changed there
+                "argument_list" => {
+                    let callee = node
+                        .parent()
+                        .filter(|p| p.kind() == "call_expression" && !is_launch(*p))
+                        .map(|p| call_name(p, source));
+                    let callee = callee.unwrap_or("dim3");
+                    let benign = is_cuda_api(callee)
+                        || matches!(
+                            callee,
+                            "printf"
+                                | "fprintf"
+                                | "sizeof"
+                                | "dim3"
+                                | "min"
+                                | "max"
+                                | "std::min"
+                                | "std::max"
+                        );
+                    if !benign {
+                        for argument in named_children(node) {
+                            if argument.kind() == "identifier" {
+                                reassigned.insert(text(argument, source).to_string());
+                            }
+                        }
+                    }
+                }
                 "identifier" => {
                     let is_declarator = node.parent().is_some_and(|p| {
                         matches!(
@@ -809,14 +887,30 @@ impl<'m, 't> Builder<'m, 't> {
         self.uses = uses;
         self.out.has_goto = has_goto;
         self.out.peer_access = peer;
+        self.out.uses_graphs = graphs;
+        let mut declared_names: HashMap<String, usize> =
+            self.by_name.keys().map(|k| (k.clone(), 1)).collect();
         for declaration in declarations {
-            self.declare(declaration);
+            for name in self.declare(declaration) {
+                *declared_names.entry(name).or_default() += 1;
+            }
+        }
+        // a name declared twice (sibling scopes, shadowing) is not resolved by name: untracked
+        for (name, count) in declared_names {
+            if count > 1 {
+                self.by_name.remove(&name);
+                self.initializers.remove(&name);
+                self.scalar_types.remove(&name);
+                self.reassigned.insert(name);
+            }
         }
     }
 
-    fn declare(&mut self, declaration: Node<'t>) {
+    /// Records a declaration's variables and returns their names.
+    fn declare(&mut self, declaration: Node<'t>) -> Vec<String> {
+        let mut names = Vec::new();
         let Some(type_node) = declaration.child_by_field_name("type") else {
-            return;
+            return names;
         };
         let type_text = self.text(type_node);
         let is_static = syntax::children(declaration)
@@ -850,8 +944,16 @@ impl<'m, 't> Builder<'m, 't> {
                 continue;
             };
             let name = self.text(name_node).to_string();
-            let is_pointer = target.kind() == "pointer_declarator";
-            let is_array = target.kind() == "array_declarator";
+            names.push(name.clone());
+            let is_const = syntax::children(declaration).any(|c| {
+                c.kind() == "type_qualifier" && matches!(self.text(c), "const" | "constexpr")
+            });
+            if is_const {
+                self.const_names.insert(name.clone());
+            }
+            // `T* a[N]` is an array (of pointers), not a pointer
+            let is_array = target.kind() == "array_declarator" || self.text(target).contains('[');
+            let is_pointer = target.kind() == "pointer_declarator" && !is_array;
             if let Some(value) = value {
                 if value.kind() == "argument_list" && normalized_type == "dim3" {
                     self.dim3_arguments.insert(name.clone(), value);
@@ -905,6 +1007,7 @@ impl<'m, 't> Builder<'m, 't> {
             // the innermost declaration wins for shadowed names; good enough for one function
             self.by_name.insert(name, index);
         }
+        names
     }
 
     fn finish(&mut self) {
@@ -1058,6 +1161,28 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     fn declaration(&mut self, node: Node<'t>, context: Context<'t>) {
+        // `MACRO cudaMemset(p, 0, n);` (a macro with no semicolon before a call) parses as a
+        // function declaration: the call is real, but the model cannot tell what it does
+        let declared_type = node
+            .child_by_field_name("type")
+            .map(|t| size::normalize_type(self.text(t)))
+            .unwrap_or_default();
+        let is_container = declared_type.contains('<') || declared_type.contains("::");
+        if !is_container && named_children(node).any(|d| d.kind() == "function_declarator") {
+            let mut mentioned = Vec::new();
+            walk_iterative(node, |n| {
+                if matches!(n.kind(), "identifier" | "type_identifier") {
+                    mentioned.push(n);
+                }
+                true
+            });
+            for identifier in mentioned {
+                if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                    self.push_event(variable, EventKind::Escaped, identifier, context);
+                }
+            }
+            return;
+        }
         for declarator in named_children(node) {
             if declarator.kind() != "init_declarator" {
                 continue;

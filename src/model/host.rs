@@ -499,6 +499,9 @@ fn summarize_kernels(model: &Model) -> Vec<KernelSummary> {
             let handed_on = parent.is_some_and(|p| {
                 (p.kind() == "pointer_expression" && operator(p, model.source) == "&")
                     || p.kind() == "field_expression"
+                    || (p.kind() == "init_declarator"
+                        && p.child_by_field_name("declarator")
+                            .is_some_and(|d| d.kind() == "reference_declarator"))
             });
             if handed_on {
                 summary.plain_writes = true;
@@ -872,11 +875,12 @@ impl<'m, 't> Builder<'m, 't> {
                     }
                 }
                 "call_expression" => {
-                    if matches!(
-                        call_name(node, source),
-                        "cudaDeviceEnablePeerAccess" | "cuCtxEnablePeerAccess"
-                    ) {
+                    let name = call_name(node, source);
+                    if matches!(name, "cudaDeviceEnablePeerAccess" | "cuCtxEnablePeerAccess") {
                         peer = true;
+                    }
+                    if name.starts_with("cudaGraph") || name == "cudaStreamBeginCapture" {
+                        graphs = true;
                     }
                 }
                 _ => {}
@@ -1011,7 +1015,8 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     fn finish(&mut self) {
-        let checks = std::mem::take(&mut self.launch_checks);
+        let mut checks = std::mem::take(&mut self.launch_checks);
+        checks.sort_unstable();
         let count = self.out.launches.len();
         for index in 0..count {
             let start = self.out.launches[index].call.end_byte();
@@ -1020,7 +1025,8 @@ impl<'m, 't> Builder<'m, 't> {
             } else {
                 usize::MAX
             };
-            self.out.launches[index].checked = checks.iter().any(|&p| p >= start && p < end);
+            let first_after = checks.partition_point(|&p| p < start);
+            self.out.launches[index].checked = checks.get(first_after).is_some_and(|&p| p < end);
         }
     }
 
@@ -1168,7 +1174,13 @@ impl<'m, 't> Builder<'m, 't> {
             .map(|t| size::normalize_type(self.text(t)))
             .unwrap_or_default();
         let is_container = declared_type.contains('<') || declared_type.contains("::");
-        if !is_container && named_children(node).any(|d| d.kind() == "function_declarator") {
+        let constructor_call = |d: &Node| {
+            d.kind() == "function_declarator"
+                || (d.kind() == "init_declarator"
+                    && d.child_by_field_name("value")
+                        .is_some_and(|v| v.kind() == "argument_list"))
+        };
+        if !is_container && named_children(node).any(|d| constructor_call(&d)) {
             let mut mentioned = Vec::new();
             walk_iterative(node, |n| {
                 if matches!(n.kind(), "identifier" | "type_identifier") {

@@ -1174,20 +1174,27 @@ impl<'m, 't> Builder<'m, 't> {
             .map(|t| size::normalize_type(self.text(t)))
             .unwrap_or_default();
         let is_container = declared_type.contains('<') || declared_type.contains("::");
+        // `Owner o{raw}` / `Owner o(raw)`: the constructed object takes the pointer
         let constructor_call = |d: &Node| {
-            d.kind() == "function_declarator"
+            (d.kind() == "function_declarator" && !is_container)
                 || (d.kind() == "init_declarator"
                     && d.child_by_field_name("value")
-                        .is_some_and(|v| v.kind() == "argument_list"))
+                        .is_some_and(|v| matches!(v.kind(), "argument_list" | "initializer_list")))
         };
-        if !is_container && named_children(node).any(|d| constructor_call(&d)) {
+        if named_children(node).any(|d| constructor_call(&d)) {
             let mut mentioned = Vec::new();
-            walk_iterative(node, |n| {
-                if matches!(n.kind(), "identifier" | "type_identifier") {
-                    mentioned.push(n);
-                }
-                true
-            });
+            for declarator in named_children(node).filter(constructor_call) {
+                let arguments = declarator
+                    .child_by_field_name("value")
+                    .or_else(|| declarator.child_by_field_name("parameters"));
+                let Some(arguments) = arguments else { continue };
+                walk_iterative(arguments, |n| {
+                    if matches!(n.kind(), "identifier" | "type_identifier") {
+                        mentioned.push(n);
+                    }
+                    true
+                });
+            }
             for identifier in mentioned {
                 if let Some(&variable) = self.by_name.get(self.text(identifier)) {
                     self.push_event(variable, EventKind::Escaped, identifier, context);

@@ -21,8 +21,8 @@ fn check(model: &Model, cx: &mut LintContext) {
             let call = snippet(model, barrier.node);
             let (message, label) = if barrier.after_early_exit {
                 (
-                    format!("`{call}` follows an early exit taken by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
-                    "threads for which this holds leave before the barrier",
+                    format!("`{call}` is skipped by the threads where `{condition_text}` holds, which jump past it; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    "threads for which this holds skip the barrier",
                 )
             } else {
                 (
@@ -52,11 +52,12 @@ mod tests {
                 "__global__ void k(float* o) { __shared__ float s[256]; int t = threadIdx.x; for (int w = blockDim.x / 2; w > 0; w >>= 1) { if (t < w) s[t] += s[t + w]; __syncthreads(); } if (t == 0) o[blockIdx.x] = s[0]; }",
                 "__global__ void k(float* o, int n) { if (blockIdx.x >= n) return; __syncthreads(); }",
                 "__global__ void k(float* o, int tiles) { for (int t = 0; t < tiles; ++t) { __syncthreads(); } }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); b.sync(); }",
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
-                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
+                "__global__ void k(float* o, int n) { for (int r = 0; r < n; ++r) { if (threadIdx.x == r) continue; __syncthreads(); } }",
                 "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) { __syncthreads(); } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); if (threadIdx.x == 0) b.sync(); }",
             ],

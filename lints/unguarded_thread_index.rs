@@ -2,6 +2,7 @@ use super::support::{likely_bound_parameter, snippet, verb};
 use crate::diagnostic::{Edit, Fix};
 use crate::lint::LintContext;
 use crate::model::{IndexStatus, Model};
+use crate::syntax::NodeExt;
 
 crate::declare_lint!(
     UNGUARDED_THREAD_INDEX,
@@ -13,22 +14,51 @@ crate::declare_lint!(
     verifiable = true
 );
 
+/// One finding per unguarded index in a kernel: the first access, with the others as labels,
+/// since a single guard fixes them all.
 fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
+        let mut groups: Vec<(String, Vec<&crate::model::Access>)> = Vec::new();
         for access in &facts.accesses {
+            let IndexStatus::Unguarded { leaf, .. } = &access.status else {
+                continue;
+            };
+            let key = model.text(*leaf).split_whitespace().collect::<String>();
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, members)) => members.push(access),
+                None => groups.push((key, vec![access])),
+            }
+        }
+        for (_, members) in groups {
+            let access = members[0];
             let IndexStatus::Unguarded { leaf, declaration } = &access.status else {
                 continue;
             };
             let leaf_text = snippet(model, *leaf);
+            let others = &members[1..];
+            let more = match others.len() {
+                0 => String::new(),
+                1 => format!(
+                    " (1 more access through `{leaf_text}` in `{}` is unguarded too)",
+                    kernel.name
+                ),
+                n => format!(
+                    " ({n} more accesses through `{leaf_text}` in `{}` are unguarded too)",
+                    kernel.name
+                ),
+            };
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
                 format!(
-                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds",
+                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
                     snippet(model, access.node),
                     verb(access),
                     access.pointer
                 ),
             );
+            for other in others.iter().take(3) {
+                diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
+            }
             if let Some(declaration) = declaration {
                 diagnostic = diagnostic.with_label(
                     declaration.byte_range(),
@@ -52,7 +82,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                 "guard the access with `if ({leaf_text} < {bound_name})`, or return early with `if ({leaf_text} >= {bound_name}) return;`"
             ));
             if let (Some(bound), Some(statement)) = (bound, access.statement) {
-                if statement.kind() == "expression_statement" && leaf.kind() == "identifier" {
+                if statement.node_kind() == "expression_statement"
+                    && leaf.node_kind() == "identifier"
+                {
                     let body = model.text(statement);
                     diagnostic = diagnostic.with_fix(Fix {
                         title: format!("wrap in `if ({leaf_text} < {})`", bound.name),
@@ -93,6 +125,24 @@ mod tests {
                 "__global__ void k(float* o, int n) { size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; if (i < (size_t)n) { o[i] = 2; } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o, int n) { auto g = cg::this_grid(); for (int i = g.thread_rank(); i < n; i += g.size()) o[i] = 0; }",
                 "__global__ void k(int* flags, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n && flags[i]) flags[i] = 0; }",
+                // a per-block base plus a guarded per-thread offset
+                "__global__ void k(const double* paths, int num_paths) { int offset = blockIdx.x * num_paths; for (int path = threadIdx.x; path < num_paths; path += 256) { double s = paths[offset + path]; (void)s; } }",
+                // an index stepped by a uniform amount inside a bounded loop
+                "__global__ void k(float* out, int n, int plane) { for (int it = blockIdx.x * blockDim.x + threadIdx.x; it < n; it += blockDim.x * gridDim.x) { int o = it; for (int c = 0; c < 4; c++) { out[o] = 1; o += plane; } } }",
+                // a guard on the row derived from the index by division
+                "__global__ void k(int* m, int upper) { int idx = blockIdx.x * blockDim.x + threadIdx.x; int i = idx / upper; if (i < upper) m[idx] = 0; }",
+                // `remaining = n - index` compared with the vector width
+                "__global__ void k(const float* a, int n) { int index = (blockIdx.x * blockDim.x + threadIdx.x) * 4; int remaining = n - index; if (remaining < 4) return; float v = a[index]; (void)v; }",
+                // a value computed under a guard keeps its bound after the branch
+                "__global__ void k(const int* v, int* o, int len) { int s = blockIdx.x * blockDim.x + threadIdx.x; int t = 0; if (s < len) t = s; o[0] = v[t]; }",
+                // the guarded part of a sum plus a per-block segment base
+                "__global__ void k(const float* key, float* o, int segs) { int k = blockIdx.x * 2048; int lane = threadIdx.x % 32; int warp = threadIdx.x / 32; float r = (lane + (warp << 7) < segs) ? key[k + lane + (warp << 7)] : 0.0f; o[0] = r; }",
+                // the guard repeats the index's definition
+                "__global__ void k(int* out, int sz) { int id = blockIdx.x * blockDim.x + threadIdx.x; if (blockIdx.x * blockDim.x + threadIdx.x >= sz) return; out[id] = 1; }",
+                // `__umul24` arithmetic on guarded coordinates
+                "__global__ void k(unsigned* out, unsigned w, unsigned h) { unsigned x = __umul24(blockIdx.x, blockDim.x) + threadIdx.x; unsigned y = __umul24(blockIdx.y, blockDim.y) + threadIdx.y; if (x < w && y < h) { unsigned i = __umul24(y, w) + x; out[i] = 0; } }",
+                // a reused loop variable name: the second loop is uniform
+                "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }",

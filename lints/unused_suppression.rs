@@ -9,7 +9,8 @@ crate::declare_lint!(
     Meta,
     Warning,
     "`cudalint: ignore[...]` comment that suppresses nothing",
-    check
+    check,
+    precision = VeryHigh
 );
 
 fn check(_model: &Model, _cx: &mut LintContext) {}

@@ -21,6 +21,7 @@ struct ConfigFile {
     extensions: Option<Vec<String>>,
     check_macros: Option<Vec<String>>,
     qualifier_macros: Option<Vec<String>>,
+    defines: Option<Vec<String>>,
     severity: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     per_path_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
     max_allocation_gib: Option<f64>,
@@ -62,6 +63,8 @@ pub struct Settings {
     pub extensions: Vec<String>,
     pub check_macros: Vec<String>,
     pub qualifier_macros: Vec<String>,
+    /// `NAME` or `NAME=VALUE`: chooses `#if` branches like the compiler's `-D`.
+    pub defines: Vec<String>,
     pub max_allocation_bytes: f64,
 }
 
@@ -77,6 +80,7 @@ impl Default for Settings {
             extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
             check_macros: Vec::new(),
             qualifier_macros: Vec::new(),
+            defines: Vec::new(),
             max_allocation_bytes: DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
         }
     }
@@ -112,6 +116,19 @@ impl Settings {
                     .any(|x| x.trim_start_matches('.') == e)
             })
             .unwrap_or(false)
+    }
+
+    pub fn view_options(&self) -> crate::source::ViewOptions {
+        crate::source::ViewOptions {
+            qualifier_macros: self.qualifier_macros.clone(),
+            defines: self.defines.clone(),
+        }
+    }
+
+    /// Command-line `-D` definitions, after the configuration's (so they win).
+    pub fn with_defines(mut self, defines: &[String]) -> Self {
+        self.defines.extend(defines.iter().cloned());
+        self
     }
 
     /// Applies command-line `--select`/`--ignore` on top of the file's settings.
@@ -215,6 +232,7 @@ impl Settings {
         }
         settings.check_macros = file.check_macros.unwrap_or_default();
         settings.qualifier_macros = file.qualifier_macros.unwrap_or_default();
+        settings.defines = file.defines.unwrap_or_default();
         if let Some(gib) = file.max_allocation_gib {
             settings.max_allocation_bytes = gib * (1u64 << 30) as f64;
         }

@@ -22,6 +22,8 @@ pub struct FileOutcome {
     pub skipped_regions: usize,
     /// Functions whose parse has ERROR nodes.
     pub functions_with_parse_errors: usize,
+    /// Findings not reported because they rest on code the parser could not read.
+    pub findings_on_broken_code: usize,
 }
 
 /// One linted file with its text, for the renderers.
@@ -33,6 +35,10 @@ pub struct FileReport {
     pub source: Arc<str>,
     pub diagnostics: Vec<Diagnostic>,
     pub skipped_regions: usize,
+    /// Something the user should know although the file was linted (invalid UTF-8 bytes).
+    pub warning: Option<String>,
+    /// Findings not reported because they rest on code the parser could not read.
+    pub findings_on_broken_code: usize,
 }
 
 /// A file that could not be linted, or a bad configuration.
@@ -69,6 +75,8 @@ pub struct CheckOptions {
     pub config: Option<PathBuf>,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
+    /// `-D NAME[=VALUE]` from the command line.
+    pub defines: Vec<String>,
 }
 
 thread_local! {
@@ -92,7 +100,7 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 
 /// Lints one text as if it were the file `path`.
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
-    let view = source::preprocess(text, &settings.qualifier_macros);
+    let view = source::preprocess_with(text, &settings.view_options());
     let Some(tree) = parse(&view.text, None) else {
         return FileOutcome::default();
     };
@@ -108,9 +116,7 @@ pub fn lint_tree(
     settings: &Settings,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
-    let mut model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
-    model.max_allocation_bytes = settings.max_allocation_bytes;
-    let model_settings = ModelSettings { settings };
+    let model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
     let mut diagnostics = Vec::new();
     for lint in crate::lints::ALL {
         if !settings.rule_enabled(lint.name, path) {
@@ -120,8 +126,20 @@ pub fn lint_tree(
         (lint.check)(&model, &mut cx);
         diagnostics.extend(cx.into_diagnostics());
     }
-    let _ = model_settings;
-    let mut diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    let diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    // after suppressions, so a comment that silences a dropped finding does not look unused
+    let before = diagnostics.len();
+    let mut diagnostics: Vec<Diagnostic> = diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.rule == crate::lints::UNUSED_SUPPRESSION.name
+                || !(model.depends_on_broken_code(&d.span)
+                    || d.labels
+                        .iter()
+                        .any(|l| model.depends_on_broken_code(&l.span)))
+        })
+        .collect();
+    let findings_on_broken_code = before - diagnostics.len();
     for diagnostic in &mut diagnostics {
         let default = crate::lints::find(diagnostic.rule)
             .map(|l| l.default_severity)
@@ -138,12 +156,8 @@ pub fn lint_tree(
             .iter()
             .filter(|f| f.has_parse_errors)
             .count(),
+        findings_on_broken_code,
     }
-}
-
-struct ModelSettings<'a> {
-    #[allow(dead_code)]
-    settings: &'a Settings,
 }
 
 fn apply_suppressions(
@@ -161,10 +175,10 @@ fn apply_suppressions(
         let line = model.lines.line_of(diagnostic.span.start);
         let mut suppressed = false;
         for (index, suppression) in model.suppressions.iter().enumerate() {
+            // a trailing comment covers its own line; a comment on its own line covers the next
             let applies = suppression.whole_file
-                || (suppression.trailing && suppression.line == line)
-                || (!suppression.trailing
-                    && (suppression.line + 1 == line || suppression.line == line));
+                || suppression.line == line
+                || (!suppression.trailing && suppression.line + 1 == line);
             if !applies {
                 continue;
             }
@@ -266,7 +280,9 @@ impl SettingsResolver {
     }
 
     fn apply_overrides(&self, settings: Settings) -> Settings {
-        settings.with_overrides(&self.options.select, &self.options.ignore)
+        settings
+            .with_overrides(&self.options.select, &self.options.ignore)
+            .with_defines(&self.options.defines)
     }
 
     /// The settings for a file in `directory`, or None when its configuration is broken.
@@ -443,12 +459,50 @@ pub fn read_source(path: &Path) -> Result<String, String> {
     if bytes.iter().take(8192).any(|b| *b == 0) {
         return Err("binary file (contains NUL bytes); not linted".into());
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not valid UTF-8 (invalid byte at offset {}); not linted",
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) => Err(format!(
+            "not valid UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
-        )
-    })
+        )),
+    }
+}
+
+/// Reads a file for linting; text with stray non-UTF-8 bytes (a Latin-1 comment, say) is linted
+/// with each such byte read as `?`, which keeps every offset, and comes back with a warning.
+pub fn read_source_lossy(path: &Path) -> Result<(String, Option<String>), String> {
+    match read_source(path) {
+        Ok(text) => Ok((text, None)),
+        Err(message) if message.starts_with("not valid UTF-8") => {
+            let bytes = std::fs::read(path).map_err(|e| io_message(&e))?;
+            let mut text = String::with_capacity(bytes.len());
+            let mut rest = bytes.as_slice();
+            loop {
+                match std::str::from_utf8(rest) {
+                    Ok(valid) => {
+                        text.push_str(valid);
+                        break;
+                    }
+                    Err(error) => {
+                        let (valid, after) = rest.split_at(error.valid_up_to());
+                        text.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                        let invalid = error
+                            .error_len()
+                            .unwrap_or(after.len())
+                            .max(1)
+                            .min(after.len());
+                        text.extend(std::iter::repeat_n('?', invalid));
+                        rest = &after[invalid..];
+                    }
+                }
+            }
+            Ok((
+                text,
+                Some(format!("{message}; linted with invalid bytes read as `?`")),
+            ))
+        }
+        Err(message) => Err(message),
+    }
 }
 
 /// Lints every file in parallel. Stack space is generous so deeply nested code cannot overflow it.
@@ -457,8 +511,8 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
     let work = || {
         files
             .par_iter()
-            .map(|(path, settings)| match read_source(path) {
-                Ok(text) => {
+            .map(|(path, settings)| match read_source_lossy(path) {
+                Ok((text, warning)) => {
                     let outcome = lint_text(path, &text, settings);
                     Ok(FileReport {
                         path: path.clone(),
@@ -466,6 +520,8 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
                         source: Arc::from(text),
                         diagnostics: outcome.diagnostics,
                         skipped_regions: outcome.skipped_regions,
+                        warning,
+                        findings_on_broken_code: outcome.findings_on_broken_code,
                     })
                 }
                 Err(message) => Err(LintError {

@@ -2,13 +2,16 @@
 //!
 //! Flow: files → preprocessing view → tree-sitter parse → semantic model → lints → renderers.
 
+pub mod baseline;
 pub mod config;
 pub mod diagnostic;
 pub mod engine;
+pub mod fingerprint;
 pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;
 pub mod model;
+pub mod parse_stats;
 pub mod render;
 pub mod source;
 pub mod syntax;

@@ -18,6 +18,29 @@ pub enum Category {
     Meta,
 }
 
+/// How often a finding of the rule is a real problem (SARIF's `precision`, shown by code scanning).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// Follows from the text alone (a suppression that matches nothing).
+    VeryHigh,
+    /// Follows from the code's own guards and sizes; a false positive is a bug in the rule.
+    High,
+    /// Depends on values the analysis cannot see.
+    Medium,
+    Low,
+}
+
+impl Precision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Precision::VeryHigh => "very-high",
+            Precision::High => "high",
+            Precision::Medium => "medium",
+            Precision::Low => "low",
+        }
+    }
+}
+
 impl Category {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,6 +64,8 @@ pub struct Lint {
     pub docs: &'static str,
     /// Whether `--verify` can confirm a finding on a GPU.
     pub verifiable: bool,
+    /// `high` unless the declaration says otherwise.
+    pub precision: Precision,
     pub check: fn(&Model, &mut LintContext),
 }
 
@@ -87,10 +112,11 @@ impl LintContext {
 }
 
 /// Declares a lint: `declare_lint!(NAME, "kebab-name", Category, Severity, "summary", check);`
+/// optionally followed by `verifiable = true` and then `precision = Medium` (default `High`).
 /// The documentation is `lints/<kebab-name>.md`, embedded at build time.
 #[macro_export]
 macro_rules! declare_lint {
-    ($ident:ident, $name:literal, $category:ident, $severity:ident, $summary:literal, $check:path $(, verifiable = $verifiable:literal)?) => {
+    ($ident:ident, $name:literal, $category:ident, $severity:ident, $summary:literal, $check:path $(, verifiable = $verifiable:literal)? $(, precision = $precision:ident)?) => {
         pub static $ident: $crate::lint::Lint = $crate::lint::Lint {
             name: $name,
             category: $crate::lint::Category::$category,
@@ -98,8 +124,20 @@ macro_rules! declare_lint {
             summary: $summary,
             docs: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/lints/", $name, ".md")),
             verifiable: false $(|| $verifiable)?,
+            precision: $crate::__lint_precision!($($precision)?),
             check: $check,
         };
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __lint_precision {
+    () => {
+        $crate::lint::Precision::High
+    };
+    ($precision:ident) => {
+        $crate::lint::Precision::$precision
     };
 }
 

@@ -1,8 +1,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
+use cudalint::baseline::Baseline;
 use cudalint::diagnostic::Severity;
 use cudalint::engine::{self, CheckOptions, RunResult};
+use cudalint::lint::Lint;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Static analysis for CUDA: out-of-bounds thread indices, host/device memory bugs, unchecked errors.
@@ -22,6 +24,8 @@ enum Command {
         /// The rule to document
         name: Option<String>,
     },
+    /// Measure parse coverage: files and bytes the parser could not parse, over the analysed view and the raw text
+    ParseStats(ParseStatsArgs),
     /// Print the tree-sitter parse of a file (for debugging the grammar)
     #[command(hide = true)]
     DebugTree { path: PathBuf },
@@ -29,6 +33,18 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Format {
+    Terminal,
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on the pull request)
+    Github,
+    /// GitLab code quality (Code Climate JSON)
+    Gitlab,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum StatsFormat {
     Terminal,
     Json,
 }
@@ -51,6 +67,12 @@ struct CheckArgs {
     /// Write the report to this file instead of standard output
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Report only findings that this baseline (from --write-baseline) does not record
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding in FILE, report nothing and exit 0
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    write_baseline: Option<PathBuf>,
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
@@ -72,6 +94,31 @@ struct CheckArgs {
     /// Also report analysis skips (deeply nested or unparsable regions)
     #[arg(long, short)]
     verbose: bool,
+    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct ParseStatsArgs {
+    /// Files or directories to measure
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: StatsFormat,
+    /// Use this configuration file instead of the nearest cudalint.toml
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Also list every ERROR region and MISSING token left in the view (path:line: the line)
+    #[arg(long)]
+    regions: bool,
+    /// Also give per-file numbers (JSON only)
+    #[arg(long)]
+    per_file: bool,
 }
 
 fn main() -> ExitCode {
@@ -89,6 +136,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Rule { name } => run_rule(name),
+        Command::ParseStats(args) => run_parse_stats(args),
         Command::DebugTree { path } => debug_tree(path),
     }
 }
@@ -104,8 +152,28 @@ fn run_check(args: CheckArgs) -> ExitCode {
         config: args.config.clone(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
+        defines: args.define.clone(),
     };
-    let run = engine::check(&args.paths, options);
+    let mut run = engine::check(&args.paths, options);
+    if let Some(path) = &args.write_baseline {
+        return write_baseline(&run, path);
+    }
+    if let Some(path) = &args.baseline {
+        let baseline = match Baseline::load(path) {
+            Ok(baseline) => baseline,
+            Err(message) => {
+                eprintln!("cudalint: error: baseline {}: {message}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        let hidden = baseline.apply(&mut run);
+        if hidden > 0 {
+            eprintln!(
+                "cudalint: {hidden} finding(s) recorded in the baseline {} not shown",
+                path.display()
+            );
+        }
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color.as_str() {
         "always" => true,
@@ -115,7 +183,17 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let rendered = match args.format {
         Format::Terminal => cudalint::render::terminal::render(&run, color),
         Format::Json => cudalint::render::json::render(&run).into_bytes(),
+        Format::Sarif => {
+            cudalint::render::sarif::render(&run, &rules_that_ran(&run, &args)).into_bytes()
+        }
+        Format::Github => cudalint::render::github::render(&run).into_bytes(),
+        Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
+    for report in &run.reports {
+        if let Some(warning) = &report.warning {
+            eprintln!("cudalint: warning: {}: {warning}", report.display_path);
+        }
+    }
     for error in &run.errors {
         eprintln!("cudalint: error: {error}");
     }
@@ -124,6 +202,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
             eprintln!(
                 "cudalint: {}: {} region(s) nested too deeply to analyse were skipped",
                 report.display_path, report.skipped_regions
+            );
+        }
+        for report in run.reports.iter().filter(|r| r.findings_on_broken_code > 0) {
+            eprintln!(
+                "cudalint: {}: {} finding(s) not reported because they rest on code the parser could not read",
+                report.display_path, report.findings_on_broken_code
             );
         }
     }
@@ -139,6 +223,89 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit_code(&run, args.fail_on, args.exit_zero)
+}
+
+fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {
+    let options = CheckOptions {
+        config: args.config.clone(),
+        defines: args.define.clone(),
+        ..CheckOptions::default()
+    };
+    let (totals, stats, errors) = cudalint::parse_stats::measure(&args.paths, options);
+    for error in &errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    let mut out = match args.format {
+        StatsFormat::Terminal => cudalint::parse_stats::render_table(&totals),
+        StatsFormat::Json => {
+            let files = if args.per_file { Some(&stats) } else { None };
+            let value = serde_json::json!({ "version": 1, "totals": totals, "files": files });
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+    };
+    if args.regions {
+        out.push_str(&cudalint::parse_stats::render_regions(&stats));
+    }
+    if let Err(e) = std::io::stdout().write_all(out.as_bytes()) {
+        eprintln!("cudalint: error: cannot write the report: {e}");
+        return ExitCode::from(2);
+    }
+    // files that could not be read are reported but leave the numbers usable
+    if totals.files == 0 && !errors.is_empty() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The rules the command line left enabled (a configuration file may narrow them further per
+/// directory), and any rule that reported.
+fn rules_that_ran(run: &RunResult, args: &CheckArgs) -> Vec<&'static Lint> {
+    let reported = |name: &str| {
+        run.reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .any(|d| d.rule == name)
+    };
+    cudalint::lints::ALL
+        .iter()
+        .copied()
+        .filter(|lint| {
+            let enabled = (args.select.is_empty() || args.select.iter().any(|s| s == lint.name))
+                && !args.ignore.iter().any(|s| s == lint.name);
+            enabled || reported(lint.name)
+        })
+        .collect()
+}
+
+fn write_baseline(run: &RunResult, path: &Path) -> ExitCode {
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    let baseline = Baseline::from_run(run);
+    if let Err(e) = std::fs::write(path, baseline.to_json()) {
+        eprintln!(
+            "cudalint: error: cannot write the baseline: {}: {}",
+            path.display(),
+            engine::io_message(&e)
+        );
+        return ExitCode::from(2);
+    }
+    let files = run
+        .reports
+        .iter()
+        .filter(|r| !r.diagnostics.is_empty())
+        .count();
+    eprintln!(
+        "cudalint: recorded {} finding(s) in {files} file(s) in {}",
+        baseline.len(),
+        path.display()
+    );
+    if run.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
 }
 
 fn exit_code(run: &RunResult, fail_on: FailOn, exit_zero: bool) -> ExitCode {

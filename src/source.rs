@@ -98,6 +98,7 @@ pub struct PreprocessedView {
 const ATTRIBUTE_MACROS_WITH_ARGS: &[&str] = &[
     "__align__",
     "__declspec",
+    "__attribute__",
     "C10_LAUNCH_BOUNDS_0",
     "C10_LAUNCH_BOUNDS_1",
     "C10_LAUNCH_BOUNDS_2",
@@ -112,16 +113,89 @@ const QUALIFIER_MACROS: &[&str] = &[
     "__inline__",
 ];
 
+/// Qualifier and calling-convention macros of common CUDA projects, with what they stand for
+/// (the function kind depends on it). The `qualifier-macros` setting adds to these.
+const DEFAULT_QUALIFIER_MACROS: &[(&str, &str)] = &[
+    ("CUTLASS_HOST_DEVICE", "__host__ __device__"),
+    ("CUTLASS_DEVICE", "__device__"),
+    ("CUTLASS_GLOBAL", "__global__"),
+    ("CUTE_HOST_DEVICE", "__host__ __device__"),
+    ("CUTE_DEVICE", "__device__"),
+    ("CUTE_HOST", "__host__"),
+    ("CUTE_HOST_RTC", "__host__"),
+    ("C10_HOST_DEVICE", "__host__ __device__"),
+    ("C10_DEVICE", "__device__"),
+    ("C10_HOST", "__host__"),
+    ("_CCCL_HOST_DEVICE", "__host__ __device__"),
+    ("_CCCL_DEVICE", "__device__"),
+    ("CUB_RUNTIME_FUNCTION", "__host__ __device__"),
+    ("MGPU_HOST_DEVICE", "__host__ __device__"),
+    ("MGPU_DEVICE", "__device__"),
+    ("HOST_DEVICE", "__host__ __device__"),
+    ("HOST_DEVICE_INLINE", "__host__ __device__"),
+    ("DEVICE_INLINE", "__device__"),
+    ("FORCE_INLINE", ""),
+    ("FORCEINLINE", ""),
+    ("CUDART_CB", ""),
+    ("CUDAAPI", ""),
+    ("CALLBACK", ""),
+    ("WINAPI", ""),
+    ("VKAPI_ATTR", ""),
+    ("VKAPI_CALL", ""),
+    ("__stdcall", ""),
+    ("__cdecl", ""),
+    ("__forceinline", ""),
+];
+
+/// What the user told the view: extra qualifier macros and `-D` definitions choosing branches.
+#[derive(Debug, Clone, Default)]
+pub struct ViewOptions {
+    /// Macro names to blank wherever they appear before a declaration.
+    pub qualifier_macros: Vec<String>,
+    /// `NAME` or `NAME=VALUE`, as given to the compiler with `-D`.
+    pub defines: Vec<String>,
+}
+
 pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
+    preprocess_with(
+        text,
+        &ViewOptions {
+            qualifier_macros: extra_qualifiers.to_vec(),
+            defines: Vec::new(),
+        },
+    )
+}
+
+pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     let mut bytes = text.as_bytes().to_vec();
     let mut defines = HashMap::new();
     let mut qualifier_macros: HashMap<String, String> = HashMap::new();
-    blank_inactive_branches(text, &mut bytes, &mut defines, &mut qualifier_macros);
-    for name in extra_qualifiers {
+    let given: HashMap<String, String> = options
+        .defines
+        .iter()
+        .map(|d| match d.split_once('=') {
+            Some((name, value)) => (name.trim().to_string(), value.trim().to_string()),
+            None => (d.trim().to_string(), "1".to_string()),
+        })
+        .collect();
+    blank_inactive_branches(
+        text,
+        &mut bytes,
+        &given,
+        &mut defines,
+        &mut qualifier_macros,
+    );
+    for name in &options.qualifier_macros {
         qualifier_macros.entry(name.clone()).or_default();
+    }
+    for (name, expansion) in DEFAULT_QUALIFIER_MACROS {
+        qualifier_macros
+            .entry(name.to_string())
+            .or_insert_with(|| expansion.to_string());
     }
     let mut neutralised = Vec::new();
     neutralise_macros(text, &mut bytes, &qualifier_macros, &mut neutralised);
+    repair(&mut bytes, &defines, &mut neutralised);
     // Only ASCII bytes were replaced by ASCII spaces or `;`, and only outside multi-byte sequences,
     // so the view is valid UTF-8; fall back to the original text if that ever fails.
     let text = String::from_utf8(bytes).unwrap_or_else(|_| text.to_string());
@@ -156,6 +230,7 @@ struct Conditional {
 fn blank_inactive_branches(
     text: &str,
     bytes: &mut [u8],
+    given: &HashMap<String, String>,
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
 ) {
@@ -193,7 +268,10 @@ fn blank_inactive_branches(
             let rest = directive[word.len()..].trim();
             match word.as_str() {
                 "if" | "ifdef" | "ifndef" => {
-                    let keep_first = !(word == "if" && is_false_condition(rest));
+                    let keep_first = match condition_value(&word, rest, given) {
+                        Some(value) => value,
+                        None => !(word == "if" && is_false_condition(rest)),
+                    };
                     stack.push(Conditional {
                         active: keep_first,
                         taken: keep_first,
@@ -203,7 +281,11 @@ fn blank_inactive_branches(
                 }
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
-                        let keep = !top.taken && !(word == "elif" && is_false_condition(rest));
+                        let chosen = match condition_value(&word, rest, given) {
+                            Some(value) => value,
+                            None => !(word == "elif" && is_false_condition(rest)),
+                        };
+                        let keep = !top.taken && chosen;
                         top.active = keep;
                         top.taken |= keep;
                     }
@@ -260,6 +342,198 @@ fn block_comment_state(line: &str, mut inside: bool) -> bool {
     }
 }
 
+/// The value of a conditional directive when the `-D` definitions decide it; None when it depends
+/// on anything else (then the first branch is kept, as before).
+fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> Option<bool> {
+    if given.is_empty() {
+        return None;
+    }
+    let rest = rest.split("//").next().unwrap_or("").trim();
+    match word {
+        "ifdef" | "elifdef" => given.contains_key(leading_identifier(rest)).then_some(true),
+        "ifndef" | "elifndef" => given
+            .contains_key(leading_identifier(rest))
+            .then_some(false),
+        _ => {
+            let tokens = condition_tokens(rest);
+            let mut parser = ConditionParser {
+                tokens: &tokens,
+                position: 0,
+                given,
+                depth: 0,
+            };
+            let value = parser.ternary()?;
+            (parser.position == tokens.len()).then_some(value != 0)
+        }
+    }
+}
+
+fn leading_identifier(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+fn condition_tokens(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() {
+            i += 1;
+        } else if is_ident_byte(b) {
+            let start = i;
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
+            }
+            tokens.push(text[start..i].to_string());
+        } else {
+            let two = text.get(i..i + 2).unwrap_or("");
+            if matches!(two, "&&" | "||" | "==" | "!=" | "<=" | ">=" | "<<" | ">>") {
+                tokens.push(two.to_string());
+                i += 2;
+            } else {
+                let width = text[i..].chars().next().map(char::len_utf8).unwrap_or(1);
+                tokens.push(text[i..i + width].to_string());
+                i += width;
+            }
+        }
+    }
+    tokens
+}
+
+/// Evaluates `#if` expressions over the `-D` definitions; an unknown name makes the result unknown.
+struct ConditionParser<'a> {
+    tokens: &'a [String],
+    position: usize,
+    given: &'a HashMap<String, String>,
+    depth: usize,
+}
+
+impl ConditionParser<'_> {
+    fn peek(&self) -> Option<&str> {
+        self.tokens.get(self.position).map(String::as_str)
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        if self.peek() == Some(token) {
+            self.position += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ternary(&mut self) -> Option<i64> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return None;
+        }
+        let condition = self.binary(0)?;
+        if self.eat("?") {
+            let then = self.ternary()?;
+            if !self.eat(":") {
+                return None;
+            }
+            let otherwise = self.ternary()?;
+            return Some(if condition != 0 { then } else { otherwise });
+        }
+        Some(condition)
+    }
+
+    fn binary(&mut self, level: usize) -> Option<i64> {
+        const LEVELS: &[&[&str]] = &[
+            &["||"],
+            &["&&"],
+            &["==", "!="],
+            &["<", ">", "<=", ">="],
+            &["+", "-"],
+            &["*", "/", "%"],
+        ];
+        let Some(operators) = LEVELS.get(level) else {
+            return self.unary();
+        };
+        let mut left = self.binary(level + 1)?;
+        while let Some(op) = self
+            .peek()
+            .filter(|t| operators.contains(t))
+            .map(str::to_string)
+        {
+            self.position += 1;
+            let right = self.binary(level + 1);
+            // `0 && unknown` and `1 || unknown` are decided anyway
+            let right = match (op.as_str(), right) {
+                ("&&", None) if left == 0 => 0,
+                ("||", None) if left != 0 => 1,
+                (_, right) => right?,
+            };
+            left = match op.as_str() {
+                "||" => i64::from(left != 0 || right != 0),
+                "&&" => i64::from(left != 0 && right != 0),
+                "==" => i64::from(left == right),
+                "!=" => i64::from(left != right),
+                "<" => i64::from(left < right),
+                ">" => i64::from(left > right),
+                "<=" => i64::from(left <= right),
+                ">=" => i64::from(left >= right),
+                "+" => left.wrapping_add(right),
+                "-" => left.wrapping_sub(right),
+                "*" => left.wrapping_mul(right),
+                "/" => left.checked_div(right)?,
+                _ => left.checked_rem(right)?,
+            };
+        }
+        Some(left)
+    }
+
+    fn unary(&mut self) -> Option<i64> {
+        self.depth += 1;
+        if self.depth > 256 {
+            return None;
+        }
+        if self.eat("!") {
+            return Some(i64::from(self.unary()? == 0));
+        }
+        if self.eat("-") {
+            return Some(self.unary()?.wrapping_neg());
+        }
+        if self.eat("(") {
+            let value = self.ternary()?;
+            return self.eat(")").then_some(value);
+        }
+        let token = self.peek()?.to_string();
+        self.position += 1;
+        if token == "defined" {
+            let parenthesised = self.eat("(");
+            let name = self.peek()?.to_string();
+            self.position += 1;
+            if parenthesised && !self.eat(")") {
+                return None;
+            }
+            // a name not given with -D may still come from a header or the build: unknown
+            return self.given.contains_key(&name).then_some(1);
+        }
+        if let Some(value) = parse_integer(&token) {
+            return Some(value);
+        }
+        let value = self.given.get(&token)?;
+        parse_integer(value.trim())
+    }
+}
+
+fn parse_integer(token: &str) -> Option<i64> {
+    let token = token.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(hex) = token
+        .strip_prefix("0x")
+        .or_else(|| token.strip_prefix("0X"))
+    {
+        return i64::from_str_radix(hex, 16).ok();
+    }
+    token.parse().ok()
+}
+
 fn is_false_condition(condition: &str) -> bool {
     let condition = condition.split("//").next().unwrap_or("").trim();
     condition == "0" || condition == "(0)" || condition == "false"
@@ -283,8 +557,10 @@ fn record_define(
         .unwrap_or("")
         .trim()
         .to_string();
+    let words_only = strip_attribute_calls(&body);
     if !body.is_empty()
-        && body
+        && !words_only.trim().is_empty()
+        && words_only
             .split_whitespace()
             .all(|word| QUALIFIER_MACROS.contains(&word) || is_cuda_qualifier(word))
     {
@@ -305,7 +581,48 @@ fn is_cuda_qualifier(word: &str) -> bool {
             | "static"
             | "__inline__"
             | "constexpr"
+            | "extern"
+            | "__managed__"
+            | "__forceinline"
     )
+}
+
+/// `__attribute__((always_inline)) __device__` → ` __device__`: attribute calls say nothing about
+/// where a function runs.
+fn strip_attribute_calls(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some(position) = ["__attribute__", "__launch_bounds__", "__declspec"]
+        .iter()
+        .filter_map(|a| rest.find(a))
+        .min()
+    {
+        out.push_str(&rest[..position]);
+        let after = &rest[position..];
+        let Some(open) = after.find('(') else {
+            return out;
+        };
+        let mut depth = 0usize;
+        let mut close = None;
+        for (k, c) in after.char_indices().skip(open) {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else { return out };
+        out.push(' ');
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Blanks attribute-like macros (`__align__(8)`, `HD` defined as `__host__ __device__`) so the
@@ -399,7 +716,7 @@ fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
         match b {
             b'(' => depth += 1,
             b')' => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return Some(k);
                 }
@@ -407,6 +724,627 @@ fn matching_paren(src: &[u8], open: usize) -> Option<usize> {
             b'\n' if k > open + 200 => return None,
             _ => {}
         }
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenKind {
+    Identifier,
+    Number,
+    Literal,
+    Punct,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    start: usize,
+    end: usize,
+    kind: TokenKind,
+    /// First token on its line.
+    line_start: bool,
+}
+
+/// Tokens of the code in the view (comments, directives and blanks left out).
+fn tokenize(bytes: &[u8]) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i = (i + 2).min(bytes.len());
+            }
+            b'#' if line_start => {
+                // a directive runs to the end of its logical line
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    } else if bytes[i] == b'\\'
+                        && bytes.get(i + 1) == Some(&b'\r')
+                        && bytes.get(i + 2) == Some(&b'\n')
+                    {
+                        i += 2;
+                    }
+                    i += 1;
+                }
+            }
+            b'"' | b'\'' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+                tokens.push(Token {
+                    start,
+                    end: i,
+                    kind: TokenKind::Literal,
+                    line_start,
+                });
+                line_start = false;
+            }
+            _ if is_ident_byte(b) => {
+                let start = i;
+                let number = b.is_ascii_digit();
+                while i < bytes.len()
+                    && (is_ident_byte(bytes[i])
+                        || (number && (bytes[i] == b'.' || bytes[i] == b'\''))
+                        || (number
+                            && matches!(bytes[i], b'+' | b'-')
+                            && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P')))
+                {
+                    i += 1;
+                }
+                // raw string literal R"delim( ... )delim"
+                if !number
+                    && bytes.get(i) == Some(&b'"')
+                    && matches!(&bytes[start..i], b"R" | b"LR" | b"uR" | b"UR" | b"u8R")
+                {
+                    let open = i;
+                    let paren = bytes[open..]
+                        .iter()
+                        .position(|c| *c == b'(')
+                        .map(|p| open + p);
+                    if let Some(paren) = paren {
+                        let mut closing = vec![b')'];
+                        closing.extend_from_slice(&bytes[open + 1..paren]);
+                        closing.push(b'"');
+                        let end = bytes[paren..]
+                            .windows(closing.len())
+                            .position(|w| w == closing.as_slice());
+                        i = end
+                            .map(|e| paren + e + closing.len())
+                            .unwrap_or(bytes.len());
+                        tokens.push(Token {
+                            start,
+                            end: i,
+                            kind: TokenKind::Literal,
+                            line_start,
+                        });
+                        line_start = false;
+                        continue;
+                    }
+                }
+                let kind = if number {
+                    TokenKind::Number
+                } else {
+                    TokenKind::Identifier
+                };
+                tokens.push(Token {
+                    start,
+                    end: i,
+                    kind,
+                    line_start,
+                });
+                line_start = false;
+            }
+            _ => {
+                let start = i;
+                i += 1;
+                if b >= 0x80 {
+                    while i < bytes.len() && (bytes[i] & 0xC0) == 0x80 {
+                        i += 1;
+                    }
+                } else if b == b':' && bytes.get(i) == Some(&b':') {
+                    i += 1;
+                }
+                tokens.push(Token {
+                    start,
+                    end: i,
+                    kind: TokenKind::Punct,
+                    line_start,
+                });
+                line_start = false;
+            }
+        }
+    }
+    tokens
+}
+
+/// Built-in type keywords: an argument made only of these (and `*`, `&`, `const`) is a type.
+fn is_type_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"int"
+            | b"float"
+            | b"double"
+            | b"char"
+            | b"short"
+            | b"long"
+            | b"unsigned"
+            | b"signed"
+            | b"bool"
+            | b"void"
+            | b"const"
+            | b"volatile"
+            | b"struct"
+    )
+}
+
+/// Words that start declarations: a macro written before one of them is an attribute.
+fn starts_declaration(word: &[u8]) -> bool {
+    is_type_keyword(word)
+        || matches!(
+            word,
+            b"static"
+                | b"inline"
+                | b"extern"
+                | b"auto"
+                | b"constexpr"
+                | b"template"
+                | b"class"
+                | b"typename"
+                | b"__device__"
+                | b"__global__"
+                | b"__host__"
+                | b"__forceinline__"
+                | b"__noinline__"
+                | b"__inline__"
+                | b"__managed__"
+                | b"__shared__"
+                | b"__constant__"
+        )
+}
+
+fn is_statement_keyword(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"if"
+            | b"for"
+            | b"while"
+            | b"switch"
+            | b"return"
+            | b"sizeof"
+            | b"catch"
+            | b"else"
+            | b"do"
+            | b"case"
+            | b"new"
+            | b"delete"
+            | b"template"
+            | b"operator"
+            | b"decltype"
+            | b"alignof"
+            | b"__alignof__"
+            | b"typeid"
+            | b"static_assert"
+            | b"noexcept"
+            | b"throw"
+            | b"defined"
+            | b"__launch_bounds__"
+            | b"__attribute__"
+            | b"__declspec"
+            | b"alignas"
+            | b"_Alignas"
+            | b"__typeof__"
+            | b"typeof"
+            | b"asm"
+            | b"__asm__"
+            | b"volatile"
+            | b"__volatile__"
+            | b"goto"
+            | b"using"
+            | b"typedef"
+    )
+}
+
+fn is_macro_case(word: &[u8]) -> bool {
+    word.len() >= 2
+        && word.iter().any(u8::is_ascii_uppercase)
+        && word
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+}
+
+/// Edits on the view that let the grammar parse common macro idioms; each keeps every byte offset.
+fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut Vec<Neutralised>) {
+    let tokens = tokenize(bytes);
+    let word = |bytes: &[u8], t: &Token| -> Vec<u8> { bytes[t.start..t.end].to_vec() };
+    let is = |bytes: &[u8], t: Option<&Token>, text: &[u8]| {
+        t.is_some_and(|t| &bytes[t.start..t.end] == text)
+    };
+    let mut removed = vec![false; tokens.len()];
+    let matching = matching_tokens(bytes, &tokens);
+
+    for (k, token) in tokens.iter().enumerate() {
+        if removed[k] || token.kind != TokenKind::Identifier {
+            continue;
+        }
+        let current = word(bytes, token);
+        // `new int*[n]`: the grammar takes no pointer declarator there; the stars do not change
+        // what the model reads from the expression.
+        if current == b"new" {
+            let mut j = k + 1;
+            while tokens
+                .get(j)
+                .is_some_and(|t| t.kind == TokenKind::Identifier || is(bytes, Some(t), b"::"))
+            {
+                j += 1;
+            }
+            let first_star = j;
+            while is(bytes, tokens.get(j), b"*") {
+                j += 1;
+            }
+            if j > first_star && first_star > k + 1 && is(bytes, tokens.get(j), b"[") {
+                for t in &tokens[first_star..j] {
+                    blank(bytes, t.start..t.end);
+                }
+            }
+        }
+        // `[=] __device__ (int i) { ... }`: an extended lambda's execution space
+        if (current == b"__device__" || current == b"__host__")
+            && k > 0
+            && is(bytes, tokens.get(k - 1), b"]")
+        {
+            let mut j = k;
+            while tokens
+                .get(j)
+                .is_some_and(|t| matches!(&bytes[t.start..t.end], b"__device__" | b"__host__"))
+            {
+                j += 1;
+            }
+            if is(bytes, tokens.get(j), b"(") {
+                for t in &tokens[k..j] {
+                    blank(bytes, t.start..t.end);
+                }
+                for r in removed.iter_mut().take(j).skip(k) {
+                    *r = true;
+                }
+                continue;
+            }
+        }
+        // `"%d\t" fNID "\n"`, `"v" XSTR(V) "\n"`: a macro pasted between string literals
+        if k > 0
+            && tokens[k - 1].kind == TokenKind::Literal
+            && bytes[tokens[k - 1].start] == b'"'
+            && !is_statement_keyword(&current)
+        {
+            let mut end = k;
+            if is(bytes, tokens.get(k + 1), b"(") {
+                if let Some(close) = matching.get(k + 1).copied().flatten() {
+                    end = close;
+                }
+            }
+            if tokens
+                .get(end + 1)
+                .is_some_and(|t| t.kind == TokenKind::Literal && bytes[t.start] == b'"')
+            {
+                blank(bytes, token.start..tokens[end].end);
+                for r in removed.iter_mut().take(end + 1).skip(k) {
+                    *r = true;
+                }
+                continue;
+            }
+        }
+        // an unknown macro before a declaration: `HDI void f()`, `DEV static int g()`
+        if token.line_start
+            && is_macro_case(&current)
+            && !defines.contains_key(&String::from_utf8_lossy(&current).into_owned())
+        {
+            let previous_ends_statement = k == 0
+                || matches!(
+                    &bytes[tokens[k - 1].start..tokens[k - 1].end],
+                    b";" | b"{" | b"}" | b">"
+                );
+            let next = tokens.get(k + 1);
+            let before_keyword = next.is_some_and(|t| {
+                t.kind == TokenKind::Identifier && starts_declaration(&bytes[t.start..t.end])
+            });
+            let before_declaration = looks_like_declaration_head(bytes, &tokens, k + 1);
+            if previous_ends_statement && (before_keyword || before_declaration) {
+                blank(bytes, token.start..token.end);
+                neutralised.push(Neutralised {
+                    span: token.start..token.end,
+                    expansion: String::new(),
+                });
+                removed[k] = true;
+                continue;
+            }
+        }
+        // a type passed to a macro: `CTALLOC(double, n)`, `va_arg(list, char*)`
+        if is(bytes, tokens.get(k + 1), b"(") && !is_statement_keyword(&current)
+            || current == b"typeid"
+        {
+            if let Some(close) = matching.get(k + 1).copied().flatten() {
+                let callee_position_is_expression = k == 0
+                    || tokens[k - 1].kind == TokenKind::Punct
+                        && !matches!(
+                            &bytes[tokens[k - 1].start..tokens[k - 1].end],
+                            b"*" | b"&" | b">" | b"::" | b"~" | b"."
+                        )
+                    || matches!(&bytes[tokens[k - 1].start..tokens[k - 1].end], b"return");
+                if callee_position_is_expression {
+                    blank_type_arguments(
+                        bytes,
+                        &tokens,
+                        &matching,
+                        k + 1,
+                        close,
+                        current == b"typeid",
+                    );
+                }
+            }
+        }
+    }
+    supply_statement_semicolons(bytes, &tokens, &matching);
+}
+
+/// For every `(`, `[`, `{` token, the index of its closing token.
+fn matching_tokens(bytes: &[u8], tokens: &[Token]) -> Vec<Option<usize>> {
+    let mut result = vec![None; tokens.len()];
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if t.kind != TokenKind::Punct {
+            continue;
+        }
+        match bytes[t.start] {
+            open @ (b'(' | b'[' | b'{') => stack.push((open, k)),
+            close @ (b')' | b']' | b'}') => {
+                let open = match close {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                // unbalanced code: drop inner openers until the matching kind
+                while let Some(&(kind, index)) = stack.last() {
+                    stack.pop();
+                    if kind == open {
+                        result[index] = Some(k);
+                        break;
+                    }
+                    if close != b'}' {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    result
+}
+
+/// `T name (`, `T* name(`, `ns::T<A> name(` after a macro: a function declaration's head.
+fn looks_like_declaration_head(bytes: &[u8], tokens: &[Token], from: usize) -> bool {
+    let mut identifiers = 0;
+    let mut j = from;
+    let mut angle = 0usize;
+    while let Some(t) = tokens.get(j) {
+        let text = &bytes[t.start..t.end];
+        match (t.kind, text) {
+            (TokenKind::Identifier, _) => identifiers += 1,
+            (TokenKind::Punct, b"<") => angle += 1,
+            (TokenKind::Punct, b">") if angle > 0 => angle -= 1,
+            (TokenKind::Punct, b"*" | b"&" | b"::" | b",") => {}
+            (TokenKind::Number, _) if angle > 0 => {}
+            (TokenKind::Punct, b"(") => {
+                return angle == 0
+                    && identifiers >= 2
+                    && tokens
+                        .get(j - 1)
+                        .is_some_and(|p| p.kind == TokenKind::Identifier)
+            }
+            _ => return false,
+        }
+        if j > from + 24 {
+            return false;
+        }
+        j += 1;
+    }
+    false
+}
+
+/// Turns arguments that are bare types (`double`, `char*`, `unsigned int`) into one identifier of
+/// the same length, when the call also has an argument that is not a type (a prototype such as
+/// `f(int, float)` has none).
+fn blank_type_arguments(
+    bytes: &mut [u8],
+    tokens: &[Token],
+    matching: &[Option<usize>],
+    open: usize,
+    close: usize,
+    single_allowed: bool,
+) {
+    let mut arguments = Vec::new();
+    let mut start = open + 1;
+    let mut j = open + 1;
+    while j < close {
+        let t = tokens[j];
+        if matches!(bytes[t.start], b'(' | b'[' | b'{') && t.kind == TokenKind::Punct {
+            j = matching.get(j).copied().flatten().unwrap_or(j) + 1;
+            continue;
+        }
+        if t.kind == TokenKind::Punct && bytes[t.start] == b',' {
+            arguments.push(start..j);
+            start = j + 1;
+        }
+        j += 1;
+    }
+    arguments.push(start..close);
+    let is_type = |range: &Range<usize>| -> bool {
+        let parts = &tokens[range.clone()];
+        if parts.is_empty() || parts.len() > 6 {
+            return false;
+        }
+        let mut keywords = 0;
+        for (index, t) in parts.iter().enumerate() {
+            let text = &bytes[t.start..t.end];
+            match t.kind {
+                TokenKind::Identifier if is_type_keyword(text) => keywords += 1,
+                TokenKind::Identifier => {}
+                TokenKind::Punct if index > 0 && matches!(text, b"*" | b"&" | b"::") => {}
+                _ => return false,
+            }
+        }
+        let ends_with_pointer = parts
+            .last()
+            .is_some_and(|t| matches!(&bytes[t.start..t.end], b"*" | b"&"));
+        let identifiers = parts
+            .iter()
+            .filter(|t| t.kind == TokenKind::Identifier)
+            .count();
+        // `a * b` and `x` are expressions; `char*`, `double`, `unsigned int`, `const T*` are types
+        (keywords > 0 && (identifiers == keywords || ends_with_pointer))
+            || (ends_with_pointer && identifiers == 1)
+    };
+    let types: Vec<bool> = arguments.iter().map(is_type).collect();
+    let has_value = types.iter().any(|t| !t);
+    if !(has_value || single_allowed && arguments.len() == 1) {
+        return;
+    }
+    for (range, is_type) in arguments.iter().zip(types) {
+        if !is_type || range.is_empty() {
+            continue;
+        }
+        let span = tokens[range.start].start..tokens[range.end - 1].end;
+        if bytes[span.clone()]
+            .iter()
+            .any(|b| matches!(b, b'/' | b'\n' | b'\r'))
+        {
+            continue;
+        }
+        for b in &mut bytes[span] {
+            *b = b'_';
+        }
+    }
+}
+
+/// `CUDA_CHECK(cudaFree(p))` on a line of its own, without `;`: the grammar needs the `;`, so one
+/// replaces a blank after the call (on its line, or on the next line before any code).
+fn supply_statement_semicolons(bytes: &mut [u8], tokens: &[Token], matching: &[Option<usize>]) {
+    for (k, token) in tokens.iter().enumerate() {
+        if token.kind != TokenKind::Identifier
+            || !token.line_start
+            || is_statement_keyword(&bytes[token.start..token.end])
+        {
+            continue;
+        }
+        if !tokens
+            .get(k + 1)
+            .is_some_and(|t| bytes[t.start] == b'(' && t.kind == TokenKind::Punct)
+        {
+            continue;
+        }
+        let Some(close) = matching.get(k + 1).copied().flatten() else {
+            continue;
+        };
+        if tokens[close].end - token.start > 4000 {
+            continue;
+        }
+        let previous_ends_statement = k == 0
+            || matches!(
+                &bytes[tokens[k - 1].start..tokens[k - 1].end],
+                b";" | b"{" | b"}" | b")" | b":" | b"else"
+            );
+        if !previous_ends_statement {
+            continue;
+        }
+        // after `if (c)` only one statement follows; after `)` of a declarator this is no statement
+        if k > 0
+            && bytes[tokens[k - 1].start] == b':'
+            && k > 1
+            && !matches!(
+                tokens[k - 2].kind,
+                TokenKind::Identifier | TokenKind::Number
+            )
+        {
+            continue;
+        }
+        let next = tokens.get(close + 1);
+        let next_is_statement_start = match next {
+            None => true,
+            Some(t) if !t.line_start => false,
+            Some(t) => match t.kind {
+                TokenKind::Identifier => !matches!(
+                    &bytes[t.start..t.end],
+                    b"const"
+                        | b"override"
+                        | b"final"
+                        | b"noexcept"
+                        | b"throw"
+                        | b"try"
+                        | b"volatile"
+                        | b"requires"
+                        | b"mutable"
+                ),
+                TokenKind::Punct => bytes[t.start] == b'}',
+                _ => false,
+            },
+        };
+        if !next_is_statement_start {
+            continue;
+        }
+        if let Some(position) = semicolon_position(bytes, tokens[close].end) {
+            bytes[position] = b';';
+        }
+    }
+}
+
+fn semicolon_position(bytes: &[u8], after: usize) -> Option<usize> {
+    match bytes.get(after) {
+        Some(b' ' | b'\t' | b'\r') => return Some(after),
+        Some(b'\n') => {}
+        Some(b'/') if bytes.get(after + 1) == Some(&b'/') => {}
+        None => return None,
+        _ => return None,
+    }
+    let line_end = bytes[after..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map(|p| after + p)?;
+    // the next line: its first blank, unless a directive starts it
+    let next = line_end + 1;
+    let first_code = bytes[next..]
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .map(|p| next + p)
+        .unwrap_or(bytes.len());
+    if first_code > next && bytes.get(first_code) != Some(&b'#') {
+        return Some(next);
+    }
+    if bytes.get(first_code) == Some(&b'\n') && first_code > next {
+        return Some(next);
+    }
+    if bytes.get(after) == Some(&b'\n')
+        && bytes.get(first_code) != Some(&b'#')
+        && first_code == next
+    {
+        return Some(after);
     }
     None
 }
@@ -462,5 +1400,103 @@ mod tests {
         assert_eq!(index.position(text, 3), (2, 1));
         let f = text.find('f').unwrap();
         assert_eq!(index.position(text, f), (2, 5));
+    }
+
+    fn parses_cleanly(view: &PreprocessedView) -> bool {
+        crate::engine::parse(&view.text, None).is_some_and(|tree| !tree.root_node().has_error())
+    }
+
+    #[test]
+    fn statement_macro_gets_a_semicolon_in_a_blank() {
+        let text =
+            "void f(float* p) {\n  CUDA_CHECK(cudaFree(p)) // done\n  CHECK_LAST()\n  g();\n}\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(
+            view.text.contains("CUDA_CHECK(cudaFree(p));// done"),
+            "{}",
+            view.text
+        );
+        assert!(view.text.contains("CHECK_LAST()\n; g();"), "{}", view.text);
+        assert!(parses_cleanly(&view));
+        // a call that continues on the next line, or a loop macro with a body, gets none
+        let text = "void f() {\n  x = g(a)\n    + 1;\n  LOOP(i, n) {\n  }\n}\n";
+        let view = preprocess(text, &[]);
+        assert!(
+            !view.text.contains(';') || view.text.matches(';').count() == 1,
+            "{}",
+            view.text
+        );
+    }
+
+    #[test]
+    fn type_arguments_become_identifiers() {
+        let text = "void f() {\n  double* a = CTALLOC(double, n);\n  char* s = va_arg(list, char*);\n  CMP_SWP(K, a, b, unsigned int, c);\n}\nvoid g(int, float);\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("CTALLOC(______, n)"), "{}", view.text);
+        assert!(view.text.contains("va_arg(list, _____)"), "{}", view.text);
+        assert!(
+            view.text.contains("CMP_SWP(K, a, b, ____________, c)"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("void g(int, float);"),
+            "a prototype keeps its types"
+        );
+        assert!(parses_cleanly(&view));
+    }
+
+    #[test]
+    fn declaration_macros_and_new_pointer_arrays_are_neutralised() {
+        let text = "DEV static int f(int x) { return x; }\nFORCE_INLINE uint64_t g(const uint8_t* p) { return 0; }\nvoid h(int n) { int** grid = new int*[n]; auto l = [=] __device__ (int i) { return i; }; }\nunsigned short img[64] __attribute__((aligned(1024)));\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(view.text.starts_with("    static int f"), "{}", view.text);
+        assert!(view.text.contains("new int [n]"), "{}", view.text);
+        assert!(parses_cleanly(&view), "{}", view.text);
+        // a type written in capitals is left alone
+        let view = preprocess("REAL x = 1;\nREAL f(REAL y) { return y; }\n", &[]);
+        assert!(view.text.starts_with("REAL x"));
+        assert!(view.text.contains("REAL f(REAL y)"));
+    }
+
+    #[test]
+    fn pasted_macro_between_strings_is_blanked() {
+        let text = "void f() { printf(\"%d\\t\"fNID\"\\n\", 1); printf(\"v \"XSTR(V)\"\\n\"); }\n";
+        let view = preprocess(text, &[]);
+        assert!(parses_cleanly(&view), "{}", view.text);
+    }
+
+    #[test]
+    fn defines_choose_branches() {
+        let text = "#ifdef USE_A\nint a;\n#else\nint b;\n#endif\n#if N > 2 && !defined(SLOW)\nint big;\n#else\nint small;\n#endif\n";
+        let first = preprocess(text, &[]);
+        assert!(first.text.contains("int a;") && !first.text.contains("int b;"));
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=1".into()],
+        };
+        let chosen = preprocess_with(text, &options);
+        // USE_A is not given but may come from elsewhere: the first branch stays
+        assert!(chosen.text.contains("int a;"));
+        // N=1 decides `N > 2 && ...` to be false whatever SLOW is
+        assert!(
+            chosen.text.contains("int small;") && !chosen.text.contains("int big;"),
+            "{}",
+            chosen.text
+        );
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=4".into(), "SLOW".into()],
+        };
+        let chosen = preprocess_with(text, &options);
+        assert!(chosen.text.contains("int small;"));
+        let options = ViewOptions {
+            qualifier_macros: Vec::new(),
+            defines: vec!["N=4".into()],
+        };
+        // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
+        assert!(preprocess_with(text, &options).text.contains("int big;"));
     }
 }

@@ -1,6 +1,55 @@
 //! Small helpers over tree-sitter nodes shared by the model builders.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
 use tree_sitter::Node;
+
+/// Field ids of the grammar by name. `Node::child_by_field_name` resolves the name with a linear
+/// string search on every call, which showed up as a sixth of the linting time.
+fn field_ids() -> &'static HashMap<&'static str, std::num::NonZeroU16> {
+    static IDS: OnceLock<HashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        (1..=language.field_count() as u16)
+            .filter_map(|id| {
+                Some((
+                    language.field_name_for_id(id)?,
+                    std::num::NonZeroU16::new(id)?,
+                ))
+            })
+            .collect()
+    })
+}
+
+/// Node kind names by kind id. `Node::kind` measures and validates the C string on every call.
+fn kind_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        (0..language.node_kind_count() as u16)
+            .map(|id| language.node_kind_for_id(id).unwrap_or(""))
+            .collect()
+    })
+}
+
+/// Fast field and kind access on tree-sitter nodes.
+pub trait NodeExt<'t> {
+    fn field(&self, name: &str) -> Option<Node<'t>>;
+    fn node_kind(&self) -> &'static str;
+}
+
+impl<'t> NodeExt<'t> for Node<'t> {
+    fn field(&self, name: &str) -> Option<Node<'t>> {
+        self.child_by_field_id(field_ids().get(name)?.get())
+    }
+
+    fn node_kind(&self) -> &'static str {
+        match kind_names().get(self.kind_id() as usize) {
+            Some(name) => name,
+            None => self.kind(),
+        }
+    }
+}
 
 /// Deepest nesting any recursive walk follows; deeper code is skipped and counted, never a crash.
 pub const MAX_DEPTH: usize = 400;
@@ -9,31 +58,34 @@ pub fn text<'a>(node: Node, source: &'a str) -> &'a str {
     source.get(node.byte_range()).unwrap_or("")
 }
 
+/// The named children, through a cursor: `Node::named_child(i)` scans from the first child, so
+/// indexing in a loop is quadratic.
 pub fn named_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    (0..node.named_child_count()).filter_map(move |i| node.named_child(i))
+    let mut cursor = node.walk();
+    let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    children.into_iter()
 }
 
 pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    (0..node.child_count()).filter_map(move |i| node.child(i))
+    let mut cursor = node.walk();
+    let children: Vec<Node<'t>> = node.children(&mut cursor).collect();
+    children.into_iter()
 }
 
 /// Strips parentheses and casts: `((size_t)(i))` is `i` for every question the model asks.
 pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
     for _ in 0..MAX_DEPTH {
-        match node.kind() {
+        match node.node_kind() {
             "parenthesized_expression" => match node.named_child(0) {
-                Some(inner) if inner.kind() != "comment" => node = inner,
+                Some(inner) if inner.node_kind() != "comment" => node = inner,
                 _ => return node,
             },
-            "cast_expression" => match node.child_by_field_name("value") {
+            "cast_expression" => match node.field("value") {
                 Some(inner) => node = inner,
                 None => return node,
             },
             "call_expression" if is_functional_cast(node, source) => {
-                match node
-                    .child_by_field_name("arguments")
-                    .and_then(|a| a.named_child(0))
-                {
+                match node.field("arguments").and_then(|a| a.named_child(0)) {
                     Some(inner) => node = inner,
                     None => return node,
                 }
@@ -46,19 +98,19 @@ pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
 
 /// `static_cast<size_t>(x)`, `size_t(x)`, `(long long)(x)`: casts written as calls.
 fn is_functional_cast(node: Node, source: &str) -> bool {
-    let Some(function) = node.child_by_field_name("function") else {
+    let Some(function) = node.field("function") else {
         return false;
     };
     let single_argument = node
-        .child_by_field_name("arguments")
+        .field("arguments")
         .map(|a| a.named_child_count() == 1)
         .unwrap_or(false);
     if !single_argument {
         return false;
     }
-    match function.kind() {
+    match function.node_kind() {
         "template_function" => function
-            .child_by_field_name("name")
+            .field("name")
             .map(|name| {
                 matches!(
                     text(name, source),
@@ -84,7 +136,7 @@ fn is_functional_cast(node: Node, source: &str) -> bool {
 
 /// The operator token of a binary, assignment, unary or update expression.
 pub fn operator<'a>(node: Node, source: &'a str) -> &'a str {
-    node.child_by_field_name("operator")
+    node.field("operator")
         .map(|op| text(op, source))
         .unwrap_or("")
 }
@@ -101,14 +153,14 @@ pub fn normalized(node: Node, source: &str) -> String {
 /// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
 pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_DEPTH {
-        match node.kind() {
+        match node.node_kind() {
             "identifier" | "field_identifier" => return Some(node),
-            "qualified_identifier" => return node.child_by_field_name("name"),
+            "qualified_identifier" => return node.field("name"),
             _ => {
-                node = node.child_by_field_name("declarator").or_else(|| {
+                node = node.field("declarator").or_else(|| {
                     named_children(node).find(|c| {
                         matches!(
-                            c.kind(),
+                            c.node_kind(),
                             "identifier"
                                 | "pointer_declarator"
                                 | "array_declarator"
@@ -128,12 +180,12 @@ pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
 /// Whether a declarator makes a pointer (or an array parameter, which is one).
 pub fn declarator_is_pointer(mut node: Node) -> bool {
     for _ in 0..MAX_DEPTH {
-        match node.kind() {
+        match node.node_kind() {
             "pointer_declarator" | "array_declarator" | "abstract_pointer_declarator" => {
                 return true
             }
             "identifier" | "field_identifier" => return false,
-            _ => match node.child_by_field_name("declarator") {
+            _ => match node.field("declarator") {
                 Some(inner) => node = inner,
                 None => return false,
             },
@@ -165,4 +217,24 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
             }
         }
     }
+}
+
+/// Outermost ERROR ranges and MISSING nodes (as empty ranges at their position) below `root`.
+pub fn broken_regions(root: Node) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
+    let mut errors = Vec::new();
+    let mut missing = Vec::new();
+    if !root.has_error() {
+        return (errors, missing);
+    }
+    walk_iterative(root, |node| {
+        if node.is_error() {
+            errors.push(node.byte_range());
+            return false;
+        }
+        if node.is_missing() {
+            missing.push(node.start_byte()..node.start_byte());
+        }
+        node.has_error()
+    });
+    (errors, missing)
 }

@@ -12,7 +12,9 @@ fn fixture_files() -> Vec<PathBuf> {
     for dir in ["testdata", "kernels"] {
         for entry in ignore::WalkBuilder::new(root.join(dir)).build().flatten() {
             let path = entry.path();
-            if path.extension().is_some_and(|e| e == "cu" || e == "cuh") && !path.to_string_lossy().contains("/regressions/") {
+            if path.extension().is_some_and(|e| e == "cu" || e == "cuh")
+                && !path.to_string_lossy().contains("/regressions/")
+            {
                 files.push(path.to_path_buf());
             }
         }
@@ -44,7 +46,9 @@ fn findings(path: &Path, text: &str) -> BTreeMap<(usize, String), usize> {
     let mut found = BTreeMap::new();
     for diagnostic in outcome.diagnostics {
         let (line, _) = lines.position(text, diagnostic.span.start);
-        *found.entry((line, diagnostic.rule.to_string())).or_insert(0) += 1;
+        *found
+            .entry((line, diagnostic.rule.to_string()))
+            .or_insert(0) += 1;
     }
     found
 }
@@ -56,28 +60,50 @@ fn every_fixture_reports_exactly_its_expectations() {
         let text = std::fs::read_to_string(&path).unwrap();
         let expected = expectations(&text);
         let found = findings(&path, &text);
-        let shown = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&path).display().to_string();
+        let shown = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         for (key, count) in &expected {
             let got = found.get(key).copied().unwrap_or(0);
             if got < *count {
-                failures.push(format!("{shown}:{}: missing {} (expected {count}, got {got})", key.0, key.1));
+                failures.push(format!(
+                    "{shown}:{}: missing {} (expected {count}, got {got})",
+                    key.0, key.1
+                ));
             }
         }
         for (key, count) in &found {
             let want = expected.get(key).copied().unwrap_or(0);
             if *count > want {
-                failures.push(format!("{shown}:{}: unexpected {} (expected {want}, got {count})", key.0, key.1));
+                failures.push(format!(
+                    "{shown}:{}: unexpected {} (expected {want}, got {count})",
+                    key.0, key.1
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{} fixture mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn clean_fixtures_report_nothing() {
-    for path in fixture_files().into_iter().filter(|p| p.to_string_lossy().contains("/clean/") || p.ends_with("good.cu")) {
+    for path in fixture_files()
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("/clean/") || p.ends_with("good.cu"))
+    {
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(expectations(&text).is_empty(), "{} is a clean fixture but has expectations", path.display());
+        assert!(
+            expectations(&text).is_empty(),
+            "{} is a clean fixture but has expectations",
+            path.display()
+        );
         let found = findings(&path, &text);
         assert!(found.is_empty(), "{}: {:?}", path.display(), found);
     }
@@ -88,7 +114,11 @@ fn every_expected_rule_exists() {
     for path in fixture_files() {
         let text = std::fs::read_to_string(&path).unwrap();
         for (_, rule) in expectations(&text).keys() {
-            assert!(cudalint::lints::find(rule).is_some(), "{}: expects unknown rule `{rule}`", path.display());
+            assert!(
+                cudalint::lints::find(rule).is_some(),
+                "{}: expects unknown rule `{rule}`",
+                path.display()
+            );
         }
     }
 }
@@ -100,12 +130,51 @@ fn every_rule_has_a_bad_fixture_and_kernel_pair() {
         if lint.name == "unused-suppression" {
             continue;
         }
-        let fixture = root.join("testdata/bad").join(format!("{}.cu", lint.name.replace('-', "_")));
+        let fixture = root
+            .join("testdata/bad")
+            .join(format!("{}.cu", lint.name.replace('-', "_")));
         assert!(fixture.is_file(), "no bad fixture for {}", lint.name);
         let text = std::fs::read_to_string(&fixture).unwrap();
-        assert!(expectations(&text).keys().any(|(_, r)| r == lint.name), "{} does not expect {}", fixture.display(), lint.name);
+        assert!(
+            expectations(&text).keys().any(|(_, r)| r == lint.name),
+            "{} does not expect {}",
+            fixture.display(),
+            lint.name
+        );
         for side in ["bad.cu", "good.cu"] {
-            assert!(root.join("kernels").join(lint.name).join(side).is_file(), "kernels/{}/{side} missing", lint.name);
+            assert!(
+                root.join("kernels").join(lint.name).join(side).is_file(),
+                "kernels/{}/{side} missing",
+                lint.name
+            );
         }
+    }
+}
+
+#[test]
+fn every_rule_has_documentation_with_the_standard_headings() {
+    for lint in cudalint::lints::ALL {
+        for heading in [
+            "## What it finds",
+            "## Why is this bad",
+            "## Example",
+            "## Fix",
+        ] {
+            assert!(
+                lint.docs.contains(heading),
+                "lints/{}.md lacks `{heading}`",
+                lint.name
+            );
+        }
+        assert!(
+            !lint.summary.ends_with('.')
+                && lint
+                    .summary
+                    .chars()
+                    .next()
+                    .is_some_and(|c| !c.is_uppercase()),
+            "{}: summary style",
+            lint.name
+        );
     }
 }

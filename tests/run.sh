@@ -5,4 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== cargo test"
-cargo test --locked --all-targets
+cargo test --release --locked
+
+echo "== SARIF: the official 2.1.0 schema and Sarif.Multitool (SARIF and GitHub rules)"
+bash tests/sarif_validate.sh
+
+echo "== pre-commit: the hook from this repository, run by the real framework"
+bash tests/precommit.sh

@@ -16,7 +16,7 @@
 // Launched with 1024 threads for 1000 elements: threads 1000..1023 read and write past the end.
 __global__ void saxpy(int n, float a, const float* x, float* y) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    y[i] = a * x[i] + y[i]; // expect: unguarded-thread-index, unguarded-thread-index, unguarded-thread-index
+    y[i] = a * x[i] + y[i]; // expect: unguarded-thread-index
 }
 
 int main() {

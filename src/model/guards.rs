@@ -4,7 +4,7 @@
 //! the else branch of `if (i < n)` carries `i >= n`. Facts are syntactic: the reasoning built on
 //! them only ever concludes "bounded" or "out of range" when a fact says so directly.
 
-use crate::syntax::{self, operator, strip};
+use crate::syntax::{self, operator, strip, NodeExt};
 use tree_sitter::Node;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,20 +117,17 @@ fn split<'t>(
     if depth > syntax::MAX_DEPTH {
         return;
     }
-    let node = match node.kind() {
-        "condition_clause" => match node
-            .child_by_field_name("value")
-            .or_else(|| node.named_child(0))
-        {
+    let node = match node.node_kind() {
+        "condition_clause" => match node.field("value").or_else(|| node.named_child(0)) {
             Some(value) => value,
             None => return,
         },
         _ => node,
     };
     let node = strip(node, source);
-    match node.kind() {
+    match node.node_kind() {
         "unary_expression" if operator(node, source) == "!" => {
-            if let Some(argument) = node.child_by_field_name("argument") {
+            if let Some(argument) = node.field("argument") {
                 split(
                     argument,
                     !holds,
@@ -144,11 +141,14 @@ fn split<'t>(
         }
         "binary_expression" => {
             let op = operator(node, source);
-            let (Some(left), Some(right)) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) else {
+            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                 return;
+            };
+            // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
+            let op = match op {
+                "&" if is_comparison(left, source) && is_comparison(right, source) => "&&",
+                "|" if is_comparison(left, source) && is_comparison(right, source) => "||",
+                other => other,
             };
             match (op, holds) {
                 ("&&", true) | ("||", false) => {
@@ -193,5 +193,29 @@ fn split<'t>(
             }
         }
         _ => {}
+    }
+}
+
+fn is_comparison(node: Node, source: &str) -> bool {
+    is_comparison_within(node, source, 0)
+}
+
+fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
+    if depth > syntax::MAX_DEPTH {
+        return false;
+    }
+    let node = strip(node, source);
+    match node.node_kind() {
+        "binary_expression" => {
+            matches!(
+                operator(node, source),
+                "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||" | "&" | "|"
+            ) && (Relation::parse(operator(node, source)).is_some()
+                || node
+                    .field("left")
+                    .is_some_and(|l| is_comparison_within(l, source, depth + 1)))
+        }
+        "unary_expression" => operator(node, source) == "!",
+        _ => false,
     }
 }

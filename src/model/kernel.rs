@@ -3,7 +3,7 @@
 
 use super::guards::{self, Comparison, Condition, Relation};
 use super::{Function, Model};
-use crate::syntax::{self, named_children, normalized, operator, strip, text, MAX_DEPTH};
+use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use std::collections::HashMap;
 use std::ops::Range;
 use tree_sitter::Node;
@@ -97,7 +97,7 @@ pub struct Barrier<'t> {
     pub node: Node<'t>,
     /// The thread-dependent condition under which the barrier is reached, if any.
     pub divergent_condition: Option<Node<'t>>,
-    /// Whether that condition is an early exit before the barrier rather than an enclosing branch.
+    /// Whether that condition is a `continue`/`break` before the barrier rather than an enclosing branch.
     pub after_early_exit: bool,
 }
 
@@ -134,11 +134,22 @@ enum GroupKind {
     Block,
 }
 
-/// One fact pushed while walking: the condition and whether it is an early exit's negation.
+/// How the statement before a program point left for the threads that did not reach it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// Not an exit: the fact is an enclosing branch or loop condition.
+    None,
+    /// `return`: those threads have finished.
+    Return,
+    /// `continue`, `break`, `goto`: those threads are alive elsewhere in the kernel.
+    Skip,
+}
+
+/// One fact pushed while walking: the condition and, for an early exit's negation, how it left.
 #[derive(Clone, Copy)]
 struct Fact<'t> {
     condition: Condition<'t>,
-    early_exit: bool,
+    exit: Exit,
 }
 
 struct Analyzer<'a, 't> {
@@ -149,9 +160,16 @@ struct Analyzer<'a, 't> {
     declarations: HashMap<String, Node<'t>>,
     deps: HashMap<String, Deps>,
     groups: HashMap<String, GroupKind>,
-    /// Variables changed by `+=`, `++` and the like (loop counters, grid-stride variables).
-    self_updated: std::collections::HashSet<String>,
+    /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
+    /// start from, only a guard on them bounds them.
+    stride_variables: std::collections::HashSet<String>,
     facts: Vec<Fact<'t>>,
+    /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
+    /// inside that loop their thread identity is the initializer's, not the function-wide one.
+    loop_scopes: Vec<(String, Deps)>,
+    /// The conditions in force where each definition (by its value's node id) was made: a value
+    /// computed under `if (s < len)` stays bounded after the branch.
+    definition_guards: HashMap<usize, Vec<Condition<'t>>>,
     out: KernelFacts<'t>,
 }
 
@@ -164,8 +182,10 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
         declarations: HashMap::new(),
         deps: HashMap::new(),
         groups: HashMap::new(),
-        self_updated: Default::default(),
+        stride_variables: Default::default(),
         facts: Vec::new(),
+        loop_scopes: Vec::new(),
+        definition_guards: HashMap::new(),
         out: KernelFacts::default(),
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
@@ -198,19 +218,18 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
         let mut updated: Vec<String> = Vec::new();
         syntax::walk_iterative(self.function.body, |node| {
-            match node.kind() {
+            match node.node_kind() {
                 "declaration" => {
                     let type_text = node
-                        .child_by_field_name("type")
+                        .field("type")
                         .map(|t| text(t, source))
                         .unwrap_or("")
                         .to_string();
                     for declarator in named_children(node) {
-                        let (target, value) = match declarator.kind() {
-                            "init_declarator" => (
-                                declarator.child_by_field_name("declarator"),
-                                declarator.child_by_field_name("value"),
-                            ),
+                        let (target, value) = match declarator.node_kind() {
+                            "init_declarator" => {
+                                (declarator.field("declarator"), declarator.field("value"))
+                            }
                             "identifier" | "pointer_declarator" | "array_declarator" => {
                                 (Some(declarator), None)
                             }
@@ -224,21 +243,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 "assignment_expression" => {
-                    if let (Some(left), Some(right)) = (
-                        node.child_by_field_name("left"),
-                        node.child_by_field_name("right"),
-                    ) {
+                    if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
                         let left = strip(left, source);
-                        if left.kind() == "identifier" {
+                        if left.node_kind() == "identifier" {
                             let compound = operator(node, source) != "=";
                             assigned.push((text(left, source).to_string(), right, compound));
                         }
                     }
                 }
                 "update_expression" => {
-                    if let Some(argument) = node.child_by_field_name("argument") {
+                    if let Some(argument) = node.field("argument") {
                         let argument = strip(argument, source);
-                        if argument.kind() == "identifier" {
+                        if argument.node_kind() == "identifier" {
                             updated.push(text(argument, source).to_string());
                         }
                     }
@@ -257,7 +273,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.groups.insert(name.clone(), GroupKind::Block);
             }
             let Some(mut value) = value else { continue };
-            if value.kind() == "initializer_list" || value.kind() == "argument_list" {
+            if value.node_kind() == "initializer_list" || value.node_kind() == "argument_list" {
                 match value.named_child(0) {
                     Some(inner) if value.named_child_count() == 1 => value = inner,
                     _ => continue,
@@ -278,14 +294,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             self.definitions.entry(name).or_default().push(value);
         }
-        self.self_updated.extend(updated);
+        let _ = updated;
         for (name, value, compound) in assigned {
-            if compound {
-                self.self_updated.insert(name.clone());
-            }
-            if compound && self.text(value).contains("gridDim") {
-                // `i += blockDim.x * gridDim.x`: a grid-stride loop variable
-                self.deps.insert(name.clone(), Deps::GRID);
+            if compound && self.mentions_launch_dimensions(value, 0) {
+                self.stride_variables.insert(name.clone());
             }
             if self.pointers.contains_key(&name)
                 && !compound
@@ -297,10 +309,37 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
+    fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
+        let text = self.text(value);
+        if text.contains("blockDim")
+            || text.contains("gridDim")
+            || text.contains(".size()")
+            || text.contains("num_threads")
+        {
+            return true;
+        }
+        if depth > 2 {
+            return false;
+        }
+        let mut found = false;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                if let Some(values) = self.definitions.get(self.text(node)) {
+                    found |= values
+                        .iter()
+                        .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
+                }
+            }
+            !found
+        });
+        found
+    }
+
     /// `a`, `a + off`, `&a[off]`, where `a` is a known global pointer.
     fn pointer_origin(&self, value: Node<'t>) -> Option<PointerOrigin<'t>> {
         let value = strip(value, self.source);
-        match value.kind() {
+        match value.node_kind() {
             "identifier" => {
                 let origin = self.pointers.get(self.text(value))?;
                 Some(PointerOrigin {
@@ -309,9 +348,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 })
             }
             "binary_expression" if operator(value, self.source) == "+" => {
-                let left = strip(value.child_by_field_name("left")?, self.source);
-                let right = value.child_by_field_name("right")?;
-                if left.kind() == "identifier" {
+                let left = strip(value.field("left")?, self.source);
+                let right = value.field("right")?;
+                if left.node_kind() == "identifier" {
                     let origin = self.pointers.get(self.text(left))?;
                     if origin.offset.is_none() {
                         return Some(PointerOrigin {
@@ -323,11 +362,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 None
             }
             "pointer_expression" if operator(value, self.source) == "&" => {
-                let target = strip(value.child_by_field_name("argument")?, self.source);
-                if target.kind() != "subscript_expression" {
+                let target = strip(value.field("argument")?, self.source);
+                if target.node_kind() != "subscript_expression" {
                     return None;
                 }
-                let base = strip(target.child_by_field_name("argument")?, self.source);
+                let base = strip(target.field("argument")?, self.source);
                 let origin = self.pointers.get(self.text(base))?;
                 let index = subscript_index(target)?;
                 origin.offset.is_none().then_some(PointerOrigin {
@@ -380,10 +419,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         if depth > MAX_DEPTH {
             return Deps::NONE;
         }
-        match node.kind() {
-            "identifier" => self.deps.get(self.text(node)).copied().unwrap_or_default(),
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                match self
+                    .loop_scopes
+                    .iter()
+                    .rev()
+                    .find(|(scoped, _)| scoped == name)
+                {
+                    Some((_, deps)) => *deps,
+                    None => self.deps.get(name).copied().unwrap_or_default(),
+                }
+            }
             "field_expression" => {
-                let Some(argument) = node.child_by_field_name("argument") else {
+                let Some(argument) = node.field("argument") else {
                     return Deps::NONE;
                 };
                 match self.text(argument) {
@@ -394,7 +444,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let Some(function) = node.child_by_field_name("function") else {
+                let Some(function) = node.field("function") else {
                     return Deps::NONE;
                 };
                 let name = self.text(function);
@@ -407,10 +457,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if name.ends_with("laneid") || name == "__lane_id" {
                     return Deps::THREAD;
                 }
-                if is_memory_read_call(name) {
+                if !is_arithmetic_call(name) {
+                    // an unknown function may bound, hash or ignore its arguments: its result is opaque
                     return Deps::NONE;
                 }
-                node.child_by_field_name("arguments")
+                node.field("arguments")
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
             }
@@ -420,7 +471,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "string_literal"
             | "number_literal" => Deps::NONE,
             "assignment_expression" => node
-                .child_by_field_name("right")
+                .field("right")
                 .map(|r| self.expression_deps(r, depth + 1))
                 .unwrap_or_default(),
             "lambda_expression" => Deps::NONE,
@@ -446,7 +497,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             };
         }
         let object = function
-            .child_by_field_name("argument")
+            .field("argument")
             .map(|a| self.text(strip(a, self.source)));
         match object.and_then(|o| self.groups.get(o)) {
             Some(GroupKind::Grid) if name.ends_with("block_rank") => Deps::BLOCK,
@@ -470,7 +521,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.too_deep(node, depth) {
             return;
         }
-        match node.kind() {
+        match node.node_kind() {
             "compound_statement" => {
                 let saved = self.facts.len();
                 for child in named_children(node) {
@@ -480,16 +531,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.facts.truncate(saved);
             }
             "if_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else {
+                let Some(condition) = node.field("condition") else {
                     return;
                 };
                 self.expression(condition, depth + 1);
-                if let Some(consequence) = node.child_by_field_name("consequence") {
+                if let Some(consequence) = node.field("consequence") {
                     self.with_fact(condition, true, |this| {
                         this.statement(consequence, depth + 1)
                     });
                 }
-                if let Some(alternative) = node.child_by_field_name("alternative") {
+                if let Some(alternative) = node.field("alternative") {
                     self.with_fact(condition, false, |this| {
                         for child in named_children(alternative) {
                             this.statement(child, depth + 1);
@@ -498,14 +549,17 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "for_statement" => {
+                let scoped = self.loop_variable_scope(node);
+                let pushed = scoped.is_some();
+                self.loop_scopes.extend(scoped);
                 for field in ["initializer", "condition"] {
-                    if let Some(part) = node.child_by_field_name(field) {
+                    if let Some(part) = node.field(field) {
                         self.statement_or_expression(part, depth + 1);
                     }
                 }
-                let condition = node.child_by_field_name("condition");
-                let body = node.child_by_field_name("body");
-                let update = node.child_by_field_name("update");
+                let condition = node.field("condition");
+                let body = node.field("body");
+                let update = node.field("update");
                 let run = |this: &mut Self| {
                     if let Some(body) = body {
                         this.statement(body, depth + 1);
@@ -518,13 +572,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Some(condition) => self.with_fact(condition, true, run),
                     None => run(self),
                 }
+                if pushed {
+                    self.loop_scopes.pop();
+                }
             }
             "while_statement" => {
-                let Some(condition) = node.child_by_field_name("condition") else {
+                let Some(condition) = node.field("condition") else {
                     return;
                 };
                 self.expression(condition, depth + 1);
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field("body") {
                     self.with_fact(condition, true, |this| this.statement(body, depth + 1));
                 }
             }
@@ -535,7 +592,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             "declaration" => {
                 for declarator in named_children(node) {
-                    if let Some(value) = declarator.child_by_field_name("value") {
+                    if let Some(value) = declarator.field("value") {
+                        self.remember_definition_guards(value);
                         self.expression(value, depth + 1);
                     }
                 }
@@ -556,10 +614,47 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// `for (i = e; ...; i += step)`: the loop variable and the identity it has inside the loop.
+    fn loop_variable_scope(&self, node: Node<'t>) -> Option<(String, Deps)> {
+        let initializer = node.field("initializer")?;
+        let (name, value) = match initializer.node_kind() {
+            "declaration" => {
+                let declarator =
+                    named_children(initializer).find(|c| c.node_kind() == "init_declarator")?;
+                (
+                    syntax::declarator_name(declarator.field("declarator")?)?,
+                    declarator.field("value")?,
+                )
+            }
+            "assignment_expression" if operator(initializer, self.source) == "=" => (
+                strip(initializer.field("left")?, self.source),
+                initializer.field("right")?,
+            ),
+            _ => return None,
+        };
+        if name.node_kind() != "identifier" {
+            return None;
+        }
+        let mut deps = self.expression_deps(value, 0);
+        if let Some(update) = node.field("update") {
+            if let Some(step) = update.field("right") {
+                deps = deps.union(self.expression_deps(step, 0));
+            }
+        }
+        Some((self.text(name).to_string(), deps))
+    }
+
+    fn remember_definition_guards(&mut self, value: Node<'t>) {
+        if !self.facts.is_empty() {
+            let conditions = self.facts.iter().map(|f| f.condition).collect();
+            self.definition_guards.insert(value.id(), conditions);
+        }
+    }
+
     fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
-        if node.kind().ends_with("_statement")
-            || node.kind() == "declaration"
-            || node.kind().starts_with("preproc")
+        if node.node_kind().ends_with("_statement")
+            || node.node_kind() == "declaration"
+            || node.node_kind().starts_with("preproc")
         {
             self.statement(node, depth)
         } else {
@@ -573,7 +668,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 node: condition,
                 holds,
             },
-            early_exit: false,
+            exit: Exit::None,
         });
         body(self);
         self.facts.pop();
@@ -581,28 +676,28 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`.
     fn early_exit_facts(&self, statement: Node<'t>) -> Option<Fact<'t>> {
-        if statement.kind() != "if_statement" {
+        if statement.node_kind() != "if_statement" {
             return None;
         }
-        let condition = statement.child_by_field_name("condition")?;
-        let consequence = statement.child_by_field_name("consequence")?;
-        if always_exits(consequence) {
+        let condition = statement.field("condition")?;
+        let consequence = statement.field("consequence")?;
+        if let Some(exit) = exit_kind(consequence) {
             return Some(Fact {
                 condition: Condition {
                     node: condition,
                     holds: false,
                 },
-                early_exit: true,
+                exit,
             });
         }
-        let alternative = statement.child_by_field_name("alternative")?;
+        let alternative = statement.field("alternative")?;
         let last = named_children(alternative).last()?;
-        always_exits(last).then_some(Fact {
+        exit_kind(last).map(|exit| Fact {
             condition: Condition {
                 node: condition,
                 holds: true,
             },
-            early_exit: true,
+            exit,
         })
     }
 
@@ -610,7 +705,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.too_deep(node, depth) {
             return;
         }
-        match node.kind() {
+        match node.node_kind() {
             "subscript_expression" => {
                 self.record_subscript(node);
                 for child in named_children(node) {
@@ -627,10 +722,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             "binary_expression" => {
                 let op = operator(node, self.source);
-                let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) else {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return;
                 };
                 self.expression(left, depth + 1);
@@ -641,19 +733,27 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "conditional_expression" => {
-                let Some(condition) = node.child_by_field_name("condition") else {
+                let Some(condition) = node.field("condition") else {
                     return;
                 };
                 self.expression(condition, depth + 1);
-                if let Some(consequence) = node.child_by_field_name("consequence") {
+                if let Some(consequence) = node.field("consequence") {
                     self.with_fact(condition, true, |this| {
                         this.expression(consequence, depth + 1)
                     });
                 }
-                if let Some(alternative) = node.child_by_field_name("alternative") {
+                if let Some(alternative) = node.field("alternative") {
                     self.with_fact(condition, false, |this| {
                         this.expression(alternative, depth + 1)
                     });
+                }
+            }
+            "assignment_expression" => {
+                if let Some(value) = node.field("right") {
+                    self.remember_definition_guards(value);
+                }
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
                 }
             }
             "call_expression" => {
@@ -677,7 +777,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
 
     fn is_barrier(&self, call: Node<'t>) -> bool {
-        let Some(function) = call.child_by_field_name("function") else {
+        let Some(function) = call.field("function") else {
             return false;
         };
         let name = self.text(function);
@@ -688,17 +788,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "__syncthreads_or"
             | "__barrier_sync" => true,
             "cg::sync" | "cooperative_groups::sync" | "sync" => {
-                let argument = call
-                    .child_by_field_name("arguments")
-                    .and_then(|a| a.named_child(0));
+                let argument = call.field("arguments").and_then(|a| a.named_child(0));
                 argument
                     .map(|a| self.groups.contains_key(self.text(strip(a, self.source))))
                     .unwrap_or(false)
             }
-            _ if function.kind() == "field_expression" => {
-                let method = function.child_by_field_name("field").map(|f| self.text(f));
+            _ if function.node_kind() == "field_expression" => {
+                let method = function.field("field").map(|f| self.text(f));
                 let object = function
-                    .child_by_field_name("argument")
+                    .field("argument")
                     .map(|o| self.text(strip(o, self.source)));
                 method == Some("sync")
                     && object
@@ -713,10 +811,25 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// `for (j = threadIdx.x; j < padded_width; j += blockDim.x)`: the bound is rounded up to a
+    /// multiple of the stride so every thread runs the same number of iterations.
+    fn has_padded_trip_count(&self, condition: Node<'t>) -> bool {
+        let in_loop = condition
+            .parent()
+            .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
+        let text = self.text(condition).to_ascii_lowercase();
+        in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
+    }
+
     fn record_barrier(&mut self, node: Node<'t>) {
+        // Threads that returned early have exited; since Volta a barrier does not wait for them,
+        // so only enclosing conditions and skipped loop iterations split the block.
         let divergent = self
             .facts
             .iter()
+            .filter(|fact| {
+                fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node)
+            })
             .find(|fact| {
                 self.expression_deps(fact.condition.node, 0)
                     .varies_within_block()
@@ -725,20 +838,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.out.barriers.push(Barrier {
             node,
             divergent_condition: divergent.map(|f| f.condition.node),
-            after_early_exit: divergent.map(|f| f.early_exit).unwrap_or(false),
+            after_early_exit: divergent.map(|f| f.exit == Exit::Skip).unwrap_or(false),
         });
     }
 
     // ---- accesses ----------------------------------------------------------------------
 
     fn record_subscript(&mut self, node: Node<'t>) {
-        let Some(base) = node
-            .child_by_field_name("argument")
-            .map(|a| strip(a, self.source))
-        else {
+        let Some(base) = node.field("argument").map(|a| strip(a, self.source)) else {
             return;
         };
-        if base.kind() != "identifier" {
+        if base.node_kind() != "identifier" {
             return;
         }
         let Some(index) = subscript_index(node) else {
@@ -748,25 +858,20 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn record_dereference(&mut self, node: Node<'t>) {
-        let Some(argument) = node
-            .child_by_field_name("argument")
-            .map(|a| strip(a, self.source))
-        else {
+        let Some(argument) = node.field("argument").map(|a| strip(a, self.source)) else {
             return;
         };
-        if argument.kind() != "binary_expression" || operator(argument, self.source) != "+" {
+        if argument.node_kind() != "binary_expression" || operator(argument, self.source) != "+" {
             return;
         }
-        let (Some(left), Some(right)) = (
-            argument.child_by_field_name("left"),
-            argument.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (argument.field("left"), argument.field("right")) else {
             return;
         };
         let (left, right) = (strip(left, self.source), strip(right, self.source));
-        if left.kind() == "identifier" && self.pointers.contains_key(self.text(left)) {
+        if left.node_kind() == "identifier" && self.pointers.contains_key(self.text(left)) {
             self.record_access(node, self.text(left).to_string(), right);
-        } else if right.kind() == "identifier" && self.pointers.contains_key(self.text(right)) {
+        } else if right.node_kind() == "identifier" && self.pointers.contains_key(self.text(right))
+        {
             self.record_access(node, self.text(right).to_string(), left);
         }
     }
@@ -832,10 +937,88 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     fn unguarded(&self, leaf: Node<'t>) -> IndexStatus<'t> {
-        let declaration = (leaf.kind() == "identifier")
+        let declaration = (leaf.node_kind() == "identifier")
             .then(|| self.declarations.get(self.text(leaf)).copied())
             .flatten();
         IndexStatus::Unguarded { leaf, declaration }
+    }
+
+    /// The comparisons in force now plus those in force where `value` was assigned.
+    fn with_definition_guards(
+        &self,
+        value: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
+        let mut all = comparisons.to_vec();
+        if let Some(conditions) = self.definition_guards.get(&value.id()) {
+            let mut disjunctions = Vec::new();
+            for condition in conditions {
+                guards::comparisons(*condition, self.source, &mut all, &mut disjunctions);
+            }
+        }
+        all
+    }
+
+    /// Like `bounded`, but a part bounded only by the launch configuration does not count: Ok(Some)
+    /// only when a guard bounds it.
+    fn bounded_by_guard(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        let node = strip(node, self.source);
+        if let Some(bound) = self.upper_bound(node, comparisons) {
+            return Ok(Some(bound));
+        }
+        if depth > MAX_DEPTH {
+            return Err(node);
+        }
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node).to_string();
+                if visiting.contains(&name) || self.stride_variables.contains(&name) {
+                    return Err(node);
+                }
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
+                visiting.push(name);
+                let mut result = Ok(None);
+                for value in values.clone() {
+                    match self.bounded_by_guard(value, comparisons, visiting, depth + 1) {
+                        Ok(Some(bound)) => {
+                            result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound)))
+                        }
+                        Ok(None) if self.expression_deps(value, 0).is_uniform() => {}
+                        _ => {
+                            result = Err(node);
+                            break;
+                        }
+                    }
+                }
+                visiting.pop();
+                result
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return Err(node);
+                };
+                let mut guard = None;
+                for side in [left, right] {
+                    if self.expression_deps(side, 0).is_uniform() {
+                        continue;
+                    }
+                    match self.bounded_by_guard(side, comparisons, visiting, depth + 1)? {
+                        Some(bound) => guard = guard.or(Some(bound)),
+                        None => return Err(node),
+                    }
+                }
+                Ok(guard)
+            }
+            _ => Err(node),
+        }
     }
 
     /// Ok when every part of `node` that derives from the global thread index is bounded from
@@ -861,7 +1044,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if deps == Deps::THREAD || deps == Deps::BLOCK {
             return Ok(None); // block-local or per-block: bounded by the launch configuration
         }
-        match node.kind() {
+        match node.node_kind() {
             "identifier" => {
                 let name = self.text(node).to_string();
                 if visiting.contains(&name) {
@@ -870,13 +1053,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some(values) = self.definitions.get(&name) else {
                     return Err(node);
                 };
-                if self.self_updated.contains(&name) {
-                    return Err(node); // `i += stride`: bounded only by a guard on `i` itself
+                if self.stride_variables.contains(&name) {
+                    return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
                 visiting.push(name);
                 let mut bound = None;
                 for value in values.clone() {
-                    match self.bounded(value, comparisons, visiting, depth + 1) {
+                    let at_definition = self.with_definition_guards(value, comparisons);
+                    match self.bounded(value, &at_definition, visiting, depth + 1) {
                         Ok(b) => bound = bound.or(b),
                         Err(_) => {
                             visiting.pop();
@@ -888,7 +1072,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 Ok(bound)
             }
             "field_expression" => {
-                let argument = node.child_by_field_name("argument").map(|a| self.text(a));
+                let argument = node.field("argument").map(|a| self.text(a));
                 if argument == Some("threadIdx") {
                     Ok(None) // bounded by blockDim
                 } else {
@@ -896,10 +1080,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "binary_expression" => {
-                let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) else {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return Err(node);
                 };
                 let right_uniform = self.expression_deps(right, 0).is_uniform();
@@ -914,7 +1095,19 @@ impl<'a, 't> Analyzer<'a, 't> {
                             self.expression_deps(right, 0),
                         ) =>
                     {
-                        Err(node)
+                        // a per-block base plus a per-thread offset: in range when either part is guarded
+                        // (`offset + path` with `path < n`), a fresh global index when neither is
+                        let guarded = |side: Node<'t>, visiting: &mut Vec<String>| {
+                            matches!(
+                                self.bounded_by_guard(side, comparisons, visiting, depth + 1),
+                                Ok(Some(_))
+                            )
+                        };
+                        if guarded(left, visiting) || guarded(right, visiting) {
+                            Ok(None)
+                        } else {
+                            Err(node)
+                        }
                     }
                     "+" | "*" | "<<" | "|" | "^" | "%" => {
                         let a = self.bounded(left, comparisons, visiting, depth + 1)?;
@@ -925,13 +1118,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "call_expression" => {
-                let name = node
-                    .child_by_field_name("function")
-                    .map(|f| self.text(f))
-                    .unwrap_or("");
+                let name = node.field("function").map(|f| self.text(f)).unwrap_or("");
                 let short = name.rsplit("::").next().unwrap_or(name);
                 let arguments: Vec<Node<'t>> = node
-                    .child_by_field_name("arguments")
+                    .field("arguments")
                     .map(|a| named_children(a).collect())
                     .unwrap_or_default();
                 if matches!(
@@ -945,24 +1135,31 @@ impl<'a, 't> Analyzer<'a, 't> {
                         | "imin"
                         | "__min"
                         | "MIN"
-                ) {
-                    if arguments
-                        .iter()
-                        .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
-                    {
-                        return Ok(None);
-                    }
+                ) && arguments
+                    .iter()
+                    .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
+                {
+                    return Ok(None);
                 }
                 if short == "thread_rank" && self.expression_deps(node, 0) == Deps::THREAD {
                     return Ok(None);
                 }
+                if is_arithmetic_call(name) {
+                    // `__umul24(y, w) + x`, `max(a, b)`, casts: bounded when every argument is
+                    let mut bound = None;
+                    for argument in arguments {
+                        bound =
+                            bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
+                    }
+                    return Ok(bound);
+                }
                 Err(node)
             }
             "conditional_expression" => {
-                let condition = node.child_by_field_name("condition");
+                let condition = node.field("condition");
                 let mut branches = Vec::new();
                 for (field, holds) in [("consequence", true), ("alternative", false)] {
-                    let Some(branch) = node.child_by_field_name(field) else {
+                    let Some(branch) = node.field(field) else {
                         return Err(node);
                     };
                     let mut extended = comparisons.to_vec();
@@ -993,6 +1190,97 @@ impl<'a, 't> Analyzer<'a, 't> {
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
     ) -> Option<Comparison<'t>> {
+        if comparisons.is_empty() {
+            return None;
+        }
+        if let Some(bound) = self.upper_bound_of(node, comparisons) {
+            return Some(bound);
+        }
+        // `id` defined once as `blockIdx.x * blockDim.x + threadIdx.x`, guarded by that expression
+        if node.node_kind() == "identifier" {
+            if let Some([value]) = self.definitions.get(self.text(node)).map(Vec::as_slice) {
+                if let Some(bound) = self.upper_bound_of(strip(*value, self.source), comparisons) {
+                    return Some(bound);
+                }
+            }
+        }
+        self.upper_bound_by_terms(node, comparisons)
+    }
+
+    /// `k + lane + (warp << 7)` under `lane + (warp << 7) < len`: the guarded terms are a part of
+    /// the sum and the rest (`k`) is uniform or per-block.
+    fn upper_bound_by_terms(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
+        let terms = self.sum_terms(node);
+        if terms.len() < 2 {
+            return None;
+        }
+        for comparison in comparisons {
+            for left_side in [true, false] {
+                let oriented = comparison.oriented(left_side);
+                if !matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) {
+                    continue;
+                }
+                let guarded = self.sum_terms(oriented.left);
+                if guarded.is_empty() || guarded.len() >= terms.len() {
+                    continue;
+                }
+                let mut rest: Vec<(String, Node<'t>)> = terms.clone();
+                let all_found = guarded.iter().all(|(text, _)| {
+                    match rest.iter().position(|(t, _)| t == text) {
+                        Some(at) => {
+                            rest.remove(at);
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                let rest_is_per_block = rest.iter().all(|(_, term)| {
+                    let deps = self.expression_deps(*term, 0);
+                    deps.is_uniform() || deps == Deps::BLOCK
+                });
+                if all_found && rest_is_per_block {
+                    return Some(oriented);
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands of a chain of `+`, normalized, ignoring literal `0` terms.
+    fn sum_terms(&self, node: Node<'t>) -> Vec<(String, Node<'t>)> {
+        let mut terms = Vec::new();
+        let mut stack = vec![strip(node, self.source)];
+        while let Some(current) = stack.pop() {
+            if terms.len() > 32 {
+                return Vec::new();
+            }
+            if current.node_kind() == "binary_expression" && operator(current, self.source) == "+" {
+                if let (Some(left), Some(right)) = (current.field("left"), current.field("right")) {
+                    stack.push(strip(left, self.source));
+                    stack.push(strip(right, self.source));
+                    continue;
+                }
+            }
+            let text = normalized(current, self.source);
+            if text != "0" {
+                terms.push((text, current));
+            }
+        }
+        terms
+    }
+
+    fn upper_bound_of(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
         let target = normalized(node, self.source);
         for comparison in comparisons {
             for left_side in [true, false] {
@@ -1002,6 +1290,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Relation::Less | Relation::LessEqual | Relation::Equal
                 ) && self.covers(oriented.left, &target, 0)
                 {
+                    return Some(oriented);
+                }
+                if self.bounded_through_remainder(&oriented, &target) {
                     return Some(oriented);
                 }
             }
@@ -1019,12 +1310,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         if normalized(expression, self.source) == target {
             return true;
         }
-        match expression.kind() {
+        match expression.node_kind() {
             "binary_expression" if matches!(operator(expression, self.source), "+" | "*") => {
-                let (Some(left), Some(right)) = (
-                    expression.child_by_field_name("left"),
-                    expression.child_by_field_name("right"),
-                ) else {
+                let (Some(left), Some(right)) =
+                    (expression.field("left"), expression.field("right"))
+                else {
                     return false;
                 };
                 (self.covers(left, target, depth + 1)
@@ -1032,12 +1322,47 @@ impl<'a, 't> Analyzer<'a, 't> {
                     || (self.covers(right, target, depth + 1)
                         && self.expression_deps(left, 0).is_uniform())
             }
+            // `row = idx / width` with `row < height` bounds `idx` as well
+            "binary_expression" if matches!(operator(expression, self.source), "/" | ">>") => {
+                let (Some(left), Some(right)) =
+                    (expression.field("left"), expression.field("right"))
+                else {
+                    return false;
+                };
+                self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
+            }
             "identifier" => match self.definitions.get(self.text(expression)) {
                 Some(values) if values.len() == 1 => self.covers(values[0], target, depth + 1),
                 _ => false,
             },
             _ => false,
         }
+    }
+
+    /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
+    fn bounded_through_remainder(&self, comparison: &Comparison<'t>, target: &str) -> bool {
+        if !matches!(
+            comparison.relation,
+            Relation::Greater | Relation::GreaterEqual
+        ) {
+            return false;
+        }
+        let left = strip(comparison.left, self.source);
+        let difference = match left.node_kind() {
+            "identifier" => match self.definitions.get(self.text(left)) {
+                Some(values) if values.len() == 1 => strip(values[0], self.source),
+                _ => return false,
+            },
+            _ => left,
+        };
+        difference.node_kind() == "binary_expression"
+            && operator(difference, self.source) == "-"
+            && difference
+                .field("right")
+                .is_some_and(|r| self.covers(r, target, 1))
+            && difference
+                .field("left")
+                .is_some_and(|l| self.expression_deps(l, 0).is_uniform())
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.
@@ -1048,13 +1373,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         disjunctions: &[Vec<Comparison<'t>>],
     ) -> Option<IndexStatus<'t>> {
         let mut base = strip(index, self.source);
-        if base.kind() == "binary_expression" && operator(base, self.source) == "+" {
-            let right = base
-                .child_by_field_name("right")
-                .map(|r| strip(r, self.source));
-            if right.is_some_and(|r| r.kind() == "number_literal") {
-                base = strip(base.child_by_field_name("left")?, self.source);
+        if base.node_kind() == "binary_expression" && operator(base, self.source) == "+" {
+            let right = base.field("right").map(|r| strip(r, self.source));
+            if right.is_some_and(|r| r.node_kind() == "number_literal") {
+                base = strip(base.field("left")?, self.source);
             }
+        }
+        if !self.expression_deps(base, 0).varies_within_block() {
+            return None; // a uniform index under a thread-dependent pointer is not what the guard is about
         }
         let target = normalized(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
@@ -1070,11 +1396,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         if strict_upper {
             return None;
         }
+        // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
+        let from_loop = |c: &Comparison<'t>| {
+            c.origin.parent().is_some_and(|p| {
+                matches!(
+                    p.node_kind(),
+                    "for_statement" | "while_statement" | "do_statement"
+                )
+            })
+        };
         for comparison in comparisons.iter().filter_map(on_target) {
             if matches!(
                 comparison.relation,
                 Relation::Greater | Relation::GreaterEqual
-            ) && self.is_plain_bound(comparison.right)
+            ) && !from_loop(&comparison)
+                && self.is_plain_bound(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
@@ -1083,7 +1419,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         for comparison in comparisons.iter().filter_map(on_target) {
-            if comparison.relation == Relation::LessEqual && self.is_plain_bound(comparison.right) {
+            if comparison.relation == Relation::LessEqual
+                && !from_loop(&comparison)
+                && self.is_parameter_bound(comparison.right)
+            {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
                     admits_bound: true,
@@ -1093,6 +1432,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         for parts in disjunctions {
             let oriented: Option<Vec<Comparison<'t>>> = parts.iter().map(on_target).collect();
             let Some(oriented) = oriented else { continue };
+            if oriented.iter().any(from_loop) {
+                continue;
+            }
             let above = |c: &Comparison<'t>| {
                 matches!(c.relation, Relation::Greater | Relation::GreaterEqual)
                     && self.is_plain_bound(c.right)
@@ -1110,11 +1452,33 @@ impl<'a, 't> Analyzer<'a, 't> {
         None
     }
 
+    /// A scalar kernel parameter (or a field of one): the size the caller passed.
+    fn is_parameter_bound(&self, node: Node<'t>) -> bool {
+        let mut node = strip(node, self.source);
+        while node.node_kind() == "field_expression" {
+            match node.field("argument") {
+                Some(argument) => node = strip(argument, self.source),
+                None => return false,
+            }
+        }
+        if node.node_kind() != "identifier" {
+            return false;
+        }
+        // `Imax`, `last`, `end`: an inclusive maximum, for which `<=` is right
+        let name = self.text(node).to_ascii_lowercase();
+        let inclusive = name.contains("max") || name.contains("last") || name.ends_with("end");
+        !inclusive
+            && self
+                .function
+                .parameter(self.text(node))
+                .is_some_and(|p| !p.is_pointer)
+    }
+
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
     fn is_plain_bound(&self, node: Node<'t>) -> bool {
         let node = strip(node, self.source);
         matches!(
-            node.kind(),
+            node.node_kind(),
             "identifier" | "field_expression" | "qualified_identifier"
         ) && self.expression_deps(node, 0).is_uniform()
     }
@@ -1128,54 +1492,65 @@ fn forms_global_index(left: Deps, right: Deps) -> bool {
 }
 
 fn subscript_index(node: Node) -> Option<Node> {
-    let indices = node
-        .child_by_field_name("indices")
-        .or_else(|| node.child_by_field_name("index"))?;
-    if indices.kind() == "subscript_argument_list" {
-        named_children(indices).find(|c| c.kind() != "comment")
+    let indices = node.field("indices").or_else(|| node.field("index"))?;
+    if indices.node_kind() == "subscript_argument_list" {
+        named_children(indices).find(|c| c.node_kind() != "comment")
     } else {
         Some(indices)
     }
 }
 
-fn is_memory_read_call(name: &str) -> bool {
+/// Calls whose result is plain arithmetic on their arguments (so it carries their thread identity).
+fn is_arithmetic_call(name: &str) -> bool {
+    let short = name.rsplit("::").next().unwrap_or(name);
+    let short = short.split('<').next().unwrap_or(short);
     matches!(
-        name,
-        "__ldg"
-            | "__ldcg"
-            | "__ldca"
-            | "__ldcs"
-            | "__ldlu"
-            | "__ldcv"
-            | "atomicAdd"
-            | "atomicSub"
-            | "atomicExch"
-            | "atomicMax"
-            | "atomicMin"
-            | "atomicCAS"
-            | "atomicInc"
-            | "atomicDec"
-            | "atomicAnd"
-            | "atomicOr"
-            | "atomicXor"
-            | "__shfl_sync"
-            | "__shfl_down_sync"
-            | "__shfl_up_sync"
-            | "__shfl_xor_sync"
-            | "__ballot_sync"
+        short,
+        "min"
+            | "max"
+            | "abs"
+            | "labs"
+            | "llabs"
+            | "fminf"
+            | "fmaxf"
+            | "fmin"
+            | "fmax"
+            | "umin"
+            | "umax"
+            | "imin"
+            | "imax"
+            | "llmin"
+            | "llmax"
+            | "ullmin"
+            | "ullmax"
+            | "__mul24"
+            | "__umul24"
+            | "__mul64hi"
+            | "static_cast"
+            | "reinterpret_cast"
+            | "size_t"
+            | "int"
+            | "unsigned"
+            | "long"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "ptrdiff_t"
+            | "MIN"
+            | "MAX"
     )
 }
 
-fn always_exits(node: Node) -> bool {
-    match node.kind() {
-        "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
-        | "throw_statement" => true,
+fn exit_kind(node: Node) -> Option<Exit> {
+    match node.node_kind() {
+        "return_statement" | "throw_statement" => Some(Exit::Return),
+        "break_statement" | "continue_statement" | "goto_statement" => Some(Exit::Skip),
         "compound_statement" => named_children(node)
-            .filter(|c| c.kind() != "comment")
+            .filter(|c| c.node_kind() != "comment")
             .last()
-            .map(always_exits)
-            .unwrap_or(false),
-        _ => false,
+            .and_then(exit_kind),
+        _ => None,
     }
 }
 
@@ -1185,15 +1560,11 @@ fn access_kind(node: Node, source: &str) -> AccessKind {
         let Some(parent) = current.parent() else {
             break;
         };
-        match parent.kind() {
+        match parent.node_kind() {
             "parenthesized_expression" => current = parent,
-            "field_expression" if parent.child_by_field_name("argument") == Some(current) => {
-                current = parent
-            }
-            "subscript_expression" if parent.child_by_field_name("argument") == Some(current) => {
-                current = parent
-            }
-            "assignment_expression" if parent.child_by_field_name("left") == Some(current) => {
+            "field_expression" if parent.field("argument") == Some(current) => current = parent,
+            "subscript_expression" if parent.field("argument") == Some(current) => current = parent,
+            "assignment_expression" if parent.field("left") == Some(current) => {
                 return if operator(parent, source) == "=" {
                     AccessKind::Write
                 } else {
@@ -1214,17 +1585,17 @@ fn enclosing_statement(node: Node) -> Option<Node> {
     let mut current = node;
     for _ in 0..MAX_DEPTH {
         let parent = current.parent()?;
-        if matches!(parent.kind(), "compound_statement") {
+        if matches!(parent.node_kind(), "compound_statement") {
             return current
-                .kind()
+                .node_kind()
                 .ends_with("statement")
                 .then_some(current)
                 .or(Some(current));
         }
         if matches!(
-            parent.kind(),
+            parent.node_kind(),
             "if_statement" | "for_statement" | "while_statement" | "else_clause"
-        ) && current.kind().ends_with("statement")
+        ) && current.node_kind().ends_with("statement")
         {
             return Some(current);
         }

@@ -6,7 +6,7 @@ pub mod kernel;
 pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
-use crate::syntax::{self, text};
+use crate::syntax::{self, text, NodeExt};
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
@@ -80,10 +80,8 @@ pub struct Model<'t> {
     pub check_macros: &'t [String],
     /// Regions whose nesting exceeded the walk depth, skipped by the analyses.
     pub skipped_regions: Vec<Range<usize>>,
-    /// Host-side facts: allocations, copies, launches, error checks.
-    pub host: host::HostFacts<'t>,
-    /// Allocations above this many bytes are larger than any GPU (configurable).
-    pub max_allocation_bytes: f64,
+    /// Code the parser could not read: outermost ERROR nodes, and MISSING tokens as empty ranges.
+    pub broken_regions: Vec<Range<usize>>,
 }
 
 impl<'t> Model<'t> {
@@ -106,9 +104,12 @@ impl<'t> Model<'t> {
             suppressions: Vec::new(),
             check_macros,
             skipped_regions: Vec::new(),
-            host: host::HostFacts::default(),
-            max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
+            broken_regions: Vec::new(),
         };
+        let (mut broken, missing) = syntax::broken_regions(tree.root_node());
+        broken.extend(missing);
+        broken.sort_by_key(|r| (r.start, r.end));
+        model.broken_regions = broken;
         model.collect_functions_and_comments();
         for index in 0..model.functions.len() {
             if model.functions[index].kind == FunctionKind::Kernel {
@@ -136,6 +137,49 @@ impl<'t> Model<'t> {
             .map(move |(index, facts)| (&self.functions[*index], facts))
     }
 
+    /// Whether a fact at `span` may rest on code the parser could not read: in a function, any
+    /// broken region from the function's start to the span's end (conditions, definitions and
+    /// early exits before it), or to the end of the outermost loop around it (a later iteration
+    /// sees what follows); outside functions, a broken region overlapping the span.
+    pub fn depends_on_broken_code(&self, span: &Range<usize>) -> bool {
+        if self.broken_regions.is_empty() {
+            return false;
+        }
+        let enclosing = self
+            .functions
+            .iter()
+            .filter(|f| f.definition.byte_range().contains(&span.start))
+            .min_by_key(|f| f.definition.byte_range().len());
+        let Some(function) = enclosing else {
+            return self
+                .broken_regions
+                .iter()
+                .any(|r| r.start <= span.end && span.start <= r.end);
+        };
+        let definition = function.definition.byte_range();
+        let mut extent_end = span.end.max(span.start);
+        let mut node = self
+            .tree
+            .root_node()
+            .descendant_for_byte_range(span.start, span.start);
+        for _ in 0..syntax::MAX_DEPTH {
+            let Some(current) = node else { break };
+            if current.id() == function.definition.id() {
+                break;
+            }
+            if matches!(
+                current.kind(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            ) {
+                extent_end = extent_end.max(current.end_byte());
+            }
+            node = current.parent();
+        }
+        self.broken_regions.iter().any(|r| {
+            r.start >= definition.start && r.start < definition.end && r.start <= extent_end
+        })
+    }
+
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
         self.functions.iter().find(|f| f.name == name)
     }
@@ -145,7 +189,7 @@ impl<'t> Model<'t> {
         let source = self.source;
         let mut functions = Vec::new();
         let mut suppressions = Vec::new();
-        syntax::walk_iterative(root, |node| match node.kind() {
+        syntax::walk_iterative(root, |node| match node.node_kind() {
             "function_definition" => {
                 if let Some(function) =
                     function_from_definition(node, source, &self.view.neutralised)
@@ -165,7 +209,7 @@ impl<'t> Model<'t> {
         // comments inside function bodies are not reached by the walk above
         for function in &functions {
             syntax::walk_iterative(function.body, |node| {
-                if node.kind() == "comment" {
+                if node.node_kind() == "comment" {
                     if let Some(suppression) = parse_suppression(node, source, self.lines) {
                         suppressions.push(suppression);
                     }
@@ -183,12 +227,12 @@ fn function_from_definition<'t>(
     source: &str,
     neutralised: &[crate::source::Neutralised],
 ) -> Option<Function<'t>> {
-    let body = node.child_by_field_name("body")?;
-    let declarator = node.child_by_field_name("declarator")?;
+    let body = node.field("body")?;
+    let declarator = node.field("declarator")?;
     let function_declarator = find_function_declarator(declarator)?;
-    let name_node = function_declarator.child_by_field_name("declarator")?;
-    let name_node = match name_node.kind() {
-        "qualified_identifier" => name_node.child_by_field_name("name").unwrap_or(name_node),
+    let name_node = function_declarator.field("declarator")?;
+    let name_node = match name_node.node_kind() {
+        "qualified_identifier" => name_node.field("name").unwrap_or(name_node),
         _ => name_node,
     };
     let name = text(name_node, source).to_string();
@@ -198,9 +242,9 @@ fn function_from_definition<'t>(
         if child.byte_range().start >= declarator.start_byte() {
             break;
         }
-        match child.kind() {
+        match child.node_kind() {
             "__global__" | "__device__" | "__host__" => {
-                qualifiers.push_str(child.kind());
+                qualifiers.push_str(child.node_kind());
                 qualifiers.push(' ');
             }
             _ => {}
@@ -210,7 +254,7 @@ fn function_from_definition<'t>(
     let head = node.start_byte()..declarator.start_byte();
     let mut start = node.start_byte();
     if let Some(parent) = node.parent() {
-        if parent.kind() == "template_declaration" {
+        if parent.node_kind() == "template_declaration" {
             start = parent.start_byte();
         }
     }
@@ -235,15 +279,15 @@ fn function_from_definition<'t>(
     };
 
     let mut parameters = Vec::new();
-    if let Some(list) = function_declarator.child_by_field_name("parameters") {
+    if let Some(list) = function_declarator.field("parameters") {
         for declaration in syntax::named_children(list) {
             if !matches!(
-                declaration.kind(),
+                declaration.node_kind(),
                 "parameter_declaration" | "optional_parameter_declaration"
             ) {
                 continue;
             }
-            let Some(param_declarator) = declaration.child_by_field_name("declarator") else {
+            let Some(param_declarator) = declaration.field("declarator") else {
                 continue;
             };
             let Some(name_node) = syntax::declarator_name(param_declarator) else {
@@ -252,7 +296,7 @@ fn function_from_definition<'t>(
             parameters.push(Parameter {
                 name: text(name_node, source).to_string(),
                 type_text: declaration
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| text(t, source).to_string())
                     .unwrap_or_default(),
                 is_pointer: syntax::declarator_is_pointer(param_declarator),
@@ -262,12 +306,15 @@ fn function_from_definition<'t>(
         }
     }
     let mut template_parameters = Vec::new();
-    if let Some(parent) = node.parent().filter(|p| p.kind() == "template_declaration") {
-        if let Some(list) = parent.child_by_field_name("parameters") {
+    if let Some(parent) = node
+        .parent()
+        .filter(|p| p.node_kind() == "template_declaration")
+    {
+        if let Some(list) = parent.field("parameters") {
             syntax::walk_iterative(list, |n| {
-                if n.kind() == "type_identifier"
-                    || (n.kind() == "identifier"
-                        && n.parent().map(|p| p.kind()) != Some("template_parameter_list"))
+                if n.node_kind() == "type_identifier"
+                    || (n.node_kind() == "identifier"
+                        && n.parent().map(|p| p.node_kind()) != Some("template_parameter_list"))
                 {
                     template_parameters.push(text(n, source).to_string());
                 }
@@ -289,10 +336,10 @@ fn function_from_definition<'t>(
 
 fn find_function_declarator(mut node: Node) -> Option<Node> {
     for _ in 0..syntax::MAX_DEPTH {
-        if node.kind() == "function_declarator" {
+        if node.node_kind() == "function_declarator" {
             return Some(node);
         }
-        node = node.child_by_field_name("declarator")?;
+        node = node.field("declarator")?;
     }
     None
 }

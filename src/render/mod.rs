@@ -1,7 +1,10 @@
 //! Renderers: turn a run's diagnostics into text for people, tools and editors. They know files,
 //! spans and rule metadata, never a lint's logic.
 
+pub mod github;
+pub mod gitlab;
 pub mod json;
+pub mod sarif;
 pub mod terminal;
 
 use crate::engine::FileReport;

@@ -26,7 +26,8 @@ __global__ void earlyReturnThenSync(const float* in, float* out, int n) {
         return;
     }
     tile[threadIdx.x] = in[gid];
-    __syncthreads(); // expect: divergent-barrier
+    // Not reported: threads that returned have exited, and a barrier does not wait for exited threads.
+    __syncthreads();
     out[gid] = tile[(threadIdx.x + 1) % BLOCK];
 }
 
@@ -77,5 +78,15 @@ __global__ void countUnderCondition(const int* keys, int* blockCounts, int n) {
         if (threadIdx.x == 0) {
             blockCounts[blockIdx.x] = c;
         }
+    }
+}
+
+__global__ void skipThenSync(const int* rowLen, float* out, int rows) {
+    for (int r = 0; r < rows; ++r) {
+        if (threadIdx.x >= rowLen[r]) {
+            continue;
+        }
+        __syncthreads(); // expect: divergent-barrier
+        out[r * blockDim.x + threadIdx.x] = 1.0f;
     }
 }

@@ -1,3 +1,4 @@
+// One finding per unguarded index per kernel: the first access, with the others as labels.
 // Bad: global-memory accesses indexed by a global thread index with no upper-bound guard.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -6,13 +7,13 @@ namespace cg = cooperative_groups;
 
 __global__ void scale(float* data, float factor, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    data[i] = data[i] * factor; // expect: unguarded-thread-index, unguarded-thread-index
+    data[i] = data[i] * factor; // expect: unguarded-thread-index
 }
 
 __global__ void copyDeref(const float* src, float* dst, int n) {
     int idx = blockDim.x * blockIdx.x + threadIdx.x;
     float v = *(src + idx); // expect: unguarded-thread-index
-    *(dst + idx) = v; // expect: unguarded-thread-index
+    *(dst + idx) = v;
 }
 
 __global__ void countBuckets(const int* bucketOf, int* counts, int n) {
@@ -33,8 +34,8 @@ __global__ void backwardDiff(const float* x, float* dx, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > 0) {
         float prev = x[i - 1]; // expect: unguarded-thread-index
-        float cur = x[i]; // expect: unguarded-thread-index
-        dx[i] = cur - prev; // expect: unguarded-thread-index
+        float cur = x[i];
+        dx[i] = cur - prev;
     }
 }
 
@@ -54,5 +55,5 @@ __global__ void gridRankWrite(float* out, float value) {
 
 __global__ void sizeTIndex(double* y, const double* x, size_t n) {
     size_t gid = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    y[gid] += 2.0 * x[gid]; // expect: unguarded-thread-index, unguarded-thread-index
+    y[gid] += 2.0 * x[gid]; // expect: unguarded-thread-index
 }

@@ -1,0 +1,453 @@
+//! The command line on good and bad input: exit codes, messages naming the file and the problem,
+//! and every other file still linted.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BAD_KERNEL: &str = "__global__ void scale(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = 2.0f;\n}\n";
+const CLEAN_KERNEL: &str = "__global__ void scale(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = 2.0f;\n}\n";
+
+fn cudalint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cudalint"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run cudalint")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn workspace() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().to_path_buf();
+    std::fs::write(path.join("bad.cu"), BAD_KERNEL).unwrap();
+    (dir, path)
+}
+
+/// The finding in bad.cu is still reported whatever else went wrong.
+fn assert_other_file_linted(output: &Output) {
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json output");
+    let rules: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"unguarded-thread-index"),
+        "bad.cu not linted: {rules:?}"
+    );
+}
+
+#[test]
+fn exit_codes_follow_findings_and_fail_on() {
+    let (_guard, dir) = workspace();
+    std::fs::write(dir.join("clean.cu"), CLEAN_KERNEL).unwrap();
+    assert_eq!(
+        cudalint(&dir, &["check", "clean.cu"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(cudalint(&dir, &["check", "bad.cu"]).status.code(), Some(1));
+    assert_eq!(
+        cudalint(&dir, &["check", "bad.cu", "--fail-on", "error"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        cudalint(&dir, &["check", "bad.cu", "--exit-zero"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        cudalint(&dir, &["check", "--bogus-flag"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        cudalint(&dir, &["check", "--select", "no-such-rule", "bad.cu"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn terminal_output_shows_rule_span_labels_help_and_summary() {
+    let (_guard, dir) = workspace();
+    let output = cudalint(&dir, &["check", "bad.cu", "--color", "never"]);
+    let text = stdout(&output);
+    assert!(text.contains("warning[unguarded-thread-index]"), "{text}");
+    assert!(text.contains("bad.cu:3:5"), "{text}");
+    assert!(
+        text.contains("`i` is computed from the thread index here"),
+        "{text}"
+    );
+    assert!(
+        text.contains("help: guard the access with `if (i < n)`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 file checked: 0 errors, 1 warning"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let (_guard, dir) = workspace();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["version"], 1);
+    let finding = &json["diagnostics"][0];
+    assert_eq!(finding["rule"], "unguarded-thread-index");
+    assert_eq!(finding["severity"], "warning");
+    assert_eq!(finding["path"], "bad.cu");
+    assert_eq!(
+        (finding["line"].as_u64(), finding["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert_eq!(
+        (finding["end_line"].as_u64(), finding["end_column"].as_u64()),
+        (Some(3), Some(11))
+    );
+    assert_eq!(finding["labels"][0]["line"], 2);
+    assert!(finding["help"].as_str().unwrap().contains("i < n"));
+}
+
+#[test]
+fn file_that_is_not_utf8_is_linted_with_a_warning() {
+    let (_guard, dir) = workspace();
+    let mut bytes = b"// caf\xe9 au lait\n".to_vec();
+    bytes.extend_from_slice(BAD_KERNEL.as_bytes());
+    std::fs::write(dir.join("latin1.cu"), bytes).unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("latin1.cu: not valid UTF-8 (invalid byte at offset 6)"),
+        "{}",
+        stderr(&output)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let lines: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(lines.contains(&("latin1.cu".to_string(), 4)), "{lines:?}");
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn binary_file_is_reported_and_the_rest_linted() {
+    let (_guard, dir) = workspace();
+    std::fs::write(dir.join("blob.cu"), [0x7f, b'E', b'L', b'F', 0, 0, 1, 2, 3]).unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("blob.cu: binary file"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn empty_file_is_clean() {
+    let (_guard, dir) = workspace();
+    std::fs::write(dir.join("empty.cu"), "").unwrap();
+    let output = cudalint(&dir, &["check", "empty.cu"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn large_file_of_30_mb_is_linted() {
+    let (_guard, dir) = workspace();
+    let mut text = String::with_capacity(31 << 20);
+    let mut k = 0;
+    while text.len() < 30 << 20 {
+        text.push_str(&format!("__global__ void k{k}(float* out, int n) {{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = {k}.0f;\n}}\n"));
+        k += 1;
+    }
+    text.push_str(BAD_KERNEL);
+    std::fs::write(dir.join("large.cu"), &text).unwrap();
+    let output = cudalint(&dir, &["check", "large.cu", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        json["diagnostics"].as_array().unwrap().len(),
+        1,
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn deep_nesting_neither_panics_nor_overflows() {
+    let (_guard, dir) = workspace();
+    let parens = format!(
+        "__global__ void p(float* out, int n) {{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = {}1{};\n}}\n",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    std::fs::write(dir.join("parens.cu"), parens).unwrap();
+    let mut ifs = String::from("__global__ void f(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n");
+    ifs.push_str(&"if (i < n) {\n".repeat(20_000));
+    ifs.push_str("out[i] = 1;\n");
+    ifs.push_str(&"}\n".repeat(20_000));
+    ifs.push_str("}\n");
+    std::fs::write(dir.join("ifs.cu"), ifs).unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    assert!(
+        output.status.code() == Some(1),
+        "status {:?}: {}",
+        output.status,
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+    assert_other_file_linted(&output);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let in_parens = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["path"] == "parens.cu");
+    assert!(
+        in_parens,
+        "the access after 10,000 parentheses is still analysed"
+    );
+}
+
+#[test]
+fn missing_path_is_an_error_and_the_rest_is_linted() {
+    let (_guard, dir) = workspace();
+    let output = cudalint(
+        &dir,
+        &["check", "bad.cu", "no/such/file.cu", "--format", "json"],
+    );
+    assert!(
+        stderr(&output).contains("no/such/file.cu: no such file or directory"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_files_and_symlink_loops_are_reported() {
+    use std::os::unix::fs::symlink;
+    let (_guard, dir) = workspace();
+    symlink("missing-target.cu", dir.join("dangling.cu")).unwrap();
+    symlink("loop.cu", dir.join("loop.cu")).unwrap();
+    let output = cudalint(
+        &dir,
+        &[
+            "check",
+            "bad.cu",
+            "dangling.cu",
+            "loop.cu",
+            "--format",
+            "json",
+        ],
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains("dangling.cu: no such file or directory"),
+        "{err}"
+    );
+    assert!(
+        err.contains("loop.cu: too many levels of symbolic links"),
+        "{err}"
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+
+    // a directory walk that meets the same links reports them too
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("dangling.cu"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn permission_denied_is_reported_when_not_root() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_guard, dir) = workspace();
+    let locked = dir.join("locked.cu");
+    std::fs::write(&locked, CLEAN_KERNEL).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&locked).is_ok() {
+        // root reads any file; the dangling-symlink test covers unreadable files there
+        eprintln!("skipped: running as root, a mode-000 file is still readable");
+        return;
+    }
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("locked.cu: permission denied"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn broken_config_names_file_and_line_and_the_rest_is_linted() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("sub/cudalint.toml"),
+        "select = [\"unguarded-thread-index\"\nignore = 3\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("sub/k.cu"), BAD_KERNEL).unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("sub/cudalint.toml: line 2, column 1: missing comma"),
+        "{err}"
+    );
+    assert!(
+        err.contains("sub/k.cu: not linted: its configuration is invalid"),
+        "{err}"
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_rule_and_key_in_config_name_file_line_and_key() {
+    let (_guard, dir) = workspace();
+    std::fs::write(
+        dir.join("cudalint.toml"),
+        "ignore = [\n  \"unguarded-thread-indx\",\n]\n",
+    )
+    .unwrap();
+    let output = cudalint(&dir, &["check", "bad.cu"]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("cudalint.toml: line 2, column 3: unknown rule `unguarded-thread-indx`"),
+        "{err}"
+    );
+    assert_eq!(output.status.code(), Some(2));
+
+    std::fs::write(dir.join("cudalint.toml"), "select = []\nmax-alloc = 3\n").unwrap();
+    let output = cudalint(&dir, &["check", "bad.cu"]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("cudalint.toml: line 2") && err.contains("max-alloc"),
+        "{err}"
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn config_applies_nearest_first_and_suppressions_work() {
+    let (_guard, dir) = workspace();
+    std::fs::write(
+        dir.join("cudalint.toml"),
+        "[severity]\nunguarded-thread-index = \"error\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("legacy")).unwrap();
+    std::fs::write(
+        dir.join("legacy/cudalint.toml"),
+        "ignore = [\"unguarded-thread-index\"]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("legacy/old.cu"), BAD_KERNEL).unwrap();
+    std::fs::write(
+        dir.join("suppressed.cu"),
+        BAD_KERNEL.replace(
+            "out[i] = 2.0f;",
+            "out[i] = 2.0f; // cudalint: ignore[unguarded-thread-index]",
+        ),
+    )
+    .unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(String, String, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().into(),
+                d["rule"].as_str().unwrap().into(),
+                d["severity"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![(
+            "bad.cu".into(),
+            "unguarded-thread-index".into(),
+            "error".into()
+        )]
+    );
+}
+
+#[test]
+fn gitignore_and_cudalintignore_are_honoured_but_named_files_are_linted() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir_all(dir.join("build")).unwrap();
+    std::fs::create_dir_all(dir.join("vendor")).unwrap();
+    std::fs::write(dir.join("build/gen.cu"), BAD_KERNEL).unwrap();
+    std::fs::write(dir.join("vendor/lib.cu"), BAD_KERNEL).unwrap();
+    std::fs::write(dir.join(".gitignore"), "build/\n").unwrap();
+    std::fs::write(dir.join(".cudalintignore"), "vendor/\n").unwrap();
+    let output = cudalint(&dir, &["check", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let paths: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, vec!["bad.cu"]);
+    let output = cudalint(&dir, &["check", "vendor/lib.cu", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn rule_command_lists_and_documents_rules() {
+    let (_guard, dir) = workspace();
+    let list = stdout(&cudalint(&dir, &["rule"]));
+    for lint in cudalint::lints::ALL {
+        assert!(
+            list.contains(lint.name),
+            "{} missing from `cudalint rule`",
+            lint.name
+        );
+    }
+    let doc = cudalint(&dir, &["rule", "out-of-range-access"]);
+    let text = stdout(&doc);
+    for heading in [
+        "## What it finds",
+        "## Why is this bad",
+        "## Example",
+        "## Fix",
+    ] {
+        assert!(text.contains(heading), "{heading} missing");
+    }
+    assert_eq!(cudalint(&dir, &["rule", "nope"]).status.code(), Some(2));
+}

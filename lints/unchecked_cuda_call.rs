@@ -7,7 +7,7 @@ crate::declare_lint!(
     "unchecked-cuda-call",
     ErrorHandling,
     Warning,
-    "CUDA runtime or driver call whose error code is discarded",
+    "runtime or driver API call whose error code is discarded",
     check
 );
 

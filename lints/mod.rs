@@ -4,11 +4,25 @@
 
 use crate::lint::Lint;
 
+mod alloc_smaller_than_copy;
+mod cross_device_pointer;
+mod device_memory_leak;
 mod divergent_barrier;
+mod double_free;
+mod host_pointer_to_kernel;
+mod invalid_launch_config;
+mod memcpy_direction_mismatch;
 mod out_of_range_access;
+mod oversized_allocation;
+mod sizeof_mismatch;
 mod support;
+mod unchecked_cuda_call;
+mod unchecked_kernel_launch;
 mod unguarded_thread_index;
+mod uninitialized_device_pointer;
+mod uninitialized_device_read;
 mod unused_suppression;
+mod use_after_free;
 
 pub use unused_suppression::UNUSED_SUPPRESSION;
 
@@ -17,6 +31,20 @@ pub static ALL: &[&Lint] = &[
     &unguarded_thread_index::UNGUARDED_THREAD_INDEX,
     &out_of_range_access::OUT_OF_RANGE_ACCESS,
     &divergent_barrier::DIVERGENT_BARRIER,
+    &alloc_smaller_than_copy::ALLOC_SMALLER_THAN_COPY,
+    &uninitialized_device_read::UNINITIALIZED_DEVICE_READ,
+    &uninitialized_device_pointer::UNINITIALIZED_DEVICE_POINTER,
+    &host_pointer_to_kernel::HOST_POINTER_TO_KERNEL,
+    &memcpy_direction_mismatch::MEMCPY_DIRECTION_MISMATCH,
+    &sizeof_mismatch::SIZEOF_MISMATCH,
+    &device_memory_leak::DEVICE_MEMORY_LEAK,
+    &use_after_free::USE_AFTER_FREE,
+    &double_free::DOUBLE_FREE,
+    &cross_device_pointer::CROSS_DEVICE_POINTER,
+    &oversized_allocation::OVERSIZED_ALLOCATION,
+    &invalid_launch_config::INVALID_LAUNCH_CONFIG,
+    &unchecked_cuda_call::UNCHECKED_CUDA_CALL,
+    &unchecked_kernel_launch::UNCHECKED_KERNEL_LAUNCH,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 

@@ -77,3 +77,11 @@ pub fn snippet(model: &Model, node: tree_sitter::Node) -> String {
         text
     }
 }
+
+/// The name of a tracked host variable.
+pub fn variable_name<'a>(host: &'a crate::model::host::HostFunction, variable: usize) -> &'a str {
+    host.variables
+        .get(variable)
+        .map(|v| v.name.as_str())
+        .unwrap_or("?")
+}

@@ -116,7 +116,8 @@ pub fn lint_tree(
     settings: &Settings,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
-    let model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    let mut model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    model.max_allocation_bytes = settings.max_allocation_bytes;
     let mut diagnostics = Vec::new();
     for lint in crate::lints::ALL {
         if !settings.rule_enabled(lint.name, path) {

@@ -1,7 +1,9 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
 pub mod guards;
+pub mod host;
 pub mod kernel;
+pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
 use crate::syntax::{self, text, NodeExt};
@@ -80,6 +82,10 @@ pub struct Model<'t> {
     pub skipped_regions: Vec<Range<usize>>,
     /// Code the parser could not read: outermost ERROR nodes, and MISSING tokens as empty ranges.
     pub broken_regions: Vec<Range<usize>>,
+    /// Host-side facts: allocations, copies, launches, error checks.
+    pub host: host::HostFacts<'t>,
+    /// Allocations above this many bytes are larger than any GPU (configurable).
+    pub max_allocation_bytes: f64,
 }
 
 impl<'t> Model<'t> {
@@ -103,6 +109,8 @@ impl<'t> Model<'t> {
             check_macros,
             skipped_regions: Vec::new(),
             broken_regions: Vec::new(),
+            host: host::HostFacts::default(),
+            max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
@@ -116,6 +124,7 @@ impl<'t> Model<'t> {
                 model.kernels.push((index, facts));
             }
         }
+        model.host = host::build(&model);
         model
     }
 

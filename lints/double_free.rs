@@ -1,0 +1,64 @@
+use super::support::variable_name;
+use crate::lint::LintContext;
+use crate::model::host::EventKind;
+use crate::model::Model;
+
+crate::declare_lint!(
+    DOUBLE_FREE,
+    "double-free",
+    Memory,
+    Error,
+    "device pointer released twice with cudaFree",
+    check
+);
+
+fn check(model: &Model, cx: &mut LintContext) {
+    for host in &model.host.functions {
+        if host.has_goto || host.uses_graphs {
+            continue;
+        }
+        for free in host
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Freed { device: true }))
+        {
+            let next = host
+                .events_of(free.variable)
+                .filter(|e| e.node.start_byte() >= free.node.end_byte())
+                .find(|e| {
+                    e.kind.defines()
+                        || matches!(e.kind, EventKind::Escaped | EventKind::Freed { .. })
+                });
+            let Some(second) = next else { continue };
+            if !matches!(second.kind, EventKind::Freed { device: true }) || !free.dominates(second)
+            {
+                continue;
+            }
+            let name = variable_name(host, free.variable);
+            cx.report(
+                cx.diagnostic(second.node.byte_range(), format!("`{name}` is freed a second time here, which returns an error or releases memory that was reallocated meanwhile"))
+                    .with_label(free.node.byte_range(), format!("`{name}` already freed here"))
+                    .with_help(format!("free `{name}` once, or set it to nullptr after freeing it")),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DOUBLE_FREE;
+    use crate::lint::assert_cases;
+
+    #[test]
+    fn cases() {
+        assert_cases(
+            &DOUBLE_FREE,
+            &[
+                "void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); d = nullptr; cudaFree(d); }",
+                "void f(int n, bool c) { float* d; cudaMalloc(&d, n); if (c) { cudaFree(d); return; } cudaFree(d); }",
+                "void f(int n) { float* d; for (int i = 0; i < 2; ++i) { cudaMalloc(&d, n); cudaFree(d); } }",
+            ],
+            &["void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }"],
+        );
+    }
+}

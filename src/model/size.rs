@@ -1,0 +1,525 @@
+//! Symbolic sizes: byte counts as polynomials over variables with rational coefficients.
+//!
+//! `n * sizeof(float) - 1024` is `4·n − 1024`; `sizeof` of builtin types folds to bytes, other types
+//! stay symbolic (`sizeof(Particle)`). Integer division by a constant keeps the exact rational and
+//! marks the value `floored` (the real value is at most the one represented), so a comparison only
+//! uses it where rounding down cannot turn a proof around.
+
+use crate::syntax::{self, named_children, operator, text, MAX_DEPTH};
+use std::collections::BTreeMap;
+use tree_sitter::Node;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ratio {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a.max(1)
+}
+
+impl Ratio {
+    fn new(num: i128, den: i128) -> Option<Ratio> {
+        if den == 0 {
+            return None;
+        }
+        let sign = if den < 0 { -1 } else { 1 };
+        let g = gcd(num, den);
+        Some(Ratio {
+            num: sign * num / g,
+            den: sign * den / g,
+        })
+    }
+    fn int(value: i128) -> Ratio {
+        Ratio { num: value, den: 1 }
+    }
+    fn add(self, other: Ratio) -> Option<Ratio> {
+        let num = self
+            .num
+            .checked_mul(other.den)?
+            .checked_add(other.num.checked_mul(self.den)?)?;
+        Ratio::new(num, self.den.checked_mul(other.den)?)
+    }
+    fn mul(self, other: Ratio) -> Option<Ratio> {
+        Ratio::new(
+            self.num.checked_mul(other.num)?,
+            self.den.checked_mul(other.den)?,
+        )
+    }
+}
+
+/// A polynomial: monomial (sorted atom names) → coefficient.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sym {
+    terms: BTreeMap<Vec<String>, Ratio>,
+    /// Rounded down somewhere: the true value is at most this one.
+    pub floored: bool,
+}
+
+/// What a comparison of two sizes can prove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    ProvablySmaller,
+    ProvablyEqual,
+    Unknown,
+}
+
+impl Sym {
+    pub fn constant(value: i128) -> Sym {
+        let mut terms = BTreeMap::new();
+        if value != 0 {
+            terms.insert(Vec::new(), Ratio::int(value));
+        }
+        Sym {
+            terms,
+            floored: false,
+        }
+    }
+
+    pub fn atom(name: &str) -> Sym {
+        let mut terms = BTreeMap::new();
+        terms.insert(vec![name.to_string()], Ratio::int(1));
+        Sym {
+            terms,
+            floored: false,
+        }
+    }
+
+    /// The integer value, when the size does not depend on any variable.
+    pub fn as_constant(&self) -> Option<i128> {
+        if self.terms.keys().any(|k| !k.is_empty()) {
+            return None;
+        }
+        let value = self
+            .terms
+            .get(&Vec::new())
+            .copied()
+            .unwrap_or(Ratio::int(0));
+        Some(value.num / value.den)
+    }
+
+    pub fn atoms(&self) -> impl Iterator<Item = &String> {
+        self.terms.keys().flatten()
+    }
+
+    pub fn add(&self, other: &Sym) -> Option<Sym> {
+        let mut terms = self.terms.clone();
+        for (monomial, coefficient) in &other.terms {
+            let sum = match terms.get(monomial) {
+                Some(existing) => existing.add(*coefficient)?,
+                None => *coefficient,
+            };
+            if sum.num == 0 {
+                terms.remove(monomial);
+            } else {
+                terms.insert(monomial.clone(), sum);
+            }
+        }
+        Some(Sym {
+            terms,
+            floored: self.floored || other.floored,
+        })
+    }
+
+    pub fn negate(&self) -> Option<Sym> {
+        self.scale(Ratio::int(-1)).map(|mut s| {
+            s.floored = false;
+            s
+        })
+    }
+
+    pub fn sub(&self, other: &Sym) -> Option<Sym> {
+        let mut result = self.add(&other.negate()?)?;
+        // subtracting a rounded-down value rounds the result up: no longer a bound from above
+        result.floored = self.floored || other.floored;
+        Some(result)
+    }
+
+    fn scale(&self, factor: Ratio) -> Option<Sym> {
+        let mut terms = BTreeMap::new();
+        for (monomial, coefficient) in &self.terms {
+            let value = coefficient.mul(factor)?;
+            if value.num != 0 {
+                terms.insert(monomial.clone(), value);
+            }
+        }
+        Some(Sym {
+            terms,
+            floored: self.floored,
+        })
+    }
+
+    pub fn mul(&self, other: &Sym) -> Option<Sym> {
+        if self.terms.len() * other.terms.len() > 64 {
+            return None;
+        }
+        let mut result = Sym {
+            terms: BTreeMap::new(),
+            floored: self.floored || other.floored,
+        };
+        for (left, a) in &self.terms {
+            for (right, b) in &other.terms {
+                let mut monomial: Vec<String> = left.iter().chain(right.iter()).cloned().collect();
+                if monomial.len() > 8 {
+                    return None;
+                }
+                monomial.sort();
+                let mut term = Sym {
+                    terms: BTreeMap::new(),
+                    floored: false,
+                };
+                term.terms.insert(monomial, a.mul(*b)?);
+                result = result.add(&term)?;
+            }
+        }
+        Some(result)
+    }
+
+    fn divide(&self, divisor: i128) -> Option<Sym> {
+        if divisor <= 0 {
+            return None;
+        }
+        let mut result = self.scale(Ratio::new(1, divisor)?)?;
+        if divisor != 1 {
+            result.floored = true;
+        }
+        Some(result)
+    }
+
+    /// Replaces every atom by the value `bind` gives for it (None when any is unknown).
+    pub fn substitute(&self, bind: &dyn Fn(&str) -> Option<Sym>) -> Option<Sym> {
+        let mut result = Sym::constant(0);
+        result.floored = self.floored;
+        for (monomial, coefficient) in &self.terms {
+            let mut term = Sym::constant(1);
+            term.terms.insert(Vec::new(), *coefficient);
+            for atom in monomial {
+                term = term.mul(&bind(atom)?)?;
+            }
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
+    /// How `self` compares to `other`, assuming every variable is at least 1 (sizes and counts).
+    pub fn compare(&self, other: &Sym) -> Order {
+        let Some(difference) = other.sub(self) else {
+            return Order::Unknown;
+        };
+        if difference.terms.is_empty() && !self.floored && !other.floored {
+            return Order::ProvablyEqual;
+        }
+        // self < other needs other's value exact (or self's over-approximated)
+        if other.floored {
+            return Order::Unknown;
+        }
+        let difference = Sym {
+            terms: difference.terms,
+            floored: false,
+        };
+        if difference.terms.values().any(|c| c.num < 0) {
+            return Order::Unknown;
+        }
+        let minimum = difference
+            .terms
+            .values()
+            .try_fold(Ratio::int(0), |acc, c| acc.add(*c));
+        match minimum {
+            Some(m) if m.num > 0 => Order::ProvablySmaller,
+            _ => Order::Unknown,
+        }
+    }
+
+    /// Readable form: `4 * n - 1024`.
+    pub fn display(&self) -> String {
+        if self.terms.is_empty() {
+            return "0".to_string();
+        }
+        let mut out = String::new();
+        let mut ordered: Vec<_> = self.terms.iter().collect();
+        ordered.sort_by_key(|(monomial, _)| std::cmp::Reverse(monomial.len()));
+        for (index, (monomial, coefficient)) in ordered.into_iter().enumerate() {
+            let negative = coefficient.num < 0;
+            let magnitude = Ratio {
+                num: coefficient.num.abs(),
+                den: coefficient.den,
+            };
+            if index > 0 {
+                out.push_str(if negative { " - " } else { " + " });
+            } else if negative {
+                out.push('-');
+            }
+            let mut factors: Vec<String> = Vec::new();
+            if magnitude.num != 1 || monomial.is_empty() {
+                factors.push(magnitude.num.to_string());
+            }
+            factors.extend(monomial.iter().cloned());
+            out.push_str(&factors.join(" * "));
+            if magnitude.den != 1 {
+                out.push_str(&format!(" / {}", magnitude.den));
+            }
+        }
+        out
+    }
+}
+
+/// Byte size of a builtin or CUDA vector type (LP64), after `const` and spaces are removed.
+pub fn builtin_size(type_text: &str) -> Option<i128> {
+    let t = normalize_type(type_text);
+    Some(match t.as_str() {
+        "char" | "signedchar" | "unsignedchar" | "bool" | "int8_t" | "uint8_t" | "char1"
+        | "uchar1" => 1,
+        "short" | "unsignedshort" | "shortint" | "int16_t" | "uint16_t" | "half" | "__half"
+        | "__nv_bfloat16" => 2,
+        "int" | "unsigned" | "unsignedint" | "signed" | "signedint" | "float" | "int32_t"
+        | "uint32_t" | "uint" => 4,
+        "long" | "unsignedlong" | "longint" | "longlong" | "unsignedlonglong" | "longlongint"
+        | "double" | "size_t" | "ssize_t" | "ptrdiff_t" | "int64_t" | "uint64_t" | "float2"
+        | "int2" | "uint2" | "cuComplex" | "cuFloatComplex" => 8,
+        "float4" | "int4" | "uint4" | "double2" | "cuDoubleComplex" | "longdouble" => 16,
+        "float3" | "int3" | "uint3" => 12,
+        "double4" => 32,
+        _ if t.ends_with('*') => 8,
+        _ => return None,
+    })
+}
+
+/// Scalar types whose size a `sizeof` mismatch can be judged on (not bytes, not vector types).
+pub fn is_scalar_element(type_text: &str) -> bool {
+    matches!(
+        normalize_type(type_text).as_str(),
+        "short"
+            | "unsignedshort"
+            | "int"
+            | "unsigned"
+            | "unsignedint"
+            | "float"
+            | "int32_t"
+            | "uint32_t"
+            | "long"
+            | "unsignedlong"
+            | "longlong"
+            | "unsignedlonglong"
+            | "double"
+            | "size_t"
+            | "int64_t"
+            | "uint64_t"
+            | "int16_t"
+            | "uint16_t"
+            | "half"
+            | "__half"
+    )
+}
+
+/// `const float` → `float`, `std::size_t` → `size_t`, spaces removed.
+pub fn normalize_type(type_text: &str) -> String {
+    let mut words: Vec<&str> = type_text
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| {
+            !w.is_empty()
+                && !matches!(
+                    *w,
+                    "const" | "volatile" | "struct" | "__restrict__" | "restrict" | "typename"
+                )
+        })
+        .collect();
+    if words.is_empty() {
+        words.push("");
+    }
+    words.concat().replace("std::", "").replace("const", "")
+}
+
+/// What the evaluator needs to know about names in scope.
+pub trait Scope<'t> {
+    /// The single initializer of a local that is never reassigned.
+    fn definition(&self, name: &str) -> Option<Node<'t>>;
+    /// The pointee type of a pointer variable (`float` for `float* p`).
+    fn pointee(&self, name: &str) -> Option<String>;
+    /// The declared type of a non-pointer scalar variable.
+    fn scalar_type(&self, name: &str) -> Option<String>;
+    /// The atom an identifier that has no definition stands for (None: unknown).
+    fn atom(&self, name: &str) -> Option<Sym> {
+        Some(Sym::atom(name))
+    }
+    fn define(&self, name: &str) -> Option<&str>;
+}
+
+pub struct Evaluator<'s, 't> {
+    pub source: &'s str,
+    pub scope: &'s dyn Scope<'t>,
+    /// When false, `sizeof(T)` stays the atom `sizeof(T)` even for builtin types.
+    pub fold_sizeof: bool,
+}
+
+impl<'s, 't> Evaluator<'s, 't> {
+    pub fn eval(&self, node: Node<'t>) -> Option<Sym> {
+        self.eval_at(node, 0)
+    }
+
+    fn sizeof_type(&self, type_text: &str) -> Sym {
+        let normalized = normalize_type(type_text);
+        match builtin_size(&normalized) {
+            Some(size) if self.fold_sizeof => Sym::constant(size),
+            _ => Sym::atom(&format!("sizeof({normalized})")),
+        }
+    }
+
+    fn eval_at(&self, node: Node<'t>, depth: usize) -> Option<Sym> {
+        if depth > MAX_DEPTH / 8 {
+            return None;
+        }
+        let node = syntax::strip(node, self.source);
+        match node.kind() {
+            "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
+            "identifier" => {
+                let name = text(node, self.source);
+                if let Some(definition) = self.scope.definition(name) {
+                    return self.eval_at(definition, depth + 1);
+                }
+                if let Some(value) = self.scope.define(name) {
+                    return parse_number(
+                        value.trim().trim_start_matches('(').trim_end_matches(')'),
+                    )
+                    .map(Sym::constant);
+                }
+                self.scope.atom(name)
+            }
+            "sizeof_expression" => {
+                if let Some(type_node) = node.child_by_field_name("type") {
+                    return Some(self.sizeof_type(text(type_node, self.source)));
+                }
+                let value = syntax::strip(node.child_by_field_name("value")?, self.source);
+                match value.kind() {
+                    "pointer_expression" if operator(value, self.source) == "*" => {
+                        let inner =
+                            syntax::strip(value.child_by_field_name("argument")?, self.source);
+                        (inner.kind() == "identifier")
+                            .then(|| self.scope.pointee(text(inner, self.source)))
+                            .flatten()
+                            .map(|t| self.sizeof_type(&t))
+                    }
+                    "subscript_expression" => {
+                        let inner =
+                            syntax::strip(value.child_by_field_name("argument")?, self.source);
+                        (inner.kind() == "identifier")
+                            .then(|| self.scope.pointee(text(inner, self.source)))
+                            .flatten()
+                            .map(|t| self.sizeof_type(&t))
+                    }
+                    "identifier" => {
+                        let name = text(value, self.source);
+                        self.scope.scalar_type(name).map(|t| self.sizeof_type(&t))
+                    }
+                    // `sizeof(T)` parsed as an expression when T is a plain name
+                    _ => None,
+                }
+            }
+            "binary_expression" => {
+                let left = self.eval_at(node.child_by_field_name("left")?, depth + 1)?;
+                let right = self.eval_at(node.child_by_field_name("right")?, depth + 1)?;
+                match operator(node, self.source) {
+                    "+" => left.add(&right),
+                    "-" => left.sub(&right),
+                    "*" => left.mul(&right),
+                    "/" => left.divide(right.as_constant()?),
+                    "<<" => {
+                        let shift = right.as_constant()?;
+                        (0..=62)
+                            .contains(&shift)
+                            .then(|| left.mul(&Sym::constant(1i128 << shift)))
+                            .flatten()
+                    }
+                    ">>" => {
+                        let shift = right.as_constant()?;
+                        (0..=62)
+                            .contains(&shift)
+                            .then(|| left.divide(1i128 << shift))
+                            .flatten()
+                    }
+                    _ => None,
+                }
+            }
+            "unary_expression" if operator(node, self.source) == "-" => self
+                .eval_at(node.child_by_field_name("argument")?, depth + 1)?
+                .negate(),
+            "call_expression" => {
+                // `v.size()`: a count that stays put between the allocation and the copy
+                let function = node.child_by_field_name("function")?;
+                let arguments = node.child_by_field_name("arguments")?;
+                if function.kind() == "field_expression"
+                    && named_children(arguments).next().is_none()
+                {
+                    let field = function.child_by_field_name("field")?;
+                    if matches!(text(field, self.source), "size" | "numel" | "length") {
+                        let compact: String = text(node, self.source).split_whitespace().collect();
+                        return Some(Sym::atom(&compact));
+                    }
+                }
+                None
+            }
+            "field_expression" => {
+                let compact: String = text(node, self.source).split_whitespace().collect();
+                (!compact.contains('(')).then(|| Sym::atom(&compact))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `1024`, `0x400`, `400ULL`, `1e10`, `1.0e3f` (floats only when integral).
+pub fn parse_number(literal: &str) -> Option<i128> {
+    let t = literal.trim().replace('\'', "");
+    let lower = t.to_ascii_lowercase();
+    if let Some(hex) = lower.strip_prefix("0x") {
+        return i128::from_str_radix(hex.trim_end_matches(['u', 'l']), 16).ok();
+    }
+    if let Some(binary) = lower.strip_prefix("0b") {
+        return i128::from_str_radix(binary.trim_end_matches(['u', 'l']), 2).ok();
+    }
+    let integer = lower.trim_end_matches(['u', 'l', 'z']);
+    if !integer.is_empty() && integer.chars().all(|c| c.is_ascii_digit()) {
+        if integer.len() > 1 && integer.starts_with('0') {
+            return i128::from_str_radix(integer, 8).ok();
+        }
+        return integer.parse().ok();
+    }
+    let float = lower.trim_end_matches(['f', 'l']);
+    let value: f64 = float.parse().ok()?;
+    (value.is_finite() && value.fract() == 0.0 && value.abs() < 1e30).then_some(value as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_parse() {
+        assert_eq!(parse_number("400ULL"), Some(400));
+        assert_eq!(parse_number("0x10"), Some(16));
+        assert_eq!(parse_number("1e10"), Some(10_000_000_000));
+        assert_eq!(parse_number("1.5f"), None);
+    }
+
+    #[test]
+    fn comparisons_prove_only_what_holds() {
+        let n = Sym::atom("n");
+        let four_n = n.mul(&Sym::constant(4)).unwrap();
+        let short = four_n.sub(&Sym::constant(1024)).unwrap();
+        assert_eq!(short.compare(&four_n), Order::ProvablySmaller);
+        assert_eq!(four_n.compare(&short), Order::Unknown);
+        assert_eq!(four_n.compare(&four_n.clone()), Order::ProvablyEqual);
+        let half = n.divide(2).unwrap().mul(&Sym::constant(4)).unwrap();
+        assert_eq!(half.compare(&four_n), Order::ProvablySmaller);
+        assert_eq!(four_n.compare(&half), Order::Unknown);
+        let m = Sym::atom("m");
+        assert_eq!(n.compare(&m), Order::Unknown);
+        assert_eq!(short.display(), "4 * n - 1024");
+    }
+}

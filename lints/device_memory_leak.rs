@@ -2,6 +2,7 @@ use super::support::variable_name;
 use crate::lint::LintContext;
 use crate::model::host::{EventKind, Memory};
 use crate::model::Model;
+use crate::syntax::NodeExt;
 
 crate::declare_lint!(
     DEVICE_MEMORY_LEAK,
@@ -54,7 +55,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             let Some(loop_node) = allocation.enclosing_loop else {
                 continue;
             };
-            let unconditional_in_loop = loop_node.child_by_field_name("body") == Some(event.region);
+            let unconditional_in_loop = loop_node.field("body") == Some(event.region);
             let freed_in_loop = frees.iter().any(|f| {
                 loop_node.start_byte() <= f.node.start_byte()
                     && f.node.end_byte() <= loop_node.end_byte()

@@ -1,13 +1,13 @@
 //! Small helpers over tree-sitter nodes shared by the model builders.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 use tree_sitter::Node;
 
 /// Field ids of the grammar by name. `Node::child_by_field_name` resolves the name with a linear
 /// string search on every call, which showed up as a sixth of the linting time.
-fn field_ids() -> &'static HashMap<&'static str, std::num::NonZeroU16> {
-    static IDS: OnceLock<HashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
+fn field_ids() -> &'static FxHashMap<&'static str, std::num::NonZeroU16> {
+    static IDS: OnceLock<FxHashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
     IDS.get_or_init(|| {
         let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
         (1..=language.field_count() as u16)
@@ -60,10 +60,38 @@ pub fn text<'a>(node: Node, source: &'a str) -> &'a str {
 
 /// The named children, through a cursor: `Node::named_child(i)` scans from the first child, so
 /// indexing in a loop is quadratic.
-pub fn named_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
-    children.into_iter()
+pub fn named_children<'t>(node: Node<'t>) -> NamedChildren<'t> {
+    NamedChildren {
+        cursor: node.walk(),
+        started: false,
+    }
+}
+
+pub struct NamedChildren<'t> {
+    cursor: tree_sitter::TreeCursor<'t>,
+    started: bool,
+}
+
+impl<'t> Iterator for NamedChildren<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        loop {
+            let moved = if self.started {
+                self.cursor.goto_next_sibling()
+            } else {
+                self.started = true;
+                self.cursor.goto_first_child()
+            };
+            if !moved {
+                return None;
+            }
+            let node = self.cursor.node();
+            if node.is_named() {
+                return Some(node);
+            }
+        }
+    }
 }
 
 pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
@@ -142,6 +170,21 @@ pub fn operator<'a>(node: Node, source: &'a str) -> &'a str {
 }
 
 /// Text with whitespace, redundant parentheses and casts removed, used to compare expressions.
+/// Whether `node`, stripped like `normalized`, reads `target` (already normalized), without
+/// allocating.
+pub fn same_text(node: Node, source: &str, target: &str) -> bool {
+    let node = strip(node, source);
+    let mut text = text(node, source).chars().filter(|c| !c.is_whitespace());
+    let mut expected = target.chars();
+    loop {
+        match (text.next(), expected.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
+        }
+    }
+}
+
 pub fn normalized(node: Node, source: &str) -> String {
     let node = strip(node, source);
     text(node, source)

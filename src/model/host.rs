@@ -9,6 +9,7 @@
 
 use super::size::{self, Evaluator, Scope, Sym};
 use super::{AccessKind, FunctionKind, IndexStatus, Model};
+use crate::syntax::NodeExt;
 use crate::syntax::{
     self, named_children, normalized, operator, strip, text, walk_iterative, MAX_DEPTH,
 };
@@ -317,17 +318,17 @@ pub fn is_check_name(name: &str, configured: &[String]) -> bool {
 }
 
 fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = call.field("function") else {
         return "";
     };
-    match function.kind() {
+    match function.node_kind() {
         "identifier" => text(function, source),
         "qualified_identifier" => function
-            .child_by_field_name("name")
+            .field("name")
             .map(|n| text(n, source))
             .unwrap_or(""),
         "template_function" => function
-            .child_by_field_name("name")
+            .field("name")
             .map(|n| text(n, source))
             .unwrap_or(""),
         _ => "",
@@ -353,14 +354,14 @@ fn returns_no_error(name: &str) -> bool {
 }
 
 fn is_launch(call: Node) -> bool {
-    named_children(call).any(|c| c.kind() == "kernel_call_syntax")
+    named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
 }
 
 fn arguments(call: Node) -> Vec<Node> {
-    call.child_by_field_name("arguments")
+    call.field("arguments")
         .map(|a| {
             named_children(a)
-                .filter(|c| c.kind() != "comment")
+                .filter(|c| c.node_kind() != "comment")
                 .collect()
         })
         .unwrap_or_default()
@@ -369,9 +370,9 @@ fn arguments(call: Node) -> Vec<Node> {
 /// `&v`, `(void**)&v`, `reinterpret_cast<void**>(&v)`: the variable whose address is passed.
 fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     let node = strip(node, source);
-    if node.kind() == "pointer_expression" && operator(node, source) == "&" {
-        let inner = strip(node.child_by_field_name("argument")?, source);
-        if inner.kind() == "identifier" {
+    if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
+        let inner = strip(node.field("argument")?, source);
+        if inner.node_kind() == "identifier" {
             return Some(inner);
         }
     }
@@ -467,16 +468,16 @@ fn summarize_kernels(model: &Model) -> Vec<KernelSummary> {
         };
         // a pointer handed whole to another function (`f(p)`, `atomicAdd(p, v)`) may be written there
         walk_iterative(function.body, |node| {
-            if node.kind() == "argument_list" {
+            if node.node_kind() == "argument_list" {
                 for argument in named_children(node) {
                     let mut argument = strip(argument, model.source);
-                    if argument.kind() == "binary_expression" {
+                    if argument.node_kind() == "binary_expression" {
                         argument = argument
-                            .child_by_field_name("left")
+                            .field("left")
                             .map(|l| strip(l, model.source))
                             .unwrap_or(argument);
                     }
-                    if argument.kind() == "identifier" {
+                    if argument.node_kind() == "identifier" {
                         let name = text(argument, model.source);
                         if let Some(index) = function
                             .parameters
@@ -497,11 +498,11 @@ fn summarize_kernels(model: &Model) -> Vec<KernelSummary> {
             // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
             let parent = strip_parents(access.node);
             let handed_on = parent.is_some_and(|p| {
-                (p.kind() == "pointer_expression" && operator(p, model.source) == "&")
-                    || p.kind() == "field_expression"
-                    || (p.kind() == "init_declarator"
-                        && p.child_by_field_name("declarator")
-                            .is_some_and(|d| d.kind() == "reference_declarator"))
+                (p.node_kind() == "pointer_expression" && operator(p, model.source) == "&")
+                    || p.node_kind() == "field_expression"
+                    || (p.node_kind() == "init_declarator"
+                        && p.field("declarator")
+                            .is_some_and(|d| d.node_kind() == "reference_declarator"))
             });
             if handed_on {
                 summary.plain_writes = true;
@@ -645,7 +646,7 @@ impl<'m, 't> Builder<'m, 't> {
     fn sizeof_unit(&self, node: Node<'t>) -> Option<String> {
         let mut node = strip(node, self.source);
         for _ in 0..4 {
-            if node.kind() != "identifier" {
+            if node.node_kind() != "identifier" {
                 break;
             }
             let name = self.text(node);
@@ -660,13 +661,10 @@ impl<'m, 't> Builder<'m, 't> {
             if factors.len() > 16 {
                 return None;
             }
-            if current.kind() == "binary_expression" && operator(current, self.source) == "*" {
+            if current.node_kind() == "binary_expression" && operator(current, self.source) == "*" {
                 pending.extend(
-                    [
-                        current.child_by_field_name("left")?,
-                        current.child_by_field_name("right")?,
-                    ]
-                    .map(|n| strip(n, self.source)),
+                    [current.field("left")?, current.field("right")?]
+                        .map(|n| strip(n, self.source)),
                 );
             } else {
                 factors.push(current);
@@ -674,15 +672,13 @@ impl<'m, 't> Builder<'m, 't> {
         }
         let mut unit = None;
         for factor in factors {
-            match factor.kind() {
+            match factor.node_kind() {
                 "number_literal" => return None,
                 "sizeof_expression" => {
                     if unit.is_some() {
                         return None;
                     }
-                    unit = Some(size::normalize_type(
-                        self.text(factor.child_by_field_name("type")?),
-                    ));
+                    unit = Some(size::normalize_type(self.text(factor.field("type")?)));
                 }
                 "binary_expression" if !matches!(operator(factor, self.source), "+" | "-") => {
                     return None
@@ -695,7 +691,7 @@ impl<'m, 't> Builder<'m, 't> {
 
     fn variable_of(&self, node: Node) -> Option<usize> {
         let node = strip(node, self.source);
-        (node.kind() == "identifier")
+        (node.node_kind() == "identifier")
             .then(|| self.by_name.get(self.text(node)).copied())
             .flatten()
     }
@@ -703,7 +699,7 @@ impl<'m, 't> Builder<'m, 't> {
     /// The tracked pointer an argument passes: `v`, `v + k`, `&v[k]`, `v.data()`, `(T*)v`.
     fn pointer_arg(&self, node: Node<'t>) -> Option<PointerArg> {
         let node = strip(node, self.source);
-        match node.kind() {
+        match node.node_kind() {
             "identifier" => {
                 let variable = self.variable_of(node)?;
                 let info = &self.out.variables[variable];
@@ -714,7 +710,7 @@ impl<'m, 't> Builder<'m, 't> {
                 })
             }
             "binary_expression" if matches!(operator(node, self.source), "+" | "-") => {
-                let variable = self.variable_of(node.child_by_field_name("left")?)?;
+                let variable = self.variable_of(node.field("left")?)?;
                 self.out.variables[variable]
                     .is_pointer
                     .then_some(PointerArg {
@@ -724,15 +720,15 @@ impl<'m, 't> Builder<'m, 't> {
                     })
             }
             "pointer_expression" if operator(node, self.source) == "&" => {
-                let inner = strip(node.child_by_field_name("argument")?, self.source);
-                if inner.kind() != "subscript_expression" {
+                let inner = strip(node.field("argument")?, self.source);
+                if inner.node_kind() != "subscript_expression" {
                     return None;
                 }
-                let variable = self.variable_of(inner.child_by_field_name("argument")?)?;
+                let variable = self.variable_of(inner.field("argument")?)?;
                 let info = &self.out.variables[variable];
                 let zero = inner
-                    .child_by_field_name("indices")
-                    .or_else(|| inner.child_by_field_name("index"))
+                    .field("indices")
+                    .or_else(|| inner.field("index"))
                     .map(|i| self.text(i).trim_matches(['[', ']', ' ']) == "0")
                     .unwrap_or(false);
                 Some(PointerArg {
@@ -742,15 +738,15 @@ impl<'m, 't> Builder<'m, 't> {
                 })
             }
             "call_expression" => {
-                let function = node.child_by_field_name("function")?;
-                if function.kind() != "field_expression" || !arguments(node).is_empty() {
+                let function = node.field("function")?;
+                if function.node_kind() != "field_expression" || !arguments(node).is_empty() {
                     return None;
                 }
-                let field = function.child_by_field_name("field")?;
+                let field = function.field("field")?;
                 if self.text(field) != "data" {
                     return None;
                 }
-                let variable = self.variable_of(function.child_by_field_name("argument")?)?;
+                let variable = self.variable_of(function.field("argument")?)?;
                 self.out.variables[variable]
                     .is_vector
                     .then_some(PointerArg {
@@ -792,30 +788,30 @@ impl<'m, 't> Builder<'m, 't> {
         let mut peer = false;
         let mut graphs = false;
         walk_iterative(self.function.body, |node| {
-            match node.kind() {
+            match node.node_kind() {
                 "declaration" => declarations.push(node),
                 "assignment_expression" => {
-                    if let Some(left) = node.child_by_field_name("left") {
+                    if let Some(left) = node.field("left") {
                         let left = strip(left, source);
-                        let base = if left.kind() == "field_expression" {
-                            left.child_by_field_name("argument")
+                        let base = if left.node_kind() == "field_expression" {
+                            left.field("argument")
                         } else {
                             Some(left)
                         };
-                        if let Some(base) = base.filter(|b| b.kind() == "identifier") {
+                        if let Some(base) = base.filter(|b| b.node_kind() == "identifier") {
                             reassigned.insert(text(base, source).to_string());
                         }
                     }
                 }
                 "update_expression" => {
-                    if let Some(argument) = node.child_by_field_name("argument") {
+                    if let Some(argument) = node.field("argument") {
                         reassigned.insert(text(strip(argument, source), source).to_string());
                     }
                 }
                 "pointer_expression" if operator(node, source) == "&" => {
-                    if let Some(argument) = node.child_by_field_name("argument") {
+                    if let Some(argument) = node.field("argument") {
                         let argument = strip(argument, source);
-                        if argument.kind() == "identifier" {
+                        if argument.node_kind() == "identifier" {
                             reassigned.insert(text(argument, source).to_string());
                         }
                     }
@@ -824,9 +820,9 @@ impl<'m, 't> Builder<'m, 't> {
                 // `stream >> n` assigns n
                 "binary_expression" if operator(node, source) == ">>" => {
                     if let Some(right) = node
-                        .child_by_field_name("right")
+                        .field("right")
                         .map(|r| strip(r, source))
-                        .filter(|r| r.kind() == "identifier")
+                        .filter(|r| r.node_kind() == "identifier")
                     {
                         reassigned.insert(text(right, source).to_string());
                     }
@@ -835,7 +831,7 @@ impl<'m, 't> Builder<'m, 't> {
                 "argument_list" => {
                     let callee = node
                         .parent()
-                        .filter(|p| p.kind() == "call_expression" && !is_launch(*p))
+                        .filter(|p| p.node_kind() == "call_expression" && !is_launch(*p))
                         .map(|p| call_name(p, source));
                     let callee = callee.unwrap_or("dim3");
                     let benign = is_cuda_api(callee)
@@ -852,7 +848,7 @@ impl<'m, 't> Builder<'m, 't> {
                         );
                     if !benign {
                         for argument in named_children(node) {
-                            if argument.kind() == "identifier" {
+                            if argument.node_kind() == "identifier" {
                                 reassigned.insert(text(argument, source).to_string());
                             }
                         }
@@ -861,12 +857,12 @@ impl<'m, 't> Builder<'m, 't> {
                 "identifier" => {
                     let is_declarator = node.parent().is_some_and(|p| {
                         matches!(
-                            p.kind(),
+                            p.node_kind(),
                             "init_declarator"
                                 | "pointer_declarator"
                                 | "array_declarator"
                                 | "declaration"
-                        ) && p.child_by_field_name("declarator") == Some(node)
+                        ) && p.field("declarator") == Some(node)
                     });
                     if !is_declarator {
                         uses.entry(text(node, source).to_string())
@@ -913,12 +909,12 @@ impl<'m, 't> Builder<'m, 't> {
     /// Records a declaration's variables and returns their names.
     fn declare(&mut self, declaration: Node<'t>) -> Vec<String> {
         let mut names = Vec::new();
-        let Some(type_node) = declaration.child_by_field_name("type") else {
+        let Some(type_node) = declaration.field("type") else {
             return names;
         };
         let type_text = self.text(type_node);
         let is_static = syntax::children(declaration)
-            .any(|c| c.kind() == "storage_class_specifier" && self.text(c) == "static");
+            .any(|c| c.node_kind() == "storage_class_specifier" && self.text(c) == "static");
         let normalized_type = size::normalize_type(type_text);
         let vector_element = (normalized_type.starts_with("vector<")
             || normalized_type.starts_with("thrust::host_vector<"))
@@ -929,17 +925,14 @@ impl<'m, 't> Builder<'m, 't> {
         })
         .flatten();
         for declarator in named_children(declaration) {
-            let (target, value) = match declarator.kind() {
-                "init_declarator" => (
-                    declarator.child_by_field_name("declarator"),
-                    declarator.child_by_field_name("value"),
-                ),
+            let (target, value) = match declarator.node_kind() {
+                "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
                 "identifier" | "pointer_declarator" | "array_declarator" => {
                     (Some(declarator), None)
                 }
                 // `std::vector<float> v(n);` parses as a function declaration
                 "function_declarator" if vector_element.is_some() => {
-                    (declarator.child_by_field_name("declarator"), None)
+                    (declarator.field("declarator"), None)
                 }
                 _ => continue,
             };
@@ -950,18 +943,21 @@ impl<'m, 't> Builder<'m, 't> {
             let name = self.text(name_node).to_string();
             names.push(name.clone());
             let is_const = syntax::children(declaration).any(|c| {
-                c.kind() == "type_qualifier" && matches!(self.text(c), "const" | "constexpr")
+                c.node_kind() == "type_qualifier" && matches!(self.text(c), "const" | "constexpr")
             });
             if is_const {
                 self.const_names.insert(name.clone());
             }
             // `T* a[N]` is an array (of pointers), not a pointer
-            let is_array = target.kind() == "array_declarator" || self.text(target).contains('[');
-            let is_pointer = target.kind() == "pointer_declarator" && !is_array;
+            let is_array =
+                target.node_kind() == "array_declarator" || self.text(target).contains('[');
+            let is_pointer = target.node_kind() == "pointer_declarator" && !is_array;
             if let Some(value) = value {
-                if value.kind() == "argument_list" && normalized_type == "dim3" {
+                if value.node_kind() == "argument_list" && normalized_type == "dim3" {
                     self.dim3_arguments.insert(name.clone(), value);
-                } else if value.kind() != "argument_list" && value.kind() != "initializer_list" {
+                } else if value.node_kind() != "argument_list"
+                    && value.node_kind() != "initializer_list"
+                {
                     self.initializers.insert(name.clone(), value);
                 }
             }
@@ -1054,7 +1050,7 @@ impl<'m, 't> Builder<'m, 't> {
         if depth > MAX_DEPTH {
             return;
         }
-        match node.kind() {
+        match node.node_kind() {
             "compound_statement" | "translation_unit" => {
                 for child in named_children(node) {
                     self.statement(child, context, depth + 1);
@@ -1067,7 +1063,7 @@ impl<'m, 't> Builder<'m, 't> {
                 }
             }
             "if_statement" => {
-                let condition = node.child_by_field_name("condition");
+                let condition = node.field("condition");
                 let mut branch = Context {
                     conditional: true,
                     ..context
@@ -1085,7 +1081,7 @@ impl<'m, 't> Builder<'m, 't> {
                         branch.error_path = true;
                     }
                 }
-                if let Some(consequence) = node.child_by_field_name("consequence") {
+                if let Some(consequence) = node.field("consequence") {
                     self.statement(
                         consequence,
                         Context {
@@ -1095,7 +1091,7 @@ impl<'m, 't> Builder<'m, 't> {
                         depth + 1,
                     );
                 }
-                if let Some(alternative) = node.child_by_field_name("alternative") {
+                if let Some(alternative) = node.field("alternative") {
                     self.statement(
                         alternative,
                         Context {
@@ -1108,7 +1104,7 @@ impl<'m, 't> Builder<'m, 't> {
                 self.forget_device_if_changed(node);
             }
             "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
-                let body = node.child_by_field_name("body");
+                let body = node.field("body");
                 let inner = Context {
                     region: body.unwrap_or(node),
                     enclosing_loop: Some(node),
@@ -1116,8 +1112,8 @@ impl<'m, 't> Builder<'m, 't> {
                     ..context
                 };
                 for field in ["initializer", "condition", "update", "right"] {
-                    if let Some(part) = node.child_by_field_name(field) {
-                        if part.kind() == "declaration" {
+                    if let Some(part) = node.field(field) {
+                        if part.node_kind() == "declaration" {
                             self.declaration(part, inner);
                         } else {
                             self.expression(part, inner);
@@ -1143,10 +1139,10 @@ impl<'m, 't> Builder<'m, 't> {
                     ..context
                 };
                 for child in named_children(node) {
-                    if child.kind().ends_with("statement")
-                        || child.kind() == "declaration"
-                        || child.kind() == "catch_clause"
-                        || child.kind() == "else_clause"
+                    if child.node_kind().ends_with("statement")
+                        || child.node_kind() == "declaration"
+                        || child.node_kind() == "catch_clause"
+                        || child.node_kind() == "else_clause"
                     {
                         self.statement(child, inner, depth + 1);
                     } else {
@@ -1170,26 +1166,27 @@ impl<'m, 't> Builder<'m, 't> {
         // `MACRO cudaMemset(p, 0, n);` (a macro with no semicolon before a call) parses as a
         // function declaration: the call is real, but the model cannot tell what it does
         let declared_type = node
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| size::normalize_type(self.text(t)))
             .unwrap_or_default();
         let is_container = declared_type.contains('<') || declared_type.contains("::");
         // `Owner o{raw}` / `Owner o(raw)`: the constructed object takes the pointer
         let constructor_call = |d: &Node| {
-            (d.kind() == "function_declarator" && !is_container)
-                || (d.kind() == "init_declarator"
-                    && d.child_by_field_name("value")
-                        .is_some_and(|v| matches!(v.kind(), "argument_list" | "initializer_list")))
+            (d.node_kind() == "function_declarator" && !is_container)
+                || (d.node_kind() == "init_declarator"
+                    && d.field("value").is_some_and(|v| {
+                        matches!(v.node_kind(), "argument_list" | "initializer_list")
+                    }))
         };
         if named_children(node).any(|d| constructor_call(&d)) {
             let mut mentioned = Vec::new();
             for declarator in named_children(node).filter(constructor_call) {
                 let arguments = declarator
-                    .child_by_field_name("value")
-                    .or_else(|| declarator.child_by_field_name("parameters"));
+                    .field("value")
+                    .or_else(|| declarator.field("parameters"));
                 let Some(arguments) = arguments else { continue };
                 walk_iterative(arguments, |n| {
-                    if matches!(n.kind(), "identifier" | "type_identifier") {
+                    if matches!(n.node_kind(), "identifier" | "type_identifier") {
                         mentioned.push(n);
                     }
                     true
@@ -1203,23 +1200,23 @@ impl<'m, 't> Builder<'m, 't> {
             return;
         }
         for declarator in named_children(node) {
-            if declarator.kind() != "init_declarator" {
+            if declarator.node_kind() != "init_declarator" {
                 continue;
             }
-            let Some(value) = declarator.child_by_field_name("value") else {
+            let Some(value) = declarator.field("value") else {
                 continue;
             };
             self.expression(value, context);
             let Some(name_node) = declarator
-                .child_by_field_name("declarator")
+                .field("declarator")
                 .and_then(syntax::declarator_name)
             else {
                 continue;
             };
             let name = self.text(name_node);
-            if value.kind() != "argument_list" && value.kind() != "initializer_list" {
+            if value.node_kind() != "argument_list" && value.node_kind() != "initializer_list" {
                 let stripped = strip(value, self.source);
-                if stripped.kind() == "call_expression"
+                if stripped.node_kind() == "call_expression"
                     && is_cuda_api(call_name(stripped, self.source))
                 {
                     self.error_variables.insert(name.to_string());
@@ -1247,15 +1244,15 @@ impl<'m, 't> Builder<'m, 't> {
                 return;
             }
             EventKind::Nulled
-        } else if stripped.kind() == "new_expression" && self.text(stripped).contains('[')
-            || stripped.kind() == "call_expression"
+        } else if stripped.node_kind() == "new_expression" && self.text(stripped).contains('[')
+            || stripped.node_kind() == "call_expression"
                 && matches!(
                     call_name(stripped, self.source),
                     "malloc" | "calloc" | "aligned_alloc"
                 )
         {
             let allocation = self.out.allocations.len();
-            let size_node = (stripped.kind() == "call_expression")
+            let size_node = (stripped.node_kind() == "call_expression")
                 .then(|| arguments(stripped).last().copied())
                 .flatten();
             self.out.allocations.push(Allocation {
@@ -1283,7 +1280,7 @@ impl<'m, 't> Builder<'m, 't> {
     fn escape_identifiers(&mut self, node: Node<'t>, context: Context<'t>) {
         let mut found = Vec::new();
         let source = self.source;
-        walk_iterative(node, |n| match n.kind() {
+        walk_iterative(node, |n| match n.node_kind() {
             "call_expression"
             | "lambda_expression"
             | "subscript_expression"
@@ -1312,7 +1309,7 @@ impl<'m, 't> Builder<'m, 't> {
         let mut calls = Vec::new();
         let mut assignments = Vec::new();
         let mut deletes = Vec::new();
-        walk_iterative(node, |n| match n.kind() {
+        walk_iterative(node, |n| match n.node_kind() {
             "lambda_expression" | "compound_statement" => false,
             "call_expression" => {
                 calls.push(n);
@@ -1333,21 +1330,19 @@ impl<'m, 't> Builder<'m, 't> {
             self.call(call, context);
         }
         for assignment in assignments {
-            let (Some(left), Some(right)) = (
-                assignment.child_by_field_name("left"),
-                assignment.child_by_field_name("right"),
-            ) else {
+            let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right"))
+            else {
                 continue;
             };
             let left = strip(left, self.source);
             let right_stripped = strip(right, self.source);
-            if right_stripped.kind() == "call_expression"
+            if right_stripped.node_kind() == "call_expression"
                 && is_cuda_api(call_name(right_stripped, self.source))
-                && left.kind() == "identifier"
+                && left.node_kind() == "identifier"
             {
                 self.error_variables.insert(self.text(left).to_string());
             }
-            if left.kind() == "identifier" && operator(assignment, self.source) == "=" {
+            if left.node_kind() == "identifier" && operator(assignment, self.source) == "=" {
                 if let Some(&variable) = self.by_name.get(self.text(left)) {
                     self.escape_identifiers(right, context);
                     self.assigned(variable, right, assignment, context, false);
@@ -1378,12 +1373,12 @@ impl<'m, 't> Builder<'m, 't> {
             let Some(parent) = node.parent() else {
                 return ResultUse::Checked;
             };
-            match parent.kind() {
+            match parent.node_kind() {
                 "parenthesized_expression" => node = parent,
                 "expression_statement" => return ResultUse::Discarded,
                 "cast_expression" => {
                     let is_void = parent
-                        .child_by_field_name("type")
+                        .field("type")
                         .is_some_and(|t| self.text(t).trim() == "void");
                     return if is_void {
                         ResultUse::DeliberatelyDiscarded
@@ -1392,15 +1387,13 @@ impl<'m, 't> Builder<'m, 't> {
                     };
                 }
                 "init_declarator" | "assignment_expression" => {
-                    let target = if parent.kind() == "init_declarator" {
-                        parent
-                            .child_by_field_name("declarator")
-                            .and_then(syntax::declarator_name)
+                    let target = if parent.node_kind() == "init_declarator" {
+                        parent.field("declarator").and_then(syntax::declarator_name)
                     } else {
                         parent
-                            .child_by_field_name("left")
+                            .field("left")
                             .map(|l| strip(l, self.source))
-                            .filter(|l| l.kind() == "identifier")
+                            .filter(|l| l.node_kind() == "identifier")
                     };
                     let Some(target) = target else {
                         return ResultUse::Checked;
@@ -1455,7 +1448,8 @@ impl<'m, 't> Builder<'m, 't> {
             let wraps_call = args.iter().any(|a| {
                 let mut found = false;
                 walk_iterative(*a, |n| {
-                    if n.kind() == "call_expression" && is_cuda_api(call_name(n, self.source)) {
+                    if n.node_kind() == "call_expression" && is_cuda_api(call_name(n, self.source))
+                    {
                         found = true;
                     }
                     !found
@@ -1500,7 +1494,7 @@ impl<'m, 't> Builder<'m, 't> {
                 continue;
             }
             let stripped = strip(*argument, self.source);
-            if stripped.kind() == "identifier" {
+            if stripped.node_kind() == "identifier" {
                 if let Some(&variable) = self.by_name.get(self.text(stripped)) {
                     self.push_event(variable, EventKind::Escaped, *argument, context);
                 }
@@ -1735,7 +1729,7 @@ impl<'m, 't> Builder<'m, 't> {
 
     fn dim3_of(&self, node: Node<'t>) -> Option<Dim3> {
         let node = strip(node, self.source);
-        let components: Vec<Node<'t>> = match node.kind() {
+        let components: Vec<Node<'t>> = match node.node_kind() {
             "identifier" => {
                 let name = self.text(node);
                 if self.reassigned.contains(name) {
@@ -1743,7 +1737,7 @@ impl<'m, 't> Builder<'m, 't> {
                 }
                 if let Some(list) = self.dim3_arguments.get(name) {
                     named_children(*list)
-                        .filter(|c| c.kind() != "comment")
+                        .filter(|c| c.node_kind() != "comment")
                         .collect()
                 } else {
                     vec![node]
@@ -1770,22 +1764,21 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     fn launch(&mut self, call: Node<'t>, context: Context<'t>) {
-        let function = call.child_by_field_name("function");
+        let function = call.field("function");
         let kernel = function
-            .map(|f| match f.kind() {
-                "template_function" | "qualified_identifier" => f
-                    .child_by_field_name("name")
-                    .map(|n| self.text(n))
-                    .unwrap_or(""),
+            .map(|f| match f.node_kind() {
+                "template_function" | "qualified_identifier" => {
+                    f.field("name").map(|n| self.text(n)).unwrap_or("")
+                }
                 _ => self.text(f),
             })
             .unwrap_or("")
             .to_string();
         let config: Vec<Node<'t>> = named_children(call)
-            .find(|c| c.kind() == "kernel_call_syntax")
+            .find(|c| c.node_kind() == "kernel_call_syntax")
             .map(|k| {
                 named_children(k)
-                    .filter(|c| c.kind() != "comment")
+                    .filter(|c| c.node_kind() != "comment")
                     .collect()
             })
             .unwrap_or_default();
@@ -1795,7 +1788,7 @@ impl<'m, 't> Builder<'m, 't> {
         let argument_values: Vec<Option<Sym>> =
             args.iter().map(|a| self.evaluate(*a, true)).collect();
         let wrapped = !matches!(
-            strip_parents(call).map(|p| p.kind()),
+            strip_parents(call).map(|p| p.node_kind()),
             Some("expression_statement")
         );
         let launch_index = self.out.launches.len();
@@ -1857,7 +1850,7 @@ impl<'m, 't> Builder<'m, 't> {
 fn strip_parents(node: Node) -> Option<Node> {
     let mut parent = node.parent()?;
     for _ in 0..MAX_DEPTH {
-        if parent.kind() != "parenthesized_expression" {
+        if parent.node_kind() != "parenthesized_expression" {
             return Some(parent);
         }
         parent = parent.parent()?;
@@ -1867,7 +1860,7 @@ fn strip_parents(node: Node) -> Option<Node> {
 
 fn is_null(node: Node, source: &str) -> bool {
     let node = strip(node, source);
-    matches!(node.kind(), "null" | "nullptr")
+    matches!(node.node_kind(), "null" | "nullptr")
         || matches!(text(node, source), "NULL" | "0" | "nullptr")
 }
 

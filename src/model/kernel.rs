@@ -4,7 +4,7 @@
 use super::guards::{self, Comparison, Condition, Relation};
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -170,22 +170,33 @@ struct Analyzer<'a, 't> {
     /// The conditions in force where each definition (by its value's node id) was made: a value
     /// computed under `if (s < len)` stays bounded after the branch.
     definition_guards: HashMap<usize, Vec<Condition<'t>>>,
+    comparison_cache: std::cell::RefCell<Option<(Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>)>>,
+    /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
+    /// after the definitions have reached their fixpoint.
+    deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
+    cache_deps: bool,
     out: KernelFacts<'t>,
 }
+
+/// Comparisons that hold, and disjunctions of comparisons of which one holds.
+type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer {
         source: model.source,
         function,
-        pointers: HashMap::new(),
-        definitions: HashMap::new(),
-        declarations: HashMap::new(),
-        deps: HashMap::new(),
-        groups: HashMap::new(),
+        pointers: HashMap::default(),
+        definitions: HashMap::default(),
+        declarations: HashMap::default(),
+        deps: HashMap::default(),
+        groups: HashMap::default(),
         stride_variables: Default::default(),
         facts: Vec::new(),
         loop_scopes: Vec::new(),
-        definition_guards: HashMap::new(),
+        definition_guards: HashMap::default(),
+        comparison_cache: Default::default(),
+        deps_cache: Default::default(),
+        cache_deps: false,
         out: KernelFacts::default(),
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
@@ -201,6 +212,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     }
     analyzer.collect_definitions();
     analyzer.propagate_thread_deps();
+    analyzer.cache_deps = true;
     analyzer.statement(function.body, 0);
     analyzer.out
 }
@@ -416,6 +428,18 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// How a value depends on the thread's identity.
     pub fn expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
+        if !self.cache_deps {
+            return self.compute_expression_deps(node, depth);
+        }
+        if let Some(deps) = self.deps_cache.borrow().get(&node.id()) {
+            return *deps;
+        }
+        let deps = self.compute_expression_deps(node, depth);
+        self.deps_cache.borrow_mut().insert(node.id(), deps);
+        deps
+    }
+
+    fn compute_expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
         if depth > MAX_DEPTH {
             return Deps::NONE;
         }
@@ -551,6 +575,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             "for_statement" => {
                 let scoped = self.loop_variable_scope(node);
                 let pushed = scoped.is_some();
+                if pushed {
+                    self.deps_cache.borrow_mut().clear();
+                }
                 self.loop_scopes.extend(scoped);
                 for field in ["initializer", "condition"] {
                     if let Some(part) = node.field(field) {
@@ -574,6 +601,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if pushed {
                     self.loop_scopes.pop();
+                    self.deps_cache.borrow_mut().clear();
                 }
             }
             "while_statement" => {
@@ -904,7 +932,19 @@ impl<'a, 't> Analyzer<'a, 't> {
         });
     }
 
-    fn current_comparisons(&self) -> (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>) {
+    /// The comparisons the current facts guarantee; consecutive accesses under the same facts
+    /// share one split.
+    fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
+        let key: Vec<(usize, bool)> = self
+            .facts
+            .iter()
+            .map(|f| (f.condition.node.id(), f.condition.holds))
+            .collect();
+        if let Some((cached_key, split)) = self.comparison_cache.borrow().as_ref() {
+            if *cached_key == key {
+                return split.clone();
+            }
+        }
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
@@ -915,11 +955,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 &mut disjunctions,
             );
         }
-        (comparisons, disjunctions)
+        let split = std::rc::Rc::new((comparisons, disjunctions));
+        *self.comparison_cache.borrow_mut() = Some((key, split.clone()));
+        split
     }
 
     fn index_status(&self, index: Node<'t>, offset: Option<Node<'t>>) -> IndexStatus<'t> {
-        let (comparisons, disjunctions) = self.current_comparisons();
+        let split = self.current_comparisons();
+        let (comparisons, disjunctions) = (&split.0, &split.1);
         if let Some(status) = self.out_of_range(index, &comparisons, &disjunctions) {
             return status;
         }
@@ -1307,7 +1350,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return false;
         }
         let expression = strip(expression, self.source);
-        if normalized(expression, self.source) == target {
+        if syntax::same_text(expression, self.source, target) {
             return true;
         }
         match expression.node_kind() {
@@ -1387,7 +1430,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             [true, false]
                 .into_iter()
                 .map(|side| c.oriented(side))
-                .find(|o| normalized(o.left, self.source) == target)
+                .find(|o| syntax::same_text(o.left, self.source, &target))
         };
         let strict_upper = comparisons
             .iter()

@@ -194,7 +194,6 @@ impl<'t> Model<'t> {
         let root = self.tree.root_node();
         let source = self.source;
         let mut functions = Vec::new();
-        let mut suppressions = Vec::new();
         syntax::walk_iterative(root, |node| match node.node_kind() {
             "function_definition" => {
                 if let Some(function) =
@@ -204,24 +203,26 @@ impl<'t> Model<'t> {
                 }
                 false
             }
-            "comment" => {
-                if let Some(suppression) = parse_suppression(node, source, self.lines) {
-                    suppressions.push(suppression);
-                }
-                false
-            }
+            "comment" => false,
             _ => true,
         });
-        // comments inside function bodies are not reached by the walk above
-        for function in &functions {
-            syntax::walk_iterative(function.body, |node| {
-                if node.node_kind() == "comment" {
-                    if let Some(suppression) = parse_suppression(node, source, self.lines) {
-                        suppressions.push(suppression);
-                    }
+        // Suppression comments are rare: find the marker in the text and ask the tree for the
+        // comment there, rather than visiting every node of every function body.
+        let mut suppressions = Vec::new();
+        for (offset, _) in source.match_indices("cudalint:") {
+            let comment = root
+                .descendant_for_byte_range(offset, offset)
+                .filter(|n| n.node_kind() == "comment");
+            if let Some(suppression) =
+                comment.and_then(|c| parse_suppression(c, source, self.lines))
+            {
+                if !suppressions
+                    .iter()
+                    .any(|s: &Suppression| s.span == suppression.span)
+                {
+                    suppressions.push(suppression);
                 }
-                true
-            });
+            }
         }
         self.functions = functions;
         self.suppressions = suppressions;

@@ -5,6 +5,7 @@
 //! marks the value `floored` (the real value is at most the one represented), so a comparison only
 //! uses it where rounding down cannot turn a proof around.
 
+use crate::syntax::NodeExt;
 use crate::syntax::{self, named_children, operator, text, MAX_DEPTH};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -376,7 +377,7 @@ impl<'s, 't> Evaluator<'s, 't> {
             return None;
         }
         let node = syntax::strip(node, self.source);
-        match node.kind() {
+        match node.node_kind() {
             "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
             "identifier" => {
                 let name = text(node, self.source);
@@ -392,23 +393,21 @@ impl<'s, 't> Evaluator<'s, 't> {
                 self.scope.atom(name)
             }
             "sizeof_expression" => {
-                if let Some(type_node) = node.child_by_field_name("type") {
+                if let Some(type_node) = node.field("type") {
                     return Some(self.sizeof_type(text(type_node, self.source)));
                 }
-                let value = syntax::strip(node.child_by_field_name("value")?, self.source);
-                match value.kind() {
+                let value = syntax::strip(node.field("value")?, self.source);
+                match value.node_kind() {
                     "pointer_expression" if operator(value, self.source) == "*" => {
-                        let inner =
-                            syntax::strip(value.child_by_field_name("argument")?, self.source);
-                        (inner.kind() == "identifier")
+                        let inner = syntax::strip(value.field("argument")?, self.source);
+                        (inner.node_kind() == "identifier")
                             .then(|| self.scope.pointee(text(inner, self.source)))
                             .flatten()
                             .map(|t| self.sizeof_type(&t))
                     }
                     "subscript_expression" => {
-                        let inner =
-                            syntax::strip(value.child_by_field_name("argument")?, self.source);
-                        (inner.kind() == "identifier")
+                        let inner = syntax::strip(value.field("argument")?, self.source);
+                        (inner.node_kind() == "identifier")
                             .then(|| self.scope.pointee(text(inner, self.source)))
                             .flatten()
                             .map(|t| self.sizeof_type(&t))
@@ -422,8 +421,8 @@ impl<'s, 't> Evaluator<'s, 't> {
                 }
             }
             "binary_expression" => {
-                let left = self.eval_at(node.child_by_field_name("left")?, depth + 1)?;
-                let right = self.eval_at(node.child_by_field_name("right")?, depth + 1)?;
+                let left = self.eval_at(node.field("left")?, depth + 1)?;
+                let right = self.eval_at(node.field("right")?, depth + 1)?;
                 match operator(node, self.source) {
                     "+" => left.add(&right),
                     "-" => left.sub(&right),
@@ -446,17 +445,17 @@ impl<'s, 't> Evaluator<'s, 't> {
                     _ => None,
                 }
             }
-            "unary_expression" if operator(node, self.source) == "-" => self
-                .eval_at(node.child_by_field_name("argument")?, depth + 1)?
-                .negate(),
+            "unary_expression" if operator(node, self.source) == "-" => {
+                self.eval_at(node.field("argument")?, depth + 1)?.negate()
+            }
             "call_expression" => {
                 // `v.size()`: a count that stays put between the allocation and the copy
-                let function = node.child_by_field_name("function")?;
-                let arguments = node.child_by_field_name("arguments")?;
-                if function.kind() == "field_expression"
+                let function = node.field("function")?;
+                let arguments = node.field("arguments")?;
+                if function.node_kind() == "field_expression"
                     && named_children(arguments).next().is_none()
                 {
-                    let field = function.child_by_field_name("field")?;
+                    let field = function.field("field")?;
                     if matches!(text(field, self.source), "size" | "numel" | "length") {
                         let compact: String = text(node, self.source).split_whitespace().collect();
                         return Some(Sym::atom(&compact));

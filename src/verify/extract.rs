@@ -3,6 +3,7 @@
 //! rewritten into a checked access from `kernels/verify_prelude.cuh`.
 
 use crate::model::{AccessKind, Function, FunctionKind, Model};
+use crate::syntax::NodeExt;
 use crate::syntax::{named_children, text};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -124,7 +125,7 @@ impl<'t> Extraction<'_, '_, 't> {
     fn item(&mut self, item: Node, depth: usize) {
         let source = self.source();
         let item_text = text(item, source);
-        match item.kind() {
+        match item.node_kind() {
             "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
                 self.push(item_text.trim_end())
             }
@@ -133,9 +134,7 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => {
-                let condition = item
-                    .child_by_field_name("condition")
-                    .or_else(|| item.child_by_field_name("name"));
+                let condition = item.field("condition").or_else(|| item.field("name"));
                 for child in named_children(item) {
                     if Some(child) != condition {
                         self.item(child, depth + 1);
@@ -144,7 +143,7 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             "function_definition" => self.function(item, None),
             "template_declaration" => {
-                let inner = named_children(item).find(|c| c.kind() == "function_definition");
+                let inner = named_children(item).find(|c| c.node_kind() == "function_definition");
                 match inner {
                     Some(definition) => self.function(definition, Some(item)),
                     None => self.push(item_text),
@@ -160,8 +159,8 @@ impl<'t> Extraction<'_, '_, 't> {
             "using_declaration" if !item_text.contains("std") => self.push(item_text),
             "declaration" => {
                 let is_function_prototype = item
-                    .child_by_field_name("declarator")
-                    .is_some_and(|d| d.kind() == "function_declarator");
+                    .field("declarator")
+                    .is_some_and(|d| d.node_kind() == "function_declarator");
                 let keeps = ["__constant__", "__device__", "constexpr", "const "]
                     .iter()
                     .any(|k| item_text.contains(k));
@@ -174,18 +173,18 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             "namespace_definition" => {
                 let name = item
-                    .child_by_field_name("name")
+                    .field("name")
                     .map(|n| text(n, source).to_string())
                     .unwrap_or_default();
-                if let Some(body) = item.child_by_field_name("body") {
+                if let Some(body) = item.field("body") {
                     self.out.push_str(&format!("namespace {name} {{\n"));
                     self.items(body, depth + 1);
                     self.out.push_str("}\n");
                 }
             }
             "linkage_specification" => {
-                if let Some(body) = item.child_by_field_name("body") {
-                    if body.kind() == "declaration_list" {
+                if let Some(body) = item.field("body") {
+                    if body.node_kind() == "declaration_list" {
                         self.items(body, depth + 1);
                     } else {
                         self.item(body, depth + 1);
@@ -249,11 +248,11 @@ fn bind_template(
     let Some(template) = function
         .definition
         .parent()
-        .filter(|p| p.kind() == "template_declaration")
+        .filter(|p| p.node_kind() == "template_declaration")
     else {
         return (Vec::new(), None);
     };
-    let Some(list) = template.child_by_field_name("parameters") else {
+    let Some(list) = template.field("parameters") else {
         return (Vec::new(), None);
     };
     let source = model.source;
@@ -264,17 +263,19 @@ fn bind_template(
             .get(position)
             .cloned()
             .filter(|a| !function.template_parameters.contains(a));
-        match parameter.kind() {
+        match parameter.node_kind() {
             "type_parameter_declaration" | "optional_type_parameter_declaration" => {
                 let name = parameter
-                    .child_by_field_name("name")
-                    .or_else(|| named_children(parameter).find(|c| c.kind() == "type_identifier"))
+                    .field("name")
+                    .or_else(|| {
+                        named_children(parameter).find(|c| c.node_kind() == "type_identifier")
+                    })
                     .map(|n| text(n, source).to_string());
                 let Some(name) = name else {
                     return (bindings, Some("a template parameter has no name".into()));
                 };
                 let default = parameter
-                    .child_by_field_name("default_type")
+                    .field("default_type")
                     .map(|d| text(d, source).to_string());
                 let value = given.or(default).unwrap_or_else(|| "float".into());
                 bindings.push(Binding {
@@ -285,17 +286,17 @@ fn bind_template(
             }
             "parameter_declaration" | "optional_parameter_declaration" => {
                 let type_text = parameter
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| text(t, source).to_string())
                     .unwrap_or_else(|| "int".into());
                 let Some(name) = parameter
-                    .child_by_field_name("declarator")
+                    .field("declarator")
                     .map(|d| text(d, source).to_string())
                 else {
                     return (bindings, Some("a template parameter has no name".into()));
                 };
                 let default = parameter
-                    .child_by_field_name("default_value")
+                    .field("default_value")
                     .map(|d| text(d, source).to_string());
                 let value = given.or(default).unwrap_or_else(|| "256".into());
                 bindings.push(Binding {
@@ -408,12 +409,12 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
 }
 
 fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
-    let mut node = function.definition.child_by_field_name("declarator")?;
+    let mut node = function.definition.field("declarator")?;
     for _ in 0..crate::syntax::MAX_DEPTH {
-        if node.kind() == "function_declarator" {
-            return node.child_by_field_name("parameters");
+        if node.node_kind() == "function_declarator" {
+            return node.field("parameters");
         }
-        node = node.child_by_field_name("declarator")?;
+        node = node.field("declarator")?;
     }
     None
 }

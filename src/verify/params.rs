@@ -3,6 +3,7 @@
 
 use super::protocol::{Argument, Fill, LaunchConfig};
 use crate::model::{Function, Model};
+use crate::syntax::NodeExt;
 use crate::syntax::{named_children, text};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -216,7 +217,7 @@ pub fn launch_sites(model: &Model, kernel: &Function) -> Vec<LaunchSite> {
         .filter(|f| f.kind != crate::model::FunctionKind::Kernel)
     {
         crate::syntax::walk_iterative(host.body, |node| {
-            if node.kind() == "call_expression" {
+            if node.node_kind() == "call_expression" {
                 if let Some(site) = launch_site(model, host, kernel, node) {
                     sites.push(site);
                 }
@@ -234,15 +235,13 @@ fn launch_site(
     call: Node,
 ) -> Option<LaunchSite> {
     let source = model.source;
-    let config_node = named_children(call).find(|c| c.kind() == "kernel_call_syntax")?;
-    let callee = call.child_by_field_name("function")?;
-    let (name, template_arguments) = match callee.kind() {
+    let config_node = named_children(call).find(|c| c.node_kind() == "kernel_call_syntax")?;
+    let callee = call.field("function")?;
+    let (name, template_arguments) = match callee.node_kind() {
         "template_function" => {
-            let name = callee
-                .child_by_field_name("name")
-                .map(|n| text(n, source))?;
+            let name = callee.field("name").map(|n| text(n, source))?;
             let arguments = callee
-                .child_by_field_name("arguments")
+                .field("arguments")
                 .map(|a| {
                     named_children(a)
                         .map(|c| text(c, source).to_string())
@@ -296,9 +295,9 @@ fn constant_config(
         .zip(template_arguments.iter().cloned())
         .collect();
     let shapes = parameter_shapes(kernel, &bindings);
-    let arguments_node = call.child_by_field_name("arguments")?;
+    let arguments_node = call.field("arguments")?;
     let arguments: Vec<Node> = named_children(arguments_node)
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.node_kind() != "comment")
         .collect();
     if arguments.len() != shapes.len() {
         return None;
@@ -389,21 +388,17 @@ impl Environment {
         for scope in scopes {
             let is_root = scope == model.tree.root_node();
             crate::syntax::walk_iterative(scope, |node| {
-                match node.kind() {
+                match node.node_kind() {
                     "function_definition" if is_root => return false,
                     "declaration" => {
-                        let type_text = node
-                            .child_by_field_name("type")
-                            .map(|t| text(t, source))
-                            .unwrap_or("");
+                        let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
                         for declarator in named_children(node) {
-                            if declarator.kind() != "init_declarator" {
+                            if declarator.node_kind() != "init_declarator" {
                                 continue;
                             }
-                            let (Some(target), Some(value)) = (
-                                declarator.child_by_field_name("declarator"),
-                                declarator.child_by_field_name("value"),
-                            ) else {
+                            let (Some(target), Some(value)) =
+                                (declarator.field("declarator"), declarator.field("value"))
+                            else {
                                 continue;
                             };
                             let name = text(target, source)
@@ -418,8 +413,8 @@ impl Environment {
                                     .trim_start_matches(['(', '{'])
                                     .trim_end_matches([')', '}']);
                                 environment.dims.insert(name, split_arguments(inner));
-                            } else if value.kind() != "initializer_list"
-                                && value.kind() != "argument_list"
+                            } else if value.node_kind() != "initializer_list"
+                                && value.node_kind() != "argument_list"
                             {
                                 environment
                                     .values
@@ -435,14 +430,14 @@ impl Environment {
                     }
                     "call_expression" => {
                         let callee = node
-                            .child_by_field_name("function")
+                            .field("function")
                             .map(|f| text(f, source))
                             .unwrap_or("");
                         if matches!(
                             callee,
                             "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
                         ) {
-                            if let Some(arguments) = node.child_by_field_name("arguments") {
+                            if let Some(arguments) = node.field("arguments") {
                                 let parts: Vec<Node> = named_children(arguments).collect();
                                 if let (Some(target), Some(size)) = (parts.first(), parts.get(1)) {
                                     let target_text = text(*target, source);

@@ -141,6 +141,8 @@ mod tests {
                 "__global__ void k(int* out, int sz) { int id = blockIdx.x * blockDim.x + threadIdx.x; if (blockIdx.x * blockDim.x + threadIdx.x >= sz) return; out[id] = 1; }",
                 // `__umul24` arithmetic on guarded coordinates
                 "__global__ void k(unsigned* out, unsigned w, unsigned h) { unsigned x = __umul24(blockIdx.x, blockDim.x) + threadIdx.x; unsigned y = __umul24(blockIdx.y, blockDim.y) + threadIdx.y; if (x < w && y < h) { unsigned i = __umul24(y, w) + x; out[i] = 0; } }",
+                // a range-check macro used as the guard
+                "#define IN_RANGE(x, min, max) ((x) >= (min) && (x) <= (max))\n__global__ void k(const int* src, int* dst, int cols) { int x = blockIdx.x * blockDim.x + threadIdx.x; if (IN_RANGE(x, 0, cols - 1)) dst[x] = src[x]; }",
                 // a reused loop variable name: the second loop is uniform
                 "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
             ],

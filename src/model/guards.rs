@@ -192,8 +192,40 @@ fn split<'t>(
                 }
             }
         }
+        // `IN_RANGE(x, 0, cols - 1)`, `inBounds(i, n)`: a range-check helper that holds bounds its
+        // first arguments by its last one (strictly, so it never reads as an off-by-one guard)
+        "call_expression" if holds && is_range_check(node, source) => {
+            let arguments: Vec<Node<'t>> = node
+                .field("arguments")
+                .map(|a| syntax::named_children(a).collect())
+                .unwrap_or_default();
+            if let Some((bound, checked)) = arguments.split_last() {
+                for argument in checked {
+                    out.push(Comparison {
+                        left: strip(*argument, source),
+                        relation: Relation::Less,
+                        right: strip(*bound, source),
+                        origin,
+                    });
+                }
+            }
+        }
         _ => {}
     }
+}
+
+fn is_range_check(call: Node, source: &str) -> bool {
+    let Some(function) = call.field("function") else {
+        return false;
+    };
+    let name: String = syntax::text(function, source)
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["inrange", "inbounds", "inbound", "within", "inside"]
+        .iter()
+        .any(|word| name.ends_with(word))
 }
 
 fn is_comparison(node: Node, source: &str) -> bool {

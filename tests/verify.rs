@@ -356,3 +356,187 @@ fn collect(json: &serde_json::Value) -> Vec<serde_json::Value> {
     }
     found
 }
+
+/// Every host-rule finding in the fixtures, as (file, line, rule, plan).
+fn host_replay_plans() -> Vec<(String, usize, String, String)> {
+    use cudalint::verify::replay::{self, HostReplay};
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for root in ["testdata", "kernels"] {
+        for entry in ignore::WalkBuilder::new(root).build().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "cu") {
+                files.push(entry.path().to_path_buf());
+            }
+        }
+    }
+    files.sort();
+    let mut plans = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let outcome =
+            cudalint::engine::lint_text(&file, &text, &cudalint::config::Settings::default());
+        for diagnostic in outcome.diagnostics {
+            if !cudalint::verify::HOST_RULES.contains(&diagnostic.rule) {
+                continue;
+            }
+            let line = text[..diagnostic.span.start].lines().count();
+            let plan = with_model(&file, &text, |model| {
+                match replay::plan(model, diagnostic.rule, &diagnostic.span) {
+                    Err(reason) => format!("no plan: {reason}"),
+                    Ok(HostReplay::Steps {
+                        steps,
+                        binding,
+                        name,
+                    }) => format!(
+                        "{name} [{binding}]: {}",
+                        steps
+                            .iter()
+                            .map(replay::describe_step)
+                            .collect::<Vec<_>>()
+                            .join(", then ")
+                    ),
+                    Ok(HostReplay::Launch {
+                        built,
+                        position,
+                        name,
+                        probe,
+                    }) => format!(
+                        "{name}: launch {} with argument {position} as {probe:?}: {:?} ({})",
+                        built.experiment.kernel,
+                        built.experiment.configs[0].arguments[position],
+                        built.experiment.configs[0].description
+                    ),
+                }
+            })
+            .unwrap();
+            plans.push((
+                file.display().to_string(),
+                line,
+                diagnostic.rule.to_string(),
+                plan,
+            ));
+        }
+    }
+    plans
+}
+
+#[test]
+fn every_host_finding_in_the_fixtures_has_a_replay_plan() {
+    let plans = host_replay_plans();
+    let rules: std::collections::BTreeSet<&str> = plans.iter().map(|p| p.2.as_str()).collect();
+    assert_eq!(
+        rules.into_iter().collect::<Vec<_>>(),
+        cudalint::verify::HOST_RULES
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        "every host rule has findings in the fixtures"
+    );
+    let listing: Vec<String> = plans
+        .iter()
+        .map(|(file, line, rule, plan)| format!("{file}:{line} {rule}: {plan}"))
+        .collect();
+    for (file, line, rule, plan) in &plans {
+        assert!(!plan.starts_with("no plan"), "{file}:{line} {rule}: {plan}");
+    }
+    insta::assert_snapshot!("host_replay_plans", listing.join("\n"));
+}
+
+#[test]
+fn a_short_allocation_replays_as_an_allocation_then_an_oversized_copy() {
+    use cudalint::verify::protocol::ReplayStep;
+    use cudalint::verify::replay::{self, HostReplay};
+    let text = "void f(int n, const float* h) { float* d; cudaMalloc(&d, n * sizeof(float)); cudaMemcpy(d, h, (n + 1) * sizeof(float), cudaMemcpyHostToDevice); cudaFree(d); }";
+    let start = text.find("cudaMemcpy(").unwrap();
+    let end = text.find("cudaMemcpyHostToDevice)").unwrap() + "cudaMemcpyHostToDevice)".len();
+    let plan = with_model(Path::new("short.cu"), text, |model| {
+        replay::plan(model, "alloc-smaller-than-copy", &(start..end))
+    })
+    .unwrap();
+    let Ok(HostReplay::Steps {
+        steps,
+        binding,
+        name,
+    }) = plan
+    else {
+        panic!("expected a step replay");
+    };
+    assert_eq!(name, "d");
+    assert_eq!(binding, "n = 1000");
+    assert_eq!(
+        steps,
+        vec![
+            ReplayStep::Allocate {
+                buffer: 0,
+                bytes: 4000
+            },
+            ReplayStep::CopyToDevice {
+                buffer: 0,
+                bytes: 4004
+            },
+        ]
+    );
+}
+
+#[test]
+fn step_replays_are_judged_by_the_last_step_only() {
+    use cudalint::verify::protocol::{ReplayStep, StepResult};
+    use cudalint::verify::replay::judge_steps;
+    let steps = [
+        ReplayStep::Allocate {
+            buffer: 0,
+            bytes: 4000,
+        },
+        ReplayStep::CopyToDevice {
+            buffer: 0,
+            bytes: 4004,
+        },
+    ];
+    let ok = StepResult { error: None };
+    let bad = StepResult {
+        error: Some("CUDA_ERROR_INVALID_VALUE".into()),
+    };
+    let (status, detail) = judge_steps(&steps, &[ok.clone(), bad.clone()], "d", "n = 1000");
+    assert_eq!(status, "confirmed");
+    assert!(detail.contains("cuMemcpyHtoD of 4004 bytes") && detail.contains("INVALID_VALUE"));
+    assert_eq!(
+        judge_steps(&steps, &[ok.clone(), ok], "d", "").0,
+        "not-reproduced"
+    );
+    assert_eq!(judge_steps(&steps, &[bad], "d", "").0, "not-verifiable");
+}
+
+#[test]
+fn replay_requests_round_trip_through_the_protocol() {
+    use cudalint::verify::protocol::{ReplayStep, StepResult};
+    let request = Request::Replay {
+        steps: vec![
+            ReplayStep::Allocate {
+                buffer: 0,
+                bytes: 16,
+            },
+            ReplayStep::Free { buffer: 0 },
+            ReplayStep::CopyFromDevice {
+                buffer: 0,
+                bytes: 16,
+            },
+            ReplayStep::CopyToUnallocated { bytes: 8 },
+        ],
+    };
+    let line = serde_json::to_string(&request).unwrap();
+    assert!(line.contains(r#""op":"replay""#) && line.contains(r#""step":"copy-to-unallocated""#));
+    assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), request);
+    let response = Response::Replayed {
+        results: vec![StepResult { error: None }],
+        run_ms: 0.5,
+    };
+    let line = serde_json::to_string(&response).unwrap();
+    assert_eq!(serde_json::from_str::<Response>(&line).unwrap(), response);
+    let dangling = Argument::Dangling {
+        bytes: 64,
+        freed: true,
+    };
+    let line = serde_json::to_string(&dangling).unwrap();
+    assert_eq!(serde_json::from_str::<Argument>(&line).unwrap(), dangling);
+}

@@ -7,6 +7,7 @@ pub mod client;
 pub mod extract;
 pub mod params;
 pub mod protocol;
+pub mod replay;
 pub mod worker;
 
 use crate::diagnostic::{Diagnostic, Verification};
@@ -204,6 +205,8 @@ pub fn verify(
     let mut summary = VerifySummary::default();
     // (report, kernel function index) -> diagnostics indices
     let mut groups: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    // (report, diagnostic) of host-rule findings, replayed through the driver API.
+    let mut host_findings: Vec<(usize, usize)> = Vec::new();
     for (report_index, report) in run.reports.iter_mut().enumerate() {
         let path = report.path.clone();
         let text = report.source.clone();
@@ -212,10 +215,7 @@ pub fn verify(
             for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
                 let verifiable = crate::lints::find(diagnostic.rule).is_some_and(|l| l.verifiable);
                 if HOST_RULES.contains(&diagnostic.rule) {
-                    diagnostic.verification = verification(
-                        "not-verifiable",
-                        "host-side replay needs the host model, which this build does not have",
-                    );
+                    host_findings.push((report_index, index));
                 } else if !verifiable {
                     diagnostic.verification = verification("not-verifiable", STATIC_ONLY);
                 } else if let Some(kernel) = kernel_of_span(model, &diagnostic.span) {
@@ -232,7 +232,7 @@ pub fn verify(
             }
         });
     }
-    if groups.is_empty() {
+    if groups.is_empty() && host_findings.is_empty() {
         return summary;
     }
     match client.request(&Request::Hello) {
@@ -259,11 +259,13 @@ pub fn verify(
         } else {
             reason.clone()
         };
-        for ((report_index, _), indices) in &groups {
-            for index in indices {
+        let host = host_findings.iter().map(|(r, i)| (*r, vec![*i]));
+        let kernels = groups.iter().map(|((r, _), i)| (*r, i.clone()));
+        for (report_index, indices) in kernels.chain(host) {
+            for index in &indices {
                 if let Some(d) = run
                     .reports
-                    .get_mut(*report_index)
+                    .get_mut(report_index)
                     .and_then(|r| r.diagnostics.get_mut(*index))
                 {
                     d.verification = verification("not-verifiable", detail.clone());
@@ -343,6 +345,67 @@ pub fn verify(
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    for (report_index, index) in host_findings {
+        let Some(report) = run.reports.get_mut(report_index) else {
+            continue;
+        };
+        let Some((rule, span)) = report
+            .diagnostics
+            .get(index)
+            .map(|d| (d.rule, d.span.clone()))
+        else {
+            continue;
+        };
+        let path = report.path.clone();
+        let text = report.source.clone();
+        let planned = with_model(&path, &text, |model| replay::plan(model, rule, &span))
+            .unwrap_or_else(|| Err("the file no longer parses".into()));
+        let (status, detail) = match planned {
+            Err(reason) => ("not-verifiable", reason),
+            Ok(replay::HostReplay::Steps {
+                steps,
+                binding,
+                name,
+            }) => match client.request(&Request::Replay {
+                steps: steps.clone(),
+            }) {
+                Ok(Response::Replayed { results, .. }) => {
+                    replay::judge_steps(&steps, &results, &name, &binding)
+                }
+                Ok(other) => (
+                    "not-verifiable",
+                    format!("unexpected answer from the worker: {other:?}"),
+                ),
+                Err(failure) => ("not-verifiable", failure.to_string()),
+            },
+            Ok(replay::HostReplay::Launch {
+                built,
+                position,
+                name,
+                probe,
+            }) => match client.request(&Request::Run {
+                experiment: built.experiment.clone(),
+            }) {
+                Ok(answer) => replay::judge_launch(&built, position, &name, probe, &answer, &text),
+                // A launch with a dangling pointer may take the worker down with it.
+                Err(failure @ WorkerFailure::Died(_))
+                    if probe != replay::LaunchProbe::Uninitialized =>
+                {
+                    (
+                        "confirmed",
+                        format!(
+                            "`{}` launched with `{name}` dangling: {failure}",
+                            built.kernel
+                        ),
+                    )
+                }
+                Err(failure) => ("not-verifiable", failure.to_string()),
+            },
+        };
+        if let Some(diagnostic) = report.diagnostics.get_mut(index) {
+            diagnostic.verification = verification(status, detail);
+        }
     }
     summary.workers_started = client.started;
     summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;

@@ -48,6 +48,63 @@ pub enum Argument {
     F64 {
         value: f64,
     },
+    /// A buffer of which only the first `initialized_elements` elements were written by the host
+    /// before the launch: the bitmap starts with those bits set and the rest clear.
+    PartlyInitialized {
+        bytes: u64,
+        fill: Fill,
+        initialized_elements: u64,
+    },
+    /// A pointer that names no live allocation: one that was allocated with `bytes` and freed
+    /// (`freed`), or a never-allocated address (an uninitialized pointer). The instrumentation
+    /// sees `bytes` as its extent, so every access goes through to the dangling address.
+    Dangling {
+        bytes: u64,
+        freed: bool,
+    },
+}
+
+/// One step of a host-side replay: the allocation, copy and free sequence of the host model, with
+/// concrete byte counts. Buffers are numbered in the order of their `Allocate` steps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "step")]
+pub enum ReplayStep {
+    Allocate {
+        buffer: usize,
+        bytes: u64,
+    },
+    /// cuMemcpyHtoD of `bytes` into the buffer.
+    CopyToDevice {
+        buffer: usize,
+        bytes: u64,
+    },
+    /// cuMemcpyDtoH of `bytes` out of the buffer.
+    CopyFromDevice {
+        buffer: usize,
+        bytes: u64,
+    },
+    /// cuMemsetD8 of `bytes`.
+    Memset {
+        buffer: usize,
+        bytes: u64,
+    },
+    Free {
+        buffer: usize,
+    },
+    /// cuMemcpyHtoD of `bytes` to an address that was never allocated (an uninitialized pointer).
+    CopyToUnallocated {
+        bytes: u64,
+    },
+    /// cuMemcpyDtoH of `bytes` from an address that was never allocated.
+    CopyFromUnallocated {
+        bytes: u64,
+    },
+}
+
+/// What one replay step did: `None` when the driver accepted it, else the driver's error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepResult {
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +136,10 @@ pub enum Request {
     Hello,
     Run {
         experiment: Experiment,
+    },
+    /// Replays a host sequence through the driver API; stops at the first failing step.
+    Replay {
+        steps: Vec<ReplayStep>,
     },
     /// Test modes, honoured only when the worker runs with CUDALINT_WORKER_TEST_MODES=1.
     TestHang,
@@ -128,6 +189,11 @@ pub enum Response {
     },
     CompileError {
         log: String,
+    },
+    /// One result per step run; the last one holds the error when a step failed.
+    Replayed {
+        results: Vec<StepResult>,
+        run_ms: f64,
     },
     /// The kernel faulted and the context is poisoned: the worker exits after this reply.
     Fault {

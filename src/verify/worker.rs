@@ -3,7 +3,8 @@
 //! context, so the worker answers `Fault` and exits; its parent starts a fresh one.
 
 use super::protocol::{
-    Argument, ConfigResult, Experiment, Fill, LaunchConfig, Request, Response, SiteViolation,
+    Argument, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request, Response,
+    SiteViolation, StepResult,
 };
 use cudarc::driver::{result, sys, CudaContext, CudaModule};
 use std::io::{BufRead, Write};
@@ -78,6 +79,15 @@ pub fn serve() -> i32 {
                     ),
                 }
             }
+            Ok(Request::Replay { steps }) => match device.get_or_insert_with(open_device) {
+                Err(reason) => (
+                    Response::Unavailable {
+                        reason: reason.clone(),
+                    },
+                    false,
+                ),
+                Ok(_) => (replay(&steps), false),
+            },
             Ok(Request::Run { experiment }) => match device.get_or_insert_with(open_device) {
                 Err(reason) => (
                     Response::Unavailable {
@@ -393,6 +403,52 @@ fn launch(
                 };
                 extra.push(bitmap.to_le_bytes().to_vec());
             }
+            Argument::PartlyInitialized {
+                bytes,
+                fill,
+                initialized_elements,
+            } => {
+                let bytes = usize::try_from(bytes)
+                    .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
+                let pointer = allocate(&mut allocations, bytes)?;
+                let contents = fill_bytes(fill, bytes, &mut random);
+                // SAFETY: the allocation holds at least `bytes` bytes.
+                unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+                values.push(pointer.to_le_bytes().to_vec());
+                extra.push((bytes as u64).to_le_bytes().to_vec());
+                let words = bytes.div_ceil(32).max(1);
+                let mut bits = vec![0u32; words];
+                let set = usize::try_from(initialized_elements)
+                    .unwrap_or(usize::MAX)
+                    .min(words * 32);
+                for (index, word) in bits.iter_mut().enumerate() {
+                    let first = index * 32;
+                    if set >= first + 32 {
+                        *word = u32::MAX;
+                    } else if set > first {
+                        *word = (1u32 << (set - first)) - 1;
+                    }
+                }
+                let bitmap = allocate(&mut allocations, words * 4)?;
+                // SAFETY: the bitmap allocation holds exactly `bits`.
+                unsafe { result::memcpy_htod_sync(bitmap, &bits) }.map_err(classify)?;
+                extra.push(bitmap.to_le_bytes().to_vec());
+            }
+            Argument::Dangling { bytes, freed } => {
+                let pointer = if freed {
+                    let size = usize::try_from(bytes)
+                        .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
+                    // SAFETY: allocated and freed at once; only its (now dangling) address is kept.
+                    let pointer = unsafe { result::malloc_sync(size.max(1)) }.map_err(classify)?;
+                    unsafe { result::free_sync(pointer) }.map_err(classify)?;
+                    pointer
+                } else {
+                    UNALLOCATED_ADDRESS
+                };
+                values.push(pointer.to_le_bytes().to_vec());
+                extra.push(bytes.to_le_bytes().to_vec());
+                extra.push(0u64.to_le_bytes().to_vec());
+            }
             Argument::I8 { value } => values.push(value.to_le_bytes().to_vec()),
             Argument::I16 { value } => values.push(value.to_le_bytes().to_vec()),
             Argument::I32 { value } => values.push(value.to_le_bytes().to_vec()),
@@ -455,4 +511,86 @@ fn launch(
         violations,
         error: None,
     })
+}
+
+/// An address no allocation of this worker ever holds: what an uninitialized pointer is replayed as.
+pub const UNALLOCATED_ADDRESS: u64 = 0x0000_dead_0000_0000;
+
+/// Runs a host sequence through the driver API. Only the sequence runs, never the user's host code.
+fn replay(steps: &[ReplayStep]) -> Response {
+    let start = Instant::now();
+    let mut buffers: std::collections::BTreeMap<usize, sys::CUdeviceptr> = Default::default();
+    let mut live = Allocations(Vec::new());
+    let mut results = Vec::new();
+    for step in steps {
+        let outcome = replay_step(step, &mut buffers, &mut live);
+        let failed = outcome.is_err();
+        results.push(StepResult {
+            error: outcome.err(),
+        });
+        if failed {
+            break;
+        }
+    }
+    drop(live);
+    Response::Replayed {
+        results,
+        run_ms: milliseconds_since(start),
+    }
+}
+
+fn replay_step(
+    step: &ReplayStep,
+    buffers: &mut std::collections::BTreeMap<usize, sys::CUdeviceptr>,
+    live: &mut Allocations,
+) -> Result<(), String> {
+    let size = |bytes: u64| usize::try_from(bytes).map_err(|_| "byte count too large".to_string());
+    let buffer = |id: usize| {
+        buffers
+            .get(&id)
+            .copied()
+            .ok_or_else(|| format!("buffer {id} was never allocated"))
+    };
+    let driver = |e: result::DriverError| format!("{e:?}");
+    match *step {
+        ReplayStep::Allocate { buffer: id, bytes } => {
+            // SAFETY: a plain device allocation, freed by `live` or by a Free step.
+            let pointer = unsafe { result::malloc_sync(size(bytes)?.max(1)) }.map_err(driver)?;
+            live.0.push(pointer);
+            buffers.insert(id, pointer);
+        }
+        ReplayStep::CopyToDevice { buffer: id, bytes } => {
+            let host = vec![1u8; size(bytes)?];
+            // SAFETY: the driver checks the device range against the allocation; the host side
+            // holds exactly `bytes`.
+            unsafe { result::memcpy_htod_sync(buffer(id)?, &host) }.map_err(driver)?;
+        }
+        ReplayStep::CopyFromDevice { buffer: id, bytes } => {
+            let mut host = vec![0u8; size(bytes)?];
+            // SAFETY: as above, the host side holds exactly `bytes`.
+            unsafe { result::memcpy_dtoh_sync(&mut host, buffer(id)?) }.map_err(driver)?;
+        }
+        ReplayStep::Memset { buffer: id, bytes } => {
+            // SAFETY: the driver checks the range against the allocation.
+            unsafe { result::memset_d8_sync(buffer(id)?, 1, size(bytes)?) }.map_err(driver)?;
+        }
+        ReplayStep::Free { buffer: id } => {
+            let pointer = buffer(id)?;
+            live.0.retain(|p| *p != pointer);
+            // SAFETY: freed once; the stale address stays in `buffers` for the steps that follow,
+            // as it does in the replayed program.
+            unsafe { result::free_sync(pointer) }.map_err(driver)?;
+        }
+        ReplayStep::CopyToUnallocated { bytes } => {
+            let host = vec![1u8; size(bytes)?];
+            // SAFETY: the driver validates the destination range, which no allocation holds.
+            unsafe { result::memcpy_htod_sync(UNALLOCATED_ADDRESS, &host) }.map_err(driver)?;
+        }
+        ReplayStep::CopyFromUnallocated { bytes } => {
+            let mut host = vec![0u8; size(bytes)?];
+            // SAFETY: the driver validates the source range, which no allocation holds.
+            unsafe { result::memcpy_dtoh_sync(&mut host, UNALLOCATED_ADDRESS) }.map_err(driver)?;
+        }
+    }
+    Ok(())
 }

@@ -489,6 +489,17 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
             }
+            // `(k * blockDim.x + threadIdx.x) / blockDim.x`: the thread's part is below the
+            // divisor, so the quotient is the same for the whole block
+            "binary_expression"
+                if matches!(operator(node, self.source), "/")
+                    && node.field("right").is_some_and(|r| self.is_block_size(r))
+                    && node
+                        .field("left")
+                        .is_some_and(|l| self.expression_deps(l, depth + 1) == Deps::THREAD) =>
+            {
+                Deps::NONE
+            }
             "subscript_expression"
             | "pointer_expression"
             | "sizeof_expression"
@@ -849,6 +860,41 @@ impl<'a, 't> Analyzer<'a, 't> {
         in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
     }
 
+    /// `blockDim.x`, or a local defined as it (`int localSize = blockDim.x;`).
+    fn is_block_size(&self, node: Node<'t>) -> bool {
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "field_expression" => syntax::same_text(node, self.source, "blockDim.x"),
+            "identifier" => matches!(
+                self.definitions.get(self.text(node)).map(Vec::as_slice),
+                Some([value]) if syntax::same_text(*value, self.source, "blockDim.x")
+            ),
+            _ => false,
+        }
+    }
+
+    /// `for (m = start; m < stop; ...)` with both `start` and `stop` per-thread: every thread may
+    /// well run the same number of iterations, so the loop is not known to split the block.
+    fn compares_two_thread_values(&self, condition: Node<'t>) -> bool {
+        let in_loop = condition
+            .parent()
+            .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
+        let condition = match condition.node_kind() {
+            "condition_clause" => condition.field("value").unwrap_or(condition),
+            _ => condition,
+        };
+        let condition = strip(condition, self.source);
+        in_loop
+            && condition.node_kind() == "binary_expression"
+            && matches!(
+                operator(condition, self.source),
+                "<" | "<=" | ">" | ">=" | "!="
+            )
+            && [condition.field("left"), condition.field("right")]
+                .into_iter()
+                .all(|side| side.is_some_and(|s| self.expression_deps(s, 0).varies_within_block()))
+    }
+
     fn record_barrier(&mut self, node: Node<'t>) {
         // Threads that returned early have exited; since Volta a barrier does not wait for them,
         // so only enclosing conditions and skipped loop iterations split the block.
@@ -856,7 +902,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             .facts
             .iter()
             .filter(|fact| {
-                fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node)
+                fact.exit != Exit::Return
+                    && !self.has_padded_trip_count(fact.condition.node)
+                    && !self.compares_two_thread_values(fact.condition.node)
             })
             .find(|fact| {
                 self.expression_deps(fact.condition.node, 0)

@@ -842,12 +842,10 @@ impl<'m, 't> Builder<'m, 't> {
                         reassigned.insert(text(right, source).to_string());
                     }
                 }
-                "identifier" => {
-                    if !declared_names.contains(&node.id()) {
-                        uses.entry(text(node, source).to_string())
-                            .or_default()
-                            .push(node.start_byte());
-                    }
+                "identifier" if !declared_names.contains(&node.id()) => {
+                    uses.entry(text(node, source).to_string())
+                        .or_default()
+                        .push(node.start_byte());
                 }
                 "call_expression" => {
                     let name = call_name(node, source);

@@ -170,7 +170,7 @@ struct Analyzer<'a, 't> {
     /// The conditions in force where each definition (by its value's node id) was made: a value
     /// computed under `if (s < len)` stays bounded after the branch.
     definition_guards: HashMap<usize, Vec<Condition<'t>>>,
-    comparison_cache: std::cell::RefCell<Option<(Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>)>>,
+    comparison_cache: std::cell::RefCell<Option<CachedSplit<'t>>>,
     /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
@@ -180,6 +180,9 @@ struct Analyzer<'a, 't> {
 
 /// Comparisons that hold, and disjunctions of comparisons of which one holds.
 type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
+
+/// The facts' identities (condition node, whether it holds) and their split.
+type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer {
@@ -1011,16 +1014,16 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn index_status(&self, index: Node<'t>, offset: Option<Node<'t>>) -> IndexStatus<'t> {
         let split = self.current_comparisons();
         let (comparisons, disjunctions) = (&split.0, &split.1);
-        if let Some(status) = self.out_of_range(index, &comparisons, &disjunctions) {
+        if let Some(status) = self.out_of_range(index, comparisons, disjunctions) {
             return status;
         }
         let mut visiting = Vec::new();
-        let bound = match self.bounded(index, &comparisons, &mut visiting, 0) {
+        let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,
             Err(leaf) => return self.unguarded(leaf),
         };
         if let Some(offset) = offset {
-            if let Err(leaf) = self.bounded(offset, &comparisons, &mut visiting, 0) {
+            if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
                 return self.unguarded(leaf);
             }
         }

@@ -53,6 +53,10 @@ mod tests {
                 "__global__ void k(float* o, int n) { if (blockIdx.x >= n) return; __syncthreads(); }",
                 "__global__ void k(float* o, int tiles) { for (int t = 0; t < tiles; ++t) { __syncthreads(); } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
+                // the same trip count for every thread: per-thread start and stop a fixed distance apart
+                "__global__ void k(float* o, int num) { int start = blockIdx.x * 64 + threadIdx.y * 8; int stop = min(num, start + 8); for (int m = start; m < stop; m += 2) { __syncthreads(); } }",
+                // a position rounded down to the block size is uniform across the block
+                "__global__ void k(float* o, int len) { int localSize = blockDim.x; int pos = threadIdx.x; for (int r = 0; r < 8; ++r) { pos += localSize; if ((pos / localSize) * localSize >= len) continue; __syncthreads(); } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); b.sync(); }",
             ],
             &[

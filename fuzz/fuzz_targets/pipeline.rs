@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
             source: Arc::from(text.as_ref()),
             diagnostics: outcome.diagnostics,
             skipped_regions: outcome.skipped_regions,
+            warning: std::str::from_utf8(data).is_err().then(|| "not valid UTF-8".to_string()),
             findings_on_broken_code: outcome.findings_on_broken_code,
         };
         let run = RunResult {

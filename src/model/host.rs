@@ -787,8 +787,23 @@ impl<'m, 't> Builder<'m, 't> {
         let mut has_goto = false;
         let mut peer = false;
         let mut graphs = false;
+        // identifiers that name what a declarator declares, noted when the walk (pre-order) meets
+        // the declarator, since `Node::parent` costs a search from the root
+        let mut declared_names: HashSet<usize> = HashSet::new();
         walk_iterative(self.function.body, |node| {
-            match node.node_kind() {
+            let kind = node.node_kind();
+            if matches!(
+                kind,
+                "init_declarator" | "pointer_declarator" | "array_declarator" | "declaration"
+            ) {
+                if let Some(declarator) = node
+                    .field("declarator")
+                    .filter(|d| d.node_kind() == "identifier")
+                {
+                    declared_names.insert(declarator.id());
+                }
+            }
+            match kind {
                 "declaration" => declarations.push(node),
                 "assignment_expression" => {
                     if let Some(left) = node.field("left") {
@@ -827,16 +842,18 @@ impl<'m, 't> Builder<'m, 't> {
                         reassigned.insert(text(right, source).to_string());
                     }
                 }
-                // a local handed to unknown code may be taken by reference and changed there
-                "argument_list" => {
-                    let callee = node
-                        .parent()
-                        .filter(|p| p.node_kind() == "call_expression" && !is_launch(*p))
-                        .map(|p| call_name(p, source));
-                    let callee = callee.unwrap_or("dim3");
-                    let benign = is_cuda_api(callee)
+                "identifier" if !declared_names.contains(&node.id()) => {
+                    uses.entry(text(node, source).to_string())
+                        .or_default()
+                        .push(node.start_byte());
+                }
+                "call_expression" => {
+                    let name = call_name(node, source);
+                    // a local handed to unknown code may be taken by reference and changed there
+                    let benign = is_launch(node)
+                        || is_cuda_api(name)
                         || matches!(
-                            callee,
+                            name,
                             "printf"
                                 | "fprintf"
                                 | "sizeof"
@@ -847,31 +864,14 @@ impl<'m, 't> Builder<'m, 't> {
                                 | "std::max"
                         );
                     if !benign {
-                        for argument in named_children(node) {
-                            if argument.node_kind() == "identifier" {
-                                reassigned.insert(text(argument, source).to_string());
+                        if let Some(arguments) = node.field("arguments") {
+                            for argument in named_children(arguments) {
+                                if argument.node_kind() == "identifier" {
+                                    reassigned.insert(text(argument, source).to_string());
+                                }
                             }
                         }
                     }
-                }
-                "identifier" => {
-                    let is_declarator = node.parent().is_some_and(|p| {
-                        matches!(
-                            p.node_kind(),
-                            "init_declarator"
-                                | "pointer_declarator"
-                                | "array_declarator"
-                                | "declaration"
-                        ) && p.field("declarator") == Some(node)
-                    });
-                    if !is_declarator {
-                        uses.entry(text(node, source).to_string())
-                            .or_default()
-                            .push(node.start_byte());
-                    }
-                }
-                "call_expression" => {
-                    let name = call_name(node, source);
                     if matches!(name, "cudaDeviceEnablePeerAccess" | "cuCtxEnablePeerAccess") {
                         peer = true;
                     }

@@ -170,7 +170,7 @@ struct Analyzer<'a, 't> {
     /// The conditions in force where each definition (by its value's node id) was made: a value
     /// computed under `if (s < len)` stays bounded after the branch.
     definition_guards: HashMap<usize, Vec<Condition<'t>>>,
-    comparison_cache: std::cell::RefCell<Option<(Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>)>>,
+    comparison_cache: std::cell::RefCell<Option<CachedSplit<'t>>>,
     /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
@@ -180,6 +180,9 @@ struct Analyzer<'a, 't> {
 
 /// Comparisons that hold, and disjunctions of comparisons of which one holds.
 type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
+
+/// The facts' identities (condition node, whether it holds) and their split.
+type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer {
@@ -488,6 +491,17 @@ impl<'a, 't> Analyzer<'a, 't> {
                 node.field("arguments")
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
+            }
+            // `(k * blockDim.x + threadIdx.x) / blockDim.x`: the thread's part is below the
+            // divisor, so the quotient is the same for the whole block
+            "binary_expression"
+                if matches!(operator(node, self.source), "/")
+                    && node.field("right").is_some_and(|r| self.is_block_size(r))
+                    && node
+                        .field("left")
+                        .is_some_and(|l| self.expression_deps(l, depth + 1) == Deps::THREAD) =>
+            {
+                Deps::NONE
             }
             "subscript_expression"
             | "pointer_expression"
@@ -849,6 +863,41 @@ impl<'a, 't> Analyzer<'a, 't> {
         in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
     }
 
+    /// `blockDim.x`, or a local defined as it (`int localSize = blockDim.x;`).
+    fn is_block_size(&self, node: Node<'t>) -> bool {
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "field_expression" => syntax::same_text(node, self.source, "blockDim.x"),
+            "identifier" => matches!(
+                self.definitions.get(self.text(node)).map(Vec::as_slice),
+                Some([value]) if syntax::same_text(*value, self.source, "blockDim.x")
+            ),
+            _ => false,
+        }
+    }
+
+    /// `for (m = start; m < stop; ...)` with both `start` and `stop` per-thread: every thread may
+    /// well run the same number of iterations, so the loop is not known to split the block.
+    fn compares_two_thread_values(&self, condition: Node<'t>) -> bool {
+        let in_loop = condition
+            .parent()
+            .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
+        let condition = match condition.node_kind() {
+            "condition_clause" => condition.field("value").unwrap_or(condition),
+            _ => condition,
+        };
+        let condition = strip(condition, self.source);
+        in_loop
+            && condition.node_kind() == "binary_expression"
+            && matches!(
+                operator(condition, self.source),
+                "<" | "<=" | ">" | ">=" | "!="
+            )
+            && [condition.field("left"), condition.field("right")]
+                .into_iter()
+                .all(|side| side.is_some_and(|s| self.expression_deps(s, 0).varies_within_block()))
+    }
+
     fn record_barrier(&mut self, node: Node<'t>) {
         // Threads that returned early have exited; since Volta a barrier does not wait for them,
         // so only enclosing conditions and skipped loop iterations split the block.
@@ -856,7 +905,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             .facts
             .iter()
             .filter(|fact| {
-                fact.exit != Exit::Return && !self.has_padded_trip_count(fact.condition.node)
+                fact.exit != Exit::Return
+                    && !self.has_padded_trip_count(fact.condition.node)
+                    && !self.compares_two_thread_values(fact.condition.node)
             })
             .find(|fact| {
                 self.expression_deps(fact.condition.node, 0)
@@ -963,16 +1014,16 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn index_status(&self, index: Node<'t>, offset: Option<Node<'t>>) -> IndexStatus<'t> {
         let split = self.current_comparisons();
         let (comparisons, disjunctions) = (&split.0, &split.1);
-        if let Some(status) = self.out_of_range(index, &comparisons, &disjunctions) {
+        if let Some(status) = self.out_of_range(index, comparisons, disjunctions) {
             return status;
         }
         let mut visiting = Vec::new();
-        let bound = match self.bounded(index, &comparisons, &mut visiting, 0) {
+        let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,
             Err(leaf) => return self.unguarded(leaf),
         };
         if let Some(offset) = offset {
-            if let Err(leaf) = self.bounded(offset, &comparisons, &mut visiting, 0) {
+            if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
                 return self.unguarded(leaf);
             }
         }

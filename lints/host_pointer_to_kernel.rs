@@ -13,68 +13,57 @@ crate::declare_lint!(
 );
 
 fn check(model: &Model, cx: &mut LintContext) {
-    for host in &model.host.functions {
-        for launch in &host.launches {
-            let Some(summary) = model.host.kernel(&launch.kernel, launch.arguments.len()) else {
-                continue;
-            };
-            for (position, pointer) in launch.pointer_arguments.iter().enumerate() {
-                let Some(pointer) = pointer else { continue };
-                if !summary
-                    .parameters
-                    .get(position)
-                    .is_some_and(|p| p.is_pointer)
-                {
-                    continue;
-                }
-                let Some(variable) = host.variables.get(pointer.variable) else {
-                    continue;
-                };
-                let Some(event) = host.event_at(pointer.variable, launch.call) else {
-                    continue;
-                };
-                // registered or handed to unknown code first: it may be mapped now
-                if host.events_before(pointer.variable, event).any(|e| {
-                    matches!(
-                        e.kind,
-                        EventKind::Written {
-                            kind: WriteKind::Unknown,
-                            ..
-                        } | EventKind::Escaped
-                            | EventKind::AddressTaken
-                    )
-                }) {
-                    continue;
-                }
-                let (origin, label_node) =
-                    if pointer.host_data || (variable.is_array && !variable.is_pointer) {
-                        if variable.is_parameter {
-                            continue;
-                        }
-                        (
-                            if variable.is_array {
-                                "a stack array"
-                            } else {
-                                "a std::vector's host storage"
-                            },
-                            variable.declaration,
-                        )
-                    } else {
-                        match host.reaching_allocation(pointer.variable, event) {
-                            Some(allocation) if allocation.memory == Memory::Host => {
-                                ("host memory from malloc/new", allocation.call)
-                            }
-                            _ => continue,
-                        }
-                    };
-                let name = variable_name(host, pointer.variable);
-                cx.report(
-                    cx.diagnostic(launch.arguments[position].byte_range(), format!("`{name}` is {origin}, passed to kernel `{}`, which dereferences it on the GPU and faults with an illegal address", launch.kernel))
-                        .with_label(label_node.byte_range(), format!("`{name}` is host memory"))
-                        .with_help("allocate a device buffer with cudaMalloc, copy the data into it and pass that, or use cudaMallocManaged"),
-                );
-            }
+    for launched in model.host.launched_pointers() {
+        let (host, launch, position, pointer, event) = (
+            launched.host,
+            launched.launch,
+            launched.position,
+            launched.pointer,
+            launched.event,
+        );
+        let Some(variable) = host.variables.get(pointer.variable) else {
+            continue;
+        };
+        // registered or handed to unknown code first: it may be mapped now
+        if host.events_before(pointer.variable, event).any(|e| {
+            matches!(
+                e.kind,
+                EventKind::Written {
+                    kind: WriteKind::Unknown,
+                    ..
+                } | EventKind::Escaped
+                    | EventKind::AddressTaken
+            )
+        }) {
+            continue;
         }
+        let (origin, label_node) =
+            if pointer.host_data || (variable.is_array && !variable.is_pointer) {
+                if variable.is_parameter {
+                    continue;
+                }
+                (
+                    if variable.is_array {
+                        "a stack array"
+                    } else {
+                        "a std::vector's host storage"
+                    },
+                    variable.declaration,
+                )
+            } else {
+                match host.reaching_allocation(pointer.variable, event) {
+                    Some(allocation) if allocation.memory == Memory::Host => {
+                        ("host memory from malloc/new", allocation.call)
+                    }
+                    _ => continue,
+                }
+            };
+        let name = variable_name(host, pointer.variable);
+        cx.report(
+            cx.diagnostic(launch.arguments[position].byte_range(), format!("`{name}` is {origin}, passed to kernel `{}`, which dereferences it on the GPU and faults with an illegal address", launch.kernel))
+                .with_label(label_node.byte_range(), format!("`{name}` is host memory"))
+                .with_help("allocate a device buffer with cudaMalloc, copy the data into it and pass that, or use cudaMallocManaged"),
+        );
     }
 }
 

@@ -14,97 +14,89 @@ crate::declare_lint!(
 );
 
 fn check(model: &Model, cx: &mut LintContext) {
-    for host in &model.host.functions {
-        for launch in &host.launches {
-            let Some(summary) = model.host.kernel(&launch.kernel, launch.arguments.len()) else {
+    for launched in model.host.launched_pointers() {
+        let (host, launch, position, pointer, parameter, event) = (
+            launched.host,
+            launched.launch,
+            launched.position,
+            launched.pointer,
+            launched.parameter,
+            launched.event,
+        );
+        if !pointer.whole || !parameter.reads || parameter.plain_writes {
+            continue;
+        }
+        let Some(allocation) = host.reaching_allocation(pointer.variable, event) else {
+            continue;
+        };
+        if allocation.memory != Memory::Device {
+            continue;
+        }
+        let launch_loop = event.enclosing_loop;
+        let mut writes: Vec<(Option<Sym>, tree_sitter::Node)> = Vec::new();
+        let mut unknown = false;
+        for earlier in host.events_before(pointer.variable, event) {
+            let in_launch_loop = launch_loop.is_some_and(|l| {
+                l.start_byte() <= earlier.node.start_byte()
+                    && earlier.node.end_byte() <= l.end_byte()
+            });
+            if earlier.node.end_byte() <= allocation.call.start_byte() && !in_launch_loop {
                 continue;
-            };
-            for (position, pointer) in launch.pointer_arguments.iter().enumerate() {
-                let Some(pointer) = pointer.filter(|p| p.whole) else {
-                    continue;
-                };
-                let Some(parameter) = summary.parameters.get(position) else {
-                    continue;
-                };
-                if !parameter.is_pointer || !parameter.reads || parameter.plain_writes {
-                    continue;
+            }
+            match &earlier.kind {
+                EventKind::Allocated { .. } | EventKind::Read { .. } => {}
+                EventKind::Written {
+                    kind: WriteKind::Copy | WriteKind::Memset,
+                    bytes,
+                    whole: true,
+                } => writes.push((bytes.clone(), earlier.node)),
+                EventKind::Launched {
+                    launch: other,
+                    argument,
+                    ..
+                } => {
+                    let writes_it = host
+                        .launches
+                        .get(*other)
+                        .and_then(|l| model.host.kernel(&l.kernel, l.arguments.len()))
+                        .and_then(|k| k.parameters.get(*argument))
+                        .is_none_or(|p| !p.is_const);
+                    unknown |= writes_it;
                 }
-                let Some(event) = host.event_at(pointer.variable, launch.call) else {
-                    continue;
-                };
-                let Some(allocation) = host.reaching_allocation(pointer.variable, event) else {
-                    continue;
-                };
-                if allocation.memory != Memory::Device {
-                    continue;
-                }
-                let launch_loop = event.enclosing_loop;
-                let mut writes: Vec<(Option<Sym>, tree_sitter::Node)> = Vec::new();
-                let mut unknown = false;
-                for earlier in host.events_before(pointer.variable, event) {
-                    let in_launch_loop = launch_loop.is_some_and(|l| {
-                        l.start_byte() <= earlier.node.start_byte()
-                            && earlier.node.end_byte() <= l.end_byte()
-                    });
-                    if earlier.node.end_byte() <= allocation.call.start_byte() && !in_launch_loop {
-                        continue;
-                    }
-                    match &earlier.kind {
-                        EventKind::Allocated { .. } | EventKind::Read { .. } => {}
-                        EventKind::Written {
-                            kind: WriteKind::Copy | WriteKind::Memset,
-                            bytes,
-                            whole: true,
-                        } => writes.push((bytes.clone(), earlier.node)),
-                        EventKind::Launched {
-                            launch: other,
-                            argument,
-                            ..
-                        } => {
-                            let writes_it = host
-                                .launches
-                                .get(*other)
-                                .and_then(|l| model.host.kernel(&l.kernel, l.arguments.len()))
-                                .and_then(|k| k.parameters.get(*argument))
-                                .is_none_or(|p| !p.is_const);
-                            unknown |= writes_it;
-                        }
-                        _ => unknown = true,
-                    }
-                }
-                if unknown {
-                    continue;
-                }
-                let name = variable_name(host, pointer.variable);
-                let kernel = &launch.kernel;
-                if writes.is_empty() {
-                    cx.report(
-                        cx.diagnostic(launch.arguments[position].byte_range(), format!("`{kernel}` reads `{name}`, but nothing wrote `{name}` after its allocation, so the kernel computes with uninitialized memory"))
-                            .with_label(allocation.call.byte_range(), format!("`{name}` allocated here and never written before the launch"))
-                            .with_help(format!("copy the input into `{name}` (cudaMemcpy) or clear it (cudaMemset) before the launch")),
-                    );
-                    continue;
-                }
-                let Some(read_bytes) = read_bytes(parameter, launch) else {
-                    continue;
-                };
-                if writes.iter().any(|(bytes, _)| {
-                    bytes
-                        .as_ref()
-                        .is_none_or(|b| b.compare(&read_bytes) != Order::ProvablySmaller)
-                }) {
-                    continue;
-                }
-                let (written, node) = &writes[writes.len() - 1];
-                let written = written.as_ref().map(|w| w.display()).unwrap_or_default();
-                cx.report(
-                    cx.diagnostic(launch.arguments[position].byte_range(), format!("`{kernel}` reads `{}` bytes of `{name}`, but only `{written}` bytes were written before the launch, so the rest is uninitialized", read_bytes.display()))
-                        .with_label(node.byte_range(), format!("only `{written}` bytes of `{name}` written here"))
-                        .with_label(allocation.call.byte_range(), format!("`{name}` allocated here"))
-                        .with_help("copy or clear the whole region the kernel reads, or pass the kernel the count that was copied"),
-                );
+                _ => unknown = true,
             }
         }
+        if unknown {
+            continue;
+        }
+        let name = variable_name(host, pointer.variable);
+        let kernel = &launch.kernel;
+        if writes.is_empty() {
+            cx.report(
+                cx.diagnostic(launch.arguments[position].byte_range(), format!("`{kernel}` reads `{name}`, but nothing wrote `{name}` after its allocation, so the kernel computes with uninitialized memory"))
+                    .with_label(allocation.call.byte_range(), format!("`{name}` allocated here and never written before the launch"))
+                    .with_help(format!("copy the input into `{name}` (cudaMemcpy) or clear it (cudaMemset) before the launch")),
+            );
+            continue;
+        }
+        let Some(read_bytes) = read_bytes(parameter, launch) else {
+            continue;
+        };
+        if writes.iter().any(|(bytes, _)| {
+            bytes
+                .as_ref()
+                .is_none_or(|b| b.compare(&read_bytes) != Order::ProvablySmaller)
+        }) {
+            continue;
+        }
+        let (written, node) = &writes[writes.len() - 1];
+        let written = written.as_ref().map(|w| w.display()).unwrap_or_default();
+        cx.report(
+            cx.diagnostic(launch.arguments[position].byte_range(), format!("`{kernel}` reads `{}` bytes of `{name}`, but only `{written}` bytes were written before the launch, so the rest is uninitialized", read_bytes.display()))
+                .with_label(node.byte_range(), format!("only `{written}` bytes of `{name}` written here"))
+                .with_label(allocation.call.byte_range(), format!("`{name}` allocated here"))
+                .with_help("copy or clear the whole region the kernel reads, or pass the kernel the count that was copied"),
+        );
     }
 }
 

@@ -296,7 +296,43 @@ pub struct HostFacts<'t> {
     pub kernels: Vec<KernelSummary>,
 }
 
-impl HostFacts<'_> {
+/// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
+/// kernel does with that parameter and the launch event of the variable.
+pub struct LaunchedPointer<'a, 't> {
+    pub host: &'a HostFunction<'t>,
+    pub launch: &'a Launch<'t>,
+    pub position: usize,
+    pub pointer: PointerArg,
+    pub parameter: &'a ParameterSummary,
+    pub event: &'a Event<'t>,
+}
+
+impl<'t> HostFacts<'t> {
+    /// Every pointer variable handed to a kernel's pointer parameter, in launch order.
+    pub fn launched_pointers(&self) -> impl Iterator<Item = LaunchedPointer<'_, 't>> + '_ {
+        self.functions.iter().flat_map(move |host| {
+            host.launches.iter().flat_map(move |launch| {
+                let summary = self.kernel(&launch.kernel, launch.arguments.len());
+                launch.pointer_arguments.iter().enumerate().filter_map(
+                    move |(position, pointer)| {
+                        let pointer = (*pointer)?;
+                        let parameter =
+                            summary?.parameters.get(position).filter(|p| p.is_pointer)?;
+                        let event = host.event_at(pointer.variable, launch.call)?;
+                        Some(LaunchedPointer {
+                            host,
+                            launch,
+                            position,
+                            pointer,
+                            parameter,
+                            event,
+                        })
+                    },
+                )
+            })
+        })
+    }
+
     pub fn kernel(&self, name: &str, arity: usize) -> Option<&KernelSummary> {
         let mut candidates = self.kernels.iter().filter(|k| k.name == name);
         let first = candidates.next()?;

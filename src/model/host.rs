@@ -13,7 +13,7 @@ use crate::syntax::NodeExt;
 use crate::syntax::{
     self, named_children, normalized, operator, strip, text, walk_iterative, MAX_DEPTH,
 };
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tree_sitter::Node;
 
 /// Where a buffer lives.
@@ -609,7 +609,7 @@ struct Builder<'m, 't> {
     scalar_types: HashMap<String, String>,
     dim3_arguments: HashMap<String, Node<'t>>,
     /// Positions of identifier uses, to tell whether a stored error code is read later.
-    uses: HashMap<String, Vec<usize>>,
+    uses: HashMap<&'t str, Vec<usize>>,
     error_variables: HashSet<String>,
     /// Positions where a launch error is queried and tested.
     launch_checks: Vec<usize>,
@@ -650,14 +650,14 @@ impl<'m, 't> Builder<'m, 't> {
                 function_index,
                 ..Default::default()
             },
-            by_name: HashMap::new(),
-            reassigned: HashSet::new(),
-            initializers: HashMap::new(),
-            const_names: HashSet::new(),
-            scalar_types: HashMap::new(),
-            dim3_arguments: HashMap::new(),
-            uses: HashMap::new(),
-            error_variables: HashSet::new(),
+            by_name: HashMap::default(),
+            reassigned: HashSet::default(),
+            initializers: HashMap::default(),
+            const_names: HashSet::default(),
+            scalar_types: HashMap::default(),
+            dim3_arguments: HashMap::default(),
+            uses: HashMap::default(),
+            error_variables: HashSet::default(),
             launch_checks: Vec::new(),
             device: None,
         }
@@ -818,14 +818,14 @@ impl<'m, 't> Builder<'m, 't> {
             }
         }
         let mut declarations = Vec::new();
-        let mut reassigned = HashSet::new();
-        let mut uses: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut reassigned = HashSet::default();
+        let mut uses: HashMap<&'t str, Vec<usize>> = HashMap::default();
         let mut has_goto = false;
         let mut peer = false;
         let mut graphs = false;
         // identifiers that name what a declarator declares, noted when the walk (pre-order) meets
         // the declarator, since `Node::parent` costs a search from the root
-        let mut declared_names: HashSet<usize> = HashSet::new();
+        let mut declared_names: HashSet<usize> = HashSet::default();
         walk_iterative(self.function.body, |node| {
             let kind = node.node_kind();
             if matches!(
@@ -879,7 +879,7 @@ impl<'m, 't> Builder<'m, 't> {
                     }
                 }
                 "identifier" if !declared_names.contains(&node.id()) => {
-                    uses.entry(text(node, source).to_string())
+                    uses.entry(text(node, source))
                         .or_default()
                         .push(node.start_byte());
                 }

@@ -194,10 +194,26 @@ impl<'t> Model<'t> {
         let root = self.tree.root_node();
         let source = self.source;
         let mut functions = Vec::new();
+        // the template around each function, noted on the way down (`Node::parent` searches
+        // from the root, which is quadratic over a file's top-level declarations)
+        let mut templates: Vec<(usize, Node<'t>)> = Vec::new();
         syntax::walk_iterative(root, |node| match node.node_kind() {
+            "template_declaration" => {
+                for child in syntax::named_children(node) {
+                    if child.node_kind() == "function_definition" {
+                        templates.push((child.id(), node));
+                    }
+                }
+                true
+            }
             "function_definition" => {
+                let template = templates
+                    .iter()
+                    .rev()
+                    .find(|(id, _)| *id == node.id())
+                    .map(|(_, t)| *t);
                 if let Some(function) =
-                    function_from_definition(node, source, &self.view.neutralised)
+                    function_from_definition(node, template, source, &self.view.neutralised)
                 {
                     functions.push(function);
                 }
@@ -231,6 +247,7 @@ impl<'t> Model<'t> {
 
 fn function_from_definition<'t>(
     node: Node<'t>,
+    template: Option<Node<'t>>,
     source: &str,
     neutralised: &[crate::source::Neutralised],
 ) -> Option<Function<'t>> {
@@ -259,12 +276,9 @@ fn function_from_definition<'t>(
     }
     // qualifiers hidden in a macro (`#define HD __host__ __device__`) that the view neutralised
     let head = node.start_byte()..declarator.start_byte();
-    let mut start = node.start_byte();
-    if let Some(parent) = node.parent() {
-        if parent.node_kind() == "template_declaration" {
-            start = parent.start_byte();
-        }
-    }
+    let start = template
+        .map(|t| t.start_byte())
+        .unwrap_or(node.start_byte());
     for macro_use in neutralised {
         let before = macro_use.span.end <= head.end && macro_use.span.start + 200 >= start;
         if before
@@ -313,10 +327,7 @@ fn function_from_definition<'t>(
         }
     }
     let mut template_parameters = Vec::new();
-    if let Some(parent) = node
-        .parent()
-        .filter(|p| p.node_kind() == "template_declaration")
-    {
+    if let Some(parent) = template {
         if let Some(list) = parent.field("parameters") {
             syntax::walk_iterative(list, |n| {
                 if n.node_kind() == "type_identifier"

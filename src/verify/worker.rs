@@ -334,6 +334,22 @@ fn allocate(
     Ok(pointer)
 }
 
+/// A device buffer of `bytes` bytes holding random non-zero data of the buffer's element type.
+fn upload_filled(
+    allocations: &mut Allocations,
+    bytes: u64,
+    fill: Fill,
+    random: &mut XorShift,
+) -> Result<(sys::CUdeviceptr, usize), LaunchFailure> {
+    let bytes = usize::try_from(bytes)
+        .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
+    let pointer = allocate(allocations, bytes)?;
+    let contents = fill_bytes(fill, bytes, random);
+    // SAFETY: the allocation holds at least `bytes` bytes.
+    unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+    Ok((pointer, bytes))
+}
+
 /// A small deterministic generator: experiments repeat exactly.
 struct XorShift(u64);
 
@@ -383,12 +399,7 @@ fn launch(
                 fill,
                 initialized,
             } => {
-                let bytes = usize::try_from(bytes)
-                    .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
-                let pointer = allocate(&mut allocations, bytes)?;
-                let contents = fill_bytes(fill, bytes, &mut random);
-                // SAFETY: the allocation holds at least `bytes` bytes.
-                unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+                let (pointer, bytes) = upload_filled(&mut allocations, bytes, fill, &mut random)?;
                 values.push(pointer.to_le_bytes().to_vec());
                 extra.push((bytes as u64).to_le_bytes().to_vec());
                 let bitmap: u64 = if initialized {
@@ -408,12 +419,7 @@ fn launch(
                 fill,
                 initialized_elements,
             } => {
-                let bytes = usize::try_from(bytes)
-                    .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
-                let pointer = allocate(&mut allocations, bytes)?;
-                let contents = fill_bytes(fill, bytes, &mut random);
-                // SAFETY: the allocation holds at least `bytes` bytes.
-                unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+                let (pointer, bytes) = upload_filled(&mut allocations, bytes, fill, &mut random)?;
                 values.push(pointer.to_le_bytes().to_vec());
                 extra.push((bytes as u64).to_le_bytes().to_vec());
                 let words = bytes.div_ceil(32).max(1);

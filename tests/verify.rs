@@ -38,7 +38,13 @@ fn rewritten_sources_match_snapshots() {
                     (
                         name,
                         format!(
-                            "{}\n// configurations:\n// {}\n",
+                            "{}{}\n// configurations:\n// {}\n",
+                            built
+                                .source
+                                .headers
+                                .iter()
+                                .map(|h| format!("{h}\n"))
+                                .collect::<String>(),
                             built.source.body,
                             configs.join("\n// ")
                         ),
@@ -74,6 +80,59 @@ fn every_access_becomes_a_checked_access() {
     );
     assert!(built.source.body.contains("int n, unsigned long long cudalint_bytes_0, unsigned int* cudalint_initialized_0, unsigned long long cudalint_bytes_1"));
     assert!(built.source.body.starts_with("extern \"C\" __global__"));
+}
+
+fn kernel_source(text: &str, kernel: &str) -> cudalint::verify::extract::KernelSource {
+    with_model(Path::new("k.cu"), text, |m| {
+        let index = m.functions.iter().position(|f| f.name == kernel).unwrap();
+        experiment_for_kernel(m, index)
+    })
+    .unwrap()
+    .unwrap()
+    .source
+}
+
+#[test]
+fn toolkit_headers_are_kept_only_when_the_kernel_uses_them() {
+    let file = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__device__ float twice(float v) { return 2 * v; }\n__global__ void plain(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = twice(1); }\n__global__ void ranked(float* o) { o[cg::this_grid().thread_rank()] = 1; }\n";
+    let plain = kernel_source(file, "plain");
+    assert!(plain.headers.is_empty(), "{:?}", plain.headers);
+    assert!(!plain.body.contains("cooperative_groups"), "{}", plain.body);
+    let ranked = kernel_source(file, "ranked");
+    assert_eq!(ranked.headers, ["#include <cooperative_groups.h>"]);
+    assert!(ranked.body.contains("namespace cg = cooperative_groups;"));
+    // Unqualified names after a using-directive cannot be told apart: the header stays.
+    let using = file.replace(
+        "namespace cg = cooperative_groups;",
+        "using namespace cooperative_groups;",
+    );
+    let plain = kernel_source(&using, "plain");
+    assert_eq!(plain.headers, ["#include <cooperative_groups.h>"]);
+    // Headers come first in the program, before the prelude, so NVRTC can precompile them.
+    assert!(ranked.source().starts_with(
+        "#include <cooperative_groups.h>\n// cudalint --verify instrumentation prelude"
+    ));
+}
+
+#[test]
+fn a_files_kernels_share_one_program_each_in_its_own_namespace() {
+    use cudalint::verify::extract::program;
+    let bodies = [
+        "#define N 4\nextern \"C\" __global__ void a() {}\n".to_string(),
+        "#define N 4\nextern \"C\" __global__ void b() {}\n".to_string(),
+    ];
+    let headers = ["#include <cuda_fp16.h>".to_string()];
+    let shared = program(&headers, &bodies);
+    assert!(shared.starts_with("#include <cuda_fp16.h>\n"));
+    assert_eq!(shared.matches("#include <cuda_fp16.h>").count(), 1);
+    let a =
+        shared.find("namespace cudalint_kernel_0 {\n#define N 4\nextern \"C\" __global__ void a()");
+    let b =
+        shared.find("namespace cudalint_kernel_1 {\n#define N 4\nextern \"C\" __global__ void b()");
+    assert!(a.is_some() && b.is_some() && a < b, "{shared}");
+    // A single kernel is not wrapped.
+    let alone = program(&[], &bodies[..1]);
+    assert!(!alone.contains("namespace cudalint_kernel_"));
 }
 
 #[test]
@@ -539,4 +598,78 @@ fn replay_requests_round_trip_through_the_protocol() {
     };
     let line = serde_json::to_string(&dangling).unwrap();
     assert_eq!(serde_json::from_str::<Argument>(&line).unwrap(), dangling);
+}
+
+#[test]
+fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
+    use cudalint::verify::protocol::{ConfigResult, SiteViolation};
+    use cudalint::verify::replay::{self, HostReplay, LaunchProbe};
+    let file = Path::new("testdata/bad/use_after_free.cu");
+    let text = std::fs::read_to_string(file).unwrap();
+    let outcome = cudalint::engine::lint_text(file, &text, &cudalint::config::Settings::default());
+    let launch_after_free = outcome
+        .diagnostics
+        .iter()
+        .find(|d| d.rule == "use-after-free" && text[d.span.clone()].contains("<<<"))
+        .expect("the fixture's launch after free");
+    let judged = with_model(file, &text, |model| {
+        let Ok(HostReplay::Launch {
+            built,
+            position,
+            name,
+            probe,
+        }) = replay::plan(model, launch_after_free.rule, &launch_after_free.span)
+        else {
+            panic!("no launch replay");
+        };
+        assert_eq!(probe, LaunchProbe::Freed);
+        let site = built
+            .source
+            .sites
+            .iter()
+            .position(|s| s.parameter_index == position)
+            .expect("a site reading the freed pointer");
+        let ran = |violations: Vec<SiteViolation>| Response::Ran {
+            compile_ms: 1.0,
+            load_ms: 0.1,
+            results: vec![ConfigResult {
+                run_ms: 0.1,
+                violations,
+                error: None,
+            }],
+            reused: false,
+        };
+        let through_freed = SiteViolation {
+            site,
+            count: 1000,
+            index: 7,
+            kind: 1,
+            thread: [7, 0, 0],
+            block: [0, 0, 0],
+            extent: 0,
+            cause: 1,
+        };
+        (
+            replay::judge_launch(
+                &built,
+                position,
+                &name,
+                probe,
+                &ran(vec![through_freed]),
+                &text,
+            ),
+            replay::judge_launch(&built, position, &name, probe, &ran(Vec::new()), &text),
+        )
+    })
+    .unwrap();
+    let (confirmed, clean) = judged;
+    assert_eq!(confirmed.0, "confirmed", "{}", confirmed.1);
+    assert!(
+        confirmed
+            .1
+            .contains("reached the freed memory (element 7) by thread (7,0,0)"),
+        "{}",
+        confirmed.1
+    );
+    assert_eq!(clean.0, "not-reproduced", "{}", clean.1);
 }

@@ -27,7 +27,10 @@ pub struct Site {
 
 #[derive(Debug, Clone)]
 pub struct KernelSource {
-    /// The extracted, instrumented code (without the prelude).
+    /// The toolkit headers the code needs (`#include` lines), placed before everything else so
+    /// that NVRTC can precompile them once.
+    pub headers: Vec<String>,
+    /// The extracted, instrumented code (without the headers and the prelude).
     pub body: String,
     /// The kernel's name in the module (declared `extern "C"`).
     pub symbol: String,
@@ -40,8 +43,89 @@ pub struct KernelSource {
 
 impl KernelSource {
     pub fn source(&self) -> String {
-        format!("{PRELUDE}\n{}", self.body)
+        program(&self.headers, std::slice::from_ref(&self.body))
     }
+}
+
+/// A self-contained program: the headers first (the prefix NVRTC can precompile), the prelude,
+/// then each body. Several bodies go in one program so that a file's kernels cost one compile;
+/// each body is wrapped in its own namespace, since every body repeats the file's helpers.
+pub fn program(headers: &[String], bodies: &[String]) -> String {
+    let mut out = String::new();
+    for header in headers {
+        out.push_str(header);
+        out.push('\n');
+    }
+    out.push_str(PRELUDE);
+    out.push('\n');
+    match bodies {
+        [only] => out.push_str(only),
+        _ => {
+            for (index, body) in bodies.iter().enumerate() {
+                out.push_str(&format!("namespace cudalint_kernel_{index} {{\n{body}}}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The headers of `headers` that `body` uses, and `body` without the namespace aliases and
+/// using-directives of the headers it does not use. Parsing <cooperative_groups.h> costs NVRTC
+/// most of a second, so a kernel that does not use it should not pay for it.
+fn used_headers(headers: Vec<String>, body: String) -> (Vec<String>, String) {
+    let mut kept = Vec::new();
+    let mut body = body;
+    for header in headers {
+        let Some(namespace) = HEADER_NAMESPACES
+            .iter()
+            .find(|(file, _)| header.contains(file))
+            .map(|(_, namespace)| *namespace)
+        else {
+            kept.push(header);
+            continue;
+        };
+        let introductions: Vec<&str> = body
+            .lines()
+            .filter(|line| introduces_namespace(line, namespace))
+            .collect();
+        let aliases: Vec<String> = introductions
+            .iter()
+            .filter_map(|line| alias_name(line))
+            .map(|alias| format!("{alias}::"))
+            .collect();
+        let has_using_directive = introductions.iter().any(|l| alias_name(l).is_none());
+        let uses = has_using_directive
+            || body.lines().any(|line| {
+                !introduces_namespace(line, namespace)
+                    && (line.contains(namespace) || aliases.iter().any(|a| line.contains(a)))
+            });
+        if uses {
+            kept.push(header);
+        } else {
+            body = body
+                .lines()
+                .filter(|line| !introduces_namespace(line, namespace))
+                .map(|line| format!("{line}\n"))
+                .collect();
+        }
+    }
+    (kept, body)
+}
+
+/// Headers whose every name lives in one namespace, so their use can be seen in the text.
+const HEADER_NAMESPACES: &[(&str, &str)] = &[("cooperative_groups", "cooperative_groups")];
+
+/// `namespace cg = cooperative_groups;` or `using namespace cooperative_groups;`.
+fn introduces_namespace(line: &str, namespace: &str) -> bool {
+    let line = line.trim();
+    line.starts_with("namespace ") && line.contains('=') && line.contains(namespace)
+        || line.starts_with("using namespace ") && line.contains(namespace)
+}
+
+fn alias_name(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("namespace ")?;
+    let (name, _) = rest.split_once('=')?;
+    Some(name.trim())
 }
 
 pub fn kind_code(kind: AccessKind) -> u32 {
@@ -67,10 +151,12 @@ pub fn build(
         return Err(format!("`{}` does not parse cleanly", function.name));
     }
     let mut out = String::new();
+    let mut headers = Vec::new();
     let mut state = Extraction {
         model,
         kernel: function,
         out: &mut out,
+        headers: &mut headers,
         result: None,
     };
     state.items(model.tree.root_node(), 0);
@@ -93,6 +179,8 @@ pub fn build(
         rewritten.body = out.replace(TEMPLATE_MARKER, "");
     }
     rewritten.template_bindings = bindings.0.into_iter().map(|b| (b.name, b.value)).collect();
+    (rewritten.headers, rewritten.body) =
+        used_headers(headers, std::mem::take(&mut rewritten.body));
     if let Some(reason) = bindings.1 {
         return Err(reason);
     }
@@ -105,6 +193,7 @@ struct Extraction<'a, 'm, 't> {
     model: &'a Model<'t>,
     kernel: &'a Function<'m>,
     out: &'a mut String,
+    headers: &'a mut Vec<String>,
     result: Option<KernelSource>,
 }
 
@@ -127,7 +216,10 @@ impl<'t> Extraction<'_, '_, 't> {
         let item_text = text(item, source);
         match item.node_kind() {
             "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
-                self.push(item_text.trim_end())
+                let header = item_text.trim().to_string();
+                if !self.headers.contains(&header) {
+                    self.headers.push(header);
+                }
             }
             "preproc_def" | "preproc_function_def" | "preproc_call" => {
                 self.push(item_text.trim_end())
@@ -400,6 +492,7 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
     }
     let body_text = render(source, definition.clone(), &planned, &sites, &edits, 0);
     KernelSource {
+        headers: Vec::new(),
         body: body_text,
         symbol: function.name.clone(),
         sites,

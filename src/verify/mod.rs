@@ -4,6 +4,7 @@
 //! an outcome rather than a crash of the run.
 
 pub mod client;
+pub mod compile;
 pub mod extract;
 pub mod params;
 pub mod protocol;
@@ -49,6 +50,10 @@ pub struct ExperimentTiming {
     pub total_ms: f64,
     /// As the parent saw it, the round trip to the worker included.
     pub wall_ms: f64,
+    /// The size of the program compiled: one file's kernels share one program.
+    pub program_bytes: usize,
+    /// The program was compiled for an earlier kernel of the same file (compile_ms is zero).
+    pub reused_program: bool,
 }
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -57,6 +62,7 @@ pub struct VerifySummary {
     pub compute_capability: Option<[i32; 2]>,
     pub driver_version: Option<i32>,
     pub context_ms: Option<f64>,
+    pub compiler: Option<String>,
     /// Why nothing could run (no driver, no device, no NVRTC).
     pub unavailable: Option<String>,
     pub experiments: Vec<ExperimentTiming>,
@@ -139,7 +145,7 @@ fn kernel_of_span(model: &Model, span: &std::ops::Range<usize>) -> Option<usize>
         .map(|(index, _)| *index)
 }
 
-fn kind_word(kind: u32) -> &'static str {
+pub(crate) fn kind_word(kind: u32) -> &'static str {
     match kind {
         1 => "read",
         2 => "write",
@@ -192,6 +198,8 @@ fn witness(
 /// What happened to one experiment.
 enum Outcome {
     Ran(Vec<ConfigResult>),
+    /// NVRTC's log.
+    CompileFailed(String),
     NotVerifiable(String),
 }
 
@@ -241,7 +249,9 @@ pub fn verify(
             compute_capability,
             driver_version,
             context_ms,
+            compiler,
         }) => {
+            summary.compiler = Some(compiler);
             summary.device = Some(device);
             summary.compute_capability = Some(compute_capability);
             summary.driver_version = Some(driver_version);
@@ -284,63 +294,83 @@ pub fn verify(
         );
         bar
     });
+    let mut by_file: BTreeMap<usize, Vec<(usize, &Vec<usize>)>> = BTreeMap::new();
     for ((report_index, kernel), indices) in &groups {
-        let Some(report) = run.reports.get_mut(*report_index) else {
+        by_file
+            .entry(*report_index)
+            .or_default()
+            .push((*kernel, indices));
+    }
+    for (report_index, kernels) in by_file {
+        let Some(report) = run.reports.get_mut(report_index) else {
             continue;
         };
         let path = report.path.clone();
         let text = report.source.clone();
-        let built = with_model(&path, &text, |model| experiment_for_kernel(model, *kernel))
-            .unwrap_or_else(|| Err("the file no longer parses".into()));
-        if let Some(bar) = &bar {
-            bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
-        }
-        let outcome = match &built {
-            Err(reason) => Outcome::NotVerifiable(reason.clone()),
-            Ok(built) => {
-                let sent = Instant::now();
-                let answer = client.request(&Request::Run {
-                    experiment: built.experiment.clone(),
-                });
-                let wall_ms = sent.elapsed().as_secs_f64() * 1e3;
-                match answer {
-                    Ok(Response::Ran { compile_ms, load_ms, results }) => {
-                        let run_ms: f64 = results.iter().map(|r| r.run_ms).sum();
-                        summary.experiments.push(ExperimentTiming {
-                            file: report.display_path.clone(),
-                            kernel: built.kernel.clone(),
-                            compile_ms,
-                            load_ms,
-                            run_ms,
-                            configs: results.len(),
-                            total_ms: compile_ms + load_ms + run_ms,
-                            wall_ms,
-                        });
-                        Outcome::Ran(results)
-                    }
-                    Ok(Response::CompileError { log }) => Outcome::NotVerifiable(format!("NVRTC could not compile the extracted kernel: {}", first_error(&log))),
-                    Ok(Response::Fault { message, .. }) => Outcome::NotVerifiable(format!("the kernel faulted outside the instrumented accesses ({message}); worker replaced")),
-                    Ok(Response::Error { message }) => Outcome::NotVerifiable(message),
-                    Ok(Response::Unavailable { reason }) => Outcome::NotVerifiable(reason),
-                    Ok(other) => Outcome::NotVerifiable(format!("unexpected answer from the worker: {other:?}")),
-                    Err(failure @ (WorkerFailure::Timeout(_) | WorkerFailure::Died(_) | WorkerFailure::Spawn(_))) => Outcome::NotVerifiable(failure.to_string()),
-                }
+        let built: Vec<Result<KernelExperiment, String>> = with_model(&path, &text, |model| {
+            kernels
+                .iter()
+                .map(|(kernel, _)| experiment_for_kernel(model, *kernel))
+                .collect()
+        })
+        .unwrap_or_else(|| {
+            kernels
+                .iter()
+                .map(|_| Err("the file no longer parses".into()))
+                .collect()
+        });
+        let shared = shared_program(&built);
+        let mut shared_failed = false;
+        for ((_, indices), built) in kernels.iter().zip(&built) {
+            if let Some(bar) = &bar {
+                bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
             }
-        };
-        for index in indices {
-            let Some(diagnostic) = report.diagnostics.get_mut(*index) else {
-                continue;
-            };
-            diagnostic.verification = match (&outcome, &built) {
-                (Outcome::NotVerifiable(reason), _) => {
-                    verification("not-verifiable", reason.clone())
+            let outcome = match built {
+                Err(reason) => Outcome::NotVerifiable(reason.clone()),
+                Ok(built) => {
+                    let mut outcome = None;
+                    if let Some(program) = shared.as_ref().filter(|_| !shared_failed) {
+                        let experiment = Experiment {
+                            source: program.clone(),
+                            ..built.experiment.clone()
+                        };
+                        match run_one(client, &experiment, built, report, &mut summary) {
+                            // One kernel's construct that the shared program cannot hold (a
+                            // name clash, a `::`-qualified helper): every kernel goes alone.
+                            Outcome::CompileFailed(_) => shared_failed = true,
+                            ran => outcome = Some(ran),
+                        }
+                    }
+                    match outcome {
+                        Some(outcome) => outcome,
+                        None => run_one(client, &built.experiment, built, report, &mut summary),
+                    }
                 }
-                (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text),
-                (Outcome::Ran(_), Err(reason)) => verification("not-verifiable", reason.clone()),
             };
-        }
-        if let Some(bar) = &bar {
-            bar.inc(1);
+            for index in indices.iter() {
+                let Some(diagnostic) = report.diagnostics.get_mut(*index) else {
+                    continue;
+                };
+                diagnostic.verification = match (&outcome, built) {
+                    (Outcome::NotVerifiable(reason), _) => {
+                        verification("not-verifiable", reason.clone())
+                    }
+                    (Outcome::CompileFailed(log), _) => verification(
+                        "not-verifiable",
+                        format!(
+                            "NVRTC could not compile the extracted kernel: {}",
+                            first_error(log)
+                        ),
+                    ),
+                    (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text),
+                    (Outcome::Ran(_), Err(reason)) => {
+                        verification("not-verifiable", reason.clone())
+                    }
+                };
+            }
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
         }
     }
     if let Some(bar) = bar {
@@ -410,6 +440,74 @@ pub fn verify(
     summary.workers_started = client.started;
     summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;
     summary
+}
+
+/// One program holding every kernel experiment of a file, when there are several.
+fn shared_program(built: &[Result<KernelExperiment, String>]) -> Option<String> {
+    let sources: Vec<&extract::KernelSource> = built
+        .iter()
+        .filter_map(|b| b.as_ref().ok())
+        .map(|b| &b.source)
+        .collect();
+    if sources.len() < 2 {
+        return None;
+    }
+    let mut headers: Vec<String> = Vec::new();
+    for header in sources.iter().flat_map(|s| &s.headers) {
+        if !headers.contains(header) {
+            headers.push(header.clone());
+        }
+    }
+    let bodies: Vec<String> = sources.iter().map(|s| s.body.clone()).collect();
+    Some(extract::program(&headers, &bodies))
+}
+
+/// Runs one experiment in the worker and records its timing.
+fn run_one(
+    client: &mut WorkerClient,
+    experiment: &Experiment,
+    built: &KernelExperiment,
+    report: &crate::engine::FileReport,
+    summary: &mut VerifySummary,
+) -> Outcome {
+    let sent = Instant::now();
+    let answer = client.request(&Request::Run {
+        experiment: experiment.clone(),
+    });
+    let wall_ms = sent.elapsed().as_secs_f64() * 1e3;
+    match answer {
+        Ok(Response::Ran {
+            compile_ms,
+            load_ms,
+            results,
+            reused,
+        }) => {
+            let run_ms: f64 = results.iter().map(|r| r.run_ms).sum();
+            summary.experiments.push(ExperimentTiming {
+                file: report.display_path.clone(),
+                kernel: built.kernel.clone(),
+                compile_ms,
+                load_ms,
+                run_ms,
+                configs: results.len(),
+                total_ms: compile_ms + load_ms + run_ms,
+                wall_ms,
+                program_bytes: experiment.source.len(),
+                reused_program: reused,
+            });
+            Outcome::Ran(results)
+        }
+        Ok(Response::CompileError { log }) => Outcome::CompileFailed(log),
+        Ok(Response::Fault { message, .. }) => Outcome::NotVerifiable(format!(
+            "the kernel faulted outside the instrumented accesses ({message}); worker replaced"
+        )),
+        Ok(Response::Error { message }) => Outcome::NotVerifiable(message),
+        Ok(Response::Unavailable { reason }) => Outcome::NotVerifiable(reason),
+        Ok(other) => {
+            Outcome::NotVerifiable(format!("unexpected answer from the worker: {other:?}"))
+        }
+        Err(failure) => Outcome::NotVerifiable(failure.to_string()),
+    }
 }
 
 /// The outcome for one finding, from its site's violations in each configuration.
@@ -512,6 +610,7 @@ pub fn probe_file(path: &Path, client: &mut WorkerClient) -> Result<Vec<String>,
                 compile_ms,
                 load_ms,
                 results,
+                ..
             }) => {
                 let run_ms: f64 = results.iter().map(|r| r.run_ms).sum();
                 let violations: Vec<String> = built

@@ -177,6 +177,9 @@ pub enum Response {
         compute_capability: [i32; 2],
         driver_version: i32,
         context_ms: f64,
+        /// NVRTC's version, the target and the include paths, for the report.
+        #[serde(default)]
+        compiler: String,
     },
     /// CUDA cannot be used at all (no driver, no device, no NVRTC): nothing will verify.
     Unavailable {
@@ -186,6 +189,10 @@ pub enum Response {
         compile_ms: f64,
         load_ms: f64,
         results: Vec<ConfigResult>,
+        /// The module was built for an earlier experiment with the same source (compile_ms and
+        /// load_ms are then zero).
+        #[serde(default)]
+        reused: bool,
     },
     CompileError {
         log: String,

@@ -533,6 +533,17 @@ pub fn judge_launch(
         LaunchProbe::Unallocated => format!("`{name}` as a never-allocated address"),
         LaunchProbe::Uninitialized => format!("`{name}` allocated and not written"),
     };
+    if let (LaunchProbe::Freed, Response::Ran { results, .. }) = (probe, answer) {
+        if let Some(witness) = freed_access_witness(built, position, results, text) {
+            return (
+                "confirmed",
+                format!(
+                    "`{}` launched with {pointer} ({description}): {witness}",
+                    built.kernel
+                ),
+            );
+        }
+    }
     match (probe, answer) {
         (LaunchProbe::Freed | LaunchProbe::Unallocated, Response::Fault { message, .. }) => (
             "confirmed",
@@ -582,6 +593,41 @@ pub fn judge_launch(
         ),
         (_, other) => ("not-verifiable", format!("unexpected answer from the worker: {other:?}")),
     }
+}
+
+/// The first access through the freed pointer (the worker gives it an extent of zero).
+fn freed_access_witness(
+    built: &KernelExperiment,
+    position: usize,
+    results: &[ConfigResult],
+    text: &str,
+) -> Option<String> {
+    results.iter().find_map(|result| {
+        result.violations.iter().find_map(|v| {
+            let site = built.source.sites.get(v.site)?;
+            if site.parameter_index != position || v.extent != 0 {
+                return None;
+            }
+            let access = text
+                .get(site.span.clone())
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            Some(format!(
+                "{} `{access}` reached the freed memory (element {}) by thread ({},{},{}) of block ({},{},{}); {} access(es) through the freed pointer",
+                super::kind_word(v.kind),
+                v.index,
+                v.thread[0],
+                v.thread[1],
+                v.thread[2],
+                v.block[0],
+                v.block[1],
+                v.block[2],
+                v.count
+            ))
+        })
+    })
 }
 
 fn uninitialized_witness(

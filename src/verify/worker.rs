@@ -2,11 +2,14 @@
 //! it through the driver API and reads the instrumentation's report back. A fault poisons the
 //! context, so the worker answers `Fault` and exits; its parent starts a fresh one.
 
+use super::compile::Compiler;
 use super::protocol::{
     Argument, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request, Response,
     SiteViolation, StepResult,
 };
 use cudarc::driver::{result, sys, CudaContext, CudaModule};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,8 +22,10 @@ pub const TEST_MODES_VARIABLE: &str = "CUDALINT_WORKER_TEST_MODES";
 
 struct Device {
     context: Arc<CudaContext>,
-    arch: String,
-    include_paths: Vec<String>,
+    compiler: Compiler,
+    /// Modules already built, by their source's digest: a file's kernels share one program, and
+    /// each of its experiments names the same source.
+    modules: HashMap<[u8; 32], Arc<CudaModule>>,
 }
 
 /// Runs the worker loop on stdin/stdout until stdin closes.
@@ -67,6 +72,7 @@ pub fn serve() -> i32 {
                                 compute_capability: [major, minor],
                                 driver_version,
                                 context_ms,
+                                compiler: d.compiler.describe(),
                             },
                             false,
                         )
@@ -140,63 +146,28 @@ fn open_device() -> Result<Device, String> {
     }
     include_paths.push("/usr/local/cuda/include".into());
     // CUDA 13 keeps libcu++ (which cooperative_groups.h includes) under include/cccl.
-    let include_paths = include_paths
+    // Each directory once, however it is spelled: CUDA_HOME usually names /usr/local/cuda or
+    // the directory that symlink points to.
+    let mut canonical: Vec<std::path::PathBuf> = Vec::new();
+    for path in include_paths
         .into_iter()
         .filter(|p| p.join("cooperative_groups.h").exists())
         .flat_map(|p| [p.join("cccl"), p])
-        .filter(|p| p.exists())
+        .filter_map(|p| p.canonicalize().ok())
+    {
+        if !canonical.contains(&path) {
+            canonical.push(path);
+        }
+    }
+    let include_paths: Vec<String> = canonical
+        .into_iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     Ok(Device {
+        compiler: Compiler::new(&format!("sm_{major}{minor}"), &include_paths),
         context,
-        arch: format!("sm_{major}{minor}"),
-        include_paths,
+        modules: HashMap::new(),
     })
-}
-
-/// Compiles straight to the device's machine code (a CUBIN), so loading the module costs no JIT.
-fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
-    use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
-    let source =
-        std::ffi::CString::new(source).map_err(|_| "the source holds a NUL byte".to_string())?;
-    let name = c"cudalint_verify.cu";
-    let program = nvrtc::create_program(&source, Some(name)).map_err(|e| format!("{e:?}"))?;
-    // SAFETY: `program` is live until destroy_program below; the buffers are sized as NVRTC says.
-    let outcome = unsafe {
-        match nvrtc::compile_program(program, options) {
-            Err(_) => {
-                let log = nvrtc::get_program_log(program)
-                    .map(|l| {
-                        l.iter()
-                            .map(|c| *c as u8)
-                            .take_while(|b| *b != 0)
-                            .collect::<Vec<u8>>()
-                    })
-                    .unwrap_or_default();
-                Err(String::from_utf8_lossy(&log).into_owned())
-            }
-            Ok(()) => {
-                let mut size = 0usize;
-                if nvrtc_sys::nvrtcGetCUBINSize(program, &mut size)
-                    != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
-                {
-                    Err("NVRTC produced no CUBIN".to_string())
-                } else {
-                    let mut image = vec![0u8; size];
-                    if nvrtc_sys::nvrtcGetCUBIN(program, image.as_mut_ptr().cast())
-                        != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
-                    {
-                        Err("NVRTC produced no CUBIN".to_string())
-                    } else {
-                        Ok(image)
-                    }
-                }
-            }
-        }
-    };
-    // SAFETY: destroyed once, after its last use.
-    let _ = unsafe { nvrtc::destroy_program(program) };
-    outcome
 }
 
 fn driver_version() -> i32 {
@@ -214,36 +185,36 @@ fn milliseconds_since(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-fn run_experiment(device: &Device, experiment: &Experiment) -> Response {
+fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
     let compile_start = Instant::now();
-    let mut options = vec![
-        format!("--gpu-architecture={}", device.arch),
-        "-std=c++17".to_string(),
-    ];
-    options.extend(
-        device
-            .include_paths
-            .iter()
-            .map(|p| format!("--include-path={p}")),
-    );
-    let image = match std::panic::catch_unwind(|| compile_cubin(&experiment.source, &options)) {
-        Err(_) => {
-            return Response::CompileError {
-                log: "NVRTC could not be called".into(),
-            }
-        }
-        Ok(Err(log)) => return Response::CompileError { log },
-        Ok(Ok(image)) => image,
-    };
-    let ptx = cudarc::nvrtc::Ptx::from_binary(image);
-    let compile_ms = milliseconds_since(compile_start);
-    let load_start = Instant::now();
-    let module: Arc<CudaModule> = match device.context.load_module(ptx) {
-        Ok(module) => module,
-        Err(e) => {
-            return Response::Error {
-                message: format!("module load failed: {e:?}"),
-            }
+    let digest: [u8; 32] = Sha256::digest(experiment.source.as_bytes()).into();
+    let (module, compile_ms, load_ms, reused) = match device.modules.get(&digest) {
+        Some(module) => (module.clone(), 0.0, 0.0, true),
+        None => {
+            let compiler = &device.compiler;
+            let compiled = match std::panic::catch_unwind(|| compiler.compile(&experiment.source)) {
+                Err(_) => {
+                    return Response::CompileError {
+                        log: "NVRTC could not be called".into(),
+                    }
+                }
+                Ok(Err(log)) => return Response::CompileError { log },
+                Ok(Ok(compiled)) => compiled,
+            };
+            let compile_ms = milliseconds_since(compile_start);
+            let load_start = Instant::now();
+            let ptx = cudarc::nvrtc::Ptx::from_binary(compiled);
+            let module: Arc<CudaModule> = match device.context.load_module(ptx) {
+                Ok(module) => module,
+                Err(e) => {
+                    return Response::Error {
+                        message: format!("module load failed: {e:?}"),
+                    }
+                }
+            };
+            device.modules.insert(digest, module.clone());
+            let load_ms = milliseconds_since(load_start);
+            (module, compile_ms, load_ms, false)
         }
     };
     let function = match module.load_function(&experiment.kernel) {
@@ -257,7 +228,6 @@ fn run_experiment(device: &Device, experiment: &Experiment) -> Response {
             }
         }
     };
-    let load_ms = milliseconds_since(load_start);
     let mut results = Vec::new();
     for config in &experiment.configs {
         match launch(function.cu_function(), config, experiment.sites) {
@@ -276,11 +246,11 @@ fn run_experiment(device: &Device, experiment: &Experiment) -> Response {
             }),
         }
     }
-    drop(module);
     Response::Ran {
         compile_ms,
         load_ms,
         results,
+        reused,
     }
 }
 
@@ -452,7 +422,11 @@ fn launch(
                     UNALLOCATED_ADDRESS
                 };
                 values.push(pointer.to_le_bytes().to_vec());
-                extra.push(bytes.to_le_bytes().to_vec());
+                // A freed buffer has no live element: the instrumentation records (and redirects)
+                // every access through it, as memcheck's allocation tracking would report it. The
+                // freed range often stays mapped, so an unchecked access need not fault.
+                let extent = if freed { 0 } else { bytes };
+                extra.push(extent.to_le_bytes().to_vec());
                 extra.push(0u64.to_le_bytes().to_vec());
             }
             Argument::I8 { value } => values.push(value.to_le_bytes().to_vec()),

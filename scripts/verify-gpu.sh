@@ -35,12 +35,17 @@ for run in cold warm; do
     end=$(date +%s%N)
     echo "exit $rc, wall $(( (end - start) / 1000000 )) ms" | tee -a "$OUT/verify-stderr-$run.txt"
     cat "$OUT/verify-stderr-$run.txt"
+    rm -f "$OUT/verify-stderr-$run.txt"
 done
-cp "$OUT/verify-warm.json" "$OUT/verify.json"
-cp "$OUT/timings-warm.json" "$OUT/timings.json"
+mv "$OUT/verify-warm.json" "$OUT/verify.json"
+rm -f "$OUT/verify-cold.json"
 # NVRTC's own phase times (front end, optimizer, PTX translation) per program, warm cache.
 CUDALINT_NVRTC_OPTIONS="--time=$OUT/nvrtc-phases.csv" "$BIN" check --verify --format json testdata kernels > /dev/null 2>&1
-echo "NVRTC phases (warm): $(grep -c Frontend "$OUT/nvrtc-phases.csv" 2>/dev/null) programs"; cat "$OUT/nvrtc-phases.csv" 2>/dev/null | head -60
+echo "NVRTC phases (warm), ms per program:"
+for phase in "CUDA C++ Frontend" "NVVM Optimizer" "PTX Translation"; do
+    echo "  $phase: $(grep "$phase" "$OUT/nvrtc-phases.csv" 2>/dev/null | awk -F', ' '{printf "%s ", $3}')"
+done
+rm -f "$OUT/nvrtc-phases.csv"
 
 echo "== every kernel instrumented (verify-file)"
 "$BIN" verify-file kernels/*/good.cu kernels/*/bad.cu testdata/clean/*.cu testdata/bad/*.cu testdata/seeds/*.cu > "$OUT/probe.txt" 2>&1

@@ -5,12 +5,16 @@
 //! - the headers NVRTC includes implicitly (the device runtime API): `-minimal` leaves them out,
 //!   which takes a small kernel from about 13 ms to 8 ms; a program that needs them (textures,
 //!   device-side launches) is compiled again without `-minimal`;
-//! - toolkit headers such as <cooperative_groups.h>, which take NVRTC's front end 0.8 s to parse.
-//!   Programs put them first and are compiled with `--pch`, so the worker parses them once and
-//!   later programs with the same headers start from the precompiled state (0.09 s instead of
-//!   1 s). NVRTC's precompiled headers live in a heap of the loading process (warning 20282: a PCH
-//!   file only fits "the same dynamic instance of the NVRTC library"), so they cannot be kept
-//!   across runs.
+//! - <cooperative_groups.h>, which by default pulls in libcu++ (`cuda/std/type_traits`,
+//!   `cuda/atomic`): 0.8 to 1.4 s of NVRTC's front end. `_CG_LIMIT_INCLUDED_DEPENDENCIES`, the
+//!   header's own switch, makes it use its internal type traits instead: 45 ms for a file of
+//!   eight kernels. The few APIs that need libcu++ atomics then fail to compile, and the program
+//!   is compiled again with the full header.
+//!
+//! Programs with toolkit headers put them first and are compiled with `--pch`, so a worker parses
+//! them once and later programs with the same headers start from the precompiled state. NVRTC's
+//! precompiled headers live in a heap of the loading process (warning 20282: a PCH file only fits
+//! "the same dynamic instance of the NVRTC library"), so they cannot be kept across runs.
 
 use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
 
@@ -42,7 +46,7 @@ impl Compiler {
     pub fn describe(&self) -> String {
         let (major, minor) = self.nvrtc_version;
         format!(
-            "NVRTC {major}.{minor}, {} -minimal (--pch with headers)",
+            "NVRTC {major}.{minor}, {} -minimal -D_CG_LIMIT_INCLUDED_DEPENDENCIES (--pch with headers; without the last three when that fails)",
             self.base_options.join(" ")
         )
     }
@@ -51,13 +55,14 @@ impl Compiler {
     pub fn compile(&self, source: &str) -> Result<Vec<u8>, String> {
         let mut fast = self.base_options.clone();
         fast.push("-minimal".into());
+        fast.push("-D_CG_LIMIT_INCLUDED_DEPENDENCIES".into());
         let includes_headers = source.trim_start().starts_with("#include");
         if includes_headers {
             fast.push("--pch".into());
         }
         compile_cubin(source, &fast).or_else(|first_log| {
-            // The full language (implicit runtime headers): the reference compile, whose log is
-            // the one worth showing.
+            // The full language (implicit runtime headers, libcu++ in cooperative groups): the
+            // reference compile, whose log is the one worth showing.
             compile_cubin(source, &self.base_options).map_err(|log| {
                 if log.is_empty() {
                     first_log

@@ -673,3 +673,20 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
     );
     assert_eq!(clean.0, "not-reproduced", "{}", clean.1);
 }
+
+#[test]
+fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
+    let file = "struct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = tile; }\n";
+    let body = kernel_source(file, "k").body;
+    // `extern "C"` cannot follow a storage class: the kernel's `static` goes.
+    assert!(body.contains("extern \"C\" __global__ void k("), "{body}");
+    assert!(!body.contains("static __global__"), "{body}");
+    // A file-level definition keeps its `;`.
+    assert!(body.contains("struct Pair { int a; int b; };"), "{body}");
+    assert!(body.contains("static const int tile = 64;"), "{body}");
+    // Host data is not device code: NVRTC rejects namespace-scope host variables.
+    assert!(
+        !body.contains("sample") && !body.contains("table"),
+        "{body}"
+    );
+}

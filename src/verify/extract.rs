@@ -241,21 +241,23 @@ impl<'t> Extraction<'_, '_, 't> {
                     None => self.push(item_text),
                 }
             }
-            "struct_specifier"
-            | "class_specifier"
-            | "enum_specifier"
-            | "union_specifier"
-            | "type_definition"
-            | "alias_declaration"
-            | "namespace_alias_definition" => self.push(item_text),
+            // A definition followed by `;` at file level: the `;` is not part of the node.
+            "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" => {
+                let definition = item_text.trim_end();
+                self.push(&format!("{definition};"))
+            }
+            "type_definition" | "alias_declaration" | "namespace_alias_definition" => {
+                self.push(item_text)
+            }
             "using_declaration" if !item_text.contains("std") => self.push(item_text),
             "declaration" => {
                 let is_function_prototype = item
                     .field("declarator")
                     .is_some_and(|d| d.node_kind() == "function_declarator");
-                let keeps = ["__constant__", "__device__", "constexpr", "const "]
+                let keeps = ["__constant__", "__device__", "constexpr"]
                     .iter()
-                    .any(|k| item_text.contains(k));
+                    .any(|k| item_text.contains(k))
+                    || is_named_constant(item, source);
                 if keeps
                     && (!is_function_prototype || item_text.contains("__device__"))
                     && !item_text.contains("std::")
@@ -409,6 +411,25 @@ fn bind_template(
     (bindings, None)
 }
 
+/// `const int tile = 64;`: a constant device code may use. A `const char* name = "..."` or a
+/// `const float table[]` is host data (NVRTC rejects it: "host variables are not allowed in JIT
+/// mode"), and the kernel could not read it either.
+fn is_named_constant(declaration: Node, source: &str) -> bool {
+    let is_const = named_children(declaration)
+        .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const");
+    let declarators: Vec<Node> = named_children(declaration)
+        .filter(|c| Some(*c) != declaration.field("type"))
+        .filter(|c| matches!(c.node_kind(), "init_declarator" | "identifier"))
+        .collect();
+    is_const
+        && !declarators.is_empty()
+        && declarators.iter().all(|d| {
+            d.node_kind() == "identifier"
+                || d.field("declarator")
+                    .is_some_and(|inner| inner.node_kind() == "identifier")
+        })
+}
+
 /// The kernel's text with its signature extended and its accesses checked.
 fn instrument(model: &Model, function: &Function) -> KernelSource {
     let source = model.source;
@@ -462,6 +483,17 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
         .collect();
     let definition = function.definition.byte_range();
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    // `static` or `inline` on the kernel: `extern "C"` is prepended, and a linkage specification
+    // cannot be combined with a storage class.
+    for specifier in
+        named_children(function.definition).filter(|c| c.node_kind() == "storage_class_specifier")
+    {
+        let range = specifier.byte_range();
+        let spaces = source
+            .get(range.end..)
+            .map_or(0, |rest| rest.len() - rest.trim_start().len());
+        edits.push((range.start..range.end + spaces, String::new()));
+    }
     // Extra parameters before the parameter list's closing parenthesis.
     if let Some(list) = find_parameter_list(function) {
         let close = list.end_byte().saturating_sub(1);

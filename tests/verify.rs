@@ -676,7 +676,7 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
 
 #[test]
 fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
-    let file = "struct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = tile; }\n";
+    let file = "namespace mine { __device__ int one() { return 1; } }\nusing namespace mine;\nusing namespace from_a_header;\nstruct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = tile; }\n";
     let body = kernel_source(file, "k").body;
     // `extern "C"` cannot follow a storage class: the kernel's `static` goes.
     assert!(body.contains("extern \"C\" __global__ void k("), "{body}");
@@ -684,6 +684,9 @@ fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
     // A file-level definition keeps its `;`.
     assert!(body.contains("struct Pair { int a; int b; };"), "{body}");
     assert!(body.contains("static const int tile = 64;"), "{body}");
+    // A using-directive for a namespace of a header the experiment leaves out would not compile.
+    assert!(body.contains("using namespace mine;"), "{body}");
+    assert!(!body.contains("from_a_header"), "{body}");
     // Host data is not device code: NVRTC rejects namespace-scope host variables.
     assert!(
         !body.contains("sample") && !body.contains("table"),

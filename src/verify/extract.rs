@@ -249,7 +249,21 @@ impl<'t> Extraction<'_, '_, 't> {
             "type_definition" | "alias_declaration" | "namespace_alias_definition" => {
                 self.push(item_text)
             }
-            "using_declaration" if !item_text.contains("std") => self.push(item_text),
+            "using_declaration" if !item_text.contains("std") => {
+                // `using namespace X;` of a namespace from a header the experiment leaves out
+                // would not compile; the names it brings in are missing either way.
+                let namespace = item_text
+                    .trim()
+                    .strip_prefix("using namespace")
+                    .map(|rest| rest.trim().trim_end_matches(';').trim());
+                let known = namespace.is_none_or(|name| {
+                    HEADER_NAMESPACES.iter().any(|(_, n)| *n == name)
+                        || defines_namespace(self.model.tree.root_node(), source, name, 0)
+                });
+                if known {
+                    self.push(item_text)
+                }
+            }
             "declaration" => {
                 let is_function_prototype = item
                     .field("declarator")
@@ -409,6 +423,18 @@ fn bind_template(
         }
     }
     (bindings, None)
+}
+
+/// Whether the file defines namespace `name` (at file level or inside another namespace).
+fn defines_namespace(parent: Node, source: &str, name: &str, depth: usize) -> bool {
+    depth < 16
+        && named_children(parent).any(|item| {
+            item.node_kind() == "namespace_definition"
+                && (item.field("name").is_some_and(|n| text(n, source) == name)
+                    || item
+                        .field("body")
+                        .is_some_and(|body| defines_namespace(body, source, name, depth + 1)))
+        })
 }
 
 /// `const int tile = 64;`: a constant device code may use. A `const char* name = "..."` or a

@@ -693,3 +693,21 @@ fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
         "{body}"
     );
 }
+
+#[test]
+fn standard_headers_nvrtc_lacks_are_replaced_by_libcudacxx_when_used() {
+    let file = "#include <stdint.h>\n#include <climits>\n__global__ void wide(uint32_t* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = UINT_MAX; }\n__global__ void plain(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\n";
+    let wide = kernel_source(file, "wide");
+    assert_eq!(
+        wide.headers,
+        ["#include <cuda/std/cstdint>", "#include <cuda/std/climits>"]
+    );
+    assert!(
+        wide.body.contains("using cuda::std::uint32_t;"),
+        "{}",
+        wide.body
+    );
+    let plain = kernel_source(file, "plain");
+    assert!(plain.headers.is_empty(), "{:?}", plain.headers);
+    assert!(!plain.body.contains("cuda::std"), "{}", plain.body);
+}

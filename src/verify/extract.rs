@@ -15,6 +15,31 @@ pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
 /// (the experiment holds no host code).
 const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
 
+/// A standard header NVRTC does not have, and the libcu++ header that stands in for it.
+struct Substitute {
+    standard: &'static [&'static str],
+    header: &'static str,
+    /// Brings the names into the global namespace, where the user's code expects them.
+    declarations: &'static str,
+    /// Words whose presence in the extracted code means the header is needed.
+    used_by: &'static [&'static str],
+}
+
+const STANDARD_SUBSTITUTES: &[Substitute] = &[
+    Substitute {
+        standard: &["<cstdint>", "<stdint.h>", "<cinttypes>", "<inttypes.h>"],
+        header: "<cuda/std/cstdint>",
+        declarations: "using cuda::std::int8_t; using cuda::std::int16_t; using cuda::std::int32_t; using cuda::std::int64_t; using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t; using cuda::std::uint64_t; using cuda::std::intptr_t; using cuda::std::uintptr_t;",
+        used_by: &["int8_t", "int16_t", "int32_t", "int64_t", "intptr_t", "INT8_", "INT16_", "INT32_", "INT64_", "INTPTR_", "SIZE_MAX"],
+    },
+    Substitute {
+        standard: &["<climits>", "<limits.h>"],
+        header: "<cuda/std/climits>",
+        declarations: "",
+        used_by: &["CHAR_BIT", "_MAX", "_MIN"],
+    },
+];
+
 /// One instrumented access.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Site {
@@ -69,13 +94,34 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
     out
 }
 
-/// The headers of `headers` that `body` uses, and `body` without the namespace aliases and
-/// using-directives of the headers it does not use. Parsing <cooperative_groups.h> costs NVRTC
+/// The headers of `headers` that `body` uses, and `body` without the namespace aliases,
+/// using-directives and declarations of the headers it does not use. Parsing <cooperative_groups.h> costs NVRTC
 /// most of a second, so a kernel that does not use it should not pay for it.
 fn used_headers(headers: Vec<String>, body: String) -> (Vec<String>, String) {
     let mut kept = Vec::new();
     let mut body = body;
     for header in headers {
+        if let Some(substitute) = STANDARD_SUBSTITUTES
+            .iter()
+            .find(|s| header.ends_with(s.header))
+        {
+            let is_declarations = |line: &str| {
+                !substitute.declarations.is_empty() && line.trim() == substitute.declarations
+            };
+            let uses = body.lines().any(|line| {
+                !is_declarations(line) && substitute.used_by.iter().any(|w| line.contains(w))
+            });
+            if uses {
+                kept.push(header);
+            } else {
+                body = body
+                    .lines()
+                    .filter(|line| !is_declarations(line))
+                    .map(|line| format!("{line}\n"))
+                    .collect();
+            }
+            continue;
+        }
         let Some(namespace) = HEADER_NAMESPACES
             .iter()
             .find(|(file, _)| header.contains(file))
@@ -219,6 +265,20 @@ impl<'t> Extraction<'_, '_, 't> {
                 let header = item_text.trim().to_string();
                 if !self.headers.contains(&header) {
                     self.headers.push(header);
+                }
+            }
+            "preproc_include" => {
+                let substitute = STANDARD_SUBSTITUTES
+                    .iter()
+                    .find(|s| s.standard.iter().any(|h| item_text.contains(h)));
+                if let Some(substitute) = substitute {
+                    let header = format!("#include {}", substitute.header);
+                    if !self.headers.contains(&header) {
+                        self.headers.push(header);
+                        if !substitute.declarations.is_empty() {
+                            self.push(substitute.declarations);
+                        }
+                    }
                 }
             }
             "preproc_def" | "preproc_function_def" | "preproc_call" => {

@@ -220,7 +220,7 @@ fn adversarial_sizes_are_not_multiples_of_the_block() {
         ("n".to_string(), ParameterShape::Integer { bytes: 4 }),
         ("s".to_string(), ParameterShape::Float),
     ];
-    let configs = params::adversarial_configs(&shapes, false).unwrap();
+    let configs = params::adversarial_configs(&shapes, false, None).unwrap();
     assert!(configs.len() >= 2);
     for config in &configs {
         let Argument::I32 { value: n } = config.arguments[1] else {
@@ -254,7 +254,7 @@ fn adversarial_sizes_are_not_multiples_of_the_block() {
         ("rows".to_string(), ParameterShape::Integer { bytes: 4 }),
         ("cols".to_string(), ParameterShape::Integer { bytes: 8 }),
     ];
-    let config = &params::adversarial_configs(&two, true).unwrap()[0];
+    let config = &params::adversarial_configs(&two, true, None).unwrap()[0];
     assert_eq!(config.block, [16, 16, 1]);
     assert_eq!(
         config.arguments[0],
@@ -269,7 +269,7 @@ fn adversarial_sizes_are_not_multiples_of_the_block() {
         "p".to_string(),
         ParameterShape::Unsupported("Params".into()),
     )];
-    assert!(params::adversarial_configs(&unsupported, false)
+    assert!(params::adversarial_configs(&unsupported, false, None)
         .unwrap_err()
         .contains("`Params`"));
 }
@@ -710,4 +710,26 @@ fn standard_headers_nvrtc_lacks_are_replaced_by_libcudacxx_when_used() {
     let plain = kernel_source(file, "plain");
     assert!(plain.headers.is_empty(), "{:?}", plain.headers);
     assert!(!plain.body.contains("cuda::std"), "{}", plain.body);
+}
+
+#[test]
+fn a_constant_block_at_the_launch_is_kept_when_the_grid_is_not_constant() {
+    let file = "#define TILE 16\n__global__ void transpose(float* out, const float* in, int width) {\n  __shared__ float tile[TILE][TILE];\n  int x = blockIdx.x * TILE + threadIdx.x;\n  int y = blockIdx.y * TILE + threadIdx.y;\n  tile[threadIdx.y][threadIdx.x] = in[y * width + x];\n  __syncthreads();\n  out[x * width + y] = tile[threadIdx.x][threadIdx.y];\n}\nvoid run(float* d_out, float* d_in, int width) {\n  dim3 threads(TILE, TILE);\n  dim3 grid(width / TILE, width / TILE);\n  transpose<<<grid, threads>>>(d_out, d_in, width);\n}\n";
+    let built = with_model(Path::new("t.cu"), file, |m| {
+        let index = m
+            .functions
+            .iter()
+            .position(|f| f.name == "transpose")
+            .unwrap();
+        experiment_for_kernel(m, index)
+    })
+    .unwrap()
+    .unwrap();
+    let configs = &built.experiment.configs;
+    assert!(!configs.is_empty());
+    for config in configs {
+        assert_eq!(config.block, [16, 16, 1], "{}", config.description);
+    }
+    // Still not a multiple of the block, so edge threads exist.
+    assert_eq!(configs[0].grid, [3, 3, 1], "{}", configs[0].description);
 }

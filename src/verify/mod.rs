@@ -109,7 +109,12 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     }
     let body = model.text(function.body);
     let two_dimensional = body.contains("threadIdx.y") || body.contains("blockIdx.y");
-    match params::adversarial_configs(&shapes, two_dimensional) {
+    // Every launch in the file with a constant block agrees on it, or none is used.
+    let mut block_shapes = launches.iter().filter_map(|l| l.block_shape);
+    let launched = block_shapes
+        .next()
+        .filter(|first| block_shapes.all(|other| other == *first));
+    match params::adversarial_configs(&shapes, two_dimensional, launched) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
         Err(_) => {}

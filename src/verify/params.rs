@@ -119,20 +119,55 @@ fn integer_argument(bytes: u8, value: i64) -> Argument {
     }
 }
 
+/// The block shape and dynamic shared memory of a launch whose grid or arguments are not
+/// constants (`dim3 threads(TILE, TILE)` with a grid computed from the input's size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockShape {
+    pub block: [u32; 3],
+    pub shared_bytes: u32,
+}
+
 /// The configurations tried when the launch site gives no constants: the element count is not a
-/// multiple of the block, so the last block has threads past the end.
+/// multiple of the block, so the last block has threads past the end. A block shape known from a
+/// launch is kept: kernels size shared arrays and loops by the block they are written for, and
+/// any other block faults before the access under test.
 pub fn adversarial_configs(
     shapes: &[(String, ParameterShape)],
     two_dimensional: bool,
+    launched: Option<BlockShape>,
 ) -> Result<Vec<LaunchConfig>, String> {
     let mut plans: Vec<(u64, [u32; 3], [u32; 3])> = Vec::new();
-    if two_dimensional {
-        plans.push((37, [3, 3, 1], [16, 16, 1]));
-    }
-    plans.push((1000, [4, 1, 1], [256, 1, 1]));
-    plans.push((100, [2, 1, 1], [96, 1, 1]));
-    if !two_dimensional {
-        plans.push((37, [3, 3, 1], [16, 16, 1]));
+    let mut shared_bytes = 0;
+    if let Some(shape) = launched {
+        shared_bytes = shape.shared_bytes;
+        let block = shape.block.map(|b| b.max(1));
+        let sizes: &[u64] = if two_dimensional {
+            &[37, 100]
+        } else {
+            &[1000, 100]
+        };
+        let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
+        for &size in sizes {
+            let (size, grid) = if two_dimensional {
+                let size = not_a_multiple(size, block[0].max(block[1]));
+                let rows = size.div_ceil(u64::from(block[1]));
+                (size, [size.div_ceil(u64::from(block[0])), rows, 1])
+            } else {
+                let size = not_a_multiple(size, block[0]);
+                (size, [size.div_ceil(threads), 1, 1])
+            };
+            let grid = grid.map(|g| u32::try_from(g).unwrap_or(u32::MAX).max(1));
+            plans.push((size, grid, block));
+        }
+    } else {
+        if two_dimensional {
+            plans.push((37, [3, 3, 1], [16, 16, 1]));
+        }
+        plans.push((1000, [4, 1, 1], [256, 1, 1]));
+        plans.push((100, [2, 1, 1], [96, 1, 1]));
+        if !two_dimensional {
+            plans.push((37, [3, 3, 1], [16, 16, 1]));
+        }
     }
     let integers = shapes
         .iter()
@@ -183,7 +218,7 @@ pub fn adversarial_configs(
         configs.push(LaunchConfig {
             grid,
             block,
-            shared_bytes: 0,
+            shared_bytes,
             arguments,
             description: format!(
                 "grid ({},{},{}) block ({},{},{}), {}",
@@ -200,12 +235,23 @@ pub fn adversarial_configs(
     Ok(configs)
 }
 
+/// `size`, or the next count that leaves the last block partly outside it.
+fn not_a_multiple(size: u64, block: u32) -> u64 {
+    if block > 1 && size % u64::from(block) == 0 {
+        size + 1
+    } else {
+        size
+    }
+}
+
 /// A launch `kernel<<<grid, block>>>(args)` in the same file.
 #[derive(Debug, Clone)]
 pub struct LaunchSite {
     pub line: usize,
     pub template_arguments: Vec<String>,
     pub config: Option<LaunchConfig>,
+    /// The block shape when it is a constant, whatever the grid and arguments are.
+    pub block_shape: Option<BlockShape>,
 }
 
 /// Every launch of `kernel` in the file, with the configuration when every part is a constant.
@@ -266,10 +312,25 @@ fn launch_site(
         &template_arguments,
         line,
     );
+    let block_shape = block_shape(model, config_node, &environment);
     Some(LaunchSite {
         line,
         template_arguments,
         config,
+        block_shape,
+    })
+}
+
+fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> Option<BlockShape> {
+    let parts: Vec<Node> = named_children(config_node).collect();
+    let block = environment.dim3(text(*parts.get(1)?, model.source))?;
+    let shared_bytes = match parts.get(2) {
+        Some(node) => u32::try_from(environment.evaluate(text(*node, model.source))?).ok()?,
+        None => 0,
+    };
+    Some(BlockShape {
+        block,
+        shared_bytes,
     })
 }
 
@@ -393,6 +454,24 @@ impl Environment {
                     "declaration" => {
                         let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
                         for declarator in named_children(node) {
+                            // `dim3 threads(TILE, TILE);` parses as a function declaration.
+                            if type_text == "dim3"
+                                && declarator.node_kind() == "function_declarator"
+                            {
+                                if let (Some(name), Some(parameters)) = (
+                                    declarator.field("declarator"),
+                                    declarator.field("parameters"),
+                                ) {
+                                    let inner = text(parameters, source)
+                                        .trim_start_matches('(')
+                                        .trim_end_matches(')');
+                                    environment.dims.insert(
+                                        text(name, source).to_string(),
+                                        split_arguments(inner),
+                                    );
+                                }
+                                continue;
+                            }
                             if declarator.node_kind() != "init_declarator" {
                                 continue;
                             }

@@ -141,13 +141,15 @@ pub fn adversarial_configs(
     if let Some(shape) = launched {
         shared_bytes = shape.shared_bytes;
         let block = shape.block.map(|b| b.max(1));
-        let sizes: &[u64] = if two_dimensional {
-            &[37, 100]
-        } else {
-            &[1000, 100]
-        };
         let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
-        for &size in sizes {
+        // The second count is two and a half blocks: a kernel that indexes by threadIdx alone
+        // still finds a whole block of elements.
+        let sizes = if two_dimensional {
+            [37, 100]
+        } else {
+            [1000, (threads * 5 / 2).max(2)]
+        };
+        for size in sizes {
             let (size, grid) = if two_dimensional {
                 let size = not_a_multiple(size, block[0].max(block[1]));
                 let rows = size.div_ceil(u64::from(block[1]));

@@ -239,7 +239,7 @@ pub fn adversarial_configs(
 
 /// `size`, or the next count that leaves the last block partly outside it.
 fn not_a_multiple(size: u64, block: u32) -> u64 {
-    if block > 1 && size % u64::from(block) == 0 {
+    if block > 1 && size.is_multiple_of(u64::from(block)) {
         size + 1
     } else {
         size

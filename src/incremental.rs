@@ -49,7 +49,8 @@ pub fn relint(
     text: &str,
     settings: &Settings,
 ) -> (Option<Kept>, FileOutcome) {
-    let view = source::preprocess(text, &settings.qualifier_macros);
+    // the same view as `engine::lint_text`: `defines` from the configuration choose branches
+    let view = source::preprocess_with(text, &settings.view_options());
     let (tree, mut functions) = match previous {
         Some(mut previous) => {
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {

@@ -279,3 +279,21 @@ fn what_a_function_reads_outside_its_text_is_part_of_its_key() {
     let kept = check(Some(kept), text, &settings);
     check(Some(kept), text, &blanking);
 }
+
+/// `defines` from the configuration choose `#if` branches in the editor as in `cudalint check`.
+#[test]
+fn configured_defines_choose_branches() {
+    let text = "__global__ void k(float* o, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n#if MODE == 2\n  if (i < n) o[i] = 0;\n#else\n  o[i] = 0;\n#endif\n}\n";
+    let settings = Settings {
+        defines: vec!["MODE=1".into()],
+        ..Settings::default()
+    };
+    let expected = engine::lint_text(Path::new("edited.cu"), text, &settings).diagnostics;
+    assert_eq!(
+        expected.len(),
+        1,
+        "the #else branch is linted: {expected:?}"
+    );
+    let (_, diagnostics) = lint_edit(None, text, &settings);
+    assert_eq!(diagnostics, expected);
+}

@@ -2,6 +2,7 @@
 
 use crate::config::{self, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::incremental::{FileContext, FunctionCache};
 use crate::lint::LintContext;
 use crate::model::Model;
 use crate::source::{self, LineIndex};
@@ -107,7 +108,7 @@ pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
     lint_tree(path, text, &view, &tree, settings)
 }
 
-/// Lints an already parsed view (the language server keeps trees between edits).
+/// Lints an already parsed view.
 pub fn lint_tree(
     path: &Path,
     text: &str,
@@ -118,16 +119,63 @@ pub fn lint_tree(
     let lines = LineIndex::new(text);
     let mut model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
     model.max_allocation_bytes = settings.max_allocation_bytes;
+    let found = run_lints(&model, settings, path);
+    outcome(&model, found, settings, path)
+}
+
+/// Lints an already parsed view as `lint_tree` does, analysing only the functions that changed
+/// since the lint that filled `cache` (the language server keeps one per document); the others'
+/// findings are taken from it.
+pub fn lint_tree_incremental(
+    path: &Path,
+    text: &str,
+    view: &source::PreprocessedView,
+    tree: &tree_sitter::Tree,
+    settings: &Settings,
+    cache: &mut FunctionCache,
+) -> FileOutcome {
+    let lines = LineIndex::new(text);
+    cache.begin(FileContext::new(path, settings, view));
+    let mut model = Model::build_reusing(
+        path,
+        text,
+        view,
+        tree,
+        &lines,
+        &settings.check_macros,
+        cache,
+    );
+    model.max_allocation_bytes = settings.max_allocation_bytes;
+    let found = run_lints(&model, settings, path);
+    match cache.finish(&model, found) {
+        Some(diagnostics) => outcome(&model, diagnostics, settings, path),
+        // a finding outside the function that produced it cannot be reused: lint it all
+        None => lint_tree(path, text, view, tree, settings),
+    }
+}
+
+/// Every enabled lint's findings on the model, before suppressions.
+fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for lint in crate::lints::ALL {
         if !settings.rule_enabled(lint.name, path) {
             continue;
         }
         let mut cx = LintContext::new(lint);
-        (lint.check)(&model, &mut cx);
+        (lint.check)(model, &mut cx);
         diagnostics.extend(cx.into_diagnostics());
     }
-    let diagnostics = apply_suppressions(&model, diagnostics, settings, path);
+    diagnostics
+}
+
+/// Suppressions, findings on broken code, configured severities, and the order renderers expect.
+fn outcome(
+    model: &Model,
+    diagnostics: Vec<Diagnostic>,
+    settings: &Settings,
+    path: &Path,
+) -> FileOutcome {
+    let diagnostics = apply_suppressions(model, diagnostics, settings, path);
     // after suppressions, so a comment that silences a dropped finding does not look unused
     let before = diagnostics.len();
     let mut diagnostics: Vec<Diagnostic> = diagnostics

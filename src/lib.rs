@@ -7,6 +7,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod engine;
 pub mod fingerprint;
+pub mod incremental;
 pub mod lint;
 #[path = "../lints/mod.rs"]
 pub mod lints;

@@ -66,6 +66,9 @@ pub struct Lint {
     pub verifiable: bool,
     /// `high` unless the declaration says otherwise.
     pub precision: Precision,
+    /// Reports each finding (its span, labels and fix) inside the function whose facts produced
+    /// it: the language server keeps a function's findings while its text is unchanged, and
+    /// hands the check only the facts of the functions that changed.
     pub check: fn(&Model, &mut LintContext),
 }
 

@@ -8,7 +8,7 @@
 //! a wrong fact: the lints only conclude from facts that hold on every path.
 
 use super::size::{self, Evaluator, Scope, Sym};
-use super::{AccessKind, FunctionKind, IndexStatus, Model};
+use super::{AccessKind, FunctionKind, IndexStatus, Model, Reuse};
 use crate::syntax::NodeExt;
 use crate::syntax::{
     self, named_children, normalized, operator, strip, text, walk_iterative, MAX_DEPTH,
@@ -249,7 +249,7 @@ pub struct CudaCall<'t> {
     pub on_error_path: bool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParameterSummary {
     pub is_pointer: bool,
     pub is_const: bool,
@@ -262,7 +262,7 @@ pub struct ParameterSummary {
     pub read_extent: Option<Sym>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KernelSummary {
     pub name: String,
     pub parameters: Vec<ParameterSummary>,
@@ -333,6 +333,9 @@ impl<'t> HostFacts<'t> {
         })
     }
 
+    /// The summary of the kernel a launch names. Host-side readers look up only kernels their
+    /// function launches: the language server reuses a function's findings while those kernels'
+    /// summaries stay the same.
     pub fn kernel(&self, name: &str, arity: usize) -> Option<&KernelSummary> {
         let mut candidates = self.kernels.iter().filter(|k| k.name == name);
         let first = candidates.next()?;
@@ -415,13 +418,15 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     None
 }
 
-pub fn build<'t>(model: &Model<'t>) -> HostFacts<'t> {
-    let mut facts = HostFacts {
-        kernels: summarize_kernels(model),
-        functions: Vec::new(),
-    };
+/// The facts of every host function without parse errors, except those `reuse` says an earlier
+/// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
+pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
+    let mut functions = Vec::new();
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
+            continue;
+        }
+        if reuse.host_function(model, index) {
             continue;
         }
         let mut builder = Builder::new(model, index);
@@ -435,16 +440,17 @@ pub fn build<'t>(model: &Model<'t>) -> HostFacts<'t> {
         };
         builder.statement(body, context, 0);
         builder.finish();
+        reuse.host_function_built(index, &builder.depends_on);
         let host = builder.out;
         if !host.events.is_empty()
             || !host.launches.is_empty()
             || !host.calls.is_empty()
             || !host.allocations.is_empty()
         {
-            facts.functions.push(host);
+            functions.push(host);
         }
     }
-    facts
+    functions
 }
 
 // ---- kernel summaries ---------------------------------------------------------------------
@@ -480,109 +486,111 @@ fn pointee_of_parameter(parameter: &super::Parameter) -> String {
     size::normalize_type(&parameter.type_text)
 }
 
-fn summarize_kernels(model: &Model) -> Vec<KernelSummary> {
-    let mut out = Vec::new();
-    for (function, facts) in model.kernel_facts() {
-        let mut parameters: Vec<ParameterSummary> = function
-            .parameters
-            .iter()
-            .map(|p| ParameterSummary {
-                is_pointer: p.is_pointer,
-                is_const: p.type_text.split_whitespace().any(|w| w == "const"),
-                element_type: p.is_pointer.then(|| pointee_of_parameter(p)),
-                ..Default::default()
-            })
-            .collect();
-        let scope = KernelScope {
-            parameters: &function.parameters,
-            model,
-        };
-        let evaluator = Evaluator {
-            source: model.source,
-            scope: &scope,
-            fold_sizeof: true,
-        };
-        // a pointer handed whole to another function (`f(p)`, `atomicAdd(p, v)`) may be written there
-        walk_iterative(function.body, |node| {
-            if node.node_kind() == "argument_list" {
-                for argument in named_children(node) {
-                    let mut argument = strip(argument, model.source);
-                    if argument.node_kind() == "binary_expression" {
-                        argument = argument
-                            .field("left")
-                            .map(|l| strip(l, model.source))
-                            .unwrap_or(argument);
-                    }
-                    if argument.node_kind() == "identifier" {
-                        let name = text(argument, model.source);
-                        if let Some(index) = function
-                            .parameters
-                            .iter()
-                            .position(|p| p.is_pointer && p.name == name)
-                        {
-                            parameters[index].plain_writes = true;
-                        }
-                    }
+/// What host code needs to know of a kernel: per parameter, whether it is read or written and how
+/// much of it is read.
+pub fn summarize_kernel(
+    model: &Model,
+    function: &super::Function,
+    facts: &super::KernelFacts,
+) -> KernelSummary {
+    let mut parameters: Vec<ParameterSummary> = function
+        .parameters
+        .iter()
+        .map(|p| ParameterSummary {
+            is_pointer: p.is_pointer,
+            is_const: p.type_text.split_whitespace().any(|w| w == "const"),
+            element_type: p.is_pointer.then(|| pointee_of_parameter(p)),
+            ..Default::default()
+        })
+        .collect();
+    let scope = KernelScope {
+        parameters: &function.parameters,
+        model,
+    };
+    let evaluator = Evaluator {
+        source: model.source,
+        scope: &scope,
+        fold_sizeof: true,
+    };
+    // a pointer handed whole to another function (`f(p)`, `atomicAdd(p, v)`) may be written there
+    walk_iterative(function.body, |node| {
+        if node.node_kind() == "argument_list" {
+            for argument in named_children(node) {
+                let mut argument = strip(argument, model.source);
+                if argument.node_kind() == "binary_expression" {
+                    argument = argument
+                        .field("left")
+                        .map(|l| strip(l, model.source))
+                        .unwrap_or(argument);
                 }
-            }
-            true
-        });
-        for access in &facts.accesses {
-            let Some(summary) = parameters.get_mut(access.parameter_index) else {
-                continue;
-            };
-            // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
-            let parent = strip_parents(access.node);
-            let handed_on = parent.is_some_and(|p| {
-                (p.node_kind() == "pointer_expression" && operator(p, model.source) == "&")
-                    || p.node_kind() == "field_expression"
-                    || (p.node_kind() == "init_declarator"
-                        && p.field("declarator")
-                            .is_some_and(|d| d.node_kind() == "reference_declarator"))
-            });
-            if handed_on {
-                summary.plain_writes = true;
-                continue;
-            }
-            if access.kind.reads() {
-                summary.reads = true;
-            }
-            if access.kind == AccessKind::Write {
-                summary.plain_writes = true;
-            }
-            if !access.kind.reads() || access.pointer_offset.is_some() {
-                continue;
-            }
-            let IndexStatus::Bounded { bound: Some(bound) } = &access.status else {
-                continue;
-            };
-            if normalized(bound.left, model.source) != normalized(access.index, model.source) {
-                continue;
-            }
-            let extent = match bound.relation {
-                super::guards::Relation::Less => evaluator.eval(bound.right),
-                super::guards::Relation::LessEqual => evaluator
-                    .eval(bound.right)
-                    .and_then(|s| s.add(&Sym::constant(1))),
-                _ => None,
-            };
-            if let Some(extent) = extent {
-                // keep the largest extent that is provably no smaller than the others
-                let replace = match &summary.read_extent {
-                    None => true,
-                    Some(existing) => existing.compare(&extent) == size::Order::ProvablySmaller,
-                };
-                if replace {
-                    summary.read_extent = Some(extent);
+                if argument.node_kind() == "identifier" {
+                    let name = text(argument, model.source);
+                    if let Some(index) = function
+                        .parameters
+                        .iter()
+                        .position(|p| p.is_pointer && p.name == name)
+                    {
+                        parameters[index].plain_writes = true;
+                    }
                 }
             }
         }
-        out.push(KernelSummary {
-            name: function.name.clone(),
-            parameters,
+        true
+    });
+    for access in &facts.accesses {
+        let Some(summary) = parameters.get_mut(access.parameter_index) else {
+            continue;
+        };
+        // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
+        let parent = strip_parents(access.node);
+        let handed_on = parent.is_some_and(|p| {
+            (p.node_kind() == "pointer_expression" && operator(p, model.source) == "&")
+                || p.node_kind() == "field_expression"
+                || (p.node_kind() == "init_declarator"
+                    && p.field("declarator")
+                        .is_some_and(|d| d.node_kind() == "reference_declarator"))
         });
+        if handed_on {
+            summary.plain_writes = true;
+            continue;
+        }
+        if access.kind.reads() {
+            summary.reads = true;
+        }
+        if access.kind == AccessKind::Write {
+            summary.plain_writes = true;
+        }
+        if !access.kind.reads() || access.pointer_offset.is_some() {
+            continue;
+        }
+        let IndexStatus::Bounded { bound: Some(bound) } = &access.status else {
+            continue;
+        };
+        if normalized(bound.left, model.source) != normalized(access.index, model.source) {
+            continue;
+        }
+        let extent = match bound.relation {
+            super::guards::Relation::Less => evaluator.eval(bound.right),
+            super::guards::Relation::LessEqual => evaluator
+                .eval(bound.right)
+                .and_then(|s| s.add(&Sym::constant(1))),
+            _ => None,
+        };
+        if let Some(extent) = extent {
+            // keep the largest extent that is provably no smaller than the others
+            let replace = match &summary.read_extent {
+                None => true,
+                Some(existing) => existing.compare(&extent) == size::Order::ProvablySmaller,
+            };
+            if replace {
+                summary.read_extent = Some(extent);
+            }
+        }
     }
-    out
+    KernelSummary {
+        name: function.name.clone(),
+        parameters,
+    }
 }
 
 // ---- host functions -----------------------------------------------------------------------
@@ -614,6 +622,9 @@ struct Builder<'m, 't> {
     /// Positions where a launch error is queried and tested.
     launch_checks: Vec<usize>,
     device: Option<i128>,
+    /// Names of the file's other functions looked up (callees, launched kernels): what these
+    /// facts, and the lints reading the launches, depend on outside the function.
+    depends_on: Vec<String>,
 }
 
 struct HostScope<'b, 'm, 't> {
@@ -660,6 +671,7 @@ impl<'m, 't> Builder<'m, 't> {
             error_variables: HashSet::default(),
             launch_checks: Vec::new(),
             device: None,
+            depends_on: Vec::new(),
         }
     }
 
@@ -1047,6 +1059,8 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     fn finish(&mut self) {
+        self.depends_on.sort_unstable();
+        self.depends_on.dedup();
         let mut checks = std::mem::take(&mut self.launch_checks);
         checks.sort_unstable();
         let count = self.out.launches.len();
@@ -1539,6 +1553,7 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     fn cuda_call(&mut self, call: Node<'t>, name: &str, args: &[Node<'t>], context: Context<'t>) {
+        self.depends_on.push(name.to_string());
         let defined_here = self.model.function_named(name);
         let returns_error = defined_here.map(|f| {
             let head = &self.source[f.definition.start_byte()..f.name_node.start_byte()];
@@ -1849,6 +1864,8 @@ impl<'m, 't> Builder<'m, 't> {
             wrapped,
             device: self.device,
         });
+        // the lints read this kernel's summary too (`HostFacts::kernel`)
+        self.depends_on.push(kernel.clone());
         let known_kernel = self.model.functions.iter().any(|f| {
             f.kind == FunctionKind::Kernel
                 && f.name == kernel

@@ -88,6 +88,38 @@ pub struct Model<'t> {
     pub max_allocation_bytes: f64,
 }
 
+/// What an earlier lint of the same text lets the model leave out. The language server keeps the
+/// findings of each function between edits: a function whose text and context are unchanged needs
+/// no facts, except what other functions' findings read of it (a kernel's summary).
+pub trait Reuse<'t> {
+    /// Whether kernel `index` (into `model.functions`) is covered, with what the model keeps of it.
+    fn kernel(&mut self, model: &Model<'t>, index: usize) -> Option<ReusedKernel>;
+    /// Whether host function `index` is covered; `model.host.kernels` is complete by then.
+    fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool;
+    /// Host function `index` was analysed, reading the file's functions named `depends_on`.
+    fn host_function_built(&mut self, index: usize, depends_on: &[String]);
+}
+
+/// What the model keeps of a kernel whose facts are not built.
+pub struct ReusedKernel {
+    pub summary: host::KernelSummary,
+    /// Its skipped regions, at the kernel's current position.
+    pub skipped: Vec<Range<usize>>,
+}
+
+/// Nothing to reuse: every function is analysed.
+pub struct AnalyseAll;
+
+impl<'t> Reuse<'t> for AnalyseAll {
+    fn kernel(&mut self, _: &Model<'t>, _: usize) -> Option<ReusedKernel> {
+        None
+    }
+    fn host_function(&mut self, _: &Model<'t>, _: usize) -> bool {
+        false
+    }
+    fn host_function_built(&mut self, _: usize, _: &[String]) {}
+}
+
 impl<'t> Model<'t> {
     pub fn build(
         path: &'t std::path::Path,
@@ -96,6 +128,28 @@ impl<'t> Model<'t> {
         tree: &'t Tree,
         lines: &'t LineIndex,
         check_macros: &'t [String],
+    ) -> Model<'t> {
+        Self::build_reusing(
+            path,
+            source,
+            view,
+            tree,
+            lines,
+            check_macros,
+            &mut AnalyseAll,
+        )
+    }
+
+    /// The model without the facts of the functions `reuse` covers: `kernels` and
+    /// `host.functions` hold only the analysed ones; `host.kernels` has every kernel's summary.
+    pub fn build_reusing(
+        path: &'t std::path::Path,
+        source: &'t str,
+        view: &'t PreprocessedView,
+        tree: &'t Tree,
+        lines: &'t LineIndex,
+        check_macros: &'t [String],
+        reuse: &mut dyn Reuse<'t>,
     ) -> Model<'t> {
         let mut model = Model {
             path,
@@ -118,13 +172,22 @@ impl<'t> Model<'t> {
         model.broken_regions = broken;
         model.collect_functions_and_comments();
         for index in 0..model.functions.len() {
-            if model.functions[index].kind == FunctionKind::Kernel {
-                let facts = kernel::analyze(&model, &model.functions[index]);
-                model.skipped_regions.extend(facts.skipped.iter().cloned());
-                model.kernels.push((index, facts));
+            if model.functions[index].kind != FunctionKind::Kernel {
+                continue;
             }
+            if let Some(reused) = reuse.kernel(&model, index) {
+                model.skipped_regions.extend(reused.skipped);
+                model.host.kernels.push(reused.summary);
+                continue;
+            }
+            let function = &model.functions[index];
+            let facts = kernel::analyze(&model, function);
+            let summary = host::summarize_kernel(&model, function, &facts);
+            model.skipped_regions.extend(facts.skipped.iter().cloned());
+            model.host.kernels.push(summary);
+            model.kernels.push((index, facts));
         }
-        model.host = host::build(&model);
+        model.host.functions = host::build(&model, reuse);
         model
     }
 

@@ -1,0 +1,606 @@
+//! Findings of unchanged functions, kept between lints of one document by the language server.
+//!
+//! `relint` is what the server does with a document's new text: a new view, an incremental
+//! re-parse of it, and a lint that analyses only the functions that changed.
+//!
+//! A keystroke changes one function; the others' facts and findings are what they were. Every
+//! finding lies inside the function whose facts produced it, and a function's facts depend only
+//! on its own text and on a little context: file-wide (settings, `#define`s, check macros), where
+//! it sits (its kind, which may come from a qualifier macro before it, and its template
+//! parameters) and, for a host function, the functions it calls or launches (their heads and the
+//! kernels' summaries). When all of that is equal, the function's findings from the last lint,
+//! moved to its new position, are exactly what analysing it again would give; only the other
+//! functions are analysed (`Model::build_reusing`).
+
+use crate::config::Settings;
+use crate::diagnostic::Diagnostic;
+use crate::engine::{self, FileOutcome};
+use crate::model::host::KernelSummary;
+use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
+use crate::source::{self, PreprocessedView};
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+use tree_sitter::{InputEdit, Point, Tree};
+
+/// What is kept of a document between lints: its view and tree, for an incremental re-parse,
+/// and the findings of its functions.
+pub struct Kept {
+    view: PreprocessedView,
+    tree: Tree,
+    functions: FunctionCache,
+}
+
+impl Kept {
+    /// What the last lint did with the kept findings.
+    pub fn last_lint(&self) -> Stats {
+        self.functions.last_lint()
+    }
+}
+
+/// Lints `text`, the new text of a document whose last lint left `previous` (None for the first),
+/// exactly as `engine::lint_text` would; returns what to keep for the next edit (None when the
+/// text could not be parsed).
+pub fn relint(
+    previous: Option<Kept>,
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+) -> (Option<Kept>, FileOutcome) {
+    // the same view as `engine::lint_text`: `defines` from the configuration choose branches
+    let view = source::preprocess_with(text, &settings.view_options());
+    let (tree, mut functions) = match previous {
+        Some(mut previous) => {
+            if let Some(edit) = view_edit(&previous.view.text, &view.text) {
+                previous.tree.edit(&edit);
+            }
+            (
+                engine::parse(&view.text, Some(&previous.tree)),
+                previous.functions,
+            )
+        }
+        None => (engine::parse(&view.text, None), FunctionCache::default()),
+    };
+    let Some(tree) = tree else {
+        return (None, FileOutcome::default());
+    };
+    let outcome = engine::lint_tree_incremental(path, text, &view, &tree, settings, &mut functions);
+    let kept = Kept {
+        view,
+        tree,
+        functions,
+    };
+    (Some(kept), outcome)
+}
+
+/// What every function's facts and findings read of the file and the settings.
+#[derive(Debug, Default, PartialEq)]
+pub struct FileContext {
+    enabled_rules: Vec<&'static str>,
+    max_allocation_bytes: u64,
+    check_macros: Vec<String>,
+    defines: Vec<(String, String)>,
+}
+
+impl FileContext {
+    pub fn new(path: &Path, settings: &Settings, view: &PreprocessedView) -> Self {
+        let mut defines: Vec<(String, String)> = view
+            .defines
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        defines.sort_unstable();
+        FileContext {
+            enabled_rules: crate::lints::ALL
+                .iter()
+                .filter(|lint| settings.rule_enabled(lint.name, path))
+                .map(|lint| lint.name)
+                .collect(),
+            max_allocation_bytes: settings.max_allocation_bytes.to_bits(),
+            check_macros: settings.check_macros.clone(),
+            defines,
+        }
+    }
+}
+
+/// What a host function read of the functions of one name: in file order, each one's kind,
+/// parameter count, text before its name (the return type) and, for a kernel, its summary.
+#[derive(Debug, PartialEq)]
+struct Interface {
+    kind: FunctionKind,
+    arity: usize,
+    head: String,
+    summary: Option<KernelSummary>,
+}
+
+/// One function's findings from the lint that analysed it, with what they depend on.
+#[derive(Debug)]
+struct Entry {
+    kind: FunctionKind,
+    template_parameters: Vec<String>,
+    /// The text of the definition.
+    source: Box<str>,
+    /// The view's text of the definition, where it differs from the source (a blanked `#if`).
+    view: Option<Box<str>>,
+    /// Spans relative to the definition's start, in the order the lints reported them.
+    diagnostics: Vec<Diagnostic>,
+    /// A kernel's summary, read by host functions' findings.
+    summary: Option<KernelSummary>,
+    /// A kernel's skipped regions, relative to the definition's start.
+    skipped: Vec<Range<usize>>,
+    /// A host function's lookups of other functions by name, with what it found.
+    depends_on: Vec<(String, Vec<Interface>)>,
+}
+
+/// What the last lint did with the cache (tests check that reuse happens and covers everything).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Kernels and host functions analysed.
+    pub analysed: usize,
+    /// Kernels and host functions whose findings were reused.
+    pub reused: usize,
+    /// A finding lay outside the analysed functions: nothing was kept, the file was linted afresh.
+    pub fell_back: bool,
+}
+
+/// The per-document cache. `begin`, then `Model::build_reusing` with it, then `finish` with the
+/// lints' findings on that model.
+#[derive(Debug, Default)]
+pub struct FunctionCache {
+    context: FileContext,
+    /// By a hash of the key (kind, template parameters, texts); entries compare the key itself.
+    entries: FxHashMap<u64, Vec<Arc<Entry>>>,
+    /// This lint: functions (index into `Model::functions`) whose findings are reused.
+    reused: Vec<(usize, Arc<Entry>)>,
+    /// This lint: host functions analysed, with the names they looked up.
+    analysed_hosts: Vec<(usize, Vec<String>)>,
+    /// This lint: functions by name and each kernel's summary, made when first needed.
+    lookup: Option<Lookup>,
+    last: Stats,
+}
+
+#[derive(Debug)]
+struct Lookup {
+    by_name: FxHashMap<String, Vec<usize>>,
+    /// Per function, the index of its summary in `host.kernels`.
+    summary_of: Vec<Option<usize>>,
+}
+
+impl Lookup {
+    fn new(model: &Model) -> Self {
+        let mut by_name: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut summary_of = vec![None; model.functions.len()];
+        let mut kernels = 0;
+        for (index, function) in model.functions.iter().enumerate() {
+            by_name
+                .entry(function.name.clone())
+                .or_default()
+                .push(index);
+            if function.kind == FunctionKind::Kernel {
+                summary_of[index] = Some(kernels);
+                kernels += 1;
+            }
+        }
+        Lookup {
+            by_name,
+            summary_of,
+        }
+    }
+
+    fn functions_named(&self, name: &str) -> &[usize] {
+        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    fn interface(&self, model: &Model, index: usize) -> Option<Interface> {
+        let function = model.functions.get(index)?;
+        let summary = match self.summary_of.get(index).copied().flatten() {
+            Some(slot) => Some(model.host.kernels.get(slot)?.clone()),
+            None => None,
+        };
+        Some(Interface {
+            kind: function.kind,
+            arity: function.parameters.len(),
+            head: head(model, function)?.to_string(),
+            summary,
+        })
+    }
+
+    /// Whether the functions named `name` still look as `expected` says.
+    fn unchanged(&self, model: &Model, name: &str, expected: &[Interface]) -> bool {
+        let current = self.functions_named(name);
+        current.len() == expected.len()
+            && current.iter().zip(expected).all(|(&index, expected)| {
+                let Some(function) = model.functions.get(index) else {
+                    return false;
+                };
+                let summary = self
+                    .summary_of
+                    .get(index)
+                    .copied()
+                    .flatten()
+                    .and_then(|slot| model.host.kernels.get(slot));
+                function.kind == expected.kind
+                    && function.parameters.len() == expected.arity
+                    && head(model, function) == Some(expected.head.as_str())
+                    && summary == expected.summary.as_ref()
+            })
+    }
+}
+
+/// The text of a definition before the function's name, as host code reads it (`cudaError_t`).
+fn head<'t>(model: &Model<'t>, function: &Function) -> Option<&'t str> {
+    model
+        .source
+        .get(function.definition.start_byte()..function.name_node.start_byte())
+}
+
+/// The key's texts: the definition's source, and its view where that differs.
+fn texts<'t>(model: &Model<'t>, function: &Function) -> Option<(&'t str, Option<&'t str>)> {
+    let range = function.definition.byte_range();
+    let source = model.source.get(range.clone())?;
+    let view = model.view.text.get(range)?;
+    Some((source, (view != source).then_some(view)))
+}
+
+fn key_hash(function: &Function, source: &str, view: Option<&str>) -> u64 {
+    let mut hasher = FxHasher::default();
+    (function.kind as u8).hash(&mut hasher);
+    function.template_parameters.hash(&mut hasher);
+    source.hash(&mut hasher);
+    view.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl Entry {
+    fn matches(&self, function: &Function, source: &str, view: Option<&str>) -> bool {
+        self.kind == function.kind
+            && self.template_parameters == function.template_parameters
+            && &*self.source == source
+            && self.view.as_deref() == view
+    }
+}
+
+fn shifted(range: &Range<usize>, by: isize) -> Range<usize> {
+    range.start.saturating_add_signed(by)..range.end.saturating_add_signed(by)
+}
+
+/// The diagnostic with every span moved by `by` bytes.
+fn shift(diagnostic: &Diagnostic, by: isize) -> Diagnostic {
+    let mut moved = diagnostic.clone();
+    moved.span = shifted(&moved.span, by);
+    for label in &mut moved.labels {
+        label.span = shifted(&label.span, by);
+    }
+    if let Some(fix) = &mut moved.fix {
+        for edit in &mut fix.edits {
+            edit.span = shifted(&edit.span, by);
+        }
+    }
+    moved
+}
+
+/// Every span of the diagnostic, for attributing it to the function around them.
+fn spans(diagnostic: &Diagnostic) -> impl Iterator<Item = &Range<usize>> {
+    std::iter::once(&diagnostic.span)
+        .chain(diagnostic.labels.iter().map(|l| &l.span))
+        .chain(
+            diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| f.edits.iter().map(|e| &e.span)),
+        )
+}
+
+impl FunctionCache {
+    /// Starts a lint: a changed file-wide context makes every kept finding stale.
+    pub fn begin(&mut self, context: FileContext) {
+        if context != self.context {
+            self.entries.clear();
+            self.context = context;
+        }
+        self.reused.clear();
+        self.analysed_hosts.clear();
+        self.lookup = None;
+    }
+
+    /// Forgets everything (the next lint analyses every function).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.reused.clear();
+        self.analysed_hosts.clear();
+        self.lookup = None;
+    }
+
+    fn find(&self, model: &Model, function: &Function) -> Option<Arc<Entry>> {
+        let (source, view) = texts(model, function)?;
+        self.entries
+            .get(&key_hash(function, source, view))?
+            .iter()
+            .find(|entry| entry.matches(function, source, view))
+            .cloned()
+    }
+
+    /// Ends a lint: keeps the findings of the functions analysed this time (`found`, what the
+    /// lints reported on `model`) and returns them with the reused ones at their new positions.
+    /// None when a finding lies outside the analysed functions, which reuse cannot account for:
+    /// then nothing is kept and the caller lints the file afresh.
+    pub fn finish(&mut self, model: &Model, found: Vec<Diagnostic>) -> Option<Vec<Diagnostic>> {
+        self.last = Stats {
+            analysed: model.kernels.len() + self.analysed_hosts.len(),
+            reused: self.reused.len(),
+            fell_back: false,
+        };
+        let outcome = self.keep(model, found);
+        if outcome.is_none() {
+            self.clear();
+            self.last.fell_back = true;
+        }
+        outcome
+    }
+
+    pub fn last_lint(&self) -> Stats {
+        self.last
+    }
+
+    fn keep(&mut self, model: &Model, found: Vec<Diagnostic>) -> Option<Vec<Diagnostic>> {
+        let lookup = self.lookup.take().unwrap_or_else(|| Lookup::new(model));
+        let reused: FxHashMap<usize, Arc<Entry>> = self.reused.drain(..).collect();
+        let mut analysed: Vec<usize> = model.kernels.iter().map(|(index, _)| *index).collect();
+        analysed.extend(self.analysed_hosts.iter().map(|(index, _)| *index));
+        analysed.sort_by_key(|&index| {
+            model
+                .functions
+                .get(index)
+                .map(|f| f.definition.start_byte())
+        });
+        let ranges: Vec<Range<usize>> = analysed
+            .iter()
+            .map(|&index| {
+                model
+                    .functions
+                    .get(index)
+                    .map(|f| f.definition.byte_range())
+                    .unwrap_or(0..0)
+            })
+            .collect();
+        // each finding to the analysed function that holds all its spans, relative to its start
+        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        for diagnostic in &found {
+            let slot = ranges
+                .partition_point(|r| r.start <= diagnostic.span.start)
+                .checked_sub(1)?;
+            let range = ranges.get(slot)?;
+            if !spans(diagnostic).all(|s| range.start <= s.start && s.end <= range.end) {
+                return None;
+            }
+            let by = -(range.start as isize);
+            findings
+                .entry(analysed[slot])
+                .or_default()
+                .push(shift(diagnostic, by));
+        }
+        let dependencies: FxHashMap<usize, &Vec<String>> = self
+            .analysed_hosts
+            .iter()
+            .map(|(index, names)| (*index, names))
+            .collect();
+        let skipped: FxHashMap<usize, &Vec<Range<usize>>> = model
+            .kernels
+            .iter()
+            .map(|(index, facts)| (*index, &facts.skipped))
+            .collect();
+
+        let mut all = found;
+        let mut entries: FxHashMap<u64, Vec<Arc<Entry>>> = FxHashMap::default();
+        for (index, function) in model.functions.iter().enumerate() {
+            let start = function.definition.start_byte() as isize;
+            if let Some(entry) = reused.get(&index) {
+                all.extend(entry.diagnostics.iter().map(|d| shift(d, start)));
+                let Some((source, view)) = texts(model, function) else {
+                    continue;
+                };
+                entries
+                    .entry(key_hash(function, source, view))
+                    .or_default()
+                    .push(entry.clone());
+                continue;
+            }
+            let is_kernel = skipped.contains_key(&index);
+            let names = dependencies.get(&index);
+            if !is_kernel && names.is_none() {
+                continue; // not analysed: a device function, or host code that does not parse
+            }
+            let Some((source, view)) = texts(model, function) else {
+                continue;
+            };
+            let summary = if is_kernel {
+                let slot = lookup.summary_of.get(index).copied().flatten()?;
+                Some(model.host.kernels.get(slot)?.clone())
+            } else {
+                None
+            };
+            let depends_on = names
+                .map(|names| {
+                    names
+                        .iter()
+                        .map(|name| {
+                            let interfaces = lookup
+                                .functions_named(name)
+                                .iter()
+                                .filter_map(|&other| lookup.interface(model, other))
+                                .collect();
+                            (name.clone(), interfaces)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let entry = Entry {
+                kind: function.kind,
+                template_parameters: function.template_parameters.clone(),
+                source: source.into(),
+                view: view.map(Into::into),
+                diagnostics: findings.remove(&index).unwrap_or_default(),
+                summary,
+                skipped: skipped
+                    .get(&index)
+                    .map(|regions| regions.iter().map(|r| shifted(r, -start)).collect())
+                    .unwrap_or_default(),
+                depends_on,
+            };
+            entries
+                .entry(key_hash(function, source, view))
+                .or_default()
+                .push(Arc::new(entry));
+        }
+        self.entries = entries;
+        self.analysed_hosts.clear();
+        Some(all)
+    }
+}
+
+impl<'t> Reuse<'t> for FunctionCache {
+    fn kernel(&mut self, model: &Model<'t>, index: usize) -> Option<ReusedKernel> {
+        let function = model.functions.get(index)?;
+        let entry = self.find(model, function)?;
+        let summary = entry.summary.clone()?;
+        let start = function.definition.start_byte() as isize;
+        let skipped = entry.skipped.iter().map(|r| shifted(r, start)).collect();
+        self.reused.push((index, entry));
+        Some(ReusedKernel { summary, skipped })
+    }
+
+    fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool {
+        let Some(function) = model.functions.get(index) else {
+            return false;
+        };
+        let Some(entry) = self.find(model, function) else {
+            return false;
+        };
+        let lookup = self.lookup.get_or_insert_with(|| Lookup::new(model));
+        if !entry
+            .depends_on
+            .iter()
+            .all(|(name, expected)| lookup.unchanged(model, name, expected))
+        {
+            return false;
+        }
+        self.reused.push((index, entry));
+        true
+    }
+
+    fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
+        self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+}
+
+/// The single edit that turns the old view into the new one: everything between their common
+/// prefix and common suffix. Diffing the views (not replaying the text edits) stays right when an
+/// edit flips an `#if` branch and the view changes far from where the user typed.
+pub fn view_edit(old: &str, new: &str) -> Option<InputEdit> {
+    if old == new {
+        return None;
+    }
+    let prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let prefix = source::floor_char_boundary(old, prefix);
+    let room = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while suffix > 0 && !old.is_char_boundary(old.len() - suffix) {
+        suffix -= 1;
+    }
+    let old_end = old.len() - suffix;
+    let new_end = new.len() - suffix;
+    Some(InputEdit {
+        start_byte: prefix,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position: point(old, prefix),
+        old_end_position: point(old, old_end),
+        new_end_position: point(new, new_end),
+    })
+}
+
+/// Tree-sitter's point: 0-based row and byte column.
+fn point(text: &str, offset: usize) -> Point {
+    let before = text.as_bytes().get(..offset).unwrap_or(text.as_bytes());
+    let row = before.iter().filter(|b| **b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    Point {
+        row,
+        column: before.len() - line_start,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reparse_matches_fresh(old: &str, new: &str) {
+        let mut tree = crate::engine::parse(old, None).unwrap_or_else(|| panic!("parse"));
+        if let Some(edit) = view_edit(old, new) {
+            tree.edit(&edit);
+        }
+        let incremental = crate::engine::parse(new, Some(&tree)).unwrap_or_else(|| panic!("parse"));
+        let fresh = crate::engine::parse(new, None).unwrap_or_else(|| panic!("parse"));
+        assert_eq!(
+            incremental.root_node().to_sexp(),
+            fresh.root_node().to_sexp()
+        );
+    }
+
+    #[test]
+    fn view_edit_covers_the_changed_middle() {
+        let edit =
+            view_edit("ab\ncdXef\ngh", "ab\ncdYYef\ngh").unwrap_or_else(|| panic!("an edit"));
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (5, 6, 7)
+        );
+        assert_eq!(
+            (edit.start_position.row, edit.start_position.column),
+            (1, 2)
+        );
+        assert_eq!(
+            (edit.new_end_position.row, edit.new_end_position.column),
+            (1, 4)
+        );
+        assert!(view_edit("same", "same").is_none());
+    }
+
+    #[test]
+    fn view_edit_handles_repeats_and_multibyte_text() {
+        let edit = view_edit("aaaa", "aa").unwrap_or_else(|| panic!("an edit"));
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (2, 4, 2)
+        );
+        let edit = view_edit("xé", "xè").unwrap_or_else(|| panic!("an edit"));
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (1, 3, 3)
+        );
+    }
+
+    #[test]
+    fn incremental_reparse_equals_fresh_parse() {
+        let old = "__global__ void k(float* o, int n) {\n  int i = threadIdx.x;\n  o[i] = 1;\n}\n";
+        reparse_matches_fresh(old, &old.replace("o[i] = 1;", "if (i < n) { o[i] = 1; }"));
+        reparse_matches_fresh(old, &old.replace("{\n", "{ {\n"));
+        reparse_matches_fresh(old, "");
+    }
+}

@@ -1,0 +1,299 @@
+//! The language server's incremental lint (a kept tree, findings of unchanged functions reused)
+//! gives exactly the diagnostics of a fresh lint of the same text, edit after edit.
+
+use cudalint::config::Settings;
+use cudalint::diagnostic::Diagnostic;
+use cudalint::engine;
+use cudalint::incremental::{relint, Kept};
+use std::path::Path;
+
+fn repo_file(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Host and kernel code with findings of every rule: the fixtures of the bad cases.
+fn mixed_file() -> String {
+    let mut text = String::new();
+    let mut names: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bad"))
+            .unwrap_or_else(|e| panic!("testdata/bad: {e}"))
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .collect();
+    names.sort();
+    for name in names {
+        text.push_str(&std::fs::read_to_string(&name).unwrap_or_else(|e| panic!("{e}")));
+        text.push('\n');
+    }
+    text.push_str(&repo_file("testdata/clean/helpers_and_error_handling.cu"));
+    text
+}
+
+/// Code typed at random places: statements, declarations, whole functions.
+const FRAGMENTS: &[&str] = &[
+    "if (i < n) ",
+    "if (i >= n) return;\n",
+    ";",
+    "\n",
+    "  ",
+    "o[i] = 1;",
+    "in[i + 1]",
+    "__syncthreads();",
+    "#define N 64\n",
+    " // cudalint: ignore[unguarded-thread-index]",
+    " // cudalint: ignore[double-free]",
+    "cudaFree(d);",
+    "float* d; cudaMalloc(&d, n * sizeof(float));",
+    "cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);",
+    "k<<<1, 256>>>(d, n);",
+    "cudaGetLastError();",
+    "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 0; }\n",
+    "__global__ void k(const float* o, int n) { int i = threadIdx.x; if (i < n) { float v = o[i]; } }\n",
+    "void host(int n) { float* d; cudaMalloc(&d, n); k<<<1, 1>>>(d, n); }\n",
+    "cudaError_t cudaMalloc(void** p, size_t n) { return cudaSuccess; }\n",
+    "template <typename T>\n",
+    "__device__ ",
+    "__global__ ",
+    "static ",
+    "é",
+    "i",
+    "n",
+];
+
+/// Code that breaks the structure around it; undone by the next edit, as a typist closes what
+/// they opened.
+const BREAKING: &[&str] = &[
+    "{", "}", "(", ")", "/*", "\"", "#if 0\n", "#else\n", "#endif\n",
+];
+
+fn char_boundary(text: &str, rng: &mut fastrand::Rng) -> usize {
+    let mut offset = rng.usize(..=text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Up to `chars` characters from `start`.
+fn span(text: &str, start: usize, chars: usize) -> usize {
+    let mut end = start;
+    for _ in 0..chars {
+        match text[end..].chars().next() {
+            Some(c) => end += c.len_utf8(),
+            None => break,
+        }
+    }
+    end
+}
+
+/// Whether text holds a character that can unbalance what is around it.
+fn structural(text: &str) -> bool {
+    text.contains(['{', '}', '(', ')', '"', '\'', '/', '*', '#', '\\'])
+}
+
+/// An offset where a statement or declaration may start: a line start or after `;`, `{`, `}`.
+fn statement_boundary(text: &str, rng: &mut fastrand::Rng) -> usize {
+    let offset = char_boundary(text, rng);
+    text[..offset]
+        .rfind(['\n', ';', '{', '}'])
+        .map(|i| i + 1)
+        .unwrap_or(0)
+}
+
+/// One random edit: typed code where a statement may start, a deletion, a copy of whole lines
+/// elsewhere (a duplicated function: the same text at another place), or code that breaks what
+/// follows. Returns whether to undo the edit next, as a typist closes what they opened: edits
+/// that may unbalance braces, comments or `#if` are (typed fragments are balanced, copied lines
+/// need not be), so the file keeps most of its functions.
+fn random_edit(text: &mut String, rng: &mut fastrand::Rng) -> bool {
+    let (start, end, inserted, breaking) = match rng.u32(..20) {
+        0..=10 => {
+            let at = statement_boundary(text, rng);
+            (
+                at,
+                at,
+                FRAGMENTS[rng.usize(..FRAGMENTS.len())].to_string(),
+                false,
+            )
+        }
+        11..=13 => {
+            let at = char_boundary(text, rng);
+            (at, span(text, at, rng.usize(1..12)), String::new(), false)
+        }
+        14..=15 => {
+            let from = text[..char_boundary(text, rng)]
+                .rfind('\n')
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            let to = text[from..]
+                .match_indices('\n')
+                .nth(rng.usize(..12))
+                .map(|(i, _)| from + i + 1)
+                .unwrap_or(text.len());
+            let at = text[..char_boundary(text, rng)]
+                .rfind('\n')
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            (at, at, text[from..to].to_string(), false)
+        }
+        _ => {
+            let at = char_boundary(text, rng);
+            (
+                at,
+                at,
+                BREAKING[rng.usize(..BREAKING.len())].to_string(),
+                true,
+            )
+        }
+    };
+    let undo = breaking || structural(&text[start..end]) || structural(&inserted);
+    text.replace_range(start..end, &inserted);
+    undo
+}
+
+/// What the server does on a change, as `relint` runs it for the lint thread.
+fn lint_edit(kept: Option<Kept>, text: &str, settings: &Settings) -> (Kept, Vec<Diagnostic>) {
+    let (kept, outcome) = relint(kept, Path::new("edited.cu"), text, settings);
+    (kept.unwrap_or_else(|| panic!("parse")), outcome.diagnostics)
+}
+
+const EDITS: usize = 400;
+
+#[test]
+fn incremental_lint_equals_fresh_lint_after_random_edits() {
+    let settings = Settings::default();
+    let path = Path::new("edited.cu");
+    let mut text = mixed_file();
+    let mut rng = fastrand::Rng::with_seed(0x01ec_7a11);
+    let (mut document, first) = lint_edit(None, &text, &settings);
+    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    let (mut reused, mut compared) = (0, 0);
+    let mut before_breaking = None;
+    for edit in 0..EDITS {
+        match before_breaking.take() {
+            Some(unbroken) => text = unbroken,
+            None => {
+                let unbroken = text.clone();
+                if random_edit(&mut text, &mut rng) {
+                    before_breaking = Some(unbroken);
+                }
+            }
+        }
+        let (next, incremental) = lint_edit(Some(document), &text, &settings);
+        document = next;
+        let fresh = engine::lint_text(path, &text, &settings).diagnostics;
+        assert_eq!(incremental, fresh, "after edit {edit}; text:\n{text}");
+        let stats = document.last_lint();
+        assert!(
+            !stats.fell_back,
+            "a finding outside its function after edit {edit}:\n{text}"
+        );
+        reused += stats.reused;
+        compared += fresh.len();
+    }
+    assert!(compared >= EDITS * 20, "only {compared} findings compared");
+    assert!(
+        reused >= EDITS * 40,
+        "only {reused} functions reused over {EDITS} edits"
+    );
+}
+
+#[test]
+fn an_edit_in_one_function_reanalyses_only_it_and_what_reads_it() {
+    let settings = Settings::default();
+    let kernel = "__global__ void k(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }\n";
+    let host = "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }\n";
+    let other = "void g(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }\n";
+    let text = format!("{kernel}{host}{other}");
+    let (document, _) = lint_edit(None, &text, &settings);
+    assert_eq!(document.last_lint().analysed, 3);
+
+    // inside `g`: only `g` is analysed again, its double free moves with the inserted text
+    let edited = text.replacen("cudaFree(d); cudaFree(d);", "cudaFree(d);  cudaFree(d);", 1);
+    let (document, diagnostics) = lint_edit(Some(document), &edited, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(Path::new("edited.cu"), &edited, &settings).diagnostics
+    );
+    let stats = document.last_lint();
+    assert_eq!((stats.analysed, stats.reused), (1, 2));
+
+    // text above everything: all functions move, none is analysed again
+    let moved = format!("// a comment\n{edited}");
+    let (document, diagnostics) = lint_edit(Some(document), &moved, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(Path::new("edited.cu"), &moved, &settings).diagnostics
+    );
+    let stats = document.last_lint();
+    assert_eq!((stats.analysed, stats.reused), (0, 3));
+
+    // the kernel now writes `in` first: its summary changes, so `f` (which launches it) is
+    // analysed again and `g` is not
+    let rewritten = moved.replace("out[i] = in[i];", "in[i] = 0; out[i] = in[i];");
+    let (document, diagnostics) = lint_edit(Some(document), &rewritten, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(Path::new("edited.cu"), &rewritten, &settings).diagnostics
+    );
+    let stats = document.last_lint();
+    assert_eq!((stats.analysed, stats.reused), (2, 1));
+
+    // a `#define` changes what every function may read: all analysed again
+    let defined = format!("#define N 4\n{rewritten}");
+    let (document, _) = lint_edit(Some(document), &defined, &settings);
+    assert_eq!(document.last_lint().reused, 0);
+}
+
+/// Text outside a function can change how it reads: a qualifier macro decides whether it is a
+/// kernel or host code, and a macro the view blanks inside it changes its parse, while its own
+/// text stays the same.
+#[test]
+fn what_a_function_reads_outside_its_text_is_part_of_its_key() {
+    let path = Path::new("edited.cu");
+    let check = |kept: Option<Kept>, text: &str, settings: &Settings| {
+        let (kept, diagnostics) = lint_edit(kept, text, settings);
+        assert_eq!(
+            diagnostics,
+            engine::lint_text(path, text, settings).diagnostics,
+            "{text}"
+        );
+        kept
+    };
+    let settings = Settings::default();
+    // the qualifier macros are blanked in the view, so the definition starts at `void`
+    let kernel = "void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 0; float* d; cudaMalloc(&d, 4); }\n";
+    let kernel_text = format!("CUTLASS_GLOBAL {kernel}");
+    let host_text = format!("CUTE_HOST {kernel}");
+    let kept = check(None, &kernel_text, &settings);
+    let kept = check(Some(kept), &host_text, &settings);
+    check(Some(kept), &kernel_text, &settings);
+
+    // a qualifier macro from the configuration: the same text, another view
+    let text = "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; BLANKED o[i] = 0; }\n";
+    let blanking = Settings {
+        qualifier_macros: vec!["BLANKED".into()],
+        ..Settings::default()
+    };
+    let kept = check(None, text, &blanking);
+    let kept = check(Some(kept), text, &settings);
+    check(Some(kept), text, &blanking);
+}
+
+/// `defines` from the configuration choose `#if` branches in the editor as in `cudalint check`.
+#[test]
+fn configured_defines_choose_branches() {
+    let text = "__global__ void k(float* o, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n#if MODE == 2\n  if (i < n) o[i] = 0;\n#else\n  o[i] = 0;\n#endif\n}\n";
+    let settings = Settings {
+        defines: vec!["MODE=1".into()],
+        ..Settings::default()
+    };
+    let expected = engine::lint_text(Path::new("edited.cu"), text, &settings).diagnostics;
+    assert_eq!(
+        expected.len(),
+        1,
+        "the #else branch is linted: {expected:?}"
+    );
+    let (_, diagnostics) = lint_edit(None, text, &settings);
+    assert_eq!(diagnostics, expected);
+}

@@ -446,6 +446,7 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
             || !host.launches.is_empty()
             || !host.calls.is_empty()
             || !host.allocations.is_empty()
+            || !host.transfers.is_empty()
         {
             functions.push(host);
         }

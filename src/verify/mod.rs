@@ -158,18 +158,23 @@ pub(crate) fn kind_word(kind: u32) -> &'static str {
     }
 }
 
+/// The access as written, on one line.
+pub(crate) fn access_text(site: &extract::Site, source: &str) -> String {
+    source
+        .get(site.span.clone())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn witness(
     site: &extract::Site,
     violation: &SiteViolation,
     config: &LaunchConfig,
     source: &str,
 ) -> String {
-    let access = source
-        .get(site.span.clone())
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let access = access_text(site, source);
     let place = if violation.cause == 2 {
         format!(
             "reads element {} of `{}` that nothing wrote",

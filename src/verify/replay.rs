@@ -608,12 +608,7 @@ fn freed_access_witness(
             if site.parameter_index != position || v.extent != 0 {
                 return None;
             }
-            let access = text
-                .get(site.span.clone())
-                .unwrap_or("")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let access = super::access_text(site, text);
             Some(format!(
                 "{} `{access}` reached the freed memory (element {}) by thread ({},{},{}) of block ({},{},{}); {} access(es) through the freed pointer",
                 super::kind_word(v.kind),

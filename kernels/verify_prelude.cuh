@@ -14,6 +14,13 @@
 
 typedef unsigned long long cl_u64;
 
+// The short unsigned names glibc's <sys/types.h> gives code built by nvcc (through
+// cuda_runtime.h); NVRTC has no host headers. Redeclaring a typedef as the same type is allowed,
+// so a file that declares them itself still compiles.
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+
 #define CL_SCRATCH_WORDS 128
 #define CL_SITE_WORDS 12
 #define CL_READ 1u

@@ -733,3 +733,25 @@ fn a_constant_block_at_the_launch_is_kept_when_the_grid_is_not_constant() {
     // Still not a multiple of the block, so edge threads exist.
     assert_eq!(configs[0].grid, [3, 3, 1], "{}", configs[0].description);
 }
+
+#[test]
+fn glibc_short_unsigned_names_are_integers() {
+    let file = "__global__ void k(float* o, uint n, ushort m, ulong l) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = n + m + l; }\n";
+    let built = with_model(Path::new("k.cu"), file, |m| {
+        let index = m.functions.iter().position(|f| f.name == "k").unwrap();
+        experiment_for_kernel(m, index)
+    })
+    .unwrap()
+    .unwrap();
+    let first = &built.experiment.configs[0];
+    assert!(
+        first.description.contains("n = 1000") && first.description.contains("l = 1000"),
+        "{}",
+        first.description
+    );
+    assert!(matches!(first.arguments[1], Argument::I32 { value: 1000 }));
+    assert!(matches!(first.arguments[2], Argument::I16 { .. }));
+    assert!(matches!(first.arguments[3], Argument::I64 { value: 1000 }));
+    // NVRTC has no <sys/types.h>: the prelude declares the names.
+    assert!(cudalint::verify::extract::PRELUDE.contains("typedef unsigned int uint;"));
+}

@@ -62,12 +62,12 @@ pub fn parameter_shapes(
 pub fn element_bytes(type_text: &str) -> Option<u64> {
     Some(match type_text {
         "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" | "bool" => 1,
-        "short" | "unsigned short" | "int16_t" | "uint16_t" | "half" | "__half"
+        "short" | "unsigned short" | "ushort" | "int16_t" | "uint16_t" | "half" | "__half"
         | "__nv_bfloat16" => 2,
-        "int" | "unsigned" | "unsigned int" | "float" | "int32_t" | "uint32_t" | "char4"
-        | "uchar4" => 4,
-        "double" | "long" | "unsigned long" | "long long" | "unsigned long long" | "size_t"
-        | "int64_t" | "uint64_t" | "float2" | "int2" => 8,
+        "int" | "unsigned" | "unsigned int" | "uint" | "float" | "int32_t" | "uint32_t"
+        | "char4" | "uchar4" => 4,
+        "double" | "long" | "unsigned long" | "ulong" | "long long" | "unsigned long long"
+        | "size_t" | "int64_t" | "uint64_t" | "float2" | "int2" => 8,
         "float4" | "int4" | "double2" | "uint4" => 16,
         "float3" | "int3" => 12,
         _ => return None,
@@ -82,12 +82,14 @@ fn scalar_shape(type_text: &str) -> ParameterShape {
         "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" => {
             ParameterShape::Integer { bytes: 1 }
         }
-        "short" | "unsigned short" | "int16_t" | "uint16_t" => ParameterShape::Integer { bytes: 2 },
-        "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => {
+        "short" | "unsigned short" | "ushort" | "int16_t" | "uint16_t" => {
+            ParameterShape::Integer { bytes: 2 }
+        }
+        "int" | "unsigned" | "unsigned int" | "uint" | "int32_t" | "uint32_t" => {
             ParameterShape::Integer { bytes: 4 }
         }
-        "long" | "unsigned long" | "long long" | "unsigned long long" | "size_t" | "int64_t"
-        | "uint64_t" | "ptrdiff_t" => ParameterShape::Integer { bytes: 8 },
+        "long" | "unsigned long" | "ulong" | "long long" | "unsigned long long" | "size_t"
+        | "int64_t" | "uint64_t" | "ptrdiff_t" => ParameterShape::Integer { bytes: 8 },
         other => ParameterShape::Unsupported(other.to_string()),
     }
 }

@@ -1,0 +1,423 @@
+//! Host expressions and calls: CUDA API calls (allocations, copies, frees, error checks) and unknown calls.
+
+use super::*;
+
+impl<'m, 't> Builder<'m, 't> {
+    // ---- expressions ----
+
+    pub(super) fn expression(&mut self, node: Node<'t>, context: Context<'t>) {
+        let mut calls = Vec::new();
+        let mut assignments = Vec::new();
+        let mut deletes = Vec::new();
+        walk_iterative(node, |n| match n.node_kind() {
+            "lambda_expression" | "compound_statement" => false,
+            "call_expression" => {
+                calls.push(n);
+                true
+            }
+            "assignment_expression" => {
+                assignments.push(n);
+                true
+            }
+            "delete_expression" => {
+                deletes.push(n);
+                true
+            }
+            _ => true,
+        });
+        // calls in source order (outer before inner, as written)
+        for call in calls {
+            self.call(call, context);
+        }
+        for assignment in assignments {
+            let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right"))
+            else {
+                continue;
+            };
+            let left = strip(left, self.source);
+            let right_stripped = strip(right, self.source);
+            if right_stripped.node_kind() == "call_expression"
+                && is_cuda_api(call_name(right_stripped, self.source))
+                && left.node_kind() == "identifier"
+            {
+                self.error_variables.insert(self.text(left).to_string());
+            }
+            if left.node_kind() == "identifier" && operator(assignment, self.source) == "=" {
+                if let Some(&variable) = self.by_name.get(self.text(left)) {
+                    self.escape_identifiers(right, context);
+                    self.assigned(variable, right, assignment, context, false);
+                    continue;
+                }
+            }
+            if operator(assignment, self.source) == "=" {
+                self.escape_identifiers(right, context);
+            }
+        }
+        for delete in deletes {
+            if let Some(argument) = named_children(delete).last() {
+                if let Some(variable) = self.variable_of(argument) {
+                    self.push_event(
+                        variable,
+                        EventKind::Freed { device: false },
+                        delete,
+                        context,
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn result_use(&self, call: Node<'t>) -> ResultUse {
+        let mut node = call;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = node.parent() else {
+                return ResultUse::Checked;
+            };
+            match parent.node_kind() {
+                "parenthesized_expression" => node = parent,
+                "expression_statement" => return ResultUse::Discarded,
+                "cast_expression" => {
+                    let is_void = parent
+                        .field("type")
+                        .is_some_and(|t| self.text(t).trim() == "void");
+                    return if is_void {
+                        ResultUse::DeliberatelyDiscarded
+                    } else {
+                        ResultUse::Checked
+                    };
+                }
+                "init_declarator" | "assignment_expression" => {
+                    let target = if parent.node_kind() == "init_declarator" {
+                        parent.field("declarator").and_then(syntax::declarator_name)
+                    } else {
+                        parent
+                            .field("left")
+                            .map(|l| strip(l, self.source))
+                            .filter(|l| l.node_kind() == "identifier")
+                    };
+                    let Some(target) = target else {
+                        return ResultUse::Checked;
+                    };
+                    let name = self.text(target);
+                    let statement_end = parent.end_byte();
+                    let read_later = self
+                        .uses
+                        .get(name)
+                        .is_some_and(|positions| positions.iter().any(|&p| p > statement_end));
+                    return if read_later {
+                        ResultUse::Checked
+                    } else {
+                        ResultUse::StoredUnread
+                    };
+                }
+                "comma_expression" => node = parent,
+                _ => return ResultUse::Checked,
+            }
+        }
+        ResultUse::Checked
+    }
+
+    pub(super) fn call(&mut self, call: Node<'t>, context: Context<'t>) {
+        if is_launch(call) {
+            self.launch(call, context);
+            return;
+        }
+        let name = call_name(call, self.source).to_string();
+        let args = arguments(call);
+        if name.is_empty() {
+            // a method call or a call through an expression: arguments go to unknown code
+            self.unknown_call_arguments(&args, context);
+            return;
+        }
+        if matches!(name.as_str(), "cudaGetLastError" | "cudaPeekAtLastError") {
+            if !matches!(
+                self.result_use(call),
+                ResultUse::Discarded | ResultUse::DeliberatelyDiscarded | ResultUse::StoredUnread
+            ) {
+                self.launch_checks.push(call.start_byte());
+            }
+            return;
+        }
+        if is_check_name(&name, self.model.check_macros)
+            || matches!(
+                name.as_str(),
+                "checkCudaErrors" | "gpuErrchk" | "getLastCudaError"
+            )
+        {
+            // a check with no CUDA call inside queries the last error itself (`getLastCudaError("msg")`)
+            let wraps_call = args.iter().any(|a| {
+                let mut found = false;
+                walk_iterative(*a, |n| {
+                    if n.node_kind() == "call_expression" && is_cuda_api(call_name(n, self.source))
+                    {
+                        found = true;
+                    }
+                    !found
+                });
+                found
+            });
+            if !wraps_call {
+                self.launch_checks.push(call.start_byte());
+            }
+            return;
+        }
+        if is_cuda_api(&name) {
+            self.cuda_call(call, &name, &args, context);
+            return;
+        }
+        match name.as_str() {
+            "free" => {
+                if let Some(variable) = args.first().and_then(|a| self.variable_of(*a)) {
+                    self.push_event(variable, EventKind::Freed { device: false }, call, context);
+                }
+            }
+            "malloc" | "calloc" | "printf" | "fprintf" | "sizeof" | "static_cast" | "memset"
+            | "memcpy" => {
+                if matches!(name.as_str(), "memset" | "memcpy") {
+                    self.unknown_call_arguments(&args, context);
+                }
+            }
+            _ => self.unknown_call_arguments(&args, context),
+        }
+    }
+
+    pub(super) fn unknown_call_arguments(&mut self, args: &[Node<'t>], context: Context<'t>) {
+        for argument in args {
+            if let Some(identifier) = address_of(*argument, self.source) {
+                if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                    self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                }
+                continue;
+            }
+            if let Some(pointer) = self.pointer_arg(*argument) {
+                self.push_event(pointer.variable, EventKind::Escaped, *argument, context);
+                continue;
+            }
+            let stripped = strip(*argument, self.source);
+            if stripped.node_kind() == "identifier" {
+                if let Some(&variable) = self.by_name.get(self.text(stripped)) {
+                    self.push_event(variable, EventKind::Escaped, *argument, context);
+                }
+            }
+        }
+    }
+
+    pub(super) fn cuda_call(&mut self, call: Node<'t>, name: &str, args: &[Node<'t>], context: Context<'t>) {
+        self.depends_on.push(name.to_string());
+        let defined_here = self.model.function_named(name);
+        let returns_error = defined_here.map(|f| {
+            let head = &self.source[f.definition.start_byte()..f.name_node.start_byte()];
+            head.contains("cudaError") || head.contains("CUresult")
+        });
+        if !returns_no_error(name) && returns_error != Some(false) {
+            let result = self.result_use(call);
+            self.out.calls.push(CudaCall {
+                call,
+                name: name.to_string(),
+                result,
+                on_error_path: context.error_path,
+            });
+        }
+        match name {
+            "cudaSetDevice" => {
+                let value = args
+                    .first()
+                    .and_then(|a| self.evaluate(*a, true))
+                    .and_then(|s| s.as_constant());
+                self.device = if context.conditional { None } else { value };
+            }
+            "cudaMalloc" | "cudaMallocAsync" | "cudaMallocManaged" | "cudaMallocHost"
+            | "cudaHostAlloc" | "cuMemAlloc" | "cuMemAlloc_v2" | "cudaMallocPitch"
+            | "cuMemAllocManaged" | "cuMemAllocHost" => {
+                let memory = match name {
+                    "cudaMallocManaged" | "cuMemAllocManaged" => Memory::Managed,
+                    "cudaMallocHost" | "cuMemAllocHost" => Memory::Pinned,
+                    "cudaHostAlloc" => {
+                        if args
+                            .get(2)
+                            .is_some_and(|f| self.text(*f).contains("Mapped"))
+                        {
+                            Memory::Mapped
+                        } else {
+                            Memory::Pinned
+                        }
+                    }
+                    _ => Memory::Device,
+                };
+                let size_node = if name == "cudaMallocPitch" {
+                    None
+                } else {
+                    args.get(1).copied()
+                };
+                let bytes = size_node.and_then(|s| self.evaluate(s, true));
+                let sizeof_unit = size_node.and_then(|s| self.sizeof_unit(s));
+                let variable = args
+                    .first()
+                    .and_then(|a| address_of(*a, self.source))
+                    .and_then(|i| self.by_name.get(self.text(i)).copied());
+                let allocation = self.out.allocations.len();
+                self.out.allocations.push(Allocation {
+                    call,
+                    api: name.to_string(),
+                    variable,
+                    memory,
+                    size_node,
+                    bytes,
+                    sizeof_unit,
+                    conditional: context.conditional,
+                    enclosing_loop: context.enclosing_loop,
+                });
+                if let Some(variable) = variable {
+                    self.push_event(
+                        variable,
+                        EventKind::Allocated { memory, allocation },
+                        call,
+                        context,
+                    );
+                }
+                for argument in args.iter().skip(1) {
+                    self.escape_address(*argument, context);
+                }
+            }
+            "cudaHostGetDevicePointer" => {
+                if let Some(variable) = args
+                    .first()
+                    .and_then(|a| address_of(*a, self.source))
+                    .and_then(|i| self.by_name.get(self.text(i)).copied())
+                {
+                    let allocation = self.out.allocations.len();
+                    self.out.allocations.push(Allocation {
+                        call,
+                        api: name.to_string(),
+                        variable: Some(variable),
+                        memory: Memory::Mapped,
+                        size_node: None,
+                        bytes: None,
+                        sizeof_unit: None,
+                        conditional: context.conditional,
+                        enclosing_loop: context.enclosing_loop,
+                    });
+                    self.push_event(
+                        variable,
+                        EventKind::Allocated {
+                            memory: Memory::Mapped,
+                            allocation,
+                        },
+                        call,
+                        context,
+                    );
+                }
+            }
+            "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cuMemFree" | "cuMemFree_v2"
+            | "cuMemFreeHost" => {
+                if let Some(variable) = args.first().and_then(|a| self.variable_of(*a)) {
+                    self.push_event(variable, EventKind::Freed { device: true }, call, context);
+                }
+            }
+            "cudaMemcpy"
+            | "cudaMemcpyAsync"
+            | "cudaMemset"
+            | "cudaMemsetAsync"
+            | "cudaMemcpyPeer"
+            | "cudaMemcpyPeerAsync" => {
+                let is_memset = name.starts_with("cudaMemset");
+                let is_peer = name.starts_with("cudaMemcpyPeer");
+                let destination_node = args.first().copied();
+                let source_node = if is_memset {
+                    None
+                } else if is_peer {
+                    args.get(2).copied()
+                } else {
+                    args.get(1).copied()
+                };
+                let size_node = if is_peer {
+                    args.get(4).copied()
+                } else {
+                    args.get(2).copied()
+                };
+                let direction_node = if is_memset || is_peer {
+                    None
+                } else {
+                    args.get(3).copied()
+                };
+                let bytes = size_node.and_then(|s| self.evaluate(s, true));
+                let sizeof_unit = size_node.and_then(|s| self.sizeof_unit(s));
+                let direction =
+                    direction_node.and_then(|d| match self.text(strip(d, self.source)) {
+                        "cudaMemcpyHostToDevice" => Some((Side::Host, Side::Device)),
+                        "cudaMemcpyDeviceToHost" => Some((Side::Device, Side::Host)),
+                        "cudaMemcpyDeviceToDevice" => Some((Side::Device, Side::Device)),
+                        "cudaMemcpyHostToHost" => Some((Side::Host, Side::Host)),
+                        _ => None,
+                    });
+                let destination = destination_node.and_then(|d| self.pointer_arg(d));
+                let source = source_node.and_then(|s| self.pointer_arg(s));
+                if let Some(d) = destination {
+                    let kind = if is_memset {
+                        WriteKind::Memset
+                    } else {
+                        WriteKind::Copy
+                    };
+                    self.push_event(
+                        d.variable,
+                        EventKind::Written {
+                            kind,
+                            bytes: bytes.clone(),
+                            whole: d.whole,
+                        },
+                        call,
+                        context,
+                    );
+                }
+                if let Some(s) = source {
+                    self.push_event(
+                        s.variable,
+                        EventKind::Read {
+                            bytes: bytes.clone(),
+                            whole: s.whole,
+                        },
+                        call,
+                        context,
+                    );
+                }
+                self.out.transfers.push(Transfer {
+                    call,
+                    api: name.to_string(),
+                    destination,
+                    source,
+                    destination_node,
+                    source_node,
+                    size_node,
+                    bytes,
+                    sizeof_unit,
+                    direction,
+                    direction_node,
+                    is_memset,
+                });
+            }
+            _ => {
+                // a CUDA call the model does not detail: it may write what it is given, or assign
+                // through an address (`cudaGetSymbolAddress(&p, ...)`)
+                for argument in args {
+                    if let Some(identifier) = address_of(*argument, self.source) {
+                        if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                            self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                        }
+                    } else if let Some(pointer) = self.pointer_arg(*argument) {
+                        self.push_event(
+                            pointer.variable,
+                            EventKind::Written {
+                                kind: WriteKind::Unknown,
+                                bytes: None,
+                                whole: false,
+                            },
+                            call,
+                            context,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+}

@@ -1,0 +1,134 @@
+//! Kernel launches: configuration, arguments, and the events on the pointers passed.
+
+use super::*;
+
+impl<'m, 't> Builder<'m, 't> {
+    pub(super) fn escape_address(&mut self, argument: Node<'t>, context: Context<'t>) {
+        if let Some(identifier) = address_of(argument, self.source) {
+            if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                self.push_event(variable, EventKind::AddressTaken, argument, context);
+            }
+        }
+    }
+
+    pub(super) fn dim3_of(&self, node: Node<'t>) -> Option<Dim3> {
+        let node = strip(node, self.source);
+        let components: Vec<Node<'t>> = match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if self.reassigned.contains(name) {
+                    return None;
+                }
+                if let Some(list) = self.dim3_arguments.get(name) {
+                    named_children(*list)
+                        .filter(|c| c.node_kind() != "comment")
+                        .collect()
+                } else {
+                    vec![node]
+                }
+            }
+            "call_expression" if call_name(node, self.source) == "dim3" => arguments(node),
+            "initializer_list" => named_children(node).collect(),
+            _ => vec![node],
+        };
+        if components.is_empty() || components.len() > 3 {
+            return None;
+        }
+        let value = |i: usize| -> Option<i128> {
+            match components.get(i) {
+                None => Some(1),
+                Some(c) => self.evaluate(*c, true).and_then(|s| s.as_constant()),
+            }
+        };
+        Some(Dim3 {
+            x: value(0),
+            y: value(1),
+            z: value(2),
+        })
+    }
+
+    pub(super) fn launch(&mut self, call: Node<'t>, context: Context<'t>) {
+        let function = call.field("function");
+        let kernel = function
+            .map(|f| match f.node_kind() {
+                "template_function" | "qualified_identifier" => {
+                    f.field("name").map(|n| self.text(n)).unwrap_or("")
+                }
+                _ => self.text(f),
+            })
+            .unwrap_or("")
+            .to_string();
+        let config: Vec<Node<'t>> = named_children(call)
+            .find(|c| c.node_kind() == "kernel_call_syntax")
+            .map(|k| {
+                named_children(k)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        let args = arguments(call);
+        let pointer_arguments: Vec<Option<PointerArg>> =
+            args.iter().map(|a| self.pointer_arg(*a)).collect();
+        let argument_values: Vec<Option<Sym>> =
+            args.iter().map(|a| self.evaluate(*a, true)).collect();
+        let wrapped = !matches!(
+            strip_parents(call).map(|p| p.node_kind()),
+            Some("expression_statement")
+        );
+        let launch_index = self.out.launches.len();
+        let summary_arity = args.len();
+        self.out.launches.push(Launch {
+            call,
+            kernel: kernel.clone(),
+            grid_node: config.first().copied(),
+            block_node: config.get(1).copied(),
+            shared_node: config.get(2).copied(),
+            stream_node: config.get(3).copied(),
+            grid: config.first().and_then(|g| self.dim3_of(*g)),
+            block: config.get(1).and_then(|b| self.dim3_of(*b)),
+            shared_bytes: config
+                .get(2)
+                .and_then(|s| self.evaluate(*s, true))
+                .and_then(|s| s.as_constant()),
+            arguments: args.clone(),
+            pointer_arguments: pointer_arguments.clone(),
+            argument_values,
+            checked: false,
+            wrapped,
+            device: self.device,
+        });
+        // the lints read this kernel's summary too (`HostFacts::kernel`)
+        self.depends_on.push(kernel.clone());
+        let known_kernel = self.model.functions.iter().any(|f| {
+            f.kind == FunctionKind::Kernel
+                && f.name == kernel
+                && f.parameters.len() == summary_arity
+        });
+        for (position, argument) in args.iter().enumerate() {
+            match pointer_arguments[position] {
+                Some(pointer) if known_kernel => {
+                    self.push_event(
+                        pointer.variable,
+                        EventKind::Launched {
+                            launch: launch_index,
+                            argument: position,
+                            whole: pointer.whole,
+                        },
+                        call,
+                        context,
+                    );
+                }
+                Some(pointer) => {
+                    self.push_event(pointer.variable, EventKind::Escaped, *argument, context)
+                }
+                None => {
+                    if let Some(identifier) = address_of(*argument, self.source) {
+                        if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                            self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,557 @@
+//! Host-side facts: per host function, the pointer variables and the ordered events on them
+//! (allocation, copies, launches, frees, escapes), launch sites with their configuration, CUDA
+//! calls with whether their result is read, and kernel summaries that say how much of each
+//! buffer a kernel reads.
+//!
+//! Everything is syntactic and per function. Code the model does not understand (a call into an
+//! unknown function, an alias) turns the variable's facts into "unknown" (an escape), never into
+//! a wrong fact: the lints only conclude from facts that hold on every path.
+
+use super::size::{self, Evaluator, Scope, Sym};
+use super::{AccessKind, FunctionKind, IndexStatus, Model, Reuse};
+use crate::syntax::NodeExt;
+use crate::syntax::{
+    self, named_children, normalized, operator, strip, text, walk_iterative, MAX_DEPTH,
+};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use tree_sitter::Node;
+
+mod builder;
+mod calls;
+mod launches;
+mod queries;
+mod statements;
+mod summary;
+
+pub use summary::summarize_kernel;
+
+/// Where a buffer lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Memory {
+    /// `cudaMalloc`, `cudaMallocAsync`, `cudaMallocPitch`, `cuMemAlloc`.
+    Device,
+    /// `cudaMallocManaged`: valid on host and device.
+    Managed,
+    /// A device view of mapped host memory (`cudaHostGetDevicePointer`).
+    Mapped,
+    /// `cudaMallocHost`, `cudaHostAlloc`: host memory, pinned.
+    Pinned,
+    /// `malloc`, `calloc`, `new[]`, a stack array.
+    Host,
+}
+
+impl Memory {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Memory::Device => "device memory",
+            Memory::Managed => "managed memory",
+            Memory::Mapped => "mapped host memory",
+            Memory::Pinned => "pinned host memory",
+            Memory::Host => "host memory",
+        }
+    }
+}
+
+/// How a pointer variable starts out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Initial {
+    /// Declared with no initializer (and not static).
+    Uninitialized,
+    /// `= nullptr`, `= NULL`, `= 0`.
+    Null,
+    /// Anything else, a parameter included.
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variable<'t> {
+    pub name: String,
+    pub declaration: Node<'t>,
+    /// Element type of a pointer or array (`float` for `float* p`), normalized.
+    pub pointee: Option<String>,
+    pub is_pointer: bool,
+    pub is_parameter: bool,
+    /// `std::vector<T>` or a stack array (then `pointee` is the element type).
+    pub is_vector: bool,
+    /// A stack array `T a[N]`.
+    pub is_array: bool,
+    pub initial: Initial,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteKind {
+    Copy,
+    Memset,
+    /// A launch whose kernel may write the buffer.
+    Kernel,
+    /// A CUDA call the model does not detail, or unknown code: may write.
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub enum EventKind {
+    Allocated {
+        memory: Memory,
+        allocation: usize,
+    },
+    /// Assigned something the model does not track (another pointer, a call result).
+    Assigned,
+    /// Set to null.
+    Nulled,
+    /// Written through: `bytes` when known; `whole` when the plain pointer (no offset) is the target.
+    Written {
+        kind: WriteKind,
+        bytes: Option<Sym>,
+        whole: bool,
+    },
+    /// Read by a copy out of it.
+    Read {
+        bytes: Option<Sym>,
+        whole: bool,
+    },
+    /// Passed to a launch as argument `argument` (index into `HostFunction::launches`).
+    Launched {
+        launch: usize,
+        argument: usize,
+        whole: bool,
+    },
+    Freed {
+        device: bool,
+    },
+    /// Stored elsewhere, returned, or passed to unknown code: its fate is unknown from here on.
+    Escaped,
+    /// Its address was taken by unknown code, which may have assigned it.
+    AddressTaken,
+}
+
+#[derive(Debug, Clone)]
+pub struct Event<'t> {
+    pub variable: usize,
+    pub kind: EventKind,
+    /// The call, launch or statement.
+    pub node: Node<'t>,
+    /// The branch or loop body the event sits in (the function body when unconditional).
+    pub region: Node<'t>,
+    /// Innermost enclosing loop within the function.
+    pub enclosing_loop: Option<Node<'t>>,
+    /// Inside a branch or loop: not on every path.
+    pub conditional: bool,
+    /// The device selected by the last unconditional `cudaSetDevice` with a constant argument.
+    pub device: Option<i128>,
+}
+
+impl<'t> Event<'t> {
+    /// Whether this event runs on every path that reaches `later` (same or enclosing region, before it).
+    pub fn dominates(&self, later: &Event<'t>) -> bool {
+        self.node.end_byte() <= later.node.start_byte()
+            && self.region.start_byte() <= later.node.start_byte()
+            && later.node.end_byte() <= self.region.end_byte()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Allocation<'t> {
+    pub call: Node<'t>,
+    pub api: String,
+    pub variable: Option<usize>,
+    pub memory: Memory,
+    /// The byte-count argument.
+    pub size_node: Option<Node<'t>>,
+    pub bytes: Option<Sym>,
+    /// The `sizeof(U)` unit when the size has the form `count * sizeof(U)`.
+    pub sizeof_unit: Option<String>,
+    pub conditional: bool,
+    pub enclosing_loop: Option<Node<'t>>,
+}
+
+/// `cudaMemcpy*` / `cudaMemset*`: what moved where.
+#[derive(Debug, Clone)]
+pub struct Transfer<'t> {
+    pub call: Node<'t>,
+    pub api: String,
+    pub destination: Option<PointerArg>,
+    pub source: Option<PointerArg>,
+    pub destination_node: Option<Node<'t>>,
+    pub source_node: Option<Node<'t>>,
+    pub size_node: Option<Node<'t>>,
+    pub bytes: Option<Sym>,
+    pub sizeof_unit: Option<String>,
+    /// `cudaMemcpyHostToDevice` and friends, when written literally: (source side, destination side).
+    pub direction: Option<(Side, Side)>,
+    pub direction_node: Option<Node<'t>>,
+    pub is_memset: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Host,
+    Device,
+}
+
+/// A pointer argument resolved to a tracked variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PointerArg {
+    pub variable: usize,
+    /// The plain variable (no offset, no `.data()`).
+    pub whole: bool,
+    /// `v.data()`, `&v[0]` on a vector or array.
+    pub host_data: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dim3 {
+    pub x: Option<i128>,
+    pub y: Option<i128>,
+    pub z: Option<i128>,
+}
+
+impl Dim3 {
+    pub fn product(&self) -> Option<i128> {
+        self.x?.checked_mul(self.y?)?.checked_mul(self.z?)
+    }
+    pub fn any_zero(&self) -> bool {
+        [self.x, self.y, self.z].contains(&Some(0))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Launch<'t> {
+    pub call: Node<'t>,
+    pub kernel: String,
+    pub grid_node: Option<Node<'t>>,
+    pub block_node: Option<Node<'t>>,
+    pub shared_node: Option<Node<'t>>,
+    pub stream_node: Option<Node<'t>>,
+    pub grid: Option<Dim3>,
+    pub block: Option<Dim3>,
+    pub shared_bytes: Option<i128>,
+    pub arguments: Vec<Node<'t>>,
+    /// Per argument, the tracked pointer it passes.
+    pub pointer_arguments: Vec<Option<PointerArg>>,
+    /// Per argument, its value as a size (for binding kernel extents).
+    pub argument_values: Vec<Option<Sym>>,
+    /// A `cudaGetLastError`/`cudaPeekAtLastError` test follows before the next launch.
+    pub checked: bool,
+    /// The launch is itself wrapped in code that may check it (a macro).
+    pub wrapped: bool,
+    pub device: Option<i128>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultUse {
+    /// Dropped: the call is a statement of its own.
+    Discarded,
+    /// `(void)call`: dropped on purpose.
+    DeliberatelyDiscarded,
+    /// Stored in a variable that is never read afterwards.
+    StoredUnread,
+    /// Passed to a check, compared, returned, stored and read.
+    Checked,
+}
+
+#[derive(Debug, Clone)]
+pub struct CudaCall<'t> {
+    pub call: Node<'t>,
+    pub name: String,
+    pub result: ResultUse,
+    /// Inside error handling (`if (err != cudaSuccess)`) or a destructor.
+    pub on_error_path: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParameterSummary {
+    pub is_pointer: bool,
+    pub is_const: bool,
+    pub element_type: Option<String>,
+    /// Some access reads it (`p[i]`, `p[i] += v`).
+    pub reads: bool,
+    /// Some access writes it plainly (`p[i] = v`), so reads may see the kernel's own writes.
+    pub plain_writes: bool,
+    /// Elements read, as a polynomial over parameter atoms `#k`.
+    pub read_extent: Option<Sym>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelSummary {
+    pub name: String,
+    pub parameters: Vec<ParameterSummary>,
+}
+
+#[derive(Debug, Default)]
+pub struct HostFunction<'t> {
+    pub function_index: usize,
+    pub variables: Vec<Variable<'t>>,
+    pub events: Vec<Event<'t>>,
+    pub allocations: Vec<Allocation<'t>>,
+    pub transfers: Vec<Transfer<'t>>,
+    pub launches: Vec<Launch<'t>>,
+    pub calls: Vec<CudaCall<'t>>,
+    pub peer_access: bool,
+    /// `goto` makes source order a poor guide to execution order.
+    pub has_goto: bool,
+    /// CUDA graphs with memory nodes hand out the same address again on every graph launch.
+    pub uses_graphs: bool,
+}
+
+impl<'t> HostFunction<'t> {
+    pub fn events_of(&self, variable: usize) -> impl Iterator<Item = &Event<'t>> {
+        self.events.iter().filter(move |e| e.variable == variable)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct HostFacts<'t> {
+    pub functions: Vec<HostFunction<'t>>,
+    pub kernels: Vec<KernelSummary>,
+}
+
+/// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
+/// kernel does with that parameter and the launch event of the variable.
+pub struct LaunchedPointer<'a, 't> {
+    pub host: &'a HostFunction<'t>,
+    pub launch: &'a Launch<'t>,
+    pub position: usize,
+    pub pointer: PointerArg,
+    pub parameter: &'a ParameterSummary,
+    pub event: &'a Event<'t>,
+}
+
+impl<'t> HostFacts<'t> {
+    /// Every pointer variable handed to a kernel's pointer parameter, in launch order.
+    pub fn launched_pointers(&self) -> impl Iterator<Item = LaunchedPointer<'_, 't>> + '_ {
+        self.functions.iter().flat_map(move |host| {
+            host.launches.iter().flat_map(move |launch| {
+                let summary = self.kernel(&launch.kernel, launch.arguments.len());
+                launch.pointer_arguments.iter().enumerate().filter_map(
+                    move |(position, pointer)| {
+                        let pointer = (*pointer)?;
+                        let parameter =
+                            summary?.parameters.get(position).filter(|p| p.is_pointer)?;
+                        let event = host.event_at(pointer.variable, launch.call)?;
+                        Some(LaunchedPointer {
+                            host,
+                            launch,
+                            position,
+                            pointer,
+                            parameter,
+                            event,
+                        })
+                    },
+                )
+            })
+        })
+    }
+
+    /// The summary of the kernel a launch names. Host-side readers look up only kernels their
+    /// function launches: the language server reuses a function's findings while those kernels'
+    /// summaries stay the same.
+    pub fn kernel(&self, name: &str, arity: usize) -> Option<&KernelSummary> {
+        let mut candidates = self.kernels.iter().filter(|k| k.name == name);
+        let first = candidates.next()?;
+        if first.parameters.len() == arity {
+            return Some(first);
+        }
+        candidates.find(|k| k.parameters.len() == arity)
+    }
+}
+
+/// Whether a macro or function name is an error check: CHECK, ERR, CALL, SAFE or ASSERT in any
+/// case, the usual helper names, or one the user configured.
+pub fn is_check_name(name: &str, configured: &[String]) -> bool {
+    let upper = name.to_ascii_uppercase();
+    ["CHECK", "ERR", "CALL", "SAFE", "ASSERT"]
+        .iter()
+        .any(|w| upper.contains(w))
+        || configured.iter().any(|c| c == name)
+}
+
+fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
+    let Some(function) = call.field("function") else {
+        return "";
+    };
+    match function.node_kind() {
+        "identifier" => text(function, source),
+        "qualified_identifier" => function
+            .field("name")
+            .map(|n| text(n, source))
+            .unwrap_or(""),
+        "template_function" => function
+            .field("name")
+            .map(|n| text(n, source))
+            .unwrap_or(""),
+        _ => "",
+    }
+}
+
+fn is_cuda_api(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let upper_after = |prefix: usize| bytes.get(prefix).is_some_and(|b| b.is_ascii_uppercase());
+    (name.starts_with("cuda") && upper_after(4)) || (name.starts_with("cu") && upper_after(2))
+}
+
+/// CUDA functions that return something other than an error code, or whose bare call is a choice.
+fn returns_no_error(name: &str) -> bool {
+    matches!(
+        name,
+        "cudaGetErrorString"
+            | "cudaGetErrorName"
+            | "cudaCreateChannelDesc"
+            | "cudaGetLastError"
+            | "cudaPeekAtLastError"
+    )
+}
+
+fn is_launch(call: Node) -> bool {
+    named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
+}
+
+fn arguments(call: Node) -> Vec<Node> {
+    call.field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `&v`, `(void**)&v`, `reinterpret_cast<void**>(&v)`: the variable whose address is passed.
+fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let node = strip(node, source);
+    if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
+        let inner = strip(node.field("argument")?, source);
+        if inner.node_kind() == "identifier" {
+            return Some(inner);
+        }
+    }
+    None
+}
+
+/// The facts of every host function without parse errors, except those `reuse` says an earlier
+/// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
+pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
+    let mut functions = Vec::new();
+    for (index, function) in model.functions.iter().enumerate() {
+        if function.kind != FunctionKind::Host || function.has_parse_errors {
+            continue;
+        }
+        if reuse.host_function(model, index) {
+            continue;
+        }
+        let mut builder = Builder::new(model, index);
+        builder.prepare();
+        let body = function.body;
+        let context = Context {
+            region: body,
+            enclosing_loop: None,
+            conditional: false,
+            error_path: function.name.starts_with('~'),
+        };
+        builder.statement(body, context, 0);
+        builder.finish();
+        reuse.host_function_built(index, &builder.depends_on);
+        let host = builder.out;
+        if !host.events.is_empty()
+            || !host.launches.is_empty()
+            || !host.calls.is_empty()
+            || !host.allocations.is_empty()
+            || !host.transfers.is_empty()
+        {
+            functions.push(host);
+        }
+    }
+    functions
+}
+
+// ---- host functions -----------------------------------------------------------------------
+
+
+#[derive(Clone, Copy)]
+struct Context<'t> {
+    region: Node<'t>,
+    enclosing_loop: Option<Node<'t>>,
+    conditional: bool,
+    error_path: bool,
+}
+
+struct Builder<'m, 't> {
+    model: &'m Model<'t>,
+    source: &'t str,
+    function: &'m super::Function<'t>,
+    out: HostFunction<'t>,
+    by_name: HashMap<String, usize>,
+    /// Locals assigned after their declaration (or whose address is taken): not substituted.
+    reassigned: HashSet<String>,
+    initializers: HashMap<String, Node<'t>>,
+    /// Locals declared `const`/`constexpr`: their initializer holds everywhere.
+    const_names: HashSet<String>,
+    scalar_types: HashMap<String, String>,
+    dim3_arguments: HashMap<String, Node<'t>>,
+    /// Positions of identifier uses, to tell whether a stored error code is read later.
+    uses: HashMap<&'t str, Vec<usize>>,
+    error_variables: HashSet<String>,
+    /// Positions where a launch error is queried and tested.
+    launch_checks: Vec<usize>,
+    device: Option<i128>,
+    /// Names of the file's other functions looked up (callees, launched kernels): what these
+    /// facts, and the lints reading the launches, depend on outside the function.
+    depends_on: Vec<String>,
+}
+
+struct HostScope<'b, 'm, 't> {
+    builder: &'b Builder<'m, 't>,
+}
+
+impl<'t> Scope<'t> for HostScope<'_, '_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        if self.builder.reassigned.contains(name) && !self.builder.const_names.contains(name) {
+            return None;
+        }
+        self.builder.initializers.get(name).copied()
+    }
+    fn pointee(&self, name: &str) -> Option<String> {
+        let index = *self.builder.by_name.get(name)?;
+        self.builder.out.variables.get(index)?.pointee.clone()
+    }
+    fn scalar_type(&self, name: &str) -> Option<String> {
+        self.builder.scalar_types.get(name).cloned()
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.builder.model.define(name)
+    }
+}
+
+
+fn strip_parents(node: Node) -> Option<Node> {
+    let mut parent = node.parent()?;
+    for _ in 0..MAX_DEPTH {
+        if parent.node_kind() != "parenthesized_expression" {
+            return Some(parent);
+        }
+        parent = parent.parent()?;
+    }
+    None
+}
+
+fn is_null(node: Node, source: &str) -> bool {
+    let node = strip(node, source);
+    matches!(node.node_kind(), "null" | "nullptr")
+        || matches!(text(node, source), "NULL" | "0" | "nullptr")
+}
+
+impl EventKind {
+    /// Whether the event gives the variable a new value (or may have).
+    pub fn defines(&self) -> bool {
+        matches!(
+            self,
+            EventKind::Allocated { .. }
+                | EventKind::Assigned
+                | EventKind::Nulled
+                | EventKind::AddressTaken
+        )
+    }
+}
+
+fn within(node: Node, outer: Node) -> bool {
+    outer.start_byte() <= node.start_byte() && node.end_byte() <= outer.end_byte()
+}

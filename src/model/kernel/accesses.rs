@@ -1,0 +1,138 @@
+//! Global-memory accesses and the status of their index.
+
+use super::*;
+
+impl<'a, 't> Analyzer<'a, 't> {
+    // ---- accesses ----------------------------------------------------------------------
+
+    pub(super) fn record_subscript(&mut self, node: Node<'t>) {
+        let Some(base) = node.field("argument").map(|a| strip(a, self.source)) else {
+            return;
+        };
+        if base.node_kind() != "identifier" {
+            return;
+        }
+        let Some(index) = subscript_index(node) else {
+            return;
+        };
+        self.record_access(node, self.text(base).to_string(), index);
+    }
+
+    pub(super) fn record_dereference(&mut self, node: Node<'t>) {
+        let Some(argument) = node.field("argument").map(|a| strip(a, self.source)) else {
+            return;
+        };
+        if argument.node_kind() != "binary_expression" || operator(argument, self.source) != "+" {
+            return;
+        }
+        let (Some(left), Some(right)) = (argument.field("left"), argument.field("right")) else {
+            return;
+        };
+        let (left, right) = (strip(left, self.source), strip(right, self.source));
+        if left.node_kind() == "identifier" && self.pointers.contains_key(self.text(left)) {
+            self.record_access(node, self.text(left).to_string(), right);
+        } else if right.node_kind() == "identifier" && self.pointers.contains_key(self.text(right))
+        {
+            self.record_access(node, self.text(right).to_string(), left);
+        }
+    }
+
+    pub(super) fn record_access(&mut self, node: Node<'t>, pointer: String, index: Node<'t>) {
+        let Some(origin) = self.pointers.get(&pointer) else {
+            return;
+        };
+        let parameter_index = origin.parameter_index;
+        let pointer_offset = origin.offset;
+        let mut deps = self.expression_deps(index, 0);
+        if let Some(offset) = pointer_offset {
+            deps = deps.union(self.expression_deps(offset, 0));
+        }
+        let status = if deps.is_global_index() {
+            self.index_status(index, pointer_offset)
+        } else {
+            IndexStatus::NotThreadIndexed
+        };
+        self.out.accesses.push(Access {
+            node,
+            pointer,
+            parameter_index,
+            index,
+            pointer_offset,
+            kind: access_kind(node, self.source),
+            deps,
+            status,
+            statement: enclosing_statement(node),
+        });
+    }
+
+    /// The comparisons the current facts guarantee; consecutive accesses under the same facts
+    /// share one split.
+    pub(super) fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
+        let key: Vec<(usize, bool)> = self
+            .facts
+            .iter()
+            .map(|f| (f.condition.node.id(), f.condition.holds))
+            .collect();
+        if let Some((cached_key, split)) = self.comparison_cache.borrow().as_ref() {
+            if *cached_key == key {
+                return split.clone();
+            }
+        }
+        let mut comparisons = Vec::new();
+        let mut disjunctions = Vec::new();
+        for fact in &self.facts {
+            guards::comparisons(
+                fact.condition,
+                self.source,
+                &mut comparisons,
+                &mut disjunctions,
+            );
+        }
+        let split = std::rc::Rc::new((comparisons, disjunctions));
+        *self.comparison_cache.borrow_mut() = Some((key, split.clone()));
+        split
+    }
+
+    pub(super) fn index_status(&self, index: Node<'t>, offset: Option<Node<'t>>) -> IndexStatus<'t> {
+        let split = self.current_comparisons();
+        let (comparisons, disjunctions) = (&split.0, &split.1);
+        if let Some(status) = self.out_of_range(index, comparisons, disjunctions) {
+            return status;
+        }
+        let mut visiting = Vec::new();
+        let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
+            Ok(bound) => bound,
+            Err(leaf) => return self.unguarded(leaf),
+        };
+        if let Some(offset) = offset {
+            if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
+                return self.unguarded(leaf);
+            }
+        }
+        IndexStatus::Bounded { bound }
+    }
+
+    pub(super) fn unguarded(&self, leaf: Node<'t>) -> IndexStatus<'t> {
+        let declaration = (leaf.node_kind() == "identifier")
+            .then(|| self.declarations.get(self.text(leaf)).copied())
+            .flatten();
+        IndexStatus::Unguarded { leaf, declaration }
+    }
+
+    /// The comparisons in force now plus those in force where `value` was assigned.
+    pub(super) fn with_definition_guards(
+        &self,
+        value: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
+        let mut all = comparisons.to_vec();
+        if let Some(conditions) = self.definition_guards.get(&value.id()) {
+            let mut disjunctions = Vec::new();
+            for condition in conditions {
+                guards::comparisons(*condition, self.source, &mut all, &mut disjunctions);
+            }
+        }
+        all
+    }
+
+}

@@ -1,0 +1,529 @@
+//! Whether an index is bounded: by a dominating guard, by construction, or out of range.
+
+use super::*;
+
+impl<'a, 't> Analyzer<'a, 't> {
+    /// Like `bounded`, but a part bounded only by the launch configuration does not count: Ok(Some)
+    /// only when a guard bounds it.
+    pub(super) fn bounded_by_guard(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        let node = strip(node, self.source);
+        if let Some(bound) = self.upper_bound(node, comparisons) {
+            return Ok(Some(bound));
+        }
+        if depth > MAX_DEPTH {
+            return Err(node);
+        }
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node).to_string();
+                if visiting.contains(&name) || self.stride_variables.contains(&name) {
+                    return Err(node);
+                }
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
+                visiting.push(name);
+                let mut result = Ok(None);
+                for value in values.clone() {
+                    match self.bounded_by_guard(value, comparisons, visiting, depth + 1) {
+                        Ok(Some(bound)) => {
+                            result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound)))
+                        }
+                        Ok(None) if self.expression_deps(value, 0).is_uniform() => {}
+                        _ => {
+                            result = Err(node);
+                            break;
+                        }
+                    }
+                }
+                visiting.pop();
+                result
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return Err(node);
+                };
+                let mut guard = None;
+                for side in [left, right] {
+                    if self.expression_deps(side, 0).is_uniform() {
+                        continue;
+                    }
+                    match self.bounded_by_guard(side, comparisons, visiting, depth + 1)? {
+                        Some(bound) => guard = guard.or(Some(bound)),
+                        None => return Err(node),
+                    }
+                }
+                Ok(guard)
+            }
+            _ => Err(node),
+        }
+    }
+
+    /// Ok when every part of `node` that derives from the global thread index is bounded from
+    /// above; Err names the first part that is not.
+    pub(super) fn bounded(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        let node = strip(node, self.source);
+        if depth > MAX_DEPTH {
+            return Err(node);
+        }
+        let deps = self.expression_deps(node, 0);
+        if deps.is_uniform() {
+            return Ok(None);
+        }
+        if let Some(bound) = self.upper_bound(node, comparisons) {
+            return Ok(Some(bound));
+        }
+        if deps == Deps::THREAD || deps == Deps::BLOCK {
+            return Ok(None); // block-local or per-block: bounded by the launch configuration
+        }
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node).to_string();
+                if visiting.contains(&name) {
+                    return Err(node);
+                }
+                let Some(values) = self.definitions.get(&name) else {
+                    return Err(node);
+                };
+                if self.stride_variables.contains(&name) {
+                    return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
+                }
+                visiting.push(name);
+                let mut bound = None;
+                for value in values.clone() {
+                    let at_definition = self.with_definition_guards(value, comparisons);
+                    match self.bounded(value, &at_definition, visiting, depth + 1) {
+                        Ok(b) => bound = bound.or(b),
+                        Err(_) => {
+                            visiting.pop();
+                            return Err(node);
+                        }
+                    }
+                }
+                visiting.pop();
+                Ok(bound)
+            }
+            "field_expression" => {
+                let argument = node.field("argument").map(|a| self.text(a));
+                if argument == Some("threadIdx") {
+                    Ok(None) // bounded by blockDim
+                } else {
+                    Err(node)
+                }
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return Err(node);
+                };
+                let right_uniform = self.expression_deps(right, 0).is_uniform();
+                let left_uniform = self.expression_deps(left, 0).is_uniform();
+                match operator(node, self.source) {
+                    "%" if right_uniform => Ok(None),
+                    "&" if right_uniform || left_uniform => Ok(None),
+                    "/" | ">>" | "-" => self.bounded(left, comparisons, visiting, depth + 1),
+                    "+" | "*" | "<<" | "|" | "^" | "%"
+                        if forms_global_index(
+                            self.expression_deps(left, 0),
+                            self.expression_deps(right, 0),
+                        ) =>
+                    {
+                        // a per-block base plus a per-thread offset: in range when either part is guarded
+                        // (`offset + path` with `path < n`), a fresh global index when neither is
+                        let guarded = |side: Node<'t>, visiting: &mut Vec<String>| {
+                            matches!(
+                                self.bounded_by_guard(side, comparisons, visiting, depth + 1),
+                                Ok(Some(_))
+                            )
+                        };
+                        if guarded(left, visiting) || guarded(right, visiting) {
+                            Ok(None)
+                        } else {
+                            Err(node)
+                        }
+                    }
+                    "+" | "*" | "<<" | "|" | "^" | "%" => {
+                        let a = self.bounded(left, comparisons, visiting, depth + 1)?;
+                        let b = self.bounded(right, comparisons, visiting, depth + 1)?;
+                        Ok(a.or(b))
+                    }
+                    _ => Err(node),
+                }
+            }
+            "call_expression" => {
+                let name = node.field("function").map(|f| self.text(f)).unwrap_or("");
+                let short = name.rsplit("::").next().unwrap_or(name);
+                let arguments: Vec<Node<'t>> = node
+                    .field("arguments")
+                    .map(|a| named_children(a).collect())
+                    .unwrap_or_default();
+                if matches!(
+                    short,
+                    "min"
+                        | "fminf"
+                        | "fmin"
+                        | "umin"
+                        | "llmin"
+                        | "ullmin"
+                        | "imin"
+                        | "__min"
+                        | "MIN"
+                ) && arguments
+                    .iter()
+                    .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
+                {
+                    return Ok(None);
+                }
+                if short == "thread_rank" && self.expression_deps(node, 0) == Deps::THREAD {
+                    return Ok(None);
+                }
+                if is_arithmetic_call(name) {
+                    // `__umul24(y, w) + x`, `max(a, b)`, casts: bounded when every argument is
+                    let mut bound = None;
+                    for argument in arguments {
+                        bound =
+                            bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
+                    }
+                    return Ok(bound);
+                }
+                Err(node)
+            }
+            "conditional_expression" => {
+                let condition = node.field("condition");
+                let mut branches = Vec::new();
+                for (field, holds) in [("consequence", true), ("alternative", false)] {
+                    let Some(branch) = node.field(field) else {
+                        return Err(node);
+                    };
+                    let mut extended = comparisons.to_vec();
+                    if let Some(condition) = condition {
+                        let mut disjunctions = Vec::new();
+                        guards::comparisons(
+                            Condition {
+                                node: condition,
+                                holds,
+                            },
+                            self.source,
+                            &mut extended,
+                            &mut disjunctions,
+                        );
+                    }
+                    branches.push(self.bounded(branch, &extended, visiting, depth + 1)?);
+                }
+                Ok(branches.into_iter().flatten().next())
+            }
+            _ => Err(node),
+        }
+    }
+
+    /// A dominating comparison that bounds `node` from above: `node < n`, `node + k < n`,
+    /// `node <= n - 1`, `node == c`, or a comparison on a variable defined as `node` plus more.
+    pub(super) fn upper_bound(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
+        if comparisons.is_empty() {
+            return None;
+        }
+        if let Some(bound) = self.upper_bound_of(node, comparisons) {
+            return Some(bound);
+        }
+        // `id` defined once as `blockIdx.x * blockDim.x + threadIdx.x`, guarded by that expression
+        if node.node_kind() == "identifier" {
+            if let Some([value]) = self.definitions.get(self.text(node)).map(Vec::as_slice) {
+                if let Some(bound) = self.upper_bound_of(strip(*value, self.source), comparisons) {
+                    return Some(bound);
+                }
+            }
+        }
+        self.upper_bound_by_terms(node, comparisons)
+    }
+
+    /// `k + lane + (warp << 7)` under `lane + (warp << 7) < len`: the guarded terms are a part of
+    /// the sum and the rest (`k`) is uniform or per-block.
+    pub(super) fn upper_bound_by_terms(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
+        let terms = self.sum_terms(node);
+        if terms.len() < 2 {
+            return None;
+        }
+        for comparison in comparisons {
+            for left_side in [true, false] {
+                let oriented = comparison.oriented(left_side);
+                if !matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) {
+                    continue;
+                }
+                let guarded = self.sum_terms(oriented.left);
+                if guarded.is_empty() || guarded.len() >= terms.len() {
+                    continue;
+                }
+                let mut rest: Vec<(String, Node<'t>)> = terms.clone();
+                let all_found = guarded.iter().all(|(text, _)| {
+                    match rest.iter().position(|(t, _)| t == text) {
+                        Some(at) => {
+                            rest.remove(at);
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                let rest_is_per_block = rest.iter().all(|(_, term)| {
+                    let deps = self.expression_deps(*term, 0);
+                    deps.is_uniform() || deps == Deps::BLOCK
+                });
+                if all_found && rest_is_per_block {
+                    return Some(oriented);
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands of a chain of `+`, normalized, ignoring literal `0` terms.
+    pub(super) fn sum_terms(&self, node: Node<'t>) -> Vec<(String, Node<'t>)> {
+        let mut terms = Vec::new();
+        let mut stack = vec![strip(node, self.source)];
+        while let Some(current) = stack.pop() {
+            if terms.len() > 32 {
+                return Vec::new();
+            }
+            if current.node_kind() == "binary_expression" && operator(current, self.source) == "+" {
+                if let (Some(left), Some(right)) = (current.field("left"), current.field("right")) {
+                    stack.push(strip(left, self.source));
+                    stack.push(strip(right, self.source));
+                    continue;
+                }
+            }
+            let text = normalized(current, self.source);
+            if text != "0" {
+                terms.push((text, current));
+            }
+        }
+        terms
+    }
+
+    pub(super) fn upper_bound_of(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
+        let target = normalized(node, self.source);
+        for comparison in comparisons {
+            for left_side in [true, false] {
+                let oriented = comparison.oriented(left_side);
+                if matches!(
+                    oriented.relation,
+                    Relation::Less | Relation::LessEqual | Relation::Equal
+                ) && self.covers(oriented.left, &target, 0)
+                {
+                    return Some(oriented);
+                }
+                if self.bounded_through_remainder(&oriented, &target) {
+                    return Some(oriented);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether bounding `expression` bounds `target` too: it is `target`, or `target` plus or times
+    /// something that does not depend on the thread, or a variable defined that way.
+    pub(super) fn covers(&self, expression: Node<'t>, target: &str, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let expression = strip(expression, self.source);
+        if syntax::same_text(expression, self.source, target) {
+            return true;
+        }
+        match expression.node_kind() {
+            "binary_expression" if matches!(operator(expression, self.source), "+" | "*") => {
+                let (Some(left), Some(right)) =
+                    (expression.field("left"), expression.field("right"))
+                else {
+                    return false;
+                };
+                (self.covers(left, target, depth + 1)
+                    && self.expression_deps(right, 0).is_uniform())
+                    || (self.covers(right, target, depth + 1)
+                        && self.expression_deps(left, 0).is_uniform())
+            }
+            // `row = idx / width` with `row < height` bounds `idx` as well
+            "binary_expression" if matches!(operator(expression, self.source), "/" | ">>") => {
+                let (Some(left), Some(right)) =
+                    (expression.field("left"), expression.field("right"))
+                else {
+                    return false;
+                };
+                self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
+            }
+            "identifier" => match self.definitions.get(self.text(expression)) {
+                Some(values) if values.len() == 1 => self.covers(values[0], target, depth + 1),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
+    pub(super) fn bounded_through_remainder(&self, comparison: &Comparison<'t>, target: &str) -> bool {
+        if !matches!(
+            comparison.relation,
+            Relation::Greater | Relation::GreaterEqual
+        ) {
+            return false;
+        }
+        let left = strip(comparison.left, self.source);
+        let difference = match left.node_kind() {
+            "identifier" => match self.definitions.get(self.text(left)) {
+                Some(values) if values.len() == 1 => strip(values[0], self.source),
+                _ => return false,
+            },
+            _ => left,
+        };
+        difference.node_kind() == "binary_expression"
+            && operator(difference, self.source) == "-"
+            && difference
+                .field("right")
+                .is_some_and(|r| self.covers(r, target, 1))
+            && difference
+                .field("left")
+                .is_some_and(|l| self.expression_deps(l, 0).is_uniform())
+    }
+
+    /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.
+    pub(super) fn out_of_range(
+        &self,
+        index: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        disjunctions: &[Vec<Comparison<'t>>],
+    ) -> Option<IndexStatus<'t>> {
+        let mut base = strip(index, self.source);
+        if base.node_kind() == "binary_expression" && operator(base, self.source) == "+" {
+            let right = base.field("right").map(|r| strip(r, self.source));
+            if right.is_some_and(|r| r.node_kind() == "number_literal") {
+                base = strip(base.field("left")?, self.source);
+            }
+        }
+        if !self.expression_deps(base, 0).varies_within_block() {
+            return None; // a uniform index under a thread-dependent pointer is not what the guard is about
+        }
+        let target = normalized(base, self.source);
+        let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
+            [true, false]
+                .into_iter()
+                .map(|side| c.oriented(side))
+                .find(|o| syntax::same_text(o.left, self.source, &target))
+        };
+        let strict_upper = comparisons
+            .iter()
+            .filter_map(on_target)
+            .any(|c| matches!(c.relation, Relation::Less | Relation::Equal));
+        if strict_upper {
+            return None;
+        }
+        // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
+        let from_loop = |c: &Comparison<'t>| {
+            c.origin.parent().is_some_and(|p| {
+                matches!(
+                    p.node_kind(),
+                    "for_statement" | "while_statement" | "do_statement"
+                )
+            })
+        };
+        for comparison in comparisons.iter().filter_map(on_target) {
+            if matches!(
+                comparison.relation,
+                Relation::Greater | Relation::GreaterEqual
+            ) && !from_loop(&comparison)
+                && self.is_plain_bound(comparison.right)
+            {
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: false,
+                });
+            }
+        }
+        for comparison in comparisons.iter().filter_map(on_target) {
+            if comparison.relation == Relation::LessEqual
+                && !from_loop(&comparison)
+                && self.is_parameter_bound(comparison.right)
+            {
+                return Some(IndexStatus::OutOfRange {
+                    guard: comparison.origin,
+                    admits_bound: true,
+                });
+            }
+        }
+        for parts in disjunctions {
+            let oriented: Option<Vec<Comparison<'t>>> = parts.iter().map(on_target).collect();
+            let Some(oriented) = oriented else { continue };
+            if oriented.iter().any(from_loop) {
+                continue;
+            }
+            let above = |c: &Comparison<'t>| {
+                matches!(c.relation, Relation::Greater | Relation::GreaterEqual)
+                    && self.is_plain_bound(c.right)
+            };
+            let negative = |c: &Comparison<'t>| {
+                c.relation == Relation::Less && self.text(c.right).trim() == "0"
+            };
+            if oriented.iter().any(above) && oriented.iter().all(|c| above(c) || negative(c)) {
+                return Some(IndexStatus::OutOfRange {
+                    guard: oriented[0].origin,
+                    admits_bound: false,
+                });
+            }
+        }
+        None
+    }
+
+    /// A scalar kernel parameter (or a field of one): the size the caller passed.
+    pub(super) fn is_parameter_bound(&self, node: Node<'t>) -> bool {
+        let mut node = strip(node, self.source);
+        while node.node_kind() == "field_expression" {
+            match node.field("argument") {
+                Some(argument) => node = strip(argument, self.source),
+                None => return false,
+            }
+        }
+        if node.node_kind() != "identifier" {
+            return false;
+        }
+        // `Imax`, `last`, `end`: an inclusive maximum, for which `<=` is right
+        let name = self.text(node).to_ascii_lowercase();
+        let inclusive = name.contains("max") || name.contains("last") || name.ends_with("end");
+        !inclusive
+            && self
+                .function
+                .parameter(self.text(node))
+                .is_some_and(|p| !p.is_pointer)
+    }
+
+    /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
+    pub(super) fn is_plain_bound(&self, node: Node<'t>) -> bool {
+        let node = strip(node, self.source);
+        matches!(
+            node.node_kind(),
+            "identifier" | "field_expression" | "qualified_identifier"
+        ) && self.expression_deps(node, 0).is_uniform()
+    }
+}

@@ -1,0 +1,355 @@
+//! Kernel-side facts: which values derive from the thread index, every global-memory access with
+//! the conditions that dominate it, and every block-wide barrier.
+
+use super::guards::{self, Comparison, Condition, Relation};
+use super::{Function, Model};
+use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
+use rustc_hash::FxHashMap as HashMap;
+use std::ops::Range;
+use tree_sitter::Node;
+
+mod accesses;
+mod barriers;
+mod bounds;
+mod thread_values;
+mod walk;
+
+/// Where a value comes from, as far as thread identity goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Deps(u8);
+
+impl Deps {
+    pub const NONE: Deps = Deps(0);
+    /// `threadIdx`, a block's `thread_rank()`: differs between threads of a block.
+    pub const THREAD: Deps = Deps(1);
+    /// `blockIdx`: differs between blocks, uniform within one.
+    pub const BLOCK: Deps = Deps(2);
+    /// A grid-wide rank or a grid-stride loop variable.
+    pub const GRID: Deps = Deps(4);
+
+    pub fn union(self, other: Deps) -> Deps {
+        Deps(self.0 | other.0)
+    }
+    pub fn contains(self, other: Deps) -> bool {
+        self.0 & other.0 == other.0
+    }
+    pub fn is_uniform(self) -> bool {
+        self.0 == 0
+    }
+    /// A global thread index: it spans the whole grid, so nothing but a guard bounds it.
+    pub fn is_global_index(self) -> bool {
+        self.contains(Deps::GRID) || (self.contains(Deps::THREAD) && self.contains(Deps::BLOCK))
+    }
+    /// Differs between threads of one block, so a condition on it diverges.
+    pub fn varies_within_block(self) -> bool {
+        self.contains(Deps::THREAD) || self.contains(Deps::GRID)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// Compound assignment, increment, or address passed on (`atomicAdd(&p[i], v)`).
+    ReadWrite,
+}
+
+impl AccessKind {
+    pub fn reads(self) -> bool {
+        matches!(self, AccessKind::Read | AccessKind::ReadWrite)
+    }
+    pub fn writes(self) -> bool {
+        matches!(self, AccessKind::Write | AccessKind::ReadWrite)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum IndexStatus<'t> {
+    /// The index does not span the grid: uniform, block-local (`threadIdx` only) or per-block
+    /// (`blockIdx` only, sized by the grid).
+    NotThreadIndexed,
+    /// Bounded by a dominating guard (the comparison, oriented with the index on the left) or by
+    /// construction (`i % n`, `min(i, n - 1)`, `i & mask`: no comparison).
+    Bounded { bound: Option<Comparison<'t>> },
+    /// Nothing bounds `leaf`, a part of the index derived from the global thread index.
+    Unguarded {
+        leaf: Node<'t>,
+        declaration: Option<Node<'t>>,
+    },
+    /// Reached only when the index is past its bound (`if (i >= n)`, the else of `if (i < n)`) or
+    /// under a guard that admits the bound itself (`if (i <= n)`).
+    OutOfRange { guard: Node<'t>, admits_bound: bool },
+}
+
+#[derive(Debug, Clone)]
+pub struct Access<'t> {
+    /// The whole access expression: `p[e]` or `*(p + e)`.
+    pub node: Node<'t>,
+    pub pointer: String,
+    /// The kernel parameter the pointer is, or derives from.
+    pub parameter_index: usize,
+    pub index: Node<'t>,
+    /// For a pointer derived from a parameter (`float* row = a + r * n`), that offset.
+    pub pointer_offset: Option<Node<'t>>,
+    pub kind: AccessKind,
+    pub deps: Deps,
+    pub status: IndexStatus<'t>,
+    /// The statement holding the access (for edits that wrap it in a guard).
+    pub statement: Option<Node<'t>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Barrier<'t> {
+    pub node: Node<'t>,
+    /// The thread-dependent condition under which the barrier is reached, if any.
+    pub divergent_condition: Option<Node<'t>>,
+    /// Whether that condition is a `continue`/`break` before the barrier rather than an enclosing branch.
+    pub after_early_exit: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ThreadVariable<'t> {
+    pub name: String,
+    pub declaration: Node<'t>,
+    pub deps: Deps,
+}
+
+#[derive(Debug, Default)]
+pub struct KernelFacts<'t> {
+    pub accesses: Vec<Access<'t>>,
+    pub barriers: Vec<Barrier<'t>>,
+    pub thread_variables: Vec<ThreadVariable<'t>>,
+    /// Code nested deeper than the analysis follows.
+    pub skipped: Vec<Range<usize>>,
+}
+
+impl<'t> KernelFacts<'t> {
+    pub fn thread_variable(&self, name: &str) -> Option<&ThreadVariable<'t>> {
+        self.thread_variables.iter().find(|v| v.name == name)
+    }
+}
+
+struct PointerOrigin<'t> {
+    parameter_index: usize,
+    offset: Option<Node<'t>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GroupKind {
+    Grid,
+    Block,
+}
+
+/// How the statement before a program point left for the threads that did not reach it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// Not an exit: the fact is an enclosing branch or loop condition.
+    None,
+    /// `return`: those threads have finished.
+    Return,
+    /// `continue`, `break`, `goto`: those threads are alive elsewhere in the kernel.
+    Skip,
+}
+
+/// One fact pushed while walking: the condition and, for an early exit's negation, how it left.
+#[derive(Clone, Copy)]
+struct Fact<'t> {
+    condition: Condition<'t>,
+    exit: Exit,
+}
+
+struct Analyzer<'a, 't> {
+    source: &'a str,
+    function: &'a Function<'t>,
+    pointers: HashMap<String, PointerOrigin<'t>>,
+    definitions: HashMap<String, Vec<Node<'t>>>,
+    declarations: HashMap<String, Node<'t>>,
+    deps: HashMap<String, Deps>,
+    groups: HashMap<String, GroupKind>,
+    /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
+    /// start from, only a guard on them bounds them.
+    stride_variables: std::collections::HashSet<String>,
+    facts: Vec<Fact<'t>>,
+    /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
+    /// inside that loop their thread identity is the initializer's, not the function-wide one.
+    loop_scopes: Vec<(String, Deps)>,
+    /// The conditions in force where each definition (by its value's node id) was made: a value
+    /// computed under `if (s < len)` stays bounded after the branch.
+    definition_guards: HashMap<usize, Vec<Condition<'t>>>,
+    comparison_cache: std::cell::RefCell<Option<CachedSplit<'t>>>,
+    /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
+    /// after the definitions have reached their fixpoint.
+    deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
+    cache_deps: bool,
+    out: KernelFacts<'t>,
+}
+
+/// Comparisons that hold, and disjunctions of comparisons of which one holds.
+type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
+
+/// The facts' identities (condition node, whether it holds) and their split.
+type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
+
+pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
+    let mut analyzer = Analyzer {
+        source: model.source,
+        function,
+        pointers: HashMap::default(),
+        definitions: HashMap::default(),
+        declarations: HashMap::default(),
+        deps: HashMap::default(),
+        groups: HashMap::default(),
+        stride_variables: Default::default(),
+        facts: Vec::new(),
+        loop_scopes: Vec::new(),
+        definition_guards: HashMap::default(),
+        comparison_cache: Default::default(),
+        deps_cache: Default::default(),
+        cache_deps: false,
+        out: KernelFacts::default(),
+    };
+    for (index, parameter) in function.parameters.iter().enumerate() {
+        if parameter.is_pointer {
+            analyzer.pointers.insert(
+                parameter.name.clone(),
+                PointerOrigin {
+                    parameter_index: index,
+                    offset: None,
+                },
+            );
+        }
+    }
+    analyzer.collect_definitions();
+    analyzer.propagate_thread_deps();
+    analyzer.cache_deps = true;
+    analyzer.statement(function.body, 0);
+    analyzer.out
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    fn text(&self, node: Node) -> &'a str {
+        text(node, self.source)
+    }
+
+}
+
+
+/// `blockIdx.x * blockDim.x + threadIdx.x`: a per-block part combined with a per-thread part.
+fn forms_global_index(left: Deps, right: Deps) -> bool {
+    let per_block = |d: Deps| d.contains(Deps::BLOCK) && !d.contains(Deps::THREAD);
+    let per_thread = |d: Deps| d.contains(Deps::THREAD) && !d.contains(Deps::BLOCK);
+    (per_block(left) && per_thread(right)) || (per_thread(left) && per_block(right))
+}
+
+fn subscript_index(node: Node) -> Option<Node> {
+    let indices = node.field("indices").or_else(|| node.field("index"))?;
+    if indices.node_kind() == "subscript_argument_list" {
+        named_children(indices).find(|c| c.node_kind() != "comment")
+    } else {
+        Some(indices)
+    }
+}
+
+/// Calls whose result is plain arithmetic on their arguments (so it carries their thread identity).
+fn is_arithmetic_call(name: &str) -> bool {
+    let short = name.rsplit("::").next().unwrap_or(name);
+    let short = short.split('<').next().unwrap_or(short);
+    matches!(
+        short,
+        "min"
+            | "max"
+            | "abs"
+            | "labs"
+            | "llabs"
+            | "fminf"
+            | "fmaxf"
+            | "fmin"
+            | "fmax"
+            | "umin"
+            | "umax"
+            | "imin"
+            | "imax"
+            | "llmin"
+            | "llmax"
+            | "ullmin"
+            | "ullmax"
+            | "__mul24"
+            | "__umul24"
+            | "__mul64hi"
+            | "static_cast"
+            | "reinterpret_cast"
+            | "size_t"
+            | "int"
+            | "unsigned"
+            | "long"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "ptrdiff_t"
+            | "MIN"
+            | "MAX"
+    )
+}
+
+fn exit_kind(node: Node) -> Option<Exit> {
+    match node.node_kind() {
+        "return_statement" | "throw_statement" => Some(Exit::Return),
+        "break_statement" | "continue_statement" | "goto_statement" => Some(Exit::Skip),
+        "compound_statement" => named_children(node)
+            .filter(|c| c.node_kind() != "comment")
+            .last()
+            .and_then(exit_kind),
+        _ => None,
+    }
+}
+
+fn access_kind(node: Node, source: &str) -> AccessKind {
+    let mut current = node;
+    for _ in 0..8 {
+        let Some(parent) = current.parent() else {
+            break;
+        };
+        match parent.node_kind() {
+            "parenthesized_expression" => current = parent,
+            "field_expression" if parent.field("argument") == Some(current) => current = parent,
+            "subscript_expression" if parent.field("argument") == Some(current) => current = parent,
+            "assignment_expression" if parent.field("left") == Some(current) => {
+                return if operator(parent, source) == "=" {
+                    AccessKind::Write
+                } else {
+                    AccessKind::ReadWrite
+                };
+            }
+            "update_expression" => return AccessKind::ReadWrite,
+            "pointer_expression" if operator(parent, source) == "&" => {
+                return AccessKind::ReadWrite
+            }
+            _ => break,
+        }
+    }
+    AccessKind::Read
+}
+
+fn enclosing_statement(node: Node) -> Option<Node> {
+    let mut current = node;
+    for _ in 0..MAX_DEPTH {
+        let parent = current.parent()?;
+        if matches!(parent.node_kind(), "compound_statement") {
+            return current
+                .node_kind()
+                .ends_with("statement")
+                .then_some(current)
+                .or(Some(current));
+        }
+        if matches!(
+            parent.node_kind(),
+            "if_statement" | "for_statement" | "while_statement" | "else_clause"
+        ) && current.node_kind().ends_with("statement")
+        {
+            return Some(current);
+        }
+        current = parent;
+    }
+    None
+}

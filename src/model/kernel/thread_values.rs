@@ -1,0 +1,326 @@
+//! Thread identity: which locals derive from `threadIdx`/`blockIdx`, pointer origins, definitions.
+
+use super::*;
+
+impl<'a, 't> Analyzer<'a, 't> {
+    // ---- definitions -------------------------------------------------------------------
+
+    pub(super) fn collect_definitions(&mut self) {
+        let source = self.source;
+        let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, String)> = Vec::new();
+        let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
+        let mut updated: Vec<String> = Vec::new();
+        syntax::walk_iterative(self.function.body, |node| {
+            match node.node_kind() {
+                "declaration" => {
+                    let type_text = node
+                        .field("type")
+                        .map(|t| text(t, source))
+                        .unwrap_or("")
+                        .to_string();
+                    for declarator in named_children(node) {
+                        let (target, value) = match declarator.node_kind() {
+                            "init_declarator" => {
+                                (declarator.field("declarator"), declarator.field("value"))
+                            }
+                            "identifier" | "pointer_declarator" | "array_declarator" => {
+                                (Some(declarator), None)
+                            }
+                            _ => continue,
+                        };
+                        let Some(target) = target else { continue };
+                        let is_pointer = syntax::declarator_is_pointer(target);
+                        if let Some(name) = syntax::declarator_name(target) {
+                            declared.push((name, declarator, value, is_pointer, type_text.clone()));
+                        }
+                    }
+                }
+                "assignment_expression" => {
+                    if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                        let left = strip(left, source);
+                        if left.node_kind() == "identifier" {
+                            let compound = operator(node, source) != "=";
+                            assigned.push((text(left, source).to_string(), right, compound));
+                        }
+                    }
+                }
+                "update_expression" => {
+                    if let Some(argument) = node.field("argument") {
+                        let argument = strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            updated.push(text(argument, source).to_string());
+                        }
+                    }
+                }
+                "lambda_expression" => return false,
+                _ => {}
+            }
+            true
+        });
+        for (name_node, declarator, value, is_pointer, type_text) in declared {
+            let name = self.text(name_node).to_string();
+            self.declarations.entry(name.clone()).or_insert(declarator);
+            if type_text.contains("grid_group") {
+                self.groups.insert(name.clone(), GroupKind::Grid);
+            } else if type_text.contains("thread_block") && !type_text.contains("tile") {
+                self.groups.insert(name.clone(), GroupKind::Block);
+            }
+            let Some(mut value) = value else { continue };
+            if value.node_kind() == "initializer_list" || value.node_kind() == "argument_list" {
+                match value.named_child(0) {
+                    Some(inner) if value.named_child_count() == 1 => value = inner,
+                    _ => continue,
+                }
+            }
+            let value_text = self.text(value);
+            if value_text.contains("this_grid") {
+                self.groups.insert(name.clone(), GroupKind::Grid);
+            } else if value_text.contains("this_thread_block")
+                && !value_text.contains("tiled_partition")
+            {
+                self.groups.insert(name.clone(), GroupKind::Block);
+            }
+            if is_pointer {
+                if let Some(origin) = self.pointer_origin(value) {
+                    self.pointers.insert(name.clone(), origin);
+                }
+            }
+            self.definitions.entry(name).or_default().push(value);
+        }
+        let _ = updated;
+        for (name, value, compound) in assigned {
+            if compound && self.mentions_launch_dimensions(value, 0) {
+                self.stride_variables.insert(name.clone());
+            }
+            if self.pointers.contains_key(&name)
+                && !compound
+                && self.pointer_origin(value).is_none()
+            {
+                self.pointers.remove(&name); // re-pointed at memory we know nothing of
+            }
+            self.definitions.entry(name).or_default().push(value);
+        }
+    }
+
+    /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
+    pub(super) fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
+        let text = self.text(value);
+        if text.contains("blockDim")
+            || text.contains("gridDim")
+            || text.contains(".size()")
+            || text.contains("num_threads")
+        {
+            return true;
+        }
+        if depth > 2 {
+            return false;
+        }
+        let mut found = false;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                if let Some(values) = self.definitions.get(self.text(node)) {
+                    found |= values
+                        .iter()
+                        .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
+                }
+            }
+            !found
+        });
+        found
+    }
+
+    /// `a`, `a + off`, `&a[off]`, where `a` is a known global pointer.
+    pub(super) fn pointer_origin(&self, value: Node<'t>) -> Option<PointerOrigin<'t>> {
+        let value = strip(value, self.source);
+        match value.node_kind() {
+            "identifier" => {
+                let origin = self.pointers.get(self.text(value))?;
+                Some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: origin.offset,
+                })
+            }
+            "binary_expression" if operator(value, self.source) == "+" => {
+                let left = strip(value.field("left")?, self.source);
+                let right = value.field("right")?;
+                if left.node_kind() == "identifier" {
+                    let origin = self.pointers.get(self.text(left))?;
+                    if origin.offset.is_none() {
+                        return Some(PointerOrigin {
+                            parameter_index: origin.parameter_index,
+                            offset: Some(right),
+                        });
+                    }
+                }
+                None
+            }
+            "pointer_expression" if operator(value, self.source) == "&" => {
+                let target = strip(value.field("argument")?, self.source);
+                if target.node_kind() != "subscript_expression" {
+                    return None;
+                }
+                let base = strip(target.field("argument")?, self.source);
+                let origin = self.pointers.get(self.text(base))?;
+                let index = subscript_index(target)?;
+                origin.offset.is_none().then_some(PointerOrigin {
+                    parameter_index: origin.parameter_index,
+                    offset: Some(index),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn propagate_thread_deps(&mut self) {
+        for _ in 0..8 {
+            let mut changed = false;
+            let names: Vec<String> = self.definitions.keys().cloned().collect();
+            for name in names {
+                let mut deps = self.deps.get(&name).copied().unwrap_or_default();
+                if let Some(values) = self.definitions.get(&name) {
+                    for value in values.clone() {
+                        deps = deps.union(self.expression_deps(value, 0));
+                    }
+                }
+                if self.deps.get(&name).copied().unwrap_or_default() != deps {
+                    self.deps.insert(name, deps);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut variables: Vec<ThreadVariable<'t>> = self
+            .deps
+            .iter()
+            .filter(|(_, deps)| !deps.is_uniform())
+            .filter_map(|(name, deps)| {
+                Some(ThreadVariable {
+                    name: name.clone(),
+                    declaration: *self.declarations.get(name)?,
+                    deps: *deps,
+                })
+            })
+            .collect();
+        variables.sort_by_key(|v| v.declaration.start_byte());
+        self.out.thread_variables = variables;
+    }
+
+    /// How a value depends on the thread's identity.
+    pub fn expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
+        if !self.cache_deps {
+            return self.compute_expression_deps(node, depth);
+        }
+        if let Some(deps) = self.deps_cache.borrow().get(&node.id()) {
+            return *deps;
+        }
+        let deps = self.compute_expression_deps(node, depth);
+        self.deps_cache.borrow_mut().insert(node.id(), deps);
+        deps
+    }
+
+    pub(super) fn compute_expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
+        if depth > MAX_DEPTH {
+            return Deps::NONE;
+        }
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                match self
+                    .loop_scopes
+                    .iter()
+                    .rev()
+                    .find(|(scoped, _)| scoped == name)
+                {
+                    Some((_, deps)) => *deps,
+                    None => self.deps.get(name).copied().unwrap_or_default(),
+                }
+            }
+            "field_expression" => {
+                let Some(argument) = node.field("argument") else {
+                    return Deps::NONE;
+                };
+                match self.text(argument) {
+                    "threadIdx" => Deps::THREAD,
+                    "blockIdx" => Deps::BLOCK,
+                    "blockDim" | "gridDim" => Deps::NONE,
+                    _ => self.expression_deps(argument, depth + 1),
+                }
+            }
+            "call_expression" => {
+                let Some(function) = node.field("function") else {
+                    return Deps::NONE;
+                };
+                let name = self.text(function);
+                if name.ends_with("thread_rank")
+                    || name.ends_with("thread_index")
+                    || name.ends_with("block_rank")
+                {
+                    return self.group_rank_deps(function, name);
+                }
+                if name.ends_with("laneid") || name == "__lane_id" {
+                    return Deps::THREAD;
+                }
+                if !is_arithmetic_call(name) {
+                    // an unknown function may bound, hash or ignore its arguments: its result is opaque
+                    return Deps::NONE;
+                }
+                node.field("arguments")
+                    .map(|args| self.children_deps(args, depth))
+                    .unwrap_or_default()
+            }
+            // `(k * blockDim.x + threadIdx.x) / blockDim.x`: the thread's part is below the
+            // divisor, so the quotient is the same for the whole block
+            "binary_expression"
+                if matches!(operator(node, self.source), "/")
+                    && node.field("right").is_some_and(|r| self.is_block_size(r))
+                    && node
+                        .field("left")
+                        .is_some_and(|l| self.expression_deps(l, depth + 1) == Deps::THREAD) =>
+            {
+                Deps::NONE
+            }
+            "subscript_expression"
+            | "pointer_expression"
+            | "sizeof_expression"
+            | "string_literal"
+            | "number_literal" => Deps::NONE,
+            "assignment_expression" => node
+                .field("right")
+                .map(|r| self.expression_deps(r, depth + 1))
+                .unwrap_or_default(),
+            "lambda_expression" => Deps::NONE,
+            _ => self.children_deps(node, depth),
+        }
+    }
+
+    pub(super) fn children_deps(&self, node: Node<'t>, depth: usize) -> Deps {
+        named_children(node).fold(Deps::NONE, |deps, child| {
+            deps.union(self.expression_deps(child, depth + 1))
+        })
+    }
+
+    pub(super) fn group_rank_deps(&self, function: Node<'t>, name: &str) -> Deps {
+        if name.contains("this_grid") {
+            return Deps::GRID;
+        }
+        if name.contains("this_thread_block") {
+            return if name.ends_with("block_rank") {
+                Deps::BLOCK
+            } else {
+                Deps::THREAD
+            };
+        }
+        let object = function
+            .field("argument")
+            .map(|a| self.text(strip(a, self.source)));
+        match object.and_then(|o| self.groups.get(o)) {
+            Some(GroupKind::Grid) if name.ends_with("block_rank") => Deps::BLOCK,
+            Some(GroupKind::Grid) => Deps::GRID,
+            Some(GroupKind::Block) => Deps::THREAD,
+            None => Deps::THREAD,
+        }
+    }
+
+}

@@ -1,0 +1,277 @@
+//! The walk over a kernel body: statements, expressions, and the conditions in force at each point.
+
+use super::*;
+
+impl<'a, 't> Analyzer<'a, 't> {
+    // ---- the walk ----------------------------------------------------------------------
+
+    pub(super) fn too_deep(&mut self, node: Node<'t>, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            self.out.skipped.push(node.byte_range());
+            return true;
+        }
+        false
+    }
+
+    pub(super) fn statement(&mut self, node: Node<'t>, depth: usize) {
+        if self.too_deep(node, depth) {
+            return;
+        }
+        match node.node_kind() {
+            "compound_statement" => {
+                let saved = self.facts.len();
+                for child in named_children(node) {
+                    self.statement(child, depth + 1);
+                    self.facts.extend(self.early_exit_facts(child));
+                }
+                self.facts.truncate(saved);
+            }
+            "if_statement" => {
+                let Some(condition) = node.field("condition") else {
+                    return;
+                };
+                self.expression(condition, depth + 1);
+                if let Some(consequence) = node.field("consequence") {
+                    self.with_fact(condition, true, |this| {
+                        this.statement(consequence, depth + 1)
+                    });
+                }
+                if let Some(alternative) = node.field("alternative") {
+                    self.with_fact(condition, false, |this| {
+                        for child in named_children(alternative) {
+                            this.statement(child, depth + 1);
+                        }
+                    });
+                }
+            }
+            "for_statement" => {
+                let scoped = self.loop_variable_scope(node);
+                let pushed = scoped.is_some();
+                if pushed {
+                    self.deps_cache.borrow_mut().clear();
+                }
+                self.loop_scopes.extend(scoped);
+                for field in ["initializer", "condition"] {
+                    if let Some(part) = node.field(field) {
+                        self.statement_or_expression(part, depth + 1);
+                    }
+                }
+                let condition = node.field("condition");
+                let body = node.field("body");
+                let update = node.field("update");
+                let run = |this: &mut Self| {
+                    if let Some(body) = body {
+                        this.statement(body, depth + 1);
+                    }
+                    if let Some(update) = update {
+                        this.expression(update, depth + 1);
+                    }
+                };
+                match condition {
+                    Some(condition) => self.with_fact(condition, true, run),
+                    None => run(self),
+                }
+                if pushed {
+                    self.loop_scopes.pop();
+                    self.deps_cache.borrow_mut().clear();
+                }
+            }
+            "while_statement" => {
+                let Some(condition) = node.field("condition") else {
+                    return;
+                };
+                self.expression(condition, depth + 1);
+                if let Some(body) = node.field("body") {
+                    self.with_fact(condition, true, |this| this.statement(body, depth + 1));
+                }
+            }
+            "expression_statement" | "return_statement" => {
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
+                }
+            }
+            "declaration" => {
+                for declarator in named_children(node) {
+                    if let Some(value) = declarator.field("value") {
+                        self.remember_definition_guards(value);
+                        self.expression(value, depth + 1);
+                    }
+                }
+            }
+            "comment"
+            | "break_statement"
+            | "continue_statement"
+            | "goto_statement"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call" => {}
+            _ => {
+                for child in named_children(node) {
+                    self.statement_or_expression(child, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// `for (i = e; ...; i += step)`: the loop variable and the identity it has inside the loop.
+    pub(super) fn loop_variable_scope(&self, node: Node<'t>) -> Option<(String, Deps)> {
+        let initializer = node.field("initializer")?;
+        let (name, value) = match initializer.node_kind() {
+            "declaration" => {
+                let declarator =
+                    named_children(initializer).find(|c| c.node_kind() == "init_declarator")?;
+                (
+                    syntax::declarator_name(declarator.field("declarator")?)?,
+                    declarator.field("value")?,
+                )
+            }
+            "assignment_expression" if operator(initializer, self.source) == "=" => (
+                strip(initializer.field("left")?, self.source),
+                initializer.field("right")?,
+            ),
+            _ => return None,
+        };
+        if name.node_kind() != "identifier" {
+            return None;
+        }
+        let mut deps = self.expression_deps(value, 0);
+        if let Some(update) = node.field("update") {
+            if let Some(step) = update.field("right") {
+                deps = deps.union(self.expression_deps(step, 0));
+            }
+        }
+        Some((self.text(name).to_string(), deps))
+    }
+
+    pub(super) fn remember_definition_guards(&mut self, value: Node<'t>) {
+        if !self.facts.is_empty() {
+            let conditions = self.facts.iter().map(|f| f.condition).collect();
+            self.definition_guards.insert(value.id(), conditions);
+        }
+    }
+
+    pub(super) fn statement_or_expression(&mut self, node: Node<'t>, depth: usize) {
+        if node.node_kind().ends_with("_statement")
+            || node.node_kind() == "declaration"
+            || node.node_kind().starts_with("preproc")
+        {
+            self.statement(node, depth)
+        } else {
+            self.expression(node, depth)
+        }
+    }
+
+    pub(super) fn with_fact(&mut self, condition: Node<'t>, holds: bool, body: impl FnOnce(&mut Self)) {
+        self.facts.push(Fact {
+            condition: Condition {
+                node: condition,
+                holds,
+            },
+            exit: Exit::None,
+        });
+        body(self);
+        self.facts.pop();
+    }
+
+    /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`.
+    pub(super) fn early_exit_facts(&self, statement: Node<'t>) -> Option<Fact<'t>> {
+        if statement.node_kind() != "if_statement" {
+            return None;
+        }
+        let condition = statement.field("condition")?;
+        let consequence = statement.field("consequence")?;
+        if let Some(exit) = exit_kind(consequence) {
+            return Some(Fact {
+                condition: Condition {
+                    node: condition,
+                    holds: false,
+                },
+                exit,
+            });
+        }
+        let alternative = statement.field("alternative")?;
+        let last = named_children(alternative).last()?;
+        exit_kind(last).map(|exit| Fact {
+            condition: Condition {
+                node: condition,
+                holds: true,
+            },
+            exit,
+        })
+    }
+
+    pub(super) fn expression(&mut self, node: Node<'t>, depth: usize) {
+        if self.too_deep(node, depth) {
+            return;
+        }
+        match node.node_kind() {
+            "subscript_expression" => {
+                self.record_subscript(node);
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
+                }
+            }
+            "pointer_expression" => {
+                if operator(node, self.source) == "*" {
+                    self.record_dereference(node);
+                }
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
+                }
+            }
+            "binary_expression" => {
+                let op = operator(node, self.source);
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return;
+                };
+                self.expression(left, depth + 1);
+                match op {
+                    "&&" => self.with_fact(left, true, |this| this.expression(right, depth + 1)),
+                    "||" => self.with_fact(left, false, |this| this.expression(right, depth + 1)),
+                    _ => self.expression(right, depth + 1),
+                }
+            }
+            "conditional_expression" => {
+                let Some(condition) = node.field("condition") else {
+                    return;
+                };
+                self.expression(condition, depth + 1);
+                if let Some(consequence) = node.field("consequence") {
+                    self.with_fact(condition, true, |this| {
+                        this.expression(consequence, depth + 1)
+                    });
+                }
+                if let Some(alternative) = node.field("alternative") {
+                    self.with_fact(condition, false, |this| {
+                        this.expression(alternative, depth + 1)
+                    });
+                }
+            }
+            "assignment_expression" => {
+                if let Some(value) = node.field("right") {
+                    self.remember_definition_guards(value);
+                }
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
+                }
+            }
+            "call_expression" => {
+                if self.is_barrier(node) {
+                    self.record_barrier(node);
+                }
+                for child in named_children(node) {
+                    self.expression(child, depth + 1);
+                }
+            }
+            "lambda_expression" | "string_literal" | "number_literal" | "identifier"
+            | "comment" => {}
+            _ => {
+                for child in named_children(node) {
+                    self.statement_or_expression(child, depth + 1);
+                }
+            }
+        }
+    }
+
+}

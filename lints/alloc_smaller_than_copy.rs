@@ -69,7 +69,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::ALLOC_SMALLER_THAN_COPY;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

@@ -56,7 +56,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::CROSS_DEVICE_POINTER;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     const KERNEL: &str = "__global__ void k(float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 1; }\n";
 

@@ -75,7 +75,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::DEVICE_MEMORY_LEAK;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

@@ -42,7 +42,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::DIVERGENT_BARRIER;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

@@ -57,7 +57,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::INVALID_LAUNCH_CONFIG;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     const KERNEL: &str = "__global__ void k(float* out) { out[threadIdx.x] = 1; }\n";
 

@@ -33,7 +33,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::UNCHECKED_CUDA_CALL;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

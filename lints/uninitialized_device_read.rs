@@ -121,7 +121,7 @@ fn read_bytes(
 #[cfg(test)]
 mod tests {
     use super::UNINITIALIZED_DEVICE_READ;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     const KERNEL: &str = "__global__ void k(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }\n";
 

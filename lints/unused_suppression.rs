@@ -18,7 +18,7 @@ fn check(_model: &Model, _cx: &mut LintContext) {}
 #[cfg(test)]
 mod tests {
     use super::UNUSED_SUPPRESSION;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

@@ -64,7 +64,7 @@ fn check(model: &Model, cx: &mut LintContext) {
 #[cfg(test)]
 mod tests {
     use super::USE_AFTER_FREE;
-    use crate::lint::assert_cases;
+    use crate::testing::assert_cases;
 
     #[test]
     fn cases() {

@@ -2,7 +2,6 @@
 
 use crate::config::{self, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::incremental::{FileContext, FunctionCache};
 use crate::lint::LintContext;
 use crate::model::Model;
 use crate::source::{self, LineIndex};
@@ -123,39 +122,8 @@ pub fn lint_tree(
     outcome(&model, found, settings, path)
 }
 
-/// Lints an already parsed view as `lint_tree` does, analysing only the functions that changed
-/// since the lint that filled `cache` (the language server keeps one per document); the others'
-/// findings are taken from it.
-pub fn lint_tree_incremental(
-    path: &Path,
-    text: &str,
-    view: &source::PreprocessedView,
-    tree: &tree_sitter::Tree,
-    settings: &Settings,
-    cache: &mut FunctionCache,
-) -> FileOutcome {
-    let lines = LineIndex::new(text);
-    cache.begin(FileContext::new(path, settings, view));
-    let mut model = Model::build_reusing(
-        path,
-        text,
-        view,
-        tree,
-        &lines,
-        &settings.check_macros,
-        cache,
-    );
-    model.max_allocation_bytes = settings.max_allocation_bytes;
-    let found = run_lints(&model, settings, path);
-    match cache.finish(&model, found) {
-        Some(diagnostics) => outcome(&model, diagnostics, settings, path),
-        // a finding outside the function that produced it cannot be reused: lint it all
-        None => lint_tree(path, text, view, tree, settings),
-    }
-}
-
 /// Every enabled lint's findings on the model, before suppressions.
-fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<Diagnostic> {
+pub(crate) fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for lint in crate::lints::ALL {
         if !settings.rule_enabled(lint.name, path) {
@@ -169,7 +137,7 @@ fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<Diagnostic>
 }
 
 /// Suppressions, findings on broken code, configured severities, and the order renderers expect.
-fn outcome(
+pub(crate) fn outcome(
     model: &Model,
     diagnostics: Vec<Diagnostic>,
     settings: &Settings,

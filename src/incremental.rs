@@ -17,7 +17,7 @@ use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
 use crate::model::host::KernelSummary;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
-use crate::source::{self, PreprocessedView};
+use crate::source::{self, LineIndex, PreprocessedView};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
@@ -66,13 +66,44 @@ pub fn relint(
     let Some(tree) = tree else {
         return (None, FileOutcome::default());
     };
-    let outcome = engine::lint_tree_incremental(path, text, &view, &tree, settings, &mut functions);
+    let outcome = lint_tree_incremental(path, text, &view, &tree, settings, &mut functions);
     let kept = Kept {
         view,
         tree,
         functions,
     };
     (Some(kept), outcome)
+}
+
+/// Lints an already parsed view as `lint_tree` does, analysing only the functions that changed
+/// since the lint that filled `cache` (the language server keeps one per document); the others'
+/// findings are taken from it.
+fn lint_tree_incremental(
+    path: &Path,
+    text: &str,
+    view: &source::PreprocessedView,
+    tree: &tree_sitter::Tree,
+    settings: &Settings,
+    cache: &mut FunctionCache,
+) -> FileOutcome {
+    let lines = LineIndex::new(text);
+    cache.begin(FileContext::new(path, settings, view));
+    let mut model = Model::build_reusing(
+        path,
+        text,
+        view,
+        tree,
+        &lines,
+        &settings.check_macros,
+        cache,
+    );
+    model.max_allocation_bytes = settings.max_allocation_bytes;
+    let found = engine::run_lints(&model, settings, path);
+    match cache.finish(&model, found) {
+        Some(diagnostics) => engine::outcome(&model, diagnostics, settings, path),
+        // a finding outside the function that produced it cannot be reused: lint it all
+        None => engine::lint_tree(path, text, view, tree, settings),
+    }
 }
 
 /// What every function's facts and findings read of the file and the settings.

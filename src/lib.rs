@@ -17,4 +17,5 @@ pub mod parse_stats;
 pub mod render;
 pub mod source;
 pub mod syntax;
+pub mod testing;
 pub mod verify;

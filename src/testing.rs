@@ -1,0 +1,38 @@
+//! Test support: run one lint on a snippet, as the pass/fail cases beside each lint do.
+
+use crate::diagnostic::Diagnostic;
+use crate::lint::Lint;
+
+/// The findings of `lint` on `source`, linted as the file `snippet.cu`.
+pub fn run_on_snippet(lint: &Lint, source: &str) -> Vec<Diagnostic> {
+    let settings = crate::config::Settings::default();
+    let outcome = crate::engine::lint_text(std::path::Path::new("snippet.cu"), source, &settings);
+    outcome
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.rule == lint.name)
+        .collect()
+}
+
+/// Asserts every pass case reports nothing and every fail case reports at least once.
+pub fn assert_cases(lint: &Lint, pass: &[&str], fail: &[&str]) {
+    for case in pass {
+        let found = run_on_snippet(lint, case);
+        assert!(
+            found.is_empty(),
+            "{}: expected no finding, got {:?}\n--- in ---\n{}",
+            lint.name,
+            found.iter().map(|d| &d.message).collect::<Vec<_>>(),
+            case
+        );
+    }
+    for case in fail {
+        let found = run_on_snippet(lint, case);
+        assert!(
+            !found.is_empty(),
+            "{}: expected a finding in\n{}",
+            lint.name,
+            case
+        );
+    }
+}

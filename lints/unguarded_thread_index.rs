@@ -1,6 +1,7 @@
 use super::support::{likely_bound_parameter, snippet, verb};
 use crate::diagnostic::{Edit, Fix};
 use crate::lint::LintContext;
+use crate::model::launch::{Axes, GridAxis, LaunchSite, AXIS_NAMES};
 use crate::model::{IndexStatus, Model};
 use crate::syntax::NodeExt;
 
@@ -31,7 +32,13 @@ fn check(model: &Model, cx: &mut LintContext) {
         }
         for (_, members) in groups {
             let access = members[0];
-            let IndexStatus::Unguarded { leaf, declaration } = &access.status else {
+            let IndexStatus::Unguarded {
+                leaf,
+                declaration,
+                axes,
+                also,
+            } = &access.status
+            else {
                 continue;
             };
             let leaf_text = snippet(model, *leaf);
@@ -70,33 +77,92 @@ fn check(model: &Model, cx: &mut LintContext) {
                     format!("`{leaf_text}` spans the whole grid"),
                 );
             }
-            let bound = likely_bound_parameter(kernel);
-            if let Some(bound) = bound {
-                diagnostic = diagnostic.with_label(
-                    bound.name_node.byte_range(),
-                    format!("`{}` is never compared with `{leaf_text}`", bound.name),
-                );
+            // one test per unguarded variable of the index, each against the bound its launches name
+            let mut tests: Vec<(String, Option<String>)> = Vec::new();
+            let mut elsewhere: Vec<String> = Vec::new();
+            let mut labelled: Vec<std::ops::Range<usize>> = Vec::new();
+            for (variable, axes) in std::iter::once((*leaf, *axes)).chain(also.iter().copied()) {
+                let launches = facts.launch_bound(kernel, axes);
+                for launch in &launches.unsafe_launches {
+                    if launch.path != model.path {
+                        elsewhere.push(launch.location());
+                    } else if !labelled.contains(&launch.span) && labelled.len() < 2 {
+                        labelled.push(launch.span.clone());
+                        diagnostic = diagnostic.with_label(
+                            launch.span.clone(),
+                            launch_label(launch, axes),
+                        );
+                    }
+                }
+                let bound = match launches.parameter {
+                    Some(parameter) => Some(parameter.name.clone()),
+                    // no launch in sight: a one-dimensional index and the kernel's one size
+                    None if facts.launches.is_empty()
+                        && also.is_empty()
+                        && axes.iter().all(|axis| axis == 0) =>
+                    {
+                        likely_bound_parameter(kernel).map(|p| p.name.clone())
+                    }
+                    None => None,
+                };
+                tests.push((snippet(model, variable), bound));
             }
-            let bound_name = bound.map(|b| b.name.as_str()).unwrap_or("n");
-            diagnostic = diagnostic.with_help(format!(
-                "guard the access with `if ({leaf_text} < {bound_name})`, or return early with `if ({leaf_text} >= {bound_name}) return;`"
-            ));
-            if let (Some(bound), Some(statement)) = (bound, access.statement) {
+            let known = tests.iter().all(|(_, bound)| bound.is_some());
+            let condition = tests
+                .iter()
+                .map(|(variable, bound)| {
+                    format!("{variable} < {}", bound.as_deref().unwrap_or("<its extent>"))
+                })
+                .collect::<Vec<_>>()
+                .join(" && ");
+            elsewhere.sort();
+            elsewhere.dedup();
+            let launched = match elsewhere.as_slice() {
+                [] => String::new(),
+                [one] => format!(" (the kernel is launched at {one} with threads past it)"),
+                [first, ..] => format!(
+                    " (the kernel is launched at {first} and {} more places with threads past it)",
+                    elsewhere.len() - 1
+                ),
+            };
+            diagnostic = diagnostic.with_help(if known {
+                format!("guard the access with `if ({condition})`{launched}")
+            } else {
+                format!(
+                    "guard the access with `if ({condition})`, testing each index against the extent it covers{launched}"
+                )
+            });
+            if let (true, Some(statement)) = (known, access.statement) {
                 if statement.node_kind() == "expression_statement"
                     && leaf.node_kind() == "identifier"
                 {
                     let body = model.text(statement);
                     diagnostic = diagnostic.with_fix(Fix {
-                        title: format!("wrap in `if ({leaf_text} < {})`", bound.name),
+                        title: format!("wrap in `if ({condition})`"),
                         edits: vec![Edit {
                             span: statement.byte_range(),
-                            replacement: format!("if ({leaf_text} < {}) {{ {body} }}", bound.name),
+                            replacement: format!("if ({condition}) {{ {body} }}"),
                         }],
                     });
                 }
             }
             cx.report(diagnostic);
         }
+    }
+}
+
+/// What a launch that leaves threads past the problem does on the index's axes.
+fn launch_label(launch: &LaunchSite, axes: Axes) -> String {
+    let rounded = axes.iter().find_map(|axis| match &launch.grid[axis] {
+        GridAxis::RoundedUp(total) => Some((axis, total)),
+        _ => None,
+    });
+    match rounded {
+        Some((axis, total)) => format!(
+            "launched here with the grid's `{}` rounded up from `{total}`: threads past `{total}` run this access",
+            AXIS_NAMES[axis]
+        ),
+        None => "launched here with a grid computed where it cannot be seen".to_string(),
     }
 }
 

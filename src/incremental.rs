@@ -95,6 +95,7 @@ fn lint_tree_incremental(
         tree,
         &lines,
         &settings.check_macros,
+        crate::model::index::ProjectIndex::empty(),
         cache,
     );
     model.max_allocation_bytes = settings.max_allocation_bytes;

@@ -2,10 +2,15 @@
 
 pub mod guards;
 pub mod host;
+pub mod index;
 pub mod kernel;
+pub mod launch;
 pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
+use index::{FileIndex, Lookups, ProjectIndex};
+use launch::{GridHelpers, LaunchSite, RoundingHelper};
+use std::cell::RefCell;
 use crate::syntax::{self, text, NodeExt};
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
@@ -86,6 +91,12 @@ pub struct Model<'t> {
     pub host: host::HostFacts<'t>,
     /// Allocations above this many bytes are larger than any GPU (configurable).
     pub max_allocation_bytes: f64,
+    /// What the other files of the run offer (launches of this file's kernels, helpers).
+    pub index: &'t ProjectIndex,
+    /// This file's launch sites, with their geometry.
+    pub launch_sites: Vec<LaunchSite>,
+    /// Names looked up outside the file while building the model.
+    pub lookups: RefCell<Lookups>,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -136,6 +147,7 @@ impl<'t> Model<'t> {
             tree,
             lines,
             check_macros,
+            ProjectIndex::empty(),
             &mut AnalyseAll,
         )
     }
@@ -149,6 +161,7 @@ impl<'t> Model<'t> {
         tree: &'t Tree,
         lines: &'t LineIndex,
         check_macros: &'t [String],
+        index: &'t ProjectIndex,
         reuse: &mut dyn Reuse<'t>,
     ) -> Model<'t> {
         let mut model = Model {
@@ -165,12 +178,26 @@ impl<'t> Model<'t> {
             broken_regions: Vec::new(),
             host: host::HostFacts::default(),
             max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
+            index,
+            launch_sites: Vec::new(),
+            lookups: RefCell::default(),
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
         broken.sort_by_key(|r| (r.start, r.end));
         model.broken_regions = broken;
         model.collect_functions_and_comments();
+        model.launch_sites = model
+            .functions
+            .iter()
+            .flat_map(|f| launch::launches_in(f, source, path, lines, &model))
+            .collect();
+        model.lookups.borrow_mut().launched_kernels = model
+            .functions
+            .iter()
+            .filter(|f| f.kind == FunctionKind::Kernel)
+            .map(|f| f.name.clone())
+            .collect();
         for index in 0..model.functions.len() {
             if model.functions[index].kind != FunctionKind::Kernel {
                 continue;
@@ -247,6 +274,46 @@ impl<'t> Model<'t> {
         self.broken_regions.iter().any(|r| {
             r.start >= definition.start && r.start < definition.end && r.start <= extent_end
         })
+    }
+
+    /// Every visible launch of `kernel`: in this file and, through the index, in the others.
+    pub fn launches_of(&self, kernel: &Function) -> Vec<LaunchSite> {
+        let arity = kernel.parameters.len();
+        self.launch_sites
+            .iter()
+            .filter(|l| l.kernel == kernel.name && l.arity.is_none_or(|a| a == arity))
+            .chain(self.index.launches_of(&kernel.name, arity, self.path))
+            .cloned()
+            .collect()
+    }
+
+    /// What this file offers the other files of the run.
+    pub fn file_index(&self) -> FileIndex {
+        let rounding_helpers = self
+            .functions
+            .iter()
+            .filter(|f| f.kind != FunctionKind::Kernel)
+            .filter_map(|f| match launch::rounding_helper(f, self.source) {
+                RoundingHelper::RoundsUp { total } => Some((
+                    f.name.clone(),
+                    f.parameters.len(),
+                    RoundingHelper::RoundsUp { total },
+                )),
+                RoundingHelper::Other => None,
+            })
+            .collect();
+        FileIndex {
+            path: self.path.to_path_buf(),
+            launches: self.launch_sites.clone(),
+            kernels: self
+                .functions
+                .iter()
+                .filter(|f| f.kind == FunctionKind::Kernel)
+                .map(|f| (f.name.clone(), f.parameters.len()))
+                .collect(),
+            rounding_helpers,
+            includes: index::quoted_includes(self.source),
+        }
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
@@ -468,4 +535,25 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
         whole_file,
         rules,
     })
+}
+
+impl GridHelpers for Model<'_> {
+    fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
+        if let Some(function) = self
+            .functions
+            .iter()
+            .find(|f| f.name == name && f.parameters.len() == arity)
+        {
+            return Some(launch::rounding_helper(function, self.source));
+        }
+        let mut lookups = self.lookups.borrow_mut();
+        if !lookups.functions.iter().any(|n| n == name) {
+            lookups.functions.push(name.to_string());
+        }
+        self.index.rounding_helper(name, arity, self.path)
+    }
+
+    fn define(&self, name: &str) -> Option<&str> {
+        self.view.defines.get(name).map(String::as_str)
+    }
 }

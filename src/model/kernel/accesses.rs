@@ -102,21 +102,50 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut visiting = Vec::new();
         let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,
-            Err(leaf) => return self.unguarded(leaf),
+            Err(leaf) => return self.unguarded(leaf, index, comparisons),
         };
         if let Some(offset) = offset {
             if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
-                return self.unguarded(leaf);
+                return self.unguarded(leaf, offset, comparisons);
             }
         }
         IndexStatus::Bounded { bound }
     }
 
-    pub(super) fn unguarded(&self, leaf: Node<'t>) -> IndexStatus<'t> {
+    /// `leaf` is unguarded in `index`; the other variables of `index` that nothing bounds come
+    /// along, so a fix can guard them all (`row < M && col < N`).
+    pub(super) fn unguarded(
+        &self,
+        leaf: Node<'t>,
+        index: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> IndexStatus<'t> {
         let declaration = (leaf.node_kind() == "identifier")
             .then(|| self.declarations.get(self.text(leaf)).copied())
             .flatten();
-        IndexStatus::Unguarded { leaf, declaration }
+        let leaf_text = self.text(leaf);
+        let mut also: Vec<(Node<'t>, Axes)> = Vec::new();
+        syntax::walk_iterative(index, |node| match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if name != leaf_text
+                    && !also.iter().any(|(seen, _)| self.text(*seen) == name)
+                    && self.expression_deps(node, 0).is_global_index()
+                    && self.bounded(node, comparisons, &mut Vec::new(), 0).is_err()
+                {
+                    also.push((node, self.thread_axes(node, 0)));
+                }
+                false
+            }
+            "subscript_expression" | "call_expression" => false,
+            _ => true,
+        });
+        IndexStatus::Unguarded {
+            leaf,
+            declaration,
+            axes: self.thread_axes(leaf, 0),
+            also,
+        }
     }
 
     /// The comparisons in force now plus those in force where `value` was assigned.

@@ -85,6 +85,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(bound) = self.upper_bound(node, comparisons) {
             return Ok(Some(bound));
         }
+        if deps.is_global_index() && self.bounded_by_launches(node) {
+            return Ok(None);
+        }
         if deps == Deps::THREAD || deps == Deps::BLOCK {
             return Ok(None); // block-local or per-block: bounded by the launch configuration
         }

@@ -2,6 +2,7 @@
 //! the conditions that dominate it, and every block-wide barrier.
 
 use super::guards::{self, Comparison, Condition, Relation};
+use super::launch::{Axes, LaunchSite};
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
@@ -75,6 +76,10 @@ pub enum IndexStatus<'t> {
     Unguarded {
         leaf: Node<'t>,
         declaration: Option<Node<'t>>,
+        /// The launch axes the leaf's thread identity comes from.
+        axes: Axes,
+        /// Other variables of the index that nothing bounds, with their axes.
+        also: Vec<(Node<'t>, Axes)>,
     },
     /// Reached only when the index is past its bound (`if (i >= n)`, the else of `if (i < n)`) or
     /// under a guard that admits the bound itself (`if (i <= n)`).
@@ -116,6 +121,8 @@ pub struct ThreadVariable<'t> {
 
 #[derive(Debug, Default)]
 pub struct KernelFacts<'t> {
+    /// Every visible launch of the kernel (this file's and, through the index, the others').
+    pub launches: Vec<LaunchSite>,
     pub accesses: Vec<Access<'t>>,
     pub barriers: Vec<Barrier<'t>>,
     pub thread_variables: Vec<ThreadVariable<'t>>,
@@ -127,6 +134,48 @@ impl<'t> KernelFacts<'t> {
     pub fn thread_variable(&self, name: &str) -> Option<&ThreadVariable<'t>> {
         self.thread_variables.iter().find(|v| v.name == name)
     }
+
+    /// What the launches say of a thread index on `axes`: the launches that leave threads past
+    /// the problem there, and the kernel parameter that each of those passes as the extent its
+    /// grid was rounded up from (the bound a guard must test), when they all agree on one.
+    pub fn launch_bound<'f>(&self, kernel: &'f Function<'t>, axes: Axes) -> LaunchBound<'_, 'f, 't> {
+        let mut bound = LaunchBound {
+            parameter: None,
+            unsafe_launches: Vec::new(),
+        };
+        let single_axis = {
+            let mut all = axes.iter();
+            match (all.next(), all.next()) {
+                (Some(axis), None) => Some(axis),
+                _ => None,
+            }
+        };
+        let mut names: Vec<Option<&'f super::Parameter<'t>>> = Vec::new();
+        for launch in &self.launches {
+            if launch.exact_on(axes) {
+                continue;
+            }
+            bound.unsafe_launches.push(launch);
+            names.push(
+                single_axis
+                    .and_then(|axis| launch.bound_argument(axis))
+                    .and_then(|position| kernel.parameters.get(position))
+                    .filter(|p| !p.is_pointer),
+            );
+        }
+        if let Some(Some(first)) = names.first() {
+            if names.iter().all(|n| n.is_some_and(|p| p.name == first.name)) {
+                bound.parameter = Some(first);
+            }
+        }
+        bound
+    }
+}
+
+/// See `KernelFacts::launch_bound`.
+pub struct LaunchBound<'k, 'f, 't> {
+    pub parameter: Option<&'f super::Parameter<'t>>,
+    pub unsafe_launches: Vec<&'k LaunchSite>,
 }
 
 struct PointerOrigin<'t> {
@@ -206,7 +255,10 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
         comparison_cache: Default::default(),
         deps_cache: Default::default(),
         cache_deps: false,
-        out: KernelFacts::default(),
+        out: KernelFacts {
+            launches: model.launches_of(function),
+            ..KernelFacts::default()
+        },
     };
     for (index, parameter) in function.parameters.iter().enumerate() {
         if parameter.is_pointer {

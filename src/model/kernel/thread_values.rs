@@ -323,4 +323,67 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+
+    /// The launch axes a value's thread identity comes from: `threadIdx.y` and `blockIdx.y` give
+    /// `y`; a grid-wide rank gives every axis.
+    pub(super) fn thread_axes(&self, node: Node<'t>, depth: usize) -> Axes {
+        if depth > 12 {
+            return Axes::ALL;
+        }
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                let mut axes = Axes::NONE;
+                if let Some(values) = self.definitions.get(name) {
+                    for value in values {
+                        if *value != node {
+                            axes = axes.union(self.thread_axes(*value, depth + 1));
+                        }
+                    }
+                }
+                axes
+            }
+            "field_expression" => {
+                let argument = node.field("argument").map(|a| self.text(a));
+                let field = node.field("field").map(|f| self.text(f)).unwrap_or("");
+                match argument {
+                    Some("threadIdx") | Some("blockIdx") => Axes::from_field(field),
+                    Some("blockDim") | Some("gridDim") => Axes::NONE,
+                    _ => node
+                        .field("argument")
+                        .map(|a| self.thread_axes(a, depth + 1))
+                        .unwrap_or_default(),
+                }
+            }
+            "call_expression" => {
+                if self.expression_deps(node, 0).contains(Deps::GRID) {
+                    return Axes::ALL;
+                }
+                node.field("arguments")
+                    .map(|a| self.thread_axes(a, depth + 1))
+                    .unwrap_or_default()
+            }
+            "subscript_expression" | "pointer_expression" | "sizeof_expression"
+            | "string_literal" | "number_literal" | "lambda_expression" => Axes::NONE,
+            _ => named_children(node).fold(Axes::NONE, |axes, child| {
+                axes.union(self.thread_axes(child, depth + 1))
+            }),
+        }
+    }
+
+    /// Whether every visible launch keeps this global index inside the problem: each axis its
+    /// thread identity comes from has an exact grid (one block per row, a grid the size of the
+    /// problem), never one rounded up. No launch visible: nothing is known.
+    pub(super) fn bounded_by_launches(&self, node: Node<'t>) -> bool {
+        if self.out.launches.is_empty() {
+            return false;
+        }
+        // a grid-stride variable walks past the launch's threads: only a guard on it bounds it
+        let node = strip(node, self.source);
+        if node.node_kind() == "identifier" && self.stride_variables.contains(self.text(node)) {
+            return false;
+        }
+        let axes = self.thread_axes(node, 0);
+        self.out.launches.iter().all(|launch| launch.exact_on(axes))
+    }
 }

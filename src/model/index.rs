@@ -1,0 +1,175 @@
+//! The project index: what each file tells the others. A kernel in a header is launched from a
+//! `.cu`; a grid is computed by a helper defined in a shared header. Each file's model records
+//! what it offers (`FileIndex`: launch sites, kernels, rounding helpers) and which names it
+//! looked up without finding them in the file (`Lookups`); the run merges the offers into one
+//! `ProjectIndex` and lints again only the files whose lookups another file answers.
+
+use super::launch::{LaunchSite, RoundingHelper};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::path::{Path, PathBuf};
+
+/// What one file offers the others. Owned: it outlives the file's tree.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileIndex {
+    pub path: PathBuf,
+    pub launches: Vec<LaunchSite>,
+    /// Kernels defined here, by name and parameter count.
+    pub kernels: Vec<(String, usize)>,
+    /// Functions with a visible body whose shape says whether they round a division up.
+    pub rounding_helpers: Vec<(String, usize, RoundingHelper)>,
+    /// `#include "..."` targets, as written.
+    pub includes: Vec<String>,
+}
+
+/// Names a file's model looked up outside the file: the facts it was built with would change if
+/// another file defined them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lookups {
+    /// Kernels defined in the file: their launches elsewhere change the kernel's facts.
+    pub launched_kernels: Vec<String>,
+    /// Functions called (grid helpers) that the file does not define.
+    pub functions: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct ProjectIndex {
+    files: Vec<FileIndex>,
+    launches: HashMap<String, Vec<(usize, usize)>>,
+    rounding: HashMap<String, Vec<(usize, usize)>>,
+    kernels: HashSet<String>,
+}
+
+impl ProjectIndex {
+    pub fn new(files: Vec<FileIndex>) -> ProjectIndex {
+        let mut index = ProjectIndex::default();
+        for file in files {
+            index.add(file);
+        }
+        index
+    }
+
+    pub fn add(&mut self, file: FileIndex) {
+        let at = self.files.len();
+        for (position, launch) in file.launches.iter().enumerate() {
+            self.launches
+                .entry(launch.kernel.clone())
+                .or_default()
+                .push((at, position));
+        }
+        for (position, (name, _, _)) in file.rounding_helpers.iter().enumerate() {
+            self.rounding
+                .entry(name.clone())
+                .or_default()
+                .push((at, position));
+        }
+        for (name, _) in &file.kernels {
+            self.kernels.insert(name.clone());
+        }
+        self.files.push(file);
+    }
+
+    /// The index of a run that sees no other file.
+    pub fn empty() -> &'static ProjectIndex {
+        static EMPTY: std::sync::OnceLock<ProjectIndex> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(ProjectIndex::default)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn contains_file(&self, path: &Path) -> bool {
+        self.files.iter().any(|f| f.path == path)
+    }
+
+    /// Launches of `kernel` with `arity` arguments (or through `cudaLaunchKernel`) in files other
+    /// than `except`.
+    pub fn launches_of<'a>(
+        &'a self,
+        kernel: &'a str,
+        arity: usize,
+        except: &'a Path,
+    ) -> impl Iterator<Item = &'a LaunchSite> + 'a {
+        self.launches
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter_map(move |&(file, position)| {
+                let file = self.files.get(file)?;
+                if file.path == except {
+                    return None;
+                }
+                file.launches
+                    .get(position)
+                    .filter(|l| l.arity.is_none_or(|a| a == arity))
+            })
+    }
+
+    /// A rounding helper of that name and arity defined in a file other than `except`.
+    pub fn rounding_helper(&self, name: &str, arity: usize, except: &Path) -> Option<RoundingHelper> {
+        self.rounding.get(name)?.iter().find_map(|&(file, position)| {
+            let file = self.files.get(file)?;
+            if file.path == except {
+                return None;
+            }
+            let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
+            (*helper_arity == arity).then_some(*helper)
+        })
+    }
+
+    /// Whether another file answers something `lookups` (made by the file `path`) asked for.
+    pub fn answers(&self, path: &Path, lookups: &Lookups) -> bool {
+        let elsewhere = |entries: Option<&Vec<(usize, usize)>>| {
+            entries
+                .into_iter()
+                .flatten()
+                .any(|&(file, _)| self.files.get(file).is_some_and(|f| f.path != path))
+        };
+        lookups
+            .launched_kernels
+            .iter()
+            .any(|kernel| elsewhere(self.launches.get(kernel)))
+            || lookups
+                .functions
+                .iter()
+                .any(|name| elsewhere(self.rounding.get(name)))
+    }
+}
+
+/// The file a quoted `#include` names, looked for beside the including file, then in `include/`
+/// folders of its ancestors (the usual layout of a project's headers).
+pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
+    let directory = from.parent()?;
+    let beside = directory.join(target);
+    if beside.is_file() {
+        return Some(beside);
+    }
+    for ancestor in directory.ancestors().take(4) {
+        let candidate = ancestor.join("include").join(target);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+/// The quoted `#include` targets of a text.
+pub fn quoted_includes(text: &str) -> Vec<String> {
+    let mut includes = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        if let Some(quoted) = rest.strip_prefix('"') {
+            if let Some(end) = quoted.find('"') {
+                includes.push(quoted[..end].to_string());
+            }
+        }
+    }
+    includes
+}

@@ -36,7 +36,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 leaf,
                 declaration,
                 axes,
-                also,
+                ..
             } = &access.status
             else {
                 continue;
@@ -81,7 +81,19 @@ fn check(model: &Model, cx: &mut LintContext) {
             let mut tests: Vec<(String, Option<String>)> = Vec::new();
             let mut elsewhere: Vec<String> = Vec::new();
             let mut labelled: Vec<std::ops::Range<usize>> = Vec::new();
-            for (variable, axes) in std::iter::once((*leaf, *axes)).chain(also.iter().copied()) {
+            // the other unguarded variables of every access of the group: one guard for them all
+            let mut variables: Vec<(tree_sitter::Node, Axes)> = vec![(*leaf, *axes)];
+            for member in &members {
+                if let IndexStatus::Unguarded { also, .. } = &member.status {
+                    for (variable, axes) in also {
+                        if !variables.iter().any(|(v, _)| model.text(*v) == model.text(*variable)) {
+                            variables.push((*variable, *axes));
+                        }
+                    }
+                }
+            }
+            let several = variables.len() > 1;
+            for (variable, axes) in variables {
                 let launches = facts.launch_bound(kernel, axes);
                 for launch in &launches.unsafe_launches {
                     if launch.path != model.path {
@@ -98,7 +110,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                     Some(parameter) => Some(parameter.name.clone()),
                     // no launch in sight: a one-dimensional index and the kernel's one size
                     None if facts.launches.is_empty()
-                        && also.is_empty()
+                        && !several
                         && axes.iter().all(|axis| axis == 0) =>
                     {
                         likely_bound_parameter(kernel).map(|p| p.name.clone())

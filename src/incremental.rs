@@ -16,6 +16,7 @@ use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
 use crate::model::host::KernelSummary;
+use crate::model::index::ProjectIndex;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
 use crate::source::{self, LineIndex, PreprocessedView};
 use rustc_hash::{FxHashMap, FxHasher};
@@ -66,7 +67,9 @@ pub fn relint(
     let Some(tree) = tree else {
         return (None, FileOutcome::default());
     };
-    let outcome = lint_tree_incremental(path, text, &view, &tree, settings, &mut functions);
+    let index = engine::index_of_included(path, text, settings);
+    let outcome =
+        lint_tree_incremental(path, text, &view, &tree, settings, &index, &mut functions);
     let kept = Kept {
         view,
         tree,
@@ -84,6 +87,7 @@ fn lint_tree_incremental(
     view: &source::PreprocessedView,
     tree: &tree_sitter::Tree,
     settings: &Settings,
+    index: &ProjectIndex,
     cache: &mut FunctionCache,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
@@ -95,7 +99,7 @@ fn lint_tree_incremental(
         tree,
         &lines,
         &settings.check_macros,
-        crate::model::index::ProjectIndex::empty(),
+        index,
         cache,
     );
     model.max_allocation_bytes = settings.max_allocation_bytes;
@@ -103,7 +107,7 @@ fn lint_tree_incremental(
     match cache.finish(&model, found) {
         Some(diagnostics) => engine::outcome(&model, diagnostics, settings, path),
         // a finding outside the function that produced it cannot be reused: lint it all
-        None => engine::lint_tree(path, text, view, tree, settings),
+        None => engine::lint_tree(path, text, view, tree, settings, index),
     }
 }
 
@@ -162,6 +166,11 @@ struct Entry {
     summary: Option<KernelSummary>,
     /// A kernel's skipped regions, relative to the definition's start.
     skipped: Vec<Range<usize>>,
+    /// A kernel's launches (its findings read their geometry and point at them).
+    launches: Vec<crate::model::launch::LaunchSite>,
+    /// Labels at those launches, outside the definition: (finding, label, launch), placed at the
+    /// launch's current position when the finding is reused.
+    launch_labels: Vec<(usize, usize, usize)>,
     /// A host function's lookups of other functions by name, with what it found.
     depends_on: Vec<(String, Vec<Interface>)>,
 }
@@ -398,20 +407,42 @@ impl FunctionCache {
             })
             .collect();
         // each finding to the analysed function that holds all its spans, relative to its start
+        let launches: FxHashMap<usize, &Vec<crate::model::launch::LaunchSite>> = model
+            .kernels
+            .iter()
+            .map(|(index, facts)| (*index, &facts.launches))
+            .collect();
         let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> =
+            FxHashMap::default();
         for diagnostic in &found {
             let slot = ranges
                 .partition_point(|r| r.start <= diagnostic.span.start)
                 .checked_sub(1)?;
             let range = ranges.get(slot)?;
-            if !spans(diagnostic).all(|s| range.start <= s.start && s.end <= range.end) {
+            let function = analysed[slot];
+            let launch_at = |span: &Range<usize>| {
+                launches.get(&function).and_then(|l| {
+                    l.iter()
+                        .position(|l| l.path == model.path && l.span == *span)
+                })
+            };
+            let at_launch = |span: &Range<usize>| launch_at(span).is_some();
+            let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
+            if !spans(diagnostic).all(|s| inside(s) || at_launch(s)) || !inside(&diagnostic.span) {
                 return None;
             }
             let by = -(range.start as isize);
-            findings
-                .entry(analysed[slot])
-                .or_default()
-                .push(shift(diagnostic, by));
+            let kept = findings.entry(function).or_default();
+            for (label, at) in diagnostic.labels.iter().enumerate() {
+                if let (false, Some(launch)) = (inside(&at.span), launch_at(&at.span)) {
+                    launch_labels
+                        .entry(function)
+                        .or_default()
+                        .push((kept.len(), label, launch));
+                }
+            }
+            kept.push(shift(diagnostic, by));
         }
         let dependencies: FxHashMap<usize, &Vec<String>> = self
             .analysed_hosts
@@ -429,7 +460,24 @@ impl FunctionCache {
         for (index, function) in model.functions.iter().enumerate() {
             let start = function.definition.start_byte() as isize;
             if let Some(entry) = reused.get(&index) {
-                all.extend(entry.diagnostics.iter().map(|d| shift(d, start)));
+                let current = if entry.launch_labels.is_empty() {
+                    Vec::new()
+                } else {
+                    model.launches_of(function)
+                };
+                all.extend(entry.diagnostics.iter().enumerate().map(|(at, d)| {
+                    let mut moved = shift(d, start);
+                    for (finding, label, launch) in &entry.launch_labels {
+                        if *finding == at {
+                            if let (Some(label), Some(launch)) =
+                                (moved.labels.get_mut(*label), current.get(*launch))
+                            {
+                                label.span = launch.span.clone();
+                            }
+                        }
+                    }
+                    moved
+                }));
                 let Some((source, view)) = texts(model, function) else {
                     continue;
                 };
@@ -479,6 +527,8 @@ impl FunctionCache {
                     .get(&index)
                     .map(|regions| regions.iter().map(|r| shifted(r, -start)).collect())
                     .unwrap_or_default(),
+                launches: launches.get(&index).map(|l| (*l).clone()).unwrap_or_default(),
+                launch_labels: launch_labels.remove(&index).unwrap_or_default(),
                 depends_on,
             };
             entries
@@ -496,6 +546,16 @@ impl<'t> Reuse<'t> for FunctionCache {
     fn kernel(&mut self, model: &Model<'t>, index: usize) -> Option<ReusedKernel> {
         let function = model.functions.get(index)?;
         let entry = self.find(model, function)?;
+        // its facts read its launches; a changed launch means analysing it again
+        let current = model.launches_of(function);
+        if entry.launches.len() != current.len()
+            || !entry.launches.iter().zip(&current).all(|(a, b)| {
+                // a launch in another file is named by its line in the message
+                a.same_geometry(b) && (a.path == model.path || a.line == b.line)
+            })
+        {
+            return None;
+        }
         let summary = entry.summary.clone()?;
         let start = function.definition.start_byte() as isize;
         let skipped = entry.skipped.iter().map(|r| shifted(r, start)).collect();

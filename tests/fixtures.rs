@@ -14,6 +14,7 @@ fn fixture_files() -> Vec<PathBuf> {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "cu" || e == "cuh")
                 && !path.to_string_lossy().contains("/regressions/")
+                && !path.to_string_lossy().contains("/project/")
             {
                 files.push(path.to_path_buf());
             }
@@ -90,6 +91,43 @@ fn every_fixture_reports_exactly_its_expectations() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Each folder under testdata/project is one project: its files are linted together, as
+/// `cudalint check DIR` does, so kernels in headers meet their launches in other files.
+#[test]
+fn project_fixtures_report_exactly_their_expectations() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/project");
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    projects.sort();
+    assert!(projects.len() >= 2, "project fixtures missing");
+    let mut failures = Vec::new();
+    for project in projects {
+        let run = engine::check(&[project.clone()], engine::CheckOptions::default());
+        assert!(run.errors.is_empty(), "{:?}", run.errors);
+        assert!(run.reports.len() >= 2, "{}: {} files", project.display(), run.reports.len());
+        for report in &run.reports {
+            let expected = expectations(&report.source);
+            let lines = cudalint::source::LineIndex::new(&report.source);
+            let mut found = BTreeMap::new();
+            for diagnostic in &report.diagnostics {
+                let (line, _) = lines.position(&report.source, diagnostic.span.start);
+                *found.entry((line, diagnostic.rule.to_string())).or_insert(0) += 1;
+            }
+            if found != expected {
+                failures.push(format!(
+                    "{}: expected {expected:?}, found {found:?}",
+                    report.path.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

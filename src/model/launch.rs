@@ -92,6 +92,16 @@ impl LaunchSite {
         self.arguments.iter().position(|a| a == total)
     }
 
+    /// The same launch for the kernel's facts, wherever it now sits in its file.
+    pub fn same_geometry(&self, other: &LaunchSite) -> bool {
+        self.kernel == other.kernel
+            && self.arity == other.arity
+            && self.path == other.path
+            && self.grid == other.grid
+            && self.block == other.block
+            && self.arguments == other.arguments
+    }
+
     pub fn location(&self) -> String {
         format!("{}:{}", self.path.display(), self.line)
     }

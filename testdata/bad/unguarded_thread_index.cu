@@ -1,5 +1,6 @@
 // One finding per unguarded index per kernel: the first access, with the others as labels.
 // Bad: global-memory accesses indexed by a global thread index with no upper-bound guard.
+#include <cstdio>
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -56,4 +57,38 @@ __global__ void gridRankWrite(float* out, float value) {
 __global__ void sizeTIndex(double* y, const double* x, size_t n) {
     size_t gid = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     y[gid] += 2.0 * x[gid]; // expect: unguarded-thread-index
+}
+
+// A naive 2D matmul launched with a grid rounded up on both axes: rows run past M, columns past N.
+__global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) {
+        acc += A[row * K + k] * B[k * N + col]; // expect: unguarded-thread-index, unguarded-thread-index
+    }
+    C[row * N + col] = acc;
+}
+
+void launchMatmul(const float* A, const float* B, float* C, int M, int N, int K) {
+    dim3 block(16, 16);
+    dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
+    matmul<<<grid, block>>>(A, B, C, M, N, K);
+    cudaError_t status = cudaGetLastError();
+    if (status != cudaSuccess) printf("%s\n", cudaGetErrorString(status));
+}
+
+// One block per row is exact, but the second launch rounds the row count up: the finding stands,
+// with that launch as a label.
+__global__ void clearRows(float* out, int rows) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    out[r] = 0.0f; // expect: unguarded-thread-index
+}
+
+void launchClearRows(float* out, int rows) {
+    clearRows<<<rows, 1>>>(out, rows);
+    cudaError_t first = cudaGetLastError();
+    clearRows<<<(rows + 255) / 256, 256>>>(out, rows);
+    cudaError_t second = cudaGetLastError();
+    if (first != cudaSuccess || second != cudaSuccess) printf("launch failed\n");
 }

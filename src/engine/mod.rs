@@ -3,10 +3,14 @@
 use crate::config::{self, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::LintContext;
+use crate::model::index::{FileIndex, Lookups, ProjectIndex};
 use crate::model::Model;
 use crate::source::{self, LineIndex};
 use rayon::prelude::*;
 use std::cell::RefCell;
+
+mod headers;
+pub use headers::index_of_included;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,6 +28,10 @@ pub struct FileOutcome {
     pub functions_with_parse_errors: usize,
     /// Findings not reported because they rest on code the parser could not read.
     pub findings_on_broken_code: usize,
+    /// What the file offers the other files of the run.
+    pub index: FileIndex,
+    /// What the file looked up outside itself.
+    pub lookups: Lookups,
 }
 
 /// One linted file with its text, for the renderers.
@@ -98,13 +106,25 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
     })
 }
 
-/// Lints one text as if it were the file `path`.
+/// Lints one text as if it were the file `path`, on its own: the project index holds the headers
+/// it includes that are found on disk (what an editor or a single file on the command line sees).
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
+    let index = headers::index_of_included(path, text, settings);
+    lint_text_with(path, text, settings, &index)
+}
+
+/// Lints one text with what the other files of the run offer.
+pub fn lint_text_with(
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+    index: &ProjectIndex,
+) -> FileOutcome {
     let view = source::preprocess_with(text, &settings.view_options());
     let Some(tree) = parse(&view.text, None) else {
         return FileOutcome::default();
     };
-    lint_tree(path, text, &view, &tree, settings)
+    lint_tree(path, text, &view, &tree, settings, index)
 }
 
 /// Lints an already parsed view.
@@ -114,9 +134,19 @@ pub fn lint_tree(
     view: &source::PreprocessedView,
     tree: &tree_sitter::Tree,
     settings: &Settings,
+    index: &ProjectIndex,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
-    let mut model = Model::build(path, text, view, tree, &lines, &settings.check_macros);
+    let mut model = Model::build_reusing(
+        path,
+        text,
+        view,
+        tree,
+        &lines,
+        &settings.check_macros,
+        index,
+        &mut crate::model::AnalyseAll,
+    );
     model.max_allocation_bytes = settings.max_allocation_bytes;
     let found = run_lints(&model, settings, path);
     outcome(&model, found, settings, path)
@@ -174,6 +204,8 @@ pub(crate) fn outcome(
             .filter(|f| f.has_parse_errors)
             .count(),
         findings_on_broken_code,
+        index: model.file_index(),
+        lookups: model.lookups.borrow().clone(),
     }
 }
 
@@ -522,31 +554,60 @@ pub fn read_source_lossy(path: &Path) -> Result<(String, Option<String>), String
     }
 }
 
-/// Lints every file in parallel. Stack space is generous so deeply nested code cannot overflow it.
+/// Lints every file in parallel, in two phases. The first lints each file on its own and
+/// collects what it offers the others (its launches, kernels, helpers) and what it looked up
+/// outside itself; the second lints again, with the project index, only the files whose lookups
+/// another file (or a header they include that is not among the paths) answers. Stack space is
+/// generous so deeply nested code cannot overflow it.
 pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
     let work = || {
-        files
+        let first: Vec<Result<(FileReport, FileOutcome), LintError>> = files
             .par_iter()
             .map(|(path, settings)| match read_source_lossy(path) {
                 Ok((text, warning)) => {
-                    let outcome = lint_text(path, &text, settings);
-                    Ok(FileReport {
-                        path: path.clone(),
-                        display_path: display_path(path),
-                        source: Arc::from(text),
-                        diagnostics: outcome.diagnostics,
-                        skipped_regions: outcome.skipped_regions,
-                        warning,
-                        findings_on_broken_code: outcome.findings_on_broken_code,
-                    })
+                    let outcome = lint_text_with(path, &text, settings, ProjectIndex::empty());
+                    Ok((
+                        FileReport {
+                            path: path.clone(),
+                            display_path: display_path(path),
+                            source: Arc::from(text),
+                            diagnostics: Vec::new(),
+                            skipped_regions: outcome.skipped_regions,
+                            warning,
+                            findings_on_broken_code: outcome.findings_on_broken_code,
+                        },
+                        outcome,
+                    ))
                 }
                 Err(message) => Err(LintError {
                     path: display_path(path),
                     message,
                 }),
             })
-            .collect::<Vec<_>>()
+            .collect();
+        let linted: Vec<&FileIndex> = first
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|(_, outcome)| &outcome.index)
+            .collect();
+        let mut index_files: Vec<FileIndex> = linted.iter().map(|i| (*i).clone()).collect();
+        index_files.extend(headers::index_of_headers_outside(&linted, &files));
+        let index = ProjectIndex::new(index_files);
+        first
+            .into_par_iter()
+            .zip(files.par_iter())
+            .map(|(result, (path, settings))| {
+                let (mut report, mut outcome) = result?;
+                if index.answers(path, &outcome.lookups) {
+                    outcome = lint_text_with(path, &report.source, settings, &index);
+                    report.skipped_regions = outcome.skipped_regions;
+                    report.findings_on_broken_code = outcome.findings_on_broken_code;
+                }
+                report.diagnostics = outcome.diagnostics;
+                Ok(report)
+            })
+            .collect::<Vec<Result<FileReport, LintError>>>()
     };
     let results = match pool {
         Ok(pool) => pool.install(work),

@@ -1,0 +1,127 @@
+//! Headers that a linted file includes but that are not among the paths of the run: each is read
+//! once for what it offers the files that include it (kernels, launches, grid helpers), and
+//! nothing in it is reported. The editor asks again on every change, so what a header offers is
+//! kept until the header changes on disk.
+
+use super::{parse, read_source_lossy};
+use crate::config::Settings;
+use crate::model::index::{resolve_include, FileIndex, ProjectIndex};
+use crate::model::Model;
+use crate::source::{self, LineIndex};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+/// Headers included through other headers are followed this deep.
+const MAX_INCLUDE_DEPTH: usize = 3;
+/// And no more than this many per file.
+const MAX_HEADERS: usize = 64;
+
+type Stamp = (Option<SystemTime>, u64);
+
+fn cache() -> &'static Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>>> = OnceLock::new();
+    CACHE.get_or_init(Mutex::default)
+}
+
+/// What the header at `path` offers, read from disk unless it is unchanged since the last read.
+fn header_index(path: &Path, settings: &Settings) -> Option<Arc<FileIndex>> {
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_file() || metadata.len() > super::MAX_FILE_BYTES {
+        return None;
+    }
+    let stamp = (metadata.modified().ok(), metadata.len());
+    if let Ok(cache) = cache().lock() {
+        if let Some((cached, index)) = cache.get(path) {
+            if *cached == stamp {
+                return Some(index.clone());
+            }
+        }
+    }
+    let (text, _) = read_source_lossy(path).ok()?;
+    let view = source::preprocess_with(&text, &settings.view_options());
+    let tree = parse(&view.text, None)?;
+    let lines = LineIndex::new(&text);
+    let model = Model::build(path, &text, &view, &tree, &lines, &settings.check_macros);
+    let index = Arc::new(model.file_index());
+    if let Ok(mut cache) = cache().lock() {
+        cache.insert(path.to_path_buf(), (stamp, index.clone()));
+    }
+    Some(index)
+}
+
+fn identity(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Follows the quoted includes of `roots` (each with the file that includes it) breadth first,
+/// skipping the files in `known`; returns the headers read.
+fn follow(
+    roots: Vec<(PathBuf, String)>,
+    known: &mut std::collections::HashSet<PathBuf>,
+    settings: &Settings,
+) -> Vec<FileIndex> {
+    let mut found = Vec::new();
+    let mut frontier = roots;
+    for _ in 0..MAX_INCLUDE_DEPTH {
+        let mut next = Vec::new();
+        for (from, target) in frontier {
+            if found.len() >= MAX_HEADERS {
+                return found;
+            }
+            let Some(header) = resolve_include(&from, &target) else {
+                continue;
+            };
+            if !known.insert(identity(&header)) {
+                continue;
+            }
+            let Some(index) = header_index(&header, settings) else {
+                continue;
+            };
+            next.extend(index.includes.iter().map(|t| (header.clone(), t.clone())));
+            found.push((*index).clone());
+        }
+        frontier = next;
+    }
+    found
+}
+
+/// The index a file linted on its own sees: the headers it includes, found on disk.
+pub fn index_of_included(path: &Path, text: &str, settings: &Settings) -> ProjectIndex {
+    let includes = crate::model::index::quoted_includes(text);
+    if includes.is_empty() {
+        return ProjectIndex::default();
+    }
+    let mut known = std::collections::HashSet::from([identity(path)]);
+    let roots = includes
+        .into_iter()
+        .map(|target| (path.to_path_buf(), target))
+        .collect();
+    ProjectIndex::new(follow(roots, &mut known, settings))
+}
+
+/// The headers the linted files include that are not themselves linted in this run.
+pub fn index_of_headers_outside(
+    linted: &[&FileIndex],
+    files: &[(PathBuf, Arc<Settings>)],
+) -> Vec<FileIndex> {
+    let mut known: std::collections::HashSet<PathBuf> =
+        files.iter().map(|(path, _)| identity(path)).collect();
+    let roots: Vec<(PathBuf, String)> = linted
+        .iter()
+        .flat_map(|file| {
+            file.includes
+                .iter()
+                .map(|target| (file.path.clone(), target.clone()))
+        })
+        .collect();
+    if roots.is_empty() {
+        return Vec::new();
+    }
+    let settings = files
+        .first()
+        .map(|(_, s)| s.clone())
+        .unwrap_or_default();
+    follow(roots, &mut known, &settings)
+}

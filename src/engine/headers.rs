@@ -104,10 +104,11 @@ pub fn index_of_included(path: &Path, text: &str, settings: &Settings) -> Projec
 /// The headers the linted files include that are not themselves linted in this run.
 pub fn index_of_headers_outside(
     linted: &[&FileIndex],
-    files: &[(PathBuf, Arc<Settings>)],
+    files: &[&Path],
+    settings: &Settings,
 ) -> Vec<FileIndex> {
     let mut known: std::collections::HashSet<PathBuf> =
-        files.iter().map(|(path, _)| identity(path)).collect();
+        files.iter().map(|path| identity(path)).collect();
     let roots: Vec<(PathBuf, String)> = linted
         .iter()
         .flat_map(|file| {
@@ -119,9 +120,5 @@ pub fn index_of_headers_outside(
     if roots.is_empty() {
         return Vec::new();
     }
-    let settings = files
-        .first()
-        .map(|(_, s)| s.clone())
-        .unwrap_or_default();
-    follow(roots, &mut known, &settings)
+    follow(roots, &mut known, settings)
 }

@@ -554,72 +554,105 @@ pub fn read_source_lossy(path: &Path) -> Result<(String, Option<String>), String
     }
 }
 
-/// Lints every file in parallel, in two phases. The first lints each file on its own and
-/// collects what it offers the others (its launches, kernels, helpers) and what it looked up
-/// outside itself; the second lints again, with the project index, only the files whose lookups
-/// another file (or a header they include that is not among the paths) answers. Stack space is
-/// generous so deeply nested code cannot overflow it.
+/// One file's text for `lint_project`.
+pub struct SourceFile<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+    pub settings: &'a Settings,
+}
+
+/// What `lint_project` did.
+#[derive(Debug, Default)]
+pub struct ProjectOutcome {
+    pub files: Vec<FileOutcome>,
+    /// Files linted again with the project index in the second phase.
+    pub relinted: usize,
+}
+
+/// Lints the files of one run in two phases. The first lints each file on its own and collects
+/// what it offers the others (its launches, kernels, helpers) and what it looked up outside
+/// itself; the second lints again, with the project index, only the files whose lookups another
+/// file (or a header they include that is not among the paths) answers. The result is what
+/// linting every file with the whole index would give.
+pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
+    let first: Vec<FileOutcome> = files
+        .par_iter()
+        .map(|file| lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty()))
+        .collect();
+    let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
+    let mut index_files: Vec<FileIndex> = offered.iter().map(|i| (*i).clone()).collect();
+    let settings = files.first().map(|f| f.settings.clone()).unwrap_or_default();
+    let paths: Vec<&Path> = files.iter().map(|f| f.path).collect();
+    index_files.extend(headers::index_of_headers_outside(&offered, &paths, &settings));
+    let index = ProjectIndex::new(index_files);
+    let relinted = std::sync::atomic::AtomicUsize::new(0);
+    let files = first
+        .into_par_iter()
+        .zip(files.par_iter())
+        .map(|(outcome, file)| {
+            if index.answers(file.path, &outcome.lookups) {
+                relinted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                lint_text_with(file.path, file.text, file.settings, &index)
+            } else {
+                outcome
+            }
+        })
+        .collect();
+    ProjectOutcome {
+        files,
+        relinted: relinted.into_inner(),
+    }
+}
+
+/// Reads and lints every file in parallel (`lint_project`). Stack space is generous so deeply
+/// nested code cannot overflow it.
 pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
     let work = || {
-        let first: Vec<Result<(FileReport, FileOutcome), LintError>> = files
+        let read: Vec<Result<(String, Option<String>), String>> = files
             .par_iter()
-            .map(|(path, settings)| match read_source_lossy(path) {
+            .map(|(path, _)| read_source_lossy(path))
+            .collect();
+        let sources: Vec<SourceFile> = files
+            .iter()
+            .zip(&read)
+            .filter_map(|((path, settings), text)| {
+                let (text, _) = text.as_ref().ok()?;
+                Some(SourceFile {
+                    path,
+                    text,
+                    settings,
+                })
+            })
+            .collect();
+        let mut outcomes = lint_project(&sources).files.into_iter();
+        let mut run = RunResult::default();
+        for ((path, _), text) in files.iter().zip(read) {
+            match text {
                 Ok((text, warning)) => {
-                    let outcome = lint_text_with(path, &text, settings, ProjectIndex::empty());
-                    Ok((
-                        FileReport {
-                            path: path.clone(),
-                            display_path: display_path(path),
-                            source: Arc::from(text),
-                            diagnostics: Vec::new(),
-                            skipped_regions: outcome.skipped_regions,
-                            warning,
-                            findings_on_broken_code: outcome.findings_on_broken_code,
-                        },
-                        outcome,
-                    ))
+                    let outcome = outcomes.next().unwrap_or_default();
+                    run.reports.push(FileReport {
+                        path: path.clone(),
+                        display_path: display_path(path),
+                        source: Arc::from(text),
+                        diagnostics: outcome.diagnostics,
+                        skipped_regions: outcome.skipped_regions,
+                        warning,
+                        findings_on_broken_code: outcome.findings_on_broken_code,
+                    });
                 }
-                Err(message) => Err(LintError {
+                Err(message) => run.errors.push(LintError {
                     path: display_path(path),
                     message,
                 }),
-            })
-            .collect();
-        let linted: Vec<&FileIndex> = first
-            .iter()
-            .filter_map(|r| r.as_ref().ok())
-            .map(|(_, outcome)| &outcome.index)
-            .collect();
-        let mut index_files: Vec<FileIndex> = linted.iter().map(|i| (*i).clone()).collect();
-        index_files.extend(headers::index_of_headers_outside(&linted, &files));
-        let index = ProjectIndex::new(index_files);
-        first
-            .into_par_iter()
-            .zip(files.par_iter())
-            .map(|(result, (path, settings))| {
-                let (mut report, mut outcome) = result?;
-                if index.answers(path, &outcome.lookups) {
-                    outcome = lint_text_with(path, &report.source, settings, &index);
-                    report.skipped_regions = outcome.skipped_regions;
-                    report.findings_on_broken_code = outcome.findings_on_broken_code;
-                }
-                report.diagnostics = outcome.diagnostics;
-                Ok(report)
-            })
-            .collect::<Vec<Result<FileReport, LintError>>>()
+            }
+        }
+        run
     };
-    let results = match pool {
+    let mut run = match pool {
         Ok(pool) => pool.install(work),
         Err(_) => work(),
     };
-    let mut run = RunResult::default();
-    for result in results {
-        match result {
-            Ok(report) => run.reports.push(report),
-            Err(error) => run.errors.push(error),
-        }
-    }
     run.reports
         .sort_by(|a, b| a.display_path.cmp(&b.display_path));
     run

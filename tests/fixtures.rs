@@ -216,3 +216,49 @@ fn every_rule_has_documentation_with_the_standard_headings() {
         );
     }
 }
+
+/// The second phase lints again only the files whose lookups another file answers; the result
+/// must be what linting every file with the whole project index gives.
+#[test]
+fn two_phases_give_what_the_whole_index_gives() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let settings = Settings::default();
+    for dir in ["project/bad", "project/clean", "bad", "clean"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cu" || e == "cuh"))
+            .collect();
+        paths.sort();
+        let texts: Vec<String> = paths
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
+        let sources: Vec<engine::SourceFile> = paths
+            .iter()
+            .zip(&texts)
+            .map(|(path, text)| engine::SourceFile {
+                path,
+                text,
+                settings: &settings,
+            })
+            .collect();
+        let project = engine::lint_project(&sources);
+        let index = cudalint::model::index::ProjectIndex::new(
+            project.files.iter().map(|f| f.index.clone()).collect(),
+        );
+        for ((path, text), outcome) in paths.iter().zip(&texts).zip(&project.files) {
+            let whole = engine::lint_text_with(path, text, &settings, &index);
+            assert_eq!(
+                outcome.diagnostics,
+                whole.diagnostics,
+                "{}",
+                path.display()
+            );
+        }
+        if dir.starts_with("project") {
+            assert!(project.relinted > 0, "{dir}: nothing linted again");
+        }
+    }
+}

@@ -36,8 +36,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 let Some(allocation) = host.reaching_allocation(pointer.variable, event) else {
                     continue;
                 };
-                let (Some(held), Some(held_node)) = (&allocation.bytes, allocation.size_node)
-                else {
+                let Some(held) = &allocation.bytes else {
                     continue;
                 };
                 if held.compare(bytes) != Order::ProvablySmaller {
@@ -48,7 +47,16 @@ fn check(model: &Model, cx: &mut LintContext) {
                 };
                 let name = variable_name(host, pointer.variable);
                 let moved = snippet(model, size_node);
-                let holds = snippet(model, held_node);
+                // a helper's allocation has its size as the helper computes it, with the call's
+                // arguments put in
+                let holds = match allocation.size_node {
+                    Some(node) => snippet(model, node),
+                    None => held.display(),
+                };
+                let allocated = match &allocation.helper {
+                    Some(helper) => format!("`{name}` allocated by `{helper}` here with `{holds}` bytes"),
+                    None => format!("`{name}` allocated here with `{holds}` bytes"),
+                };
                 cx.report(
                     cx.diagnostic(
                         transfer.call.byte_range(),
@@ -58,7 +66,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                             missing.display()
                         ),
                     )
-                    .with_label(allocation.call.byte_range(), format!("`{name}` allocated here with `{holds}` bytes"))
+                    .with_label(allocation.call.byte_range(), allocated)
                     .with_help("compute the byte count once and use it for both the allocation and the copy"),
                 );
             }

@@ -144,6 +144,9 @@ struct Interface {
     arity: usize,
     head: String,
     summary: Option<KernelSummary>,
+    /// For a host function that may allocate for its caller, a hash of its texts: callers read
+    /// its summary, made from its body.
+    helper: Option<u64>,
 }
 
 /// One function's findings from the lint that analysed it, with what they depend on.
@@ -235,6 +238,7 @@ impl Lookup {
             arity: function.parameters.len(),
             head: head(model, function)?.to_string(),
             summary,
+            helper: helper_hash(model, function),
         })
     }
 
@@ -256,8 +260,18 @@ impl Lookup {
                     && function.parameters.len() == expected.arity
                     && head(model, function) == Some(expected.head.as_str())
                     && summary == expected.summary.as_ref()
+                    && helper_hash(model, function) == expected.helper
             })
     }
+}
+
+/// A hash of the texts of a host function whose summary callers may read.
+fn helper_hash(model: &Model, function: &Function) -> Option<u64> {
+    if !crate::model::host::may_allocate_for_caller(model, function) {
+        return None;
+    }
+    let (source, view) = texts(model, function)?;
+    Some(key_hash(function, source, view))
 }
 
 /// The text of a definition before the function's name, as host code reads it (`cudaError_t`).

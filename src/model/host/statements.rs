@@ -198,6 +198,12 @@ impl<'m, 't> Builder<'m, 't> {
         is_declaration: bool,
     ) {
         let stripped = strip(value, self.source);
+        if stripped.node_kind() == "call_expression" && self.out.variables[variable].is_pointer {
+            if let Some(called) = self.returned_by_call(stripped) {
+                self.push_called_allocation(variable, stripped, &called, context);
+                return;
+            }
+        }
         let kind = if is_null(stripped, self.source) {
             if is_declaration {
                 return;
@@ -224,6 +230,8 @@ impl<'m, 't> Builder<'m, 't> {
                 sizeof_unit: None,
                 conditional: context.conditional,
                 enclosing_loop: context.enclosing_loop,
+                through: None,
+                helper: None,
             });
             EventKind::Allocated {
                 memory: Memory::Host,

@@ -88,11 +88,20 @@ mod tests {
                 "void f(const float* h, int n) { float* d; const size_t bytes = n * sizeof(*d); cudaMalloc(&d, bytes); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
                 "void f(const float* h, int n, int m) { float* d; cudaMalloc(&d, m * sizeof(float)); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
                 "void f(const float* h, int n) { float* d; cudaMalloc(&d, n * sizeof(float)); cudaMemcpy(d, h, n / 2 * sizeof(float), cudaMemcpyHostToDevice); }",
+                "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(const float* h, int n) { float* d = device_alloc<float>(n); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
+                "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(const float* h, size_t bytes) { float* d; alloc_buffer(&d, bytes); cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); }",
+                // a helper calling a helper, the element type handed down: 8 * n bytes both
+                "template <typename T> T* make(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; } template <typename T> T* wrap(size_t n) { return make<T>(n); } void f(const float* h, int n) { float* d = wrap<double>(n); cudaMemcpy(d, h, n * sizeof(double), cudaMemcpyHostToDevice); }",
             ],
             &[
                 "void f(const float* h, int n) { float* d; cudaMalloc(&d, n * sizeof(float) - 1024); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
                 "void f(int n) { float* d; cudaMalloc(&d, n * sizeof(float)); cudaMemset(d, 0, (n + 1) * sizeof(float)); }",
                 "#define N 64\nvoid f(float* h) { float* d; cudaMalloc(&d, N * 4); cudaMemcpy(h, d, 2 * N * sizeof(float), cudaMemcpyDeviceToHost); }",
+                "void f(const float* h, size_t bytes) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), bytes / 2); cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); }",
+                "void f(const float* h, size_t bytes) { float* d; cudaMallocManaged((void **) &d, bytes - 16); cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); }",
+                "void f(const float* h, size_t bytes, cudaStream_t s) { float* d; cudaMallocAsync(static_cast<void**>(static_cast<void*>(&d)), bytes / 4, s); cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); }",
+                "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(const float* h, int n) { float* d = device_alloc<float>(n / 2); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
+                "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(const float* h, size_t bytes) { float* d; alloc_buffer(&d, bytes / 2); cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice); }",
             ],
         );
     }

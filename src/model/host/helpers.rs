@@ -42,10 +42,14 @@ pub struct HelperSummary {
     pub depends_on: Vec<String>,
 }
 
+/// A function's summary at one depth; None past the depth limit or for a function that is not
+/// host code.
+type Summaries = HashMap<(usize, usize), Option<Rc<HelperSummary>>>;
+
 /// Summaries by (function index, depth), made when a call first needs them.
 #[derive(Default)]
 pub(super) struct HelperCache {
-    summaries: RefCell<HashMap<(usize, usize), Option<Rc<HelperSummary>>>>,
+    summaries: RefCell<Summaries>,
 }
 
 impl HelperCache {

@@ -166,6 +166,84 @@ struct Entry {
     skipped: Vec<Range<usize>>,
     /// A host function's lookups of other functions by name, with what it found.
     depends_on: Vec<(String, Vec<Interface>)>,
+    /// Labels of its findings that point into another function it looked up (a launched
+    /// kernel's access): where to put them when that function has moved.
+    anchors: Vec<Anchor>,
+}
+
+/// A label in another function than its finding's: that function by name, kind, arity and
+/// ordinal among its namesakes, its texts (the label is reused only while they stay the same),
+/// and the label's span relative to its start.
+#[derive(Debug)]
+struct Anchor {
+    diagnostic: usize,
+    label: usize,
+    name: String,
+    kind: FunctionKind,
+    arity: usize,
+    ordinal: usize,
+    source: Box<str>,
+    view: Option<Box<str>>,
+    relative: Range<usize>,
+}
+
+impl Anchor {
+    /// For a label at `span` in a function that `names` (what the finding's function looked up)
+    /// includes; None for any other label.
+    fn new(
+        model: &Model,
+        diagnostic: usize,
+        label: usize,
+        span: &Range<usize>,
+        names: &[String],
+    ) -> Option<Anchor> {
+        let (index, function) = model
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.definition.start_byte() <= span.start && span.end <= f.definition.end_byte()
+            })
+            .min_by_key(|(_, f)| f.definition.byte_range().len())?;
+        if !names.contains(&function.name) {
+            return None;
+        }
+        let ordinal = model
+            .functions
+            .get(..index)?
+            .iter()
+            .filter(|f| same_identity(f, function))
+            .count();
+        let (source, view) = texts(model, function)?;
+        Some(Anchor {
+            diagnostic,
+            label,
+            name: function.name.clone(),
+            kind: function.kind,
+            arity: function.parameters.len(),
+            ordinal,
+            source: source.into(),
+            view: view.map(Into::into),
+            relative: shifted(span, -(function.definition.start_byte() as isize)),
+        })
+    }
+
+    /// The function the label points into, while its texts are the same.
+    fn function<'m, 't>(&self, model: &'m Model<'t>) -> Option<&'m Function<'t>> {
+        let function = model
+            .functions
+            .iter()
+            .filter(|f| {
+                f.name == self.name && f.kind == self.kind && f.parameters.len() == self.arity
+            })
+            .nth(self.ordinal)?;
+        let (source, view) = texts(model, function)?;
+        (source == &*self.source && view == self.view.as_deref()).then_some(function)
+    }
+}
+
+fn same_identity(a: &Function, b: &Function) -> bool {
+    a.name == b.name && a.kind == b.kind && a.parameters.len() == b.parameters.len()
 }
 
 /// What the last lint did with the cache (tests check that reuse happens and covers everything).
@@ -326,18 +404,6 @@ fn shift(diagnostic: &Diagnostic, by: isize) -> Diagnostic {
     moved
 }
 
-/// Every span of the diagnostic, for attributing it to the function around them.
-fn spans(diagnostic: &Diagnostic) -> impl Iterator<Item = &Range<usize>> {
-    std::iter::once(&diagnostic.span)
-        .chain(diagnostic.labels.iter().map(|l| &l.span))
-        .chain(
-            diagnostic
-                .fix
-                .iter()
-                .flat_map(|f| f.edits.iter().map(|e| &e.span)),
-        )
-}
-
 impl FunctionCache {
     /// Starts a lint: a changed file-wide context makes every kept finding stale.
     pub fn begin(&mut self, context: FileContext) {
@@ -410,27 +476,46 @@ impl FunctionCache {
                     .unwrap_or(0..0)
             })
             .collect();
-        // each finding to the analysed function that holds all its spans, relative to its start
-        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
-        for diagnostic in &found {
-            let slot = ranges
-                .partition_point(|r| r.start <= diagnostic.span.start)
-                .checked_sub(1)?;
-            let range = ranges.get(slot)?;
-            if !spans(diagnostic).all(|s| range.start <= s.start && s.end <= range.end) {
-                return None;
-            }
-            let by = -(range.start as isize);
-            findings
-                .entry(analysed[slot])
-                .or_default()
-                .push(shift(diagnostic, by));
-        }
         let dependencies: FxHashMap<usize, &Vec<String>> = self
             .analysed_hosts
             .iter()
             .map(|(index, names)| (*index, names))
             .collect();
+        // each finding to the analysed function that holds all its spans, relative to its start;
+        // a host function's label in a function it looked up is anchored there
+        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        let mut anchors: FxHashMap<usize, Vec<Anchor>> = FxHashMap::default();
+        for diagnostic in &found {
+            let slot = ranges
+                .partition_point(|r| r.start <= diagnostic.span.start)
+                .checked_sub(1)?;
+            let range = ranges.get(slot)?;
+            let owner = *analysed.get(slot)?;
+            let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
+            let mut outside = Vec::new();
+            for (label, span) in diagnostic.labels.iter().map(|l| &l.span).enumerate() {
+                if !inside(span) {
+                    outside.push((label, span));
+                }
+            }
+            if !inside(&diagnostic.span)
+                || diagnostic
+                    .fix
+                    .iter()
+                    .flat_map(|f| &f.edits)
+                    .any(|e| !inside(&e.span))
+            {
+                return None;
+            }
+            let kept = findings.entry(owner).or_default();
+            for (label, span) in outside {
+                let names = dependencies.get(&owner)?;
+                let anchor = Anchor::new(model, kept.len(), label, span, names)?;
+                anchors.entry(owner).or_default().push(anchor);
+            }
+            let by = -(range.start as isize);
+            kept.push(shift(diagnostic, by));
+        }
         let skipped: FxHashMap<usize, &Vec<Range<usize>>> = model
             .kernels
             .iter()
@@ -442,7 +527,17 @@ impl FunctionCache {
         for (index, function) in model.functions.iter().enumerate() {
             let start = function.definition.start_byte() as isize;
             if let Some(entry) = reused.get(&index) {
-                all.extend(entry.diagnostics.iter().map(|d| shift(d, start)));
+                let mut moved: Vec<Diagnostic> =
+                    entry.diagnostics.iter().map(|d| shift(d, start)).collect();
+                for anchor in &entry.anchors {
+                    let there = anchor.function(model)?.definition.start_byte() as isize;
+                    let label = moved
+                        .get_mut(anchor.diagnostic)?
+                        .labels
+                        .get_mut(anchor.label)?;
+                    label.span = shifted(&anchor.relative, there);
+                }
+                all.extend(moved);
                 let Some((source, view)) = texts(model, function) else {
                     continue;
                 };
@@ -487,6 +582,7 @@ impl FunctionCache {
                 source: source.into(),
                 view: view.map(Into::into),
                 diagnostics: findings.remove(&index).unwrap_or_default(),
+                anchors: anchors.remove(&index).unwrap_or_default(),
                 summary,
                 skipped: skipped
                     .get(&index)
@@ -528,6 +624,7 @@ impl<'t> Reuse<'t> for FunctionCache {
             .depends_on
             .iter()
             .all(|(name, expected)| lookup.unchanged(model, name, expected))
+            || !entry.anchors.iter().all(|a| a.function(model).is_some())
         {
             return false;
         }

@@ -324,11 +324,7 @@ impl<'m, 't> Builder<'m, 't> {
 
     /// The host function of this file a call with `arity` arguments calls, and its summary.
     /// Records the name (and what the summary read) as a dependency of these facts, found or not.
-    fn helper_summary(
-        &mut self,
-        name: &str,
-        arity: usize,
-    ) -> Option<(usize, Rc<HelperSummary>)> {
+    fn helper_summary(&mut self, name: &str, arity: usize) -> Option<(usize, Rc<HelperSummary>)> {
         self.depends_on.push(name.to_string());
         let (index, summary) = self.lookup_helper(name, arity)?;
         self.depends_on.extend(summary.depends_on.iter().cloned());

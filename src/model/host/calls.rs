@@ -251,6 +251,18 @@ impl<'m, 't> Builder<'m, 't> {
             call,
             context,
         );
+        if called.touched {
+            self.push_event(
+                variable,
+                EventKind::Written {
+                    kind: WriteKind::Unknown,
+                    bytes: None,
+                    whole: false,
+                },
+                call,
+                context,
+            );
+        }
     }
 
     pub(super) fn unknown_call_arguments(&mut self, args: &[Node<'t>], context: Context<'t>) {

@@ -31,6 +31,9 @@ pub struct HelperAllocation {
     /// parameter of the helper included); None when the size depends on anything else.
     pub bytes: Option<Sym>,
     pub sizeof_unit: Option<String>,
+    /// The helper also copies into, clears or launches on the buffer before handing it over: the
+    /// caller sees it written by code the model does not detail.
+    pub touched: bool,
 }
 
 /// What a host function allocates for its caller.
@@ -149,6 +152,7 @@ pub(super) struct CalledAllocation<'t> {
     /// The argument that is the whole size, when the helper allocates exactly a parameter's value.
     pub size_node: Option<Node<'t>>,
     pub sizeof_unit: Option<String>,
+    pub touched: bool,
 }
 
 impl<'m, 't> Builder<'m, 't> {
@@ -186,6 +190,19 @@ impl<'m, 't> Builder<'m, 't> {
             let Some(parameter) = self.stored_through_parameter(allocation) else {
                 continue;
             };
+            // anything else done through the parameter (`cudaMemset(*out, ...)`, `keep(*out)`)
+            // is not followed: no summary for it
+            let name = self.function.parameters.get(parameter).map(|p| p.name.as_str());
+            let used_elsewhere = name
+                .and_then(|n| self.uses.get(n))
+                .is_some_and(|positions| {
+                    positions
+                        .iter()
+                        .any(|p| !allocation.call.byte_range().contains(p))
+                });
+            if used_elsewhere {
+                continue;
+            }
             found.push(HelperAllocation {
                 target: HelperTarget::Parameter(parameter),
                 api: allocation.api.clone(),
@@ -195,6 +212,7 @@ impl<'m, 't> Builder<'m, 't> {
                     .as_ref()
                     .and_then(|b| self.parameter_atoms(b)),
                 sizeof_unit: allocation.sizeof_unit.clone(),
+                touched: false,
             });
         }
         // two allocations for one target: neither is the caller's buffer on every path
@@ -215,6 +233,7 @@ impl<'m, 't> Builder<'m, 't> {
                 memory: called.memory,
                 bytes: called.bytes.and_then(|b| self.parameter_atoms(&b)),
                 sizeof_unit: called.sizeof_unit,
+                touched: called.touched,
             });
         }
         let variable = self.variable_of(value)?;
@@ -239,6 +258,31 @@ impl<'m, 't> Builder<'m, 't> {
         let EventKind::Allocated { allocation, .. } = definition.kind else {
             return None;
         };
+        // every other mention is a copy, memset or launch (the buffer is written for the caller);
+        // stored or handed elsewhere, its fate is not the caller's alone: no summary
+        let mut touched = false;
+        for position in self.uses.get(info.name.as_str()).into_iter().flatten() {
+            let within = |node: Node| node.byte_range().contains(position);
+            if within(definition.node) || within(at) {
+                continue;
+            }
+            let used = events.iter().any(|e| {
+                within(e.node)
+                    && matches!(
+                        e.kind,
+                        EventKind::Launched { .. }
+                            | EventKind::Read { .. }
+                            | EventKind::Written {
+                                kind: WriteKind::Copy | WriteKind::Memset,
+                                ..
+                            }
+                    )
+            });
+            if !used {
+                return None;
+            }
+            touched = true;
+        }
         let allocation = self.out.allocations.get(allocation)?;
         Some(HelperAllocation {
             target: HelperTarget::Returned,
@@ -249,6 +293,7 @@ impl<'m, 't> Builder<'m, 't> {
                 .as_ref()
                 .and_then(|b| self.parameter_atoms(b)),
             sizeof_unit: allocation.sizeof_unit.clone(),
+            touched,
         })
     }
 
@@ -436,6 +481,7 @@ impl<'m, 't> Builder<'m, 't> {
             bytes,
             size_node,
             sizeof_unit: allocation.sizeof_unit.as_deref().and_then(type_of),
+            touched: allocation.touched,
         }
     }
 

@@ -9,7 +9,7 @@ crate::declare_lint!(
     "out-of-range-access",
     Kernel,
     Error,
-    "access reached only when its index is out of range, or under a guard that admits the bound",
+    "access reached only when its index is out of range, under a guard that admits the bound, or at a constant slot past the launched buffer",
     check,
     verifiable = true
 );

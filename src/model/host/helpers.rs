@@ -192,7 +192,11 @@ impl<'m, 't> Builder<'m, 't> {
             };
             // anything else done through the parameter (`cudaMemset(*out, ...)`, `keep(*out)`)
             // is not followed: no summary for it
-            let name = self.function.parameters.get(parameter).map(|p| p.name.as_str());
+            let name = self
+                .function
+                .parameters
+                .get(parameter)
+                .map(|p| p.name.as_str());
             let used_elsewhere = name
                 .and_then(|n| self.uses.get(n))
                 .is_some_and(|positions| {
@@ -410,7 +414,7 @@ impl<'m, 't> Builder<'m, 't> {
             .allocations
             .iter()
             .find(|a| a.target == HelperTarget::Returned)?;
-        Some(self.called_allocation(index, allocation, &args, template_arguments))
+        self.called_allocation(index, allocation, &args, template_arguments)
     }
 
     /// The allocations a helper call stores through its arguments, each with the argument's
@@ -430,10 +434,9 @@ impl<'m, 't> Builder<'m, 't> {
             .allocations
             .iter()
             .filter_map(|a| match a.target {
-                HelperTarget::Parameter(position) => Some((
-                    position,
-                    self.called_allocation(index, a, args, template_arguments),
-                )),
+                HelperTarget::Parameter(position) => self
+                    .called_allocation(index, a, args, template_arguments)
+                    .map(|called| (position, called)),
                 HelperTarget::Returned => None,
             })
             .collect()
@@ -445,8 +448,8 @@ impl<'m, 't> Builder<'m, 't> {
         allocation: &HelperAllocation,
         args: &[Node<'t>],
         template_arguments: Option<Node<'t>>,
-    ) -> CalledAllocation<'t> {
-        let function = &self.model.functions[helper];
+    ) -> Option<CalledAllocation<'t>> {
+        let function = self.model.functions.get(helper)?;
         let types = self.template_bindings(function, args, template_arguments);
         let type_of = |name: &str| -> Option<String> {
             if function.template_parameters.iter().any(|t| t == name) {
@@ -474,7 +477,7 @@ impl<'m, 't> Builder<'m, 't> {
                 .find(|k| *bytes == Sym::atom(&format!("#{k}")))
                 .and_then(|k| args.get(k).copied())
         });
-        CalledAllocation {
+        Some(CalledAllocation {
             helper: function.name.clone(),
             api: allocation.api.clone(),
             memory: allocation.memory,
@@ -482,7 +485,7 @@ impl<'m, 't> Builder<'m, 't> {
             size_node,
             sizeof_unit: allocation.sizeof_unit.as_deref().and_then(type_of),
             touched: allocation.touched,
-        }
+        })
     }
 
     /// The helper's template parameters bound to types: explicit arguments (`f<float>(n)`), then

@@ -248,10 +248,9 @@ impl<'m, 't> Builder<'m, 't> {
         let mut found = Vec::new();
         let source = self.source;
         walk_iterative(node, |n| match n.node_kind() {
-            "call_expression"
-            | "lambda_expression"
-            | "subscript_expression"
-            | "sizeof_expression"
+            // `reinterpret_cast<void*>(d)` passes `d` on, like `(void*)d`
+            "call_expression" => syntax::is_functional_cast(n, source),
+            "lambda_expression" | "subscript_expression" | "sizeof_expression"
             | "field_expression" => false,
             "identifier" => {
                 found.push(n);

@@ -86,9 +86,18 @@ mod tests {
                 "float* f(int n) { float* d; cudaMalloc(&d, n * 4); return d; }",
                 "void f(float** out, int n) { float* d; cudaMalloc(&d, n * 4); *out = d; }",
                 "void f(int n) { for (int i = 0; i < 4; ++i) { float* d; cudaMalloc(&d, n * 4); cudaFree(d); } }",
+                "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(int n) { float* d = device_alloc<float>(n); cudaFree(d); }",
+                "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); cudaFree(d); }",
+                "void f(int n) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), n); void* raw = reinterpret_cast<void*>(d); release(raw); }",
+                // a helper that keeps the buffer too, or allocates on one path only, says nothing
+                "float* g_last; float* keep(int n) { float* p; cudaMalloc(&p, n); g_last = p; return p; } void f(int n) { float* d = keep(n); }",
+                "void maybe(float** out, int n) { if (n > 0) cudaMalloc(out, n); } void f(int n) { float* d; maybe(&d, n); }",
             ],
             &[
                 "void f(int n) { float* d; cudaMalloc(&d, n * 4); }",
+                "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(int n) { float* d = device_alloc<float>(n); }",
+                "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); }",
+                "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n float* twice(size_t n) { return device_alloc<float>(2 * n); } void f(int n) { float* d = twice(n); }",
                 "void f(int n) { float* d; for (int i = 0; i < 4; ++i) { cudaMalloc(&d, n * 4); } cudaFree(d); }",
             ],
         );

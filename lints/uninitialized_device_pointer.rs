@@ -61,8 +61,15 @@ mod tests {
             "void f(int n) { float* d; cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); }",
             "void alloc(float**); void f(int n) { float* d; alloc(&d); k<<<1, 1>>>(d, n); }",
             "float* make(); void f(int n) { float* d; d = make(); k<<<1, 1>>>(d, n); }",
+            "void f(int n) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), n * 4); k<<<1, 1>>>(d, n); }",
+            "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); k<<<1, 1>>>(d, n); }",
+            "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(int n) { float* d; d = device_alloc<float>(n); k<<<1, 1>>>(d, n); }",
         ];
-        let fail = ["void f(int n) { float* d; k<<<1, 1>>>(d, n); }", "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }"];
+        let fail = [
+            "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
+            "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; k<<<1, 1>>>(d, n); alloc_buffer(&d, n * 4); }",
+        ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();
         assert_cases(

@@ -132,8 +132,11 @@ mod tests {
             "void g(float*); void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); g(a); k<<<1, 1>>>(a, b, n); }",
             "void f(int n) { float *a, *b; cudaMallocManaged(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }",
             "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); cudaMemset(a, 0, n * sizeof(float)); k<<<1, 1>>>(a, b, n); k<<<1, 1>>>(b, a, n); }",
+            // an allocation helper that also clears the buffer hands it over written
+            "float* zeros(int n) { float* p; cudaMalloc(&p, n * sizeof(float)); cudaMemset(p, 0, n * sizeof(float)); return p; }\nvoid f(int n) { float* a = zeros(n); float* b; cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }",
         ];
         let fail = [
+            "float* make(int n) { float* p; cudaMalloc(&p, n * sizeof(float)); return p; }\nvoid f(int n) { float* a = make(n); float* b = make(n); k<<<1, 1>>>(a, b, n); }",
             "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }",
             "void f(const float* h, int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); cudaMemcpy(a, h, n / 2 * sizeof(float), cudaMemcpyHostToDevice); k<<<1, 1>>>(a, b, n); }",
         ];

@@ -149,6 +149,9 @@ struct Interface {
     arity: usize,
     head: String,
     summary: Option<KernelSummary>,
+    /// For a host function that may allocate for its caller, a hash of its texts: callers read
+    /// its summary, made from its body.
+    helper: Option<u64>,
 }
 
 /// One function's findings from the lint that analysed it, with what they depend on.
@@ -173,6 +176,84 @@ struct Entry {
     launch_labels: Vec<(usize, usize, usize)>,
     /// A host function's lookups of other functions by name, with what it found.
     depends_on: Vec<(String, Vec<Interface>)>,
+    /// Labels of its findings that point into another function it looked up (a launched
+    /// kernel's access): where to put them when that function has moved.
+    anchors: Vec<Anchor>,
+}
+
+/// A label in another function than its finding's: that function by name, kind, arity and
+/// ordinal among its namesakes, its texts (the label is reused only while they stay the same),
+/// and the label's span relative to its start.
+#[derive(Debug)]
+struct Anchor {
+    diagnostic: usize,
+    label: usize,
+    name: String,
+    kind: FunctionKind,
+    arity: usize,
+    ordinal: usize,
+    source: Box<str>,
+    view: Option<Box<str>>,
+    relative: Range<usize>,
+}
+
+impl Anchor {
+    /// For a label at `span` in a function that `names` (what the finding's function looked up)
+    /// includes; None for any other label.
+    fn new(
+        model: &Model,
+        diagnostic: usize,
+        label: usize,
+        span: &Range<usize>,
+        names: &[String],
+    ) -> Option<Anchor> {
+        let (index, function) = model
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.definition.start_byte() <= span.start && span.end <= f.definition.end_byte()
+            })
+            .min_by_key(|(_, f)| f.definition.byte_range().len())?;
+        if !names.contains(&function.name) {
+            return None;
+        }
+        let ordinal = model
+            .functions
+            .get(..index)?
+            .iter()
+            .filter(|f| same_identity(f, function))
+            .count();
+        let (source, view) = texts(model, function)?;
+        Some(Anchor {
+            diagnostic,
+            label,
+            name: function.name.clone(),
+            kind: function.kind,
+            arity: function.parameters.len(),
+            ordinal,
+            source: source.into(),
+            view: view.map(Into::into),
+            relative: shifted(span, -(function.definition.start_byte() as isize)),
+        })
+    }
+
+    /// The function the label points into, while its texts are the same.
+    fn function<'m, 't>(&self, model: &'m Model<'t>) -> Option<&'m Function<'t>> {
+        let function = model
+            .functions
+            .iter()
+            .filter(|f| {
+                f.name == self.name && f.kind == self.kind && f.parameters.len() == self.arity
+            })
+            .nth(self.ordinal)?;
+        let (source, view) = texts(model, function)?;
+        (source == &*self.source && view == self.view.as_deref()).then_some(function)
+    }
+}
+
+fn same_identity(a: &Function, b: &Function) -> bool {
+    a.name == b.name && a.kind == b.kind && a.parameters.len() == b.parameters.len()
 }
 
 /// What the last lint did with the cache (tests check that reuse happens and covers everything).
@@ -245,6 +326,7 @@ impl Lookup {
             arity: function.parameters.len(),
             head: head(model, function)?.to_string(),
             summary,
+            helper: helper_hash(model, function),
         })
     }
 
@@ -266,8 +348,18 @@ impl Lookup {
                     && function.parameters.len() == expected.arity
                     && head(model, function) == Some(expected.head.as_str())
                     && summary == expected.summary.as_ref()
+                    && helper_hash(model, function) == expected.helper
             })
     }
+}
+
+/// A hash of the texts of a host function whose summary callers may read.
+fn helper_hash(model: &Model, function: &Function) -> Option<u64> {
+    if !crate::model::host::may_allocate_for_caller(model, function) {
+        return None;
+    }
+    let (source, view) = texts(model, function)?;
+    Some(key_hash(function, source, view))
 }
 
 /// The text of a definition before the function's name, as host code reads it (`cudaError_t`).
@@ -320,18 +412,6 @@ fn shift(diagnostic: &Diagnostic, by: isize) -> Diagnostic {
         }
     }
     moved
-}
-
-/// Every span of the diagnostic, for attributing it to the function around them.
-fn spans(diagnostic: &Diagnostic) -> impl Iterator<Item = &Range<usize>> {
-    std::iter::once(&diagnostic.span)
-        .chain(diagnostic.labels.iter().map(|l| &l.span))
-        .chain(
-            diagnostic
-                .fix
-                .iter()
-                .flat_map(|f| f.edits.iter().map(|e| &e.span)),
-        )
 }
 
 impl FunctionCache {
@@ -406,13 +486,20 @@ impl FunctionCache {
                     .unwrap_or(0..0)
             })
             .collect();
-        // each finding to the analysed function that holds all its spans, relative to its start
+        let dependencies: FxHashMap<usize, &Vec<String>> = self
+            .analysed_hosts
+            .iter()
+            .map(|(index, names)| (*index, names))
+            .collect();
+        // each finding to the analysed function that holds all its spans, relative to its start;
+        // a host function's label in a function it looked up is anchored there
+        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        let mut anchors: FxHashMap<usize, Vec<Anchor>> = FxHashMap::default();
         let launches: FxHashMap<usize, &Vec<crate::model::launch::LaunchSite>> = model
             .kernels
             .iter()
             .map(|(index, facts)| (*index, &facts.launches))
             .collect();
-        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
         let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> =
             FxHashMap::default();
         for diagnostic in &found {
@@ -420,35 +507,44 @@ impl FunctionCache {
                 .partition_point(|r| r.start <= diagnostic.span.start)
                 .checked_sub(1)?;
             let range = ranges.get(slot)?;
-            let function = analysed[slot];
-            let launch_at = |span: &Range<usize>| {
-                launches.get(&function).and_then(|l| {
-                    l.iter()
-                        .position(|l| l.path == model.path && l.span == *span)
-                })
-            };
-            let at_launch = |span: &Range<usize>| launch_at(span).is_some();
+            let owner = *analysed.get(slot)?;
             let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
-            if !spans(diagnostic).all(|s| inside(s) || at_launch(s)) || !inside(&diagnostic.span) {
-                return None;
-            }
-            let by = -(range.start as isize);
-            let kept = findings.entry(function).or_default();
-            for (label, at) in diagnostic.labels.iter().enumerate() {
-                if let (false, Some(launch)) = (inside(&at.span), launch_at(&at.span)) {
-                    launch_labels
-                        .entry(function)
-                        .or_default()
-                        .push((kept.len(), label, launch));
+            let mut outside = Vec::new();
+            for (label, span) in diagnostic.labels.iter().map(|l| &l.span).enumerate() {
+                if !inside(span) {
+                    outside.push((label, span));
                 }
             }
+            if !inside(&diagnostic.span)
+                || diagnostic
+                    .fix
+                    .iter()
+                    .flat_map(|f| &f.edits)
+                    .any(|e| !inside(&e.span))
+            {
+                return None;
+            }
+            let kept = findings.entry(owner).or_default();
+            for (label, span) in outside {
+                // a kernel's finding names the launches that leave threads past the problem
+                let launch = launches.get(&owner).and_then(|l| {
+                    l.iter()
+                        .position(|l| l.path == model.path && l.span == *span)
+                });
+                if let Some(launch) = launch {
+                    launch_labels
+                        .entry(owner)
+                        .or_default()
+                        .push((kept.len(), label, launch));
+                    continue;
+                }
+                let names = dependencies.get(&owner)?;
+                let anchor = Anchor::new(model, kept.len(), label, span, names)?;
+                anchors.entry(owner).or_default().push(anchor);
+            }
+            let by = -(range.start as isize);
             kept.push(shift(diagnostic, by));
         }
-        let dependencies: FxHashMap<usize, &Vec<String>> = self
-            .analysed_hosts
-            .iter()
-            .map(|(index, names)| (*index, names))
-            .collect();
         let skipped: FxHashMap<usize, &Vec<Range<usize>>> = model
             .kernels
             .iter()
@@ -460,24 +556,24 @@ impl FunctionCache {
         for (index, function) in model.functions.iter().enumerate() {
             let start = function.definition.start_byte() as isize;
             if let Some(entry) = reused.get(&index) {
-                let current = if entry.launch_labels.is_empty() {
-                    Vec::new()
-                } else {
-                    model.launches_of(function)
-                };
-                all.extend(entry.diagnostics.iter().enumerate().map(|(at, d)| {
-                    let mut moved = shift(d, start);
+                let mut moved: Vec<Diagnostic> =
+                    entry.diagnostics.iter().map(|d| shift(d, start)).collect();
+                for anchor in &entry.anchors {
+                    let there = anchor.function(model)?.definition.start_byte() as isize;
+                    let label = moved
+                        .get_mut(anchor.diagnostic)?
+                        .labels
+                        .get_mut(anchor.label)?;
+                    label.span = shifted(&anchor.relative, there);
+                }
+                if !entry.launch_labels.is_empty() {
+                    let current = model.launches_of(function);
                     for (finding, label, launch) in &entry.launch_labels {
-                        if *finding == at {
-                            if let (Some(label), Some(launch)) =
-                                (moved.labels.get_mut(*label), current.get(*launch))
-                            {
-                                label.span = launch.span.clone();
-                            }
-                        }
+                        let label = moved.get_mut(*finding)?.labels.get_mut(*label)?;
+                        label.span = current.get(*launch)?.span.clone();
                     }
-                    moved
-                }));
+                }
+                all.extend(moved);
                 let Some((source, view)) = texts(model, function) else {
                     continue;
                 };
@@ -522,6 +618,7 @@ impl FunctionCache {
                 source: source.into(),
                 view: view.map(Into::into),
                 diagnostics: findings.remove(&index).unwrap_or_default(),
+                anchors: anchors.remove(&index).unwrap_or_default(),
                 summary,
                 skipped: skipped
                     .get(&index)
@@ -575,6 +672,7 @@ impl<'t> Reuse<'t> for FunctionCache {
             .depends_on
             .iter()
             .all(|(name, expected)| lookup.unchanged(model, name, expected))
+            || !entry.anchors.iter().all(|a| a.function(model).is_some())
         {
             return false;
         }

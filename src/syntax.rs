@@ -125,7 +125,7 @@ pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
 }
 
 /// `static_cast<size_t>(x)`, `size_t(x)`, `(long long)(x)`: casts written as calls.
-fn is_functional_cast(node: Node, source: &str) -> bool {
+pub fn is_functional_cast(node: Node, source: &str) -> bool {
     let Some(function) = node.field("function") else {
         return false;
     };

@@ -297,3 +297,44 @@ fn configured_defines_choose_branches() {
     let (_, diagnostics) = lint_edit(None, text, &settings);
     assert_eq!(diagnostics, expected);
 }
+
+/// A host finding's label in the kernel it launches follows the kernel when the kernel moves, and
+/// an edit to an allocation helper re-analyses its callers.
+#[test]
+fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
+    let settings = Settings::default();
+    let path = Path::new("edited.cu");
+    let kernel = "__global__ void k(int* c) { c[6] = 1; }\n";
+    let helper = "int* make(size_t n) { int* p; cudaMalloc(&p, n * sizeof(int)); return p; }\n";
+    let host = "void f(const int* h) { int* d = make(4); cudaMemcpy(d, h, 4 * sizeof(int), cudaMemcpyHostToDevice); k<<<1, 1>>>(d); cudaGetLastError(); cudaFree(d); }\n";
+    let text = format!("{kernel}{helper}{host}");
+    let (document, first) = lint_edit(None, &text, &settings);
+    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    let slot = first
+        .iter()
+        .find(|d| d.rule == "out-of-range-access")
+        .unwrap_or_else(|| panic!("no constant-slot finding: {first:?}"));
+    assert!(slot.labels.iter().any(|l| &text[l.span.clone()] == "c[6]"));
+
+    // the helper and the host move, the kernel does not: the label stays on `c[6]`
+    let moved = format!("{kernel}// the helper\n{helper}{host}");
+    let (document, diagnostics) = lint_edit(Some(document), &moved, &settings);
+    assert_eq!(diagnostics, engine::lint_text(path, &moved, &settings).diagnostics);
+    let stats = document.last_lint();
+    assert_eq!((stats.analysed, stats.reused, stats.fell_back), (0, 3, false));
+
+    // the helper now allocates half: its caller is analysed again and the copy is too large
+    let halved = moved.replace("n * sizeof(int))", "n * sizeof(int) / 2)");
+    let (document, diagnostics) = lint_edit(Some(document), &halved, &settings);
+    let fresh = engine::lint_text(path, &halved, &settings).diagnostics;
+    assert_eq!(diagnostics, fresh);
+    assert!(fresh.iter().any(|d| d.rule == "alloc-smaller-than-copy"));
+    let stats = document.last_lint();
+    assert_eq!((stats.analysed, stats.reused), (2, 1));
+
+    // the kernel's access moves inside it: its summary changes and the launch is analysed again
+    let shifted = halved.replace("{ c[6] = 1; }", "{ c[0] = 0; c[6] = 1; }");
+    let (document, diagnostics) = lint_edit(Some(document), &shifted, &settings);
+    assert_eq!(diagnostics, engine::lint_text(path, &shifted, &settings).diagnostics);
+    assert_eq!(document.last_lint().analysed, 2);
+}

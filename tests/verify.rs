@@ -755,3 +755,37 @@ fn glibc_short_unsigned_names_are_integers() {
     // NVRTC has no <sys/types.h>: the prelude declares the names.
     assert!(cudalint::verify::extract::PRELUDE.contains("typedef unsigned int uint;"));
 }
+
+/// A fixed slot past a small allocation is reported at the launch; `--verify` runs the kernel at
+/// the access its label points to, with the launch's buffer sizes first.
+#[test]
+fn a_constant_slot_finding_is_verified_at_the_labelled_access() {
+    let file = Path::new("testdata/bad/out_of_range_access.cu");
+    let text = std::fs::read_to_string(file).unwrap();
+    let outcome = cudalint::engine::lint_text(file, &text, &cudalint::config::Settings::default());
+    let finding = outcome
+        .diagnostics
+        .iter()
+        .find(|d| text[d.span.clone()].starts_with("classify<<<"))
+        .unwrap_or_else(|| panic!("no finding at the launch: {:?}", outcome.diagnostics));
+    let built = with_model(file, &text, |m| {
+        let index = m.functions.iter().position(|f| f.name == "classify").unwrap();
+        experiment_for_kernel(m, index)
+    })
+    .unwrap()
+    .unwrap();
+    let site = built
+        .source
+        .sites
+        .iter()
+        .find(|s| finding.labels.iter().any(|l| l.span == s.span))
+        .unwrap_or_else(|| panic!("no instrumented site at a label of {finding:?}"));
+    assert_eq!(&text[site.span.clone()], "counters[6]");
+    assert!(
+        built.experiment.configs[0]
+            .description
+            .contains("counters of 4 elements"),
+        "{}",
+        built.experiment.configs[0].description
+    );
+}

@@ -350,6 +350,10 @@ pub trait Scope<'t> {
         Some(Sym::atom(name))
     }
     fn define(&self, name: &str) -> Option<&str>;
+    /// Whether a plain name is a type (a template parameter): `sizeof(T)` parses as an expression.
+    fn is_type(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 pub struct Evaluator<'s, 't> {
@@ -414,6 +418,9 @@ impl<'s, 't> Evaluator<'s, 't> {
                     }
                     "identifier" => {
                         let name = text(value, self.source);
+                        if self.scope.is_type(name) {
+                            return Some(self.sizeof_type(name));
+                        }
                         self.scope.scalar_type(name).map(|t| self.sizeof_type(&t))
                     }
                     // `sizeof(T)` parsed as an expression when T is a plain name

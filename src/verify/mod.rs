@@ -150,6 +150,12 @@ fn kernel_of_span(model: &Model, span: &std::ops::Range<usize>) -> Option<usize>
         .map(|(index, _)| *index)
 }
 
+/// The spans where a finding's access may be: its own, then its labels' (a finding at a launch
+/// labels the kernel's access).
+fn access_spans(diagnostic: &Diagnostic) -> impl Iterator<Item = &std::ops::Range<usize>> {
+    std::iter::once(&diagnostic.span).chain(diagnostic.labels.iter().map(|l| &l.span))
+}
+
 pub(crate) fn kind_word(kind: u32) -> &'static str {
     match kind {
         1 => "read",
@@ -232,11 +238,16 @@ pub fn verify(
         with_model(&path, &text, |model| {
             for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
                 let verifiable = crate::lints::find(diagnostic.rule).is_some_and(|l| l.verifiable);
+                let kernel = if verifiable {
+                    access_spans(diagnostic).find_map(|span| kernel_of_span(model, span))
+                } else {
+                    None
+                };
                 if HOST_RULES.contains(&diagnostic.rule) {
                     host_findings.push((report_index, index));
                 } else if !verifiable {
                     diagnostic.verification = verification("not-verifiable", STATIC_ONLY);
-                } else if let Some(kernel) = kernel_of_span(model, &diagnostic.span) {
+                } else if let Some(kernel) = kernel {
                     groups
                         .entry((report_index, kernel))
                         .or_default()
@@ -527,11 +538,8 @@ fn judge(
     results: &[ConfigResult],
     text: &str,
 ) -> Option<Verification> {
-    let Some(site_index) = built
-        .source
-        .sites
-        .iter()
-        .position(|s| s.span == diagnostic.span)
+    let Some(site_index) = access_spans(diagnostic)
+        .find_map(|span| built.source.sites.iter().position(|s| s.span == *span))
     else {
         let reason = built
             .source

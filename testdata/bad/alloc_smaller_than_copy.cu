@@ -55,6 +55,32 @@ static void asyncDoubleChunk(const float* h_src, cudaStream_t stream) {
     CUDA_CHECK(cudaFree(d_chunk));
 }
 
+// The cast around `&d_half` hides nothing: half the bytes are reserved, all of them copied.
+static void castHalfAllocation(const std::vector<float>& h_values) {
+    const size_t bytes = h_values.size() * sizeof(float);
+    float* d_half = nullptr;
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_half), bytes / 2));
+    CUDA_CHECK(cudaMemcpy(d_half, h_values.data(), bytes, cudaMemcpyHostToDevice)); // expect: alloc-smaller-than-copy
+    scaleKernel<<<(h_values.size() + 255) / 256, 256>>>(d_half, static_cast<int>(h_values.size() / 2));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaFree(d_half));
+}
+
+template <typename T>
+T* deviceAlloc(size_t count) {
+    T* ptr = nullptr;
+    CUDA_CHECK(cudaMalloc((void**)&ptr, count * sizeof(T)));
+    return ptr;
+}
+
+// An allocation helper sized in elements, called with one element too few.
+static void helperOneShort(const std::vector<float>& h_values) {
+    const size_t count = h_values.size();
+    float* d_values = deviceAlloc<float>(count - 1);
+    CUDA_CHECK(cudaMemcpy(d_values, h_values.data(), count * sizeof(float), cudaMemcpyHostToDevice)); // expect: alloc-smaller-than-copy
+    CUDA_CHECK(cudaFree(d_values));
+}
+
 int main() {
     const int size = 1 << 16;
     std::vector<float> h_data(size);
@@ -65,6 +91,8 @@ int main() {
     shortAllocation(h_data.data(), size);
     oneExtraElement(labels);
     paddedMemset(size);
+    castHalfAllocation(h_data);
+    helperOneShort(h_data);
 
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreate(&stream));

@@ -1,5 +1,18 @@
-// Bad: accesses reached only when the index is out of range (inverted guards, else branches, `<=` bounds).
+// Bad: accesses reached only when the index is out of range (inverted guards, else branches, `<=` bounds),
+// and a fixed slot past the end of a small allocation.
+#include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
 
 __global__ void zeroTail(float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -41,3 +54,36 @@ __global__ void inclusiveMinusOne(const float* x, float* y, int n) {
     }
 }
 
+// Statistics slots: 0 = positives, 1 = negatives, 2 = zeros, 3 = total; slot 6 was added to the
+// kernel later but the allocation still reserves four counters.
+__global__ void classify(const float* values, int* counters, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = values[i];
+        if (v > 0.0f) atomicAdd(&counters[0], 1);
+        else if (v < 0.0f) atomicAdd(&counters[1], 1);
+        else atomicAdd(&counters[2], 1);
+        atomicAdd(&counters[3], 1);
+    }
+    if (i == 0) {
+        counters[6] = n;
+    }
+}
+
+int main() {
+    const int n = 1 << 20;
+    float* d_values = nullptr;
+    int* d_counters = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_values, n * sizeof(float)));
+    CUDA_CHECK(cudaMemset(d_values, 0, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_counters, 4 * sizeof(int)));
+    CUDA_CHECK(cudaMemset(d_counters, 0, 4 * sizeof(int)));
+    classify<<<(n + 255) / 256, 256>>>(d_values, d_counters, n); // expect: out-of-range-access
+    CUDA_CHECK(cudaGetLastError());
+    int h_counters[4];
+    CUDA_CHECK(cudaMemcpy(h_counters, d_counters, sizeof(h_counters), cudaMemcpyDeviceToHost));
+    printf("positives %d negatives %d zeros %d total %d\n", h_counters[0], h_counters[1], h_counters[2], h_counters[3]);
+    CUDA_CHECK(cudaFree(d_counters));
+    CUDA_CHECK(cudaFree(d_values));
+    return 0;
+}

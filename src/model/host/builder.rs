@@ -3,10 +3,17 @@
 use super::*;
 
 impl<'m, 't> Builder<'m, 't> {
-    pub(super) fn new(model: &'m Model<'t>, function_index: usize) -> Self {
+    pub(super) fn new(
+        model: &'m Model<'t>,
+        function_index: usize,
+        helpers: &'m helpers::HelperCache,
+        helper_depth: usize,
+    ) -> Self {
         let function = &model.functions[function_index];
         Builder {
             model,
+            helpers,
+            helper_depth,
             source: model.source,
             function,
             out: HostFunction {
@@ -251,6 +258,7 @@ impl<'m, 't> Builder<'m, 't> {
                     let name = call_name(node, source);
                     // a local handed to unknown code may be taken by reference and changed there
                     let benign = is_launch(node)
+                        || syntax::is_functional_cast(node, source)
                         || is_cuda_api(name)
                         || matches!(
                             name,

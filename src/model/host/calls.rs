@@ -122,6 +122,11 @@ impl<'m, 't> Builder<'m, 't> {
             self.launch(call, context);
             return;
         }
+        // `reinterpret_cast<void**>(&d)`, `size_t(n)`: a cast, not a call; what it wraps is
+        // read by the call or statement around it
+        if syntax::is_functional_cast(call, self.source) {
+            return;
+        }
         let name = call_name(call, self.source).to_string();
         let args = arguments(call);
         if name.is_empty() {
@@ -177,7 +182,86 @@ impl<'m, 't> Builder<'m, 't> {
                     self.unknown_call_arguments(&args, context);
                 }
             }
-            _ => self.unknown_call_arguments(&args, context),
+            _ => self.helper_or_unknown_call(call, &args, context),
+        }
+    }
+
+    /// A call of a function the model does not detail: a helper of this file that allocates
+    /// through an argument (`alloc_buffer(&d, bytes)`) allocates that variable; every other
+    /// argument goes to unknown code.
+    fn helper_or_unknown_call(&mut self, call: Node<'t>, args: &[Node<'t>], context: Context<'t>) {
+        let passes_pointer = args.iter().any(|a| {
+            address_of(*a, self.source).is_some()
+                || self
+                    .variable_of(*a)
+                    .is_some_and(|v| self.out.variables[v].is_pointer)
+        });
+        let stored = if passes_pointer {
+            self.stored_by_call(call, args)
+        } else {
+            Vec::new()
+        };
+        let mut unknown = Vec::new();
+        for (position, argument) in args.iter().enumerate() {
+            let allocated = stored.iter().find(|(p, _)| *p == position).and_then(|(_, a)| {
+                let variable = match address_of(*argument, self.source) {
+                    Some(identifier) => self.by_name.get(self.text(identifier)).copied(),
+                    None => self.variable_of(*argument),
+                }?;
+                self.out.variables[variable].is_pointer.then_some((variable, a))
+            });
+            match allocated {
+                Some((variable, allocation)) => {
+                    self.push_called_allocation(variable, call, allocation, context)
+                }
+                None => unknown.push(*argument),
+            }
+        }
+        self.unknown_call_arguments(&unknown, context);
+    }
+
+    /// Records what a helper call allocates for `variable`, as a direct allocation at the call.
+    pub(super) fn push_called_allocation(
+        &mut self,
+        variable: usize,
+        call: Node<'t>,
+        called: &super::helpers::CalledAllocation<'t>,
+        context: Context<'t>,
+    ) {
+        let allocation = self.out.allocations.len();
+        self.out.allocations.push(Allocation {
+            call,
+            api: called.api.clone(),
+            variable: Some(variable),
+            memory: called.memory,
+            size_node: called.size_node,
+            bytes: called.bytes.clone(),
+            sizeof_unit: called.sizeof_unit.clone(),
+            conditional: context.conditional,
+            enclosing_loop: context.enclosing_loop,
+            through: None,
+            helper: Some(called.helper.clone()),
+        });
+        self.push_event(
+            variable,
+            EventKind::Allocated {
+                memory: called.memory,
+                allocation,
+            },
+            call,
+            context,
+        );
+        if called.touched {
+            self.push_event(
+                variable,
+                EventKind::Written {
+                    kind: WriteKind::Unknown,
+                    bytes: None,
+                    whole: false,
+                },
+                call,
+                context,
+            );
         }
     }
 
@@ -251,10 +335,15 @@ impl<'m, 't> Builder<'m, 't> {
                 };
                 let bytes = size_node.and_then(|s| self.evaluate(s, true));
                 let sizeof_unit = size_node.and_then(|s| self.sizeof_unit(s));
-                let variable = args
-                    .first()
-                    .and_then(|a| address_of(*a, self.source))
+                let target = args.first().copied();
+                let variable = target
+                    .and_then(|a| address_of(a, self.source))
                     .and_then(|i| self.by_name.get(self.text(i)).copied());
+                // `cudaMalloc(out, n)`, `cudaMalloc((void**)out, n)` on a `T** out`
+                let through = target
+                    .filter(|_| variable.is_none())
+                    .and_then(|a| self.variable_of(a))
+                    .filter(|&v| self.out.variables[v].is_pointer);
                 let allocation = self.out.allocations.len();
                 self.out.allocations.push(Allocation {
                     call,
@@ -266,6 +355,8 @@ impl<'m, 't> Builder<'m, 't> {
                     sizeof_unit,
                     conditional: context.conditional,
                     enclosing_loop: context.enclosing_loop,
+                    through,
+                    helper: None,
                 });
                 if let Some(variable) = variable {
                     self.push_event(
@@ -296,6 +387,8 @@ impl<'m, 't> Builder<'m, 't> {
                         sizeof_unit: None,
                         conditional: context.conditional,
                         enclosing_loop: context.enclosing_loop,
+                        through: None,
+                        helper: None,
                     });
                     self.push_event(
                         variable,

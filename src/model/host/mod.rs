@@ -18,11 +18,13 @@ use tree_sitter::Node;
 
 mod builder;
 mod calls;
+mod helpers;
 mod launches;
 mod queries;
 mod statements;
 mod summary;
 
+pub use helpers::{may_allocate_for_caller, HelperAllocation, HelperSummary, HelperTarget};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.
@@ -162,6 +164,13 @@ pub struct Allocation<'t> {
     pub sizeof_unit: Option<String>,
     pub conditional: bool,
     pub enclosing_loop: Option<Node<'t>>,
+    /// The pointer-to-pointer variable the allocation stores through, when it is not `&v`
+    /// (`cudaMalloc(out, n)` with `T** out`): `variable` is then None.
+    pub through: Option<usize>,
+    /// The file's host function that made the allocation for the caller (`device_alloc` in
+    /// `float* d = device_alloc<float>(n)`): `call` is the call of it, `api` the CUDA call it
+    /// makes, `bytes` its size with the call's arguments put in.
+    pub helper: Option<String>,
 }
 
 /// `cudaMemcpy*` / `cudaMemset*`: what moved where.
@@ -258,6 +267,15 @@ pub struct CudaCall<'t> {
     pub on_error_path: bool,
 }
 
+/// The largest constant index a kernel accesses through a pointer parameter (`counters[6]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstantIndex {
+    pub index: i128,
+    /// The access, relative to the start of the kernel's definition (a summary outlives the tree
+    /// it was made from: the language server keeps it while the kernel's text stays the same).
+    pub span: std::ops::Range<usize>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParameterSummary {
     pub is_pointer: bool,
@@ -269,6 +287,9 @@ pub struct ParameterSummary {
     pub plain_writes: bool,
     /// Elements read, as a polynomial over parameter atoms `#k`.
     pub read_extent: Option<Sym>,
+    /// The largest constant, non-negative index accessed (read or written) through the
+    /// parameter itself (not through a pointer derived from it).
+    pub max_constant_index: Option<ConstantIndex>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -431,6 +452,7 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
 pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
     let mut functions = Vec::new();
+    let helpers = helpers::HelperCache::default();
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -438,7 +460,7 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
         if reuse.host_function(model, index) {
             continue;
         }
-        let mut builder = Builder::new(model, index);
+        let mut builder = Builder::new(model, index, &helpers, 0);
         builder.prepare();
         let body = function.body;
         let context = Context {
@@ -476,6 +498,10 @@ struct Context<'t> {
 
 struct Builder<'m, 't> {
     model: &'m Model<'t>,
+    /// Summaries of the file's host functions that allocate for their callers.
+    helpers: &'m helpers::HelperCache,
+    /// How many helper calls deep this function's facts are built (0: a function of its own).
+    helper_depth: usize,
     source: &'t str,
     function: &'m super::Function<'t>,
     out: HostFunction<'t>,
@@ -518,6 +544,13 @@ impl<'t> Scope<'t> for HostScope<'_, '_, 't> {
     }
     fn define(&self, name: &str) -> Option<&str> {
         self.builder.model.define(name)
+    }
+    fn is_type(&self, name: &str) -> bool {
+        self.builder
+            .function
+            .template_parameters
+            .iter()
+            .any(|t| t == name)
     }
 }
 

@@ -198,6 +198,12 @@ impl<'m, 't> Builder<'m, 't> {
         is_declaration: bool,
     ) {
         let stripped = strip(value, self.source);
+        if stripped.node_kind() == "call_expression" && self.out.variables[variable].is_pointer {
+            if let Some(called) = self.returned_by_call(stripped) {
+                self.push_called_allocation(variable, stripped, &called, context);
+                return;
+            }
+        }
         let kind = if is_null(stripped, self.source) {
             if is_declaration {
                 return;
@@ -224,6 +230,8 @@ impl<'m, 't> Builder<'m, 't> {
                 sizeof_unit: None,
                 conditional: context.conditional,
                 enclosing_loop: context.enclosing_loop,
+                through: None,
+                helper: None,
             });
             EventKind::Allocated {
                 memory: Memory::Host,
@@ -240,10 +248,9 @@ impl<'m, 't> Builder<'m, 't> {
         let mut found = Vec::new();
         let source = self.source;
         walk_iterative(node, |n| match n.node_kind() {
-            "call_expression"
-            | "lambda_expression"
-            | "subscript_expression"
-            | "sizeof_expression"
+            // `reinterpret_cast<void*>(d)` passes `d` on, like `(void*)d`
+            "call_expression" => syntax::is_functional_cast(n, source),
+            "lambda_expression" | "subscript_expression" | "sizeof_expression"
             | "field_expression" => false,
             "identifier" => {
                 found.push(n);

@@ -29,6 +29,20 @@ impl<'t> Scope<'t> for KernelScope<'_, 't> {
     }
 }
 
+/// `T* p` (one `*`, no reference or array): the element of `p[k]` is the declared type.
+fn is_single_pointer(source: &str, parameter: &crate::model::Parameter) -> bool {
+    let Some(declarator) = parameter.declaration.field("declarator") else {
+        return false;
+    };
+    let marks = source
+        .get(declarator.start_byte()..parameter.name_node.start_byte())
+        .unwrap_or("");
+    parameter.is_pointer
+        && marks.chars().filter(|c| *c == '*').count() == 1
+        && !marks.contains('&')
+        && !text(declarator, source).contains('[')
+}
+
 fn pointee_of_parameter(parameter: &crate::model::Parameter) -> String {
     size::normalize_type(&parameter.type_text)
 }
@@ -84,10 +98,41 @@ pub fn summarize_kernel(
         }
         true
     });
+    let single_pointer: Vec<bool> = function
+        .parameters
+        .iter()
+        .map(|p| is_single_pointer(model.source, p))
+        .collect();
     for access in &facts.accesses {
         let Some(summary) = parameters.get_mut(access.parameter_index) else {
             continue;
         };
+        // `counters[6]`, `atomicAdd(&counters[5], 1)`: a fixed slot of the buffer
+        if access.pointer_offset.is_none()
+            && single_pointer
+                .get(access.parameter_index)
+                .copied()
+                .unwrap_or(false)
+        {
+            let constant = evaluator
+                .eval(access.index)
+                .filter(|s| !s.floored)
+                .and_then(|s| s.as_constant())
+                .filter(|c| *c >= 0);
+            if let Some(index) = constant {
+                let larger = summary
+                    .max_constant_index
+                    .as_ref()
+                    .is_none_or(|known| known.index < index);
+                let start = function.definition.start_byte();
+                if larger && access.node.start_byte() >= start {
+                    summary.max_constant_index = Some(ConstantIndex {
+                        index,
+                        span: access.node.start_byte() - start..access.node.end_byte() - start,
+                    });
+                }
+            }
+        }
         // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
         let parent = strip_parents(access.node);
         let handed_on = parent.is_some_and(|p| {

@@ -47,15 +47,29 @@ fn check(model: &Model, cx: &mut LintContext) {
                     kernel.name
                 ),
             };
+            let through = access
+                .via
+                .as_ref()
+                .map(|via| format!(" through `{}`", via.helper))
+                .unwrap_or_default();
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
                 format!(
-                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
+                    "`{}` {} `{}`{through} at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
                     snippet(model, access.node),
                     verb(access),
                     access.pointer
                 ),
             );
+            if let Some(via) = &access.via {
+                diagnostic = diagnostic.with_label(
+                    via.span.clone(),
+                    format!(
+                        "`{}` indexes `{}` here",
+                        via.site.function, via.site.pointer
+                    ),
+                );
+            }
             for other in others.iter().take(3) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
             }

@@ -8,13 +8,16 @@
 //! on its own text and on a little context: file-wide (settings, `#define`s, check macros), where
 //! it sits (its kind, which may come from a qualifier macro before it, and its template
 //! parameters) and, for a host function, the functions it calls or launches (their heads and the
-//! kernels' summaries). When all of that is equal, the function's findings from the last lint,
+//! kernels' summaries); for a kernel, the summaries of the device functions it calls (a finding
+//! there may point into one of them: that label moves with the device function). When all of
+//! that is equal, the function's findings from the last lint,
 //! moved to its new position, are exactly what analysing it again would give; only the other
 //! functions are analysed (`Model::build_reusing`).
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
+use crate::model::helpers::HelperSummary;
 use crate::model::host::KernelSummary;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
 use crate::source::{self, LineIndex, PreprocessedView};
@@ -163,6 +166,48 @@ struct Entry {
     skipped: Vec<Range<usize>>,
     /// A host function's lookups of other functions by name, with what it found.
     depends_on: Vec<(String, Vec<Interface>)>,
+    /// A kernel's lookups of device functions by name, with the summaries it found.
+    helpers: Vec<(String, Vec<HelperSummary>)>,
+    /// Labels of `diagnostics` that point into a device function (a helper's access): their
+    /// spans are relative to that function's start, not this one's.
+    anchored: Vec<Anchored>,
+}
+
+/// A label in another function: (diagnostic, label) positions and that function.
+#[derive(Debug)]
+struct Anchored {
+    diagnostic: usize,
+    label: usize,
+    function: String,
+    arity: usize,
+}
+
+impl Entry {
+    /// The diagnostics at their place in `model`, the function starting at `start`; None when a
+    /// device function a label points into is no longer there.
+    fn placed(&self, model: &Model, start: isize) -> Option<Vec<Diagnostic>> {
+        let mut placed: Vec<Diagnostic> = self.diagnostics.iter().map(|d| shift(d, start)).collect();
+        for anchor in &self.anchored {
+            let at = model.device_functions.start(&anchor.function, anchor.arity)?;
+            let stored = self.diagnostics.get(anchor.diagnostic)?.labels.get(anchor.label)?;
+            let label = placed.get_mut(anchor.diagnostic)?.labels.get_mut(anchor.label)?;
+            label.span = shifted(&stored.span, at as isize);
+        }
+        Some(placed)
+    }
+}
+
+/// The device function whose definition holds `span`, by name and arity, with its start: the
+/// one the file's summaries know by that name and arity.
+fn device_function_around(model: &Model, span: &Range<usize>) -> Option<(String, usize, usize)> {
+    let function = model.functions.iter().find(|f| {
+        matches!(f.kind, FunctionKind::Device | FunctionKind::HostDevice)
+            && f.definition.start_byte() <= span.start
+            && span.end <= f.definition.end_byte()
+    })?;
+    let arity = function.parameters.len();
+    let start = model.device_functions.start(&function.name, arity)?;
+    (start == function.definition.start_byte()).then(|| (function.name.clone(), arity, start))
 }
 
 /// What the last lint did with the cache (tests check that reuse happens and covers everything).
@@ -312,18 +357,6 @@ fn shift(diagnostic: &Diagnostic, by: isize) -> Diagnostic {
     moved
 }
 
-/// Every span of the diagnostic, for attributing it to the function around them.
-fn spans(diagnostic: &Diagnostic) -> impl Iterator<Item = &Range<usize>> {
-    std::iter::once(&diagnostic.span)
-        .chain(diagnostic.labels.iter().map(|l| &l.span))
-        .chain(
-            diagnostic
-                .fix
-                .iter()
-                .flat_map(|f| f.edits.iter().map(|e| &e.span)),
-        )
-}
-
 impl FunctionCache {
     /// Starts a lint: a changed file-wide context makes every kept finding stale.
     pub fn begin(&mut self, context: FileContext) {
@@ -396,21 +429,52 @@ impl FunctionCache {
                     .unwrap_or(0..0)
             })
             .collect();
-        // each finding to the analysed function that holds all its spans, relative to its start
+        let calls: FxHashMap<usize, &Vec<String>> = model
+            .kernels
+            .iter()
+            .map(|(index, facts)| (*index, &facts.calls))
+            .collect();
+        // each finding to the analysed function that holds all its spans, relative to its start;
+        // a label may point into a device function instead, relative to that one's start
         let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        let mut anchored: FxHashMap<usize, Vec<Anchored>> = FxHashMap::default();
         for diagnostic in &found {
             let slot = ranges
                 .partition_point(|r| r.start <= diagnostic.span.start)
                 .checked_sub(1)?;
             let range = ranges.get(slot)?;
-            if !spans(diagnostic).all(|s| range.start <= s.start && s.end <= range.end) {
+            let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
+            let by = -(range.start as isize);
+            let mut relative = shift(diagnostic, by);
+            let kept = findings.entry(analysed[slot]).or_default();
+            for (label_index, label) in diagnostic.labels.iter().enumerate() {
+                if inside(&label.span) {
+                    continue;
+                }
+                // only a kernel's reuse key holds the device functions it read
+                if !calls.contains_key(&analysed[slot]) {
+                    return None;
+                }
+                let (function, arity, start) = device_function_around(model, &label.span)?;
+                if let Some(moved) = relative.labels.get_mut(label_index) {
+                    moved.span = shifted(&label.span, -(start as isize));
+                }
+                anchored.entry(analysed[slot]).or_default().push(Anchored {
+                    diagnostic: kept.len(),
+                    label: label_index,
+                    function,
+                    arity,
+                });
+            }
+            let fixed = diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| f.edits.iter().map(|e| &e.span))
+                .all(inside);
+            if !inside(&diagnostic.span) || !fixed {
                 return None;
             }
-            let by = -(range.start as isize);
-            findings
-                .entry(analysed[slot])
-                .or_default()
-                .push(shift(diagnostic, by));
+            kept.push(relative);
         }
         let dependencies: FxHashMap<usize, &Vec<String>> = self
             .analysed_hosts
@@ -428,7 +492,7 @@ impl FunctionCache {
         for (index, function) in model.functions.iter().enumerate() {
             let start = function.definition.start_byte() as isize;
             if let Some(entry) = reused.get(&index) {
-                all.extend(entry.diagnostics.iter().map(|d| shift(d, start)));
+                all.extend(entry.placed(model, start)?);
                 let Some((source, view)) = texts(model, function) else {
                     continue;
                 };
@@ -467,6 +531,15 @@ impl FunctionCache {
                         .collect()
                 })
                 .unwrap_or_default();
+            let helpers = calls
+                .get(&index)
+                .map(|names| {
+                    names
+                        .iter()
+                        .map(|name| (name.clone(), model.device_functions.named(name)))
+                        .collect()
+                })
+                .unwrap_or_default();
             let entry = Entry {
                 kind: function.kind,
                 template_parameters: function.template_parameters.clone(),
@@ -479,6 +552,8 @@ impl FunctionCache {
                     .map(|regions| regions.iter().map(|r| shifted(r, -start)).collect())
                     .unwrap_or_default(),
                 depends_on,
+                helpers,
+                anchored: anchored.remove(&index).unwrap_or_default(),
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -495,6 +570,14 @@ impl<'t> Reuse<'t> for FunctionCache {
     fn kernel(&mut self, model: &Model<'t>, index: usize) -> Option<ReusedKernel> {
         let function = model.functions.get(index)?;
         let entry = self.find(model, function)?;
+        // the device functions it calls summarise as they did
+        if !entry
+            .helpers
+            .iter()
+            .all(|(name, expected)| model.device_functions.named(name) == *expected)
+        {
+            return None;
+        }
         let summary = entry.summary.clone()?;
         let start = function.definition.start_byte() as isize;
         let skipped = entry.skipped.iter().map(|r| shifted(r, start)).collect();

@@ -3,6 +3,11 @@
 //! `if (r >= R || c >= C) return;` leaves two facts for the code after it, `r < R` and `c < C`;
 //! the else branch of `if (i < n)` carries `i >= n`. Facts are syntactic: the reasoning built on
 //! them only ever concludes "bounded" or "out of range" when a fact says so directly.
+//!
+//! A bound test kept in a flag is the test itself: after `const bool valid = i < n;`, the
+//! condition `valid` carries `i < n` and `!valid` carries `i >= n`. The splitter asks the function
+//! around the condition (through [`Flags`]) for the value a flag holds; it answers only for a local
+//! defined once and never reassigned, whose inputs are not reassigned either.
 
 use crate::syntax::{self, operator, strip, NodeExt};
 use tree_sitter::Node;
@@ -79,6 +84,32 @@ impl<'t> Comparison<'t> {
     }
 }
 
+/// What the splitter may ask of the function around a condition.
+pub trait Flags<'t> {
+    /// The value the local `name` holds wherever it is read: its single definition, when neither
+    /// it nor anything that definition reads is ever reassigned. None for anything else.
+    fn flag_value(&self, name: &str) -> Option<Node<'t>>;
+}
+
+/// Identifiers are not resolved: a flag guarantees nothing.
+pub struct NoFlags;
+
+impl<'t> Flags<'t> for NoFlags {
+    fn flag_value(&self, _: &str) -> Option<Node<'t>> {
+        None
+    }
+}
+
+/// A closure from a name to the flag's value.
+impl<'t, F: Fn(&str) -> Option<Node<'t>>> Flags<'t> for F {
+    fn flag_value(&self, name: &str) -> Option<Node<'t>> {
+        self(name)
+    }
+}
+
+/// How many flags defined through other flags the splitter follows (`ok = valid && j < m`).
+const MAX_FLAG_HOPS: usize = 8;
+
 /// A condition known to hold or to fail at a program point.
 #[derive(Debug, Clone, Copy)]
 pub struct Condition<'t> {
@@ -88,32 +119,48 @@ pub struct Condition<'t> {
 
 /// Splits a condition into the comparisons it guarantees. A disjunction that holds guarantees
 /// none of its parts; it is returned in `disjunctions` so out-of-range reasoning can still read it.
+/// A flag is read as the comparison it holds (`flags`), the fact's origin then being the flag's
+/// value, where the comparison is written.
 pub fn comparisons<'t>(
     condition: Condition<'t>,
     source: &str,
+    flags: &dyn Flags<'t>,
     out: &mut Vec<Comparison<'t>>,
     disjunctions: &mut Vec<Vec<Comparison<'t>>>,
 ) {
-    split(
+    let splitter = Splitter {
+        source,
+        flags,
+        hops: 0,
+    };
+    splitter.split(
         condition.node,
         condition.holds,
         condition.node,
-        source,
         out,
         disjunctions,
         0,
     );
 }
 
-fn split<'t>(
+struct Splitter<'a, 't> {
+    source: &'a str,
+    flags: &'a dyn Flags<'t>,
+    /// Flags followed so far on this path.
+    hops: usize,
+}
+
+impl<'t> Splitter<'_, 't> {
+fn split(
+    &self,
     node: Node<'t>,
     holds: bool,
     origin: Node<'t>,
-    source: &str,
     out: &mut Vec<Comparison<'t>>,
     disjunctions: &mut Vec<Vec<Comparison<'t>>>,
     depth: usize,
 ) {
+    let source = self.source;
     if depth > syntax::MAX_DEPTH {
         return;
     }
@@ -128,15 +175,7 @@ fn split<'t>(
     match node.node_kind() {
         "unary_expression" if operator(node, source) == "!" => {
             if let Some(argument) = node.field("argument") {
-                split(
-                    argument,
-                    !holds,
-                    origin,
-                    source,
-                    out,
-                    disjunctions,
-                    depth + 1,
-                );
+                self.split(argument, !holds, origin, out, disjunctions, depth + 1);
             }
         }
         "binary_expression" => {
@@ -145,30 +184,23 @@ fn split<'t>(
                 return;
             };
             // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
+            let both = || self.is_comparison(left) && self.is_comparison(right);
             let op = match op {
-                "&" if is_comparison(left, source) && is_comparison(right, source) => "&&",
-                "|" if is_comparison(left, source) && is_comparison(right, source) => "||",
+                "&" if both() => "&&",
+                "|" if both() => "||",
                 other => other,
             };
             match (op, holds) {
                 ("&&", true) | ("||", false) => {
-                    split(left, holds, origin, source, out, disjunctions, depth + 1);
-                    split(right, holds, origin, source, out, disjunctions, depth + 1);
+                    self.split(left, holds, origin, out, disjunctions, depth + 1);
+                    self.split(right, holds, origin, out, disjunctions, depth + 1);
                 }
                 ("||", true) | ("&&", false) => {
                     let mut parts = Vec::new();
                     let mut nested = Vec::new();
                     for side in [left, right] {
                         let mut one = Vec::new();
-                        split(
-                            side,
-                            holds,
-                            origin,
-                            source,
-                            &mut one,
-                            &mut nested,
-                            depth + 1,
-                        );
+                        self.split(side, holds, origin, &mut one, &mut nested, depth + 1);
                         if one.len() == 1 {
                             parts.extend(one);
                         } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
@@ -210,8 +242,24 @@ fn split<'t>(
                 }
             }
         }
+        // `valid`, defined once as `i < n`: the comparison it holds
+        "identifier" if self.hops < MAX_FLAG_HOPS => {
+            if let Some(value) = self.flags.flag_value(syntax::text(node, source)) {
+                let deeper = Splitter {
+                    source,
+                    flags: self.flags,
+                    hops: self.hops + 1,
+                };
+                deeper.split(value, holds, value, out, disjunctions, depth + 1);
+            }
+        }
         _ => {}
     }
+}
+
+fn is_comparison(&self, node: Node<'t>) -> bool {
+    is_comparison_within(node, self.source, self.flags, self.hops, 0)
+}
 }
 
 fn is_range_check(call: Node, source: &str) -> bool {
@@ -228,11 +276,13 @@ fn is_range_check(call: Node, source: &str) -> bool {
         .any(|word| name.ends_with(word))
 }
 
-fn is_comparison(node: Node, source: &str) -> bool {
-    is_comparison_within(node, source, 0)
-}
-
-fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
+fn is_comparison_within<'t>(
+    node: Node<'t>,
+    source: &str,
+    flags: &dyn Flags<'t>,
+    hops: usize,
+    depth: usize,
+) -> bool {
     if depth > syntax::MAX_DEPTH {
         return false;
     }
@@ -243,11 +293,15 @@ fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
                 operator(node, source),
                 "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||" | "&" | "|"
             ) && (Relation::parse(operator(node, source)).is_some()
-                || node
-                    .field("left")
-                    .is_some_and(|l| is_comparison_within(l, source, depth + 1)))
+                || node.field("left").is_some_and(|l| {
+                    is_comparison_within(l, source, flags, hops, depth + 1)
+                }))
         }
         "unary_expression" => operator(node, source) == "!",
+        // a flag holding a comparison
+        "identifier" if hops < MAX_FLAG_HOPS => flags
+            .flag_value(syntax::text(node, source))
+            .is_some_and(|value| is_comparison_within(value, source, flags, hops + 1, depth + 1)),
         _ => false,
     }
 }

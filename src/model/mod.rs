@@ -1,6 +1,7 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
 pub mod guards;
+pub mod helpers;
 pub mod host;
 pub mod kernel;
 pub mod size;
@@ -73,6 +74,8 @@ pub struct Model<'t> {
     pub tree: &'t Tree,
     pub lines: &'t LineIndex,
     pub functions: Vec<Function<'t>>,
+    /// Summaries of the `__device__` functions, computed before the kernels that call them.
+    pub device_functions: helpers::DeviceFunctions,
     /// Kernel-side facts, one entry per `__global__` function (index into `functions`).
     pub kernels: Vec<(usize, KernelFacts<'t>)>,
     pub suppressions: Vec<Suppression>,
@@ -158,6 +161,7 @@ impl<'t> Model<'t> {
             tree,
             lines,
             functions: Vec::new(),
+            device_functions: helpers::DeviceFunctions::default(),
             kernels: Vec::new(),
             suppressions: Vec::new(),
             check_macros,
@@ -171,6 +175,7 @@ impl<'t> Model<'t> {
         broken.sort_by_key(|r| (r.start, r.end));
         model.broken_regions = broken;
         model.collect_functions_and_comments();
+        model.device_functions = helpers::summarize(&model);
         for index in 0..model.functions.len() {
             if model.functions[index].kind != FunctionKind::Kernel {
                 continue;

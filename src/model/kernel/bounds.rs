@@ -197,7 +197,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                     return Ok(bound);
                 }
-                Err(node)
+                self.bounded_helper_call(node, comparisons, visiting, depth)
+                    .unwrap_or(Err(node))
             }
             "conditional_expression" => {
                 let condition = node.field("condition");
@@ -215,6 +216,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 holds,
                             },
                             self.source,
+                            self,
                             &mut extended,
                             &mut disjunctions,
                         );

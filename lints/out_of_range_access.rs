@@ -60,12 +60,16 @@ mod tests {
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) { o[i - n] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n - 1) o[i] = 1; }",
                 "__global__ void k(float* o, int n, int m) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { if (i >= m) o[i] = 0; } }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (valid) o[i] = 1; }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { o[i] = 1; } else { o[i] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n) o[i] = 1; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i > n) o[i] = 1; }",
+                // tests kept in flags
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i <= n; if (valid) o[i] = 1; }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool past = i >= n; if (past) o[i] = 0; }",
             ],
         );
     }

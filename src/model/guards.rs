@@ -305,3 +305,101 @@ fn is_comparison_within<'t>(
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparisons the condition of the last `if` in `text` guarantees when it holds (or
+    /// fails), with flags resolved by their single `const bool` definitions in `text`.
+    fn facts(text: &str, holds: bool) -> (Vec<String>, usize) {
+        let tree = crate::engine::parse(text, None).unwrap_or_else(|| panic!("parse"));
+        let mut conditions = Vec::new();
+        let mut flags: Vec<(String, Node)> = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |node| {
+            match node.node_kind() {
+                "if_statement" => conditions.extend(node.field("condition")),
+                "init_declarator" => {
+                    if let (Some(name), Some(value)) = (node.field("declarator"), node.field("value")) {
+                        flags.push((syntax::text(name, text).to_string(), value));
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+        let lookup = |name: &str| flags.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        let condition = *conditions.last().unwrap_or_else(|| panic!("no if"));
+        let mut out = Vec::new();
+        let mut disjunctions = Vec::new();
+        comparisons(
+            Condition { node: condition, holds },
+            text,
+            &lookup,
+            &mut out,
+            &mut disjunctions,
+        );
+        let shown = out
+            .iter()
+            .map(|c| {
+                let relation = match c.relation {
+                    Relation::Less => "<",
+                    Relation::LessEqual => "<=",
+                    Relation::Greater => ">",
+                    Relation::GreaterEqual => ">=",
+                    Relation::Equal => "==",
+                    Relation::NotEqual => "!=",
+                };
+                format!("{} {relation} {}", syntax::text(c.left, text), syntax::text(c.right, text))
+            })
+            .collect();
+        (shown, disjunctions.len())
+    }
+
+    #[test]
+    fn a_flag_carries_the_comparison_it_holds() {
+        let code = "void f() { const bool valid = i < n; if (valid) {} }";
+        assert_eq!(facts(code, true).0, vec!["i < n"]);
+        assert_eq!(facts(code, false).0, vec!["i >= n"]);
+        let negated = "void f() { const bool valid = i < n; if (!valid) return; }";
+        assert_eq!(facts(negated, false).0, vec!["i < n"]);
+    }
+
+    #[test]
+    fn flags_in_conjunctions_and_flags_of_conjunctions() {
+        let code = "void f() { bool in = (r < R) && (c < C); if (in && k > 0) {} }";
+        assert_eq!(facts(code, true).0, vec!["r < R", "c < C", "k > 0"]);
+        // `in` failing: one of the two fails, a disjunction
+        assert_eq!(facts(code.replace("in && k > 0", "in").as_str(), false), (vec![], 1));
+        let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
+        assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
+    }
+
+    #[test]
+    fn unknown_names_and_cycles_guarantee_nothing() {
+        assert!(facts("void f() { if (valid) {} }", true).0.is_empty());
+        // a flag defined through itself is followed a few times, then dropped
+        assert!(facts("void f() { bool a = !a; if (a) {} }", true).0.is_empty());
+        // the closure form with no flags is the plain splitter
+        let tree = crate::engine::parse("void f() { if (i < n) {} }", None)
+            .unwrap_or_else(|| panic!("parse"));
+        let mut out = Vec::new();
+        let mut disjunctions = Vec::new();
+        let mut condition = None;
+        syntax::walk_iterative(tree.root_node(), |node| {
+            if node.node_kind() == "if_statement" {
+                condition = node.field("condition");
+            }
+            true
+        });
+        let node = condition.unwrap_or_else(|| panic!("no if"));
+        comparisons(
+            Condition { node, holds: true },
+            "void f() { if (i < n) {} }",
+            &NoFlags,
+            &mut out,
+            &mut disjunctions,
+        );
+        assert_eq!(out.len(), 1);
+    }
+}

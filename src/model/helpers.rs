@@ -293,7 +293,7 @@ mod tests {
         assert_eq!(returns(text, "wrap", 2).absorbs, vec![0]);
         // either argument alone may be a global index: the other bounds the minimum
         assert_eq!(returns(text, "clamp_to", 2).absorbs, vec![0, 1]);
-        assert_eq!(returns(text, "guarded", 2).absorbs, vec![0]);
+        assert_eq!(returns(text, "guarded", 2).absorbs, vec![0, 1]);
         assert!(returns(text, "plain", 2).absorbs.is_empty());
     }
 
@@ -325,7 +325,10 @@ mod tests {
         let start = text.find("p[i] = v").unwrap_or_default();
         assert_eq!(access.site.span, start..start + "p[i]".len());
         assert!(summary(text, "safe", 4).accesses.is_empty());
-        assert!(summary(text, "wrapped", 3).accesses.is_empty());
+        // `p[i % n]` is unbounded only when `n` is
+        let wrapped = summary(text, "wrapped", 3);
+        assert_eq!(wrapped.accesses.len(), 1);
+        assert_eq!(wrapped.accesses[0].indices, vec![2]);
         let at = summary(text, "at", 4);
         assert_eq!(at.accesses.len(), 1);
         assert_eq!(at.accesses[0].indices, vec![1, 2, 3]);

@@ -186,11 +186,21 @@ impl Entry {
     /// The diagnostics at their place in `model`, the function starting at `start`; None when a
     /// device function a label points into is no longer there.
     fn placed(&self, model: &Model, start: isize) -> Option<Vec<Diagnostic>> {
-        let mut placed: Vec<Diagnostic> = self.diagnostics.iter().map(|d| shift(d, start)).collect();
+        let mut placed: Vec<Diagnostic> =
+            self.diagnostics.iter().map(|d| shift(d, start)).collect();
         for anchor in &self.anchored {
-            let at = model.device_functions.start(&anchor.function, anchor.arity)?;
-            let stored = self.diagnostics.get(anchor.diagnostic)?.labels.get(anchor.label)?;
-            let label = placed.get_mut(anchor.diagnostic)?.labels.get_mut(anchor.label)?;
+            let at = model
+                .device_functions
+                .start(&anchor.function, anchor.arity)?;
+            let stored = self
+                .diagnostics
+                .get(anchor.diagnostic)?
+                .labels
+                .get(anchor.label)?;
+            let label = placed
+                .get_mut(anchor.diagnostic)?
+                .labels
+                .get_mut(anchor.label)?;
             label.span = shifted(&stored.span, at as isize);
         }
         Some(placed)

@@ -323,7 +323,11 @@ fn editing_a_helper_reanalyses_the_kernels_that_call_it() {
     let (kept, found, _) = step(None, &text);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].rule, "unguarded-thread-index");
-    let label_at = |d: &Diagnostic, t: &str| d.labels.iter().any(|l| t.get(l.span.clone()) == Some("p[i]"));
+    let label_at = |d: &Diagnostic, t: &str| {
+        d.labels
+            .iter()
+            .any(|l| t.get(l.span.clone()) == Some("p[i]"))
+    };
     assert!(label_at(&found[0], &text), "{found:?}");
 
     // the helper guards its access now: `k` is analysed again and its finding is gone; `q` is not

@@ -151,115 +151,115 @@ struct Splitter<'a, 't> {
 }
 
 impl<'t> Splitter<'_, 't> {
-fn split(
-    &self,
-    node: Node<'t>,
-    holds: bool,
-    origin: Node<'t>,
-    out: &mut Vec<Comparison<'t>>,
-    disjunctions: &mut Vec<Vec<Comparison<'t>>>,
-    depth: usize,
-) {
-    let source = self.source;
-    if depth > syntax::MAX_DEPTH {
-        return;
-    }
-    let node = match node.node_kind() {
-        "condition_clause" => match node.field("value").or_else(|| node.named_child(0)) {
-            Some(value) => value,
-            None => return,
-        },
-        _ => node,
-    };
-    let node = strip(node, source);
-    match node.node_kind() {
-        "unary_expression" if operator(node, source) == "!" => {
-            if let Some(argument) = node.field("argument") {
-                self.split(argument, !holds, origin, out, disjunctions, depth + 1);
-            }
+    fn split(
+        &self,
+        node: Node<'t>,
+        holds: bool,
+        origin: Node<'t>,
+        out: &mut Vec<Comparison<'t>>,
+        disjunctions: &mut Vec<Vec<Comparison<'t>>>,
+        depth: usize,
+    ) {
+        let source = self.source;
+        if depth > syntax::MAX_DEPTH {
+            return;
         }
-        "binary_expression" => {
-            let op = operator(node, source);
-            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
-                return;
-            };
-            // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
-            let both = || self.is_comparison(left) && self.is_comparison(right);
-            let op = match op {
-                "&" if both() => "&&",
-                "|" if both() => "||",
-                other => other,
-            };
-            match (op, holds) {
-                ("&&", true) | ("||", false) => {
-                    self.split(left, holds, origin, out, disjunctions, depth + 1);
-                    self.split(right, holds, origin, out, disjunctions, depth + 1);
+        let node = match node.node_kind() {
+            "condition_clause" => match node.field("value").or_else(|| node.named_child(0)) {
+                Some(value) => value,
+                None => return,
+            },
+            _ => node,
+        };
+        let node = strip(node, source);
+        match node.node_kind() {
+            "unary_expression" if operator(node, source) == "!" => {
+                if let Some(argument) = node.field("argument") {
+                    self.split(argument, !holds, origin, out, disjunctions, depth + 1);
                 }
-                ("||", true) | ("&&", false) => {
-                    let mut parts = Vec::new();
-                    let mut nested = Vec::new();
-                    for side in [left, right] {
-                        let mut one = Vec::new();
-                        self.split(side, holds, origin, &mut one, &mut nested, depth + 1);
-                        if one.len() == 1 {
-                            parts.extend(one);
-                        } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
-                            parts.extend(deeper);
-                        } else {
-                            return; // a part that is not a single comparison: nothing certain
+            }
+            "binary_expression" => {
+                let op = operator(node, source);
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return;
+                };
+                // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
+                let both = || self.is_comparison(left) && self.is_comparison(right);
+                let op = match op {
+                    "&" if both() => "&&",
+                    "|" if both() => "||",
+                    other => other,
+                };
+                match (op, holds) {
+                    ("&&", true) | ("||", false) => {
+                        self.split(left, holds, origin, out, disjunctions, depth + 1);
+                        self.split(right, holds, origin, out, disjunctions, depth + 1);
+                    }
+                    ("||", true) | ("&&", false) => {
+                        let mut parts = Vec::new();
+                        let mut nested = Vec::new();
+                        for side in [left, right] {
+                            let mut one = Vec::new();
+                            self.split(side, holds, origin, &mut one, &mut nested, depth + 1);
+                            if one.len() == 1 {
+                                parts.extend(one);
+                            } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
+                                parts.extend(deeper);
+                            } else {
+                                return; // a part that is not a single comparison: nothing certain
+                            }
+                        }
+                        disjunctions.push(parts);
+                    }
+                    _ => {
+                        if let Some(relation) = Relation::parse(op) {
+                            let relation = if holds { relation } else { relation.negated() };
+                            out.push(Comparison {
+                                left: strip(left, source),
+                                relation,
+                                right: strip(right, source),
+                                origin,
+                            });
                         }
                     }
-                    disjunctions.push(parts);
                 }
-                _ => {
-                    if let Some(relation) = Relation::parse(op) {
-                        let relation = if holds { relation } else { relation.negated() };
+            }
+            // `IN_RANGE(x, 0, cols - 1)`, `inBounds(i, n)`: a range-check helper that holds bounds its
+            // first arguments by its last one (strictly, so it never reads as an off-by-one guard)
+            "call_expression" if holds && is_range_check(node, source) => {
+                let arguments: Vec<Node<'t>> = node
+                    .field("arguments")
+                    .map(|a| syntax::named_children(a).collect())
+                    .unwrap_or_default();
+                if let Some((bound, checked)) = arguments.split_last() {
+                    for argument in checked {
                         out.push(Comparison {
-                            left: strip(left, source),
-                            relation,
-                            right: strip(right, source),
+                            left: strip(*argument, source),
+                            relation: Relation::Less,
+                            right: strip(*bound, source),
                             origin,
                         });
                     }
                 }
             }
-        }
-        // `IN_RANGE(x, 0, cols - 1)`, `inBounds(i, n)`: a range-check helper that holds bounds its
-        // first arguments by its last one (strictly, so it never reads as an off-by-one guard)
-        "call_expression" if holds && is_range_check(node, source) => {
-            let arguments: Vec<Node<'t>> = node
-                .field("arguments")
-                .map(|a| syntax::named_children(a).collect())
-                .unwrap_or_default();
-            if let Some((bound, checked)) = arguments.split_last() {
-                for argument in checked {
-                    out.push(Comparison {
-                        left: strip(*argument, source),
-                        relation: Relation::Less,
-                        right: strip(*bound, source),
-                        origin,
-                    });
+            // `valid`, defined once as `i < n`: the comparison it holds
+            "identifier" if self.hops < MAX_FLAG_HOPS => {
+                if let Some(value) = self.flags.flag_value(syntax::text(node, source)) {
+                    let deeper = Splitter {
+                        source,
+                        flags: self.flags,
+                        hops: self.hops + 1,
+                    };
+                    deeper.split(value, holds, value, out, disjunctions, depth + 1);
                 }
             }
+            _ => {}
         }
-        // `valid`, defined once as `i < n`: the comparison it holds
-        "identifier" if self.hops < MAX_FLAG_HOPS => {
-            if let Some(value) = self.flags.flag_value(syntax::text(node, source)) {
-                let deeper = Splitter {
-                    source,
-                    flags: self.flags,
-                    hops: self.hops + 1,
-                };
-                deeper.split(value, holds, value, out, disjunctions, depth + 1);
-            }
-        }
-        _ => {}
     }
-}
 
-fn is_comparison(&self, node: Node<'t>) -> bool {
-    is_comparison_within(node, self.source, self.flags, self.hops, 0)
-}
+    fn is_comparison(&self, node: Node<'t>) -> bool {
+        is_comparison_within(node, self.source, self.flags, self.hops, 0)
+    }
 }
 
 fn is_range_check(call: Node, source: &str) -> bool {
@@ -293,9 +293,9 @@ fn is_comparison_within<'t>(
                 operator(node, source),
                 "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||" | "&" | "|"
             ) && (Relation::parse(operator(node, source)).is_some()
-                || node.field("left").is_some_and(|l| {
-                    is_comparison_within(l, source, flags, hops, depth + 1)
-                }))
+                || node
+                    .field("left")
+                    .is_some_and(|l| is_comparison_within(l, source, flags, hops, depth + 1)))
         }
         "unary_expression" => operator(node, source) == "!",
         // a flag holding a comparison
@@ -320,7 +320,9 @@ mod tests {
             match node.node_kind() {
                 "if_statement" => conditions.extend(node.field("condition")),
                 "init_declarator" => {
-                    if let (Some(name), Some(value)) = (node.field("declarator"), node.field("value")) {
+                    if let (Some(name), Some(value)) =
+                        (node.field("declarator"), node.field("value"))
+                    {
                         flags.push((syntax::text(name, text).to_string(), value));
                     }
                 }
@@ -333,7 +335,10 @@ mod tests {
         let mut out = Vec::new();
         let mut disjunctions = Vec::new();
         comparisons(
-            Condition { node: condition, holds },
+            Condition {
+                node: condition,
+                holds,
+            },
             text,
             &lookup,
             &mut out,
@@ -350,7 +355,11 @@ mod tests {
                     Relation::Equal => "==",
                     Relation::NotEqual => "!=",
                 };
-                format!("{} {relation} {}", syntax::text(c.left, text), syntax::text(c.right, text))
+                format!(
+                    "{} {relation} {}",
+                    syntax::text(c.left, text),
+                    syntax::text(c.right, text)
+                )
             })
             .collect();
         (shown, disjunctions.len())
@@ -370,7 +379,10 @@ mod tests {
         let code = "void f() { bool in = (r < R) && (c < C); if (in && k > 0) {} }";
         assert_eq!(facts(code, true).0, vec!["r < R", "c < C", "k > 0"]);
         // `in` failing: one of the two fails, a disjunction
-        assert_eq!(facts(code.replace("in && k > 0", "in").as_str(), false), (vec![], 1));
+        assert_eq!(
+            facts(code.replace("in && k > 0", "in").as_str(), false),
+            (vec![], 1)
+        );
         let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
         assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
     }
@@ -379,7 +391,9 @@ mod tests {
     fn unknown_names_and_cycles_guarantee_nothing() {
         assert!(facts("void f() { if (valid) {} }", true).0.is_empty());
         // a flag defined through itself is followed a few times, then dropped
-        assert!(facts("void f() { bool a = !a; if (a) {} }", true).0.is_empty());
+        assert!(facts("void f() { bool a = !a; if (a) {} }", true)
+            .0
+            .is_empty());
         // the closure form with no flags is the plain splitter
         let tree = crate::engine::parse("void f() { if (i < n) {} }", None)
             .unwrap_or_else(|| panic!("parse"));

@@ -77,8 +77,9 @@ pub struct Site {
 #[derive(Debug, Clone, Default)]
 pub struct DeviceFunctions {
     by_name: FxHashMap<String, Vec<Summarised>>,
-    /// How many definitions each (name, arity) has: a call to one of several is not resolved.
-    defined: FxHashMap<(String, usize), usize>,
+    /// The arity of every definition of each name: a call to one of several definitions of one
+    /// arity is not resolved.
+    defined: FxHashMap<String, Vec<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -117,7 +118,8 @@ impl DeviceFunctions {
     }
 
     fn unique(&self, name: &str, arity: usize) -> Option<&Summarised> {
-        if self.defined.get(&(name.to_string(), arity)) != Some(&1) {
+        let arities = self.defined.get(name)?;
+        if arities.iter().filter(|a| **a == arity).count() != 1 {
             return None;
         }
         self.by_name
@@ -152,10 +154,10 @@ pub fn summarize(model: &Model) -> DeviceFunctions {
     for (position, &index) in helpers.iter().enumerate() {
         let function = &model.functions[index];
         by_name.entry(&function.name).or_default().push(position);
-        *done
-            .defined
-            .entry((function.name.clone(), function.parameters.len()))
-            .or_insert(0) += 1;
+        done.defined
+            .entry(function.name.clone())
+            .or_default()
+            .push(function.parameters.len());
     }
     let callees: Vec<Vec<usize>> = helpers
         .iter()

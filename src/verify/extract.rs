@@ -538,7 +538,10 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
                 }
                 uninstrumented.push((
                     span,
-                    format!("the access is made inside the device function `{}`", via.helper),
+                    format!(
+                        "the access is made inside the device function `{}`",
+                        via.helper
+                    ),
                 ));
                 continue;
             }

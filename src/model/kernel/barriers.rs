@@ -176,7 +176,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         let split = self.current_comparisons();
-        let (start, step) = (normalized(start, self.source), normalized(step, self.source));
+        let (start, step) = (
+            normalized(start, self.source),
+            normalized(step, self.source),
+        );
         split.0.iter().any(|comparison| {
             [true, false].into_iter().any(|side| {
                 let oriented = comparison.oriented(side);
@@ -426,7 +429,10 @@ fn claims_rounding(name: &str) -> bool {
 /// `256`, `0x100`, `256u`: an integer literal's value.
 fn parse_integer(text: &str) -> Option<i64> {
     let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
-    match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => i64::from_str_radix(hex, 16).ok(),
         None => digits.parse().ok(),
     }

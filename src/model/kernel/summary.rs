@@ -41,8 +41,9 @@ pub(crate) fn summarize_helper<'t>(
     let intrinsic = returned.iter().fold(Deps::NONE, |deps, value| {
         deps.union(analyzer.expression_deps(*value, 0))
     });
-    let intrinsic_bounded =
-        returned.is_empty() || !intrinsic.is_global_index() || analyzer.walk_returns_bounded(&returned);
+    let intrinsic_bounded = returned.is_empty()
+        || !intrinsic.is_global_index()
+        || analyzer.walk_returns_bounded(&returned);
 
     let start = function.definition.start_byte();
     let mut flowing = Vec::new();
@@ -104,18 +105,15 @@ pub(crate) fn summarize_helper<'t>(
     accesses.sort_by_key(|a| (a.site.function != function.name, a.site.span.start));
     summary.accesses = accesses;
     if !returned.is_empty() {
-        let multiple_of = function
-            .parameters
-            .iter()
-            .position(|p| {
-                // a parameter assigned in the body is no longer the caller's argument
-                !p.is_pointer
-                    && !analyzer.definitions.contains_key(&p.name)
-                    && !analyzer.updated.contains(&p.name)
-                    && returned
-                        .iter()
-                        .all(|v| analyzer.multiple_of(*v, p.name_node, 0) == Multiple::Shape)
-            });
+        let multiple_of = function.parameters.iter().position(|p| {
+            // a parameter assigned in the body is no longer the caller's argument
+            !p.is_pointer
+                && !analyzer.definitions.contains_key(&p.name)
+                && !analyzer.updated.contains(&p.name)
+                && returned
+                    .iter()
+                    .all(|v| analyzer.multiple_of(*v, p.name_node, 0) == Multiple::Shape)
+        });
         summary.returns = Some(ReturnSummary {
             flowing,
             intrinsic,

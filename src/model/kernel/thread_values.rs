@@ -15,7 +15,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(self.function.body, |node| {
             match node.node_kind() {
                 "call_expression" => {
-                    if let Some(name) = node.field("function").and_then(|f| callee_name(f, source)) {
+                    if let Some(name) = node.field("function").and_then(|f| callee_name(f, source))
+                    {
                         calls.push(name.to_string());
                     }
                 }

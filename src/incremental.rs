@@ -17,7 +17,7 @@
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
-use crate::model::helpers::HelperSummary;
+use crate::model::helpers::{DeviceFunctions, HelperSummary};
 use crate::model::host::KernelSummary;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
 use crate::source::{self, LineIndex, PreprocessedView};
@@ -171,6 +171,15 @@ struct Entry {
     /// Labels of `diagnostics` that point into a device function (a helper's access): their
     /// spans are relative to that function's start, not this one's.
     anchored: Vec<Anchored>,
+    /// A device function's summary, with what it read of the summaries made before it.
+    device: Option<DeviceEntry>,
+}
+
+#[derive(Debug)]
+struct DeviceEntry {
+    summary: HelperSummary,
+    /// Per name it calls: the arities defined and the summaries made when it was summarised.
+    reads: Vec<(String, (Vec<usize>, Vec<HelperSummary>))>,
 }
 
 /// A label in another function: (diagnostic, label) positions and that function.
@@ -242,6 +251,8 @@ pub struct FunctionCache {
     reused: Vec<(usize, Arc<Entry>)>,
     /// This lint: host functions analysed, with the names they looked up.
     analysed_hosts: Vec<(usize, Vec<String>)>,
+    /// This lint: device functions with their summaries, reused or made.
+    devices: Vec<(usize, Arc<Entry>)>,
     /// This lint: functions by name and each kernel's summary, made when first needed.
     lookup: Option<Lookup>,
     last: Stats,
@@ -376,6 +387,7 @@ impl FunctionCache {
         }
         self.reused.clear();
         self.analysed_hosts.clear();
+        self.devices.clear();
         self.lookup = None;
     }
 
@@ -384,6 +396,7 @@ impl FunctionCache {
         self.entries.clear();
         self.reused.clear();
         self.analysed_hosts.clear();
+        self.devices.clear();
         self.lookup = None;
     }
 
@@ -421,6 +434,7 @@ impl FunctionCache {
     fn keep(&mut self, model: &Model, found: Vec<Diagnostic>) -> Option<Vec<Diagnostic>> {
         let lookup = self.lookup.take().unwrap_or_else(|| Lookup::new(model));
         let reused: FxHashMap<usize, Arc<Entry>> = self.reused.drain(..).collect();
+        let devices: FxHashMap<usize, Arc<Entry>> = self.devices.drain(..).collect();
         let mut analysed: Vec<usize> = model.kernels.iter().map(|(index, _)| *index).collect();
         analysed.extend(self.analysed_hosts.iter().map(|(index, _)| *index));
         analysed.sort_by_key(|&index| {
@@ -512,6 +526,16 @@ impl FunctionCache {
                     .push(entry.clone());
                 continue;
             }
+            if let Some(entry) = devices.get(&index) {
+                let Some((source, view)) = texts(model, function) else {
+                    continue;
+                };
+                entries
+                    .entry(key_hash(function, source, view))
+                    .or_default()
+                    .push(entry.clone());
+                continue;
+            }
             let is_kernel = skipped.contains_key(&index);
             let names = dependencies.get(&index);
             if !is_kernel && names.is_none() {
@@ -564,6 +588,7 @@ impl FunctionCache {
                 depends_on,
                 helpers,
                 anchored: anchored.remove(&index).unwrap_or_default(),
+                device: None,
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -616,6 +641,64 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn device_function(
+        &mut self,
+        model: &Model<'t>,
+        index: usize,
+        known: &DeviceFunctions,
+    ) -> Option<HelperSummary> {
+        let function = model.functions.get(index)?;
+        let entry = self.find(model, function)?;
+        let device = entry.device.as_ref()?;
+        if !device
+            .reads
+            .iter()
+            .all(|(name, seen)| known.lookup_state(name) == *seen)
+        {
+            return None;
+        }
+        let summary = device.summary.clone();
+        self.devices.push((index, entry));
+        Some(summary)
+    }
+
+    fn device_function_built(
+        &mut self,
+        model: &Model<'t>,
+        index: usize,
+        summary: &HelperSummary,
+        calls: &[String],
+        known: &DeviceFunctions,
+    ) {
+        let Some(function) = model.functions.get(index) else {
+            return;
+        };
+        let Some((source, view)) = texts(model, function) else {
+            return;
+        };
+        let reads = calls
+            .iter()
+            .map(|name| (name.clone(), known.lookup_state(name)))
+            .collect();
+        let entry = Entry {
+            kind: function.kind,
+            template_parameters: function.template_parameters.clone(),
+            source: source.into(),
+            view: view.map(Into::into),
+            diagnostics: Vec::new(),
+            summary: None,
+            skipped: Vec::new(),
+            depends_on: Vec::new(),
+            helpers: Vec::new(),
+            anchored: Vec::new(),
+            device: Some(DeviceEntry {
+                summary: summary.clone(),
+                reads,
+            }),
+        };
+        self.devices.push((index, Arc::new(entry)));
     }
 }
 

@@ -14,7 +14,7 @@
 //! that moves keeps its summary.
 
 use super::kernel::{self, AccessKind, Deps};
-use super::{FunctionKind, Model};
+use super::{FunctionKind, Model, Reuse};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -109,6 +109,14 @@ impl DeviceFunctions {
         found.into_iter().map(|s| s.summary.clone()).collect()
     }
 
+    /// What a lookup of `name` sees: the arities of its definitions and the summaries made.
+    pub fn lookup_state(&self, name: &str) -> (Vec<usize>, Vec<HelperSummary>) {
+        (
+            self.defined.get(name).cloned().unwrap_or_default(),
+            self.named(name),
+        )
+    }
+
     pub fn len(&self) -> usize {
         self.by_name.values().map(Vec::len).sum()
     }
@@ -137,8 +145,9 @@ impl DeviceFunctions {
 }
 
 /// Summarises every device function of the model, callees before callers (a function in a cycle
-/// of calls sees the others of the cycle as unknown).
-pub fn summarize(model: &Model) -> DeviceFunctions {
+/// of calls sees the others of the cycle as unknown), taking from `reuse` the summaries of those
+/// unchanged since an earlier lint.
+pub fn summarize<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> DeviceFunctions {
     let helpers: Vec<usize> = model
         .functions
         .iter()
@@ -159,10 +168,14 @@ pub fn summarize(model: &Model) -> DeviceFunctions {
             .or_default()
             .push(function.parameters.len());
     }
-    let callees: Vec<Vec<usize>> = helpers
+    let calls: Vec<Vec<String>> = helpers
         .iter()
-        .map(|&index| {
-            kernel::called_names(model.functions[index].body, model.source)
+        .map(|&index| kernel::called_names(model.functions[index].body, model.source))
+        .collect();
+    let callees: Vec<Vec<usize>> = calls
+        .iter()
+        .map(|names| {
+            names
                 .iter()
                 .filter_map(|name| by_name.get(name.as_str()))
                 .flatten()
@@ -171,10 +184,20 @@ pub fn summarize(model: &Model) -> DeviceFunctions {
         })
         .collect();
     for position in post_order(&callees) {
-        let Some(function) = helpers.get(position).and_then(|&i| model.functions.get(i)) else {
+        let Some((&index, calls)) = helpers.get(position).zip(calls.get(position)) else {
             continue;
         };
-        let summary = kernel::summarize_helper(model, function, &done);
+        let Some(function) = model.functions.get(index) else {
+            continue;
+        };
+        let summary = match reuse.device_function(model, index, &done) {
+            Some(summary) => summary,
+            None => {
+                let summary = kernel::summarize_helper(model, function, &done);
+                reuse.device_function_built(model, index, &summary, calls, &done);
+                summary
+            }
+        };
         done.insert(function.definition.start_byte(), summary);
     }
     done

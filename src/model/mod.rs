@@ -101,6 +101,26 @@ pub trait Reuse<'t> {
     fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool;
     /// Host function `index` was analysed, reading the file's functions named `depends_on`.
     fn host_function_built(&mut self, index: usize, depends_on: &[String]);
+    /// The summary of device function `index` from an earlier lint, when what it read of the
+    /// summaries made before it (`known`, the names it calls) is as it was.
+    fn device_function(
+        &mut self,
+        _model: &Model<'t>,
+        _index: usize,
+        _known: &helpers::DeviceFunctions,
+    ) -> Option<helpers::HelperSummary> {
+        None
+    }
+    /// Device function `index` was summarised, reading the names `calls` of `known`.
+    fn device_function_built(
+        &mut self,
+        _model: &Model<'t>,
+        _index: usize,
+        _summary: &helpers::HelperSummary,
+        _calls: &[String],
+        _known: &helpers::DeviceFunctions,
+    ) {
+    }
 }
 
 /// What the model keeps of a kernel whose facts are not built.
@@ -175,7 +195,7 @@ impl<'t> Model<'t> {
         broken.sort_by_key(|r| (r.start, r.end));
         model.broken_regions = broken;
         model.collect_functions_and_comments();
-        model.device_functions = helpers::summarize(&model);
+        model.device_functions = helpers::summarize(&model, reuse);
         for index in 0..model.functions.len() {
             if model.functions[index].kind != FunctionKind::Kernel {
                 continue;

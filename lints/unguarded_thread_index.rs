@@ -25,6 +25,8 @@ fn check(model: &Model, cx: &mut LintContext) {
             };
             let key = model.text(*leaf).split_whitespace().collect::<String>();
             match groups.iter_mut().find(|(k, _)| *k == key) {
+                // a helper that indexes twice: one access at the call, labelled at each
+                Some((_, members)) if members.iter().any(|m| m.node == access.node) => {}
                 Some((_, members)) => members.push(access),
                 None => groups.push((key, vec![access])),
             }
@@ -61,7 +63,14 @@ fn check(model: &Model, cx: &mut LintContext) {
                     access.pointer
                 ),
             );
-            if let Some(via) = &access.via {
+            let sites = facts
+                .accesses
+                .iter()
+                .filter(|a| {
+                    a.node == access.node && matches!(a.status, IndexStatus::Unguarded { .. })
+                })
+                .filter_map(|a| a.via.as_ref());
+            for via in sites {
                 diagnostic = diagnostic.with_label(
                     via.span.clone(),
                     format!(

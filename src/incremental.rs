@@ -17,7 +17,7 @@
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
-use crate::model::helpers::{DeviceFunctions, HelperSummary};
+use crate::model::helpers::{DeviceFunctions, HelperSummary, LookupState};
 use crate::model::host::KernelSummary;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
 use crate::source::{self, LineIndex, PreprocessedView};
@@ -179,7 +179,7 @@ struct Entry {
 struct DeviceEntry {
     summary: HelperSummary,
     /// Per name it calls: the arities defined and the summaries made when it was summarised.
-    reads: Vec<(String, (Vec<usize>, Vec<HelperSummary>))>,
+    reads: Vec<(String, LookupState)>,
 }
 
 /// A label in another function: (diagnostic, label) positions and that function.

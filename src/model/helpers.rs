@@ -73,6 +73,14 @@ pub struct Site {
     pub span: Range<usize>,
 }
 
+/// What a lookup of one name sees: the arities of its definitions, and the summaries made so far
+/// (in file order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupState {
+    pub arities: Vec<usize>,
+    pub summaries: Vec<HelperSummary>,
+}
+
 /// The summarised device functions of a file, by name.
 #[derive(Debug, Clone, Default)]
 pub struct DeviceFunctions {
@@ -109,12 +117,12 @@ impl DeviceFunctions {
         found.into_iter().map(|s| s.summary.clone()).collect()
     }
 
-    /// What a lookup of `name` sees: the arities of its definitions and the summaries made.
-    pub fn lookup_state(&self, name: &str) -> (Vec<usize>, Vec<HelperSummary>) {
-        (
-            self.defined.get(name).cloned().unwrap_or_default(),
-            self.named(name),
-        )
+    /// What a lookup of `name` sees now.
+    pub fn lookup_state(&self, name: &str) -> LookupState {
+        LookupState {
+            arities: self.defined.get(name).cloned().unwrap_or_default(),
+            summaries: self.named(name),
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -358,6 +358,9 @@ mod tests {
         let start = text.find("p[i] = v").unwrap_or_default();
         assert_eq!(access.site.span, start..start + "p[i]".len());
         assert!(summary(text, "safe", 4).accesses.is_empty());
+        // an access the helper makes only out of range is not bounded by the helper either
+        let tail = "__device__ void tail(float* p, int i, int n) { if (i >= n) p[i] = 0; }";
+        assert_eq!(summary(tail, "tail", 3).accesses[0].indices, vec![1]);
         // `p[i % n]` is unbounded only when `n` is
         let wrapped = summary(text, "wrapped", 3);
         assert_eq!(wrapped.accesses.len(), 1);

@@ -72,7 +72,12 @@ pub(crate) fn summarize_helper<'t>(
             absorbs.push(parameter);
         }
         for access in &analyzer.out.accesses {
-            if !matches!(access.status, IndexStatus::Unguarded { .. }) {
+            // out of range under a guard of the helper's (`if (i >= n) p[i] = 0;`) is unbounded
+            // too: only a guard at the call can bound it
+            if !matches!(
+                access.status,
+                IndexStatus::Unguarded { .. } | IndexStatus::OutOfRange { .. }
+            ) {
                 continue;
             }
             let site = match &access.via {

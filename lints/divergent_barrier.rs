@@ -58,12 +58,29 @@ mod tests {
                 // a position rounded down to the block size is uniform across the block
                 "__global__ void k(float* o, int len) { int localSize = blockDim.x; int pos = threadIdx.x; for (int r = 0; r < 8; ++r) { pos += localSize; if ((pos / localSize) * localSize >= len) continue; __syncthreads(); } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); b.sync(); }",
+                // a limit rounded down to a multiple of the step: the same trip count for every thread
+                "__device__ int roundDown(int a, int b) { return (a / b) * b; }\n__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < roundDown(n, blockDim.x); i += blockDim.x) { __syncthreads(); } }",
+                "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x) { __syncthreads(); } }",
+                "__global__ void k(float* o, int n) { int limit = n - n % blockDim.x; int tid = threadIdx.x; int step = blockDim.x; for (int i = tid; i < limit; i = i + step) { __syncthreads(); } }",
+                // rounded up, or padded by the host (a name with no visible definition is taken at its word)
+                "__global__ void k(float* o, int n) { int padded = (n + blockDim.x - 1) / blockDim.x * blockDim.x; for (int j = threadIdx.x; j < padded; j += blockDim.x) { __syncthreads(); } }",
+                "__global__ void k(float* o, int padded_width) { for (int j = threadIdx.x; j < padded_width; j += blockDim.x) { __syncthreads(); } }",
+                // a constant step with every remaining thread below it
+                "#define TILE 128\n__global__ void k(float* o, int n) { if (threadIdx.x >= TILE) return; for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
                 "__global__ void k(float* o, int n) { for (int r = 0; r < n; ++r) { if (threadIdx.x == r) continue; __syncthreads(); } }",
                 "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) { __syncthreads(); } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); if (threadIdx.x == 0) b.sync(); }",
+                // a thread-dependent test kept in a flag
+                "__global__ void k(float* o) { const bool leader = threadIdx.x < 16; if (leader) { __syncthreads(); } }",
+                // a padded name whose definition is not a multiple of the step
+                "__global__ void k(float* o, int n) { int padded = n + 1; for (int j = threadIdx.x; j < padded; j += blockDim.x) { __syncthreads(); } }",
+                // a rounded limit, but the loop variable also moves in the body
+                "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x) { if (o[i] > 0) i++; __syncthreads(); } }",
+                // a constant step the block may exceed
+                "#define TILE 128\n__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
             ],
         );
     }

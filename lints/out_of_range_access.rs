@@ -151,6 +151,7 @@ mod tests {
                 "__global__ void k(int* c) { c[6] = 1; }\nvoid f(int n) { int* d; cudaMalloc(&d, n * sizeof(int)); k<<<1, 1>>>(d); cudaFree(d); }",
                 "__global__ void k(int* c) { c[6] = 1; }\nvoid f() { int* d; cudaMalloc(&d, 4 * sizeof(int)); k<<<1, 1>>>(d + 4); cudaFree(d); }",
                 "template <typename T> __global__ void k(T* c) { c[6] = 1; }\nvoid f() { char* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaFree(d); }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (valid) o[i] = 1; }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
@@ -160,6 +161,9 @@ mod tests {
                 "__global__ void k(int* c) { c[6] = 1; }\nvoid f() { int* d; cudaMalloc(&d, 4 * sizeof(int)); k<<<1, 1>>>(d); cudaFree(d); }",
                 "__global__ void k(double* c, int v) { atomicAdd(&c[5], 1.0); }\nvoid f() { double* d; cudaMalloc((void**)&d, 40); k<<<1, 1>>>(d, 1); cudaFree(d); }",
                 "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n__global__ void k(float* c) { c[8] = 1; }\nvoid f() { float* d = device_alloc<float>(8); k<<<1, 1>>>(d); cudaFree(d); }",
+                // tests kept in flags
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i <= n; if (valid) o[i] = 1; }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool past = i >= n; if (past) o[i] = 0; }",
             ],
         );
     }

@@ -26,6 +26,8 @@ fn check(model: &Model, cx: &mut LintContext) {
             };
             let key = model.text(*leaf).split_whitespace().collect::<String>();
             match groups.iter_mut().find(|(k, _)| *k == key) {
+                // a helper that indexes twice: one access at the call, labelled at each
+                Some((_, members)) if members.iter().any(|m| m.node == access.node) => {}
                 Some((_, members)) => members.push(access),
                 None => groups.push((key, vec![access])),
             }
@@ -54,15 +56,36 @@ fn check(model: &Model, cx: &mut LintContext) {
                     kernel.name
                 ),
             };
+            let through = access
+                .via
+                .as_ref()
+                .map(|via| format!(" through `{}`", via.helper))
+                .unwrap_or_default();
             let mut diagnostic = cx.diagnostic(
                 access.node.byte_range(),
                 format!(
-                    "`{}` {} `{}` at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
+                    "`{}` {} `{}`{through} at an index derived from the global thread index that no guard bounds; threads past the end of the buffer access memory out of bounds{more}",
                     snippet(model, access.node),
                     verb(access),
                     access.pointer
                 ),
             );
+            let sites = facts
+                .accesses
+                .iter()
+                .filter(|a| {
+                    a.node == access.node && matches!(a.status, IndexStatus::Unguarded { .. })
+                })
+                .filter_map(|a| a.via.as_ref());
+            for via in sites {
+                diagnostic = diagnostic.with_label(
+                    via.span.clone(),
+                    format!(
+                        "`{}` indexes `{}` here",
+                        via.site.function, via.site.pointer
+                    ),
+                );
+            }
             for other in others.iter().take(3) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");
             }
@@ -223,6 +246,20 @@ mod tests {
                 "#define IN_RANGE(x, min, max) ((x) >= (min) && (x) <= (max))\n__global__ void k(const int* src, int* dst, int cols) { int x = blockIdx.x * blockDim.x + threadIdx.x; if (IN_RANGE(x, 0, cols - 1)) dst[x] = src[x]; }",
                 // a reused loop variable name: the second loop is uniform
                 "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
+                // bound tests kept in flags
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (valid) o[i] = 1; }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (!valid) return; o[i] = 1; }",
+                "__global__ void k(float* o, const float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool valid = i < n; o[valid ? i : 0] = valid ? a[i] : 0.0f; }",
+                "__global__ void k(float* m, int R, int C, int pass) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; bool in = (r < R) && (c < C); if (in && pass > 0) m[r * C + c] = 0; }",
+                // an index built by a helper from guarded coordinates
+                "__device__ int flat(int r, int c, int w) { return r * w + c; }\n__global__ void k(float* m, int R, int C) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; if (r < R && c < C) m[flat(r, c, C)] = 0; }",
+                // a helper that bounds its result by construction
+                "__device__ int wrap(int i, int n) { return i % n; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[wrap(i, n)] = 0; }",
+                // a helper's access, guarded at the call or inside the helper
+                "__device__ void put(float* p, int i, float v) { p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) put(o, i, 1.0f); }",
+                "__device__ void put(float* p, int i, int n, float v) { if (i >= n) return; p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, n, 1.0f); }",
+                // a helper indexing with a uniform argument
+                "__device__ void put(float* p, int i, float v) { p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, 0, (float)i); }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }",
@@ -231,6 +268,14 @@ mod tests {
                 "__global__ void k(float* c, int M, int N) { int r = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x; if (r < M) c[r * N + col] = 0; }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o, int n) { o[cg::this_grid().thread_rank()] = 0; }",
                 "template <typename T> __global__ void k(T* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = T(0); }",
+                // the flag's input changes after the test
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool valid = i < n; i += 4; if (valid) o[i] = 1; }",
+                // indices built by helpers
+                "__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }\n__global__ void k(float* o, int n) { o[gid()] = 1; }",
+                "__device__ int flat(int r, int c, int w) { return r * w + c; }\n__global__ void k(float* m, int R, int C) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; int i = flat(r, c, C); m[i] = 0; }",
+                // a helper's unguarded access at a thread index: found at the call
+                "__device__ void put(float* p, int i, float v) { p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, 1.0f); }",
+                "__device__ float get(const float* p, int r, int c, int w) { return p[r * w + c]; }\n__global__ void k(const float* m, float* o, int R, int C) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; if (r < R) o[0] = get(m, r, c, C); }",
             ],
         );
     }

@@ -8,13 +8,16 @@
 //! on its own text and on a little context: file-wide (settings, `#define`s, check macros), where
 //! it sits (its kind, which may come from a qualifier macro before it, and its template
 //! parameters) and, for a host function, the functions it calls or launches (their heads and the
-//! kernels' summaries). When all of that is equal, the function's findings from the last lint,
+//! kernels' summaries); for a kernel, the summaries of the device functions it calls (a finding
+//! there may point into one of them: that label moves with the device function). When all of
+//! that is equal, the function's findings from the last lint,
 //! moved to its new position, are exactly what analysing it again would give; only the other
 //! functions are analysed (`Model::build_reusing`).
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
+use crate::model::helpers::{DeviceFunctions, HelperSummary, LookupState};
 use crate::model::host::KernelSummary;
 use crate::model::index::ProjectIndex;
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
@@ -179,6 +182,13 @@ struct Entry {
     /// Labels of its findings that point into another function it looked up (a launched
     /// kernel's access): where to put them when that function has moved.
     anchors: Vec<Anchor>,
+    /// A kernel's lookups of device functions by name, with the summaries it found.
+    helpers: Vec<(String, Vec<HelperSummary>)>,
+    /// Labels of `diagnostics` that point into a device function (a helper's access): their
+    /// spans are relative to that function's start, not this one's.
+    anchored: Vec<Anchored>,
+    /// A device function's summary, with what it read of the summaries made before it.
+    device: Option<DeviceEntry>,
 }
 
 /// A label in another function than its finding's: that function by name, kind, arity and
@@ -256,6 +266,60 @@ fn same_identity(a: &Function, b: &Function) -> bool {
     a.name == b.name && a.kind == b.kind && a.parameters.len() == b.parameters.len()
 }
 
+#[derive(Debug)]
+struct DeviceEntry {
+    summary: HelperSummary,
+    /// Per name it calls: the arities defined and the summaries made when it was summarised.
+    reads: Vec<(String, LookupState)>,
+}
+
+/// A label in another function: (diagnostic, label) positions and that function.
+#[derive(Debug)]
+struct Anchored {
+    diagnostic: usize,
+    label: usize,
+    function: String,
+    arity: usize,
+}
+
+impl Entry {
+    /// The diagnostics at their place in `model`, the function starting at `start`; None when a
+    /// device function a label points into is no longer there.
+    fn placed(&self, model: &Model, start: isize) -> Option<Vec<Diagnostic>> {
+        let mut placed: Vec<Diagnostic> =
+            self.diagnostics.iter().map(|d| shift(d, start)).collect();
+        for anchor in &self.anchored {
+            let at = model
+                .device_functions
+                .start(&anchor.function, anchor.arity)?;
+            let stored = self
+                .diagnostics
+                .get(anchor.diagnostic)?
+                .labels
+                .get(anchor.label)?;
+            let label = placed
+                .get_mut(anchor.diagnostic)?
+                .labels
+                .get_mut(anchor.label)?;
+            label.span = shifted(&stored.span, at as isize);
+        }
+        Some(placed)
+    }
+}
+
+/// The device function whose definition holds `span`, by name and arity, with its start: the
+/// one the file's summaries know by that name and arity.
+fn device_function_around(model: &Model, span: &Range<usize>) -> Option<(String, usize, usize)> {
+    let function = model.functions.iter().find(|f| {
+        matches!(f.kind, FunctionKind::Device | FunctionKind::HostDevice)
+            && f.definition.start_byte() <= span.start
+            && span.end <= f.definition.end_byte()
+    })?;
+    let arity = function.parameters.len();
+    let start = model.device_functions.start(&function.name, arity)?;
+    (start == function.definition.start_byte()).then(|| (function.name.clone(), arity, start))
+}
+
 /// What the last lint did with the cache (tests check that reuse happens and covers everything).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
@@ -278,6 +342,8 @@ pub struct FunctionCache {
     reused: Vec<(usize, Arc<Entry>)>,
     /// This lint: host functions analysed, with the names they looked up.
     analysed_hosts: Vec<(usize, Vec<String>)>,
+    /// This lint: device functions with their summaries, reused or made.
+    devices: Vec<(usize, Arc<Entry>)>,
     /// This lint: functions by name and each kernel's summary, made when first needed.
     lookup: Option<Lookup>,
     last: Stats,
@@ -423,6 +489,7 @@ impl FunctionCache {
         }
         self.reused.clear();
         self.analysed_hosts.clear();
+        self.devices.clear();
         self.lookup = None;
     }
 
@@ -431,6 +498,7 @@ impl FunctionCache {
         self.entries.clear();
         self.reused.clear();
         self.analysed_hosts.clear();
+        self.devices.clear();
         self.lookup = None;
     }
 
@@ -468,6 +536,7 @@ impl FunctionCache {
     fn keep(&mut self, model: &Model, found: Vec<Diagnostic>) -> Option<Vec<Diagnostic>> {
         let lookup = self.lookup.take().unwrap_or_else(|| Lookup::new(model));
         let reused: FxHashMap<usize, Arc<Entry>> = self.reused.drain(..).collect();
+        let devices: FxHashMap<usize, Arc<Entry>> = self.devices.drain(..).collect();
         let mut analysed: Vec<usize> = model.kernels.iter().map(|(index, _)| *index).collect();
         analysed.extend(self.analysed_hosts.iter().map(|(index, _)| *index));
         analysed.sort_by_key(|&index| {
@@ -486,20 +555,27 @@ impl FunctionCache {
                     .unwrap_or(0..0)
             })
             .collect();
+        let calls: FxHashMap<usize, &Vec<String>> = model
+            .kernels
+            .iter()
+            .map(|(index, facts)| (*index, &facts.calls))
+            .collect();
         let dependencies: FxHashMap<usize, &Vec<String>> = self
             .analysed_hosts
             .iter()
             .map(|(index, names)| (*index, names))
             .collect();
-        // each finding to the analysed function that holds all its spans, relative to its start;
-        // a host function's label in a function it looked up is anchored there
-        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
-        let mut anchors: FxHashMap<usize, Vec<Anchor>> = FxHashMap::default();
         let launches: FxHashMap<usize, &Vec<crate::model::launch::LaunchSite>> = model
             .kernels
             .iter()
             .map(|(index, facts)| (*index, &facts.launches))
             .collect();
+        // each finding to the analysed function that holds its span, relative to its start; a
+        // label elsewhere is tied to what it points at: a kernel's launch, a device function the
+        // kernel calls, a function a host function looked up
+        let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+        let mut anchors: FxHashMap<usize, Vec<Anchor>> = FxHashMap::default();
+        let mut anchored: FxHashMap<usize, Vec<Anchored>> = FxHashMap::default();
         let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> =
             FxHashMap::default();
         for diagnostic in &found {
@@ -509,41 +585,51 @@ impl FunctionCache {
             let range = ranges.get(slot)?;
             let owner = *analysed.get(slot)?;
             let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
-            let mut outside = Vec::new();
-            for (label, span) in diagnostic.labels.iter().map(|l| &l.span).enumerate() {
-                if !inside(span) {
-                    outside.push((label, span));
-                }
-            }
-            if !inside(&diagnostic.span)
-                || diagnostic
-                    .fix
-                    .iter()
-                    .flat_map(|f| &f.edits)
-                    .any(|e| !inside(&e.span))
-            {
+            let fixed = diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| f.edits.iter().map(|e| &e.span))
+                .all(inside);
+            if !inside(&diagnostic.span) || !fixed {
                 return None;
             }
+            let by = -(range.start as isize);
+            let mut relative = shift(diagnostic, by);
             let kept = findings.entry(owner).or_default();
-            for (label, span) in outside {
-                // a kernel's finding names the launches that leave threads past the problem
+            for (label_index, label) in diagnostic.labels.iter().enumerate() {
+                if inside(&label.span) {
+                    continue;
+                }
                 let launch = launches.get(&owner).and_then(|l| {
                     l.iter()
-                        .position(|l| l.path == model.path && l.span == *span)
+                        .position(|l| l.path == model.path && l.span == label.span)
                 });
                 if let Some(launch) = launch {
                     launch_labels
                         .entry(owner)
                         .or_default()
-                        .push((kept.len(), label, launch));
+                        .push((kept.len(), label_index, launch));
+                    continue;
+                }
+                // only a kernel's reuse key holds the device functions it read
+                if calls.contains_key(&owner) {
+                    let (function, arity, start) = device_function_around(model, &label.span)?;
+                    if let Some(moved) = relative.labels.get_mut(label_index) {
+                        moved.span = shifted(&label.span, -(start as isize));
+                    }
+                    anchored.entry(owner).or_default().push(Anchored {
+                        diagnostic: kept.len(),
+                        label: label_index,
+                        function,
+                        arity,
+                    });
                     continue;
                 }
                 let names = dependencies.get(&owner)?;
-                let anchor = Anchor::new(model, kept.len(), label, span, names)?;
+                let anchor = Anchor::new(model, kept.len(), label_index, &label.span, names)?;
                 anchors.entry(owner).or_default().push(anchor);
             }
-            let by = -(range.start as isize);
-            kept.push(shift(diagnostic, by));
+            kept.push(relative);
         }
         let skipped: FxHashMap<usize, &Vec<Range<usize>>> = model
             .kernels
@@ -556,8 +642,7 @@ impl FunctionCache {
         for (index, function) in model.functions.iter().enumerate() {
             let start = function.definition.start_byte() as isize;
             if let Some(entry) = reused.get(&index) {
-                let mut moved: Vec<Diagnostic> =
-                    entry.diagnostics.iter().map(|d| shift(d, start)).collect();
+                let mut moved = entry.placed(model, start)?;
                 for anchor in &entry.anchors {
                     let there = anchor.function(model)?.definition.start_byte() as isize;
                     let label = moved
@@ -574,6 +659,16 @@ impl FunctionCache {
                     }
                 }
                 all.extend(moved);
+                let Some((source, view)) = texts(model, function) else {
+                    continue;
+                };
+                entries
+                    .entry(key_hash(function, source, view))
+                    .or_default()
+                    .push(entry.clone());
+                continue;
+            }
+            if let Some(entry) = devices.get(&index) {
                 let Some((source, view)) = texts(model, function) else {
                     continue;
                 };
@@ -612,6 +707,15 @@ impl FunctionCache {
                         .collect()
                 })
                 .unwrap_or_default();
+            let helpers = calls
+                .get(&index)
+                .map(|names| {
+                    names
+                        .iter()
+                        .map(|name| (name.clone(), model.device_functions.named(name)))
+                        .collect()
+                })
+                .unwrap_or_default();
             let entry = Entry {
                 kind: function.kind,
                 template_parameters: function.template_parameters.clone(),
@@ -627,6 +731,9 @@ impl FunctionCache {
                 launches: launches.get(&index).map(|l| (*l).clone()).unwrap_or_default(),
                 launch_labels: launch_labels.remove(&index).unwrap_or_default(),
                 depends_on,
+                helpers,
+                anchored: anchored.remove(&index).unwrap_or_default(),
+                device: None,
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -650,6 +757,11 @@ impl<'t> Reuse<'t> for FunctionCache {
                 // a launch in another file is named by its line in the message
                 a.same_geometry(b) && (a.path == model.path || a.line == b.line)
             })
+            // the device functions it calls summarise as they did
+            || !entry
+            .helpers
+            .iter()
+            .all(|(name, expected)| model.device_functions.named(name) == *expected)
         {
             return None;
         }
@@ -682,6 +794,67 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn device_function(
+        &mut self,
+        model: &Model<'t>,
+        index: usize,
+        known: &DeviceFunctions,
+    ) -> Option<HelperSummary> {
+        let function = model.functions.get(index)?;
+        let entry = self.find(model, function)?;
+        let device = entry.device.as_ref()?;
+        if !device
+            .reads
+            .iter()
+            .all(|(name, seen)| known.lookup_state(name) == *seen)
+        {
+            return None;
+        }
+        let summary = device.summary.clone();
+        self.devices.push((index, entry));
+        Some(summary)
+    }
+
+    fn device_function_built(
+        &mut self,
+        model: &Model<'t>,
+        index: usize,
+        summary: &HelperSummary,
+        calls: &[String],
+        known: &DeviceFunctions,
+    ) {
+        let Some(function) = model.functions.get(index) else {
+            return;
+        };
+        let Some((source, view)) = texts(model, function) else {
+            return;
+        };
+        let reads = calls
+            .iter()
+            .map(|name| (name.clone(), known.lookup_state(name)))
+            .collect();
+        let entry = Entry {
+            kind: function.kind,
+            template_parameters: function.template_parameters.clone(),
+            source: source.into(),
+            view: view.map(Into::into),
+            diagnostics: Vec::new(),
+            summary: None,
+            skipped: Vec::new(),
+            depends_on: Vec::new(),
+            anchors: Vec::new(),
+            launches: Vec::new(),
+            launch_labels: Vec::new(),
+            helpers: Vec::new(),
+            anchored: Vec::new(),
+            device: Some(DeviceEntry {
+                summary: summary.clone(),
+                reads,
+            }),
+        };
+        self.devices.push((index, Arc::new(entry)));
     }
 }
 

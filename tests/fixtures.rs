@@ -108,7 +108,7 @@ fn project_fixtures_report_exactly_their_expectations() {
     assert!(projects.len() >= 2, "project fixtures missing");
     let mut failures = Vec::new();
     for project in projects {
-        let run = engine::check(&[project.clone()], engine::CheckOptions::default());
+        let run = engine::check(std::slice::from_ref(&project), engine::CheckOptions::default());
         assert!(run.errors.is_empty(), "{:?}", run.errors);
         assert!(run.reports.len() >= 2, "{}: {} files", project.display(), run.reports.len());
         for report in &run.reports {

@@ -32,10 +32,17 @@ fn every_verifiable_fixture_finding_is_confirmed() {
     let diagnostics = json["diagnostics"].as_array().unwrap();
     assert!(!diagnostics.is_empty());
     for diagnostic in diagnostics {
-        assert_eq!(
-            diagnostic["verification"]["status"], "confirmed",
-            "{diagnostic}"
-        );
+        let verification = &diagnostic["verification"];
+        // an access made inside a device function the kernel calls is not instrumented (only the
+        // kernel's own accesses are): verify says so rather than guessing
+        let inside_helper = verification["status"] == "not-verifiable"
+            && verification["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("inside the device function"));
+        if inside_helper {
+            continue;
+        }
+        assert_eq!(verification["status"], "confirmed", "{diagnostic}");
     }
 }
 

@@ -338,3 +338,62 @@ fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
     assert_eq!(diagnostics, engine::lint_text(path, &shifted, &settings).diagnostics);
     assert_eq!(document.last_lint().analysed, 2);
 }
+
+/// A kernel reads the summaries of the device functions it calls: editing one analyses again the
+/// kernels that call it (and no other), and a finding's label inside the helper moves with the
+/// helper, not with the kernel.
+#[test]
+fn editing_a_helper_reanalyses_the_kernels_that_call_it() {
+    let settings = Settings::default();
+    let path = Path::new("edited.cu");
+    let helper = "__device__ void put(float* p, int i, float v) { p[i] = v; }\n";
+    let caller = "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, 1.0f); }\n";
+    let other = "__global__ void q(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = 0; }\n";
+    let step = |kept: Option<Kept>, text: &str| {
+        let (kept, diagnostics) = lint_edit(kept, text, &settings);
+        assert_eq!(
+            diagnostics,
+            engine::lint_text(path, text, &settings).diagnostics,
+            "{text}"
+        );
+        let stats = kept.last_lint();
+        assert!(!stats.fell_back, "{text}");
+        (kept, diagnostics, (stats.analysed, stats.reused))
+    };
+    let text = format!("{helper}{caller}{other}");
+    let (kept, found, _) = step(None, &text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, "unguarded-thread-index");
+    let label_at = |d: &Diagnostic, t: &str| {
+        d.labels
+            .iter()
+            .any(|l| t.get(l.span.clone()) == Some("p[i]"))
+    };
+    assert!(label_at(&found[0], &text), "{found:?}");
+
+    // the helper guards its access now: `k` is analysed again and its finding is gone; `q` is not
+    let guarded = text.replace("{ p[i] = v; }", "{ if (i < 4096) p[i] = v; }");
+    let (kept, found, counts) = step(Some(kept), &guarded);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(counts, (1, 1));
+
+    // and back
+    let (kept, found, counts) = step(Some(kept), &text);
+    assert_eq!((found.len(), counts), (1, (1, 1)));
+
+    // a helper edit that leaves its summary as it was: nothing analysed again
+    let spaced = text.replace("p[i] = v; }", "p[i] = v;   }");
+    let (kept, _, counts) = step(Some(kept), &spaced);
+    assert_eq!(counts, (0, 2));
+
+    // text between the helper and the kernel, then the helper after the kernel: the kernel's
+    // finding is reused, its label found in the helper where the helper now is
+    let between = format!("{helper}// between\n{caller}{other}");
+    let (kept, found, counts) = step(Some(kept), &between);
+    assert_eq!(counts, (0, 2));
+    assert!(label_at(&found[0], &between), "{found:?}");
+    let after = format!("{caller}{other}{helper}");
+    let (_, found, counts) = step(Some(kept), &after);
+    assert_eq!(counts, (0, 2));
+    assert!(label_at(&found[0], &after), "{found:?}");
+}

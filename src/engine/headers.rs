@@ -20,8 +20,11 @@ const MAX_HEADERS: usize = 64;
 
 type Stamp = (Option<SystemTime>, u64);
 
-fn cache() -> &'static Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>> {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>>> = OnceLock::new();
+/// Each header read, by path, with its modification time and length when it was read.
+type HeaderCache = Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>>;
+
+fn cache() -> &'static HeaderCache {
+    static CACHE: OnceLock<HeaderCache> = OnceLock::new();
     CACHE.get_or_init(Mutex::default)
 }
 

@@ -3,6 +3,11 @@
 //! `if (r >= R || c >= C) return;` leaves two facts for the code after it, `r < R` and `c < C`;
 //! the else branch of `if (i < n)` carries `i >= n`. Facts are syntactic: the reasoning built on
 //! them only ever concludes "bounded" or "out of range" when a fact says so directly.
+//!
+//! A bound test kept in a flag is the test itself: after `const bool valid = i < n;`, the
+//! condition `valid` carries `i < n` and `!valid` carries `i >= n`. The splitter asks the function
+//! around the condition (through [`Flags`]) for the value a flag holds; it answers only for a local
+//! defined once and never reassigned, whose inputs are not reassigned either.
 
 use crate::syntax::{self, operator, strip, NodeExt};
 use tree_sitter::Node;
@@ -79,6 +84,32 @@ impl<'t> Comparison<'t> {
     }
 }
 
+/// What the splitter may ask of the function around a condition.
+pub trait Flags<'t> {
+    /// The value the local `name` holds wherever it is read: its single definition, when neither
+    /// it nor anything that definition reads is ever reassigned. None for anything else.
+    fn flag_value(&self, name: &str) -> Option<Node<'t>>;
+}
+
+/// Identifiers are not resolved: a flag guarantees nothing.
+pub struct NoFlags;
+
+impl<'t> Flags<'t> for NoFlags {
+    fn flag_value(&self, _: &str) -> Option<Node<'t>> {
+        None
+    }
+}
+
+/// A closure from a name to the flag's value.
+impl<'t, F: Fn(&str) -> Option<Node<'t>>> Flags<'t> for F {
+    fn flag_value(&self, name: &str) -> Option<Node<'t>> {
+        self(name)
+    }
+}
+
+/// How many flags defined through other flags the splitter follows (`ok = valid && j < m`).
+const MAX_FLAG_HOPS: usize = 8;
+
 /// A condition known to hold or to fail at a program point.
 #[derive(Debug, Clone, Copy)]
 pub struct Condition<'t> {
@@ -88,129 +119,146 @@ pub struct Condition<'t> {
 
 /// Splits a condition into the comparisons it guarantees. A disjunction that holds guarantees
 /// none of its parts; it is returned in `disjunctions` so out-of-range reasoning can still read it.
+/// A flag is read as the comparison it holds (`flags`), the fact's origin then being the flag's
+/// value, where the comparison is written.
 pub fn comparisons<'t>(
     condition: Condition<'t>,
     source: &str,
+    flags: &dyn Flags<'t>,
     out: &mut Vec<Comparison<'t>>,
     disjunctions: &mut Vec<Vec<Comparison<'t>>>,
 ) {
-    split(
+    let splitter = Splitter {
+        source,
+        flags,
+        hops: 0,
+    };
+    splitter.split(
         condition.node,
         condition.holds,
         condition.node,
-        source,
         out,
         disjunctions,
         0,
     );
 }
 
-fn split<'t>(
-    node: Node<'t>,
-    holds: bool,
-    origin: Node<'t>,
-    source: &str,
-    out: &mut Vec<Comparison<'t>>,
-    disjunctions: &mut Vec<Vec<Comparison<'t>>>,
-    depth: usize,
-) {
-    if depth > syntax::MAX_DEPTH {
-        return;
-    }
-    let node = match node.node_kind() {
-        "condition_clause" => match node.field("value").or_else(|| node.named_child(0)) {
-            Some(value) => value,
-            None => return,
-        },
-        _ => node,
-    };
-    let node = strip(node, source);
-    match node.node_kind() {
-        "unary_expression" if operator(node, source) == "!" => {
-            if let Some(argument) = node.field("argument") {
-                split(
-                    argument,
-                    !holds,
-                    origin,
-                    source,
-                    out,
-                    disjunctions,
-                    depth + 1,
-                );
-            }
+struct Splitter<'a, 't> {
+    source: &'a str,
+    flags: &'a dyn Flags<'t>,
+    /// Flags followed so far on this path.
+    hops: usize,
+}
+
+impl<'t> Splitter<'_, 't> {
+    fn split(
+        &self,
+        node: Node<'t>,
+        holds: bool,
+        origin: Node<'t>,
+        out: &mut Vec<Comparison<'t>>,
+        disjunctions: &mut Vec<Vec<Comparison<'t>>>,
+        depth: usize,
+    ) {
+        let source = self.source;
+        if depth > syntax::MAX_DEPTH {
+            return;
         }
-        "binary_expression" => {
-            let op = operator(node, source);
-            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
-                return;
-            };
-            // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
-            let op = match op {
-                "&" if is_comparison(left, source) && is_comparison(right, source) => "&&",
-                "|" if is_comparison(left, source) && is_comparison(right, source) => "||",
-                other => other,
-            };
-            match (op, holds) {
-                ("&&", true) | ("||", false) => {
-                    split(left, holds, origin, source, out, disjunctions, depth + 1);
-                    split(right, holds, origin, source, out, disjunctions, depth + 1);
+        let node = match node.node_kind() {
+            "condition_clause" => match node.field("value").or_else(|| node.named_child(0)) {
+                Some(value) => value,
+                None => return,
+            },
+            _ => node,
+        };
+        let node = strip(node, source);
+        match node.node_kind() {
+            "unary_expression" if operator(node, source) == "!" => {
+                if let Some(argument) = node.field("argument") {
+                    self.split(argument, !holds, origin, out, disjunctions, depth + 1);
                 }
-                ("||", true) | ("&&", false) => {
-                    let mut parts = Vec::new();
-                    let mut nested = Vec::new();
-                    for side in [left, right] {
-                        let mut one = Vec::new();
-                        split(
-                            side,
-                            holds,
-                            origin,
-                            source,
-                            &mut one,
-                            &mut nested,
-                            depth + 1,
-                        );
-                        if one.len() == 1 {
-                            parts.extend(one);
-                        } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
-                            parts.extend(deeper);
-                        } else {
-                            return; // a part that is not a single comparison: nothing certain
+            }
+            "binary_expression" => {
+                let op = operator(node, source);
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return;
+                };
+                // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
+                let both = || self.is_comparison(left) && self.is_comparison(right);
+                let op = match op {
+                    "&" if both() => "&&",
+                    "|" if both() => "||",
+                    other => other,
+                };
+                match (op, holds) {
+                    ("&&", true) | ("||", false) => {
+                        self.split(left, holds, origin, out, disjunctions, depth + 1);
+                        self.split(right, holds, origin, out, disjunctions, depth + 1);
+                    }
+                    ("||", true) | ("&&", false) => {
+                        let mut parts = Vec::new();
+                        let mut nested = Vec::new();
+                        for side in [left, right] {
+                            let mut one = Vec::new();
+                            self.split(side, holds, origin, &mut one, &mut nested, depth + 1);
+                            if one.len() == 1 {
+                                parts.extend(one);
+                            } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
+                                parts.extend(deeper);
+                            } else {
+                                return; // a part that is not a single comparison: nothing certain
+                            }
+                        }
+                        disjunctions.push(parts);
+                    }
+                    _ => {
+                        if let Some(relation) = Relation::parse(op) {
+                            let relation = if holds { relation } else { relation.negated() };
+                            out.push(Comparison {
+                                left: strip(left, source),
+                                relation,
+                                right: strip(right, source),
+                                origin,
+                            });
                         }
                     }
-                    disjunctions.push(parts);
                 }
-                _ => {
-                    if let Some(relation) = Relation::parse(op) {
-                        let relation = if holds { relation } else { relation.negated() };
+            }
+            // `IN_RANGE(x, 0, cols - 1)`, `inBounds(i, n)`: a range-check helper that holds bounds its
+            // first arguments by its last one (strictly, so it never reads as an off-by-one guard)
+            "call_expression" if holds && is_range_check(node, source) => {
+                let arguments: Vec<Node<'t>> = node
+                    .field("arguments")
+                    .map(|a| syntax::named_children(a).collect())
+                    .unwrap_or_default();
+                if let Some((bound, checked)) = arguments.split_last() {
+                    for argument in checked {
                         out.push(Comparison {
-                            left: strip(left, source),
-                            relation,
-                            right: strip(right, source),
+                            left: strip(*argument, source),
+                            relation: Relation::Less,
+                            right: strip(*bound, source),
                             origin,
                         });
                     }
                 }
             }
-        }
-        // `IN_RANGE(x, 0, cols - 1)`, `inBounds(i, n)`: a range-check helper that holds bounds its
-        // first arguments by its last one (strictly, so it never reads as an off-by-one guard)
-        "call_expression" if holds && is_range_check(node, source) => {
-            let arguments: Vec<Node<'t>> = node
-                .field("arguments")
-                .map(|a| syntax::named_children(a).collect())
-                .unwrap_or_default();
-            if let Some((bound, checked)) = arguments.split_last() {
-                for argument in checked {
-                    out.push(Comparison {
-                        left: strip(*argument, source),
-                        relation: Relation::Less,
-                        right: strip(*bound, source),
-                        origin,
-                    });
+            // `valid`, defined once as `i < n`: the comparison it holds
+            "identifier" if self.hops < MAX_FLAG_HOPS => {
+                if let Some(value) = self.flags.flag_value(syntax::text(node, source)) {
+                    let deeper = Splitter {
+                        source,
+                        flags: self.flags,
+                        hops: self.hops + 1,
+                    };
+                    deeper.split(value, holds, value, out, disjunctions, depth + 1);
                 }
             }
+            _ => {}
         }
-        _ => {}
+    }
+
+    fn is_comparison(&self, node: Node<'t>) -> bool {
+        is_comparison_within(node, self.source, self.flags, self.hops, 0)
     }
 }
 
@@ -228,11 +276,13 @@ fn is_range_check(call: Node, source: &str) -> bool {
         .any(|word| name.ends_with(word))
 }
 
-fn is_comparison(node: Node, source: &str) -> bool {
-    is_comparison_within(node, source, 0)
-}
-
-fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
+fn is_comparison_within<'t>(
+    node: Node<'t>,
+    source: &str,
+    flags: &dyn Flags<'t>,
+    hops: usize,
+    depth: usize,
+) -> bool {
     if depth > syntax::MAX_DEPTH {
         return false;
     }
@@ -245,9 +295,125 @@ fn is_comparison_within(node: Node, source: &str, depth: usize) -> bool {
             ) && (Relation::parse(operator(node, source)).is_some()
                 || node
                     .field("left")
-                    .is_some_and(|l| is_comparison_within(l, source, depth + 1)))
+                    .is_some_and(|l| is_comparison_within(l, source, flags, hops, depth + 1)))
         }
         "unary_expression" => operator(node, source) == "!",
+        // a flag holding a comparison
+        "identifier" if hops < MAX_FLAG_HOPS => flags
+            .flag_value(syntax::text(node, source))
+            .is_some_and(|value| is_comparison_within(value, source, flags, hops + 1, depth + 1)),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparisons the condition of the last `if` in `text` guarantees when it holds (or
+    /// fails), with flags resolved by their single `const bool` definitions in `text`.
+    fn facts(text: &str, holds: bool) -> (Vec<String>, usize) {
+        let tree = crate::engine::parse(text, None).unwrap_or_else(|| panic!("parse"));
+        let mut conditions = Vec::new();
+        let mut flags: Vec<(String, Node)> = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |node| {
+            match node.node_kind() {
+                "if_statement" => conditions.extend(node.field("condition")),
+                "init_declarator" => {
+                    if let (Some(name), Some(value)) =
+                        (node.field("declarator"), node.field("value"))
+                    {
+                        flags.push((syntax::text(name, text).to_string(), value));
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+        let lookup = |name: &str| flags.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        let condition = *conditions.last().unwrap_or_else(|| panic!("no if"));
+        let mut out = Vec::new();
+        let mut disjunctions = Vec::new();
+        comparisons(
+            Condition {
+                node: condition,
+                holds,
+            },
+            text,
+            &lookup,
+            &mut out,
+            &mut disjunctions,
+        );
+        let shown = out
+            .iter()
+            .map(|c| {
+                let relation = match c.relation {
+                    Relation::Less => "<",
+                    Relation::LessEqual => "<=",
+                    Relation::Greater => ">",
+                    Relation::GreaterEqual => ">=",
+                    Relation::Equal => "==",
+                    Relation::NotEqual => "!=",
+                };
+                format!(
+                    "{} {relation} {}",
+                    syntax::text(c.left, text),
+                    syntax::text(c.right, text)
+                )
+            })
+            .collect();
+        (shown, disjunctions.len())
+    }
+
+    #[test]
+    fn a_flag_carries_the_comparison_it_holds() {
+        let code = "void f() { const bool valid = i < n; if (valid) {} }";
+        assert_eq!(facts(code, true).0, vec!["i < n"]);
+        assert_eq!(facts(code, false).0, vec!["i >= n"]);
+        let negated = "void f() { const bool valid = i < n; if (!valid) return; }";
+        assert_eq!(facts(negated, false).0, vec!["i < n"]);
+    }
+
+    #[test]
+    fn flags_in_conjunctions_and_flags_of_conjunctions() {
+        let code = "void f() { bool in = (r < R) && (c < C); if (in && k > 0) {} }";
+        assert_eq!(facts(code, true).0, vec!["r < R", "c < C", "k > 0"]);
+        // `in` failing: one of the two fails, a disjunction
+        assert_eq!(
+            facts(code.replace("in && k > 0", "in").as_str(), false),
+            (vec![], 1)
+        );
+        let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
+        assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
+    }
+
+    #[test]
+    fn unknown_names_and_cycles_guarantee_nothing() {
+        assert!(facts("void f() { if (valid) {} }", true).0.is_empty());
+        // a flag defined through itself is followed a few times, then dropped
+        assert!(facts("void f() { bool a = !a; if (a) {} }", true)
+            .0
+            .is_empty());
+        // the closure form with no flags is the plain splitter
+        let tree = crate::engine::parse("void f() { if (i < n) {} }", None)
+            .unwrap_or_else(|| panic!("parse"));
+        let mut out = Vec::new();
+        let mut disjunctions = Vec::new();
+        let mut condition = None;
+        syntax::walk_iterative(tree.root_node(), |node| {
+            if node.node_kind() == "if_statement" {
+                condition = node.field("condition");
+            }
+            true
+        });
+        let node = condition.unwrap_or_else(|| panic!("no if"));
+        comparisons(
+            Condition { node, holds: true },
+            "void f() { if (i < n) {} }",
+            &NoFlags,
+            &mut out,
+            &mut disjunctions,
+        );
+        assert_eq!(out.len(), 1);
     }
 }

@@ -1,6 +1,7 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
 pub mod guards;
+pub mod helpers;
 pub mod host;
 pub mod index;
 pub mod kernel;
@@ -78,6 +79,8 @@ pub struct Model<'t> {
     pub tree: &'t Tree,
     pub lines: &'t LineIndex,
     pub functions: Vec<Function<'t>>,
+    /// Summaries of the `__device__` functions, computed before the kernels that call them.
+    pub device_functions: helpers::DeviceFunctions,
     /// Kernel-side facts, one entry per `__global__` function (index into `functions`).
     pub kernels: Vec<(usize, KernelFacts<'t>)>,
     pub suppressions: Vec<Suppression>,
@@ -109,6 +112,26 @@ pub trait Reuse<'t> {
     fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool;
     /// Host function `index` was analysed, reading the file's functions named `depends_on`.
     fn host_function_built(&mut self, index: usize, depends_on: &[String]);
+    /// The summary of device function `index` from an earlier lint, when what it read of the
+    /// summaries made before it (`known`, the names it calls) is as it was.
+    fn device_function(
+        &mut self,
+        _model: &Model<'t>,
+        _index: usize,
+        _known: &helpers::DeviceFunctions,
+    ) -> Option<helpers::HelperSummary> {
+        None
+    }
+    /// Device function `index` was summarised, reading the names `calls` of `known`.
+    fn device_function_built(
+        &mut self,
+        _model: &Model<'t>,
+        _index: usize,
+        _summary: &helpers::HelperSummary,
+        _calls: &[String],
+        _known: &helpers::DeviceFunctions,
+    ) {
+    }
 }
 
 /// What the model keeps of a kernel whose facts are not built.
@@ -154,6 +177,9 @@ impl<'t> Model<'t> {
 
     /// The model without the facts of the functions `reuse` covers: `kernels` and
     /// `host.functions` hold only the analysed ones; `host.kernels` has every kernel's summary.
+    // the file's parts are borrowed separately: the language server keeps the tree and view
+    // between edits while the text and lines are new
+    #[allow(clippy::too_many_arguments)]
     pub fn build_reusing(
         path: &'t std::path::Path,
         source: &'t str,
@@ -171,6 +197,7 @@ impl<'t> Model<'t> {
             tree,
             lines,
             functions: Vec::new(),
+            device_functions: helpers::DeviceFunctions::default(),
             kernels: Vec::new(),
             suppressions: Vec::new(),
             check_macros,
@@ -198,6 +225,7 @@ impl<'t> Model<'t> {
             .filter(|f| f.kind == FunctionKind::Kernel)
             .map(|f| f.name.clone())
             .collect();
+        model.device_functions = helpers::summarize(&model, reuse);
         for index in 0..model.functions.len() {
             if model.functions[index].kind != FunctionKind::Kernel {
                 continue;

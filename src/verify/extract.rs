@@ -532,6 +532,19 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
             if planned.iter().any(|(s, ..)| *s == span) {
                 continue;
             }
+            if let Some(via) = &access.via {
+                if uninstrumented.iter().any(|(s, _)| *s == span) {
+                    continue;
+                }
+                uninstrumented.push((
+                    span,
+                    format!(
+                        "the access is made inside the device function `{}`",
+                        via.helper
+                    ),
+                ));
+                continue;
+            }
             let offset = match access.pointer_offset {
                 Some(offset) => {
                     let offset_text = text(offset, source);

@@ -87,3 +87,12 @@ int main() {
     CUDA_CHECK(cudaFree(d_values));
     return 0;
 }
+
+// The same off-by-one kept in a flag.
+__global__ void inclusiveFlag(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool valid = i <= n;
+    if (valid) {
+        y[i] = x[i] * 0.5f; // expect: out-of-range-access, out-of-range-access
+    }
+}

@@ -92,3 +92,26 @@ void launchClearRows(float* out, int rows) {
     cudaError_t second = cudaGetLastError();
     if (first != cudaSuccess || second != cudaSuccess) printf("launch failed\n");
 }
+
+// An index built by a device function from two unguarded coordinates.
+__device__ int flatIndex(int row, int col, int width) {
+    return row * width + col;
+}
+
+__global__ void helperIndex(float* m, int rows, int cols) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = flatIndex(row, col, cols);
+    m[i] = 0.0f; // expect: unguarded-thread-index
+}
+
+// The write happens inside the helper; the unguarded thread index comes from the kernel.
+__device__ void storeAt(float* dst, int i, float v) {
+    dst[i] = v;
+}
+
+__global__ void helperStore(const float* src, float* dst, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? src[i] : 0.0f;
+    storeAt(dst, i, v); // expect: unguarded-thread-index
+}

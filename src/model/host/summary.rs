@@ -104,6 +104,9 @@ pub fn summarize_kernel(
         .map(|p| is_single_pointer(model.source, p))
         .collect();
     for access in &facts.accesses {
+        if access.via.is_some() {
+            continue; // made by a device function: the pointer handed to it is counted above
+        }
         let Some(summary) = parameters.get_mut(access.parameter_index) else {
             continue;
         };

@@ -62,6 +62,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             deps,
             status,
             statement: enclosing_statement(node),
+            via: None,
         });
     }
 
@@ -84,6 +85,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             guards::comparisons(
                 fact.condition,
                 self.source,
+                self,
                 &mut comparisons,
                 &mut disjunctions,
             );
@@ -158,7 +160,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(conditions) = self.definition_guards.get(&value.id()) {
             let mut disjunctions = Vec::new();
             for condition in conditions {
-                guards::comparisons(*condition, self.source, &mut all, &mut disjunctions);
+                guards::comparisons(*condition, self.source, self, &mut all, &mut disjunctions);
             }
         }
         all

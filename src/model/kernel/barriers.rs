@@ -40,14 +40,313 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
-    /// `for (j = threadIdx.x; j < padded_width; j += blockDim.x)`: the bound is rounded up to a
-    /// multiple of the stride so every thread runs the same number of iterations.
-    pub(super) fn has_padded_trip_count(&self, condition: Node<'t>) -> bool {
-        let in_loop = condition
+    /// `for (k = threadIdx.x; k < limit; k += blockDim.x)` with `limit` a uniform multiple of the
+    /// step (`roundDown(n, blockDim.x)`, `n / T * T`, `n - n % T`, a width padded up to one):
+    /// every thread starts below the step, so every thread runs `limit / step` iterations and a
+    /// barrier in the body is reached by the whole block.
+    ///
+    /// A limit whose only evidence is its name (a parameter `padded_width`, a call to a `roundUp`
+    /// defined nowhere in the file) is taken at its word: its value is computed where the model
+    /// cannot see (the host, a header), and the barrier is then not known to split the block. A
+    /// name with a visible definition is judged by that definition alone.
+    pub(super) fn has_uniform_trip_count(&self, condition: Node<'t>) -> bool {
+        let Some(for_loop) = condition
             .parent()
-            .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
-        let text = self.text(condition).to_ascii_lowercase();
-        in_loop && (text.contains("pad") || text.contains("round") || text.contains("aligned"))
+            .filter(|p| p.node_kind() == "for_statement")
+        else {
+            return false;
+        };
+        if for_loop.field("condition") != Some(condition) {
+            return false;
+        }
+        let Some((variable, limit)) = self.loop_test(condition) else {
+            return false;
+        };
+        let name = self.text(variable);
+        let (Some(step), Some(start)) = (
+            for_loop
+                .field("update")
+                .and_then(|u| self.loop_step(u, name)),
+            for_loop
+                .field("initializer")
+                .and_then(|i| self.loop_start(i, name)),
+        ) else {
+            return false;
+        };
+        let moved_in_body = for_loop
+            .field("body")
+            .is_some_and(|body| self.writes_to(body, name));
+        !moved_in_body
+            && self.expression_deps(step, 0).is_uniform()
+            && self.expression_deps(limit, 0).is_uniform()
+            && self.starts_below(start, step)
+            && self.multiple_of(limit, step, 0) != Multiple::No
+    }
+
+    /// `k < limit` or `limit > k`: the loop variable and its limit.
+    fn loop_test(&self, condition: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let condition = strip(condition, self.source);
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (
+            strip(condition.field("left")?, self.source),
+            strip(condition.field("right")?, self.source),
+        );
+        let (variable, limit) = match operator(condition, self.source) {
+            "<" => (left, right),
+            ">" => (right, left),
+            _ => return None,
+        };
+        (variable.node_kind() == "identifier").then_some((variable, limit))
+    }
+
+    /// `k += step` or `k = k + step`: the step.
+    fn loop_step(&self, update: Node<'t>, variable: &str) -> Option<Node<'t>> {
+        let update = strip(update, self.source);
+        if update.node_kind() != "assignment_expression"
+            || !syntax::same_text(update.field("left")?, self.source, variable)
+        {
+            return None;
+        }
+        let right = update.field("right")?;
+        match operator(update, self.source) {
+            "+=" => Some(right),
+            "=" => {
+                let sum = strip(right, self.source);
+                if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
+                    return None;
+                }
+                let (a, b) = (sum.field("left")?, sum.field("right")?);
+                if syntax::same_text(a, self.source, variable) {
+                    Some(b)
+                } else if syntax::same_text(b, self.source, variable) {
+                    Some(a)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `int k = start` or `k = start`: the start.
+    fn loop_start(&self, initializer: Node<'t>, variable: &str) -> Option<Node<'t>> {
+        match initializer.node_kind() {
+            "declaration" => named_children(initializer)
+                .filter(|d| d.node_kind() == "init_declarator")
+                .find(|d| {
+                    d.field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .is_some_and(|n| self.text(n) == variable)
+                })?
+                .field("value"),
+            "assignment_expression" if operator(initializer, self.source) == "=" => {
+                syntax::same_text(initializer.field("left")?, self.source, variable)
+                    .then(|| initializer.field("right"))?
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `body` assigns or steps `variable`.
+    fn writes_to(&self, body: Node<'t>, variable: &str) -> bool {
+        let mut writes = false;
+        syntax::walk_iterative(body, |node| {
+            let target = match node.node_kind() {
+                "assignment_expression" => node.field("left"),
+                "update_expression" => node.field("argument"),
+                _ => None,
+            };
+            writes |= target.is_some_and(|t| syntax::same_text(t, self.source, variable));
+            !writes
+        });
+        writes
+    }
+
+    /// Whether every thread's `start` is below `step`: `threadIdx.x` with a step of `blockDim.x`
+    /// (through locals too), or a comparison in force that says so (`if (tid >= T) return;`).
+    fn starts_below(&self, start: Node<'t>, step: Node<'t>) -> bool {
+        if let (Some(thread), Some(block)) = (
+            self.launch_axis(start, "threadIdx", 0),
+            self.launch_axis(step, "blockDim", 0),
+        ) {
+            if thread == block {
+                return true;
+            }
+        }
+        let split = self.current_comparisons();
+        let (start, step) = (
+            normalized(start, self.source),
+            normalized(step, self.source),
+        );
+        split.0.iter().any(|comparison| {
+            [true, false].into_iter().any(|side| {
+                let oriented = comparison.oriented(side);
+                oriented.relation == Relation::Less
+                    && syntax::same_text(oriented.left, self.source, &start)
+                    && syntax::same_text(oriented.right, self.source, &step)
+            })
+        })
+    }
+
+    /// `threadIdx.y` is `Some("y")` for `object` `threadIdx`, as is a local defined once as it.
+    fn launch_axis(&self, node: Node<'t>, object: &str, depth: usize) -> Option<&'a str> {
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "field_expression" => {
+                (self.text(node.field("argument")?) == object).then_some(())?;
+                Some(self.text(node.field("field")?))
+            }
+            "identifier" if depth < 4 && !self.updated.contains(self.text(node)) => {
+                match self.definitions.get(self.text(node))?.as_slice() {
+                    [value] => self.launch_axis(*value, object, depth + 1),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `a` and `b` are the same value: the same text, the same launch dimension, or a
+    /// local defined once as the other.
+    fn equivalent(&self, a: Node<'t>, b: Node<'t>, depth: usize) -> bool {
+        let (a, b) = (strip(a, self.source), strip(b, self.source));
+        if syntax::same_text(a, self.source, &normalized(b, self.source)) {
+            return true;
+        }
+        if let (Some(x), Some(y)) = (
+            self.launch_axis(a, "blockDim", 0),
+            self.launch_axis(b, "blockDim", 0),
+        ) {
+            return x == y;
+        }
+        if depth >= 4 {
+            return false;
+        }
+        let single = |node: Node<'t>| -> Option<Node<'t>> {
+            if node.node_kind() != "identifier" || self.updated.contains(self.text(node)) {
+                return None;
+            }
+            match self.definitions.get(self.text(node))?.as_slice() {
+                [value] => Some(*value),
+                _ => None,
+            }
+        };
+        single(a).is_some_and(|value| self.equivalent(value, b, depth + 1))
+            || single(b).is_some_and(|value| self.equivalent(a, value, depth + 1))
+    }
+
+    /// Whether `value` is a multiple of `step`, and on what evidence.
+    pub(super) fn multiple_of(&self, value: Node<'t>, step: Node<'t>, depth: usize) -> Multiple {
+        if depth > 8 {
+            return Multiple::No;
+        }
+        let value = strip(value, self.source);
+        if self.equivalent(value, step, 0) {
+            return Multiple::Shape;
+        }
+        match value.node_kind() {
+            "number_literal" => {
+                let number = |n: Node| parse_integer(self.text(strip(n, self.source)));
+                match (number(value), number(step)) {
+                    (Some(v), Some(s)) if s != 0 && v % s == 0 => Multiple::Shape,
+                    _ => Multiple::No,
+                }
+            }
+            "identifier" => {
+                let name = self.text(value);
+                if self.updated.contains(name) {
+                    return Multiple::No;
+                }
+                match self.definitions.get(name).map(Vec::as_slice) {
+                    Some([definition]) => self.multiple_of(*definition, step, depth + 1),
+                    Some(_) => Multiple::No,
+                    None if claims_rounding(name) => Multiple::Name,
+                    None => Multiple::No,
+                }
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (value.field("left"), value.field("right")) else {
+                    return Multiple::No;
+                };
+                match operator(value, self.source) {
+                    // `(n / s) * s`, `tiles * s`: a product with a multiple as a factor
+                    "*" => self
+                        .multiple_of(left, step, depth + 1)
+                        .max(self.multiple_of(right, step, depth + 1)),
+                    // `n - n % s`
+                    "-" if self.remainder_of(right, left, step) => Multiple::Shape,
+                    "+" | "-" => self
+                        .multiple_of(left, step, depth + 1)
+                        .min(self.multiple_of(right, step, depth + 1)),
+                    // `x & ~(s - 1)` for a power-of-two `s`
+                    "&" if self.clears_below(right, step) => Multiple::Shape,
+                    _ => Multiple::No,
+                }
+            }
+            "call_expression" => {
+                if let Some((summary, arguments)) = self.helper_call(value) {
+                    let by = summary.returns.as_ref().and_then(|r| r.multiple_of);
+                    return match by.and_then(|k| arguments.get(k)) {
+                        Some(argument) if self.equivalent(*argument, step, 0) => Multiple::Shape,
+                        _ => Multiple::No,
+                    };
+                }
+                let name = value
+                    .field("function")
+                    .and_then(|f| super::calls::callee_name(f, self.source));
+                match name {
+                    Some(name) if self.helpers.named(name).is_empty() && claims_rounding(name) => {
+                        Multiple::Name
+                    }
+                    _ => Multiple::No,
+                }
+            }
+            _ => Multiple::No,
+        }
+    }
+
+    /// `remainder` is `dividend % step`.
+    fn remainder_of(&self, remainder: Node<'t>, dividend: Node<'t>, step: Node<'t>) -> bool {
+        let remainder = strip(remainder, self.source);
+        remainder.node_kind() == "binary_expression"
+            && operator(remainder, self.source) == "%"
+            && remainder
+                .field("left")
+                .is_some_and(|l| self.equivalent(l, dividend, 0))
+            && remainder
+                .field("right")
+                .is_some_and(|r| self.equivalent(r, step, 0))
+    }
+
+    /// `mask` is `~(step - 1)` (or `~M` with `M + 1 == step`) and `step` a power of two.
+    fn clears_below(&self, mask: Node<'t>, step: Node<'t>) -> bool {
+        let mask = strip(mask, self.source);
+        let Some(step_value) = parse_integer(self.text(strip(step, self.source))) else {
+            return false;
+        };
+        if mask.node_kind() != "unary_expression"
+            || operator(mask, self.source) != "~"
+            || step_value <= 0
+            || step_value & (step_value - 1) != 0
+        {
+            return false;
+        }
+        let Some(low) = mask.field("argument").map(|a| strip(a, self.source)) else {
+            return false;
+        };
+        if let Some(value) = parse_integer(self.text(low)) {
+            return value + 1 == step_value;
+        }
+        low.node_kind() == "binary_expression"
+            && operator(low, self.source) == "-"
+            && low
+                .field("left")
+                .is_some_and(|l| self.equivalent(l, step, 0))
+            && low
+                .field("right")
+                .is_some_and(|r| parse_integer(self.text(r)) == Some(1))
     }
 
     /// `blockDim.x`, or a local defined as it (`int localSize = blockDim.x;`).
@@ -93,7 +392,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .filter(|fact| {
                 fact.exit != Exit::Return
-                    && !self.has_padded_trip_count(fact.condition.node)
+                    && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
             })
             .find(|fact| {
@@ -108,4 +407,33 @@ impl<'a, 't> Analyzer<'a, 't> {
         });
     }
 
+}
+
+/// Evidence that a value is a multiple of a loop's step, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Multiple {
+    /// Not known to be one.
+    No,
+    /// Only a name says so: `padded_width` or `roundUp(n, b)` with no visible definition.
+    Name,
+    /// Its shape says so: `n / s * s`, `n - n % s`, `k * s`, a helper returning a multiple.
+    Shape,
+}
+
+/// A name that says its value is rounded to a multiple.
+fn claims_rounding(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.contains("pad") || name.contains("round") || name.contains("align")
+}
+
+/// `256`, `0x100`, `256u`: an integer literal's value.
+fn parse_integer(text: &str) -> Option<i64> {
+    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i64::from_str_radix(hex, 16).ok(),
+        None => digits.parse().ok(),
+    }
 }

@@ -200,7 +200,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                     return Ok(bound);
                 }
-                Err(node)
+                self.bounded_helper_call(node, comparisons, visiting, depth)
+                    .unwrap_or(Err(node))
             }
             "conditional_expression" => {
                 let condition = node.field("condition");
@@ -218,6 +219,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 holds,
                             },
                             self.source,
+                            self,
                             &mut extended,
                             &mut disjunctions,
                         );

@@ -3,6 +3,7 @@
 
 use super::guards::{self, Comparison, Condition, Relation};
 use super::launch::{Axes, LaunchSite};
+use super::helpers::{DeviceFunctions, Site};
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
@@ -12,8 +13,13 @@ use tree_sitter::Node;
 mod accesses;
 mod barriers;
 mod bounds;
+mod calls;
+mod summary;
 mod thread_values;
 mod walk;
+
+pub(crate) use calls::called_names;
+pub(crate) use summary::summarize_helper;
 
 /// Where a value comes from, as far as thread identity goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -101,6 +107,21 @@ pub struct Access<'t> {
     pub status: IndexStatus<'t>,
     /// The statement holding the access (for edits that wrap it in a guard).
     pub statement: Option<Node<'t>>,
+    /// For an access made by a device function the kernel calls (`store(out, i, v)` indexing its
+    /// pointer parameter with its index parameter), that function and where it indexes: `node`
+    /// is then the call, `index` the argument, `kind` the helper's access.
+    pub via: Option<Via>,
+}
+
+/// The helper behind an access made through a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Via {
+    /// The device function called.
+    pub helper: String,
+    /// Where the access is written: in the helper, or in a function it calls.
+    pub site: Site,
+    /// The access at `site`, in this file.
+    pub span: Range<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -128,6 +149,9 @@ pub struct KernelFacts<'t> {
     pub thread_variables: Vec<ThreadVariable<'t>>,
     /// Code nested deeper than the analysis follows.
     pub skipped: Vec<Range<usize>>,
+    /// The names of the functions the kernel calls, sorted: what it may have read of the file's
+    /// device functions (their summaries).
+    pub calls: Vec<String>,
 }
 
 impl<'t> KernelFacts<'t> {
@@ -210,6 +234,13 @@ struct Fact<'t> {
 struct Analyzer<'a, 't> {
     source: &'a str,
     function: &'a Function<'t>,
+    /// Summaries of the device functions this function may call.
+    helpers: &'a DeviceFunctions,
+    /// Locals stepped by `++`/`--`, which `definitions` does not list.
+    updated: std::collections::HashSet<String>,
+    /// While summarising a device function: per `return` met by the walk, whether its value is
+    /// bounded by the facts in force there.
+    returns: Option<Vec<bool>>,
     pointers: HashMap<String, PointerOrigin<'t>>,
     definitions: HashMap<String, Vec<Node<'t>>>,
     declarations: HashMap<String, Node<'t>>,
@@ -240,37 +271,8 @@ type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
 type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
-    let mut analyzer = Analyzer {
-        source: model.source,
-        function,
-        pointers: HashMap::default(),
-        definitions: HashMap::default(),
-        declarations: HashMap::default(),
-        deps: HashMap::default(),
-        groups: HashMap::default(),
-        stride_variables: Default::default(),
-        facts: Vec::new(),
-        loop_scopes: Vec::new(),
-        definition_guards: HashMap::default(),
-        comparison_cache: Default::default(),
-        deps_cache: Default::default(),
-        cache_deps: false,
-        out: KernelFacts {
-            launches: model.launches_of(function),
-            ..KernelFacts::default()
-        },
-    };
-    for (index, parameter) in function.parameters.iter().enumerate() {
-        if parameter.is_pointer {
-            analyzer.pointers.insert(
-                parameter.name.clone(),
-                PointerOrigin {
-                    parameter_index: index,
-                    offset: None,
-                },
-            );
-        }
-    }
+    let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
+    analyzer.out.launches = model.launches_of(function);
     analyzer.collect_definitions();
     analyzer.propagate_thread_deps();
     analyzer.cache_deps = true;
@@ -279,10 +281,79 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
+    /// An analyzer of `function` with its pointer parameters known; nothing collected yet.
+    fn new(source: &'a str, function: &'a Function<'t>, helpers: &'a DeviceFunctions) -> Self {
+        let mut analyzer = Analyzer {
+            source,
+            function,
+            helpers,
+            updated: Default::default(),
+            returns: None,
+            pointers: HashMap::default(),
+            definitions: HashMap::default(),
+            declarations: HashMap::default(),
+            deps: HashMap::default(),
+            groups: HashMap::default(),
+            stride_variables: Default::default(),
+            facts: Vec::new(),
+            loop_scopes: Vec::new(),
+            definition_guards: HashMap::default(),
+            comparison_cache: Default::default(),
+            deps_cache: Default::default(),
+            cache_deps: false,
+            out: KernelFacts::default(),
+        };
+        for (index, parameter) in function.parameters.iter().enumerate() {
+            if parameter.is_pointer {
+                analyzer.pointers.insert(
+                    parameter.name.clone(),
+                    PointerOrigin {
+                        parameter_index: index,
+                        offset: None,
+                    },
+                );
+            }
+        }
+        analyzer
+    }
+
     fn text(&self, node: Node) -> &'a str {
         text(node, self.source)
     }
+}
 
+/// A boolean local read in a condition is the comparison it holds: `valid` in `if (valid)` after
+/// `const bool valid = i < n;`, when neither `valid` nor `i` nor `n` is assigned again.
+impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
+    fn flag_value(&self, name: &str) -> Option<Node<'t>> {
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+        {
+            return None;
+        }
+        let [value] = self.definitions.get(name)?.as_slice() else {
+            return None;
+        };
+        // defined by its declaration, so the value holds from there on
+        let declarator = self.declarations.get(name)?;
+        if !(declarator.start_byte() <= value.start_byte()
+            && value.end_byte() <= declarator.end_byte())
+        {
+            return None;
+        }
+        let mut stable = true;
+        syntax::walk_iterative(*value, |node| {
+            if node.node_kind() == "identifier" {
+                let input = self.text(node);
+                stable &= !self.updated.contains(input)
+                    && !self.stride_variables.contains(input)
+                    && self.definitions.get(input).is_none_or(|values| values.len() <= 1);
+            }
+            stable && node.node_kind() != "lambda_expression"
+        });
+        stable.then_some(*value)
+    }
 }
 
 

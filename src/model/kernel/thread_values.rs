@@ -1,5 +1,6 @@
 //! Thread identity: which locals derive from `threadIdx`/`blockIdx`, pointer origins, definitions.
 
+use super::calls::callee_name;
 use super::*;
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -10,8 +11,15 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, String)> = Vec::new();
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
         let mut updated: Vec<String> = Vec::new();
+        let mut calls: Vec<String> = Vec::new();
         syntax::walk_iterative(self.function.body, |node| {
             match node.node_kind() {
+                "call_expression" => {
+                    if let Some(name) = node.field("function").and_then(|f| callee_name(f, source))
+                    {
+                        calls.push(name.to_string());
+                    }
+                }
                 "declaration" => {
                     let type_text = node
                         .field("type")
@@ -87,7 +95,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             self.definitions.entry(name).or_default().push(value);
         }
-        let _ = updated;
+        self.updated.extend(updated);
+        calls.sort_unstable();
+        calls.dedup();
+        self.out.calls = calls;
         for (name, value, compound) in assigned {
             if compound && self.mentions_launch_dimensions(value, 0) {
                 self.stride_variables.insert(name.clone());
@@ -263,8 +274,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Deps::THREAD;
                 }
                 if !is_arithmetic_call(name) {
-                    // an unknown function may bound, hash or ignore its arguments: its result is opaque
-                    return Deps::NONE;
+                    // a device function with a summary: its arguments that reach the result, and
+                    // what its body derives itself; an unknown function may bound, hash or ignore
+                    // its arguments: its result is opaque
+                    return self.helper_call_deps(node, depth).unwrap_or(Deps::NONE);
                 }
                 node.field("arguments")
                     .map(|args| self.children_deps(args, depth))

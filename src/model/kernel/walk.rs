@@ -86,6 +86,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             "expression_statement" | "return_statement" => {
+                if node.node_kind() == "return_statement" {
+                    self.note_return(node);
+                }
                 for child in named_children(node) {
                     self.expression(child, depth + 1);
                 }
@@ -260,6 +263,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if self.is_barrier(node) {
                     self.record_barrier(node);
                 }
+                self.record_helper_accesses(node);
                 for child in named_children(node) {
                     self.expression(child, depth + 1);
                 }

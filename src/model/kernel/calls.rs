@@ -1,0 +1,180 @@
+//! Calls to device functions with a summary: the thread identity and bounds of what they return,
+//! and the accesses they make through the pointers they are given.
+
+use super::*;
+use crate::model::helpers::HelperSummary;
+
+/// The name a call's function is known by in the file's definitions: `f`, `ns::f`, `f<T>` are
+/// `f`; a method call (`obj.f()`) names no free function.
+pub(crate) fn callee_name<'s>(function: Node, source: &'s str) -> Option<&'s str> {
+    let mut node = function;
+    for _ in 0..8 {
+        match node.node_kind() {
+            "identifier" => return Some(text(node, source)),
+            "qualified_identifier" | "template_function" => node = node.field("name")?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The names of the functions called in `body` (outside lambdas), sorted and without repeats.
+pub(crate) fn called_names(body: Node, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    syntax::walk_iterative(body, |node| match node.node_kind() {
+        "call_expression" => {
+            if let Some(name) = node.field("function").and_then(|f| callee_name(f, source)) {
+                names.push(name.to_string());
+            }
+            true
+        }
+        "lambda_expression" => false,
+        _ => true,
+    });
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    /// The summary of the device function `call` calls, with the call's arguments.
+    pub(super) fn helper_call(&self, call: Node<'t>) -> Option<(&'a HelperSummary, Vec<Node<'t>>)> {
+        let name = callee_name(call.field("function")?, self.source)?;
+        let arguments: Vec<Node<'t>> = named_children(call.field("arguments")?)
+            .filter(|a| a.node_kind() != "comment")
+            .collect();
+        let helpers: &'a DeviceFunctions = self.helpers;
+        let summary = helpers.get(name, arguments.len())?;
+        Some((summary, arguments))
+    }
+
+    /// `flat_index(row, col, w)`: the identity of the arguments that reach the result, with what
+    /// the body derives itself. None for a call with no summary or no value.
+    pub(super) fn helper_call_deps(&self, call: Node<'t>, depth: usize) -> Option<Deps> {
+        let (summary, arguments) = self.helper_call(call)?;
+        let returns = summary.returns.as_ref()?;
+        let mut deps = returns.intrinsic;
+        for parameter in &returns.flowing {
+            if let Some(argument) = arguments.get(*parameter) {
+                deps = deps.union(self.expression_deps(*argument, depth + 1));
+            }
+        }
+        Some(deps)
+    }
+
+    /// Whether a call's result is bounded: every argument that reaches it is (or the one that is
+    /// not is absorbed by construction, `wrap(i, n)` returning `i % n`), and what the body
+    /// derives itself is bounded. None for a call with no summary or no value.
+    pub(super) fn bounded_helper_call(
+        &self,
+        call: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Option<Result<Option<Comparison<'t>>, Node<'t>>> {
+        let (summary, arguments) = self.helper_call(call)?;
+        let returns = summary.returns.as_ref()?;
+        if returns.intrinsic.is_global_index() && !returns.intrinsic_bounded {
+            return Some(Err(call)); // `global_id()`: a fresh global index
+        }
+        let mut bound = None;
+        let mut unbounded = Vec::new();
+        for &parameter in &returns.flowing {
+            let Some(argument) = arguments.get(parameter) else {
+                return Some(Err(call));
+            };
+            match self.bounded(*argument, comparisons, visiting, depth + 1) {
+                Ok(b) => bound = bound.or(b),
+                Err(leaf) => unbounded.push((parameter, leaf)),
+            }
+        }
+        Some(match unbounded.as_slice() {
+            [] => Ok(bound),
+            [(parameter, _)] if returns.absorbs.contains(parameter) => Ok(None),
+            [(_, leaf), ..] => Err(*leaf),
+        })
+    }
+
+    /// `store(out, i, v)`: each access the helper makes through a pointer parameter at an index
+    /// parameter it does not guard, made here through the kernel's pointer at the call's
+    /// arguments, whose guards are the ones in force at the call.
+    pub(super) fn record_helper_accesses(&mut self, call: Node<'t>) {
+        let Some((summary, arguments)) = self.helper_call(call) else {
+            return;
+        };
+        for access in &summary.accesses {
+            let Some(&pointer) = arguments.get(access.pointer) else {
+                continue;
+            };
+            let Some(origin) = self.pointer_origin(pointer) else {
+                continue;
+            };
+            let indices: Vec<Node<'t>> = access
+                .indices
+                .iter()
+                .filter_map(|parameter| arguments.get(*parameter).copied())
+                .collect();
+            let Some(&first) = indices.first() else {
+                continue;
+            };
+            let Some(start) = self.helpers.start(&access.site.function, access.site.arity) else {
+                continue;
+            };
+            let mut deps = indices.iter().fold(Deps::NONE, |deps, index| {
+                deps.union(self.expression_deps(*index, 0))
+            });
+            if let Some(offset) = origin.offset {
+                deps = deps.union(self.expression_deps(offset, 0));
+            }
+            let (status, index) = if deps.is_global_index() {
+                self.helper_index_status(first, &indices, origin.offset)
+            } else {
+                (IndexStatus::NotThreadIndexed, first)
+            };
+            let pointer_name = strip(pointer, self.source);
+            self.out.accesses.push(Access {
+                node: call,
+                pointer: self.text(pointer_name).to_string(),
+                parameter_index: origin.parameter_index,
+                index,
+                pointer_offset: origin.offset,
+                kind: access.kind,
+                deps,
+                status,
+                statement: enclosing_statement(call),
+                via: Some(Via {
+                    helper: summary.name.clone(),
+                    site: access.site.clone(),
+                    span: start + access.site.span.start..start + access.site.span.end,
+                }),
+            });
+        }
+    }
+
+    /// The status of an access through a helper at the index arguments `indices` (and the
+    /// pointer's offset), with the argument that names it. Only bounds count here: how the helper
+    /// computes its index from them is not known, so no guard reads as out of range.
+    fn helper_index_status(
+        &self,
+        first: Node<'t>,
+        indices: &[Node<'t>],
+        offset: Option<Node<'t>>,
+    ) -> (IndexStatus<'t>, Node<'t>) {
+        let split = self.current_comparisons();
+        let comparisons = &split.0;
+        let mut visiting = Vec::new();
+        let mut bound = None;
+        for index in indices {
+            match self.bounded(*index, comparisons, &mut visiting, 0) {
+                Ok(b) => bound = bound.or(b),
+                Err(leaf) => return (self.unguarded(leaf, *index, comparisons), *index),
+            }
+        }
+        if let Some(offset) = offset {
+            if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
+                return (self.unguarded(leaf, offset, comparisons), first);
+            }
+        }
+        (IndexStatus::Bounded { bound }, first)
+    }
+}

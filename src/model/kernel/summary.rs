@@ -1,0 +1,193 @@
+//! A device function's summary, from analyses of its body with its parameters as thread indices.
+//!
+//! Each scalar parameter in turn is taken as a global thread index (`Deps::GRID`), the others as
+//! uniform: the parameter reaches the result when the returned value then derives from the grid,
+//! the result absorbs it when every `return` is bounded then, and an access indexes by it when it
+//! is unguarded then. A first analysis with no parameter seeded gives what the body derives
+//! itself.
+
+use super::barriers::Multiple;
+use super::*;
+use crate::model::helpers::{HelperSummary, ParameterAccess, ReturnSummary};
+
+/// Scalar parameters taken one at a time as thread indices; later ones are read as uniform.
+const MAX_SEEDED_PARAMETERS: usize = 16;
+/// Accesses kept in one summary.
+const MAX_ACCESSES: usize = 32;
+
+pub(crate) fn summarize_helper<'t>(
+    model: &Model<'t>,
+    function: &Function<'t>,
+    known: &DeviceFunctions,
+) -> HelperSummary {
+    let arity = function.parameters.len();
+    let mut summary = HelperSummary {
+        name: function.name.clone(),
+        arity,
+        returns: None,
+        accesses: Vec::new(),
+    };
+    if function.has_parse_errors {
+        return summary; // what it computes rests on code the parser could not read
+    }
+    let returned = returned_values(function.body);
+    let has_pointers = function.parameters.iter().any(|p| p.is_pointer);
+    if returned.is_empty() && !has_pointers {
+        return summary;
+    }
+    let mut analyzer = Analyzer::new(model.source, function, known);
+    analyzer.collect_definitions();
+    analyzer.seed(None);
+    let intrinsic = returned.iter().fold(Deps::NONE, |deps, value| {
+        deps.union(analyzer.expression_deps(*value, 0))
+    });
+    let intrinsic_bounded = returned.is_empty()
+        || !intrinsic.is_global_index()
+        || analyzer.walk_returns_bounded(&returned);
+
+    let start = function.definition.start_byte();
+    let mut flowing = Vec::new();
+    let mut absorbs = Vec::new();
+    let mut accesses: Vec<ParameterAccess> = Vec::new();
+    let scalars: Vec<usize> = (0..arity)
+        .filter(|&i| function.parameters.get(i).is_some_and(|p| !p.is_pointer))
+        .take(MAX_SEEDED_PARAMETERS)
+        .collect();
+    for &parameter in &scalars {
+        analyzer.seed(Some(parameter));
+        // with the body itself grid-wide, every argument may matter
+        let flows = !returned.is_empty()
+            && (intrinsic.contains(Deps::GRID)
+                || returned
+                    .iter()
+                    .any(|v| analyzer.expression_deps(*v, 0).contains(Deps::GRID)));
+        if flows {
+            flowing.push(parameter);
+        }
+        if !flows && !has_pointers {
+            continue;
+        }
+        let bounded = analyzer.walk_returns_bounded(&returned);
+        if flows && bounded {
+            absorbs.push(parameter);
+        }
+        for access in &analyzer.out.accesses {
+            // out of range under a guard of the helper's (`if (i >= n) p[i] = 0;`) is unbounded
+            // too: only a guard at the call can bound it
+            if !matches!(
+                access.status,
+                IndexStatus::Unguarded { .. } | IndexStatus::OutOfRange { .. }
+            ) {
+                continue;
+            }
+            let site = match &access.via {
+                Some(via) => via.site.clone(),
+                None => Site {
+                    function: function.name.clone(),
+                    arity,
+                    pointer: access.pointer.clone(),
+                    span: access.node.start_byte().saturating_sub(start)
+                        ..access.node.end_byte().saturating_sub(start),
+                },
+            };
+            let known = accesses
+                .iter()
+                .position(|a| a.pointer == access.parameter_index && a.site == site);
+            if let Some(known) = known.and_then(|at| accesses.get_mut(at)) {
+                if !known.indices.contains(&parameter) {
+                    known.indices.push(parameter);
+                }
+            } else if accesses.len() < MAX_ACCESSES {
+                accesses.push(ParameterAccess {
+                    pointer: access.parameter_index,
+                    indices: vec![parameter],
+                    kind: access.kind,
+                    site,
+                });
+            }
+        }
+    }
+    accesses.sort_by_key(|a| (a.site.function != function.name, a.site.span.start));
+    summary.accesses = accesses;
+    if !returned.is_empty() {
+        let multiple_of = function.parameters.iter().position(|p| {
+            // a parameter assigned in the body is no longer the caller's argument
+            !p.is_pointer
+                && !analyzer.definitions.contains_key(&p.name)
+                && !analyzer.updated.contains(&p.name)
+                && returned
+                    .iter()
+                    .all(|v| analyzer.multiple_of(*v, p.name_node, 0) == Multiple::Shape)
+        });
+        summary.returns = Some(ReturnSummary {
+            flowing,
+            intrinsic,
+            intrinsic_bounded,
+            absorbs,
+            multiple_of,
+        });
+    }
+    summary
+}
+
+/// The values of the `return` statements of `body` (outside lambdas).
+fn returned_values(body: Node) -> Vec<Node> {
+    let mut values = Vec::new();
+    syntax::walk_iterative(body, |node| match node.node_kind() {
+        "return_statement" => {
+            values.extend(named_children(node).find(|c| c.node_kind() != "comment"));
+            false
+        }
+        "lambda_expression" => false,
+        _ => true,
+    });
+    values
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    /// Starts an analysis afresh with `parameter` (by position) as a global thread index.
+    fn seed(&mut self, parameter: Option<usize>) {
+        self.deps.clear();
+        self.deps_cache.borrow_mut().clear();
+        self.cache_deps = false;
+        self.facts.clear();
+        self.loop_scopes.clear();
+        self.definition_guards.clear();
+        *self.comparison_cache.borrow_mut() = None;
+        self.out.accesses.clear();
+        self.out.barriers.clear();
+        self.out.skipped.clear();
+        if let Some(name) = parameter.and_then(|i| self.function.parameters.get(i)) {
+            self.deps.insert(name.name.clone(), Deps::GRID);
+        }
+        self.propagate_thread_deps();
+    }
+
+    /// Walks the body as seeded; whether every one of `returned` was met and bounded by the
+    /// facts in force at its `return`.
+    fn walk_returns_bounded(&mut self, returned: &[Node<'t>]) -> bool {
+        self.out.accesses.clear();
+        self.returns = Some(Vec::new());
+        self.cache_deps = true;
+        self.statement(self.function.body, 0);
+        self.cache_deps = false;
+        self.deps_cache.borrow_mut().clear();
+        let met = self.returns.take().unwrap_or_default();
+        met.len() == returned.len() && met.iter().all(|bounded| *bounded)
+    }
+
+    /// While summarising: notes whether the value `statement` returns is bounded here.
+    pub(super) fn note_return(&mut self, statement: Node<'t>) {
+        if self.returns.is_none() {
+            return;
+        }
+        let Some(value) = named_children(statement).find(|c| c.node_kind() != "comment") else {
+            return;
+        };
+        let split = self.current_comparisons();
+        let bounded = self.bounded(value, &split.0, &mut Vec::new(), 0).is_ok();
+        if let Some(returns) = self.returns.as_mut() {
+            returns.push(bounded);
+        }
+    }
+}

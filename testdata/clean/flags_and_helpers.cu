@@ -1,0 +1,168 @@
+// Clean: bound tests kept in boolean flags, indices computed by __device__ helpers from guarded
+// coordinates, helpers that guard their own accesses, and block-strided loops whose limit is
+// rounded to a multiple of the block size, so every thread reaches the barriers inside.
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+#define BLOCK 256
+
+__device__ __forceinline__ int globalId() {
+    return blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+__host__ __device__ inline int flatIndex(int row, int col, int width) {
+    return row * width + col;
+}
+
+__host__ __device__ inline int roundDown(int value, int multiple) {
+    return (value / multiple) * multiple;
+}
+
+__device__ inline int wrapIndex(int i, int n) {
+    return i % n;
+}
+
+// Guards its own write: callers may pass any index.
+__device__ void storeIfInside(float* dst, int i, int n, float v) {
+    const bool inside = i < n;
+    if (!inside) {
+        return;
+    }
+    dst[i] = v;
+}
+
+__device__ float loadAt(const float* src, int i) {
+    return src[i];
+}
+
+__device__ void writeAt(float* dst, int i, float v) {
+    dst[i] = v;
+}
+
+__global__ void scaleFlagged(const float* in, float* out, float s, int n) {
+    int i = globalId();
+    const bool valid = i < n;
+    if (valid) {
+        out[i] = in[i] * s;
+    }
+    if (i < n) {
+        writeAt(out, i, out[i] + 1.0f);
+    }
+}
+
+__global__ void copyEarlyExit(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool outside = i >= n;
+    if (outside) {
+        return;
+    }
+    out[i] = loadAt(in, i);
+}
+
+__global__ void clampedRead(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool valid = i < n;
+    float v = in[valid ? i : n - 1];
+    if (valid) {
+        out[i] = v;
+    }
+}
+
+__global__ void transposeTile(const float* in, float* out, int rows, int cols) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    bool inBounds = (row < rows) && (col < cols);
+    if (inBounds) {
+        out[flatIndex(col, row, rows)] = in[flatIndex(row, col, cols)];
+    }
+}
+
+__global__ void ringWrite(float* ring, int ringSize, float v) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    ring[wrapIndex(i, ringSize)] = v;
+}
+
+__global__ void guardedByHelper(float* out, int n) {
+    int i = globalId();
+    storeIfInside(out, i, n, 1.0f);
+}
+
+// Full tiles with barriers, then the tail without: every thread runs the same number of tiles.
+__global__ void blockSum(const float* in, float* sums, int n) {
+    __shared__ float tile[BLOCK];
+    float acc = 0.0f;
+    const int full = roundDown(n, blockDim.x);
+    for (int k = threadIdx.x; k < full; k += blockDim.x) {
+        tile[threadIdx.x] = in[k];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int j = 0; j < blockDim.x; ++j) {
+                acc += tile[j];
+            }
+        }
+        __syncthreads();
+    }
+    int limit = n - n % blockDim.x;
+    for (int k = limit + threadIdx.x; k < n; k += blockDim.x) {
+        acc += in[k];
+    }
+    for (int k = threadIdx.x; k < n / blockDim.x * blockDim.x; k += blockDim.x) {
+        __syncthreads();
+    }
+    atomicAdd(&sums[blockIdx.x], acc);
+}
+
+int main() {
+    const int n = 10000;
+    const int rows = 96;
+    const int cols = 80;
+    const int blocks = (n + BLOCK - 1) / BLOCK;
+    std::vector<float> h(n, 1.0f);
+
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+    float* d_sums = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_sums, blocks * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_out, 0, n * sizeof(float)));
+    CUDA_CHECK(cudaMemset(d_sums, 0, blocks * sizeof(float)));
+
+    scaleFlagged<<<blocks, BLOCK>>>(d_in, d_out, 2.0f, n);
+    CUDA_CHECK(cudaGetLastError());
+    copyEarlyExit<<<blocks, BLOCK>>>(d_in, d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+    clampedRead<<<blocks, BLOCK>>>(d_in, d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+    dim3 block2d(16, 16);
+    dim3 grid2d((cols + 15) / 16, (rows + 15) / 16);
+    transposeTile<<<grid2d, block2d>>>(d_in, d_out, rows, cols);
+    CUDA_CHECK(cudaGetLastError());
+    ringWrite<<<blocks, BLOCK>>>(d_out, 1024, 3.0f);
+    CUDA_CHECK(cudaGetLastError());
+    guardedByHelper<<<blocks, BLOCK>>>(d_out, n);
+    CUDA_CHECK(cudaGetLastError());
+    blockSum<<<blocks, BLOCK>>>(d_in, d_sums, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaMemcpy(h.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    printf("out[7] = %f\n", h[7]);
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_sums));
+    return 0;
+}

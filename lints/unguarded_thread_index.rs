@@ -78,13 +78,26 @@ fn check(model: &Model, cx: &mut LintContext) {
                 })
                 .filter_map(|a| a.via.as_ref());
             for via in sites {
-                diagnostic = diagnostic.with_label(
-                    via.span.clone(),
-                    format!(
-                        "`{}` indexes `{}` here",
-                        via.site.function, via.site.pointer
-                    ),
-                );
+                match (&via.span, &via.file) {
+                    (Some(span), _) => {
+                        diagnostic = diagnostic.with_label(
+                            span.clone(),
+                            format!(
+                                "`{}` indexes `{}` here",
+                                via.site.function, via.site.pointer
+                            ),
+                        );
+                    }
+                    (None, Some(file)) => {
+                        diagnostic.message.push_str(&format!(
+                            "; `{}` (in {}) indexes `{}` with it",
+                            via.site.function,
+                            file.display(),
+                            via.site.pointer
+                        ));
+                    }
+                    (None, None) => {}
+                }
             }
             for other in others.iter().take(3) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "also unguarded");

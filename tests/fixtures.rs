@@ -245,9 +245,13 @@ fn two_phases_give_what_the_whole_index_gives() {
             })
             .collect();
         let project = engine::lint_project(&sources);
-        let index = cudalint::model::index::ProjectIndex::new(
-            project.files.iter().map(|f| f.index.clone()).collect(),
-        );
+        let offered: Vec<&cudalint::model::index::FileIndex> =
+            project.files.iter().map(|f| &f.index).collect();
+        let mut whole: Vec<cudalint::model::index::FileIndex> =
+            offered.iter().map(|i| (*i).clone()).collect();
+        let linted: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        whole.extend(engine::index_of_headers_outside(&offered, &linted, &settings));
+        let index = cudalint::model::index::ProjectIndex::new(whole);
         for ((path, text), outcome) in paths.iter().zip(&texts).zip(&project.files) {
             let whole = engine::lint_text_with(path, text, &settings, &index);
             assert_eq!(

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 
 mod headers;
-pub use headers::index_of_included;
+pub use headers::{index_of_headers_outside, index_of_included};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -88,6 +88,9 @@ pub struct DeviceFunctions {
     /// The arity of every definition of each name: a call to one of several definitions of one
     /// arity is not resolved.
     defined: FxHashMap<String, Vec<usize>>,
+    /// Functions the file calls but does not define, summarised in another file of the run (a
+    /// header): by name and arity, with that file.
+    foreign: FxHashMap<(String, usize), (std::path::PathBuf, HelperSummary)>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,7 +104,37 @@ impl DeviceFunctions {
     /// The summary of the one function called `name` with `arity` parameters: None when there is
     /// none, or several (overloads the model cannot tell apart).
     pub fn get(&self, name: &str, arity: usize) -> Option<&HelperSummary> {
-        self.unique(name, arity).map(|s| &s.summary)
+        if self.defined.contains_key(name) {
+            return self.unique(name, arity).map(|s| &s.summary);
+        }
+        self.foreign
+            .get(&(name.to_string(), arity))
+            .map(|(_, summary)| summary)
+    }
+
+    /// The file of a function summarised elsewhere; None for the file's own.
+    pub fn foreign_file(&self, name: &str, arity: usize) -> Option<&std::path::Path> {
+        if self.defined.contains_key(name) {
+            return None;
+        }
+        self.foreign
+            .get(&(name.to_string(), arity))
+            .map(|(path, _)| path.as_path())
+    }
+
+    /// The file's own summaries, for the project index.
+    pub fn local(&self) -> impl Iterator<Item = &HelperSummary> {
+        self.by_name.values().flatten().map(|s| &s.summary)
+    }
+
+    /// Adds a summary made in `file` for a name the file does not define.
+    pub fn add_foreign(&mut self, file: &std::path::Path, summary: HelperSummary) {
+        if !self.defined.contains_key(&summary.name) {
+            self.foreign.insert(
+                (summary.name.clone(), summary.arity),
+                (file.to_path_buf(), summary),
+            );
+        }
     }
 
     /// Where that function's definition starts in the file.
@@ -114,7 +147,17 @@ impl DeviceFunctions {
     pub fn named(&self, name: &str) -> Vec<HelperSummary> {
         let mut found: Vec<&Summarised> = self.by_name.get(name).into_iter().flatten().collect();
         found.sort_by_key(|s| s.start);
-        found.into_iter().map(|s| s.summary.clone()).collect()
+        let mut summaries: Vec<HelperSummary> =
+            found.into_iter().map(|s| s.summary.clone()).collect();
+        let mut foreign: Vec<&HelperSummary> = self
+            .foreign
+            .iter()
+            .filter(|((n, _), _)| n == name)
+            .map(|(_, (_, summary))| summary)
+            .collect();
+        foreign.sort_by_key(|s| s.arity);
+        summaries.extend(foreign.into_iter().cloned());
+        summaries
     }
 
     /// What a lookup of `name` sees now.

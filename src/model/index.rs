@@ -4,6 +4,7 @@
 //! looked up without finding them in the file (`Lookups`); the run merges the offers into one
 //! `ProjectIndex` and lints again only the files whose lookups another file answers.
 
+use super::helpers::HelperSummary;
 use super::launch::{LaunchSite, RoundingHelper};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub struct FileIndex {
     pub rounding_helpers: Vec<(String, usize, RoundingHelper)>,
     /// `#include "..."` targets, as written.
     pub includes: Vec<String>,
+    /// Summaries of its `__device__` functions.
+    pub device_functions: Vec<HelperSummary>,
 }
 
 /// Names a file's model looked up outside the file: the facts it was built with would change if
@@ -27,7 +30,7 @@ pub struct FileIndex {
 pub struct Lookups {
     /// Kernels defined in the file: their launches elsewhere change the kernel's facts.
     pub launched_kernels: Vec<String>,
-    /// Functions called (grid helpers) that the file does not define.
+    /// Functions called (grid helpers, device functions) that the file does not define.
     pub functions: Vec<String>,
 }
 
@@ -36,6 +39,7 @@ pub struct ProjectIndex {
     files: Vec<FileIndex>,
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
+    device: HashMap<String, Vec<(usize, usize)>>,
     kernels: HashSet<String>,
 }
 
@@ -59,6 +63,12 @@ impl ProjectIndex {
         for (position, (name, _, _)) in file.rounding_helpers.iter().enumerate() {
             self.rounding
                 .entry(name.clone())
+                .or_default()
+                .push((at, position));
+        }
+        for (position, summary) in file.device_functions.iter().enumerate() {
+            self.device
+                .entry(summary.name.clone())
                 .or_default()
                 .push((at, position));
         }
@@ -117,6 +127,34 @@ impl ProjectIndex {
         })
     }
 
+    /// The device functions called `name` summarised in files other than `except`, with their
+    /// file; a name defined in several files with one arity is left out (which one the
+    /// compiler links is not known).
+    pub fn device_functions_named<'a>(
+        &'a self,
+        name: &str,
+        except: &'a Path,
+    ) -> Vec<(&'a Path, &'a HelperSummary)> {
+        let found: Vec<(&Path, &HelperSummary)> = self
+            .device
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|&(file, position)| {
+                let file = self.files.get(file)?;
+                if file.path == except {
+                    return None;
+                }
+                Some((file.path.as_path(), file.device_functions.get(position)?))
+            })
+            .collect();
+        found
+            .iter()
+            .filter(|(_, s)| found.iter().filter(|(_, o)| o.arity == s.arity).count() == 1)
+            .copied()
+            .collect()
+    }
+
     /// Whether another file answers something `lookups` (made by the file `path`) asked for.
     pub fn answers(&self, path: &Path, lookups: &Lookups) -> bool {
         let elsewhere = |entries: Option<&Vec<(usize, usize)>>| {
@@ -132,7 +170,9 @@ impl ProjectIndex {
             || lookups
                 .functions
                 .iter()
-                .any(|name| elsewhere(self.rounding.get(name)))
+                .any(|name| {
+                    elsewhere(self.rounding.get(name)) || elsewhere(self.device.get(name))
+                })
     }
 }
 

@@ -226,6 +226,7 @@ impl<'t> Model<'t> {
             .map(|f| f.name.clone())
             .collect();
         model.device_functions = helpers::summarize(&model, reuse);
+        model.add_device_functions_of_other_files();
         for index in 0..model.functions.len() {
             if model.functions[index].kind != FunctionKind::Kernel {
                 continue;
@@ -315,6 +316,31 @@ impl<'t> Model<'t> {
             .collect()
     }
 
+    /// Device functions the file's kernels and device functions call without defining them:
+    /// looked up in the index (a header's helpers), and remembered as lookups either way.
+    fn add_device_functions_of_other_files(&mut self) {
+        let mut names: Vec<String> = self
+            .functions
+            .iter()
+            .filter(|f| f.kind != FunctionKind::Host)
+            .flat_map(|f| kernel::called_names(f.body, self.source))
+            .filter(|name| self.functions.iter().all(|f| &f.name != name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in &names {
+            for (file, summary) in self.index.device_functions_named(name, self.path) {
+                self.device_functions.add_foreign(file, summary.clone());
+            }
+        }
+        let mut lookups = self.lookups.borrow_mut();
+        for name in names {
+            if !lookups.functions.contains(&name) {
+                lookups.functions.push(name);
+            }
+        }
+    }
+
     /// What this file offers the other files of the run.
     pub fn file_index(&self) -> FileIndex {
         let rounding_helpers = self
@@ -341,6 +367,7 @@ impl<'t> Model<'t> {
                 .collect(),
             rounding_helpers,
             includes: index::quoted_includes(self.source),
+            device_functions: self.device_functions.local().cloned().collect(),
         }
     }
 

@@ -117,9 +117,14 @@ impl<'a, 't> Analyzer<'a, 't> {
             let Some(&first) = indices.first() else {
                 continue;
             };
-            let Some(start) = self.helpers.start(&access.site.function, access.site.arity) else {
+            let file = self
+                .helpers
+                .foreign_file(&access.site.function, access.site.arity)
+                .map(std::path::Path::to_path_buf);
+            let start = self.helpers.start(&access.site.function, access.site.arity);
+            if start.is_none() && file.is_none() {
                 continue;
-            };
+            }
             let mut deps = indices.iter().fold(Deps::NONE, |deps, index| {
                 deps.union(self.expression_deps(*index, 0))
             });
@@ -145,7 +150,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 via: Some(Via {
                     helper: summary.name.clone(),
                     site: access.site.clone(),
-                    span: start + access.site.span.start..start + access.site.span.end,
+                    span: start.map(|start| {
+                        start + access.site.span.start..start + access.site.span.end
+                    }),
+                    file,
                 }),
             });
         }

@@ -120,8 +120,10 @@ pub struct Via {
     pub helper: String,
     /// Where the access is written: in the helper, or in a function it calls.
     pub site: Site,
-    /// The access at `site`, in this file.
-    pub span: Range<usize>,
+    /// The access at `site`, in this file; None when the helper is in another file.
+    pub span: Option<Range<usize>>,
+    /// The helper's file, when it is not this one.
+    pub file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone)]

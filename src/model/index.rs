@@ -127,6 +127,10 @@ impl ProjectIndex {
         })
     }
 
+    pub fn offers_device_functions(&self) -> bool {
+        !self.device.is_empty()
+    }
+
     /// The device functions called `name` summarised in files other than `except`, with their
     /// file; a name defined in several files with one arity is left out (which one the
     /// compiler links is not known).

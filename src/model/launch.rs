@@ -513,6 +513,10 @@ fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
 /// What a function returns, when it is a rounding division of its parameters: the shape of its
 /// single `return` (after locals defined once are substituted).
 pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelper {
+    // a rounding division is a line or two; longer bodies are not read for one
+    if function.body.byte_range().len() > 400 || function.parameters.len() < 2 {
+        return RoundingHelper::Other;
+    }
     let mut returns = Vec::new();
     syntax::walk_iterative(function.body, |node| {
         if node.node_kind() == "return_statement" {
@@ -560,6 +564,11 @@ pub fn launches_in(
     lines: &crate::source::LineIndex,
     helpers: &dyn GridHelpers,
 ) -> Vec<LaunchSite> {
+    // most functions launch nothing: a look at the text spares the walk
+    let body = source.get(function.body.byte_range()).unwrap_or("");
+    if !body.contains("<<<") && !body.contains("cudaLaunch") {
+        return Vec::new();
+    }
     let mut calls = Vec::new();
     syntax::walk_iterative(function.body, |node| {
         if node.node_kind() == "call_expression" {

@@ -243,6 +243,7 @@ impl<'t> Model<'t> {
             model.host.kernels.push(summary);
             model.kernels.push((index, facts));
         }
+        model.note_calls_outside_the_file();
         model.host.functions = host::build(&model, reuse);
         model
     }
@@ -316,9 +317,13 @@ impl<'t> Model<'t> {
             .collect()
     }
 
-    /// Device functions the file's kernels and device functions call without defining them:
-    /// looked up in the index (a header's helpers), and remembered as lookups either way.
+    /// Device functions the file's kernels and device functions call without defining them,
+    /// looked up in the index (a header's helpers). With an index that offers none, nothing is
+    /// looked for; the kernels' calls become lookups once they are analysed.
     fn add_device_functions_of_other_files(&mut self) {
+        if !self.index.offers_device_functions() {
+            return;
+        }
         let mut names: Vec<String> = self
             .functions
             .iter()
@@ -333,10 +338,18 @@ impl<'t> Model<'t> {
                 self.device_functions.add_foreign(file, summary.clone());
             }
         }
+    }
+
+    /// Remembers the names the kernels called without the file defining them.
+    fn note_calls_outside_the_file(&self) {
         let mut lookups = self.lookups.borrow_mut();
-        for name in names {
-            if !lookups.functions.contains(&name) {
-                lookups.functions.push(name);
+        for (_, facts) in &self.kernels {
+            for name in &facts.calls {
+                if self.functions.iter().all(|f| &f.name != name)
+                    && !lookups.functions.contains(name)
+                {
+                    lookups.functions.push(name.clone());
+                }
             }
         }
     }

@@ -54,7 +54,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                     None => held.display(),
                 };
                 let allocated = match &allocation.helper {
-                    Some(helper) => format!("`{name}` allocated by `{helper}` here with `{holds}` bytes"),
+                    Some(helper) => {
+                        format!("`{name}` allocated by `{helper}` here with `{holds}` bytes")
+                    }
                     None => format!("`{name}` allocated here with `{holds}` bytes"),
                 };
                 cx.report(

@@ -108,7 +108,10 @@ fn constant_slot_past_the_end(model: &Model, cx: &mut LintContext, launched: &La
             format!("{bytes} bytes"),
         ),
         None => (
-            format!("`({}) / {element_size}` `{element}` elements", held.display()),
+            format!(
+                "`({}) / {element_size}` `{element}` elements",
+                held.display()
+            ),
             format!("`{}` bytes", held.display()),
         ),
     };

@@ -122,7 +122,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             for member in &members {
                 if let IndexStatus::Unguarded { also, .. } = &member.status {
                     for (variable, axes) in also {
-                        if !variables.iter().any(|(v, _)| model.text(*v) == model.text(*variable)) {
+                        if !variables
+                            .iter()
+                            .any(|(v, _)| model.text(*v) == model.text(*variable))
+                        {
                             variables.push((*variable, *axes));
                         }
                     }
@@ -136,10 +139,8 @@ fn check(model: &Model, cx: &mut LintContext) {
                         elsewhere.push(launch.location());
                     } else if !labelled.contains(&launch.span) && labelled.len() < 2 {
                         labelled.push(launch.span.clone());
-                        diagnostic = diagnostic.with_label(
-                            launch.span.clone(),
-                            launch_label(launch, axes),
-                        );
+                        diagnostic =
+                            diagnostic.with_label(launch.span.clone(), launch_label(launch, axes));
                     }
                 }
                 let bound = match launches.parameter {
@@ -159,7 +160,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             let condition = tests
                 .iter()
                 .map(|(variable, bound)| {
-                    format!("{variable} < {}", bound.as_deref().unwrap_or("<its extent>"))
+                    format!(
+                        "{variable} < {}",
+                        bound.as_deref().unwrap_or("<its extent>")
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join(" && ");

@@ -42,8 +42,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             let mut diagnostic = cx.diagnostic(first.node.byte_range(), format!("`{name}` is used by this {what} after it was freed, so the GPU touches released memory (an illegal address or another allocation's data)"))
                 .with_label(free.node.byte_range(), format!("`{name}` freed here"));
             for later in again {
-                diagnostic = diagnostic
-                    .with_label(later.node.byte_range(), format!("`{name}` used again after the free"));
+                diagnostic = diagnostic.with_label(
+                    later.node.byte_range(),
+                    format!("`{name}` used again after the free"),
+                );
             }
             cx.report(diagnostic.with_help(format!("move cudaFree({name}) after the last use")));
         }
@@ -80,7 +82,8 @@ fn uses_after<'a, 't>(
             frees.push(event.node);
             continue;
         }
-        if event.kind.defines() || matches!(event.kind, EventKind::Escaped | EventKind::Freed { .. })
+        if event.kind.defines()
+            || matches!(event.kind, EventKind::Escaped | EventKind::Freed { .. })
         {
             break;
         }

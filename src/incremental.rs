@@ -71,8 +71,7 @@ pub fn relint(
         return (None, FileOutcome::default());
     };
     let index = engine::index_of_included(path, text, settings);
-    let outcome =
-        lint_tree_incremental(path, text, &view, &tree, settings, &index, &mut functions);
+    let outcome = lint_tree_incremental(path, text, &view, &tree, settings, &index, &mut functions);
     let kept = Kept {
         view,
         tree,
@@ -576,8 +575,7 @@ impl FunctionCache {
         let mut findings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
         let mut anchors: FxHashMap<usize, Vec<Anchor>> = FxHashMap::default();
         let mut anchored: FxHashMap<usize, Vec<Anchored>> = FxHashMap::default();
-        let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> =
-            FxHashMap::default();
+        let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> = FxHashMap::default();
         for diagnostic in &found {
             let slot = ranges
                 .partition_point(|r| r.start <= diagnostic.span.start)
@@ -728,7 +726,10 @@ impl FunctionCache {
                     .get(&index)
                     .map(|regions| regions.iter().map(|r| shifted(r, -start)).collect())
                     .unwrap_or_default(),
-                launches: launches.get(&index).map(|l| (*l).clone()).unwrap_or_default(),
+                launches: launches
+                    .get(&index)
+                    .map(|l| (*l).clone())
+                    .unwrap_or_default(),
                 launch_labels: launch_labels.remove(&index).unwrap_or_default(),
                 depends_on,
                 helpers,

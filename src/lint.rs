@@ -143,4 +143,3 @@ macro_rules! __lint_precision {
         $crate::lint::Precision::$precision
     };
 }
-

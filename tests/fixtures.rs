@@ -108,16 +108,26 @@ fn project_fixtures_report_exactly_their_expectations() {
     assert!(projects.len() >= 2, "project fixtures missing");
     let mut failures = Vec::new();
     for project in projects {
-        let run = engine::check(std::slice::from_ref(&project), engine::CheckOptions::default());
+        let run = engine::check(
+            std::slice::from_ref(&project),
+            engine::CheckOptions::default(),
+        );
         assert!(run.errors.is_empty(), "{:?}", run.errors);
-        assert!(run.reports.len() >= 2, "{}: {} files", project.display(), run.reports.len());
+        assert!(
+            run.reports.len() >= 2,
+            "{}: {} files",
+            project.display(),
+            run.reports.len()
+        );
         for report in &run.reports {
             let expected = expectations(&report.source);
             let lines = cudalint::source::LineIndex::new(&report.source);
             let mut found = BTreeMap::new();
             for diagnostic in &report.diagnostics {
                 let (line, _) = lines.position(&report.source, diagnostic.span.start);
-                *found.entry((line, diagnostic.rule.to_string())).or_insert(0) += 1;
+                *found
+                    .entry((line, diagnostic.rule.to_string()))
+                    .or_insert(0) += 1;
             }
             if found != expected {
                 failures.push(format!(
@@ -250,16 +260,13 @@ fn two_phases_give_what_the_whole_index_gives() {
         let mut whole: Vec<cudalint::model::index::FileIndex> =
             offered.iter().map(|i| (*i).clone()).collect();
         let linted: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        whole.extend(engine::index_of_headers_outside(&offered, &linted, &settings));
+        whole.extend(engine::index_of_headers_outside(
+            &offered, &linted, &settings,
+        ));
         let index = cudalint::model::index::ProjectIndex::new(whole);
         for ((path, text), outcome) in paths.iter().zip(&texts).zip(&project.files) {
             let whole = engine::lint_text_with(path, text, &settings, &index);
-            assert_eq!(
-                outcome.diagnostics,
-                whole.diagnostics,
-                "{}",
-                path.display()
-            );
+            assert_eq!(outcome.diagnostics, whole.diagnostics, "{}", path.display());
         }
         if dir.starts_with("project") {
             assert!(project.relinted > 0, "{dir}: nothing linted again");

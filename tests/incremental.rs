@@ -319,9 +319,15 @@ fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
     // the helper and the host move, the kernel does not: the label stays on `c[6]`
     let moved = format!("{kernel}// the helper\n{helper}{host}");
     let (document, diagnostics) = lint_edit(Some(document), &moved, &settings);
-    assert_eq!(diagnostics, engine::lint_text(path, &moved, &settings).diagnostics);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &moved, &settings).diagnostics
+    );
     let stats = document.last_lint();
-    assert_eq!((stats.analysed, stats.reused, stats.fell_back), (0, 3, false));
+    assert_eq!(
+        (stats.analysed, stats.reused, stats.fell_back),
+        (0, 3, false)
+    );
 
     // the helper now allocates half: its caller is analysed again and the copy is too large
     let halved = moved.replace("n * sizeof(int))", "n * sizeof(int) / 2)");
@@ -335,7 +341,10 @@ fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
     // the kernel's access moves inside it: its summary changes and the launch is analysed again
     let shifted = halved.replace("{ c[6] = 1; }", "{ c[0] = 0; c[6] = 1; }");
     let (document, diagnostics) = lint_edit(Some(document), &shifted, &settings);
-    assert_eq!(diagnostics, engine::lint_text(path, &shifted, &settings).diagnostics);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &shifted, &settings).diagnostics
+    );
     assert_eq!(document.last_lint().analysed, 2);
 }
 

@@ -769,7 +769,11 @@ fn a_constant_slot_finding_is_verified_at_the_labelled_access() {
         .find(|d| text[d.span.clone()].starts_with("classify<<<"))
         .unwrap_or_else(|| panic!("no finding at the launch: {:?}", outcome.diagnostics));
     let built = with_model(file, &text, |m| {
-        let index = m.functions.iter().position(|f| f.name == "classify").unwrap();
+        let index = m
+            .functions
+            .iter()
+            .position(|f| f.name == "classify")
+            .unwrap();
         experiment_for_kernel(m, index)
     })
     .unwrap()

@@ -581,9 +581,14 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
         .collect();
     let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
     let mut index_files: Vec<FileIndex> = offered.iter().map(|i| (*i).clone()).collect();
-    let settings = files.first().map(|f| f.settings.clone()).unwrap_or_default();
+    let settings = files
+        .first()
+        .map(|f| f.settings.clone())
+        .unwrap_or_default();
     let paths: Vec<&Path> = files.iter().map(|f| f.path).collect();
-    index_files.extend(headers::index_of_headers_outside(&offered, &paths, &settings));
+    index_files.extend(headers::index_of_headers_outside(
+        &offered, &paths, &settings,
+    ));
     let index = ProjectIndex::new(index_files);
     let relinted = std::sync::atomic::AtomicUsize::new(0);
     let files = first

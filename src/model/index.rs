@@ -116,15 +116,23 @@ impl ProjectIndex {
     }
 
     /// A rounding helper of that name and arity defined in a file other than `except`.
-    pub fn rounding_helper(&self, name: &str, arity: usize, except: &Path) -> Option<RoundingHelper> {
-        self.rounding.get(name)?.iter().find_map(|&(file, position)| {
-            let file = self.files.get(file)?;
-            if file.path == except {
-                return None;
-            }
-            let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
-            (*helper_arity == arity).then_some(*helper)
-        })
+    pub fn rounding_helper(
+        &self,
+        name: &str,
+        arity: usize,
+        except: &Path,
+    ) -> Option<RoundingHelper> {
+        self.rounding
+            .get(name)?
+            .iter()
+            .find_map(|&(file, position)| {
+                let file = self.files.get(file)?;
+                if file.path == except {
+                    return None;
+                }
+                let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
+                (*helper_arity == arity).then_some(*helper)
+            })
     }
 
     pub fn offers_device_functions(&self) -> bool {
@@ -174,9 +182,7 @@ impl ProjectIndex {
             || lookups
                 .functions
                 .iter()
-                .any(|name| {
-                    elsewhere(self.rounding.get(name)) || elsewhere(self.device.get(name))
-                })
+                .any(|name| elsewhere(self.rounding.get(name)) || elsewhere(self.device.get(name)))
     }
 }
 

@@ -165,8 +165,7 @@ impl<'t> Locals<'t> {
                             let object = left.field("argument").map(|a| text(a, source));
                             let field = left.field("field").map(|f| text(f, source));
                             if let (Some(object), Some(field)) = (object, field) {
-                                let values =
-                                    locals.components.entry((object, field)).or_default();
+                                let values = locals.components.entry((object, field)).or_default();
                                 values.push(if compound { left } else { right });
                             }
                         }
@@ -279,7 +278,9 @@ impl<'t> Classifier<'_, 't> {
         let (left, right) = (strip(left, self.source), strip(right, self.source));
         match operator(node, self.source) {
             "/" | ">>" => {
-                if let Some(total) = self.rounded_numerator(left, right, operator(node, self.source) == ">>") {
+                if let Some(total) =
+                    self.rounded_numerator(left, right, operator(node, self.source) == ">>")
+                {
                     return GridAxis::RoundedUp(total);
                 }
                 self.both(left, right, depth)
@@ -324,7 +325,8 @@ impl<'t> Classifier<'_, 't> {
                     .is_some_and(|l| normalized(l, self.source) == divisor)
         };
         let is_one = |term: &(bool, Node<'t>)| !term.0 && self.text(term.1).trim() == "1";
-        let is_divisor = |term: &(bool, Node<'t>)| term.0 && normalized(term.1, self.source) == divisor;
+        let is_divisor =
+            |term: &(bool, Node<'t>)| term.0 && normalized(term.1, self.source) == divisor;
         // a sum whose other terms are `B - 1`, or `B` and `- 1`, or a constant for a shift
         let mut rest: Vec<&(bool, Node<'t>)> = terms.iter().collect();
         if let Some(at) = rest.iter().position(|t| is_divisor_minus_one(t)) {
@@ -400,7 +402,11 @@ impl<'t> Classifier<'_, 't> {
         let name = callee_name(function, self.source);
         let arguments: Vec<Node<'t>> = node
             .field("arguments")
-            .map(|a| named_children(a).filter(|c| c.node_kind() != "comment").collect())
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
             .unwrap_or_default();
         match name {
             "dim3" | "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int64_t"
@@ -428,7 +434,8 @@ impl<'t> Classifier<'_, 't> {
             }
             // fewer blocks than an exact grid stay inside the problem
             "min" | "std::min" | "MIN" | "umin" => {
-                let axes: Vec<GridAxis> = arguments.iter().map(|a| self.axis(*a, depth + 1)).collect();
+                let axes: Vec<GridAxis> =
+                    arguments.iter().map(|a| self.axis(*a, depth + 1)).collect();
                 // a cap on a rounded-up count (`min(ceil_div(n, B), 4096)`) still rounds up
                 return if let Some(rounded) =
                     axes.iter().find(|a| matches!(a, GridAxis::RoundedUp(_)))
@@ -484,7 +491,9 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
 /// `n_blocks`, `gridSize`, `num_blocks`, `blk`: a count of blocks, not a problem dimension.
 fn names_a_block_count(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["block", "blk", "grid", "cta"].iter().any(|w| lower.contains(w))
+    ["block", "blk", "grid", "cta"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
@@ -495,9 +504,20 @@ fn names_a_rounding_division(name: &str) -> bool {
         .filter(|c| *c != '_')
         .flat_map(char::to_lowercase)
         .collect();
-    ["ceildiv", "divup", "cdiv", "divceil", "roundup", "divroundup", "getblocks", "numblocks", "blocksfor", "ceil"]
-        .iter()
-        .any(|w| lower.contains(w))
+    [
+        "ceildiv",
+        "divup",
+        "cdiv",
+        "divceil",
+        "roundup",
+        "divroundup",
+        "getblocks",
+        "numblocks",
+        "blocksfor",
+        "ceil",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
@@ -572,16 +592,12 @@ pub fn launches_in(
     let mut calls = Vec::new();
     syntax::walk_iterative(function.body, |node| {
         if node.node_kind() == "call_expression" {
-            let is_triple_chevron = named_children(node).any(|c| c.node_kind() == "kernel_call_syntax");
+            let is_triple_chevron =
+                named_children(node).any(|c| c.node_kind() == "kernel_call_syntax");
             let api = node
                 .field("function")
                 .map(|f| text(f, source))
-                .filter(|name| {
-                    matches!(
-                        *name,
-                        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"
-                    )
-                });
+                .filter(|name| matches!(*name, "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"));
             if is_triple_chevron || api.is_some() {
                 calls.push((node, is_triple_chevron));
             }
@@ -605,14 +621,21 @@ pub fn launches_in(
 
 /// The three components of a `dim3` (a local declared with arguments, `dim3(...)`, `{...}`), or
 /// the expression itself as `x`.
-fn components<'t>(classifier: &Classifier<'_, 't>, node: Option<Node<'t>>) -> Vec<Option<Node<'t>>> {
+fn components<'t>(
+    classifier: &Classifier<'_, 't>,
+    node: Option<Node<'t>>,
+) -> Vec<Option<Node<'t>>> {
     let source = classifier.source;
     let Some(node) = node.map(|n| strip(n, source)) else {
         return vec![None, None, None];
     };
     let list = match node.node_kind() {
         "identifier" => classifier.locals.dim3.get(text(node, source)).copied(),
-        "call_expression" if node.field("function").is_some_and(|f| text(f, source) == "dim3") => {
+        "call_expression"
+            if node
+                .field("function")
+                .is_some_and(|f| text(f, source) == "dim3") =>
+        {
             node.field("arguments")
         }
         "initializer_list" => Some(node),
@@ -643,7 +666,11 @@ fn launch_site<'t>(
     let source = classifier.source;
     let arguments: Vec<Node> = call
         .field("arguments")
-        .map(|a| named_children(a).filter(|c| c.node_kind() != "comment").collect())
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
         .unwrap_or_default();
     let (kernel, grid, block, kernel_arguments) = if chevron {
         let function = call.field("function")?;
@@ -656,9 +683,18 @@ fn launch_site<'t>(
         };
         let config: Vec<Node> = named_children(call)
             .find(|c| c.node_kind() == "kernel_call_syntax")
-            .map(|k| named_children(k).filter(|c| c.node_kind() != "comment").collect())
+            .map(|k| {
+                named_children(k)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
             .unwrap_or_default();
-        (kernel, config.first().copied(), config.get(1).copied(), Some(arguments))
+        (
+            kernel,
+            config.first().copied(),
+            config.get(1).copied(),
+            Some(arguments),
+        )
     } else {
         let kernel_node = strip(*arguments.first()?, source);
         let mut kernel_node = kernel_node;
@@ -667,7 +703,9 @@ fn launch_site<'t>(
             kernel_node = strip(kernel_node, source);
             match kernel_node.node_kind() {
                 "pointer_expression" | "cast_expression" => {
-                    kernel_node = kernel_node.field("argument").or_else(|| kernel_node.field("value"))?
+                    kernel_node = kernel_node
+                        .field("argument")
+                        .or_else(|| kernel_node.field("value"))?
                 }
                 "call_expression" => {
                     kernel_node = kernel_node.field("arguments")?.named_child(0)?
@@ -682,23 +720,37 @@ fn launch_site<'t>(
                 .unwrap_or(""),
             _ => text(kernel_node, source),
         };
-        (kernel, arguments.get(1).copied(), arguments.get(2).copied(), None)
+        (
+            kernel,
+            arguments.get(1).copied(),
+            arguments.get(2).copied(),
+            None,
+        )
     };
     if kernel.is_empty() {
         return None;
     }
     let grid_parts = components(classifier, grid);
     let block_parts = components(classifier, block);
-    let grid_name = grid.map(|g| strip(g, source)).filter(|g| g.node_kind() == "identifier").map(|g| text(g, source));
+    let grid_name = grid
+        .map(|g| strip(g, source))
+        .filter(|g| g.node_kind() == "identifier")
+        .map(|g| text(g, source));
     let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
     for (axis, slot) in grid_axes.iter_mut().enumerate() {
         // `grid.y = ...` after the declaration: that assignment is what counts
-        let assigned = grid_name.and_then(|g| classifier.locals.components.get(&(g, AXIS_NAMES[axis])));
-        *slot = match (assigned.map(Vec::as_slice), grid_parts.get(axis).copied().flatten()) {
+        let assigned =
+            grid_name.and_then(|g| classifier.locals.components.get(&(g, AXIS_NAMES[axis])));
+        *slot = match (
+            assigned.map(Vec::as_slice),
+            grid_parts.get(axis).copied().flatten(),
+        ) {
             (Some([value]), _) => classifier.axis(*value, 0),
             (Some(_), _) => GridAxis::Unknown,
             (None, Some(part)) => classifier.axis(part, 0),
-            (None, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => GridAxis::Exact, // dim3 default 1
+            (None, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
+                GridAxis::Exact
+            } // dim3 default 1
             (None, None) => GridAxis::Unknown,
         };
     }
@@ -765,7 +817,10 @@ fn parse_integer(text: &str) -> Option<i128> {
         .trim_start_matches('(')
         .trim_end_matches(')')
         .trim_end_matches(['u', 'U', 'l', 'L']);
-    if let Some(hex) = trimmed.strip_prefix("0x").or_else(|| trimmed.strip_prefix("0X")) {
+    if let Some(hex) = trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
         return i128::from_str_radix(hex, 16).ok();
     }
     trimmed.parse().ok()
@@ -813,7 +868,10 @@ mod tests {
             ("k<<<ceil(n / (float)B), B>>>(p, n);", "n"),
             ("k<<<DIV_UP(n, B), B>>>(p, n);", "n"),
             ("k<<<ceil_div(n, B), B>>>(p, n);", "n"),
-            ("int blocks = (n + 127) / 128; k<<<blocks, 128>>>(p, n);", "n"),
+            (
+                "int blocks = (n + 127) / 128; k<<<blocks, 128>>>(p, n);",
+                "n",
+            ),
         ] {
             let source = format!("void f(float* p, int n, int B) {{ {launch} }}");
             assert_eq!(grid_of(&source)[0], rounded(total), "{launch}");
@@ -827,11 +885,20 @@ mod tests {
             ("k<<<B * H, head_size>>>(p, B, H);", GridAxis::Exact),
             ("k<<<n / 256, 256>>>(p, n);", GridAxis::Exact),
             ("k<<<64, 256>>>(p, n);", GridAxis::Exact),
-            ("dim3 grid(rows); dim3 block(1, 256, 1); k<<<grid, block>>>(p, rows);", GridAxis::Exact),
+            (
+                "dim3 grid(rows); dim3 block(1, 256, 1); k<<<grid, block>>>(p, rows);",
+                GridAxis::Exact,
+            ),
             ("k<<<num_blocks, 256>>>(p, n);", GridAxis::Unknown),
             ("k<<<max(1, n / 256), 256>>>(p, n);", GridAxis::Unknown),
-            ("int g = 1; if (n > 4) g = n; k<<<g, 256>>>(p, n);", GridAxis::Unknown),
-            ("k<<<min(ceil_div(n, 256), 4096), 256>>>(p, n);", rounded("n")),
+            (
+                "int g = 1; if (n > 4) g = n; k<<<g, 256>>>(p, n);",
+                GridAxis::Unknown,
+            ),
+            (
+                "k<<<min(ceil_div(n, 256), 4096), 256>>>(p, n);",
+                rounded("n"),
+            ),
         ] {
             let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks) {{ {launch} }}");
             assert_eq!(grid_of(&source)[0], expected, "{launch}");
@@ -874,5 +941,56 @@ mod tests {
         assert_eq!(found[0].kernel, "k");
         assert_eq!(found[0].arity, None);
         assert_eq!(found[0].grid[0], rounded("n"));
+    }
+
+    /// The kernel model's side: an index every launch keeps inside the problem is bounded, and
+    /// a rounded-up launch names the kernel parameter it passes as the extent.
+    #[test]
+    fn kernel_facts_read_the_launches() {
+        use crate::model::IndexStatus;
+        let kernel = "__global__ void k(float* out, int rows) { int r = blockIdx.x * blockDim.x + threadIdx.x; out[r] = 0; }\n";
+        let status = |launches: &str| {
+            let source = format!("{kernel}void f(float* d, int n) {{ {launches} }}");
+            let view = crate::source::preprocess(&source, &[]);
+            let tree = crate::engine::parse(&view.text, None).expect("parse");
+            let lines = crate::source::LineIndex::new(&source);
+            let model = super::super::Model::build(
+                std::path::Path::new("t.cu"),
+                &source,
+                &view,
+                &tree,
+                &lines,
+                &[],
+            );
+            let (function, facts) = model.kernel_facts().next().expect("kernel");
+            let access = facts.accesses.first().expect("access");
+            match &access.status {
+                IndexStatus::Bounded { .. } => "bounded".to_string(),
+                IndexStatus::Unguarded { axes, .. } => {
+                    let bound = facts.launch_bound(function, *axes);
+                    format!(
+                        "unguarded, bound {:?}, {} unsafe",
+                        bound.parameter.map(|p| p.name.clone()),
+                        bound.unsafe_launches.len()
+                    )
+                }
+                other => format!("{other:?}"),
+            }
+        };
+        assert_eq!(status(""), "unguarded, bound None, 0 unsafe");
+        assert_eq!(status("k<<<n, 1>>>(d, n);"), "bounded");
+        assert_eq!(status("dim3 b(1, 64); k<<<n, b>>>(d, n);"), "bounded");
+        assert_eq!(
+            status("k<<<(n + 63) / 64, 64>>>(d, n);"),
+            "unguarded, bound Some(\"rows\"), 1 unsafe"
+        );
+        assert_eq!(
+            status("k<<<n, 1>>>(d, n); k<<<(n + 63) / 64, 64>>>(d, n);"),
+            "unguarded, bound Some(\"rows\"), 1 unsafe"
+        );
+        assert_eq!(
+            status("k<<<pick(n), 64>>>(d, n);"),
+            "unguarded, bound None, 1 unsafe"
+        );
     }
 }

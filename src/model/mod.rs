@@ -9,10 +9,10 @@ pub mod launch;
 pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
+use crate::syntax::{self, text, NodeExt};
 use index::{FileIndex, Lookups, ProjectIndex};
 use launch::{GridHelpers, LaunchSite, RoundingHelper};
 use std::cell::RefCell;
-use crate::syntax::{self, text, NodeExt};
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 

@@ -453,5 +453,4 @@ impl<'m, 't> Builder<'m, 't> {
             device: self.device,
         });
     }
-
 }

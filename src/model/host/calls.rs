@@ -203,13 +203,18 @@ impl<'m, 't> Builder<'m, 't> {
         };
         let mut unknown = Vec::new();
         for (position, argument) in args.iter().enumerate() {
-            let allocated = stored.iter().find(|(p, _)| *p == position).and_then(|(_, a)| {
-                let variable = match address_of(*argument, self.source) {
-                    Some(identifier) => self.by_name.get(self.text(identifier)).copied(),
-                    None => self.variable_of(*argument),
-                }?;
-                self.out.variables[variable].is_pointer.then_some((variable, a))
-            });
+            let allocated = stored
+                .iter()
+                .find(|(p, _)| *p == position)
+                .and_then(|(_, a)| {
+                    let variable = match address_of(*argument, self.source) {
+                        Some(identifier) => self.by_name.get(self.text(identifier)).copied(),
+                        None => self.variable_of(*argument),
+                    }?;
+                    self.out.variables[variable]
+                        .is_pointer
+                        .then_some((variable, a))
+                });
             match allocated {
                 Some((variable, allocation)) => {
                     self.push_called_allocation(variable, call, allocation, context)
@@ -286,7 +291,13 @@ impl<'m, 't> Builder<'m, 't> {
         }
     }
 
-    pub(super) fn cuda_call(&mut self, call: Node<'t>, name: &str, args: &[Node<'t>], context: Context<'t>) {
+    pub(super) fn cuda_call(
+        &mut self,
+        call: Node<'t>,
+        name: &str,
+        args: &[Node<'t>],
+        context: Context<'t>,
+    ) {
         self.depends_on.push(name.to_string());
         let defined_here = self.model.function_named(name);
         let returns_error = defined_here.map(|f| {
@@ -512,5 +523,4 @@ impl<'m, 't> Builder<'m, 't> {
             }
         }
     }
-
 }

@@ -487,7 +487,6 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
 
 // ---- host functions -----------------------------------------------------------------------
 
-
 #[derive(Clone, Copy)]
 struct Context<'t> {
     region: Node<'t>,
@@ -553,7 +552,6 @@ impl<'t> Scope<'t> for HostScope<'_, '_, 't> {
             .any(|t| t == name)
     }
 }
-
 
 fn strip_parents(node: Node) -> Option<Node> {
     let mut parent = node.parent()?;

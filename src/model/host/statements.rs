@@ -250,7 +250,9 @@ impl<'m, 't> Builder<'m, 't> {
         walk_iterative(node, |n| match n.node_kind() {
             // `reinterpret_cast<void*>(d)` passes `d` on, like `(void*)d`
             "call_expression" => syntax::is_functional_cast(n, source),
-            "lambda_expression" | "subscript_expression" | "sizeof_expression"
+            "lambda_expression"
+            | "subscript_expression"
+            | "sizeof_expression"
             | "field_expression" => false,
             "identifier" => {
                 found.push(n);
@@ -268,5 +270,4 @@ impl<'m, 't> Builder<'m, 't> {
             }
         }
     }
-
 }

@@ -95,7 +95,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         split
     }
 
-    pub(super) fn index_status(&self, index: Node<'t>, offset: Option<Node<'t>>) -> IndexStatus<'t> {
+    pub(super) fn index_status(
+        &self,
+        index: Node<'t>,
+        offset: Option<Node<'t>>,
+    ) -> IndexStatus<'t> {
         let split = self.current_comparisons();
         let (comparisons, disjunctions) = (&split.0, &split.1);
         if let Some(status) = self.out_of_range(index, comparisons, disjunctions) {
@@ -165,5 +169,4 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         all
     }
-
 }

@@ -406,7 +406,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             after_early_exit: divergent.map(|f| f.exit == Exit::Skip).unwrap_or(false),
         });
     }
-
 }
 
 /// Evidence that a value is a multiple of a loop's step, weakest first.

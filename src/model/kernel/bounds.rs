@@ -389,7 +389,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
-    pub(super) fn bounded_through_remainder(&self, comparison: &Comparison<'t>, target: &str) -> bool {
+    pub(super) fn bounded_through_remainder(
+        &self,
+        comparison: &Comparison<'t>,
+        target: &str,
+    ) -> bool {
         if !matches!(
             comparison.relation,
             Relation::Greater | Relation::GreaterEqual

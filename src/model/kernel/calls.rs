@@ -150,9 +150,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 via: Some(Via {
                     helper: summary.name.clone(),
                     site: access.site.clone(),
-                    span: start.map(|start| {
-                        start + access.site.span.start..start + access.site.span.end
-                    }),
+                    span: start
+                        .map(|start| start + access.site.span.start..start + access.site.span.end),
                     file,
                 }),
             });

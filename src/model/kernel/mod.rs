@@ -2,8 +2,8 @@
 //! the conditions that dominate it, and every block-wide barrier.
 
 use super::guards::{self, Comparison, Condition, Relation};
-use super::launch::{Axes, LaunchSite};
 use super::helpers::{DeviceFunctions, Site};
+use super::launch::{Axes, LaunchSite};
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
@@ -164,7 +164,11 @@ impl<'t> KernelFacts<'t> {
     /// What the launches say of a thread index on `axes`: the launches that leave threads past
     /// the problem there, and the kernel parameter that each of those passes as the extent its
     /// grid was rounded up from (the bound a guard must test), when they all agree on one.
-    pub fn launch_bound<'f>(&self, kernel: &'f Function<'t>, axes: Axes) -> LaunchBound<'_, 'f, 't> {
+    pub fn launch_bound<'f>(
+        &self,
+        kernel: &'f Function<'t>,
+        axes: Axes,
+    ) -> LaunchBound<'_, 'f, 't> {
         let mut bound = LaunchBound {
             parameter: None,
             unsafe_launches: Vec::new(),
@@ -190,7 +194,10 @@ impl<'t> KernelFacts<'t> {
             );
         }
         if let Some(Some(first)) = names.first() {
-            if names.iter().all(|n| n.is_some_and(|p| p.name == first.name)) {
+            if names
+                .iter()
+                .all(|n| n.is_some_and(|p| p.name == first.name))
+            {
                 bound.parameter = Some(first);
             }
         }
@@ -350,14 +357,16 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
                 let input = self.text(node);
                 stable &= !self.updated.contains(input)
                     && !self.stride_variables.contains(input)
-                    && self.definitions.get(input).is_none_or(|values| values.len() <= 1);
+                    && self
+                        .definitions
+                        .get(input)
+                        .is_none_or(|values| values.len() <= 1);
             }
             stable && node.node_kind() != "lambda_expression"
         });
         stable.then_some(*value)
     }
 }
-
 
 /// `blockIdx.x * blockDim.x + threadIdx.x`: a per-block part combined with a per-thread part.
 fn forms_global_index(left: Deps, right: Deps) -> bool {

@@ -336,7 +336,6 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
-
     /// The launch axes a value's thread identity comes from: `threadIdx.y` and `blockIdx.y` give
     /// `y`; a grid-wide rank gives every axis.
     pub(super) fn thread_axes(&self, node: Node<'t>, depth: usize) -> Axes {
@@ -376,8 +375,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .map(|a| self.thread_axes(a, depth + 1))
                     .unwrap_or_default()
             }
-            "subscript_expression" | "pointer_expression" | "sizeof_expression"
-            | "string_literal" | "number_literal" | "lambda_expression" => Axes::NONE,
+            "subscript_expression"
+            | "pointer_expression"
+            | "sizeof_expression"
+            | "string_literal"
+            | "number_literal"
+            | "lambda_expression" => Axes::NONE,
             _ => named_children(node).fold(Axes::NONE, |axes, child| {
                 axes.union(self.thread_axes(child, depth + 1))
             }),

@@ -165,7 +165,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
-    pub(super) fn with_fact(&mut self, condition: Node<'t>, holds: bool, body: impl FnOnce(&mut Self)) {
+    pub(super) fn with_fact(
+        &mut self,
+        condition: Node<'t>,
+        holds: bool,
+        body: impl FnOnce(&mut Self),
+    ) {
         self.facts.push(Fact {
             condition: Condition {
                 node: condition,
@@ -277,5 +282,4 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
     }
-
 }

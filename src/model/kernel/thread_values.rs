@@ -65,8 +65,26 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             true
         });
+        // `for (int i = tid; ...)` declares an `i` seen only inside that loop (its identity there
+        // is the loop scope's); where the name is declared again outside a loop header, the
+        // function-wide `i` is that other one
+        let in_loop_header = |declarator: Node<'t>| {
+            declarator
+                .parent()
+                .and_then(|declaration| declaration.parent())
+                .is_some_and(|p| p.node_kind() == "for_statement")
+        };
+        let declared_outside_loop_headers: std::collections::HashSet<&str> = declared
+            .iter()
+            .filter(|(_, declarator, ..)| !in_loop_header(*declarator))
+            .map(|(name, ..)| text(*name, source))
+            .collect();
         for (name_node, declarator, value, is_pointer, type_text) in declared {
             let name = self.text(name_node).to_string();
+            let value = value.filter(|_| {
+                !(in_loop_header(declarator)
+                    && declared_outside_loop_headers.contains(name.as_str()))
+            });
             self.declarations.entry(name.clone()).or_insert(declarator);
             if type_text.contains("grid_group") {
                 self.groups.insert(name.clone(), GroupKind::Grid);

@@ -49,6 +49,8 @@ mod tests {
         assert_cases(
             &DIVERGENT_BARRIER,
             &[
+                // a limit whose name says it is rounded to the step, with a step the launch fixes
+                "#define SDIV(a, b) (((a) + (b) - 1) / (b))\n__global__ void k(float* o, int width) { __shared__ float s[256]; const int blockSize = 8 * 32; const int padded_width_blocks = SDIV(width, blockSize) * blockSize; for (int j = threadIdx.x; j < padded_width_blocks; j += blockSize) { s[threadIdx.x] = j < width ? o[j] : 0; __syncthreads(); } }",
                 // a loop header's `i` is not the block-uniform `i` declared later in another scope
                 "__global__ void k(int* removed, int n, int blocks) { int tid = threadIdx.x; for (int i = tid; i < blocks; i += blockDim.x) removed[i] = 0; __syncthreads(); for (int b = 0; b < blocks; ++b) { for (int in = 0; in < 64; ++in) { const int i = b * 64 + in; if (i >= n) break; __syncthreads(); } } }",
                 "__global__ void k(float* o) { __shared__ float s[256]; int t = threadIdx.x; for (int w = blockDim.x / 2; w > 0; w >>= 1) { if (t < w) s[t] += s[t + w]; __syncthreads(); } if (t == 0) o[blockIdx.x] = s[0]; }",

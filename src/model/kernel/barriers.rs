@@ -393,6 +393,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter(|fact| {
                 fact.exit != Exit::Return
                     && !self.has_uniform_trip_count(fact.condition.node)
+                    && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
             })
             .find(|fact| {
@@ -417,6 +418,22 @@ pub(super) enum Multiple {
     Name,
     /// Its shape says so: `n / s * s`, `n - n % s`, `k * s`, a helper returning a multiple.
     Shape,
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// `for (j = threadIdx.x; j < padded_width_blocks; j += blockSize)`: a loop limit whose name
+    /// says it is rounded to a multiple of the step, where the shape reasoning cannot show it
+    /// (a step equal to the block size only at the launch, a limit rounded to several strides).
+    /// Taken at its word: a divergent barrier there is reported only on evidence.
+    fn limit_claims_rounding(&self, condition: Node<'t>) -> bool {
+        let in_loop = condition
+            .parent()
+            .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
+        in_loop
+            && self
+                .loop_test(condition)
+                .is_some_and(|(_, limit)| claims_rounding(self.text(limit)))
+    }
 }
 
 /// A name that says its value is rounded to a multiple.

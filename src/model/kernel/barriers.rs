@@ -429,10 +429,22 @@ impl<'t> Analyzer<'_, 't> {
         let in_loop = condition
             .parent()
             .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
-        in_loop
-            && self
-                .loop_test(condition)
-                .is_some_and(|(_, limit)| claims_rounding(self.text(limit)))
+        let Some((_, limit)) = self.loop_test(condition).filter(|_| in_loop) else {
+            return false;
+        };
+        if !claims_rounding(self.text(limit)) {
+            return false;
+        }
+        // a visible definition must at least be a product (`SDIV(w, b) * b`), not `n + 1`
+        match self.definitions.get(self.text(limit)).map(Vec::as_slice) {
+            None => true,
+            Some([value]) => {
+                let value = strip(*value, self.source);
+                value.node_kind() == "binary_expression"
+                    && matches!(operator(value, self.source), "*" | "<<")
+            }
+            Some(_) => false,
+        }
     }
 }
 

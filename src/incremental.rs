@@ -19,7 +19,7 @@ use crate::diagnostic::Diagnostic;
 use crate::engine::{self, FileOutcome};
 use crate::model::helpers::{DeviceFunctions, HelperSummary, LookupState};
 use crate::model::host::KernelSummary;
-use crate::model::index::ProjectIndex;
+use crate::model::index::{Lookups, ProjectIndex};
 use crate::model::{Function, FunctionKind, Model, Reuse, ReusedKernel};
 use crate::source::{self, LineIndex, PreprocessedView};
 use rustc_hash::{FxHashMap, FxHasher};
@@ -35,6 +35,8 @@ pub struct Kept {
     view: PreprocessedView,
     tree: Tree,
     functions: FunctionCache,
+    /// What the last lint looked up outside the document: the headers read for the next one.
+    lookups: Lookups,
 }
 
 impl Kept {
@@ -55,7 +57,7 @@ pub fn relint(
 ) -> (Option<Kept>, FileOutcome) {
     // the same view as `engine::lint_text`: `defines` from the configuration choose branches
     let view = source::preprocess_with(text, &settings.view_options());
-    let (tree, mut functions) = match previous {
+    let (tree, mut functions, lookups) = match previous {
         Some(mut previous) => {
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {
                 previous.tree.edit(&edit);
@@ -63,19 +65,26 @@ pub fn relint(
             (
                 engine::parse(&view.text, Some(&previous.tree)),
                 previous.functions,
+                previous.lookups,
             )
         }
-        None => (engine::parse(&view.text, None), FunctionCache::default()),
+        // the document's first lint: what it looks up decides which headers are read
+        None => (
+            engine::parse(&view.text, None),
+            FunctionCache::default(),
+            engine::lint_text_with(path, text, settings, ProjectIndex::empty()).lookups,
+        ),
     };
     let Some(tree) = tree else {
         return (None, FileOutcome::default());
     };
-    let index = engine::index_of_included(path, text, settings);
+    let index = engine::index_of_included(path, text, settings, &lookups);
     let outcome = lint_tree_incremental(path, text, &view, &tree, settings, &index, &mut functions);
     let kept = Kept {
         view,
         tree,
         functions,
+        lookups: outcome.lookups.clone(),
     };
     (Some(kept), outcome)
 }

@@ -260,8 +260,9 @@ fn two_phases_give_what_the_whole_index_gives() {
         let mut whole: Vec<cudalint::model::index::FileIndex> =
             offered.iter().map(|i| (*i).clone()).collect();
         let linted: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        let wanted = engine::wanted_names(project.files.iter().map(|f| &f.lookups));
         whole.extend(engine::index_of_headers_outside(
-            &offered, &linted, &settings,
+            &offered, &linted, &settings, &wanted,
         ));
         let index = cudalint::model::index::ProjectIndex::new(whole);
         for ((path, text), outcome) in paths.iter().zip(&texts).zip(&project.files) {

@@ -5,10 +5,10 @@
 
 use super::{parse, read_source_lossy};
 use crate::config::Settings;
-use crate::model::index::{resolve_include, FileIndex, ProjectIndex};
-use crate::model::Model;
+use crate::model::index::{resolve_include, FileIndex, Lookups, ProjectIndex};
+use crate::model::{Model, OffersOnly};
 use crate::source::{self, LineIndex};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
@@ -28,8 +28,13 @@ fn cache() -> &'static HeaderCache {
     CACHE.get_or_init(Mutex::default)
 }
 
-/// What the header at `path` offers, read from disk unless it is unchanged since the last read.
-fn header_index(path: &Path, settings: &Settings) -> Option<Arc<FileIndex>> {
+/// What the header at `path` offers, read from disk unless it is unchanged since the last read;
+/// None when it mentions none of the `wanted` names (its includes are still followed).
+fn header_index(
+    path: &Path,
+    settings: &Settings,
+    wanted: &HashSet<String>,
+) -> Option<Arc<FileIndex>> {
     let metadata = std::fs::metadata(path).ok()?;
     if !metadata.is_file() || metadata.len() > super::MAX_FILE_BYTES {
         return None;
@@ -37,21 +42,51 @@ fn header_index(path: &Path, settings: &Settings) -> Option<Arc<FileIndex>> {
     let stamp = (metadata.modified().ok(), metadata.len());
     if let Ok(cache) = cache().lock() {
         if let Some((cached, index)) = cache.get(path) {
-            if *cached == stamp {
+            // a header skipped for want of names is read again when other names are wanted
+            let complete = !index.launches.is_empty()
+                || !index.kernels.is_empty()
+                || !index.device_functions.is_empty()
+                || !index.rounding_helpers.is_empty();
+            if *cached == stamp && complete {
                 return Some(index.clone());
             }
         }
     }
     let (text, _) = read_source_lossy(path).ok()?;
+    // a header that names nothing a linted file looked for offers nothing: only its includes
+    // are followed, and it is not parsed (large third-party headers cost nothing)
+    let mentions_wanted = identifiers(&text).any(|word| wanted.contains(word));
+    if !mentions_wanted {
+        return Some(Arc::new(FileIndex {
+            path: path.to_path_buf(),
+            includes: crate::model::index::quoted_includes(&text),
+            ..FileIndex::default()
+        }));
+    }
     let view = source::preprocess_with(&text, &settings.view_options());
     let tree = parse(&view.text, None)?;
     let lines = LineIndex::new(&text);
-    let model = Model::build(path, &text, &view, &tree, &lines, &settings.check_macros);
+    let model = Model::build_reusing(
+        path,
+        &text,
+        &view,
+        &tree,
+        &lines,
+        &settings.check_macros,
+        ProjectIndex::empty(),
+        &mut OffersOnly,
+    );
     let index = Arc::new(model.file_index());
     if let Ok(mut cache) = cache().lock() {
         cache.insert(path.to_path_buf(), (stamp, index.clone()));
     }
     Some(index)
+}
+
+/// The identifiers of a text, in order (with repeats).
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
 }
 
 fn identity(path: &Path) -> PathBuf {
@@ -62,8 +97,9 @@ fn identity(path: &Path) -> PathBuf {
 /// skipping the files in `known`; returns the headers read.
 fn follow(
     roots: Vec<(PathBuf, String)>,
-    known: &mut std::collections::HashSet<PathBuf>,
+    known: &mut HashSet<PathBuf>,
     settings: &Settings,
+    wanted: &HashSet<String>,
 ) -> Vec<FileIndex> {
     let mut found = Vec::new();
     let mut frontier = roots;
@@ -79,7 +115,7 @@ fn follow(
             if !known.insert(identity(&header)) {
                 continue;
             }
-            let Some(index) = header_index(&header, settings) else {
+            let Some(index) = header_index(&header, settings, wanted) else {
                 continue;
             };
             next.extend(index.includes.iter().map(|t| (header.clone(), t.clone())));
@@ -90,28 +126,46 @@ fn follow(
     found
 }
 
-/// The index a file linted on its own sees: the headers it includes, found on disk.
-pub fn index_of_included(path: &Path, text: &str, settings: &Settings) -> ProjectIndex {
+/// Every name `lookups` asked for.
+pub fn wanted_names<'a>(lookups: impl IntoIterator<Item = &'a Lookups>) -> HashSet<String> {
+    let mut wanted = HashSet::new();
+    for lookups in lookups {
+        wanted.extend(lookups.functions.iter().cloned());
+        wanted.extend(lookups.launched_kernels.iter().cloned());
+    }
+    wanted
+}
+
+/// The index a file linted on its own sees: the headers it includes, found on disk, that name
+/// something the file looked for.
+pub fn index_of_included(
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+    lookups: &Lookups,
+) -> ProjectIndex {
     let includes = crate::model::index::quoted_includes(text);
-    if includes.is_empty() {
+    let wanted = wanted_names([lookups]);
+    if includes.is_empty() || wanted.is_empty() {
         return ProjectIndex::default();
     }
-    let mut known = std::collections::HashSet::from([identity(path)]);
+    let mut known = HashSet::from([identity(path)]);
     let roots = includes
         .into_iter()
         .map(|target| (path.to_path_buf(), target))
         .collect();
-    ProjectIndex::new(follow(roots, &mut known, settings))
+    ProjectIndex::new(follow(roots, &mut known, settings, &wanted))
 }
 
-/// The headers the linted files include that are not themselves linted in this run.
+/// The headers the linted files include that are not themselves linted in this run and that
+/// name something one of them looked for.
 pub fn index_of_headers_outside(
     linted: &[&FileIndex],
     files: &[&Path],
     settings: &Settings,
+    wanted: &HashSet<String>,
 ) -> Vec<FileIndex> {
-    let mut known: std::collections::HashSet<PathBuf> =
-        files.iter().map(|path| identity(path)).collect();
+    let mut known: HashSet<PathBuf> = files.iter().map(|path| identity(path)).collect();
     let roots: Vec<(PathBuf, String)> = linted
         .iter()
         .flat_map(|file| {
@@ -120,8 +174,8 @@ pub fn index_of_headers_outside(
                 .map(|target| (file.path.clone(), target.clone()))
         })
         .collect();
-    if roots.is_empty() {
+    if roots.is_empty() || wanted.is_empty() {
         return Vec::new();
     }
-    follow(roots, &mut known, settings)
+    follow(roots, &mut known, settings, wanted)
 }

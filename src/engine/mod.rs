@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 
 mod headers;
-pub use headers::{index_of_headers_outside, index_of_included};
+pub use headers::{index_of_headers_outside, index_of_included, wanted_names};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -109,8 +109,13 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 /// Lints one text as if it were the file `path`, on its own: the project index holds the headers
 /// it includes that are found on disk (what an editor or a single file on the command line sees).
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
-    let index = headers::index_of_included(path, text, settings);
-    lint_text_with(path, text, settings, &index)
+    let alone = lint_text_with(path, text, settings, ProjectIndex::empty());
+    let index = headers::index_of_included(path, text, settings, &alone.lookups);
+    if index.answers(path, &alone.lookups) {
+        lint_text_with(path, text, settings, &index)
+    } else {
+        alone
+    }
 }
 
 /// Lints one text with what the other files of the run offer.
@@ -586,8 +591,9 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
         .map(|f| f.settings.clone())
         .unwrap_or_default();
     let paths: Vec<&Path> = files.iter().map(|f| f.path).collect();
+    let wanted = headers::wanted_names(first.iter().map(|outcome| &outcome.lookups));
     index_files.extend(headers::index_of_headers_outside(
-        &offered, &paths, &settings,
+        &offered, &paths, &settings, &wanted,
     ));
     let index = ProjectIndex::new(index_files);
     let relinted = std::sync::atomic::AtomicUsize::new(0);

@@ -34,9 +34,16 @@ pub struct Lookups {
     pub functions: Vec<String>,
 }
 
+/// A launch or a helper in one file reaches a kernel or a caller in another only where the
+/// compiler would see one from the other: the file that uses a name includes (directly or
+/// through other headers) the file that defines it. Two programs of one repository that both
+/// define `saxpy` do not lend each other their launches.
 #[derive(Debug, Default)]
 pub struct ProjectIndex {
     files: Vec<FileIndex>,
+    /// Per file (same order), the files of the index it includes, transitively, itself too.
+    sees: Vec<HashSet<usize>>,
+    by_path: HashMap<PathBuf, usize>,
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
     device: HashMap<String, Vec<(usize, usize)>>,
@@ -49,10 +56,68 @@ impl ProjectIndex {
         for file in files {
             index.add(file);
         }
+        index.link_includes();
         index
     }
 
-    pub fn add(&mut self, file: FileIndex) {
+    /// Resolves each file's quoted includes among the index's files and closes them.
+    fn link_includes(&mut self) {
+        let identity = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let by_identity: HashMap<PathBuf, usize> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(at, file)| (identity(&file.path), at))
+            .collect();
+        let direct: Vec<Vec<usize>> = self
+            .files
+            .iter()
+            .map(|file| {
+                file.includes
+                    .iter()
+                    .filter_map(|target| resolve_include(&file.path, target))
+                    .filter_map(|header| by_identity.get(&identity(&header)).copied())
+                    .collect()
+            })
+            .collect();
+        self.sees = (0..self.files.len())
+            .map(|start| {
+                let mut seen = HashSet::default();
+                let mut stack = vec![start];
+                while let Some(at) = stack.pop() {
+                    if seen.insert(at) {
+                        stack.extend(direct.get(at).into_iter().flatten().copied());
+                    }
+                }
+                seen
+            })
+            .collect();
+        self.by_path = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(at, file)| (file.path.clone(), at))
+            .collect();
+    }
+
+    /// Whether file `user` sees what file `definer` defines; a path not in the index (a file
+    /// linted on its own whose index holds only its headers) sees every file of it.
+    fn sees(&self, user: &Path, definer: usize) -> bool {
+        match self.by_path.get(user) {
+            Some(&at) => self.sees.get(at).is_some_and(|s| s.contains(&definer)),
+            None => true,
+        }
+    }
+
+    /// Whether the file at `launcher` sees the file `definer` (by path).
+    fn path_sees(&self, launcher: usize, definer: &Path) -> bool {
+        match self.by_path.get(definer) {
+            Some(&at) => self.sees.get(launcher).is_some_and(|s| s.contains(&at)),
+            None => true,
+        }
+    }
+
+    fn add(&mut self, file: FileIndex) {
         let at = self.files.len();
         for (position, launch) in file.launches.iter().enumerate() {
             self.launches
@@ -104,14 +169,14 @@ impl ProjectIndex {
             .get(kernel)
             .into_iter()
             .flatten()
-            .filter_map(move |&(file, position)| {
-                let file = self.files.get(file)?;
-                if file.path == except {
+            .filter_map(move |&(at, position)| {
+                let file = self.files.get(at)?;
+                if file.path == except || !self.path_sees(at, except) {
                     return None;
                 }
                 file.launches
                     .get(position)
-                    .filter(|l| l.arity.is_none_or(|a| a == arity))
+                    .filter(|l| l.arity.is_none_or(|a| a <= arity))
             })
     }
 
@@ -152,9 +217,9 @@ impl ProjectIndex {
             .get(name)
             .into_iter()
             .flatten()
-            .filter_map(|&(file, position)| {
-                let file = self.files.get(file)?;
-                if file.path == except {
+            .filter_map(|&(at, position)| {
+                let file = self.files.get(at)?;
+                if file.path == except || !self.sees(except, at) {
                     return None;
                 }
                 Some((file.path.as_path(), file.device_functions.get(position)?))
@@ -169,20 +234,23 @@ impl ProjectIndex {
 
     /// Whether another file answers something `lookups` (made by the file `path`) asked for.
     pub fn answers(&self, path: &Path, lookups: &Lookups) -> bool {
-        let elsewhere = |entries: Option<&Vec<(usize, usize)>>| {
-            entries
-                .into_iter()
-                .flatten()
-                .any(|&(file, _)| self.files.get(file).is_some_and(|f| f.path != path))
+        let launched_here = |entries: Option<&Vec<(usize, usize)>>| {
+            entries.into_iter().flatten().any(|&(at, _)| {
+                self.files.get(at).is_some_and(|f| f.path != path) && self.path_sees(at, path)
+            })
+        };
+        let defined_for_it = |entries: Option<&Vec<(usize, usize)>>| {
+            entries.into_iter().flatten().any(|&(at, _)| {
+                self.files.get(at).is_some_and(|f| f.path != path) && self.sees(path, at)
+            })
         };
         lookups
             .launched_kernels
             .iter()
-            .any(|kernel| elsewhere(self.launches.get(kernel)))
-            || lookups
-                .functions
-                .iter()
-                .any(|name| elsewhere(self.rounding.get(name)) || elsewhere(self.device.get(name)))
+            .any(|kernel| launched_here(self.launches.get(kernel)))
+            || lookups.functions.iter().any(|name| {
+                defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
+            })
     }
 }
 

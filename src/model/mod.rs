@@ -141,6 +141,26 @@ pub struct ReusedKernel {
     pub skipped: Vec<Range<usize>>,
 }
 
+/// What a file offers the others needs no kernel or host facts: a header read for the project
+/// index analyses only its device functions.
+pub struct OffersOnly;
+
+impl<'t> Reuse<'t> for OffersOnly {
+    fn kernel(&mut self, model: &Model<'t>, index: usize) -> Option<ReusedKernel> {
+        Some(ReusedKernel {
+            summary: host::KernelSummary {
+                name: model.functions.get(index)?.name.clone(),
+                parameters: Vec::new(),
+            },
+            skipped: Vec::new(),
+        })
+    }
+    fn host_function(&mut self, _: &Model<'t>, _: usize) -> bool {
+        true
+    }
+    fn host_function_built(&mut self, _: usize, _: &[String]) {}
+}
+
 /// Nothing to reuse: every function is analysed.
 pub struct AnalyseAll;
 
@@ -223,7 +243,7 @@ impl<'t> Model<'t> {
             .functions
             .iter()
             .filter(|f| f.kind == FunctionKind::Kernel)
-            .map(|f| f.name.clone())
+            .map(|f| kernel_name(&f.name).to_string())
             .collect();
         model.device_functions = helpers::summarize(&model, reuse);
         model.add_device_functions_of_other_files();
@@ -309,10 +329,12 @@ impl<'t> Model<'t> {
     /// Every visible launch of `kernel`: in this file and, through the index, in the others.
     pub fn launches_of(&self, kernel: &Function) -> Vec<LaunchSite> {
         let arity = kernel.parameters.len();
+        // `template <> __global__ void k<float>(...)` is launched as `k<float><<<...>>>`
+        let name = kernel_name(&kernel.name);
         self.launch_sites
             .iter()
-            .filter(|l| l.kernel == kernel.name && l.arity.is_none_or(|a| a == arity))
-            .chain(self.index.launches_of(&kernel.name, arity, self.path))
+            .filter(|l| l.kernel == name && l.arity.is_none_or(|a| a <= arity))
+            .chain(self.index.launches_of(name, arity, self.path))
             .cloned()
             .collect()
     }
@@ -603,6 +625,11 @@ fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Supp
         whole_file,
         rules,
     })
+}
+
+/// A kernel's name as launches write it: an explicit specialisation's template arguments dropped.
+fn kernel_name(name: &str) -> &str {
+    name.split('<').next().unwrap_or(name).trim()
 }
 
 impl GridHelpers for Model<'_> {

@@ -62,7 +62,8 @@ impl ProjectIndex {
 
     /// Resolves each file's quoted includes among the index's files and closes them.
     fn link_includes(&mut self) {
-        let identity = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let identity =
+            |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let by_identity: HashMap<PathBuf, usize> = self
             .files
             .iter()

@@ -283,9 +283,18 @@ impl<'t> Classifier<'_, 't> {
                 {
                     return GridAxis::RoundedUp(total);
                 }
-                self.both(left, right, depth)
+                // a floor division (`width / dimBlock.x`) never adds threads, whatever it
+                // divides by; a division by a float (`n / 176.f`) is not a floor
+                if self.is_fractional(right) {
+                    return GridAxis::Unknown;
+                }
+                self.axis(left, depth + 1)
             }
             "+" => {
+                // `n / 176.f + 0.5` rounds to nearest: it may round up
+                if self.is_fractional(left) || self.is_fractional(right) {
+                    return GridAxis::Unknown;
+                }
                 // `E / B + 1`, `(E - 1) / B + 1`, `E / B + (E % B != 0)`
                 if let Some(total) = self.floor_plus_one(left, right) {
                     return GridAxis::RoundedUp(total);
@@ -295,6 +304,20 @@ impl<'t> Classifier<'_, 't> {
             "*" | "-" => self.both(left, right, depth),
             _ => GridAxis::Unknown,
         }
+    }
+
+    /// A floating-point literal, or an expression with one (`176.f`, `0.5`, `n / 2.0`).
+    fn is_fractional(&self, node: Node<'t>) -> bool {
+        let mut found = false;
+        syntax::walk_iterative(node, |n| {
+            if n.node_kind() == "number_literal" {
+                let literal = self.text(n).to_ascii_lowercase();
+                found |= !literal.starts_with("0x")
+                    && (literal.contains('.') || literal.contains('e') || literal.ends_with('f'));
+            }
+            !found
+        });
+        found
     }
 
     fn both(&self, left: Node<'t>, right: Node<'t>, depth: usize) -> GridAxis {
@@ -630,7 +653,34 @@ fn components<'t>(
         return vec![None, None, None];
     };
     let list = match node.node_kind() {
-        "identifier" => classifier.locals.dim3.get(text(node, source)).copied(),
+        "identifier" => {
+            let name = text(node, source);
+            let declared = classifier.locals.dim3.get(name).copied();
+            match (
+                declared,
+                classifier.locals.values.get(name).map(Vec::as_slice),
+            ) {
+                (Some(list), None) => Some(list),
+                // `dim3 grid; grid = dim3(w / 16, h / 16);`
+                (None, Some([value])) => {
+                    let value = strip(*value, source);
+                    match value.node_kind() {
+                        "call_expression"
+                            if value
+                                .field("function")
+                                .is_some_and(|f| text(f, source) == "dim3") =>
+                        {
+                            value.field("arguments")
+                        }
+                        "initializer_list" => Some(value),
+                        _ => None, // a scalar grid: classified as an expression
+                    }
+                }
+                // declared with a shape and assigned again: which one a launch sees is not known
+                (Some(_), Some(_)) => return vec![None, None, None],
+                _ => None,
+            }
+        }
         "call_expression"
             if node
                 .field("function")

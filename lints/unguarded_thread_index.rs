@@ -32,6 +32,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                 None => groups.push((key, vec![access])),
             }
         }
+        // with several unguarded variables in one kernel (a row and a column), no size
+        // parameter can be paired with one by its name alone
+        let one_variable = groups.len() == 1;
         for (_, members) in groups {
             let access = members[0];
             let IndexStatus::Unguarded {
@@ -147,6 +150,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                     Some(parameter) => Some(parameter.name.clone()),
                     // no launch in sight: a one-dimensional index and the kernel's one size
                     None if facts.launches.is_empty()
+                        && one_variable
                         && !several
                         && axes.iter().all(|axis| axis == 0) =>
                     {
@@ -295,5 +299,37 @@ mod tests {
                 "__device__ float get(const float* p, int r, int c, int w) { return p[r * w + c]; }\n__global__ void k(const float* m, float* o, int R, int C) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; if (r < R) o[0] = get(m, r, c, C); }",
             ],
         );
+    }
+
+    /// The bound a guard must test comes from the launch: in a 2D matmul rows are bounded by
+    /// `M` and columns by `N`, and the quick fix is offered only when both are known.
+    #[test]
+    fn the_help_names_the_bounds_the_launch_pairs_with_each_index() {
+        let kernel = "__global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) { int row = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x; float acc = 0; for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col]; C[row * N + col] = acc; }\n";
+        let launched = format!("{kernel}void run(const float* A, const float* B, float* C, int M, int N, int K) {{ dim3 b(16, 16); dim3 g((N + 15) / 16, (M + 15) / 16); mm<<<g, b>>>(A, B, C, M, N, K); }}");
+        let found = crate::testing::run_on_snippet(&UNGUARDED_THREAD_INDEX, &launched);
+        let row = found
+            .iter()
+            .find(|d| d.message.starts_with("`A[row * K + k]`"))
+            .unwrap_or_else(|| panic!("{found:?}"));
+        assert_eq!(
+            row.help.as_deref(),
+            Some("guard the access with `if (row < M && col < N)`")
+        );
+        assert!(row
+            .fix
+            .as_ref()
+            .is_some_and(|f| f.title == "wrap in `if (row < M && col < N)`"));
+        assert!(row
+            .labels
+            .iter()
+            .any(|l| l.message.contains("rounded up from `M`")));
+        // no launch in sight: the bounds are not known, so no name and no fix
+        let alone = crate::testing::run_on_snippet(&UNGUARDED_THREAD_INDEX, kernel);
+        assert!(!alone.is_empty());
+        assert!(alone.iter().all(|d| d.fix.is_none()));
+        assert!(alone
+            .iter()
+            .all(|d| !d.help.as_deref().unwrap_or("").contains("row < N")));
     }
 }

@@ -59,26 +59,6 @@ __global__ void sizeTIndex(double* y, const double* x, size_t n) {
     y[gid] += 2.0 * x[gid]; // expect: unguarded-thread-index
 }
 
-// A naive 2D matmul launched with a grid rounded up on both axes: rows run past M, columns past N.
-__global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
-    int row = blockIdx.y * blockDim.y + threadIdx.y;
-    int col = blockIdx.x * blockDim.x + threadIdx.x;
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k) {
-        acc += A[row * K + k] * B[k * N + col]; // expect: unguarded-thread-index, unguarded-thread-index
-    }
-    C[row * N + col] = acc;
-}
-
-void launchMatmul(const float* A, const float* B, float* C) {
-    const int M = 100, N = 70, K = 30;
-    dim3 block(16, 16);
-    dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
-    matmul<<<grid, block>>>(A, B, C, M, N, K);
-    cudaError_t status = cudaGetLastError();
-    if (status != cudaSuccess) printf("%s\n", cudaGetErrorString(status));
-}
-
 // One block per row is exact, but the second launch rounds the row count up: the finding stands,
 // with that launch as a label.
 __global__ void clearRows(float* out, int rows) {

@@ -662,34 +662,14 @@ fn components<'t>(
             ) {
                 (Some(list), None) => Some(list),
                 // `dim3 grid; grid = dim3(w / 16, h / 16);`
-                (None, Some([value])) => {
-                    let value = strip(*value, source);
-                    match value.node_kind() {
-                        "call_expression"
-                            if value
-                                .field("function")
-                                .is_some_and(|f| text(f, source) == "dim3") =>
-                        {
-                            value.field("arguments")
-                        }
-                        "initializer_list" => Some(value),
-                        _ => None, // a scalar grid: classified as an expression
-                    }
-                }
+                // (a scalar grid is classified as an expression)
+                (None, Some([value])) => dim3_arguments(strip(*value, source), source),
                 // declared with a shape and assigned again: which one a launch sees is not known
                 (Some(_), Some(_)) => return vec![None, None, None],
                 _ => None,
             }
         }
-        "call_expression"
-            if node
-                .field("function")
-                .is_some_and(|f| text(f, source) == "dim3") =>
-        {
-            node.field("arguments")
-        }
-        "initializer_list" => Some(node),
-        _ => None,
+        _ => dim3_arguments(node, source),
     };
     match list {
         Some(list) => {
@@ -703,6 +683,32 @@ fn components<'t>(
             (0..3).map(|i| parts.get(i).copied()).collect()
         }
         None => vec![Some(node), None, None],
+    }
+}
+
+/// The components of `dim3(a, b)` or `{a, b}`.
+fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    match node.node_kind() {
+        "call_expression"
+            if node
+                .field("function")
+                .is_some_and(|f| text(f, source) == "dim3") =>
+        {
+            node.field("arguments")
+        }
+        "initializer_list" => Some(node),
+        _ => None,
+    }
+}
+
+/// The kernel a launch names: `k`, `k<T>`, `ns::k`.
+pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+    match function.node_kind() {
+        "template_function" | "qualified_identifier" => function
+            .field("name")
+            .map(|n| text(n, source))
+            .unwrap_or(""),
+        _ => text(function, source),
     }
 }
 
@@ -724,13 +730,7 @@ fn launch_site<'t>(
         .unwrap_or_default();
     let (kernel, grid, block, kernel_arguments) = if chevron {
         let function = call.field("function")?;
-        let kernel = match function.node_kind() {
-            "template_function" | "qualified_identifier" => function
-                .field("name")
-                .map(|n| text(n, source))
-                .unwrap_or(""),
-            _ => text(function, source),
-        };
+        let kernel = launched_kernel(function, source);
         let config: Vec<Node> = named_children(call)
             .find(|c| c.node_kind() == "kernel_call_syntax")
             .map(|k| {
@@ -763,13 +763,7 @@ fn launch_site<'t>(
                 _ => break,
             }
         }
-        let kernel = match kernel_node.node_kind() {
-            "template_function" | "qualified_identifier" => kernel_node
-                .field("name")
-                .map(|n| text(n, source))
-                .unwrap_or(""),
-            _ => text(kernel_node, source),
-        };
+        let kernel = launched_kernel(kernel_node, source);
         (
             kernel,
             arguments.get(1).copied(),

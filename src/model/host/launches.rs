@@ -50,12 +50,7 @@ impl<'m, 't> Builder<'m, 't> {
     pub(super) fn launch(&mut self, call: Node<'t>, context: Context<'t>) {
         let function = call.field("function");
         let kernel = function
-            .map(|f| match f.node_kind() {
-                "template_function" | "qualified_identifier" => {
-                    f.field("name").map(|n| self.text(n)).unwrap_or("")
-                }
-                _ => self.text(f),
-            })
+            .map(|f| crate::model::launch::launched_kernel(f, self.source))
             .unwrap_or("")
             .to_string();
         let config: Vec<Node<'t>> = named_children(call)

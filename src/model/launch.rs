@@ -259,10 +259,16 @@ impl<'t> Classifier<'_, 't> {
                     .or_else(|| node.field("name"))
                     .map(|f| self.text(f))
                     .unwrap_or("");
-                if names_a_block_count(last) || last == "x" || last == "y" || last == "z" {
+                // `grid.x` is a block count set elsewhere; `dimsB.x` a problem dimension
+                let object = node
+                    .field("argument")
+                    .map(|a| self.text(a))
+                    .unwrap_or("");
+                let component = matches!(last, "x" | "y" | "z");
+                if names_a_block_count(last) || (component && names_a_block_count(object)) {
                     GridAxis::Unknown
                 } else {
-                    GridAxis::Exact // `x.size(0)`, `params.rows`
+                    GridAxis::Exact // `x.size(0)`, `params.rows`, `dims.x`
                 }
             }
             "binary_expression" => self.binary(node, depth),
@@ -301,7 +307,7 @@ impl<'t> Classifier<'_, 't> {
                 }
                 self.both(left, right, depth)
             }
-            "*" | "-" => self.both(left, right, depth),
+            "*" | "-" | "<<" => self.both(left, right, depth),
             _ => GridAxis::Unknown,
         }
     }
@@ -944,7 +950,7 @@ mod tests {
                 rounded("n"),
             ),
         ] {
-            let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks) {{ {launch} }}");
+            let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks, dim3 dims, int log2N, Config cfg) {{ {launch} }}");
             assert_eq!(grid_of(&source)[0], expected, "{launch}");
         }
     }

@@ -1,0 +1,439 @@
+//! Grid axes classified: exact, rounded up from an extent, or unknown, from the launch's
+//! expressions and the locals, defines and helpers they name.
+
+use super::{GridAxis, GridHelpers, RoundingHelper};
+use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt};
+use rustc_hash::FxHashMap as HashMap;
+use tree_sitter::Node;
+
+/// A function's locals: each name with the values assigned to it (declaration first), and the
+/// `dim3` ones declared with constructor arguments.
+#[derive(Default)]
+pub(super) struct Locals<'t> {
+    pub(super) values: HashMap<&'t str, Vec<Node<'t>>>,
+    pub(super) dim3: HashMap<&'t str, Node<'t>>,
+    /// `grid.x = e` after the declaration.
+    pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+}
+
+impl<'t> Locals<'t> {
+    pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
+        let mut locals = Locals::default();
+        syntax::walk_iterative(body, |node| {
+            match node.node_kind() {
+                // `dim3 grid(rows);` parses as a function declaration
+                "function_declarator"
+                    if node
+                        .parent()
+                        .and_then(|d| d.field("type"))
+                        .is_some_and(|t| text(t, source) == "dim3") =>
+                {
+                    let name = node.field("declarator").map(|n| text(n, source));
+                    if let (Some(name), Some(parameters)) = (name, node.field("parameters")) {
+                        locals.dim3.insert(name, parameters);
+                    }
+                }
+                "init_declarator" => {
+                    let name = node
+                        .field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .map(|n| text(n, source));
+                    if let (Some(name), Some(value)) = (name, node.field("value")) {
+                        if value.node_kind() == "argument_list"
+                            || value.node_kind() == "initializer_list"
+                        {
+                            locals.dim3.insert(name, value);
+                        } else {
+                            locals.values.entry(name).or_default().push(value);
+                        }
+                    }
+                }
+                "assignment_expression" => {
+                    let (Some(left), Some(right)) = (node.field("left"), node.field("right"))
+                    else {
+                        return true;
+                    };
+                    let left = strip(left, source);
+                    let compound = operator(node, source) != "=";
+                    match left.node_kind() {
+                        "identifier" => {
+                            let values = locals.values.entry(text(left, source)).or_default();
+                            values.push(if compound { left } else { right });
+                        }
+                        "field_expression" => {
+                            let object = left.field("argument").map(|a| text(a, source));
+                            let field = left.field("field").map(|f| text(f, source));
+                            if let (Some(object), Some(field)) = (object, field) {
+                                let values = locals.components.entry((object, field)).or_default();
+                                values.push(if compound { left } else { right });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                "update_expression" => {
+                    if let Some(argument) = node.field("argument") {
+                        let argument = strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            locals
+                                .values
+                                .entry(text(argument, source))
+                                .or_default()
+                                .push(argument);
+                        }
+                    }
+                }
+                "lambda_expression" => return false,
+                _ => {}
+            }
+            true
+        });
+        locals
+    }
+
+    /// The one value of a local assigned once.
+    pub(super) fn single(&self, name: &str) -> Option<Node<'t>> {
+        match self.values.get(name).map(Vec::as_slice) {
+            Some([value]) => Some(*value),
+            _ => None,
+        }
+    }
+}
+
+pub(super) struct Classifier<'a, 't> {
+    pub(super) source: &'t str,
+    pub(super) locals: &'a Locals<'t>,
+    pub(super) helpers: &'a dyn GridHelpers,
+}
+
+impl<'t> Classifier<'_, 't> {
+    pub(super) fn text(&self, node: Node) -> &'t str {
+        text(node, self.source)
+    }
+
+    pub(super) fn axis(&self, node: Node<'t>, depth: usize) -> GridAxis {
+        if depth > 16 {
+            return GridAxis::Unknown;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "number_literal" => GridAxis::Exact,
+            "identifier" | "type_identifier" => {
+                let name = self.text(node);
+                if let Some(value) = self.locals.single(name) {
+                    return self.axis(value, depth + 1);
+                }
+                if self.locals.values.contains_key(name) {
+                    return GridAxis::Unknown; // assigned more than once
+                }
+                if self.helpers.define(name).is_some() {
+                    return GridAxis::Exact;
+                }
+                if names_a_block_count(name) {
+                    GridAxis::Unknown // a count of blocks computed by the caller
+                } else {
+                    GridAxis::Exact // a problem dimension: rows, batch, heads
+                }
+            }
+            "field_expression" | "qualified_identifier" => {
+                let last = node
+                    .field("field")
+                    .or_else(|| node.field("name"))
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
+                // `grid.x` is a block count set elsewhere; `dimsB.x` a problem dimension
+                let object = node.field("argument").map(|a| self.text(a)).unwrap_or("");
+                let component = matches!(last, "x" | "y" | "z");
+                if names_a_block_count(last) || (component && names_a_block_count(object)) {
+                    GridAxis::Unknown
+                } else {
+                    GridAxis::Exact // `x.size(0)`, `params.rows`, `dims.x`
+                }
+            }
+            "binary_expression" => self.binary(node, depth),
+            "call_expression" => self.call(node, depth),
+            _ => GridAxis::Unknown,
+        }
+    }
+
+    fn binary(&self, node: Node<'t>, depth: usize) -> GridAxis {
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return GridAxis::Unknown;
+        };
+        let (left, right) = (strip(left, self.source), strip(right, self.source));
+        match operator(node, self.source) {
+            "/" | ">>" => {
+                if let Some(total) =
+                    self.rounded_numerator(left, right, operator(node, self.source) == ">>")
+                {
+                    return GridAxis::RoundedUp(total);
+                }
+                // a floor division (`width / dimBlock.x`) never adds threads, whatever it
+                // divides by; a division by a float (`n / 176.f`) is not a floor
+                if self.is_fractional(right) {
+                    return GridAxis::Unknown;
+                }
+                self.axis(left, depth + 1)
+            }
+            "+" => {
+                // `n / 176.f + 0.5` rounds to nearest: it may round up
+                if self.is_fractional(left) || self.is_fractional(right) {
+                    return GridAxis::Unknown;
+                }
+                // `E / B + 1`, `(E - 1) / B + 1`, `E / B + (E % B != 0)`
+                if let Some(total) = self.floor_plus_one(left, right) {
+                    return GridAxis::RoundedUp(total);
+                }
+                self.both(left, right, depth)
+            }
+            "*" | "-" | "<<" => self.both(left, right, depth),
+            _ => GridAxis::Unknown,
+        }
+    }
+
+    /// A floating-point literal, or an expression with one (`176.f`, `0.5`, `n / 2.0`).
+    fn is_fractional(&self, node: Node<'t>) -> bool {
+        let mut found = false;
+        syntax::walk_iterative(node, |n| {
+            if n.node_kind() == "number_literal" {
+                let literal = self.text(n).to_ascii_lowercase();
+                found |= !literal.starts_with("0x")
+                    && (literal.contains('.') || literal.contains('e') || literal.ends_with('f'));
+            }
+            !found
+        });
+        found
+    }
+
+    fn both(&self, left: Node<'t>, right: Node<'t>, depth: usize) -> GridAxis {
+        match (self.axis(left, depth + 1), self.axis(right, depth + 1)) {
+            (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
+            (GridAxis::RoundedUp(total), GridAxis::Exact)
+            | (GridAxis::Exact, GridAxis::RoundedUp(total)) => GridAxis::RoundedUp(total),
+            _ => GridAxis::Unknown,
+        }
+    }
+
+    /// `(E + B - 1) / B`, `(E + (B - 1)) / B`, `(E + B - 1) >> k`: E, normalized.
+    fn rounded_numerator(&self, left: Node<'t>, right: Node<'t>, shift: bool) -> Option<String> {
+        let terms = sum_terms(left, self.source);
+        if terms.len() < 2 {
+            return None;
+        }
+        let divisor = normalized(right, self.source);
+        let is_divisor_minus_one = |term: &(bool, Node<'t>)| {
+            let node = strip(term.1, self.source);
+            node.node_kind() == "binary_expression"
+                && operator(node, self.source) == "-"
+                && node
+                    .field("right")
+                    .is_some_and(|r| self.text(r).trim() == "1")
+                && node
+                    .field("left")
+                    .is_some_and(|l| normalized(l, self.source) == divisor)
+        };
+        let is_one = |term: &(bool, Node<'t>)| !term.0 && self.text(term.1).trim() == "1";
+        let is_divisor =
+            |term: &(bool, Node<'t>)| term.0 && normalized(term.1, self.source) == divisor;
+        // a sum whose other terms are `B - 1`, or `B` and `- 1`, or a constant for a shift
+        let mut rest: Vec<&(bool, Node<'t>)> = terms.iter().collect();
+        if let Some(at) = rest.iter().position(|t| is_divisor_minus_one(t)) {
+            rest.remove(at);
+        } else if let (Some(b), Some(_)) = (
+            rest.iter().position(|t| is_divisor(t)),
+            rest.iter().position(|t| is_one(t)),
+        ) {
+            rest.remove(b);
+            let one = rest.iter().position(|t| is_one(t))?;
+            rest.remove(one);
+        } else if self.text(right).trim().parse::<u32>().is_ok() {
+            // `(E + 255) >> 8`, `(E + 255) / 256`: a constant one below the divisor
+            let constant = rest
+                .iter()
+                .position(|t| t.0 && self.text(t.1).trim().parse::<i128>().is_ok())?;
+            let value: i128 = self.text(rest[constant].1).trim().parse().ok()?;
+            let shift_or_divisor: i128 = self.text(right).trim().parse().ok()?;
+            let expected = if shift {
+                (1i128 << shift_or_divisor.clamp(0, 62)) - 1
+            } else {
+                shift_or_divisor - 1
+            };
+            if value != expected {
+                return None;
+            }
+            rest.remove(constant);
+        } else {
+            return None;
+        }
+        match rest.as_slice() {
+            [(true, total)] => Some(normalized(*total, self.source)),
+            _ => None,
+        }
+    }
+
+    /// `E / B + 1`, `(E - 1) / B + 1`, `E / B + (E % B != 0)`, `E / B + (E % B ? 1 : 0)`.
+    fn floor_plus_one(&self, left: Node<'t>, right: Node<'t>) -> Option<String> {
+        let (quotient, extra) = if self.is_quotient(left) {
+            (left, right)
+        } else if self.is_quotient(right) {
+            (right, left)
+        } else {
+            return None;
+        };
+        let numerator = strip(quotient.field("left")?, self.source);
+        let extra_text = normalized(extra, self.source);
+        let remainder_test = extra_text.contains('%');
+        if extra_text != "1" && !remainder_test {
+            return None;
+        }
+        // `(E - 1) / B + 1`
+        if numerator.node_kind() == "binary_expression"
+            && operator(numerator, self.source) == "-"
+            && numerator
+                .field("right")
+                .is_some_and(|r| self.text(r).trim() == "1")
+        {
+            return numerator.field("left").map(|l| normalized(l, self.source));
+        }
+        Some(normalized(numerator, self.source))
+    }
+
+    fn is_quotient(&self, node: Node<'t>) -> bool {
+        let node = strip(node, self.source);
+        node.node_kind() == "binary_expression" && operator(node, self.source) == "/"
+    }
+
+    fn call(&self, node: Node<'t>, depth: usize) -> GridAxis {
+        let Some(function) = node.field("function") else {
+            return GridAxis::Unknown;
+        };
+        let name = callee_name(function, self.source);
+        let arguments: Vec<Node<'t>> = node
+            .field("arguments")
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        match name {
+            "dim3" | "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int64_t"
+            | "int32_t" | "uint64_t" | "long" => {
+                return match arguments.as_slice() {
+                    [only] => self.axis(*only, depth + 1),
+                    _ => GridAxis::Unknown,
+                };
+            }
+            "ceil" | "ceilf" | "std::ceil" => {
+                return match arguments.as_slice() {
+                    [quotient] => {
+                        let quotient = strip(*quotient, self.source);
+                        if self.is_quotient(quotient) {
+                            quotient
+                                .field("left")
+                                .map(|l| GridAxis::RoundedUp(normalized(l, self.source)))
+                                .unwrap_or(GridAxis::Unknown)
+                        } else {
+                            GridAxis::Unknown
+                        }
+                    }
+                    _ => GridAxis::Unknown,
+                };
+            }
+            // fewer blocks than an exact grid stay inside the problem
+            "min" | "std::min" | "MIN" | "umin" => {
+                let axes: Vec<GridAxis> =
+                    arguments.iter().map(|a| self.axis(*a, depth + 1)).collect();
+                // a cap on a rounded-up count (`min(ceil_div(n, B), 4096)`) still rounds up
+                return if let Some(rounded) =
+                    axes.iter().find(|a| matches!(a, GridAxis::RoundedUp(_)))
+                {
+                    rounded.clone()
+                } else if axes.contains(&GridAxis::Exact) {
+                    GridAxis::Exact
+                } else {
+                    GridAxis::Unknown
+                };
+            }
+            _ => {}
+        }
+        let short = name.rsplit("::").next().unwrap_or(name);
+        match self.helpers.rounds_up(short, arguments.len()) {
+            Some(RoundingHelper::RoundsUp { total }) => arguments
+                .get(total)
+                .map(|a| GridAxis::RoundedUp(normalized(*a, self.source)))
+                .unwrap_or(GridAxis::Unknown),
+            Some(RoundingHelper::Other) => GridAxis::Unknown,
+            None if names_a_rounding_division(short) => arguments
+                .first()
+                .map(|a| GridAxis::RoundedUp(normalized(*a, self.source)))
+                .unwrap_or(GridAxis::Unknown),
+            None => GridAxis::Unknown,
+        }
+    }
+}
+
+/// The terms of a chain of `+`/`-`, each with its sign (true for added).
+fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
+    let mut terms = Vec::new();
+    let mut stack = vec![(true, strip(node, source))];
+    while let Some((sign, current)) = stack.pop() {
+        if terms.len() > 16 {
+            return Vec::new();
+        }
+        if current.node_kind() == "binary_expression" {
+            let op = operator(current, source);
+            if op == "+" || op == "-" {
+                if let (Some(l), Some(r)) = (current.field("left"), current.field("right")) {
+                    stack.push((sign, strip(l, source)));
+                    stack.push((if op == "+" { sign } else { !sign }, strip(r, source)));
+                    continue;
+                }
+            }
+        }
+        terms.push((sign, current));
+    }
+    terms
+}
+
+/// `n_blocks`, `gridSize`, `num_blocks`, `blk`: a count of blocks, not a problem dimension.
+fn names_a_block_count(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["block", "blk", "grid", "cta"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
+/// the name is all there is.
+fn names_a_rounding_division(name: &str) -> bool {
+    let lower: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    [
+        "ceildiv",
+        "divup",
+        "cdiv",
+        "divceil",
+        "roundup",
+        "divroundup",
+        "getblocks",
+        "numblocks",
+        "blocksfor",
+        "ceil",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+    match function.node_kind() {
+        "template_function" => function
+            .field("name")
+            .map(|n| text(n, source))
+            .unwrap_or(""),
+        _ => text(function, source),
+    }
+}

@@ -1,0 +1,447 @@
+//! Launch geometry: for each launch site, how each grid axis relates to the problem it covers,
+//! the block shape, and the expression passed for each kernel parameter.
+//!
+//! A grid axis is *rounded up* when it is `ceil(E / B)` blocks (`(E + B - 1) / B`, `E / B + 1`,
+//! `(E - 1) / B + 1`, `ceil(E / (float)B)`, a helper such as `ceil_div(E, B)` recognised by the
+//! shape of its body or, when its body is not visible, by its name): threads past `E` exist, so
+//! an index on that axis needs `< E`, and `E` is the bound a fix should name. It is *exact* when
+//! nothing rounds it up: a constant, a problem dimension (`rows`, `B * H`), or a floor division;
+//! then the threads of that axis are the problem's, and a thread index on it needs no guard.
+//! Anything else (a block count computed where the analysis cannot see, a `max`, a conditional)
+//! is *unknown*, and the kernel is judged as if the launch were not visible.
+
+use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
+use std::ops::Range;
+use std::path::PathBuf;
+use tree_sitter::Node;
+
+mod grid;
+#[cfg(test)]
+mod tests;
+
+use grid::{Classifier, Locals};
+
+/// The three launch axes, as a bit set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Axes(u8);
+
+impl Axes {
+    pub const NONE: Axes = Axes(0);
+    pub const ALL: Axes = Axes(0b111);
+
+    pub fn of(axis: usize) -> Axes {
+        Axes(1 << axis.min(2))
+    }
+    /// The axis named by a field: `x`, `y` or `z`.
+    pub fn from_field(field: &str) -> Axes {
+        match field {
+            "x" => Axes(1),
+            "y" => Axes(2),
+            "z" => Axes(4),
+            _ => Axes::NONE,
+        }
+    }
+    pub fn union(self, other: Axes) -> Axes {
+        Axes(self.0 | other.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..3).filter(move |axis| self.0 & (1 << axis) != 0)
+    }
+}
+
+pub const AXIS_NAMES: [&str; 3] = ["x", "y", "z"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GridAxis {
+    /// Not rounded up: a constant, a problem dimension, or a floor division.
+    Exact,
+    /// `ceil(E / B)` blocks; holds `E` as written at the launch (normalized).
+    RoundedUp(String),
+    /// Computed where the analysis cannot see, or in a way that may leave threads over.
+    Unknown,
+}
+
+/// One launch of a kernel, owned so the project index can hold it across files.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LaunchSite {
+    pub kernel: String,
+    /// The number of arguments; None for `cudaLaunchKernel`, whose arguments are an array.
+    pub arity: Option<usize>,
+    pub path: PathBuf,
+    pub span: Range<usize>,
+    /// 1-based.
+    pub line: usize,
+    pub grid: [GridAxis; 3],
+    /// Constant block dimensions.
+    pub block: [Option<i128>; 3],
+    /// Each argument's text, normalized, with a local defined once replaced by its definition's
+    /// text where that is how the grid names it.
+    pub arguments: Vec<String>,
+}
+
+impl LaunchSite {
+    /// Whether every axis in `axes` is exact: a thread index on those axes stays inside the
+    /// problem the launch covers.
+    pub fn exact_on(&self, axes: Axes) -> bool {
+        !axes.is_empty() && axes.iter().all(|axis| self.grid[axis] == GridAxis::Exact)
+    }
+
+    /// The position of the argument that carries the rounded-up extent `E` of `axis`.
+    pub fn bound_argument(&self, axis: usize) -> Option<usize> {
+        let GridAxis::RoundedUp(total) = &self.grid[axis] else {
+            return None;
+        };
+        self.arguments.iter().position(|a| a == total)
+    }
+
+    /// The same launch for the kernel's facts, wherever it now sits in its file.
+    pub fn same_geometry(&self, other: &LaunchSite) -> bool {
+        self.kernel == other.kernel
+            && self.arity == other.arity
+            && self.path == other.path
+            && self.grid == other.grid
+            && self.block == other.block
+            && self.arguments == other.arguments
+    }
+
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.path.display(), self.line)
+    }
+}
+
+/// What the file says of the helpers a grid may be computed with.
+pub trait GridHelpers {
+    /// For a function `name` with `arity` arguments: Some(k) when it returns its argument `k`
+    /// divided by another and rounded up; None when it is not such a helper or is not visible.
+    fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper>;
+    /// The value of an object-like `#define`.
+    fn define(&self, name: &str) -> Option<&str>;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundingHelper {
+    /// Returns `ceil(args[k] / ...)`.
+    RoundsUp { total: usize },
+    /// Its body is visible and does not round up.
+    Other,
+}
+
+/// What a function returns, when it is a rounding division of its parameters: the shape of its
+/// single `return` (after locals defined once are substituted).
+pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelper {
+    // a rounding division is a line or two; longer bodies are not read for one
+    if function.body.byte_range().len() > 400 || function.parameters.len() < 2 {
+        return RoundingHelper::Other;
+    }
+    let mut returns = Vec::new();
+    syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "return_statement" {
+            if let Some(value) = node.named_child(0) {
+                returns.push(value);
+            }
+            return false;
+        }
+        node.node_kind() != "lambda_expression"
+    });
+    let [value] = returns.as_slice() else {
+        return RoundingHelper::Other;
+    };
+    struct NoHelpers;
+    impl GridHelpers for NoHelpers {
+        fn rounds_up(&self, _: &str, _: usize) -> Option<RoundingHelper> {
+            None
+        }
+        fn define(&self, _: &str) -> Option<&str> {
+            None
+        }
+    }
+    let locals = Locals::of(function.body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers: &NoHelpers,
+    };
+    match classifier.axis(*value, 0) {
+        GridAxis::RoundedUp(total) => function
+            .parameters
+            .iter()
+            .position(|p| p.name == total)
+            .map(|total| RoundingHelper::RoundsUp { total })
+            .unwrap_or(RoundingHelper::Other),
+        _ => RoundingHelper::Other,
+    }
+}
+
+/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`).
+pub fn launches_in(
+    function: &super::Function,
+    source: &str,
+    path: &std::path::Path,
+    lines: &crate::source::LineIndex,
+    helpers: &dyn GridHelpers,
+) -> Vec<LaunchSite> {
+    // most functions launch nothing: a look at the text spares the walk
+    let body = source.get(function.body.byte_range()).unwrap_or("");
+    if !body.contains("<<<") && !body.contains("cudaLaunch") {
+        return Vec::new();
+    }
+    let mut calls = Vec::new();
+    syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "call_expression" {
+            let is_triple_chevron =
+                named_children(node).any(|c| c.node_kind() == "kernel_call_syntax");
+            let api = node
+                .field("function")
+                .map(|f| text(f, source))
+                .filter(|name| matches!(*name, "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"));
+            if is_triple_chevron || api.is_some() {
+                calls.push((node, is_triple_chevron));
+            }
+        }
+        true
+    });
+    if calls.is_empty() {
+        return Vec::new();
+    }
+    let locals = Locals::of(function.body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers,
+    };
+    calls
+        .into_iter()
+        .filter_map(|(call, chevron)| launch_site(&classifier, call, chevron, path, lines))
+        .collect()
+}
+
+/// The three components of a `dim3` (a local declared with arguments, `dim3(...)`, `{...}`), or
+/// the expression itself as `x`.
+fn components<'t>(
+    classifier: &Classifier<'_, 't>,
+    node: Option<Node<'t>>,
+) -> Vec<Option<Node<'t>>> {
+    let source = classifier.source;
+    let Some(node) = node.map(|n| strip(n, source)) else {
+        return vec![None, None, None];
+    };
+    let list = match node.node_kind() {
+        "identifier" => {
+            let name = text(node, source);
+            let declared = classifier.locals.dim3.get(name).copied();
+            match (
+                declared,
+                classifier.locals.values.get(name).map(Vec::as_slice),
+            ) {
+                (Some(list), None) => Some(list),
+                // `dim3 grid; grid = dim3(w / 16, h / 16);`
+                // (a scalar grid is classified as an expression)
+                (None, Some([value])) => dim3_arguments(strip(*value, source), source),
+                // declared with a shape and assigned again: which one a launch sees is not known
+                (Some(_), Some(_)) => return vec![None, None, None],
+                _ => None,
+            }
+        }
+        _ => dim3_arguments(node, source),
+    };
+    match list {
+        Some(list) => {
+            let parts: Vec<Node> = named_children(list)
+                .filter(|c| c.node_kind() != "comment")
+                .map(|c| match c.node_kind() {
+                    "parameter_declaration" => c.field("type").unwrap_or(c),
+                    _ => c,
+                })
+                .collect();
+            (0..3).map(|i| parts.get(i).copied()).collect()
+        }
+        None => vec![Some(node), None, None],
+    }
+}
+
+/// The components of `dim3(a, b)` or `{a, b}`.
+fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    match node.node_kind() {
+        "call_expression"
+            if node
+                .field("function")
+                .is_some_and(|f| text(f, source) == "dim3") =>
+        {
+            node.field("arguments")
+        }
+        "initializer_list" => Some(node),
+        _ => None,
+    }
+}
+
+/// The kernel a launch names: `k`, `k<T>`, `ns::k`.
+pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+    match function.node_kind() {
+        "template_function" | "qualified_identifier" => function
+            .field("name")
+            .map(|n| text(n, source))
+            .unwrap_or(""),
+        _ => text(function, source),
+    }
+}
+
+fn launch_site<'t>(
+    classifier: &Classifier<'_, 't>,
+    call: Node<'t>,
+    chevron: bool,
+    path: &std::path::Path,
+    lines: &crate::source::LineIndex,
+) -> Option<LaunchSite> {
+    let source = classifier.source;
+    let arguments: Vec<Node> = call
+        .field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default();
+    let (kernel, grid, block, kernel_arguments) = if chevron {
+        let function = call.field("function")?;
+        let kernel = launched_kernel(function, source);
+        let config: Vec<Node> = named_children(call)
+            .find(|c| c.node_kind() == "kernel_call_syntax")
+            .map(|k| {
+                named_children(k)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        (
+            kernel,
+            config.first().copied(),
+            config.get(1).copied(),
+            Some(arguments),
+        )
+    } else {
+        let kernel_node = strip(*arguments.first()?, source);
+        let mut kernel_node = kernel_node;
+        // `(void*)k`, `reinterpret_cast<void*>(&k)`, `&k`
+        for _ in 0..4 {
+            kernel_node = strip(kernel_node, source);
+            match kernel_node.node_kind() {
+                "pointer_expression" | "cast_expression" => {
+                    kernel_node = kernel_node
+                        .field("argument")
+                        .or_else(|| kernel_node.field("value"))?
+                }
+                "call_expression" => {
+                    kernel_node = kernel_node.field("arguments")?.named_child(0)?
+                }
+                _ => break,
+            }
+        }
+        let kernel = launched_kernel(kernel_node, source);
+        (
+            kernel,
+            arguments.get(1).copied(),
+            arguments.get(2).copied(),
+            None,
+        )
+    };
+    if kernel.is_empty() {
+        return None;
+    }
+    let grid_parts = components(classifier, grid);
+    let block_parts = components(classifier, block);
+    let grid_name = grid
+        .map(|g| strip(g, source))
+        .filter(|g| g.node_kind() == "identifier")
+        .map(|g| text(g, source));
+    let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
+    for (axis, slot) in grid_axes.iter_mut().enumerate() {
+        // `grid.y = ...` after the declaration: that assignment is what counts
+        let assigned =
+            grid_name.and_then(|g| classifier.locals.components.get(&(g, AXIS_NAMES[axis])));
+        *slot = match (
+            assigned.map(Vec::as_slice),
+            grid_parts.get(axis).copied().flatten(),
+        ) {
+            (Some([value]), _) => classifier.axis(*value, 0),
+            (Some(_), _) => GridAxis::Unknown,
+            (None, Some(part)) => classifier.axis(part, 0),
+            (None, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
+                GridAxis::Exact
+            } // dim3 default 1
+            (None, None) => GridAxis::Unknown,
+        };
+    }
+    let mut block_dims = [None, None, None];
+    for (axis, slot) in block_dims.iter_mut().enumerate() {
+        *slot = match block_parts.get(axis).copied().flatten() {
+            Some(part) => constant(part, classifier, 0),
+            None if block.is_some() && block_parts.iter().any(Option::is_some) => Some(1),
+            None => None,
+        };
+    }
+    let arity = kernel_arguments.as_ref().map(Vec::len);
+    let arguments = kernel_arguments
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| normalized(a, source))
+        .collect();
+    Some(LaunchSite {
+        kernel: kernel.to_string(),
+        arity,
+        path: path.to_path_buf(),
+        span: call.byte_range(),
+        line: lines.line_of(call.start_byte()) + 1,
+        grid: grid_axes,
+        block: block_dims,
+        arguments,
+    })
+}
+
+fn constant(node: Node, classifier: &Classifier, depth: usize) -> Option<i128> {
+    if depth > MAX_DEPTH.min(16) {
+        return None;
+    }
+    let source = classifier.source;
+    let node = strip(node, source);
+    match node.node_kind() {
+        "number_literal" => parse_integer(text(node, source)),
+        "identifier" | "type_identifier" => {
+            let name = text(node, source);
+            if let Some(value) = classifier.locals.single(name) {
+                return constant(value, classifier, depth + 1);
+            }
+            classifier.helpers.define(name).and_then(parse_integer)
+        }
+        "binary_expression" => {
+            let left = constant(node.field("left")?, classifier, depth + 1)?;
+            let right = constant(node.field("right")?, classifier, depth + 1)?;
+            match operator(node, source) {
+                "*" => left.checked_mul(right),
+                "+" => left.checked_add(right),
+                "-" => left.checked_sub(right),
+                "/" if right != 0 => Some(left / right),
+                "<<" if (0..62).contains(&right) => left.checked_mul(1 << right),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn parse_integer(text: &str) -> Option<i128> {
+    let trimmed = text
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(hex) = trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
+        return i128::from_str_radix(hex, 16).ok();
+    }
+    trimmed.parse().ok()
+}

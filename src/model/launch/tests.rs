@@ -1,0 +1,167 @@
+//! Launch geometry, read from small host functions.
+
+use super::*;
+
+fn sites(source: &str) -> Vec<LaunchSite> {
+    let view = crate::source::preprocess(source, &[]);
+    let tree = crate::engine::parse(&view.text, None).expect("parse");
+    let lines = crate::source::LineIndex::new(source);
+    let model = super::super::Model::build(
+        std::path::Path::new("t.cu"),
+        source,
+        &view,
+        &tree,
+        &lines,
+        &[],
+    );
+    model.launch_sites.clone()
+}
+
+fn grid_of(source: &str) -> [GridAxis; 3] {
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    found[0].grid.clone()
+}
+
+fn rounded(total: &str) -> GridAxis {
+    GridAxis::RoundedUp(total.to_string())
+}
+
+#[test]
+fn grids_rounded_up_name_the_extent_they_cover() {
+    for (launch, total) in [
+        ("k<<<(n + 255) / 256, 256>>>(p, n);", "n"),
+        ("k<<<(n + B - 1) / B, B>>>(p, n);", "n"),
+        ("k<<<(n + (B - 1)) / B, B>>>(p, n);", "n"),
+        ("k<<<n / B + 1, B>>>(p, n);", "n"),
+        ("k<<<(n - 1) / B + 1, B>>>(p, n);", "n"),
+        ("k<<<n / B + (n % B != 0), B>>>(p, n);", "n"),
+        ("k<<<(n + 255) >> 8, 256>>>(p, n);", "n"),
+        ("k<<<ceil(n / (float)B), B>>>(p, n);", "n"),
+        ("k<<<DIV_UP(n, B), B>>>(p, n);", "n"),
+        ("k<<<ceil_div(n, B), B>>>(p, n);", "n"),
+        (
+            "int blocks = (n + 127) / 128; k<<<blocks, 128>>>(p, n);",
+            "n",
+        ),
+    ] {
+        let source = format!("void f(float* p, int n, int B) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], rounded(total), "{launch}");
+    }
+}
+
+#[test]
+fn exact_grids_and_unknown_ones() {
+    for (launch, expected) in [
+        ("k<<<rows, 256>>>(p, rows);", GridAxis::Exact),
+        ("k<<<B * H, head_size>>>(p, B, H);", GridAxis::Exact),
+        ("k<<<n / 256, 256>>>(p, n);", GridAxis::Exact),
+        ("k<<<64, 256>>>(p, n);", GridAxis::Exact),
+        (
+            "dim3 grid(rows); dim3 block(1, 256, 1); k<<<grid, block>>>(p, rows);",
+            GridAxis::Exact,
+        ),
+        ("k<<<num_blocks, 256>>>(p, n);", GridAxis::Unknown),
+        ("k<<<max(1, n / 256), 256>>>(p, n);", GridAxis::Unknown),
+        (
+            "int g = 1; if (n > 4) g = n; k<<<g, 256>>>(p, n);",
+            GridAxis::Unknown,
+        ),
+        (
+            "k<<<min(ceil_div(n, 256), 4096), 256>>>(p, n);",
+            rounded("n"),
+        ),
+    ] {
+        let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks, dim3 dims, int log2N, Config cfg) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], expected, "{launch}");
+    }
+}
+
+#[test]
+fn two_dimensional_grids_keep_each_axis() {
+    let grid = grid_of(
+        "void f(float* c, int M, int N) { dim3 block(16, 16); dim3 grid((N + 15) / 16, (M + 15) / 16); mm<<<grid, block>>>(c, M, N); }",
+    );
+    assert_eq!(grid, [rounded("N"), rounded("M"), GridAxis::Exact]);
+    let site = &sites(
+        "void f(float* c, int M, int N) { dim3 block(16, 16); dim3 grid((N + 15) / 16, (M + 15) / 16); mm<<<grid, block>>>(c, M, N); }",
+    )[0];
+    assert_eq!(site.block, [Some(16), Some(16), Some(1)]);
+    assert_eq!(site.bound_argument(0), Some(2));
+    assert_eq!(site.bound_argument(1), Some(1));
+}
+
+#[test]
+fn helpers_are_recognised_by_the_shape_of_their_body() {
+    let grid = grid_of(
+        "static int blocks_for(int total, int per) { return (total + per - 1) / per; }\nvoid f(float* p, int n) { k<<<blocks_for(n, 128), 128>>>(p, n); }",
+    );
+    assert_eq!(grid[0], rounded("n"));
+    // a visible helper that does not round up is not taken on its name
+    let grid = grid_of(
+        "static int ceil_div(int a, int b) { return a / b; }\nvoid f(float* p, int n) { k<<<ceil_div(n, 128), 128>>>(p, n); }",
+    );
+    assert_eq!(grid[0], GridAxis::Unknown);
+}
+
+#[test]
+fn cuda_launch_kernel_is_a_launch_site() {
+    let found = sites(
+        "void f(float* p, int n) { void* args[] = {&p, &n}; cudaLaunchKernel((const void*)k, dim3((n + 255) / 256), dim3(256), args, 0, 0); }",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].arity, None);
+    assert_eq!(found[0].grid[0], rounded("n"));
+}
+
+/// The kernel model's side: an index every launch keeps inside the problem is bounded, and
+/// a rounded-up launch names the kernel parameter it passes as the extent.
+#[test]
+fn kernel_facts_read_the_launches() {
+    use crate::model::IndexStatus;
+    let kernel = "__global__ void k(float* out, int rows) { int r = blockIdx.x * blockDim.x + threadIdx.x; out[r] = 0; }\n";
+    let status = |launches: &str| {
+        let source = format!("{kernel}void f(float* d, int n) {{ {launches} }}");
+        let view = crate::source::preprocess(&source, &[]);
+        let tree = crate::engine::parse(&view.text, None).expect("parse");
+        let lines = crate::source::LineIndex::new(&source);
+        let model = super::super::Model::build(
+            std::path::Path::new("t.cu"),
+            &source,
+            &view,
+            &tree,
+            &lines,
+            &[],
+        );
+        let (function, facts) = model.kernel_facts().next().expect("kernel");
+        let access = facts.accesses.first().expect("access");
+        match &access.status {
+            IndexStatus::Bounded { .. } => "bounded".to_string(),
+            IndexStatus::Unguarded { axes, .. } => {
+                let bound = facts.launch_bound(function, *axes);
+                format!(
+                    "unguarded, bound {:?}, {} unsafe",
+                    bound.parameter.map(|p| p.name.clone()),
+                    bound.unsafe_launches.len()
+                )
+            }
+            other => format!("{other:?}"),
+        }
+    };
+    assert_eq!(status(""), "unguarded, bound None, 0 unsafe");
+    assert_eq!(status("k<<<n, 1>>>(d, n);"), "bounded");
+    assert_eq!(status("dim3 b(1, 64); k<<<n, b>>>(d, n);"), "bounded");
+    assert_eq!(
+        status("k<<<(n + 63) / 64, 64>>>(d, n);"),
+        "unguarded, bound Some(\"rows\"), 1 unsafe"
+    );
+    assert_eq!(
+        status("k<<<n, 1>>>(d, n); k<<<(n + 63) / 64, 64>>>(d, n);"),
+        "unguarded, bound Some(\"rows\"), 1 unsafe"
+    );
+    assert_eq!(
+        status("k<<<pick(n), 64>>>(d, n);"),
+        "unguarded, bound None, 1 unsafe"
+    );
+}

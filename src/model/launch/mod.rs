@@ -215,6 +215,42 @@ pub fn launches_in(
     calls
         .into_iter()
         .filter_map(|(call, chevron)| launch_site(&classifier, call, chevron, path, lines))
+        .flat_map(|site| through_pointer(site, &locals, source))
+        .collect()
+}
+
+/// `kernel = &copy; ... kernel<<<g, b>>>(...)`: a launch through a function pointer is a launch
+/// of each kernel the pointer is assigned (all of them, or none when one is not a name).
+fn through_pointer(site: LaunchSite, locals: &Locals, source: &str) -> Vec<LaunchSite> {
+    let Some(values) = locals.values.get(site.kernel.as_str()) else {
+        return vec![site];
+    };
+    let mut kernels: Vec<&str> = Vec::new();
+    for value in values {
+        let mut value = strip(*value, source);
+        if value.node_kind() == "pointer_expression" && syntax::operator(value, source) == "&" {
+            match value.field("argument") {
+                Some(target) => value = strip(target, source),
+                None => return Vec::new(),
+            }
+        }
+        if !matches!(
+            value.node_kind(),
+            "identifier" | "qualified_identifier" | "template_function"
+        ) {
+            return Vec::new();
+        }
+        let name = launched_kernel(value, source);
+        if !kernels.contains(&name) {
+            kernels.push(name);
+        }
+    }
+    kernels
+        .into_iter()
+        .map(|kernel| LaunchSite {
+            kernel: kernel.to_string(),
+            ..site.clone()
+        })
         .collect()
 }
 

@@ -165,3 +165,14 @@ fn kernel_facts_read_the_launches() {
         "unguarded, bound None, 1 unsafe"
     );
 }
+
+#[test]
+fn a_launch_through_a_function_pointer_launches_each_kernel_assigned_to_it() {
+    let found = sites(
+        "void f(float* o, const float* i, int n, int mode) { void (*kernel)(float*, const float*, int); if (mode) kernel = &copy; else kernel = transpose; kernel<<<n / 32, 32>>>(o, i, n); }",
+    );
+    let mut kernels: Vec<&str> = found.iter().map(|s| s.kernel.as_str()).collect();
+    kernels.sort();
+    assert_eq!(kernels, ["copy", "transpose"]);
+    assert!(found.iter().all(|s| s.grid[0] == GridAxis::Exact));
+}

@@ -20,16 +20,29 @@ const MAX_HEADERS: usize = 64;
 
 type Stamp = (Option<SystemTime>, u64);
 
+/// What reading a header gave.
+enum Read {
+    /// Parsed: what it offers.
+    Parsed(Arc<FileIndex>),
+    /// Not parsed, since it named nothing wanted then: its includes, and the names it has, so an
+    /// unchanged header is parsed only when one of them is wanted.
+    Skipped {
+        includes: Arc<FileIndex>,
+        names: HashSet<String>,
+    },
+}
+
 /// Each header read, by path, with its modification time and length when it was read.
-type HeaderCache = Mutex<HashMap<PathBuf, (Stamp, Arc<FileIndex>)>>;
+type HeaderCache = Mutex<HashMap<PathBuf, (Stamp, Read)>>;
 
 fn cache() -> &'static HeaderCache {
     static CACHE: OnceLock<HeaderCache> = OnceLock::new();
     CACHE.get_or_init(Mutex::default)
 }
 
-/// What the header at `path` offers, read from disk unless it is unchanged since the last read;
-/// None when it mentions none of the `wanted` names (its includes are still followed).
+/// What the header at `path` offers, read from disk unless it is unchanged since the last read.
+/// A header that names none of the `wanted` names offers nothing and is not parsed (large
+/// third-party headers cost nothing); its includes are still followed.
 fn header_index(
     path: &Path,
     settings: &Settings,
@@ -41,27 +54,37 @@ fn header_index(
     }
     let stamp = (metadata.modified().ok(), metadata.len());
     if let Ok(cache) = cache().lock() {
-        if let Some((cached, index)) = cache.get(path) {
-            // a header skipped for want of names is read again when other names are wanted
-            let complete = !index.launches.is_empty()
-                || !index.kernels.is_empty()
-                || !index.device_functions.is_empty()
-                || !index.rounding_helpers.is_empty();
-            if *cached == stamp && complete {
-                return Some(index.clone());
+        match cache.get(path) {
+            Some((cached, Read::Parsed(index))) if *cached == stamp => return Some(index.clone()),
+            Some((cached, Read::Skipped { includes, names }))
+                if *cached == stamp && !shares_a_name(names, wanted) =>
+            {
+                return Some(includes.clone());
             }
+            _ => {}
         }
     }
     let (text, _) = read_source_lossy(path).ok()?;
-    // a header that names nothing a linted file looked for offers nothing: only its includes
-    // are followed, and it is not parsed (large third-party headers cost nothing)
-    let mentions_wanted = identifiers(&text).any(|word| wanted.contains(word));
-    if !mentions_wanted {
-        return Some(Arc::new(FileIndex {
+    if !identifiers(&text).any(|word| wanted.contains(word)) {
+        let includes = Arc::new(FileIndex {
             path: path.to_path_buf(),
             includes: crate::model::index::quoted_includes(&text),
             ..FileIndex::default()
-        }));
+        });
+        let names = identifiers(&text).map(str::to_string).collect();
+        if let Ok(mut cache) = cache().lock() {
+            cache.insert(
+                path.to_path_buf(),
+                (
+                    stamp,
+                    Read::Skipped {
+                        includes: includes.clone(),
+                        names,
+                    },
+                ),
+            );
+        }
+        return Some(includes);
     }
     let view = source::preprocess_with(&text, &settings.view_options());
     let tree = parse(&view.text, None)?;
@@ -78,9 +101,15 @@ fn header_index(
     );
     let index = Arc::new(model.file_index());
     if let Ok(mut cache) = cache().lock() {
-        cache.insert(path.to_path_buf(), (stamp, index.clone()));
+        cache.insert(path.to_path_buf(), (stamp, Read::Parsed(index.clone())));
     }
     Some(index)
+}
+
+/// Whether two sets of names meet, looking up the smaller in the larger.
+fn shares_a_name(a: &HashSet<String>, b: &HashSet<String>) -> bool {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    small.iter().any(|name| large.contains(name))
 }
 
 /// The identifiers of a text, in order (with repeats).

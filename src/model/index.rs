@@ -14,8 +14,6 @@ use std::path::{Path, PathBuf};
 pub struct FileIndex {
     pub path: PathBuf,
     pub launches: Vec<LaunchSite>,
-    /// Kernels defined here, by name and parameter count.
-    pub kernels: Vec<(String, usize)>,
     /// Functions with a visible body whose shape says whether they round a division up.
     pub rounding_helpers: Vec<(String, usize, RoundingHelper)>,
     /// `#include "..."` targets, as written.
@@ -47,7 +45,6 @@ pub struct ProjectIndex {
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
     device: HashMap<String, Vec<(usize, usize)>>,
-    kernels: HashSet<String>,
 }
 
 impl ProjectIndex {
@@ -138,9 +135,6 @@ impl ProjectIndex {
                 .or_default()
                 .push((at, position));
         }
-        for (name, _) in &file.kernels {
-            self.kernels.insert(name.clone());
-        }
         self.files.push(file);
     }
 
@@ -148,14 +142,6 @@ impl ProjectIndex {
     pub fn empty() -> &'static ProjectIndex {
         static EMPTY: std::sync::OnceLock<ProjectIndex> = std::sync::OnceLock::new();
         EMPTY.get_or_init(ProjectIndex::default)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
-    }
-
-    pub fn contains_file(&self, path: &Path) -> bool {
-        self.files.iter().any(|f| f.path == path)
     }
 
     /// Launches of `kernel` with `arity` arguments (or through `cudaLaunchKernel`) in files other

@@ -394,12 +394,6 @@ impl<'t> Model<'t> {
         FileIndex {
             path: self.path.to_path_buf(),
             launches: self.launch_sites.clone(),
-            kernels: self
-                .functions
-                .iter()
-                .filter(|f| f.kind == FunctionKind::Kernel)
-                .map(|f| (f.name.clone(), f.parameters.len()))
-                .collect(),
             rounding_helpers,
             includes: index::quoted_includes(self.source),
             device_functions: self.device_functions.local().cloned().collect(),

@@ -357,20 +357,28 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The launch axes a value's thread identity comes from: `threadIdx.y` and `blockIdx.y` give
     /// `y`; a grid-wide rank gives every axis.
     pub(super) fn thread_axes(&self, node: Node<'t>, depth: usize) -> Axes {
+        self.thread_axes_of(node, depth, &mut Vec::new())
+    }
+
+    /// `thread_axes`, each local followed once (`a = b; b = a` ends).
+    fn thread_axes_of(&self, node: Node<'t>, depth: usize, visiting: &mut Vec<&'a str>) -> Axes {
         if depth > 12 {
             return Axes::ALL;
         }
         match node.node_kind() {
             "identifier" => {
                 let name = self.text(node);
+                if visiting.contains(&name) {
+                    return Axes::NONE;
+                }
+                visiting.push(name);
                 let mut axes = Axes::NONE;
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
-                        if *value != node {
-                            axes = axes.union(self.thread_axes(*value, depth + 1));
-                        }
+                        axes = axes.union(self.thread_axes_of(*value, depth + 1, visiting));
                     }
                 }
+                visiting.pop();
                 axes
             }
             "field_expression" => {
@@ -381,7 +389,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Some("blockDim") | Some("gridDim") => Axes::NONE,
                     _ => node
                         .field("argument")
-                        .map(|a| self.thread_axes(a, depth + 1))
+                        .map(|a| self.thread_axes_of(a, depth + 1, visiting))
                         .unwrap_or_default(),
                 }
             }
@@ -390,7 +398,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Axes::ALL;
                 }
                 node.field("arguments")
-                    .map(|a| self.thread_axes(a, depth + 1))
+                    .map(|a| self.thread_axes_of(a, depth + 1, visiting))
                     .unwrap_or_default()
             }
             "subscript_expression"
@@ -400,7 +408,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "number_literal"
             | "lambda_expression" => Axes::NONE,
             _ => named_children(node).fold(Axes::NONE, |axes, child| {
-                axes.union(self.thread_axes(child, depth + 1))
+                axes.union(self.thread_axes_of(child, depth + 1, visiting))
             }),
         }
     }

@@ -10,7 +10,8 @@
 //! Anything else (a block count computed where the analysis cannot see, a `max`, a conditional)
 //! is *unknown*, and the kernel is judged as if the launch were not visible.
 
-use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
+use super::size::{self, Evaluator, Scope};
+use crate::syntax::{self, named_children, normalized, strip, text, NodeExt};
 use std::ops::Range;
 use std::path::PathBuf;
 use tree_sitter::Node;
@@ -413,7 +414,7 @@ fn launch_site<'t>(
     let mut block_dims = [None, None, None];
     for (axis, slot) in block_dims.iter_mut().enumerate() {
         *slot = match block_parts.get(axis).copied().flatten() {
-            Some(part) => constant(part, classifier, 0),
+            Some(part) => constant(part, classifier),
             None if block.is_some() && block_parts.iter().any(Option::is_some) => Some(1),
             None => None,
         };
@@ -436,48 +437,40 @@ fn launch_site<'t>(
     })
 }
 
-fn constant(node: Node, classifier: &Classifier, depth: usize) -> Option<i128> {
-    if depth > MAX_DEPTH.min(16) {
-        return None;
+/// What the launch's function says of its names, for the model's size evaluator.
+struct LaunchScope<'c, 'a, 't>(&'c Classifier<'a, 't>);
+
+impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        self.0.locals.single(name)
     }
-    let source = classifier.source;
-    let node = strip(node, source);
-    match node.node_kind() {
-        "number_literal" => parse_integer(text(node, source)),
-        "identifier" | "type_identifier" => {
-            let name = text(node, source);
-            if let Some(value) = classifier.locals.single(name) {
-                return constant(value, classifier, depth + 1);
-            }
-            classifier.helpers.define(name).and_then(parse_integer)
-        }
-        "binary_expression" => {
-            let left = constant(node.field("left")?, classifier, depth + 1)?;
-            let right = constant(node.field("right")?, classifier, depth + 1)?;
-            match operator(node, source) {
-                "*" => left.checked_mul(right),
-                "+" => left.checked_add(right),
-                "-" => left.checked_sub(right),
-                "/" if right != 0 => Some(left / right),
-                "<<" if (0..62).contains(&right) => left.checked_mul(1 << right),
-                _ => None,
-            }
-        }
-        _ => None,
+    fn pointee(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn scalar_type(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.0.helpers.define(name)
     }
 }
 
-fn parse_integer(text: &str) -> Option<i128> {
-    let trimmed = text
-        .trim()
-        .trim_start_matches('(')
-        .trim_end_matches(')')
-        .trim_end_matches(['u', 'U', 'l', 'L']);
-    if let Some(hex) = trimmed
-        .strip_prefix("0x")
-        .or_else(|| trimmed.strip_prefix("0X"))
-    {
-        return i128::from_str_radix(hex, 16).ok();
+/// A block dimension's value, when it is a constant.
+fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
+    let scope = LaunchScope(classifier);
+    let evaluator = Evaluator {
+        source: classifier.source,
+        scope: &scope,
+        fold_sizeof: true,
+    };
+    let node = strip(node, classifier.source);
+    // `dim3 threads(TILE, TILE)` parses as a declaration: its components are type names
+    if node.node_kind() == "type_identifier" {
+        let name = text(node, classifier.source);
+        return match scope.definition(name) {
+            Some(value) => evaluator.eval(value)?.as_constant(),
+            None => size::parse_number(scope.define(name)?.trim()),
+        };
     }
-    trimmed.parse().ok()
+    evaluator.eval(node)?.as_constant()
 }

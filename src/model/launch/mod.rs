@@ -195,7 +195,8 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
     }
 }
 
-/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`).
+/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`,
+/// and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
 pub fn launches_in(
     function: &super::Function,
     source: &str,
@@ -205,7 +206,8 @@ pub fn launches_in(
 ) -> Vec<LaunchSite> {
     // most functions launch nothing: a look at the text spares the walk
     let body = source.get(function.body.byte_range()).unwrap_or("");
-    if !body.contains("<<<") && !body.contains("cudaLaunch") {
+    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernelGGL")
+    {
         return Vec::new();
     }
     let mut calls = Vec::new();
@@ -216,7 +218,12 @@ pub fn launches_in(
             let api = node
                 .field("function")
                 .map(|f| text(f, source))
-                .filter(|name| matches!(*name, "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"));
+                .filter(|name| {
+                    matches!(
+                        *name,
+                        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "hipLaunchKernelGGL"
+                    )
+                });
             if is_triple_chevron || api.is_some() {
                 calls.push((node, is_triple_chevron));
             }
@@ -398,11 +405,16 @@ fn launch_site<'t>(
             }
         }
         let kernel = launched_kernel(kernel_node, source);
+        // `hipLaunchKernelGGL` passes the kernel's arguments after the shared bytes and stream,
+        // the CUDA APIs as an array of pointers
+        let is_hip = call
+            .field("function")
+            .is_some_and(|f| text(f, source) == "hipLaunchKernelGGL");
         (
             kernel,
             arguments.get(1).copied(),
             arguments.get(2).copied(),
-            None,
+            is_hip.then(|| arguments.get(5..).unwrap_or_default().to_vec()),
         )
     };
     if kernel.is_empty() {

@@ -232,3 +232,20 @@ fn a_buffer_allocated_per_launched_thread_is_known_at_the_launch() {
     assert_eq!(found[1].elements_per_thread(1, Some("float")), 0);
     assert_eq!(found[2].elements_per_thread(0, None), 1);
 }
+
+#[test]
+fn hip_launch_kernel_ggl_is_a_launch_site_with_its_arguments() {
+    let source = "void f(float* p, int n) {
+        hipLaunchKernelGGL(k, dim3(n / 256), dim3(256), 0, 0, p, n);
+        hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float>), dim3((n + 255) / 256), dim3(256), 0, 0, p, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].arguments, ["p", "n"]);
+    assert_eq!(found[1].kernel, "k");
+    assert_eq!(found[1].grid[0], rounded("n"));
+    assert_eq!(found[1].bound_argument(0), Some(1));
+}

@@ -194,6 +194,11 @@ impl<'t> Classifier<'_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "call_expression" => self.call(node, depth),
+            // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name
+            "subscript_expression" => node
+                .field("argument")
+                .map(|table| self.axis(table, depth + 1))
+                .unwrap_or(GridAxis::Unknown),
             _ => GridAxis::Unknown,
         }
     }
@@ -366,6 +371,9 @@ impl<'t> Classifier<'_, 't> {
                     _ => GridAxis::Unknown,
                 };
             }
+            // a problem size read from the command line or a string
+            "atoi" | "atol" | "atoll" | "std::atoi" | "stoi" | "stol" | "std::stoi"
+            | "std::stol" | "strtol" | "strtoul" | "std::strtol" => return GridAxis::Exact,
             "ceil" | "ceilf" | "std::ceil" => {
                 return match arguments.as_slice() {
                     [quotient] => {

@@ -249,3 +249,16 @@ fn hip_launch_kernel_ggl_is_a_launch_site_with_its_arguments() {
     assert_eq!(found[1].grid[0], rounded("n"));
     assert_eq!(found[1].bound_argument(0), Some(1));
 }
+
+#[test]
+fn sizes_read_from_input_or_a_table_are_problem_dimensions() {
+    for launch in [
+        "int Lx = atoi(argv[1]); dim3 blk(Lx / 16 * 4); k<<<blk, 256>>>(p, Lx);",
+        "int sizes[3] = {64, 128, 256}; k<<<sizes[i] / 64, 64>>>(p, sizes[i]);",
+    ] {
+        let source = format!("void f(float* p, char** argv, int i) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], GridAxis::Exact, "{launch}");
+    }
+    let counts = "void f(float* p, int* blockCounts, int i) { k<<<blockCounts[i], 64>>>(p); }";
+    assert_eq!(grid_of(counts)[0], GridAxis::Unknown);
+}

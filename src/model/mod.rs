@@ -398,6 +398,7 @@ impl<'t> Model<'t> {
             rounding_helpers,
             includes: index::quoted_includes(self.source),
             device_functions: self.device_functions.local().cloned().collect(),
+            kernels: self.lookups.borrow().launched_kernels.clone(),
         }
     }
 

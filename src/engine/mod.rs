@@ -83,6 +83,8 @@ pub struct CheckOptions {
     pub config: Option<PathBuf>,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
+    /// Rules added to the selection (`--extend-select`).
+    pub extend_select: Vec<String>,
     /// `-D NAME[=VALUE]` from the command line.
     pub defines: Vec<String>,
 }
@@ -164,7 +166,7 @@ pub(crate) fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<
         if !settings.rule_enabled(lint.name, path) {
             continue;
         }
-        let mut cx = LintContext::new(lint);
+        let mut cx = LintContext::new(lint).with_options(settings.lint_options());
         (lint.check)(model, &mut cx);
         diagnostics.extend(cx.into_diagnostics());
     }
@@ -181,7 +183,7 @@ pub(crate) fn outcome(
     let diagnostics = apply_suppressions(model, diagnostics, settings, path);
     // after suppressions, so a comment that silences a dropped finding does not look unused
     let before = diagnostics.len();
-    let mut diagnostics: Vec<Diagnostic> = diagnostics
+    let diagnostics: Vec<Diagnostic> = diagnostics
         .into_iter()
         .filter(|d| {
             d.rule == crate::lints::UNUSED_SUPPRESSION.name
@@ -192,6 +194,7 @@ pub(crate) fn outcome(
         })
         .collect();
     let findings_on_broken_code = before - diagnostics.len();
+    let mut diagnostics = merge(model, diagnostics);
     for diagnostic in &mut diagnostics {
         let default = crate::lints::find(diagnostic.rule)
             .map(|l| l.default_severity)
@@ -212,6 +215,22 @@ pub(crate) fn outcome(
         index: model.file_index(),
         lookups: model.lookups.borrow().clone(),
     }
+}
+
+/// Lets each lint that merges its findings (one per function) do so.
+fn merge(model: &Model, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    for lint in crate::lints::ALL {
+        let Some(merge) = lint.merge else {
+            continue;
+        };
+        let (own, rest): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            diagnostics.into_iter().partition(|d| d.rule == lint.name);
+        diagnostics = rest;
+        if !own.is_empty() {
+            diagnostics.extend(merge(model, own));
+        }
+    }
+    diagnostics
 }
 
 fn apply_suppressions(
@@ -336,6 +355,7 @@ impl SettingsResolver {
     fn apply_overrides(&self, settings: Settings) -> Settings {
         settings
             .with_overrides(&self.options.select, &self.options.ignore)
+            .with_extend_select(&self.options.extend_select)
             .with_defines(&self.options.defines)
     }
 

@@ -242,13 +242,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Format::Github => cudalint::render::github::render(&run).into_bytes(),
         Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
+    // errors first: a broken configuration explains everything after it
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
     for report in &run.reports {
         if let Some(warning) = &report.warning {
             eprintln!("cudalint: warning: {}: {warning}", report.display_path);
         }
-    }
-    for error in &run.errors {
-        eprintln!("cudalint: error: {error}");
     }
     if args.verbose {
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {

@@ -496,4 +496,69 @@ mod tests {
         assert!(!settings.rule_enabled("divergent-barrier", Path::new("/repo/third_party/x/k.cu")));
         assert!(settings.rule_enabled("divergent-barrier", Path::new("/repo/src/k.cu")));
     }
+
+    #[test]
+    fn suggestions_are_near_misses_or_prefixes_only() {
+        assert_eq!(
+            suggestion("selet", KEYS.iter().copied()),
+            " (did you mean `select`?)"
+        );
+        assert_eq!(
+            suggestion("max-alloc", KEYS.iter().copied()),
+            " (did you mean `max-allocation-gib`?)"
+        );
+        assert_eq!(suggestion("colour", KEYS.iter().copied()), "");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn categories_and_all_select_rules_and_error_handling_is_off_by_default() {
+        let default = Settings::default();
+        assert!(default.rule_selected("unguarded-thread-index"));
+        assert!(!default.rule_selected("unchecked-cuda-call"));
+        let text = "select = [\"error-handling\"]\n";
+        let settings = Settings::parse(Path::new("c.toml"), text).unwrap();
+        assert!(settings.rule_selected("unchecked-kernel-launch"));
+        assert!(!settings.rule_selected("unguarded-thread-index"));
+        let all = Settings::default().with_overrides(&["all".into()], &["memory".into()]);
+        assert!(all.rule_selected("unchecked-cuda-call"));
+        assert!(!all.rule_selected("double-free"));
+    }
+
+    #[test]
+    fn extend_layers_the_file_on_its_base_with_globs_relative_to_each_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("sub")).unwrap();
+        std::fs::write(
+            root.join("cudalint.toml"),
+            "check-macros = [\"BASE\"]\nstrict-error-checks = true\nextend-select = [\"unchecked-cuda-call\"]\n[per-path-ignores]\n\"vendor/**\" = [\"*\"]\n",
+        )
+        .unwrap();
+        let child = root.join("sub/cudalint.toml");
+        std::fs::write(
+            &child,
+            "extend = \"../cudalint.toml\"\ncheck-macros = [\"CHILD\"]\n[per-path-ignores]\n\"gen/**\" = [\"kernel\"]\n",
+        )
+        .unwrap();
+        let settings = Settings::load(&child).unwrap();
+        assert_eq!(settings.check_macros, ["CHILD"]);
+        assert!(settings.strict_error_checks);
+        assert!(settings.rule_selected("unchecked-cuda-call"));
+        assert!(!settings.rule_enabled("double-free", &root.join("vendor/x/k.cu")));
+        assert!(settings.rule_enabled("double-free", &root.join("sub/vendor/k.cu")));
+        assert!(!settings.rule_enabled("unguarded-thread-index", &root.join("sub/gen/k.cu")));
+        assert!(settings.rule_enabled("double-free", &root.join("sub/gen/k.cu")));
+    }
+
+    #[test]
+    fn an_error_in_the_base_names_the_base() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("base.toml"), "\nignore = 3\n").unwrap();
+        let child = dir.path().join("cudalint.toml");
+        std::fs::write(&child, "extend = \"base.toml\"\n").unwrap();
+        let err = Settings::load(&child).unwrap_err();
+        assert!(err.path.ends_with("base.toml"), "{err}");
+        assert_eq!(err.line, 2);
+    }
 }

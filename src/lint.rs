@@ -92,8 +92,10 @@ pub struct Lint {
     pub check: fn(&Model, &mut LintContext),
     /// Combines the findings left after suppressions (one per function instead of one per
     /// call), so a suppression still silences the single finding it sits on.
-    pub merge: Option<fn(&Model, Vec<Diagnostic>) -> Vec<Diagnostic>>,
+    pub merge: Option<MergeFn>,
 }
+
+pub type MergeFn = fn(&Model, Vec<Diagnostic>) -> Vec<Diagnostic>;
 
 impl Lint {
     pub fn on_by_default(&self) -> bool {

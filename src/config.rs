@@ -1,5 +1,6 @@
 //! `cudalint.toml` / `.cudalint.toml`: found by walking up from each linted file (nearest wins),
-//! or given with `--config`. Unknown keys and unknown rule names are errors naming file and line.
+//! or given with `--config`; `extend` layers a file on another. Unknown keys and unknown rule
+//! names are errors naming file and line, with the nearest valid name.
 
 use crate::diagnostic::Severity;
 use globset::{Glob, GlobMatcher};

@@ -88,9 +88,12 @@ struct CheckArgs {
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Run only these rules (comma-separated)
+    /// Run only these rules, categories (kernel, memory, launch, error-handling, meta) or all (comma-separated)
     #[arg(long, value_delimiter = ',')]
     select: Vec<String>,
+    /// Run these rules or categories as well as the selected ones (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    extend_select: Vec<String>,
     /// Do not run these rules (comma-separated)
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
@@ -180,9 +183,17 @@ fn main() -> ExitCode {
 }
 
 fn run_check(args: CheckArgs) -> ExitCode {
-    for rule in args.select.iter().chain(&args.ignore) {
-        if cudalint::lints::find(rule).is_none() {
-            eprintln!("cudalint: unknown rule `{rule}` on the command line (see `cudalint rule`)");
+    for rule in args
+        .select
+        .iter()
+        .chain(&args.ignore)
+        .chain(&args.extend_select)
+    {
+        if cudalint::lints::expand_selector(rule).is_none() {
+            eprintln!(
+                "cudalint: unknown rule `{rule}` on the command line{} (see `cudalint rule`)",
+                cudalint::lints::did_you_mean(rule)
+            );
             return ExitCode::from(2);
         }
     }
@@ -190,6 +201,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         config: args.config.clone(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
+        extend_select: args.extend_select.clone(),
         defines: args.define.clone(),
     };
     let mut run = engine::check(&args.paths, options);
@@ -230,13 +242,14 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Format::Github => cudalint::render::github::render(&run).into_bytes(),
         Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
+    // errors first: a broken configuration explains everything after it
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
     for report in &run.reports {
         if let Some(warning) = &report.warning {
             eprintln!("cudalint: warning: {}: {warning}", report.display_path);
         }
-    }
-    for error in &run.errors {
-        eprintln!("cudalint: error: {error}");
     }
     if args.verbose {
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {
@@ -308,14 +321,13 @@ fn rules_that_ran(run: &RunResult, args: &CheckArgs) -> Vec<&'static Lint> {
             .flat_map(|r| &r.diagnostics)
             .any(|d| d.rule == name)
     };
+    let command_line = cudalint::config::Settings::default()
+        .with_overrides(&args.select, &args.ignore)
+        .with_extend_select(&args.extend_select);
     cudalint::lints::ALL
         .iter()
         .copied()
-        .filter(|lint| {
-            let enabled = (args.select.is_empty() || args.select.iter().any(|s| s == lint.name))
-                && !args.ignore.iter().any(|s| s == lint.name);
-            enabled || reported(lint.name)
-        })
+        .filter(|lint| command_line.rule_selected(lint.name) || reported(lint.name))
         .collect()
 }
 
@@ -374,15 +386,16 @@ fn run_rule(name: Option<String>) -> ExitCode {
     match name {
         None => {
             println!(
-                "{:<30} {:<15} {:<8} SUMMARY",
-                "RULE", "CATEGORY", "SEVERITY"
+                "{:<30} {:<15} {:<8} {:<8} SUMMARY",
+                "RULE", "CATEGORY", "SEVERITY", "DEFAULT"
             );
             for lint in cudalint::lints::ALL {
                 println!(
-                    "{:<30} {:<15} {:<8} {}",
+                    "{:<30} {:<15} {:<8} {:<8} {}",
                     lint.name,
                     lint.category.as_str(),
                     lint.default_severity.as_str(),
+                    if lint.on_by_default() { "on" } else { "off" },
                     lint.summary
                 );
             }
@@ -390,11 +403,15 @@ fn run_rule(name: Option<String>) -> ExitCode {
         }
         Some(name) => match cudalint::lints::find(&name) {
             Some(lint) => {
+                let default = if lint.on_by_default() {
+                    lint.default_severity.as_str()
+                } else {
+                    "off"
+                };
                 println!(
-                    "{} ({}, {} by default)\n",
+                    "{} ({}, {default} by default)\n",
                     lint.name,
                     lint.category.as_str(),
-                    lint.default_severity
                 );
                 print!("{}", lint.docs);
                 ExitCode::SUCCESS

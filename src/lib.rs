@@ -19,3 +19,4 @@ pub mod source;
 pub mod syntax;
 pub mod testing;
 pub mod verify;
+pub mod walk;

@@ -230,15 +230,20 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Format::Github => cudalint::render::github::render(&run).into_bytes(),
         Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
-    for report in &run.reports {
-        if let Some(warning) = &report.warning {
-            eprintln!("cudalint: warning: {}: {warning}", report.display_path);
-        }
+    if let Some(message) = skipped_message(&run) {
+        eprintln!("{message}");
     }
     for error in &run.errors {
         eprintln!("cudalint: error: {error}");
     }
     if args.verbose {
+        // stray non-UTF-8 bytes (a Latin-1 copyright line) do not stop linting, so they are
+        // listed only on request
+        for report in &run.reports {
+            if let Some(note) = &report.warning {
+                eprintln!("cudalint: {}: {note}", report.display_path);
+            }
+        }
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {
             eprintln!(
                 "cudalint: {}: {} region(s) nested too deeply to analyse were skipped",
@@ -264,6 +269,24 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit_code(&run, args.fail_on, args.exit_zero)
+}
+
+/// One line naming every special file the walks skipped.
+fn skipped_message(run: &RunResult) -> Option<String> {
+    if run.skipped_special.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = run
+        .skipped_special
+        .iter()
+        .map(|s| format!("{} ({})", s.path, s.kind))
+        .collect();
+    let count = names.len();
+    Some(format!(
+        "cudalint: skipped {count} special file{} (not regular files, never opened): {}",
+        if count == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
 }
 
 fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {

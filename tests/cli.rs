@@ -122,17 +122,13 @@ fn json_output_has_the_documented_shape() {
 }
 
 #[test]
-fn file_that_is_not_utf8_is_linted_with_a_warning() {
+fn file_that_is_not_utf8_is_linted_silently_and_listed_on_request() {
     let (_guard, dir) = workspace();
     let mut bytes = b"// caf\xe9 au lait\n".to_vec();
     bytes.extend_from_slice(BAD_KERNEL.as_bytes());
     std::fs::write(dir.join("latin1.cu"), bytes).unwrap();
     let output = cudalint(&dir, &["check", ".", "--format", "json"]);
-    assert!(
-        stderr(&output).contains("latin1.cu: not valid UTF-8 (invalid byte at offset 6)"),
-        "{}",
-        stderr(&output)
-    );
+    assert_eq!(stderr(&output), "", "a linted file is not worth a warning");
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let lines: Vec<(String, u64)> = json["diagnostics"]
         .as_array()
@@ -146,7 +142,104 @@ fn file_that_is_not_utf8_is_linted_with_a_warning() {
         })
         .collect();
     assert!(lines.contains(&("latin1.cu".to_string(), 4)), "{lines:?}");
+    assert_eq!(json["notes"].as_array().map(Vec::len), Some(1), "{json}");
+    assert_eq!(json["notes"][0]["path"], "latin1.cu");
+    assert!(json["notes"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8 (invalid byte at offset 6)"));
     assert_eq!(output.status.code(), Some(1));
+
+    let verbose = cudalint(&dir, &["check", ".", "--verbose"]);
+    assert!(
+        stderr(&verbose).contains("latin1.cu: not valid UTF-8 (invalid byte at offset 6)"),
+        "{}",
+        stderr(&verbose)
+    );
+    let clean = cudalint(&dir, &["check", "bad.cu", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&clean.stdout).unwrap();
+    assert!(json.get("notes").is_none(), "{json}");
+}
+
+/// Runs cudalint, failing (not hanging) if it has not finished within 30 seconds.
+#[cfg(unix)]
+fn cudalint_with_deadline(dir: &Path, args: &[&str]) -> Output {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cudalint"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cudalint");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cudalint {args:?} still running after 30 s: it opened a special file");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+fn make_fifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifo_in_a_walk_is_skipped_with_one_message() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    make_fifo(&dir.join("pipe.cu"));
+    make_fifo(&dir.join("sub/other.cuh"));
+    make_fifo(&dir.join("not-cuda.txt"));
+    std::os::unix::fs::symlink("pipe.cu", dir.join("link.cu")).unwrap();
+    let output = cudalint_with_deadline(&dir, &["check", ".", "--format", "json"]);
+    let err = stderr(&output);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("cudalint: skipped 3 special files")
+            && lines[0].contains("pipe.cu (FIFO (named pipe))")
+            && lines[0].contains("link.cu (FIFO (named pipe))")
+            && lines[0].contains("sub/other.cuh")
+            && !lines[0].contains("not-cuda.txt"),
+        "{err}"
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(1), "findings, no error");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["notes"].as_array().map(Vec::len), Some(3), "{json}");
+}
+
+#[cfg(unix)]
+#[test]
+fn special_file_named_explicitly_is_an_error() {
+    let (_guard, dir) = workspace();
+    make_fifo(&dir.join("pipe.cu"));
+    let output =
+        cudalint_with_deadline(&dir, &["check", "pipe.cu", "bad.cu", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("pipe.cu: is a FIFO (named pipe), not a regular file; not linted"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+    let device = cudalint_with_deadline(&dir, &["check", "/dev/zero"]);
+    assert!(
+        stderr(&device).contains("/dev/zero: is a character device"),
+        "{}",
+        stderr(&device)
+    );
+    assert_eq!(device.status.code(), Some(2));
 }
 
 #[test]

@@ -66,6 +66,16 @@ impl std::fmt::Display for LintError {
 pub struct RunResult {
     pub reports: Vec<FileReport>,
     pub errors: Vec<LintError>,
+    /// FIFOs, sockets and device files met in a walk: skipped without being opened.
+    pub skipped_special: Vec<SkippedFile>,
+}
+
+/// A path a walk met but did not lint, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedFile {
+    pub path: String,
+    /// What it is (`FIFO`, `socket`, ...).
+    pub kind: &'static str,
 }
 
 impl RunResult {
@@ -387,8 +397,23 @@ pub fn discover(
     paths: &[PathBuf],
     resolver: &mut SettingsResolver,
 ) -> (Vec<(PathBuf, Arc<Settings>)>, Vec<LintError>) {
+    let (files, errors, _) = discover_with_skips(paths, resolver);
+    (files, errors)
+}
+
+/// `discover`, also returning the special files (FIFOs, sockets, devices) the walks skipped
+/// that would otherwise have been linted.
+pub fn discover_with_skips(
+    paths: &[PathBuf],
+    resolver: &mut SettingsResolver,
+) -> (
+    Vec<(PathBuf, Arc<Settings>)>,
+    Vec<LintError>,
+    Vec<SkippedFile>,
+) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let mut skipped = Vec::new();
     for root in paths {
         let metadata = std::fs::symlink_metadata(root);
         match metadata {
@@ -403,6 +428,14 @@ pub fn discover(
                 if !meta.is_dir()
                     && !std::fs::metadata(root).map(|m| m.is_dir()).unwrap_or(false) =>
             {
+                // opening a FIFO blocks until a writer comes, so a special file is refused unread
+                if let Some(kind) = crate::walk::special_kind(root) {
+                    errors.push(LintError {
+                        path: display_path(root),
+                        message: format!("is a {kind}, not a regular file; not linted"),
+                    });
+                    continue;
+                }
                 let directory = root
                     .parent()
                     .filter(|p| !p.as_os_str().is_empty())
@@ -441,6 +474,11 @@ pub fn discover(
                 continue;
             }
             let path = entry.path();
+            let special = if file_type.is_file() {
+                None
+            } else {
+                crate::walk::special_kind(path)
+            };
             let directory = path.parent().unwrap_or(Path::new("."));
             let Some(settings) = resolver.for_directory(directory) else {
                 if Settings::default().lints_extension(path) {
@@ -451,14 +489,23 @@ pub fn discover(
                 }
                 continue;
             };
-            if settings.lints_extension(path) {
-                files.push((path.to_path_buf(), settings));
+            if !settings.lints_extension(path) {
+                continue;
+            }
+            match special {
+                Some(kind) => skipped.push(SkippedFile {
+                    path: display_path(path),
+                    kind,
+                }),
+                None => files.push((path.to_path_buf(), settings)),
             }
         }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);
-    (files, errors)
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    skipped.dedup();
+    (files, errors, skipped)
 }
 
 fn walk_error_path(error: &ignore::Error) -> Option<String> {
@@ -501,6 +548,9 @@ pub fn read_source(path: &Path) -> Result<String, String> {
     let metadata = std::fs::metadata(path).map_err(|e| io_message(&e))?;
     if metadata.is_dir() {
         return Err("is a directory".into());
+    }
+    if let Some(kind) = crate::walk::special_kind_of(&metadata) {
+        return Err(format!("is a {kind}, not a regular file; not linted"));
     }
     if metadata.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -672,10 +722,11 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
 /// Discovers, lints and collects everything for `cudalint check`.
 pub fn check(paths: &[PathBuf], options: CheckOptions) -> RunResult {
     let mut resolver = SettingsResolver::new(options);
-    let (files, mut errors) = discover(paths, &mut resolver);
+    let (files, mut errors, skipped) = discover_with_skips(paths, &mut resolver);
     let mut run = check_files(files);
     errors.append(&mut resolver.errors);
     errors.append(&mut run.errors);
     run.errors = errors;
+    run.skipped_special = skipped;
     run
 }

@@ -176,6 +176,20 @@ impl Settings {
                 ))
             }
         };
+        // select and ignore also take categories, which stand for every rule in them
+        let check_selector = |selector: &Spanned<String>| -> Result<Vec<String>, ConfigError> {
+            crate::selection::expand(selector.get_ref())
+                .map(|rules| rules.into_iter().map(str::to_string).collect())
+                .ok_or_else(|| {
+                    error_at(
+                        selector.span().start,
+                        format!(
+                            "unknown rule or category `{}` (see `cudalint rule` for the list)",
+                            selector.get_ref()
+                        ),
+                    )
+                })
+        };
         let mut settings = Settings {
             origin: Some(path.to_path_buf()),
             root: path
@@ -185,10 +199,16 @@ impl Settings {
             ..Settings::default()
         };
         if let Some(select) = &file.select {
-            settings.selected = Some(select.iter().map(check_rule).collect::<Result<_, _>>()?);
+            let mut selected = HashSet::new();
+            for selector in select {
+                selected.extend(check_selector(selector)?);
+            }
+            settings.selected = Some(selected);
         }
         if let Some(ignore) = &file.ignore {
-            settings.ignored = ignore.iter().map(check_rule).collect::<Result<_, _>>()?;
+            for selector in ignore {
+                settings.ignored.extend(check_selector(selector)?);
+            }
         }
         for (rule, level) in file.severity.iter().flatten() {
             let name = check_rule(rule)?;
@@ -273,6 +293,23 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.line, 2);
         assert!(err.message.contains("no-such-rule"));
+    }
+
+    #[test]
+    fn categories_select_and_ignore_their_rules() {
+        let text = "select = [\"kernel\", \"double-free\"]\nignore = [\"divergent-barrier\"]\n";
+        let settings = Settings::parse(Path::new("c.toml"), text).unwrap();
+        let file = Path::new("k.cu");
+        assert!(settings.rule_enabled("unguarded-thread-index", file));
+        assert!(settings.rule_enabled("double-free", file));
+        assert!(!settings.rule_enabled("divergent-barrier", file));
+        assert!(!settings.rule_enabled("unchecked-cuda-call", file));
+        let err = Settings::parse(Path::new("c.toml"), "ignore = [\"kernels\"]\n").unwrap_err();
+        assert!(
+            err.message.contains("unknown rule or category `kernels`"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

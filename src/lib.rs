@@ -15,6 +15,8 @@ pub mod lsp;
 pub mod model;
 pub mod parse_stats;
 pub mod render;
+pub mod selection;
+pub mod show;
 pub mod source;
 pub mod syntax;
 pub mod testing;

@@ -46,6 +46,8 @@ enum Command {
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Format {
     Terminal,
+    /// One line per finding: `path:line:col: rule message`
+    Concise,
     Json,
     /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
     Sarif,
@@ -74,11 +76,26 @@ struct CheckArgs {
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value = "terminal")]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        value_enum,
+        default_value = "terminal"
+    )]
     format: Format,
     /// Write the report to this file instead of standard output
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Print the number of findings per rule (and how many have a fix) instead of the findings
+    #[arg(long)]
+    statistics: bool,
+    /// List the files that would be linted, and lint nothing
+    #[arg(long, conflicts_with = "show_settings")]
+    show_files: bool,
+    /// Print the settings that apply to each file (configuration file, rules, severities), and
+    /// lint nothing
+    #[arg(long)]
+    show_settings: bool,
     /// Report only findings that this baseline (from --write-baseline) does not record
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -88,10 +105,10 @@ struct CheckArgs {
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Run only these rules (comma-separated)
+    /// Run only these rules or categories (comma-separated: `kernel,memory,double-free`)
     #[arg(long, value_delimiter = ',')]
     select: Vec<String>,
-    /// Do not run these rules (comma-separated)
+    /// Do not run these rules or categories (comma-separated)
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
     /// Lowest severity that makes the exit code 1
@@ -179,12 +196,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_check(args: CheckArgs) -> ExitCode {
-    for rule in args.select.iter().chain(&args.ignore) {
-        if cudalint::lints::find(rule).is_none() {
-            eprintln!("cudalint: unknown rule `{rule}` on the command line (see `cudalint rule`)");
-            return ExitCode::from(2);
+fn run_check(mut args: CheckArgs) -> ExitCode {
+    for list in [&mut args.select, &mut args.ignore] {
+        match cudalint::selection::expand_all(list) {
+            Ok(rules) => *list = rules,
+            Err(unknown) => {
+                eprintln!(
+                    "cudalint: unknown rule or category `{unknown}` on the command line (categories: {}; `cudalint rule` lists the rules)",
+                    cudalint::selection::categories().join(", ")
+                );
+                return ExitCode::from(2);
+            }
         }
+    }
+    if let Some(message) = args.output.as_deref().and_then(format_name_as_output) {
+        eprintln!("cudalint: error: {message}");
+        return ExitCode::from(2);
     }
     let options = CheckOptions {
         config: args.config.clone(),
@@ -192,6 +219,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
         ignore: args.ignore.clone(),
         defines: args.define.clone(),
     };
+    if args.show_files || args.show_settings {
+        return show_files_or_settings(&args.paths, options, args.show_settings);
+    }
     let mut run = engine::check(&args.paths, options);
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
@@ -222,7 +252,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
         _ => to_terminal && std::env::var_os("NO_COLOR").is_none(),
     };
     let rendered = match args.format {
+        _ if args.statistics => {
+            cudalint::render::statistics::render(&run, args.format == Format::Json).into_bytes()
+        }
         Format::Terminal => cudalint::render::terminal::render(&run, color),
+        Format::Concise => cudalint::render::concise::render(&run).into_bytes(),
         Format::Json => cudalint::render::json::render(&run).into_bytes(),
         Format::Sarif => {
             cudalint::render::sarif::render(&run, &rules_that_ran(&run, &args)).into_bytes()
@@ -269,6 +303,49 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit_code(&run, args.fail_on, args.exit_zero)
+}
+
+/// Why an `--output` value that is a format's name (`-o json`) is refused: the user almost
+/// certainly meant `--output-format`, and a file named `json` is no use to anyone.
+fn format_name_as_output(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    let known = Format::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .any(|v| v.matches(text, true));
+    // ruff's names for the two human formats
+    let known = known
+        || ["full", "text"]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(text));
+    known.then(|| {
+        format!(
+            "`--output {text}` would write the report to a file named `{text}`; for the format, use `--output-format {}` (to really write such a file, use `--output ./{text}`)",
+            text.to_ascii_lowercase()
+        )
+    })
+}
+
+fn show_files_or_settings(paths: &[PathBuf], options: CheckOptions, settings: bool) -> ExitCode {
+    let shown = cudalint::show::files_or_settings(paths, options, settings);
+    if let Some(message) = skipped_message(&RunResult {
+        skipped_special: shown.skipped,
+        ..RunResult::default()
+    }) {
+        eprintln!("{message}");
+    }
+    for error in &shown.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    if let Err(e) = std::io::stdout().write_all(shown.text.as_bytes()) {
+        eprintln!("cudalint: error: cannot write: {e}");
+        return ExitCode::from(2);
+    }
+    if shown.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
 }
 
 /// One line naming every special file the walks skipped.

@@ -47,7 +47,10 @@ mod tests {
 
     #[test]
     fn device_and_regular_files_are_told_apart() {
-        assert_eq!(special_kind(Path::new("/dev/null")), Some("character device"));
+        assert_eq!(
+            special_kind(Path::new("/dev/null")),
+            Some("character device")
+        );
         assert_eq!(special_kind(Path::new("Cargo.toml")), None);
         assert_eq!(special_kind(Path::new("src")), None);
         assert_eq!(special_kind(Path::new("no/such/file")), None);

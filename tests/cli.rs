@@ -224,8 +224,7 @@ fn fifo_in_a_walk_is_skipped_with_one_message() {
 fn special_file_named_explicitly_is_an_error() {
     let (_guard, dir) = workspace();
     make_fifo(&dir.join("pipe.cu"));
-    let output =
-        cudalint_with_deadline(&dir, &["check", "pipe.cu", "bad.cu", "--format", "json"]);
+    let output = cudalint_with_deadline(&dir, &["check", "pipe.cu", "bad.cu", "--format", "json"]);
     assert!(
         stderr(&output).contains("pipe.cu: is a FIFO (named pipe), not a regular file; not linted"),
         "{}",
@@ -437,7 +436,7 @@ fn unknown_rule_and_key_in_config_name_file_line_and_key() {
     let output = cudalint(&dir, &["check", "bad.cu"]);
     let err = stderr(&output);
     assert!(
-        err.contains("cudalint.toml: line 2, column 3: unknown rule `unguarded-thread-indx`"),
+        err.contains("cudalint.toml: line 2, column 3: unknown rule or category `unguarded-thread-indx`"),
         "{err}"
     );
     assert_eq!(output.status.code(), Some(2));
@@ -543,4 +542,171 @@ fn rule_command_lists_and_documents_rules() {
         assert!(text.contains(heading), "{heading} missing");
     }
     assert_eq!(cudalint(&dir, &["rule", "nope"]).status.code(), Some(2));
+}
+
+const DOUBLE_FREE: &str = "void release(int n) {\n    float* d;\n    if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) return;\n    cudaFree(d);\n    cudaFree(d);\n}\n";
+
+/// bad.cu, a double free and a clean file, in a temporary directory.
+fn three_files() -> (tempfile::TempDir, PathBuf) {
+    let (guard, dir) = workspace();
+    std::fs::write(dir.join("free.cu"), DOUBLE_FREE).unwrap();
+    std::fs::write(dir.join("clean.cu"), CLEAN_KERNEL).unwrap();
+    (guard, dir)
+}
+
+#[test]
+fn concise_output_is_one_line_per_finding() {
+    let (_guard, dir) = three_files();
+    let output = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--output-format",
+            "concise",
+            "--select",
+            "kernel,memory",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!("concise_output", stdout(&output));
+    // `--format` and ruff's `--output-format` are one option
+    let same = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--format",
+            "concise",
+            "--select",
+            "kernel,memory",
+        ],
+    );
+    assert_eq!(stdout(&same), stdout(&output));
+}
+
+#[test]
+fn statistics_count_findings_per_rule_with_the_fixable_ones() {
+    let (_guard, dir) = three_files();
+    std::fs::write(dir.join("bad2.cu"), BAD_KERNEL.replace("scale", "scale2")).unwrap();
+    let output = cudalint(
+        &dir,
+        &["check", ".", "--statistics", "--ignore", "error-handling"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    insta::assert_snapshot!("statistics", stdout(&output));
+    let json = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--statistics",
+            "--output-format",
+            "json",
+            "--select",
+            "kernel",
+        ],
+    );
+    let counts: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        counts,
+        serde_json::json!([{"rule": "unguarded-thread-index", "count": 2, "fixable": 2}])
+    );
+}
+
+#[test]
+fn category_selection_runs_only_the_categorys_rules() {
+    let (_guard, dir) = three_files();
+    let rules = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", ".", "--format", "json"];
+        all.extend_from_slice(args);
+        let output = cudalint(&dir, &all);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut rules: Vec<String> = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect();
+        rules.sort();
+        rules.dedup();
+        rules
+    };
+    assert_eq!(rules(&["--select", "memory"]), ["double-free"]);
+    assert_eq!(rules(&["--select", "kernel"]), ["unguarded-thread-index"]);
+    assert!(!rules(&["--ignore", "error-handling"])
+        .iter()
+        .any(|r| r.starts_with("unchecked")));
+    assert!(rules(&[]).iter().any(|r| r == "unchecked-cuda-call"));
+    std::fs::write(dir.join("cudalint.toml"), "select = [\"memory\"]\n").unwrap();
+    assert_eq!(rules(&[]), ["double-free"]);
+    let unknown = cudalint(&dir, &["check", ".", "--select", "kernels"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown rule or category `kernels`"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+#[test]
+fn format_name_given_to_output_is_refused_with_a_hint() {
+    let (_guard, dir) = workspace();
+    for name in ["json", "sarif", "Concise"] {
+        let output = cudalint(&dir, &["check", "bad.cu", "-o", name]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(
+            stderr(&output).contains(&format!(
+                "use `--output-format {}`",
+                name.to_ascii_lowercase()
+            )),
+            "{}",
+            stderr(&output)
+        );
+        assert!(!dir.join(name).exists(), "a file named {name} was written");
+    }
+    let written = cudalint(
+        &dir,
+        &["check", "bad.cu", "--format", "json", "-o", "./json"],
+    );
+    assert_eq!(written.status.code(), Some(1), "{}", stderr(&written));
+    assert!(dir.join("json").is_file());
+    let report = cudalint(&dir, &["check", "bad.cu", "-o", "report.json"]);
+    assert_eq!(report.status.code(), Some(1));
+    assert!(dir.join("report.json").is_file());
+}
+
+#[test]
+fn show_files_and_show_settings_lint_nothing() {
+    let (_guard, dir) = three_files();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/k.cu"), BAD_KERNEL).unwrap();
+    std::fs::write(
+        dir.join("sub/cudalint.toml"),
+        "ignore = [\"error-handling\"]\ncheck-macros = [\"CHECK\"]\n[severity]\nunguarded-thread-index = \"error\"\n",
+    )
+    .unwrap();
+    let files = cudalint(&dir, &["check", ".", "--show-files"]);
+    assert_eq!(files.status.code(), Some(0), "no findings are reported");
+    assert_eq!(stdout(&files), "bad.cu\nclean.cu\nfree.cu\nsub/k.cu\n");
+    let settings = cudalint(&dir, &["check", "sub/k.cu", "--show-settings"]);
+    assert_eq!(settings.status.code(), Some(0));
+    let text = stdout(&settings);
+    assert!(
+        text.starts_with("sub/k.cu\n  configuration: sub/cudalint.toml\n"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["unguarded-thread-index", "kernel", "error"]),
+        "{text}"
+    );
+    assert!(
+        text.contains("rules off: unchecked-cuda-call, unchecked-kernel-launch"),
+        "{text}"
+    );
+    assert!(text.contains("check-macros: CHECK"), "{text}");
+    let defaults = cudalint(&dir, &["check", "bad.cu", "--show-settings"]);
+    assert!(stdout(&defaults).contains("configuration: none (defaults)"));
 }

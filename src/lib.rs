@@ -3,6 +3,7 @@
 //! Flow: files → preprocessing view → tree-sitter parse → semantic model → lints → renderers.
 
 pub mod baseline;
+pub mod cache;
 pub mod config;
 pub mod diagnostic;
 pub mod engine;

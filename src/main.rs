@@ -120,6 +120,9 @@ struct CheckArgs {
     /// Colour terminal output: auto, always or never
     #[arg(long, default_value = "auto")]
     color: String,
+    /// Lint every file again instead of reading unchanged results from .cudalint_cache/
+    #[arg(long)]
+    no_cache: bool,
     /// Also report analysis skips (deeply nested or unparsable regions)
     #[arg(long, short)]
     verbose: bool,
@@ -222,7 +225,12 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
     if args.show_files || args.show_settings {
         return show_files_or_settings(&args.paths, options, args.show_settings);
     }
-    let mut run = engine::check(&args.paths, options);
+    let cache = if args.no_cache {
+        None
+    } else {
+        cudalint::cache::RunCache::at_project_root()
+    };
+    let mut run = engine::check_cached(&args.paths, options, cache.as_ref());
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
     }
@@ -271,6 +279,12 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
         eprintln!("cudalint: error: {error}");
     }
     if args.verbose {
+        if let Some(cache) = cache.as_ref().filter(|c| c.was_hit()) {
+            eprintln!(
+                "cudalint: unchanged since an earlier run: findings read from {}",
+                engine::display_path(cache.dir())
+            );
+        }
         // stray non-UTF-8 bytes (a Latin-1 copyright line) do not stop linting, so they are
         // listed only on request
         for report in &run.reports {

@@ -668,6 +668,15 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
 /// Reads and lints every file in parallel (`lint_project`). Stack space is generous so deeply
 /// nested code cannot overflow it.
 pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
+    check_files_cached(files, None)
+}
+
+/// `check_files`, reading the findings from `cache` when an earlier run over the same inputs
+/// stored them, and storing them otherwise.
+pub fn check_files_cached(
+    files: Vec<(PathBuf, Arc<Settings>)>,
+    cache: Option<&crate::cache::RunCache>,
+) -> RunResult {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
     let work = || {
         let read: Vec<Result<(String, Option<String>), String>> = files
@@ -686,7 +695,22 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
                 })
             })
             .collect();
-        let mut outcomes = lint_project(&sources).files.into_iter();
+        let outcomes = match cache {
+            Some(cache) => {
+                let key = cache.key(&sources);
+                match cache.load(&key, sources.len()) {
+                    Some(outcomes) => outcomes,
+                    None => {
+                        let outcomes = lint_project(&sources).files;
+                        // an unwritable cache only costs the next run its speed
+                        let _ = cache.store(&key, &outcomes);
+                        outcomes
+                    }
+                }
+            }
+            None => lint_project(&sources).files,
+        };
+        let mut outcomes = outcomes.into_iter();
         let mut run = RunResult::default();
         for ((path, _), text) in files.iter().zip(read) {
             match text {
@@ -721,9 +745,18 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
 
 /// Discovers, lints and collects everything for `cudalint check`.
 pub fn check(paths: &[PathBuf], options: CheckOptions) -> RunResult {
+    check_cached(paths, options, None)
+}
+
+/// `check` with the persistent cache.
+pub fn check_cached(
+    paths: &[PathBuf],
+    options: CheckOptions,
+    cache: Option<&crate::cache::RunCache>,
+) -> RunResult {
     let mut resolver = SettingsResolver::new(options);
     let (files, mut errors, skipped) = discover_with_skips(paths, &mut resolver);
-    let mut run = check_files(files);
+    let mut run = check_files_cached(files, cache);
     errors.append(&mut resolver.errors);
     errors.append(&mut run.errors);
     run.errors = errors;

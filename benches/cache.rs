@@ -66,6 +66,10 @@ fn timed(work: &Path, root: &Path) -> (f64, Vec<u8>) {
         .output()
         .expect("run cudalint");
     let seconds = start.elapsed().as_secs_f64();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     (seconds, output.stdout)
 }

@@ -15,6 +15,7 @@ pub mod lints;
 pub mod lsp;
 pub mod model;
 pub mod parse_stats;
+pub mod progress;
 pub mod render;
 pub mod selection;
 pub mod show;

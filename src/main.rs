@@ -230,7 +230,12 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
     } else {
         cudalint::cache::RunCache::at_project_root()
     };
-    let mut run = engine::check_cached(&args.paths, options, cache.as_ref());
+    let progress = cudalint::progress::TerminalProgress::for_stderr();
+    let progress: &dyn engine::Progress = match &progress {
+        Some(bar) => bar,
+        None => &engine::NoProgress,
+    };
+    let mut run = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
     }

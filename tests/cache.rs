@@ -103,7 +103,10 @@ fn a_changed_header_outside_the_paths_invalidates() {
     run_both(&dir, &[]);
     assert!(run_both(&dir, &[]).1);
     std::fs::write(dir.join("missing.h"), "// now here\n").unwrap();
-    assert!(!run_both(&dir, &[]).1, "a newly resolvable include must lint again");
+    assert!(
+        !run_both(&dir, &[]).1,
+        "a newly resolvable include must lint again"
+    );
 }
 
 #[test]
@@ -139,7 +142,12 @@ fn another_build_does_not_read_the_entries() {
     let paths = [dir.clone()];
     let run = |version: &str| {
         let cache = RunCache::in_directory(&dir).with_version(version);
-        let run = engine::check_cached(&paths, CheckOptions::default(), Some(&cache));
+        let run = engine::check_cached(
+            &paths,
+            CheckOptions::default(),
+            Some(&cache),
+            &engine::NoProgress,
+        );
         let findings: Vec<String> = run
             .reports
             .iter()
@@ -150,14 +158,25 @@ fn another_build_does_not_read_the_entries() {
     let (first, hit) = run("1.0.0");
     assert!(!hit);
     assert_eq!(run("1.0.0"), (first.clone(), true));
-    assert_eq!(run("1.0.1"), (first.clone(), false), "a new version lints again");
-    assert_eq!(run("1.0.0"), (first, true), "each build keeps its own entry");
+    assert_eq!(
+        run("1.0.1"),
+        (first.clone(), false),
+        "a new version lints again"
+    );
+    assert_eq!(
+        run("1.0.0"),
+        (first, true),
+        "each build keeps its own entry"
+    );
 }
 
 #[test]
 fn concurrent_runs_and_a_damaged_entry_are_safe() {
     let (_guard, dir) = project();
-    let fresh = cudalint(&dir, &["check", ".", "--output-format", "json", "--no-cache"]);
+    let fresh = cudalint(
+        &dir,
+        &["check", ".", "--output-format", "json", "--no-cache"],
+    );
     let children: Vec<std::process::Child> = (0..4)
         .map(|_| {
             Command::new(env!("CARGO_BIN_EXE_cudalint"))

@@ -436,7 +436,9 @@ fn unknown_rule_and_key_in_config_name_file_line_and_key() {
     let output = cudalint(&dir, &["check", "bad.cu"]);
     let err = stderr(&output);
     assert!(
-        err.contains("cudalint.toml: line 2, column 3: unknown rule or category `unguarded-thread-indx`"),
+        err.contains(
+            "cudalint.toml: line 2, column 3: unknown rule or category `unguarded-thread-indx`"
+        ),
         "{err}"
     );
     assert_eq!(output.status.code(), Some(2));
@@ -709,4 +711,53 @@ fn show_files_and_show_settings_lint_nothing() {
     assert!(text.contains("check-macros: CHECK"), "{text}");
     let defaults = cudalint(&dir, &["check", "bad.cu", "--show-settings"]);
     assert!(stdout(&defaults).contains("configuration: none (defaults)"));
+}
+
+/// What a run prints on a terminal (through `script`, which gives it a pseudo-terminal), the
+/// report itself written to report.txt.
+#[cfg(unix)]
+fn on_a_terminal(dir: &Path, env: &[(&str, &str)]) -> String {
+    let command = format!(
+        "'{}' check . --no-cache -o report.txt",
+        env!("CARGO_BIN_EXE_cudalint")
+    );
+    let mut script = Command::new("script");
+    script
+        .current_dir(dir)
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("CI")
+        .env("TERM", "xterm");
+    for (key, value) in env {
+        script.env(key, value);
+    }
+    let output = script
+        .output()
+        .expect("`script` (util-linux) gives the test a terminal");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(dir.join("report.txt").is_file());
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn progress_bar_only_on_a_terminal_outside_ci_after_the_delay() {
+    let (_guard, dir) = three_files();
+    let shown = on_a_terminal(&dir, &[("CUDALINT_PROGRESS_DELAY_MS", "0")]);
+    assert!(
+        shown.contains("linting") && shown.contains("/3 files"),
+        "{shown:?}"
+    );
+    let ci = on_a_terminal(&dir, &[("CUDALINT_PROGRESS_DELAY_MS", "0"), ("CI", "true")]);
+    assert!(!ci.contains("linting"), "{ci:?}");
+    // three small files take far less than the default second
+    let quick = on_a_terminal(&dir, &[]);
+    assert!(!quick.contains("linting"), "{quick:?}");
+    let piped = Command::new(env!("CARGO_BIN_EXE_cudalint"))
+        .current_dir(&dir)
+        .args(["check", ".", "--no-cache", "--output-format", "concise"])
+        .env("CUDALINT_PROGRESS_DELAY_MS", "0")
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&piped), "", "no bar in a pipe");
 }

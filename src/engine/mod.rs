@@ -630,10 +630,39 @@ pub struct ProjectOutcome {
 /// file (or a header they include that is not among the paths) answers. The result is what
 /// linting every file with the whole index would give.
 pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
+    lint_project_with_progress(files, &NoProgress)
+}
+
+/// Told how a run advances (a progress bar); every method may be called from any thread.
+pub trait Progress: Sync {
+    /// The run will lint `files` files.
+    fn start(&self, _files: usize) {}
+    /// One file of the first phase is linted.
+    fn file_done(&self) {}
+    /// The first phase is over; files are linted again with the project index.
+    fn second_phase(&self) {}
+    /// Nothing more to lint.
+    fn finish(&self) {}
+}
+
+/// A run nobody watches.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// `lint_project`, telling `progress` as files are linted.
+pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress) -> ProjectOutcome {
+    progress.start(files.len());
     let first: Vec<FileOutcome> = files
         .par_iter()
-        .map(|file| lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty()))
+        .map(|file| {
+            let outcome =
+                lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty());
+            progress.file_done();
+            outcome
+        })
         .collect();
+    progress.second_phase();
     let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
     let mut index_files: Vec<FileIndex> = offered.iter().map(|i| (*i).clone()).collect();
     let settings = files
@@ -659,6 +688,7 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
             }
         })
         .collect();
+    progress.finish();
     ProjectOutcome {
         files,
         relinted: relinted.into_inner(),
@@ -668,7 +698,7 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
 /// Reads and lints every file in parallel (`lint_project`). Stack space is generous so deeply
 /// nested code cannot overflow it.
 pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
-    check_files_cached(files, None)
+    check_files_cached(files, None, &NoProgress)
 }
 
 /// `check_files`, reading the findings from `cache` when an earlier run over the same inputs
@@ -676,6 +706,7 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
 pub fn check_files_cached(
     files: Vec<(PathBuf, Arc<Settings>)>,
     cache: Option<&crate::cache::RunCache>,
+    progress: &dyn Progress,
 ) -> RunResult {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
     let work = || {
@@ -701,14 +732,14 @@ pub fn check_files_cached(
                 match cache.load(&key, sources.len()) {
                     Some(outcomes) => outcomes,
                     None => {
-                        let outcomes = lint_project(&sources).files;
+                        let outcomes = lint_project_with_progress(&sources, progress).files;
                         // an unwritable cache only costs the next run its speed
                         let _ = cache.store(&key, &outcomes);
                         outcomes
                     }
                 }
             }
-            None => lint_project(&sources).files,
+            None => lint_project_with_progress(&sources, progress).files,
         };
         let mut outcomes = outcomes.into_iter();
         let mut run = RunResult::default();
@@ -745,7 +776,7 @@ pub fn check_files_cached(
 
 /// Discovers, lints and collects everything for `cudalint check`.
 pub fn check(paths: &[PathBuf], options: CheckOptions) -> RunResult {
-    check_cached(paths, options, None)
+    check_cached(paths, options, None, &NoProgress)
 }
 
 /// `check` with the persistent cache.
@@ -753,10 +784,11 @@ pub fn check_cached(
     paths: &[PathBuf],
     options: CheckOptions,
     cache: Option<&crate::cache::RunCache>,
+    progress: &dyn Progress,
 ) -> RunResult {
     let mut resolver = SettingsResolver::new(options);
     let (files, mut errors, skipped) = discover_with_skips(paths, &mut resolver);
-    let mut run = check_files_cached(files, cache);
+    let mut run = check_files_cached(files, cache, progress);
     errors.append(&mut resolver.errors);
     errors.append(&mut run.errors);
     run.errors = errors;

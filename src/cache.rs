@@ -60,7 +60,7 @@ struct CachedDiagnostic {
     message: String,
     labels: Vec<((usize, usize), String)>,
     help: Option<String>,
-    fix: Option<(String, Vec<((usize, usize), String)>)>,
+    fix: Option<(String, Vec<((usize, usize), String)>, bool)>,
 }
 
 impl RunCache {
@@ -361,6 +361,7 @@ impl CachedFile {
                                     .iter()
                                     .map(|e| (span(&e.span), e.replacement.clone()))
                                     .collect(),
+                                f.safe,
                             )
                         }),
                     }
@@ -393,7 +394,7 @@ impl CachedFile {
                         })
                         .collect(),
                     help: d.help,
-                    fix: d.fix.map(|(title, edits)| Fix {
+                    fix: d.fix.map(|(title, edits, safe)| Fix {
                         title,
                         edits: edits
                             .into_iter()
@@ -402,6 +403,7 @@ impl CachedFile {
                                 replacement,
                             })
                             .collect(),
+                        safe,
                     }),
                     verification: None,
                 })

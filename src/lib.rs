@@ -8,6 +8,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod engine;
 pub mod fingerprint;
+pub mod fix;
 pub mod incremental;
 pub mod lint;
 #[path = "../lints/mod.rs"]

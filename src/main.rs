@@ -120,6 +120,15 @@ struct CheckArgs {
     /// Colour terminal output: auto, always or never
     #[arg(long, default_value = "auto")]
     color: String,
+    /// Apply the safe fixes to the files, then report what is left
+    #[arg(long)]
+    fix: bool,
+    /// Print the safe fixes as a unified diff instead of applying them (exit 1 if there is one)
+    #[arg(long, conflicts_with = "add_ignore")]
+    diff: bool,
+    /// Add a `// cudalint: ignore[rule]` comment to every line with a finding, and report nothing
+    #[arg(long, conflicts_with_all = ["fix", "write_baseline", "baseline"])]
+    add_ignore: bool,
     /// Lint every file again instead of reading unchanged results from .cudalint_cache/
     #[arg(long)]
     no_cache: bool,
@@ -238,6 +247,27 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
     let mut run = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
+    }
+    if args.add_ignore || args.diff {
+        return change_files(&run, &args);
+    }
+    if args.fix {
+        let changes = cudalint::fix::safe_fixes(&run);
+        if !report_changes(&changes, &cudalint::fix::write(&changes), "fixed") {
+            return ExitCode::from(2);
+        }
+        if !changes.files.is_empty() {
+            // what is left is what the fixed files say now
+            let options = CheckOptions {
+                config: args.config.clone(),
+                select: args.select.clone(),
+                ignore: args.ignore.clone(),
+                defines: args.define.clone(),
+            };
+            let mut again = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
+            again.skipped_special.clear(); // already named
+            run = again;
+        }
     }
     if let Some(path) = &args.baseline {
         let baseline = match Baseline::load(path) {
@@ -365,6 +395,81 @@ fn show_files_or_settings(paths: &[PathBuf], options: CheckOptions, settings: bo
     } else {
         ExitCode::from(2)
     }
+}
+
+/// `--add-ignore` and `--diff`: the changes written, or shown, and nothing else reported.
+fn change_files(run: &RunResult, args: &CheckArgs) -> ExitCode {
+    if let Some(message) = skipped_message(run) {
+        eprintln!("{message}");
+    }
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    if args.add_ignore {
+        let changes = cudalint::fix::ignore_comments(run);
+        let written = report_changes(
+            &changes,
+            &cudalint::fix::write(&changes),
+            "added ignore comments for",
+        );
+        return if written && run.errors.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        };
+    }
+    let changes = cudalint::fix::safe_fixes(run);
+    let diff: String = changes
+        .files
+        .iter()
+        .map(cudalint::fix::unified_diff)
+        .collect();
+    if let Err(e) = std::io::stdout().write_all(diff.as_bytes()) {
+        eprintln!("cudalint: error: cannot write the diff: {e}");
+        return ExitCode::from(2);
+    }
+    report_changes(&changes, &[], "would fix");
+    if !run.errors.is_empty() {
+        ExitCode::from(2)
+    } else if changes.files.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Says on stderr what a pass changed (`verb`: "fixed", ...); false when a file could not be
+/// written.
+fn report_changes(changes: &cudalint::fix::Changes, errors: &[String], verb: &str) -> bool {
+    let findings: usize = changes.files.iter().map(|c| c.findings).sum();
+    if findings > 0 {
+        eprintln!(
+            "cudalint: {verb} {findings} finding(s) in {} file(s)",
+            changes.files.len()
+        );
+    }
+    if changes.overlapping > 0 {
+        eprintln!(
+            "cudalint: {} fix(es) left out: their edits overlap another fix's (run --fix again)",
+            changes.overlapping
+        );
+    }
+    if !changes.unsuppressible.is_empty() {
+        eprintln!(
+            "cudalint: no comment added inside a macro continued over lines: {}",
+            changes.unsuppressible.join(", ")
+        );
+    }
+    if !changes.changed_since.is_empty() {
+        eprintln!(
+            "cudalint: changed on disk while being linted, left alone: {}",
+            changes.changed_since.join(", ")
+        );
+    }
+    for error in errors {
+        eprintln!("cudalint: error: cannot write {error}");
+    }
+    errors.is_empty()
 }
 
 /// One line naming every special file the walks skipped.

@@ -590,7 +590,12 @@ fn concise_output_is_one_line_per_finding() {
 #[test]
 fn statistics_count_findings_per_rule_with_the_fixable_ones() {
     let (_guard, dir) = three_files();
-    std::fs::write(dir.join("bad2.cu"), BAD_KERNEL.replace("scale", "scale2")).unwrap();
+    // launched with the grid rounded up from `n`: the guard is known, so --fix may apply it
+    let launched = format!(
+        "{}\nvoid run(float* d, int n) {{\n    scale2<<<(n + 255) / 256, 256>>>(d, n);\n}}\n",
+        BAD_KERNEL.replace("scale", "scale2")
+    );
+    std::fs::write(dir.join("bad2.cu"), launched).unwrap();
     let output = cudalint(
         &dir,
         &["check", ".", "--statistics", "--ignore", "error-handling"],
@@ -612,7 +617,7 @@ fn statistics_count_findings_per_rule_with_the_fixable_ones() {
     let counts: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
         counts,
-        serde_json::json!([{"rule": "unguarded-thread-index", "count": 2, "fixable": 2}])
+        serde_json::json!([{"rule": "unguarded-thread-index", "count": 2, "fixable": 1}])
     );
 }
 

@@ -1,5 +1,5 @@
-//! `--statistics`: how many findings each rule reported and how many of them carry a fix, most
-//! frequent first.
+//! `--statistics`: how many findings each rule reported and how many of them `--fix` can fix
+//! (a safe fix), most frequent first.
 
 use crate::engine::RunResult;
 use serde::Serialize;
@@ -18,7 +18,7 @@ pub fn counts(run: &RunResult) -> Vec<RuleCount> {
     for diagnostic in run.reports.iter().flat_map(|r| &r.diagnostics) {
         let entry = by_rule.entry(diagnostic.rule).or_default();
         entry.0 += 1;
-        entry.1 += usize::from(diagnostic.fix.is_some());
+        entry.1 += usize::from(diagnostic.fix.as_ref().is_some_and(|f| f.safe));
     }
     let mut counts: Vec<RuleCount> = by_rule
         .into_iter()
@@ -63,7 +63,7 @@ pub fn render(run: &RunResult, json: bool) -> String {
     let total: usize = counts.iter().map(|c| c.count).sum();
     let fixable: usize = counts.iter().map(|c| c.fixable).sum();
     out.push_str(&format!(
-        "{total} finding{} in {} rule{}, {fixable} with a fix\n",
+        "{total} finding{} in {} rule{}, {fixable} fixable with --fix\n",
         if total == 1 { "" } else { "s" },
         counts.len(),
         if counts.len() == 1 { "" } else { "s" },

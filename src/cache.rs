@@ -60,8 +60,11 @@ struct CachedDiagnostic {
     message: String,
     labels: Vec<((usize, usize), String)>,
     help: Option<String>,
-    fix: Option<(String, Vec<((usize, usize), String)>, bool)>,
+    fix: Option<CachedFix>,
 }
+
+/// Title, edits (span and replacement), safe.
+type CachedFix = (String, Vec<((usize, usize), String)>, bool);
 
 impl RunCache {
     /// The cache at the project root: the nearest directory at or above the working directory

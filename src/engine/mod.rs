@@ -401,16 +401,15 @@ pub fn discover(
     (files, errors)
 }
 
+/// The files to lint, each with its settings.
+pub type Discovered = Vec<(PathBuf, Arc<Settings>)>;
+
 /// `discover`, also returning the special files (FIFOs, sockets, devices) the walks skipped
 /// that would otherwise have been linted.
 pub fn discover_with_skips(
     paths: &[PathBuf],
     resolver: &mut SettingsResolver,
-) -> (
-    Vec<(PathBuf, Arc<Settings>)>,
-    Vec<LintError>,
-    Vec<SkippedFile>,
-) {
+) -> (Discovered, Vec<LintError>, Vec<SkippedFile>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut skipped = Vec::new();

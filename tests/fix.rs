@@ -164,3 +164,36 @@ fn add_ignore_extends_an_existing_comment_and_keeps_stray_bytes() {
     let after = cudalint(dir.path(), &["check", "."]);
     assert_eq!(after.status.code(), Some(0), "{}", text(&after.stdout));
 }
+
+#[test]
+fn fix_checks_an_unchecked_launch_with_the_projects_macro_and_the_result_lints_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "#define SAFE_CALL(call) do { if ((call) != cudaSuccess) abort(); } while (0)\n__global__ void k(float* out) { out[threadIdx.x] = 1; }\nvoid f(float* d) {\n    SAFE_CALL(cudaMalloc(&d, 32 * sizeof(float)));\n    k<<<1, 32>>>(d);\n    for (int i = 0; i < 3; ++i) {\n        k<<<1, 32>>>(d);\n    }\n    SAFE_CALL(cudaFree(d));\n}\n";
+    std::fs::write(dir.path().join("m.cu"), source).unwrap();
+    let before = cudalint(dir.path(), &["check", ".", "--output-format", "concise"]);
+    assert_eq!(
+        text(&before.stdout)
+            .matches("unchecked-kernel-launch")
+            .count(),
+        2,
+        "{}",
+        text(&before.stdout)
+    );
+    let fixed = cudalint(dir.path(), &["check", ".", "--fix"]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stdout));
+    let written = std::fs::read_to_string(dir.path().join("m.cu")).unwrap();
+    assert_eq!(
+        written,
+        source
+            .replace(
+                "    k<<<1, 32>>>(d);\n    for",
+                "    k<<<1, 32>>>(d);\n    SAFE_CALL(cudaGetLastError());\n    for"
+            )
+            .replace(
+                "        k<<<1, 32>>>(d);\n",
+                "        k<<<1, 32>>>(d);\n        SAFE_CALL(cudaGetLastError());\n"
+            )
+    );
+    let again = cudalint(dir.path(), &["check", "."]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
+}

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Edit, Fix};
 use crate::lint::LintContext;
-use crate::model::host::{is_check_name, Launch, ResultUse};
+use crate::model::host::{is_check_name, HostFunction, Launch, ResultUse};
 use crate::model::Model;
 use crate::syntax::NodeExt;
 use std::collections::BTreeMap;
@@ -15,8 +15,10 @@ crate::declare_lint!(
 );
 
 fn check(model: &Model, cx: &mut LintContext) {
-    let check_macro = check_macro_in_use(model);
     for host in &model.host.functions {
+        // the function's own calls only: the language server keeps an unchanged function's
+        // findings, fixes included, so they may depend on nothing outside it
+        let check_macro = check_macro_in_use(model, host);
         for launch in &host.launches {
             if launch.checked || launch.wrapped {
                 continue;
@@ -34,11 +36,11 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
 }
 
-/// The macro this file already wraps runtime calls in (`CUDA_CHECK(cudaMalloc(...))`), the most
-/// used one: a check in the project's own style, which reports the way the project wants.
-fn check_macro_in_use(model: &Model) -> Option<String> {
+/// The macro the function already wraps runtime calls in (`CUDA_CHECK(cudaMalloc(...))`), the
+/// most used one: a check in the project's own style, which reports the way the project wants.
+fn check_macro_in_use(model: &Model, host: &HostFunction) -> Option<String> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for call in model.host.functions.iter().flat_map(|h| &h.calls) {
+    for call in &host.calls {
         // runtime calls only: they return cudaError_t, which the macro is known to take
         if call.result != ResultUse::Checked || !call.name.starts_with("cuda") {
             continue;

@@ -51,3 +51,29 @@ pub static ALL: &[&Lint] = &[
 pub fn find(name: &str) -> Option<&'static Lint> {
     ALL.iter().copied().find(|lint| lint.name == name)
 }
+
+/// The rules a `select`/`ignore` entry names: a rule, a category (`error-handling`) or `all`.
+pub fn expand_selector(selector: &str) -> Option<Vec<&'static str>> {
+    if selector == "all" {
+        return Some(ALL.iter().map(|l| l.name).collect());
+    }
+    if let Some(lint) = find(selector) {
+        return Some(vec![lint.name]);
+    }
+    let category = crate::lint::Category::parse(selector)?;
+    Some(
+        ALL.iter()
+            .filter(|l| l.category == category)
+            .map(|l| l.name)
+            .collect(),
+    )
+}
+
+/// ` (did you mean `x`?)` for the rule or category nearest to a misspelt one, or nothing.
+pub fn did_you_mean(selector: &str) -> String {
+    let candidates = ALL
+        .iter()
+        .map(|l| l.name)
+        .chain(crate::lint::Category::ALL.iter().map(|c| c.as_str()));
+    crate::config::suggestion(selector, candidates)
+}

@@ -1,5 +1,6 @@
+use crate::diagnostic::Diagnostic;
 use crate::lint::LintContext;
-use crate::model::host::ResultUse;
+use crate::model::host::{HostFunction, ResultUse};
 use crate::model::Model;
 
 crate::declare_lint!(
@@ -8,18 +9,66 @@ crate::declare_lint!(
     ErrorHandling,
     Warning,
     "runtime or driver API call whose error code is discarded",
-    check
+    check,
+    merge = merge_per_function
 );
+
+/// Calls that release what the program no longer needs: by the end of `main` or in a destructor
+/// nothing can act on their failure, so a discarded result there is the norm, not a bug.
+const TEARDOWN: &[&str] = &[
+    "cudaFree",
+    "cudaFreeHost",
+    "cudaFreeArray",
+    "cudaFreeMipmappedArray",
+    "cudaFreeAsync",
+    "cudaHostUnregister",
+    "cudaStreamDestroy",
+    "cudaEventDestroy",
+    "cudaGraphDestroy",
+    "cudaGraphExecDestroy",
+    "cudaDestroyTextureObject",
+    "cudaDestroySurfaceObject",
+    "cudaDeviceReset",
+    "cuMemFree",
+    "cuMemFree_v2",
+    "cuMemFreeHost",
+    "cuStreamDestroy",
+    "cuStreamDestroy_v2",
+    "cuEventDestroy",
+    "cuEventDestroy_v2",
+    "cuModuleUnload",
+    "cuCtxDestroy",
+    "cuCtxDestroy_v2",
+];
+
+const STORED: &str = "is stored but never tested";
 
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
+        let name = model
+            .functions
+            .get(host.function_index)
+            .map(|f| f.name.as_str())
+            .unwrap_or("");
+        let destructor = name.starts_with('~') || name.contains("::~");
+        let end_of_main = if name == "main" {
+            end_of_work(host)
+        } else {
+            usize::MAX
+        };
         for call in &host.calls {
-            if call.on_error_path {
+            let teardown = TEARDOWN.contains(&call.name.as_str());
+            // a destructor's calls count as an error path in the model; only teardown calls
+            // come back under strict checks, a real error branch stays exempt
+            if call.on_error_path && !(destructor && teardown && cx.options.strict_error_checks) {
+                continue;
+            }
+            if teardown && !cx.options.strict_error_checks && call.call.start_byte() > end_of_main {
                 continue;
             }
             let message = match call.result {
                 ResultUse::Discarded => format!("the error code of `{}` is discarded, so a failure here goes unnoticed and surfaces later, far from its cause", call.name),
-                ResultUse::StoredUnread => format!("the error code of `{}` is stored but never tested, so a failure here goes unnoticed and surfaces later", call.name),
+                ResultUse::StoredUnread => format!("the error code of `{}` {STORED}, so a failure here goes unnoticed and surfaces later", call.name),
                 _ => continue,
             };
             cx.report(
@@ -30,10 +79,89 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
 }
 
+/// Where the last CUDA call or launch of `main` that is not teardown starts: the teardown
+/// calls after it are the end of the program.
+fn end_of_work(host: &HostFunction) -> usize {
+    let calls = host
+        .calls
+        .iter()
+        .filter(|c| !TEARDOWN.contains(&c.name.as_str()))
+        .map(|c| c.call.start_byte());
+    let launches = host.launches.iter().map(|l| l.call.start_byte());
+    calls.chain(launches).max().unwrap_or(0)
+}
+
+/// One finding per function: the first unchecked call carries it, the others are its labels.
+/// Runs after suppressions, so `ignore[unchecked-cuda-call]` still works call by call.
+fn merge_per_function(model: &Model, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let function_of = |d: &Diagnostic| {
+        model.functions.iter().position(|f| {
+            let range = f.definition.byte_range();
+            range.start <= d.span.start && d.span.end <= range.end
+        })
+    };
+    let mut groups: Vec<(Option<usize>, Vec<Diagnostic>)> = Vec::new();
+    for diagnostic in diagnostics {
+        let function = function_of(&diagnostic);
+        match groups
+            .iter_mut()
+            .find(|(f, _)| function.is_some() && *f == function)
+        {
+            Some((_, group)) => group.push(diagnostic),
+            None => groups.push((function, vec![diagnostic])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter_map(|(function, mut group)| {
+            group.sort_by_key(|d| d.span.start);
+            if group.len() < 2 {
+                return group.pop();
+            }
+            let name = function
+                .and_then(|f| model.functions.get(f))
+                .map(|f| f.name.as_str())
+                .unwrap_or("this function");
+            let calls: Vec<String> = group
+                .iter()
+                .map(|d| called(&d.message).to_string())
+                .collect();
+            let mut shown: Vec<String> = calls.iter().take(3).map(|c| format!("`{c}`")).collect();
+            if calls.len() > 3 {
+                shown.push(format!("{} more", calls.len() - 3));
+            }
+            let mut merged = group.remove(0);
+            merged.message = format!(
+                "`{name}` ignores the error codes of {} CUDA calls ({}), so a failure goes unnoticed and surfaces later, far from its cause",
+                calls.len(),
+                shown.join(", ")
+            );
+            for other in group {
+                let how = if other.message.contains(STORED) {
+                    "stored, never tested"
+                } else {
+                    "discarded"
+                };
+                merged = merged.with_label(
+                    other.span.clone(),
+                    format!("`{}`: error code {how}", called(&other.message)),
+                );
+            }
+            Some(merged)
+        })
+        .collect()
+}
+
+/// The call a per-call message of this lint names (its first backquoted word).
+fn called(message: &str) -> &str {
+    message.split('`').nth(1).unwrap_or("call")
+}
+
 #[cfg(test)]
 mod tests {
     use super::UNCHECKED_CUDA_CALL;
-    use crate::testing::assert_cases;
+    use crate::config::Settings;
+    use crate::testing::{assert_cases, run_with_settings};
 
     #[test]
     fn cases() {
@@ -48,8 +176,78 @@ mod tests {
                 "void f() { cudaGetLastError(); }",
                 "void f(float* d) { if (cudaFree(d) != cudaSuccess) abort(); }",
                 "void f(float* d) { MY_WRAP(cudaFree(d)); }",
+                "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); CUDA_CHECK(cudaMemset(d, 0, 4)); cudaFree(d); cudaDeviceReset(); return 0; }",
+                "struct B { float* d; ~B() { cudaFree(d); } };",
             ],
-            &["void f(float* d) { cudaFree(d); }", "void f(float* d) { cudaError_t e = cudaFree(d); }"],
+            &[
+                "void f(float* d) { cudaFree(d); }",
+                "void f(float* d) { cudaError_t e = cudaFree(d); }",
+                "int main() { float* d; cudaMalloc(&d, 4); CUDA_CHECK(cudaFree(d)); return 0; }",
+                "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaMemcpy(d, d, 4, cudaMemcpyDeviceToDevice); return 0; }",
+                "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaFree(d); CUDA_CHECK(cudaMalloc(&d, 8)); return 0; }",
+            ],
         );
+    }
+
+    const SEVERAL: &str = "void f(float* a, float* b) {\n  cudaMalloc(&a, 4);\n  cudaMemset(a, 0, 4);\n  cudaError_t e = cudaMemcpy(b, a, 4, cudaMemcpyDeviceToDevice);\n}\nvoid g(float* a) {\n  cudaMemset(a, 0, 4);\n}\n";
+
+    #[test]
+    fn one_finding_per_function_with_the_other_calls_as_labels() {
+        let found = run_with_settings(&UNCHECKED_CUDA_CALL, SEVERAL, &Settings::every_rule());
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(
+            found[0].message,
+            "`f` ignores the error codes of 3 CUDA calls (`cudaMalloc`, `cudaMemset`, `cudaMemcpy`), so a failure goes unnoticed and surfaces later, far from its cause"
+        );
+        assert_eq!(&SEVERAL[found[0].span.clone()], "cudaMalloc(&a, 4)");
+        let labels: Vec<&str> = found[0].labels.iter().map(|l| l.message.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "`cudaMemset`: error code discarded",
+                "`cudaMemcpy`: error code stored, never tested"
+            ]
+        );
+        assert!(found[1]
+            .message
+            .starts_with("the error code of `cudaMemset`"));
+        assert!(found[1].labels.is_empty());
+    }
+
+    #[test]
+    fn a_suppression_silences_one_call_of_the_group() {
+        let text = SEVERAL.replace(
+            "cudaMalloc(&a, 4);",
+            "cudaMalloc(&a, 4); // cudalint: ignore[unchecked-cuda-call]",
+        );
+        let settings = Settings::every_rule();
+        let outcome = crate::engine::lint_text(std::path::Path::new("s.cu"), &text, &settings);
+        let rules: Vec<&str> = outcome.diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, ["unchecked-cuda-call", "unchecked-cuda-call"]);
+        assert!(outcome.diagnostics[0]
+            .message
+            .contains("2 CUDA calls (`cudaMemset`, `cudaMemcpy`)"));
+    }
+
+    const TEARDOWN_AT_END: &str = "int main() {\n  float* d; cudaStream_t s; cudaEvent_t e;\n  CUDA_CHECK(cudaMalloc(&d, 4));\n  k<<<1, 1>>>(d);\n  cudaFree(d);\n  cudaStreamDestroy(s);\n  cudaEventDestroy(e);\n  cudaDeviceReset();\n  return 0;\n}\nstruct Buffer { float* d; ~Buffer() { cudaFree(d); } };\n";
+
+    #[test]
+    fn teardown_at_the_end_of_main_and_in_destructors_needs_strict_checks() {
+        let relaxed = run_with_settings(
+            &UNCHECKED_CUDA_CALL,
+            TEARDOWN_AT_END,
+            &Settings::every_rule(),
+        );
+        assert!(relaxed.is_empty(), "{relaxed:?}");
+        let strict = Settings {
+            strict_error_checks: true,
+            ..Settings::every_rule()
+        };
+        let found = run_with_settings(&UNCHECKED_CUDA_CALL, TEARDOWN_AT_END, &strict);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0]
+            .message
+            .contains("`main` ignores the error codes of 4 CUDA calls"));
+        assert!(found[1].message.contains("`cudaFree`"));
     }
 }

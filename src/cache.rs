@@ -251,6 +251,7 @@ fn settings_fingerprint(settings: &Settings) -> String {
         origin,
         root,
         selected,
+        extend_selected,
         ignored,
         severity,
         per_path_ignores,
@@ -259,6 +260,7 @@ fn settings_fingerprint(settings: &Settings) -> String {
         qualifier_macros,
         defines,
         max_allocation_bytes,
+        strict_error_checks,
     } = settings;
     fn sorted(set: &HashSet<String>) -> Vec<&String> {
         let mut items: Vec<&String> = set.iter().collect();
@@ -267,13 +269,14 @@ fn settings_fingerprint(settings: &Settings) -> String {
     }
     let mut severities: Vec<(&String, &Severity)> = severity.iter().collect();
     severities.sort();
-    let globs: Vec<(&str, &Vec<String>)> = per_path_ignores
+    let globs: Vec<(&PathBuf, &str, &Vec<String>)> = per_path_ignores
         .iter()
-        .map(|(glob, rules)| (glob.glob().glob(), rules))
+        .map(|ignore| (&ignore.root, ignore.glob.glob().glob(), &ignore.rules))
         .collect();
     format!(
-        "{origin:?}|{root:?}|{:?}|{:?}|{severities:?}|{globs:?}|{extensions:?}|{check_macros:?}|{qualifier_macros:?}|{defines:?}|{}",
+        "{origin:?}|{root:?}|{:?}|{:?}|{:?}|{severities:?}|{globs:?}|{extensions:?}|{check_macros:?}|{qualifier_macros:?}|{defines:?}|{strict_error_checks}|{}",
         selected.as_ref().map(sorted),
+        sorted(extend_selected),
         sorted(ignored),
         max_allocation_bytes.to_bits()
     )

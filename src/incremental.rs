@@ -129,6 +129,7 @@ pub struct FileContext {
     max_allocation_bytes: u64,
     check_macros: Vec<String>,
     defines: Vec<(String, String)>,
+    lint_options: crate::lint::LintOptions,
 }
 
 impl FileContext {
@@ -148,6 +149,7 @@ impl FileContext {
             max_allocation_bytes: settings.max_allocation_bytes.to_bits(),
             check_macros: settings.check_macros.clone(),
             defines,
+            lint_options: settings.lint_options(),
         }
     }
 }

@@ -18,7 +18,6 @@ pub mod model;
 pub mod parse_stats;
 pub mod progress;
 pub mod render;
-pub mod selection;
 pub mod show;
 pub mod source;
 pub mod syntax;

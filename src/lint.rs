@@ -42,6 +42,26 @@ impl Precision {
 }
 
 impl Category {
+    pub const ALL: [Category; 5] = [
+        Category::Kernel,
+        Category::Memory,
+        Category::ErrorHandling,
+        Category::Launch,
+        Category::Meta,
+    ];
+
+    /// Whether the category's rules run when nothing is selected. Error-handling rules are
+    /// opt-in: unchecked calls are the norm in samples and benchmarks, and thousands of them
+    /// would bury the out-of-bounds write a user came for (ruff keeps style rules out of its
+    /// default set for the same reason).
+    pub fn on_by_default(self) -> bool {
+        !matches!(self, Category::ErrorHandling)
+    }
+
+    pub fn parse(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Kernel => "kernel",
@@ -70,6 +90,25 @@ pub struct Lint {
     /// it: the language server keeps a function's findings while its text is unchanged, and
     /// hands the check only the facts of the functions that changed.
     pub check: fn(&Model, &mut LintContext),
+    /// Combines the findings left after suppressions (one per function instead of one per
+    /// call), so a suppression still silences the single finding it sits on.
+    pub merge: Option<MergeFn>,
+}
+
+pub type MergeFn = fn(&Model, Vec<Diagnostic>) -> Vec<Diagnostic>;
+
+impl Lint {
+    pub fn on_by_default(&self) -> bool {
+        self.category.on_by_default()
+    }
+}
+
+/// Settings a check reads besides the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LintOptions {
+    /// Report discarded error codes of teardown calls (cudaFree at the end of `main`, in a
+    /// destructor) too.
+    pub strict_error_checks: bool,
 }
 
 impl std::fmt::Debug for Lint {
@@ -83,6 +122,7 @@ pub struct LintContext {
     rule: &'static str,
     severity: Severity,
     diagnostics: Vec<Diagnostic>,
+    pub options: LintOptions,
 }
 
 impl LintContext {
@@ -91,7 +131,13 @@ impl LintContext {
             rule: lint.name,
             severity: lint.default_severity,
             diagnostics: Vec::new(),
+            options: LintOptions::default(),
         }
+    }
+
+    pub fn with_options(mut self, options: LintOptions) -> Self {
+        self.options = options;
+        self
     }
 
     pub fn report(&mut self, mut diagnostic: Diagnostic) {
@@ -115,11 +161,12 @@ impl LintContext {
 }
 
 /// Declares a lint: `declare_lint!(NAME, "kebab-name", Category, Severity, "summary", check);`
-/// optionally followed by `verifiable = true` and then `precision = Medium` (default `High`).
+/// optionally followed by `verifiable = true`, then `precision = Medium` (default `High`), then
+/// `merge = path` (see `Lint::merge`).
 /// The documentation is `lints/<kebab-name>.md`, embedded at build time.
 #[macro_export]
 macro_rules! declare_lint {
-    ($ident:ident, $name:literal, $category:ident, $severity:ident, $summary:literal, $check:path $(, verifiable = $verifiable:literal)? $(, precision = $precision:ident)?) => {
+    ($ident:ident, $name:literal, $category:ident, $severity:ident, $summary:literal, $check:path $(, verifiable = $verifiable:literal)? $(, precision = $precision:ident)? $(, merge = $merge:path)?) => {
         pub static $ident: $crate::lint::Lint = $crate::lint::Lint {
             name: $name,
             category: $crate::lint::Category::$category,
@@ -129,6 +176,7 @@ macro_rules! declare_lint {
             verifiable: false $(|| $verifiable)?,
             precision: $crate::__lint_precision!($($precision)?),
             check: $check,
+            merge: $crate::__lint_merge!($($merge)?),
         };
     };
 }
@@ -141,5 +189,16 @@ macro_rules! __lint_precision {
     };
     ($precision:ident) => {
         $crate::lint::Precision::$precision
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __lint_merge {
+    () => {
+        None
+    };
+    ($merge:path) => {
+        Some($merge)
     };
 }

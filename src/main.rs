@@ -18,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Lint .cu/.cuh files (directories are walked, honouring .gitignore and .cudalintignore)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule, or print one rule's documentation
     Rule {
         /// The rule to document
@@ -105,10 +105,13 @@ struct CheckArgs {
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Run only these rules or categories (comma-separated: `kernel,memory,double-free`)
+    /// Run only these rules, categories (kernel, memory, launch, error-handling, meta) or all (comma-separated)
     #[arg(long, value_delimiter = ',')]
     select: Vec<String>,
-    /// Do not run these rules or categories (comma-separated)
+    /// Run these rules or categories as well as the selected ones (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    extend_select: Vec<String>,
+    /// Do not run these rules (comma-separated)
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
     /// Lowest severity that makes the exit code 1
@@ -193,7 +196,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
         Command::Rule { name } => run_rule(name),
         Command::ParseStats(args) => run_parse_stats(args),
         Command::DebugTree { path } => debug_tree(path),
@@ -208,17 +211,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_check(mut args: CheckArgs) -> ExitCode {
-    for list in [&mut args.select, &mut args.ignore] {
-        match cudalint::selection::expand_all(list) {
-            Ok(rules) => *list = rules,
-            Err(unknown) => {
-                eprintln!(
-                    "cudalint: unknown rule or category `{unknown}` on the command line (categories: {}; `cudalint rule` lists the rules)",
-                    cudalint::selection::categories().join(", ")
-                );
-                return ExitCode::from(2);
-            }
+fn run_check(args: CheckArgs) -> ExitCode {
+    for rule in args
+        .select
+        .iter()
+        .chain(&args.ignore)
+        .chain(&args.extend_select)
+    {
+        if cudalint::lints::expand_selector(rule).is_none() {
+            eprintln!(
+                "cudalint: unknown rule `{rule}` on the command line{} (see `cudalint rule`)",
+                cudalint::lints::did_you_mean(rule)
+            );
+            return ExitCode::from(2);
         }
     }
     if let Some(message) = args.output.as_deref().and_then(format_name_as_output) {
@@ -229,6 +234,7 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
         config: args.config.clone(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
+        extend_select: args.extend_select.clone(),
         defines: args.define.clone(),
     };
     if args.show_files || args.show_settings {
@@ -244,7 +250,7 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
         Some(bar) => bar,
         None => &engine::NoProgress,
     };
-    let mut run = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
+    let mut run = engine::check_cached(&args.paths, options.clone(), cache.as_ref(), progress);
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
     }
@@ -258,12 +264,6 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
         }
         if !changes.files.is_empty() {
             // what is left is what the fixed files say now
-            let options = CheckOptions {
-                config: args.config.clone(),
-                select: args.select.clone(),
-                ignore: args.ignore.clone(),
-                defines: args.define.clone(),
-            };
             let mut again = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
             again.skipped_special.clear(); // already named
             run = again;
@@ -307,11 +307,12 @@ fn run_check(mut args: CheckArgs) -> ExitCode {
         Format::Github => cudalint::render::github::render(&run).into_bytes(),
         Format::Gitlab => cudalint::render::gitlab::render(&run).into_bytes(),
     };
-    if let Some(message) = skipped_message(&run) {
-        eprintln!("{message}");
-    }
+    // errors first: a broken configuration explains everything after it
     for error in &run.errors {
         eprintln!("cudalint: error: {error}");
+    }
+    if let Some(message) = skipped_message(&run) {
+        eprintln!("{message}");
     }
     if args.verbose {
         if let Some(cache) = cache.as_ref().filter(|c| c.was_hit()) {
@@ -532,14 +533,13 @@ fn rules_that_ran(run: &RunResult, args: &CheckArgs) -> Vec<&'static Lint> {
             .flat_map(|r| &r.diagnostics)
             .any(|d| d.rule == name)
     };
+    let command_line = cudalint::config::Settings::default()
+        .with_overrides(&args.select, &args.ignore)
+        .with_extend_select(&args.extend_select);
     cudalint::lints::ALL
         .iter()
         .copied()
-        .filter(|lint| {
-            let enabled = (args.select.is_empty() || args.select.iter().any(|s| s == lint.name))
-                && !args.ignore.iter().any(|s| s == lint.name);
-            enabled || reported(lint.name)
-        })
+        .filter(|lint| command_line.rule_selected(lint.name) || reported(lint.name))
         .collect()
 }
 
@@ -598,15 +598,16 @@ fn run_rule(name: Option<String>) -> ExitCode {
     match name {
         None => {
             println!(
-                "{:<30} {:<15} {:<8} SUMMARY",
-                "RULE", "CATEGORY", "SEVERITY"
+                "{:<30} {:<15} {:<8} {:<8} SUMMARY",
+                "RULE", "CATEGORY", "SEVERITY", "DEFAULT"
             );
             for lint in cudalint::lints::ALL {
                 println!(
-                    "{:<30} {:<15} {:<8} {}",
+                    "{:<30} {:<15} {:<8} {:<8} {}",
                     lint.name,
                     lint.category.as_str(),
                     lint.default_severity.as_str(),
+                    if lint.on_by_default() { "on" } else { "off" },
                     lint.summary
                 );
             }
@@ -614,11 +615,15 @@ fn run_rule(name: Option<String>) -> ExitCode {
         }
         Some(name) => match cudalint::lints::find(&name) {
             Some(lint) => {
+                let default = if lint.on_by_default() {
+                    lint.default_severity.as_str()
+                } else {
+                    "off"
+                };
                 println!(
-                    "{} ({}, {} by default)\n",
+                    "{} ({}, {default} by default)\n",
                     lint.name,
                     lint.category.as_str(),
-                    lint.default_severity
                 );
                 print!("{}", lint.docs);
                 ExitCode::SUCCESS

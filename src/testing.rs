@@ -3,10 +3,19 @@
 use crate::diagnostic::Diagnostic;
 use crate::lint::Lint;
 
-/// The findings of `lint` on `source`, linted as the file `snippet.cu`.
+/// The findings of `lint` on `source`, linted as the file `snippet.cu` with every rule selected
+/// (a rule that is off by default is still tested).
 pub fn run_on_snippet(lint: &Lint, source: &str) -> Vec<Diagnostic> {
-    let settings = crate::config::Settings::default();
-    let outcome = crate::engine::lint_text(std::path::Path::new("snippet.cu"), source, &settings);
+    run_with_settings(lint, source, &crate::config::Settings::every_rule())
+}
+
+/// The findings of `lint` on `source` under `settings`.
+pub fn run_with_settings(
+    lint: &Lint,
+    source: &str,
+    settings: &crate::config::Settings,
+) -> Vec<Diagnostic> {
+    let outcome = crate::engine::lint_text(std::path::Path::new("snippet.cu"), source, settings);
     outcome
         .diagnostics
         .into_iter()

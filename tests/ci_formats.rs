@@ -135,12 +135,16 @@ fn sarif_fingerprints_do_not_change_when_lines_are_inserted_above() {
 fn sarif_describes_every_rule_and_locates_every_finding() {
     let output = cudalint(
         fixtures_dir(),
-        &["check", "testdata", "kernels", "--format", "sarif"],
+        &[
+            "check", "testdata", "kernels", "--format", "sarif", "--select", "all",
+        ],
     );
     let sarif = json(&output);
     let plain = json(&cudalint(
         fixtures_dir(),
-        &["check", "testdata", "kernels", "--format", "json"],
+        &[
+            "check", "testdata", "kernels", "--format", "json", "--select", "all",
+        ],
     ));
     assert_eq!(sarif["version"], "2.1.0");
     let driver = &sarif["runs"][0]["tool"]["driver"];

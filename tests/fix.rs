@@ -158,7 +158,7 @@ fn add_ignore_extends_an_existing_comment_and_keeps_stray_bytes() {
     );
     let written = String::from_utf8_lossy(&written);
     assert!(
-        written.contains("    cudaFree(d); // cudalint: ignore[unchecked-cuda-call]\n    cudaFree(d); // cudalint: ignore[double-free, unchecked-cuda-call]\n"),
+        written.contains("    cudaFree(d);\n    cudaFree(d); // cudalint: ignore[double-free, unchecked-cuda-call]\n"),
         "{written}"
     );
     let after = cudalint(dir.path(), &["check", "."]);
@@ -170,7 +170,17 @@ fn fix_checks_an_unchecked_launch_with_the_projects_macro_and_the_result_lints_c
     let dir = tempfile::tempdir().unwrap();
     let source = "#define SAFE_CALL(call) do { if ((call) != cudaSuccess) abort(); } while (0)\n__global__ void k(float* out) { out[threadIdx.x] = 1; }\nvoid f(float* d) {\n    SAFE_CALL(cudaMalloc(&d, 32 * sizeof(float)));\n    k<<<1, 32>>>(d);\n    for (int i = 0; i < 3; ++i) {\n        k<<<1, 32>>>(d);\n    }\n    SAFE_CALL(cudaFree(d));\n}\n";
     std::fs::write(dir.path().join("m.cu"), source).unwrap();
-    let before = cudalint(dir.path(), &["check", ".", "--output-format", "concise"]);
+    let before = cudalint(
+        dir.path(),
+        &[
+            "check",
+            ".",
+            "--output-format",
+            "concise",
+            "--select",
+            "all",
+        ],
+    );
     assert_eq!(
         text(&before.stdout)
             .matches("unchecked-kernel-launch")
@@ -179,7 +189,7 @@ fn fix_checks_an_unchecked_launch_with_the_projects_macro_and_the_result_lints_c
         "{}",
         text(&before.stdout)
     );
-    let fixed = cudalint(dir.path(), &["check", ".", "--fix"]);
+    let fixed = cudalint(dir.path(), &["check", ".", "--fix", "--select", "all"]);
     assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stdout));
     let written = std::fs::read_to_string(dir.path().join("m.cu")).unwrap();
     assert_eq!(
@@ -194,6 +204,6 @@ fn fix_checks_an_unchecked_launch_with_the_projects_macro_and_the_result_lints_c
                 "        k<<<1, 32>>>(d);\n        SAFE_CALL(cudaGetLastError());\n"
             )
     );
-    let again = cudalint(dir.path(), &["check", "."]);
+    let again = cudalint(dir.path(), &["check", ".", "--select", "all"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
 }

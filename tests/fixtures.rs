@@ -27,10 +27,23 @@ fn fixture_files() -> Vec<PathBuf> {
 
 /// (1-based line, rule) → count, from `// expect: a, b` comments.
 fn expectations(text: &str) -> BTreeMap<(usize, String), usize> {
+    marked(text, "// expect:")
+}
+
+/// (1-based line, rule) → count, from `// expect-label: rule` comments: a line that a finding of
+/// the rule starting elsewhere points at (a rule that reports once per function).
+fn label_expectations(text: &str) -> BTreeMap<(usize, String), usize> {
+    marked(text, "// expect-label:")
+}
+
+fn marked(text: &str, marker: &str) -> BTreeMap<(usize, String), usize> {
     let mut expected = BTreeMap::new();
     for (index, line) in text.lines().enumerate() {
-        if let Some(position) = line.find("// expect:") {
-            for rule in line[position + "// expect:".len()..].split(',') {
+        if let Some(position) = line.find(marker) {
+            let rest = &line[position + marker.len()..];
+            // another marker may follow on the same line
+            let rest = rest.split("//").next().unwrap_or(rest);
+            for rule in rest.split(',') {
                 let rule = rule.trim();
                 if !rule.is_empty() {
                     *expected.entry((index + 1, rule.to_string())).or_insert(0) += 1;
@@ -41,17 +54,34 @@ fn expectations(text: &str) -> BTreeMap<(usize, String), usize> {
     expected
 }
 
-fn findings(path: &Path, text: &str) -> BTreeMap<(usize, String), usize> {
-    let outcome = engine::lint_text(path, text, &Settings::default());
+/// Findings and, for the rules `labelled` names, the lines of their labels. Fixtures document
+/// each rule, so every rule runs, including those off by default.
+type Found = BTreeMap<(usize, String), usize>;
+
+fn findings_and_labels(path: &Path, text: &str, labelled: &[String]) -> (Found, Found) {
+    let outcome = engine::lint_text(path, text, &Settings::every_rule());
     let lines = cudalint::source::LineIndex::new(text);
     let mut found = BTreeMap::new();
+    let mut labels = BTreeMap::new();
     for diagnostic in outcome.diagnostics {
         let (line, _) = lines.position(text, diagnostic.span.start);
         *found
             .entry((line, diagnostic.rule.to_string()))
             .or_insert(0) += 1;
+        if labelled.iter().any(|r| r == diagnostic.rule) {
+            for label in &diagnostic.labels {
+                let (line, _) = lines.position(text, label.span.start);
+                *labels
+                    .entry((line, diagnostic.rule.to_string()))
+                    .or_insert(0) += 1;
+            }
+        }
     }
-    found
+    (found, labels)
+}
+
+fn findings(path: &Path, text: &str) -> Found {
+    findings_and_labels(path, text, &[]).0
 }
 
 #[test]
@@ -60,7 +90,10 @@ fn every_fixture_reports_exactly_its_expectations() {
     for path in fixture_files() {
         let text = std::fs::read_to_string(&path).unwrap();
         let expected = expectations(&text);
-        let found = findings(&path, &text);
+        let expected_labels = label_expectations(&text);
+        let mut labelled: Vec<String> = expected_labels.keys().map(|(_, r)| r.clone()).collect();
+        labelled.dedup();
+        let (found, labels) = findings_and_labels(&path, &text, &labelled);
         let shown = path
             .strip_prefix(env!("CARGO_MANIFEST_DIR"))
             .unwrap_or(&path)
@@ -83,6 +116,11 @@ fn every_fixture_reports_exactly_its_expectations() {
                     key.0, key.1
                 ));
             }
+        }
+        if labels != expected_labels {
+            failures.push(format!(
+                "{shown}: labels expected at {expected_labels:?}, found at {labels:?}"
+            ));
         }
     }
     assert!(
@@ -232,7 +270,7 @@ fn every_rule_has_documentation_with_the_standard_headings() {
 #[test]
 fn two_phases_give_what_the_whole_index_gives() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     for dir in ["project/bad", "project/clean", "bad", "clean"] {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap()

@@ -161,7 +161,7 @@ const EDITS: usize = 400;
 
 #[test]
 fn incremental_lint_equals_fresh_lint_after_random_edits() {
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     let path = Path::new("edited.cu");
     let mut text = mixed_file();
     let mut rng = fastrand::Rng::with_seed(0x01ec_7a11);
@@ -200,7 +200,7 @@ fn incremental_lint_equals_fresh_lint_after_random_edits() {
 
 #[test]
 fn an_edit_in_one_function_reanalyses_only_it_and_what_reads_it() {
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     let kernel = "__global__ void k(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }\n";
     let host = "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }\n";
     let other = "void g(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }\n";
@@ -260,7 +260,7 @@ fn what_a_function_reads_outside_its_text_is_part_of_its_key() {
         );
         kept
     };
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     // the qualifier macros are blanked in the view, so the definition starts at `void`
     let kernel = "void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 0; float* d; cudaMalloc(&d, 4); }\n";
     let kernel_text = format!("CUTLASS_GLOBAL {kernel}");
@@ -273,7 +273,7 @@ fn what_a_function_reads_outside_its_text_is_part_of_its_key() {
     let text = "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; BLANKED o[i] = 0; }\n";
     let blanking = Settings {
         qualifier_macros: vec!["BLANKED".into()],
-        ..Settings::default()
+        ..Settings::every_rule()
     };
     let kept = check(None, text, &blanking);
     let kept = check(Some(kept), text, &settings);
@@ -302,7 +302,7 @@ fn configured_defines_choose_branches() {
 /// an edit to an allocation helper re-analyses its callers.
 #[test]
 fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     let path = Path::new("edited.cu");
     let kernel = "__global__ void k(int* c) { c[6] = 1; }\n";
     let helper = "int* make(size_t n) { int* p; cudaMalloc(&p, n * sizeof(int)); return p; }\n";
@@ -353,7 +353,7 @@ fn labels_in_a_launched_kernel_and_helper_summaries_stay_current() {
 /// helper, not with the kernel.
 #[test]
 fn editing_a_helper_reanalyses_the_kernels_that_call_it() {
-    let settings = Settings::default();
+    let settings = Settings::every_rule();
     let path = Path::new("edited.cu");
     let helper = "__device__ void put(float* p, int i, float v) { p[i] = v; }\n";
     let caller = "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, 1.0f); }\n";

@@ -55,11 +55,11 @@ fn regression_inputs_lint_without_panic() {
     );
     let defined = Settings {
         defines: vec!["A".into(), "B=0".into()],
-        ..Settings::default()
+        ..Settings::every_rule()
     };
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        run_pipeline(&path, &text, &Settings::default());
+        run_pipeline(&path, &text, &Settings::every_rule());
         run_pipeline(&path, &text, &defined);
     }
 }
@@ -146,7 +146,7 @@ proptest! {
         files.extend(files_under("kernels"));
         let path = &files[index % files.len()];
         let text = std::fs::read_to_string(path).unwrap();
-        run_pipeline(path, &mutate(&text, &mutations), &Settings::default());
+        run_pipeline(path, &mutate(&text, &mutations), &Settings::every_rule());
     }
 }
 

@@ -1,17 +1,22 @@
-// Starts `cudalint lsp` for CUDA files (language id `cuda-cpp`) and restarts it when `cudalint.path` changes.
+// Starts `cudalint lsp` for CUDA files and restarts it when `cudalint.path` changes. CUDA files are
+// `cuda-cpp` with the CUDA extension installed; without it users commonly map `*.cu` to `cpp`
+// (files.associations), so those are served too, but other C++ files are not.
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
 
 let client;
 
+const documentSelector = [
+  { scheme: 'file', language: 'cuda-cpp' },
+  { scheme: 'untitled', language: 'cuda-cpp' },
+  { scheme: 'file', language: 'cpp', pattern: '**/*.{cu,cuh}' },
+];
+
 function createClient() {
   const command = vscode.workspace.getConfiguration('cudalint').get('path') || 'cudalint';
   const serverOptions = { command, args: ['lsp'] };
   const clientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'cuda-cpp' },
-      { scheme: 'untitled', language: 'cuda-cpp' },
-    ],
+    documentSelector,
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/{cudalint.toml,.cudalint.toml}'),
     },
@@ -39,4 +44,4 @@ async function deactivate() {
   }
 }
 
-module.exports = { activate, deactivate };
+module.exports = { activate, deactivate, documentSelector };

@@ -30,15 +30,15 @@ int main() {
 
     float* d_data = nullptr;
     cudaMalloc(&d_data, bytes); // expect: unchecked-cuda-call
-    cudaMemcpy(d_data, h_data, bytes, cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
+    cudaMemcpy(d_data, h_data, bytes, cudaMemcpyHostToDevice); // expect-label: unchecked-cuda-call
 
     offsetValues<<<(n + 255) / 256, 256>>>(d_data, 10.0f, n);
     CUDA_CHECK(cudaGetLastError());
 
-    cudaMemcpy(h_data, d_data, bytes, cudaMemcpyDeviceToHost); // expect: unchecked-cuda-call
+    cudaMemcpy(h_data, d_data, bytes, cudaMemcpyDeviceToHost); // expect-label: unchecked-cuda-call
     printf("data[0] = %f\n", h_data[0]);
 
-    cudaFree(d_data); // expect: unchecked-cuda-call
+    cudaFree(d_data); // teardown at the end of main: reported only with strict-error-checks
     free(h_data);
     return 0;
 }

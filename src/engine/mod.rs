@@ -93,6 +93,8 @@ pub struct CheckOptions {
     pub config: Option<PathBuf>,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
+    /// Rules added to the selection (`--extend-select`).
+    pub extend_select: Vec<String>,
     /// `-D NAME[=VALUE]` from the command line.
     pub defines: Vec<String>,
 }
@@ -174,7 +176,7 @@ pub(crate) fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<
         if !settings.rule_enabled(lint.name, path) {
             continue;
         }
-        let mut cx = LintContext::new(lint);
+        let mut cx = LintContext::new(lint).with_options(settings.lint_options());
         (lint.check)(model, &mut cx);
         diagnostics.extend(cx.into_diagnostics());
     }
@@ -191,7 +193,7 @@ pub(crate) fn outcome(
     let diagnostics = apply_suppressions(model, diagnostics, settings, path);
     // after suppressions, so a comment that silences a dropped finding does not look unused
     let before = diagnostics.len();
-    let mut diagnostics: Vec<Diagnostic> = diagnostics
+    let diagnostics: Vec<Diagnostic> = diagnostics
         .into_iter()
         .filter(|d| {
             d.rule == crate::lints::UNUSED_SUPPRESSION.name
@@ -202,6 +204,7 @@ pub(crate) fn outcome(
         })
         .collect();
     let findings_on_broken_code = before - diagnostics.len();
+    let mut diagnostics = merge(model, diagnostics);
     for diagnostic in &mut diagnostics {
         let default = crate::lints::find(diagnostic.rule)
             .map(|l| l.default_severity)
@@ -224,6 +227,22 @@ pub(crate) fn outcome(
     }
 }
 
+/// Lets each lint that merges its findings (one per function) do so.
+fn merge(model: &Model, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    for lint in crate::lints::ALL {
+        let Some(merge) = lint.merge else {
+            continue;
+        };
+        let (own, rest): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            diagnostics.into_iter().partition(|d| d.rule == lint.name);
+        diagnostics = rest;
+        if !own.is_empty() {
+            diagnostics.extend(merge(model, own));
+        }
+    }
+    diagnostics
+}
+
 fn apply_suppressions(
     model: &Model,
     diagnostics: Vec<Diagnostic>,
@@ -239,11 +258,7 @@ fn apply_suppressions(
         let line = model.lines.line_of(diagnostic.span.start);
         let mut suppressed = false;
         for (index, suppression) in model.suppressions.iter().enumerate() {
-            // a trailing comment covers its own line; a comment on its own line covers the next
-            let applies = suppression.whole_file
-                || suppression.line == line
-                || (!suppression.trailing && suppression.line + 1 == line);
-            if !applies {
+            if !suppression.covers(line) {
                 continue;
             }
             for (rule_index, (rule, _)) in suppression.rules.iter().enumerate() {
@@ -260,6 +275,18 @@ fn apply_suppressions(
     let unused_rule = &crate::lints::UNUSED_SUPPRESSION;
     if settings.rule_enabled(unused_rule.name, path) {
         for (index, suppression) in model.suppressions.iter().enumerate() {
+            if let Some(problem) = &suppression.problem {
+                let diagnostic =
+                    Diagnostic::new(unused_rule.name, suppression.span.clone(), problem.clone())
+                        .with_help(
+                            "give the comment the rules it is meant to suppress, or remove it",
+                        );
+                kept.push(Diagnostic {
+                    severity: unused_rule.default_severity,
+                    ..diagnostic
+                });
+                continue;
+            }
             for (rule_index, (rule, span)) in suppression.rules.iter().enumerate() {
                 if used[index][rule_index] {
                     continue;
@@ -314,6 +341,9 @@ pub struct SettingsResolver {
     by_directory: HashMap<PathBuf, Arc<Settings>>,
     pub errors: Vec<LintError>,
     failed: Vec<PathBuf>,
+    /// Per entry of `failed`: files under it that were not linted.
+    not_linted: Vec<usize>,
+    last_failed: Option<usize>,
 }
 
 impl SettingsResolver {
@@ -324,6 +354,8 @@ impl SettingsResolver {
             by_directory: HashMap::new(),
             errors: Vec::new(),
             failed: Vec::new(),
+            not_linted: Vec::new(),
+            last_failed: None,
         };
         if let Some(path) = resolver.options.config.clone() {
             match Settings::load(&path) {
@@ -346,6 +378,7 @@ impl SettingsResolver {
     fn apply_overrides(&self, settings: Settings) -> Settings {
         settings
             .with_overrides(&self.options.select, &self.options.ignore)
+            .with_extend_select(&self.options.extend_select)
             .with_defines(&self.options.defines)
     }
 
@@ -359,15 +392,21 @@ impl SettingsResolver {
         }
         let absolute = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
         let settings = match config::find_config(&absolute) {
-            Some(path) if self.failed.contains(&path) => return None,
+            Some(path) if self.failed.contains(&path) => {
+                self.last_failed = self.failed.iter().position(|p| *p == path);
+                return None;
+            }
             Some(path) => match Settings::load(&path) {
                 Ok(settings) => self.apply_overrides(settings),
                 Err(e) => {
+                    // the error names the file that is wrong, which `extend` may have reached
                     self.errors.push(LintError {
-                        path: display_path(&path),
+                        path: display_path(&e.path),
                         message: config_message(&e),
                     });
+                    self.last_failed = Some(self.failed.len());
                     self.failed.push(path);
+                    self.not_linted.push(0);
                     return None;
                 }
             },
@@ -377,6 +416,30 @@ impl SettingsResolver {
         self.by_directory
             .insert(directory.to_path_buf(), settings.clone());
         Some(settings)
+    }
+}
+
+impl SettingsResolver {
+    /// Counts a file left unlinted by the configuration `for_directory` last found broken.
+    fn not_linted_here(&mut self) {
+        if let Some(count) = self.last_failed.and_then(|i| self.not_linted.get_mut(i)) {
+            *count += 1;
+        }
+    }
+
+    /// The configuration errors, each once, with how many files it kept from being linted.
+    pub fn take_errors(&mut self) -> Vec<LintError> {
+        let mut errors = std::mem::take(&mut self.errors);
+        let explicit = usize::from(self.options.config.is_some() && !errors.is_empty());
+        for (error, count) in errors.iter_mut().skip(explicit).zip(&self.not_linted) {
+            if *count > 0 {
+                error.message.push_str(&format!(
+                    " ({count} file{} under it not linted)",
+                    if *count == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        errors
     }
 }
 
@@ -442,10 +505,7 @@ pub fn discover_with_skips(
                 if let Some(settings) = resolver.for_directory(directory) {
                     files.push((root.clone(), settings));
                 } else {
-                    errors.push(LintError {
-                        path: display_path(root),
-                        message: "not linted: its configuration is invalid".into(),
-                    });
+                    resolver.not_linted_here();
                 }
                 continue;
             }
@@ -481,10 +541,7 @@ pub fn discover_with_skips(
             let directory = path.parent().unwrap_or(Path::new("."));
             let Some(settings) = resolver.for_directory(directory) else {
                 if Settings::default().lints_extension(path) {
-                    errors.push(LintError {
-                        path: display_path(path),
-                        message: "not linted: its configuration is invalid".into(),
-                    });
+                    resolver.not_linted_here();
                 }
                 continue;
             };
@@ -786,9 +843,11 @@ pub fn check_cached(
     progress: &dyn Progress,
 ) -> RunResult {
     let mut resolver = SettingsResolver::new(options);
-    let (files, mut errors, skipped) = discover_with_skips(paths, &mut resolver);
+    let (files, mut walk_errors, skipped) = discover_with_skips(paths, &mut resolver);
     let mut run = check_files_cached(files, cache, progress);
-    errors.append(&mut resolver.errors);
+    // a broken configuration first: it explains whatever else went missing
+    let mut errors = resolver.take_errors();
+    errors.append(&mut walk_errors);
     errors.append(&mut run.errors);
     run.errors = errors;
     run.skipped_special = skipped;

@@ -89,6 +89,11 @@ pub trait Flags<'t> {
     /// The value the local `name` holds wherever it is read: its single definition, when neither
     /// it nor anything that definition reads is ever reassigned. None for anything else.
     fn flag_value(&self, name: &str) -> Option<Node<'t>>;
+    /// For a flag set `true` once and then only cleared (`if (x >= w) valid = false;`), the
+    /// tests that clear it: where it still holds, each of them failed. None for anything else.
+    fn clearing_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
+        None
+    }
 }
 
 /// Identifiers are not resolved: a flag guarantees nothing.
@@ -244,13 +249,18 @@ impl<'t> Splitter<'_, 't> {
             }
             // `valid`, defined once as `i < n`: the comparison it holds
             "identifier" if self.hops < MAX_FLAG_HOPS => {
-                if let Some(value) = self.flags.flag_value(syntax::text(node, source)) {
-                    let deeper = Splitter {
-                        source,
-                        flags: self.flags,
-                        hops: self.hops + 1,
-                    };
+                let name = syntax::text(node, source);
+                let deeper = Splitter {
+                    source,
+                    flags: self.flags,
+                    hops: self.hops + 1,
+                };
+                if let Some(value) = self.flags.flag_value(name) {
                     deeper.split(value, holds, value, out, disjunctions, depth + 1);
+                } else if let (true, Some(tests)) = (holds, self.flags.clearing_tests(name)) {
+                    for test in tests {
+                        deeper.split(test, false, test, out, disjunctions, depth + 1);
+                    }
                 }
             }
             _ => {}
@@ -299,9 +309,17 @@ fn is_comparison_within<'t>(
         }
         "unary_expression" => operator(node, source) == "!",
         // a flag holding a comparison
-        "identifier" if hops < MAX_FLAG_HOPS => flags
-            .flag_value(syntax::text(node, source))
-            .is_some_and(|value| is_comparison_within(value, source, flags, hops + 1, depth + 1)),
+        "identifier" if hops < MAX_FLAG_HOPS => {
+            let name = syntax::text(node, source);
+            match flags.flag_value(name) {
+                Some(value) => is_comparison_within(value, source, flags, hops + 1, depth + 1),
+                None => flags.clearing_tests(name).is_some_and(|tests| {
+                    tests
+                        .iter()
+                        .all(|t| is_comparison_within(*t, source, flags, hops + 1, depth + 1))
+                }),
+            }
+        }
         _ => false,
     }
 }

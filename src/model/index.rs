@@ -20,6 +20,8 @@ pub struct FileIndex {
     pub includes: Vec<String>,
     /// Summaries of its `__device__` functions.
     pub device_functions: Vec<HelperSummary>,
+    /// The kernels it defines (a body, not a declaration).
+    pub kernels: Vec<String>,
 }
 
 /// Names a file's model looked up outside the file: the facts it was built with would change if
@@ -35,7 +37,10 @@ pub struct Lookups {
 /// A launch or a helper in one file reaches a kernel or a caller in another only where the
 /// compiler would see one from the other: the file that uses a name includes (directly or
 /// through other headers) the file that defines it. Two programs of one repository that both
-/// define `saxpy` do not lend each other their launches.
+/// define `saxpy` do not lend each other their launches. A kernel is also launched across
+/// translation units, through a declaration (`kernel.cu` defines it, `main.cu` launches it): a
+/// launch reaches a kernel defined in another file of its own folder when no other file of
+/// that folder defines a kernel of that name (the program the linker builds from the folder).
 #[derive(Debug, Default)]
 pub struct ProjectIndex {
     files: Vec<FileIndex>,
@@ -45,6 +50,8 @@ pub struct ProjectIndex {
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
     device: HashMap<String, Vec<(usize, usize)>>,
+    /// Per kernel name, the files defining one.
+    kernels: HashMap<String, Vec<usize>>,
 }
 
 impl ProjectIndex {
@@ -115,6 +122,33 @@ impl ProjectIndex {
         }
     }
 
+    /// Whether a launch of `kernel` in the file at `launcher` reaches its definition in
+    /// `definer`: through an include, or as the only definition of that name in the
+    /// launcher's folder.
+    fn launch_reaches(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
+        if self.path_sees(launcher, definer) {
+            return true;
+        }
+        let Some(launching) = self.files.get(launcher) else {
+            return false;
+        };
+        let folder = launching.path.parent();
+        if definer.parent() != folder {
+            return false;
+        }
+        let mut in_folder = self
+            .kernels
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| self.files.get(at))
+            .filter(|file| file.path.parent() == folder);
+        matches!(
+            (in_folder.next(), in_folder.next()),
+            (Some(only), None) if only.path == definer
+        )
+    }
+
     fn add(&mut self, file: FileIndex) {
         let at = self.files.len();
         for (position, launch) in file.launches.iter().enumerate() {
@@ -128,6 +162,12 @@ impl ProjectIndex {
                 .entry(name.clone())
                 .or_default()
                 .push((at, position));
+        }
+        for kernel in &file.kernels {
+            let definers = self.kernels.entry(kernel.clone()).or_default();
+            if !definers.contains(&at) {
+                definers.push(at);
+            }
         }
         for (position, summary) in file.device_functions.iter().enumerate() {
             self.device
@@ -158,7 +198,7 @@ impl ProjectIndex {
             .flatten()
             .filter_map(move |&(at, position)| {
                 let file = self.files.get(at)?;
-                if file.path == except || !self.path_sees(at, except) {
+                if file.path == except || !self.launch_reaches(at, kernel, except) {
                     return None;
                 }
                 file.launches
@@ -221,10 +261,15 @@ impl ProjectIndex {
 
     /// Whether another file answers something `lookups` (made by the file `path`) asked for.
     pub fn answers(&self, path: &Path, lookups: &Lookups) -> bool {
-        let launched_here = |entries: Option<&Vec<(usize, usize)>>| {
-            entries.into_iter().flatten().any(|&(at, _)| {
-                self.files.get(at).is_some_and(|f| f.path != path) && self.path_sees(at, path)
-            })
+        let launched_here = |kernel: &str| {
+            self.launches
+                .get(kernel)
+                .into_iter()
+                .flatten()
+                .any(|&(at, _)| {
+                    self.files.get(at).is_some_and(|f| f.path != path)
+                        && self.launch_reaches(at, kernel, path)
+                })
         };
         let defined_for_it = |entries: Option<&Vec<(usize, usize)>>| {
             entries.into_iter().flatten().any(|&(at, _)| {
@@ -234,7 +279,7 @@ impl ProjectIndex {
         lookups
             .launched_kernels
             .iter()
-            .any(|kernel| launched_here(self.launches.get(kernel)))
+            .any(|kernel| launched_here(kernel))
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
             })

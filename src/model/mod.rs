@@ -6,7 +6,9 @@ pub mod host;
 pub mod index;
 pub mod kernel;
 pub mod launch;
+pub mod reaching;
 pub mod size;
+pub mod suppression;
 
 use crate::source::{LineIndex, PreprocessedView};
 use crate::syntax::{self, text, NodeExt};
@@ -17,6 +19,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 pub use kernel::{Access, AccessKind, Barrier, IndexStatus, KernelFacts};
+pub use suppression::Suppression;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FunctionKind {
@@ -57,18 +60,6 @@ impl<'t> Function<'t> {
     pub fn parameter(&self, name: &str) -> Option<&Parameter<'t>> {
         self.parameters.iter().find(|p| p.name == name)
     }
-}
-
-/// One `// cudalint: ignore[...]` or `// cudalint: ignore-file[...]` comment.
-#[derive(Debug, Clone)]
-pub struct Suppression {
-    pub span: Range<usize>,
-    /// 0-based line of the comment.
-    pub line: usize,
-    /// Whether code precedes the comment on its line (then it applies to that line only).
-    pub trailing: bool,
-    pub whole_file: bool,
-    pub rules: Vec<(String, Range<usize>)>,
 }
 
 pub struct Model<'t> {
@@ -397,6 +388,7 @@ impl<'t> Model<'t> {
             rounding_helpers,
             includes: index::quoted_includes(self.source),
             device_functions: self.device_functions.local().cloned().collect(),
+            kernels: self.lookups.borrow().launched_kernels.clone(),
         }
     }
 
@@ -444,7 +436,7 @@ impl<'t> Model<'t> {
                 .descendant_for_byte_range(offset, offset)
                 .filter(|n| n.node_kind() == "comment");
             if let Some(suppression) =
-                comment.and_then(|c| parse_suppression(c, source, self.lines))
+                comment.and_then(|c| suppression::parse(c, source, self.lines))
             {
                 if !suppressions
                     .iter()
@@ -455,7 +447,7 @@ impl<'t> Model<'t> {
             }
         }
         self.functions = functions;
-        self.suppressions = suppressions;
+        self.suppressions = suppression::pair_ranges(suppressions);
     }
 }
 
@@ -574,51 +566,6 @@ fn find_function_declarator(mut node: Node) -> Option<Node> {
         node = node.field("declarator")?;
     }
     None
-}
-
-fn parse_suppression(node: Node, source: &str, lines: &LineIndex) -> Option<Suppression> {
-    let comment = text(node, source);
-    let marker = comment.find("cudalint:")?;
-    let after = &comment[marker + "cudalint:".len()..];
-    let directive_offset = after.len() - after.trim_start().len();
-    let after_trimmed = after.trim_start();
-    let (whole_file, rest) = if let Some(rest) = after_trimmed.strip_prefix("ignore-file") {
-        (true, rest)
-    } else if let Some(rest) = after_trimmed.strip_prefix("ignore") {
-        (false, rest)
-    } else {
-        return None;
-    };
-    let rest_start = node.start_byte()
-        + marker
-        + "cudalint:".len()
-        + directive_offset
-        + (after_trimmed.len() - rest.len());
-    let open = rest.find('[')?;
-    let close = rest[open..].find(']')? + open;
-    let mut rules = Vec::new();
-    let mut offset = rest_start + open + 1;
-    for piece in rest[open + 1..close].split(',') {
-        let trimmed = piece.trim();
-        let lead = piece.len() - piece.trim_start().len();
-        if !trimmed.is_empty() {
-            rules.push((
-                trimmed.to_string(),
-                offset + lead..offset + lead + trimmed.len(),
-            ));
-        }
-        offset += piece.len() + 1;
-    }
-    let line = lines.line_of(node.start_byte());
-    let line_start = lines.line_start(line);
-    let trailing = !source[line_start..node.start_byte()].trim().is_empty();
-    Some(Suppression {
-        span: node.byte_range(),
-        line,
-        trailing,
-        whole_file,
-        rules,
-    })
 }
 
 /// A kernel's name as launches write it: an explicit specialisation's template arguments dropped.

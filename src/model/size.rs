@@ -238,6 +238,18 @@ impl Sym {
         }
     }
 
+    /// Whether `self` is at most `other` for every value of the variables at least 1: what
+    /// `other` adds to `self` is a sum of terms with no negative coefficient.
+    pub fn at_most(&self, other: &Sym) -> bool {
+        if other.floored {
+            return false;
+        }
+        match other.sub(self) {
+            Some(difference) => difference.terms.values().all(|c| c.num >= 0),
+            None => false,
+        }
+    }
+
     /// Readable form: `4 * n - 1024`.
     pub fn display(&self) -> String {
         if self.terms.is_empty() {

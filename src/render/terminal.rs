@@ -48,12 +48,32 @@ pub fn render(run: &RunResult, color: bool) -> Vec<u8> {
                 .with_code(diagnostic.rule)
                 .with_labels(labels)
                 .with_notes(notes);
+            if diagnostic.severity == Severity::Info {
+                // codespan knows no "info" level: render as a note, then name it as configured
+                let mut own = if color {
+                    Buffer::ansi()
+                } else {
+                    Buffer::no_color()
+                };
+                let _ = term::emit_to_write_style(&mut own, &config, &files, &rendered);
+                let bytes = own.into_inner();
+                let shown = match find(&bytes, b"note[") {
+                    Some(at) => [&bytes[..at], b"info[", &bytes[at + 5..]].concat(),
+                    None => bytes,
+                };
+                let _ = std::io::Write::write_all(&mut buffer, &shown);
+                continue;
+            }
             let _ = term::emit_to_write_style(&mut buffer, &config, &files, &rendered);
         }
     }
     let mut out = buffer.into_inner();
     out.extend_from_slice(summary(run).as_bytes());
     out
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 fn clamp(span: &std::ops::Range<usize>, len: usize) -> std::ops::Range<usize> {
@@ -79,7 +99,7 @@ pub fn summary(run: &RunResult) -> String {
         plural(warnings, "warning")
     );
     if infos > 0 {
-        line.push_str(&format!(", {}", plural(infos, "note")));
+        line.push_str(&format!(", {}", plural(infos, "info")));
     }
     if !run.errors.is_empty() {
         line.push_str(&format!(

@@ -1,4 +1,5 @@
 // Bad: CUDA runtime calls whose cudaError_t result is silently discarded, next to correctly handled ones.
+// One finding per function, on its first unchecked call; the others are its labels.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -25,6 +26,11 @@ static cudaError_t resetBuffer(float* d, int n) {
     return cudaMemset(d, 0, n * sizeof(float));
 }
 
+// Outside the end of main, a discarded cudaFree is still reported.
+static void release(float* d) {
+    cudaFree(d); // expect: unchecked-cuda-call
+}
+
 int main() {
     const int n = 100000;
     const size_t bytes = n * sizeof(float);
@@ -35,7 +41,7 @@ int main() {
 
     float* d_y = nullptr;
     float* d_tmp = nullptr;
-    cudaMalloc(&d_y, bytes); // expect: unchecked-cuda-call
+    cudaMalloc(&d_y, bytes); // expect-label: unchecked-cuda-call
     cudaError_t err = cudaMalloc(&d_tmp, bytes);
     if (err != cudaSuccess) {
         fprintf(stderr, "cudaMalloc d_tmp: %s\n", cudaGetErrorString(err));
@@ -43,31 +49,31 @@ int main() {
         return EXIT_FAILURE;
     }
 
-    cudaMemcpy(d_y, h.data(), bytes, cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
+    cudaMemcpy(d_y, h.data(), bytes, cudaMemcpyHostToDevice); // expect-label: unchecked-cuda-call
     if (cudaMemset(d_tmp, 0, bytes) != cudaSuccess) {
         fprintf(stderr, "memset failed\n");
         return EXIT_FAILURE;
     }
 
     cudaStream_t stream;
-    cudaStreamCreate(&stream); // expect: unchecked-cuda-call
+    cudaStreamCreate(&stream); // expect-label: unchecked-cuda-call
 
     axpb<<<(n + 255) / 256, 256, 0, stream>>>(d_y, 2.0f, 1.0f, n);
     CUDA_CHECK(cudaGetLastError());
 
-    cudaMemcpyAsync(d_tmp, d_y, bytes, cudaMemcpyDeviceToDevice, stream); // expect: unchecked-cuda-call
-    cudaStreamSynchronize(stream); // expect: unchecked-cuda-call
-    cudaDeviceSynchronize(); // expect: unchecked-cuda-call
+    cudaMemcpyAsync(d_tmp, d_y, bytes, cudaMemcpyDeviceToDevice, stream); // expect-label: unchecked-cuda-call
+    cudaStreamSynchronize(stream); // expect-label: unchecked-cuda-call
+    cudaDeviceSynchronize(); // expect-label: unchecked-cuda-call
 
     // A bare cudaGetLastError() deliberately clears the error state: not reported.
     cudaGetLastError();
 
     CUDA_CHECK(resetBuffer(d_tmp, n));
-    cudaMemcpy(h.data(), d_y, bytes, cudaMemcpyDeviceToHost); // expect: unchecked-cuda-call
+    cudaMemcpy(h.data(), d_y, bytes, cudaMemcpyDeviceToHost); // expect-label: unchecked-cuda-call
     printf("y[0] = %f\n", h[0]);
 
     CUDA_CHECK(cudaStreamDestroy(stream));
-    cudaFree(d_tmp); // expect: unchecked-cuda-call
+    cudaFree(d_tmp); // teardown at the end of main: reported only with strict-error-checks
     (void)cudaFree(d_y);
     return 0;
 }

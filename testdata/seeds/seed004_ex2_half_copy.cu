@@ -19,7 +19,7 @@ int main() {
     // allocate memory as before
     h_data = (float*)malloc(size * sizeof(float));
     cudaMalloc((void**)&d_data, size * sizeof(float)); // expect: unchecked-cuda-call
-    cudaMalloc((void**)&d_output, size * sizeof(float)); // expect: unchecked-cuda-call
+    cudaMalloc((void**)&d_output, size * sizeof(float)); // expect-label: unchecked-cuda-call
 
     // populate h_data
     for (int i = 0; i < size; ++i) {
@@ -27,7 +27,7 @@ int main() {
     }
 
     //Only copy half the data!
-    cudaMemcpy(d_data, h_data, size/2 * sizeof(float), cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
+    cudaMemcpy(d_data, h_data, size/2 * sizeof(float), cudaMemcpyHostToDevice); // expect-label: unchecked-cuda-call
 
     //Launch kernel
     anotherKernel<<<(size + 255) / 256, 256>>>(d_data, d_output, size); // expect: uninitialized-device-read, unchecked-kernel-launch
@@ -35,8 +35,8 @@ int main() {
     // error handling omitted for brevity
 
     // free memory
-    cudaFree(d_data); // expect: unchecked-cuda-call
-    cudaFree(d_output); // expect: unchecked-cuda-call
+    cudaFree(d_data); // teardown at the end of main
+    cudaFree(d_output); // teardown at the end of main
     free(h_data);
     return 0;
 }

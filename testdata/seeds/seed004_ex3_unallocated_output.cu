@@ -21,22 +21,22 @@ int main() {
     h_outputs = (float*)malloc(size * sizeof(float));
     // and for d_weights, d_inputs on the device (d_outputs is forgotten)
     cudaMalloc((void**)&d_weights, size * sizeof(float)); // expect: unchecked-cuda-call
-    cudaMalloc((void**)&d_inputs, size * sizeof(float)); // expect: unchecked-cuda-call
+    cudaMalloc((void**)&d_inputs, size * sizeof(float)); // expect-label: unchecked-cuda-call
 
     // populate h_weights, h_inputs
     for (int i = 0; i < size; ++i) {
         h_weights[i] = 0.01f * static_cast<float>(i % 100);
         h_inputs[i] = static_cast<float>(rand() % 1000) / 1000.0f;
     }
-    cudaMemcpy(d_weights, h_weights, size * sizeof(float), cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
-    cudaMemcpy(d_inputs, h_inputs, size * sizeof(float), cudaMemcpyHostToDevice); // expect: unchecked-cuda-call
+    cudaMemcpy(d_weights, h_weights, size * sizeof(float), cudaMemcpyHostToDevice); // expect-label: unchecked-cuda-call
+    cudaMemcpy(d_inputs, h_inputs, size * sizeof(float), cudaMemcpyHostToDevice); // expect-label: unchecked-cuda-call
 
     //Passing uninitialized pointer
     finalKernel<<<(size + 255) / 256, 256>>>(d_weights, d_inputs, d_outputs, size); // expect: uninitialized-device-pointer, unchecked-kernel-launch
 
     // free memory
-    cudaFree(d_weights); // expect: unchecked-cuda-call
-    cudaFree(d_inputs); // expect: unchecked-cuda-call
+    cudaFree(d_weights); // teardown at the end of main
+    cudaFree(d_inputs); // teardown at the end of main
     free(h_weights);
     free(h_inputs);
     free(h_outputs);

@@ -48,7 +48,15 @@ impl<'a, 't> Analyzer<'a, 't> {
             deps = deps.union(self.expression_deps(offset, 0));
         }
         let status = if deps.is_global_index() {
-            self.index_status(index, pointer_offset)
+            match self.index_status(index, pointer_offset) {
+                IndexStatus::Unguarded { .. }
+                    if pointer_offset.is_none()
+                        && self.holds_a_thread_each(parameter_index, index) =>
+                {
+                    IndexStatus::Bounded { bound: None }
+                }
+                status => status,
+            }
         } else {
             IndexStatus::NotThreadIndexed
         };
@@ -64,6 +72,90 @@ impl<'a, 't> Analyzer<'a, 't> {
             statement: enclosing_statement(node),
             via: None,
         });
+    }
+
+    /// Whether `index` is the thread's global `x` index (plus whole grid strides) and every
+    /// visible launch passes, for the parameter, a buffer allocated with enough elements per
+    /// thread of that axis (per-thread random states, one output slot per thread): then no
+    /// thread reaches past its end.
+    fn holds_a_thread_each(&self, parameter: usize, index: Node<'t>) -> bool {
+        if self.out.launches.is_empty() {
+            return false;
+        }
+        let Some(ThreadTerm::GlobalX { strides }) = self.thread_term(index, 0) else {
+            return false;
+        };
+        let Some(declared) = self.function.parameters.get(parameter) else {
+            return false;
+        };
+        let element = declared.type_text.as_str();
+        let generic = self
+            .function
+            .template_parameters
+            .iter()
+            .any(|t| crate::model::size::normalize_type(element) == *t);
+        let element = (!generic).then_some(element);
+        self.out
+            .launches
+            .iter()
+            .all(|launch| launch.elements_per_thread(parameter, element) > strides)
+    }
+
+    /// What part of `blockIdx.x * blockDim.x + threadIdx.x (+ gridDim.x * blockDim.x ...)`
+    /// `node` is, directly or through locals each given it once.
+    fn thread_term(&self, node: Node<'t>, depth: usize) -> Option<ThreadTerm> {
+        if depth > 8 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "identifier" => match crate::model::reaching::reaching(
+                self.definitions.get(self.text(node))?,
+                node,
+                self.source,
+            )
+            .as_slice()
+            {
+                [value] if !crate::model::reaching::updates_itself(*value, self.source) => {
+                    self.thread_term(*value, depth + 1)
+                }
+                _ => None,
+            },
+            "field_expression" => {
+                let object = node.field("argument").map(|a| self.text(a))?;
+                if node.field("field").map(|f| self.text(f)) != Some("x") {
+                    return None;
+                }
+                match object {
+                    "threadIdx" => Some(ThreadTerm::ThreadX),
+                    "blockIdx" => Some(ThreadTerm::BlockX),
+                    "blockDim" => Some(ThreadTerm::BlockDimX),
+                    "gridDim" => Some(ThreadTerm::GridDimX),
+                    _ => None,
+                }
+            }
+            "binary_expression" => {
+                let left = self.thread_term(node.field("left")?, depth + 1)?;
+                let right = self.thread_term(node.field("right")?, depth + 1)?;
+                ThreadTerm::combine(operator(node, self.source), left, right)
+            }
+            "call_expression" => {
+                let name = node.field("function").map(|f| self.text(f))?;
+                let arguments: Vec<Node<'t>> = node
+                    .field("arguments")
+                    .map(|a| named_children(a).collect())
+                    .unwrap_or_default();
+                match (name, arguments.as_slice()) {
+                    ("__umul24" | "__mul24", [a, b]) => ThreadTerm::combine(
+                        "*",
+                        self.thread_term(*a, depth + 1)?,
+                        self.thread_term(*b, depth + 1)?,
+                    ),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The comparisons the current facts guarantee; consecutive accesses under the same facts
@@ -168,5 +260,38 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         all
+    }
+}
+
+/// The parts the global `x` index is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ThreadTerm {
+    ThreadX,
+    BlockX,
+    BlockDimX,
+    GridDimX,
+    BlockBaseX,
+    /// `gridDim.x * blockDim.x`, times a count.
+    Strides(u32),
+    /// The global `x` index plus `strides` whole grid strides.
+    GlobalX {
+        strides: u32,
+    },
+}
+
+impl ThreadTerm {
+    fn combine(operator: &str, left: ThreadTerm, right: ThreadTerm) -> Option<ThreadTerm> {
+        use ThreadTerm::*;
+        match (operator, left, right) {
+            ("*", BlockX, BlockDimX) | ("*", BlockDimX, BlockX) => Some(BlockBaseX),
+            ("*", GridDimX, BlockDimX) | ("*", BlockDimX, GridDimX) => Some(Strides(1)),
+            ("+", BlockBaseX, ThreadX) | ("+", ThreadX, BlockBaseX) => Some(GlobalX { strides: 0 }),
+            ("+", GlobalX { strides }, Strides(more))
+            | ("+", Strides(more), GlobalX { strides }) => Some(GlobalX {
+                strides: strides.checked_add(more)?,
+            }),
+            ("+", Strides(a), Strides(b)) => Some(Strides(a.checked_add(b)?)),
+            _ => None,
+        }
     }
 }

@@ -21,16 +21,19 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         match node.node_kind() {
             "identifier" => {
-                let name = self.text(node).to_string();
-                if visiting.contains(&name) || self.stride_variables.contains(&name) {
+                let name = self.text(node);
+                if self.stride_variables.contains(name) {
                     return Err(node);
                 }
-                let Some(values) = self.definitions.get(&name) else {
+                let Some((key, values)) = self.reaching_definitions(node) else {
                     return Err(node);
                 };
-                visiting.push(name);
+                if visiting.contains(&key) {
+                    return Err(node);
+                }
+                visiting.push(key);
                 let mut result = Ok(None);
-                for value in values.clone() {
+                for value in values {
                     match self.bounded_by_guard(value, comparisons, visiting, depth + 1) {
                         Ok(Some(bound)) => {
                             result = result.map(|r: Option<Comparison<'t>>| r.or(Some(bound)))
@@ -65,6 +68,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// The definitions of the local `use_` names that may reach it, with a key for that set: a
+    /// definition built from the local's earlier value (`off = off * L`) is followed to that
+    /// earlier value, not back to itself.
+    fn reaching_definitions(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+        let name = self.text(use_);
+        let all = self.definitions.get(name)?;
+        let values = crate::model::reaching::reaching(all, use_, self.source);
+        let first = values.first()?;
+        Some((format!("{name}@{}", first.start_byte()), values))
+    }
+
     /// Ok when every part of `node` that derives from the global thread index is bounded from
     /// above; Err names the first part that is not.
     pub(super) fn bounded(
@@ -93,19 +107,18 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         match node.node_kind() {
             "identifier" => {
-                let name = self.text(node).to_string();
-                if visiting.contains(&name) {
-                    return Err(node);
-                }
-                let Some(values) = self.definitions.get(&name) else {
+                let Some((key, values)) = self.reaching_definitions(node) else {
                     return Err(node);
                 };
-                if self.stride_variables.contains(&name) {
+                if visiting.contains(&key) {
+                    return Err(node);
+                }
+                if self.stride_variables.contains(self.text(node)) {
                     return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
-                visiting.push(name);
+                visiting.push(key);
                 let mut bound = None;
-                for value in values.clone() {
+                for value in values {
                     let at_definition = self.with_definition_guards(value, comparisons);
                     match self.bounded(value, &at_definition, visiting, depth + 1) {
                         Ok(b) => bound = bound.or(b),

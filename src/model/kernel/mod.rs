@@ -366,6 +366,77 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         });
         stable.then_some(*value)
     }
+
+    fn clearing_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+        {
+            return None;
+        }
+        let declarator = self.declarations.get(name)?;
+        let values = self.definitions.get(name)?;
+        let mut tests = Vec::new();
+        for value in values {
+            let literal = self.text(*value).trim();
+            let declared_here = declarator.start_byte() <= value.start_byte()
+                && value.end_byte() <= declarator.end_byte();
+            match (declared_here, literal) {
+                (true, "true") => {}
+                (false, "false") => tests.push(clearing_test(*value)?),
+                _ => return None,
+            }
+        }
+        if tests.is_empty() {
+            return None;
+        }
+        let stable = tests.iter().all(|test| {
+            let mut stable = true;
+            syntax::walk_iterative(*test, |node| {
+                if node.node_kind() == "identifier" {
+                    let input = self.text(node);
+                    stable &= !self.updated.contains(input)
+                        && !self.stride_variables.contains(input)
+                        && self
+                            .definitions
+                            .get(input)
+                            .is_none_or(|values| values.len() <= 1);
+                }
+                stable
+            });
+            stable
+        });
+        stable.then_some(tests)
+    }
+}
+
+/// `if (test) flag = false;` (the assignment alone in the branch, no `else`): `test`.
+fn clearing_test(value: Node) -> Option<Node> {
+    let assignment = value.parent()?;
+    let mut statement = assignment.parent()?;
+    if statement.node_kind() != "expression_statement" {
+        return None;
+    }
+    let mut branch = statement.parent()?;
+    if branch.node_kind() == "compound_statement" {
+        if branch.named_child_count() != 1 {
+            return None;
+        }
+        statement = branch;
+        branch = statement.parent()?;
+    }
+    let is_consequence = branch.node_kind() == "if_statement"
+        && branch
+            .field("consequence")
+            .is_some_and(|c| c.id() == statement.id())
+        && branch.field("alternative").is_none();
+    is_consequence
+        .then(|| branch.field("condition"))
+        .flatten()
+        .map(|c| match c.node_kind() {
+            "condition_clause" => c.field("value").unwrap_or(c),
+            _ => c,
+        })
 }
 
 /// `blockIdx.x * blockDim.x + threadIdx.x`: a per-block part combined with a per-thread part.

@@ -118,7 +118,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         calls.dedup();
         self.out.calls = calls;
         for (name, value, compound) in assigned {
-            if compound && self.mentions_launch_dimensions(value, 0) {
+            // `i += blockDim.x * gridDim.x` in a loop walks past the launch's threads; added once
+            // (`index += gtidy * stride + gtidx`) it is a position like any other
+            if compound && in_loop(value) && self.mentions_launch_dimensions(value, 0) {
                 self.stride_variables.insert(name.clone());
             }
             if self.pointers.contains_key(&name)
@@ -428,4 +430,16 @@ impl<'a, 't> Analyzer<'a, 't> {
         let axes = self.thread_axes(node, 0);
         self.out.launches.iter().all(|launch| launch.exact_on(axes))
     }
+}
+
+/// Whether `node` sits in a loop of its function.
+fn in_loop(node: Node) -> bool {
+    std::iter::successors(node.parent(), |n| n.parent())
+        .take_while(|n| n.node_kind() != "function_definition")
+        .any(|n| {
+            matches!(
+                n.node_kind(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            )
+        })
 }

@@ -2,6 +2,7 @@
 //! expressions and the locals, defines and helpers they name.
 
 use super::{GridAxis, GridHelpers, RoundingHelper};
+use crate::model::reaching;
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt};
 use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Node;
@@ -98,6 +99,48 @@ impl<'t> Locals<'t> {
             _ => None,
         }
     }
+
+    /// What the local `name` holds at `at`, among the values assigned to it.
+    pub(super) fn value_at(&self, name: &str, at: Node<'t>, source: &str) -> Held<'t> {
+        match self.values.get(name) {
+            None => Held::NotLocal,
+            Some(values) => Held::of(values, at, source),
+        }
+    }
+
+    /// What the component `object.field` holds at `at`, among the values assigned to it.
+    pub(super) fn component_at(
+        &self,
+        object: &str,
+        field: &str,
+        at: Node<'t>,
+        source: &str,
+    ) -> Held<'t> {
+        match self.components.get(&(object, field)) {
+            None => Held::NotLocal,
+            Some(values) => Held::of(values, at, source),
+        }
+    }
+}
+
+/// A local's value at one point of its function.
+pub(super) enum Held<'t> {
+    /// Never assigned before that point (a parameter, a global, a component left as declared).
+    NotLocal,
+    /// Exactly this value, assigned on every path.
+    One(Node<'t>),
+    /// Several values may reach it, or one built from an earlier value.
+    Several,
+}
+
+impl<'t> Held<'t> {
+    fn of(values: &[Node<'t>], at: Node<'t>, source: &str) -> Held<'t> {
+        match reaching::reaching(values, at, source).as_slice() {
+            [] => Held::NotLocal,
+            [value] if !reaching::updates_itself(*value, source) => Held::One(*value),
+            _ => Held::Several,
+        }
+    }
 }
 
 pub(super) struct Classifier<'a, 't> {
@@ -117,14 +160,13 @@ impl<'t> Classifier<'_, 't> {
         }
         let node = strip(node, self.source);
         match node.node_kind() {
-            "number_literal" => GridAxis::Exact,
+            "number_literal" | "sizeof_expression" => GridAxis::Exact,
             "identifier" | "type_identifier" => {
                 let name = self.text(node);
-                if let Some(value) = self.locals.single(name) {
-                    return self.axis(value, depth + 1);
-                }
-                if self.locals.values.contains_key(name) {
-                    return GridAxis::Unknown; // assigned more than once
+                match self.locals.value_at(name, node, self.source) {
+                    Held::One(value) => return self.axis(value, depth + 1),
+                    Held::Several => return GridAxis::Unknown,
+                    Held::NotLocal => {}
                 }
                 if self.helpers.define(name).is_some() {
                     return GridAxis::Exact;
@@ -152,6 +194,11 @@ impl<'t> Classifier<'_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "call_expression" => self.call(node, depth),
+            // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name
+            "subscript_expression" => node
+                .field("argument")
+                .map(|table| self.axis(table, depth + 1))
+                .unwrap_or(GridAxis::Unknown),
             _ => GridAxis::Unknown,
         }
     }
@@ -324,6 +371,9 @@ impl<'t> Classifier<'_, 't> {
                     _ => GridAxis::Unknown,
                 };
             }
+            // a problem size read from the command line or a string
+            "atoi" | "atol" | "atoll" | "std::atoi" | "stoi" | "stol" | "std::stoi"
+            | "std::stol" | "strtol" | "strtoul" | "std::strtol" => return GridAxis::Exact,
             "ceil" | "ceilf" | "std::ceil" => {
                 return match arguments.as_slice() {
                     [quotient] => {

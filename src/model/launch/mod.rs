@@ -10,7 +10,7 @@
 //! Anything else (a block count computed where the analysis cannot see, a `max`, a conditional)
 //! is *unknown*, and the kernel is judged as if the launch were not visible.
 
-use super::size::{self, Evaluator, Scope};
+use super::size::{self, Evaluator, Scope, Sym};
 use crate::syntax::{self, named_children, normalized, strip, text, NodeExt};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ mod grid;
 #[cfg(test)]
 mod tests;
 
-use grid::{Classifier, Locals};
+use grid::{Classifier, Held, Locals};
 
 /// The three launch axes, as a bit set.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -81,6 +81,11 @@ pub struct LaunchSite {
     /// Each argument's text, normalized, with a local defined once replaced by its definition's
     /// text where that is how the grid names it.
     pub arguments: Vec<String>,
+    /// Per argument: when the buffer it passes was allocated, in the launching function (or,
+    /// for a member such as `plan->states`, anywhere in the file), with `k` elements of
+    /// `sizeof(T)` or more per thread of the grid's `x` axis (`k * grid.x * block.x *
+    /// sizeof(T)`), that `T` and the largest such `k` up to 8.
+    pub per_thread_elements: Vec<Option<(String, u32)>>,
 }
 
 impl LaunchSite {
@@ -106,6 +111,20 @@ impl LaunchSite {
             && self.grid == other.grid
             && self.block == other.block
             && self.arguments == other.arguments
+            && self.per_thread_elements == other.per_thread_elements
+    }
+
+    /// How many elements of type `element` (any, for a template parameter) the buffer passed at
+    /// `argument` holds for each thread of the `x` axis: 0 when that is not known.
+    pub fn elements_per_thread(&self, argument: usize, element: Option<&str>) -> u32 {
+        match self.per_thread_elements.get(argument) {
+            Some(Some((unit, count)))
+                if element.is_none_or(|e| *unit == size::normalize_type(e)) =>
+            {
+                *count
+            }
+            _ => 0,
+        }
     }
 
     pub fn location(&self) -> String {
@@ -176,7 +195,8 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
     }
 }
 
-/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`).
+/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`,
+/// and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
 pub fn launches_in(
     function: &super::Function,
     source: &str,
@@ -186,7 +206,8 @@ pub fn launches_in(
 ) -> Vec<LaunchSite> {
     // most functions launch nothing: a look at the text spares the walk
     let body = source.get(function.body.byte_range()).unwrap_or("");
-    if !body.contains("<<<") && !body.contains("cudaLaunch") {
+    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernelGGL")
+    {
         return Vec::new();
     }
     let mut calls = Vec::new();
@@ -197,7 +218,12 @@ pub fn launches_in(
             let api = node
                 .field("function")
                 .map(|f| text(f, source))
-                .filter(|name| matches!(*name, "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"));
+                .filter(|name| {
+                    matches!(
+                        *name,
+                        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "hipLaunchKernelGGL"
+                    )
+                });
             if is_triple_chevron || api.is_some() {
                 calls.push((node, is_triple_chevron));
             }
@@ -213,9 +239,12 @@ pub fn launches_in(
         locals: &locals,
         helpers,
     };
+    let allocations = Allocations::new(function.definition, source);
     calls
         .into_iter()
-        .filter_map(|(call, chevron)| launch_site(&classifier, call, chevron, path, lines))
+        .filter_map(|(call, chevron)| {
+            launch_site(&classifier, &allocations, call, chevron, path, lines)
+        })
         .flat_map(|site| through_pointer(site, &locals, source))
         .collect()
 }
@@ -269,16 +298,14 @@ fn components<'t>(
         "identifier" => {
             let name = text(node, source);
             let declared = classifier.locals.dim3.get(name).copied();
-            match (
-                declared,
-                classifier.locals.values.get(name).map(Vec::as_slice),
-            ) {
-                (Some(list), None) => Some(list),
-                // `dim3 grid; grid = dim3(w / 16, h / 16);`
+            match (declared, classifier.locals.value_at(name, node, source)) {
+                (Some(list), Held::NotLocal) => Some(list),
+                // `dim3 grid; grid = dim3(w / 16, h / 16);`, the assignment this launch sees
                 // (a scalar grid is classified as an expression)
-                (None, Some([value])) => dim3_arguments(strip(*value, source), source),
+                (None, Held::One(value)) => dim3_arguments(strip(value, source), source),
+                (Some(_), Held::One(value)) => dim3_arguments(strip(value, source), source),
                 // declared with a shape and assigned again: which one a launch sees is not known
-                (Some(_), Some(_)) => return vec![None, None, None],
+                (Some(_), Held::Several) => return vec![None, None, None],
                 _ => None,
             }
         }
@@ -327,6 +354,7 @@ pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
 
 fn launch_site<'t>(
     classifier: &Classifier<'_, 't>,
+    allocations: &Allocations<'t>,
     call: Node<'t>,
     chevron: bool,
     path: &std::path::Path,
@@ -377,11 +405,16 @@ fn launch_site<'t>(
             }
         }
         let kernel = launched_kernel(kernel_node, source);
+        // `hipLaunchKernelGGL` passes the kernel's arguments after the shared bytes and stream,
+        // the CUDA APIs as an array of pointers
+        let is_hip = call
+            .field("function")
+            .is_some_and(|f| text(f, source) == "hipLaunchKernelGGL");
         (
             kernel,
             arguments.get(1).copied(),
             arguments.get(2).copied(),
-            None,
+            is_hip.then(|| arguments.get(5..).unwrap_or_default().to_vec()),
         )
     };
     if kernel.is_empty() {
@@ -391,24 +424,24 @@ fn launch_site<'t>(
     let block_parts = components(classifier, block);
     let grid_name = grid
         .map(|g| strip(g, source))
-        .filter(|g| g.node_kind() == "identifier")
-        .map(|g| text(g, source));
+        .filter(|g| g.node_kind() == "identifier");
     let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
     for (axis, slot) in grid_axes.iter_mut().enumerate() {
-        // `grid.y = ...` after the declaration: that assignment is what counts
-        let assigned =
-            grid_name.and_then(|g| classifier.locals.components.get(&(g, AXIS_NAMES[axis])));
-        *slot = match (
-            assigned.map(Vec::as_slice),
-            grid_parts.get(axis).copied().flatten(),
-        ) {
-            (Some([value]), _) => classifier.axis(*value, 0),
-            (Some(_), _) => GridAxis::Unknown,
-            (None, Some(part)) => classifier.axis(part, 0),
-            (None, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
+        // `grid.y = ...` after the declaration: the assignment the launch sees is what counts
+        let assigned = match grid_name {
+            Some(g) => classifier
+                .locals
+                .component_at(text(g, source), AXIS_NAMES[axis], g, source),
+            None => Held::NotLocal,
+        };
+        *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
+            (Held::One(value), _) => classifier.axis(value, 0),
+            (Held::Several, _) => GridAxis::Unknown,
+            (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
+            (Held::NotLocal, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
                 GridAxis::Exact
             } // dim3 default 1
-            (None, None) => GridAxis::Unknown,
+            (Held::NotLocal, None) => GridAxis::Unknown,
         };
     }
     let mut block_dims = [None, None, None];
@@ -420,8 +453,13 @@ fn launch_site<'t>(
         };
     }
     let arity = kernel_arguments.as_ref().map(Vec::len);
+    let kernel_arguments = kernel_arguments.unwrap_or_default();
+    let threads = threads_on_x(classifier, grid, &grid_parts, block, &block_parts);
+    let per_thread_elements = kernel_arguments
+        .iter()
+        .map(|a| per_thread_unit(classifier, allocations, *a, &threads))
+        .collect();
     let arguments = kernel_arguments
-        .unwrap_or_default()
         .into_iter()
         .map(|a| normalized(a, source))
         .collect();
@@ -434,7 +472,233 @@ fn launch_site<'t>(
         grid: grid_axes,
         block: block_dims,
         arguments,
+        per_thread_elements,
     })
+}
+
+/// The number of threads along `x`, the grid's `x` times the block's, as sizes: each
+/// configuration argument by its value and, when it names a `dim3`, as `name.x`, the way an
+/// allocation sized for it is written.
+fn threads_on_x<'t>(
+    classifier: &Classifier<'_, 't>,
+    grid: Option<Node<'t>>,
+    grid_parts: &[Option<Node<'t>>],
+    block: Option<Node<'t>>,
+    block_parts: &[Option<Node<'t>>],
+) -> Vec<Sym> {
+    let source = classifier.source;
+    let scope = LaunchScope(classifier);
+    let evaluator = Evaluator {
+        source,
+        scope: &scope,
+        fold_sizeof: false,
+    };
+    let ways = |whole: Option<Node<'t>>, parts: &[Option<Node<'t>>]| -> Vec<Sym> {
+        let mut ways: Vec<Sym> = parts
+            .first()
+            .copied()
+            .flatten()
+            .and_then(|part| evaluator.eval(part))
+            .into_iter()
+            .collect();
+        if let Some(name) = whole
+            .map(|w| strip(w, source))
+            .filter(|w| w.node_kind() == "identifier")
+        {
+            ways.push(Sym::atom(&format!("{}.x", text(name, source))));
+        }
+        ways
+    };
+    let blocks = ways(grid, grid_parts);
+    let threads = ways(block, block_parts);
+    blocks
+        .iter()
+        .flat_map(|b| threads.iter().filter_map(move |t| b.mul(t)))
+        .collect()
+}
+
+/// For a launch argument naming a buffer, the element type `T` of its allocation and how many
+/// times `threads` elements of `T` it holds (1 to 8), when it holds them at least once.
+fn per_thread_unit<'t>(
+    classifier: &Classifier<'_, 't>,
+    allocations: &Allocations<'t>,
+    argument: Node<'t>,
+    threads: &[Sym],
+) -> Option<(String, u32)> {
+    if threads.is_empty() {
+        return None;
+    }
+    let source = classifier.source;
+    let argument = strip(argument, source);
+    // a member may be allocated by an init function and launched from another
+    let candidates = match argument.node_kind() {
+        "identifier" => allocations.in_function(),
+        "field_expression" => allocations.in_file(),
+        _ => return None,
+    };
+    let name = normalized(argument, source);
+    let sizes: Vec<(Node<'t>, Option<Node<'t>>)> = candidates
+        .iter()
+        .filter(|a| a.target == name)
+        .map(|a| (a.call, a.size))
+        .collect();
+    if sizes.is_empty() {
+        return None;
+    }
+    let function = allocations.function;
+    let mut unit: Option<(String, u32)> = None;
+    for (call, size) in sizes {
+        let size = strip(size?, source);
+        let in_function = function.byte_range().contains(&call.start_byte());
+        let mut sizeofs = Vec::new();
+        syntax::walk_iterative(size, |n| {
+            if n.node_kind() == "sizeof_expression" {
+                sizeofs.push(n);
+                return false;
+            }
+            true
+        });
+        let [sizeof] = sizeofs.as_slice() else {
+            return None;
+        };
+        let element = size::normalize_type(
+            sizeof
+                .field("type")
+                .or_else(|| sizeof.field("value").map(|v| strip(v, source)))
+                .map(|t| text(t, source))?,
+        );
+        let no_locals = Locals::default();
+        let scope_classifier = Classifier {
+            source,
+            locals: if in_function {
+                classifier.locals
+            } else {
+                &no_locals
+            },
+            helpers: classifier.helpers,
+        };
+        let scope = LaunchScope(&scope_classifier);
+        let evaluator = Evaluator {
+            source,
+            scope: &scope,
+            fold_sizeof: false,
+        };
+        let bytes = evaluator.eval(size)?;
+        let unit_size = Sym::atom(&format!("sizeof({element})"));
+        let copies = [8, 4, 2, 1].into_iter().find(|k| {
+            threads.iter().any(|t| {
+                t.mul(&unit_size)
+                    .and_then(|needed| needed.mul(&Sym::constant(i128::from(*k))))
+                    .is_some_and(|needed| needed.at_most(&bytes))
+            })
+        })?;
+        unit = match unit {
+            None => Some((element, copies)),
+            Some((u, c)) if u == element => Some((u, c.min(copies))),
+            Some(_) => return None,
+        };
+    }
+    unit
+}
+
+/// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`) of the
+/// launching function and of its file, each found on first use.
+struct Allocations<'t> {
+    function: Node<'t>,
+    source: &'t str,
+    in_function: std::cell::OnceCell<Vec<Allocated<'t>>>,
+    in_file: std::cell::OnceCell<Vec<Allocated<'t>>>,
+}
+
+struct Allocated<'t> {
+    /// What the pointer written is, normalized (`d_states`, `plan->states`).
+    target: String,
+    call: Node<'t>,
+    size: Option<Node<'t>>,
+}
+
+impl<'t> Allocations<'t> {
+    fn new(function: Node<'t>, source: &'t str) -> Allocations<'t> {
+        Allocations {
+            function,
+            source,
+            in_function: std::cell::OnceCell::new(),
+            in_file: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn in_function(&self) -> &[Allocated<'t>] {
+        self.in_function.get_or_init(|| self.collect(self.function))
+    }
+
+    fn in_file(&self) -> &[Allocated<'t>] {
+        self.in_file.get_or_init(|| {
+            let root = std::iter::successors(Some(self.function), |n| n.parent()).last();
+            root.map(|r| self.collect(r)).unwrap_or_default()
+        })
+    }
+
+    fn collect(&self, scope: Node<'t>) -> Vec<Allocated<'t>> {
+        let source = self.source;
+        let mut found = Vec::new();
+        // most code allocates nothing: a look at the text spares the walk
+        if !source
+            .get(scope.byte_range())
+            .is_some_and(|t| t.contains("cudaMalloc"))
+        {
+            return found;
+        }
+        syntax::walk_iterative(scope, |node| {
+            if node.node_kind() != "call_expression" {
+                return true;
+            }
+            let callee = node
+                .field("function")
+                .map(|f| text(f, source))
+                .unwrap_or("");
+            if !matches!(
+                callee,
+                "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
+            ) {
+                return true;
+            }
+            let arguments: Vec<Node<'t>> = node
+                .field("arguments")
+                .map(|a| {
+                    named_children(a)
+                        .filter(|c| c.node_kind() != "comment")
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(target) = arguments.first().and_then(|t| address_target(*t, source)) {
+                found.push(Allocated {
+                    target: normalized(target, source),
+                    call: node,
+                    size: arguments.get(1).copied(),
+                });
+            }
+            true
+        });
+        found
+    }
+}
+
+/// `&d`, `(void**)&d`, `reinterpret_cast<void**>(&d)`: `d`.
+fn address_target<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut node = strip(node, source);
+    for _ in 0..4 {
+        match node.node_kind() {
+            "cast_expression" => node = strip(node.field("value")?, source),
+            "call_expression" => {
+                node = strip(node.field("arguments")?.named_child(0)?, source);
+            }
+            "pointer_expression" if syntax::operator(node, source) == "&" => {
+                return node.field("argument").map(|a| strip(a, source));
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// What the launch's function says of its names, for the model's size evaluator.
@@ -452,6 +716,10 @@ impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
     }
     fn define(&self, name: &str) -> Option<&str> {
         self.0.helpers.define(name)
+    }
+    /// `sizeof(curandState)` parses as an expression; a name no local holds is a type there.
+    fn is_type(&self, name: &str) -> bool {
+        !self.0.locals.values.contains_key(name) && !self.0.locals.dim3.contains_key(name)
     }
 }
 

@@ -176,3 +176,89 @@ fn a_launch_through_a_function_pointer_launches_each_kernel_assigned_to_it() {
     assert_eq!(kernels, ["copy", "transpose"]);
     assert!(found.iter().all(|s| s.grid[0] == GridAxis::Exact));
 }
+
+#[test]
+fn each_launch_sees_the_grid_assigned_last_on_its_path() {
+    let source = "void f(float* p, int n, bool wide) {
+        dim3 threads, blocks;
+        threads = dim3(512);
+        blocks = dim3(n / threads.x);
+        k<<<blocks, threads>>>(p, n);
+        blocks = dim3((n + 511) / 512);
+        k<<<blocks, threads>>>(p, n);
+        int count = n / 256;
+        if (wide) count = (n + 255) / 256;
+        k<<<count, 256>>>(p, n);
+        int size = 1 << 20;
+        dim3 grid(size / 256);
+        size = size * 2;
+        k<<<grid, 256>>>(p, size);
+    }";
+    let found = sites(source);
+    let axes: Vec<GridAxis> = found.iter().map(|s| s.grid[0].clone()).collect();
+    assert_eq!(
+        axes,
+        [
+            GridAxis::Exact,
+            rounded("n"),
+            GridAxis::Unknown,
+            GridAxis::Exact
+        ]
+    );
+}
+
+#[test]
+fn a_buffer_allocated_per_launched_thread_is_known_at_the_launch() {
+    let source = "struct Plan { float* slots; int blocks; };
+    void init(Plan* plan) { cudaMalloc(&plan->slots, plan->blocks * 128 * sizeof(float)); }
+    void run(Plan* plan, int gridSize, int blockSize, unsigned n) {
+        dim3 block; dim3 grid;
+        block.x = 256;
+        grid.x = (n + 255) / 256;
+        curandState* states; float* pairs; float* small; float* bytes;
+        cudaMalloc((void**)&states, grid.x * block.x * sizeof(curandState));
+        cudaMalloc(reinterpret_cast<void**>(&pairs), 2 * gridSize * blockSize * sizeof(float));
+        cudaMalloc(&small, gridSize * sizeof(float));
+        k<<<grid, block>>>(states, n);
+        k<<<gridSize, blockSize>>>(pairs, small);
+        k<<<plan->blocks, 128>>>(plan->slots);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[0].elements_per_thread(0, Some("curandState")), 1);
+    assert_eq!(found[0].elements_per_thread(0, Some("float")), 0);
+    assert_eq!(found[0].elements_per_thread(1, None), 0);
+    assert_eq!(found[1].elements_per_thread(0, Some("const float")), 2);
+    assert_eq!(found[1].elements_per_thread(1, Some("float")), 0);
+    assert_eq!(found[2].elements_per_thread(0, None), 1);
+}
+
+#[test]
+fn hip_launch_kernel_ggl_is_a_launch_site_with_its_arguments() {
+    let source = "void f(float* p, int n) {
+        hipLaunchKernelGGL(k, dim3(n / 256), dim3(256), 0, 0, p, n);
+        hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float>), dim3((n + 255) / 256), dim3(256), 0, 0, p, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].arguments, ["p", "n"]);
+    assert_eq!(found[1].kernel, "k");
+    assert_eq!(found[1].grid[0], rounded("n"));
+    assert_eq!(found[1].bound_argument(0), Some(1));
+}
+
+#[test]
+fn sizes_read_from_input_or_a_table_are_problem_dimensions() {
+    for launch in [
+        "int Lx = atoi(argv[1]); dim3 blk(Lx / 16 * 4); k<<<blk, 256>>>(p, Lx);",
+        "int sizes[3] = {64, 128, 256}; k<<<sizes[i] / 64, 64>>>(p, sizes[i]);",
+    ] {
+        let source = format!("void f(float* p, char** argv, int i) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], GridAxis::Exact, "{launch}");
+    }
+    let counts = "void f(float* p, int* blockCounts, int i) { k<<<blockCounts[i], 64>>>(p); }";
+    assert_eq!(grid_of(counts)[0], GridAxis::Unknown);
+}

@@ -1,0 +1,239 @@
+//! Reaching definitions in structured code: which of a local's definitions a use can see.
+//!
+//! A definition that runs on every path to the use, after the others, hides them: `off = off *
+//! L` inside `if (row < total)` is the value an access later in that block reads, and the
+//! earlier `off = ...` only feeds it. Definitions after the use reach it again through the back
+//! edge of a loop that holds both, unless the loop itself redefines the local first. Code here
+//! has no `goto`; a `switch` body is not straight-line code (its cases are jumped into), so a
+//! definition there hides nothing.
+
+use crate::syntax::{operator, NodeExt};
+use tree_sitter::Node;
+
+/// Of `definitions` (the values assigned to one local: initialisers, right-hand sides, or the
+/// target itself for `+=` and `++`), those that may be the value read at `at`.
+pub fn reaching<'t>(definitions: &[Node<'t>], at: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    let use_start = at.start_byte();
+    let mut before: Vec<(Node<'t>, usize)> = Vec::new();
+    let mut after: Vec<Node<'t>> = Vec::new();
+    for value in definitions {
+        let Some(statement) = completion(*value) else {
+            continue;
+        };
+        if statement.end_byte() <= use_start {
+            before.push((*value, statement.end_byte()));
+        } else if !contains(statement, at) {
+            after.push(*value);
+        }
+        // a definition whose own text holds the use (`x = x * 2` read on its right) is not yet
+        // in effect there
+    }
+    before.sort_by_key(|(_, end)| *end);
+    let hiding = before
+        .iter()
+        .rposition(|(value, _)| !updates_itself(*value, source) && dominates(*value, at));
+    let mut reaching: Vec<Node<'t>> = match hiding {
+        Some(at_index) => before[at_index..].iter().map(|(v, _)| *v).collect(),
+        None => before.iter().map(|(v, _)| *v).collect(),
+    };
+    let hider = hiding.map(|i| before[i].0);
+    for value in after {
+        let carried = enclosing_loops(at).any(|lp| {
+            contains(lp, value) && hider.is_none_or(|h| !contains(loop_body(lp).unwrap_or(lp), h))
+        });
+        if carried {
+            reaching.push(value);
+        }
+    }
+    reaching
+}
+
+/// The node whose end is where a definition takes effect: the declarator, the assignment, the
+/// `++`.
+fn completion(value: Node) -> Option<Node> {
+    let mut node = value;
+    for _ in 0..8 {
+        match node.node_kind() {
+            "init_declarator" | "assignment_expression" | "update_expression" => return Some(node),
+            _ => node = node.parent()?,
+        }
+    }
+    None
+}
+
+/// `x += k`, `x++`: the new value is built from the old one, so it hides nothing.
+pub fn updates_itself(value: Node, source: &str) -> bool {
+    match completion(value) {
+        Some(node) if node.node_kind() == "assignment_expression" => operator(node, source) != "=",
+        Some(node) => node.node_kind() == "update_expression",
+        None => true,
+    }
+}
+
+fn contains(outer: Node, inner: Node) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+/// Whether the definition runs on every path that reaches `at`: its statement sits directly in
+/// a block (or a `for` initializer) that also holds `at`, and nothing between it and that
+/// statement makes it conditional (`c && (x = 1)`, `c ? x = 1 : 0`).
+fn dominates(value: Node, at: Node) -> bool {
+    let mut node = value;
+    for _ in 0..64 {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "compound_statement" => {
+                let in_switch = parent
+                    .parent()
+                    .is_some_and(|p| p.node_kind() == "switch_statement");
+                return !in_switch && contains(parent, at);
+            }
+            "for_statement" | "for_range_loop" => {
+                let is_initializer = parent
+                    .field("initializer")
+                    .is_some_and(|i| i.id() == node.id());
+                return is_initializer && contains(parent, at);
+            }
+            "init_declarator"
+            | "assignment_expression"
+            | "update_expression"
+            | "declaration"
+            | "expression_statement"
+            | "comma_expression"
+            | "parenthesized_expression"
+            | "cast_expression" => node = parent,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn enclosing_loops<'t>(at: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(at.parent(), |n| n.parent()).filter(|n| {
+        matches!(
+            n.node_kind(),
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+        )
+    })
+}
+
+fn loop_body(lp: Node) -> Option<Node> {
+    lp.field("body")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{self, text};
+
+    /// The definitions of `name` in `code`'s first function and the texts of those that reach
+    /// the last use of `name` in an expression `use(name)`.
+    fn reaching_texts(code: &str, name: &str) -> Vec<String> {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_cuda::LANGUAGE.into())
+            .expect("grammar loads");
+        let tree = parser.parse(code, None).expect("parses");
+        let mut definitions = Vec::new();
+        let mut uses = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |node| {
+            match node.node_kind() {
+                "init_declarator" => {
+                    let declared = node
+                        .field("declarator")
+                        .is_some_and(|d| text(d, code) == name);
+                    if let (true, Some(value)) = (declared, node.field("value")) {
+                        definitions.push(value);
+                    }
+                }
+                "assignment_expression" => {
+                    if let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
+                        if text(l, code) == name {
+                            definitions.push(if operator(node, code) == "=" { r } else { l });
+                        }
+                    }
+                }
+                "update_expression" => {
+                    if let Some(a) = node.field("argument") {
+                        if text(a, code) == name {
+                            definitions.push(a);
+                        }
+                    }
+                }
+                "call_expression" => {
+                    let is_use = node
+                        .field("function")
+                        .is_some_and(|f| text(f, code) == "use");
+                    if let (true, Some(arguments)) = (is_use, node.field("arguments")) {
+                        uses.extend(arguments.named_child(0));
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+        let at = *uses.last().expect("a use");
+        reaching(&definitions, at, code)
+            .into_iter()
+            .map(|n| text(n, code).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_later_definition_in_the_same_block_hides_the_earlier() {
+        let code = "void f(int a) { int x = a; x = 2 * a; use(x); }";
+        assert_eq!(reaching_texts(code, "x"), ["2 * a"]);
+    }
+
+    #[test]
+    fn a_definition_inside_a_guarded_block_hides_the_one_before_the_guard() {
+        let code = "void f(int a, int n) { int off = a; if (a < n) { off = off * 4; use(off); } }";
+        assert_eq!(reaching_texts(code, "off"), ["off * 4"]);
+    }
+
+    #[test]
+    fn a_definition_in_a_branch_joins_the_one_before() {
+        let code = "void f(int a) { int x = a; if (a) { x = 3; } use(x); }";
+        assert_eq!(reaching_texts(code, "x"), ["a", "3"]);
+    }
+
+    #[test]
+    fn a_compound_update_keeps_what_it_updates() {
+        let code = "void f(int a) { int x = a; x += 4; use(x); }";
+        assert_eq!(reaching_texts(code, "x"), ["a", "x"]);
+    }
+
+    #[test]
+    fn a_definition_later_in_a_loop_comes_back_through_the_back_edge() {
+        let code = "void f(int a) { int x = a; while (a) { use(x); x = 7; } }";
+        assert_eq!(reaching_texts(code, "x"), ["a", "7"]);
+        let redefined_first = "void f(int a) { while (a) { int x = 1; use(x); x = 7; } }";
+        assert_eq!(reaching_texts(redefined_first, "x"), ["1"]);
+    }
+
+    #[test]
+    fn a_definition_after_the_use_outside_any_loop_does_not_reach_it() {
+        let code = "void f(int a) { int x = a; use(x); x = 9; }";
+        assert_eq!(reaching_texts(code, "x"), ["a"]);
+    }
+
+    #[test]
+    fn a_for_initializer_dominates_its_body_and_the_update_comes_back() {
+        let code = "void f(int a) { for (int i = a; i < 8; i += 2) { use(i); } }";
+        assert_eq!(reaching_texts(code, "i"), ["a", "i"]);
+    }
+
+    #[test]
+    fn a_definition_in_a_switch_case_hides_nothing() {
+        let code = "void f(int a) { int x = a; switch (a) { case 1: x = 2; use(x); } }";
+        assert_eq!(reaching_texts(code, "x"), ["a", "2"]);
+    }
+
+    #[test]
+    fn a_conditional_assignment_hides_nothing() {
+        let code = "void f(int a) { int x = a; a && (x = 5); use(x); }";
+        assert_eq!(reaching_texts(code, "x"), ["a", "5"]);
+    }
+}

@@ -1,0 +1,49 @@
+// Bad: launches that leave threads past the end of what the kernel indexes. A buffer with one
+// slot per block (not per thread), a per-thread buffer read one grid stride too far, and a grid
+// rounded up on one path of the launcher: each access is reported.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void writeSlots(float* out) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    out[tid] = 1.0f; // expect: unguarded-thread-index
+}
+
+__global__ void readAhead(const float* in, float* out) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int step = gridDim.x * blockDim.x;
+    out[tid] = in[tid + step]; // expect: unguarded-thread-index
+}
+
+__global__ void fill(float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = 0.0f; // expect: unguarded-thread-index
+}
+
+void launchAll(int gridSize, int blockSize, int n, bool wide) {
+    float* slots = nullptr;
+    // one float per block, but every thread writes its own slot
+    if (cudaMalloc((void**)&slots, gridSize * sizeof(float)) != cudaSuccess) return;
+    writeSlots<<<gridSize, blockSize>>>(slots);
+    if (cudaGetLastError() != cudaSuccess) printf("writeSlots failed\n");
+
+    float *in = nullptr, *out = nullptr;
+    if (cudaMalloc((void**)&in, gridSize * blockSize * sizeof(float)) != cudaSuccess) return;
+    if (cudaMalloc((void**)&out, gridSize * blockSize * sizeof(float)) != cudaSuccess) return;
+    if (cudaMemset(in, 0, gridSize * blockSize * sizeof(float)) != cudaSuccess) return;
+    readAhead<<<gridSize, blockSize>>>(in, out);
+    if (cudaGetLastError() != cudaSuccess) printf("readAhead failed\n");
+
+    float* data = nullptr;
+    if (cudaMalloc((void**)&data, n * sizeof(float)) != cudaSuccess) return;
+    int blocks = n / 256;
+    if (wide) blocks = (n + 255) / 256; // rounded up on this path only
+    fill<<<blocks, 256>>>(data, n);
+    if (cudaGetLastError() != cudaSuccess) printf("fill failed\n");
+
+    cudaError_t freed = cudaFree(slots);
+    freed = cudaFree(in);
+    freed = cudaFree(out);
+    freed = cudaFree(data);
+    if (freed != cudaSuccess) printf("free failed\n");
+}

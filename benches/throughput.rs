@@ -134,7 +134,7 @@ impl Rng {
 /// Writes files of realistic CUDA: kernels with and without guards, grid-stride loops, tiled
 /// shared-memory code with barriers, templates, macros, `#if` blocks, host code with allocations,
 /// copies, launches and error checks. Returns the number of lines written.
-fn generate_corpus(dir: &Path, target_lines: usize) -> usize {
+pub fn generate_corpus(dir: &Path, target_lines: usize) -> usize {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("create corpus dir");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);

@@ -135,6 +135,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 }
             }
             let several = variables.len() > 1;
+            let mut from_launch = true;
             for (variable, axes) in variables {
                 let launches = facts.launch_bound(kernel, axes);
                 for launch in &launches.unsafe_launches {
@@ -146,6 +147,8 @@ fn check(model: &Model, cx: &mut LintContext) {
                             diagnostic.with_label(launch.span.clone(), launch_label(launch, axes));
                     }
                 }
+                // a bound guessed from the kernel's parameters is offered, not applied unasked
+                from_launch &= launches.parameter.is_some();
                 let bound = match launches.parameter {
                     Some(parameter) => Some(parameter.name.clone()),
                     // no launch in sight: a one-dimensional index and the kernel's one size
@@ -199,6 +202,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                             span: statement.byte_range(),
                             replacement: format!("if ({condition}) {{ {body} }}"),
                         }],
+                        safe: from_launch,
                     });
                 }
             }
@@ -319,7 +323,7 @@ mod tests {
         assert!(row
             .fix
             .as_ref()
-            .is_some_and(|f| f.title == "wrap in `if (row < M && col < N)`"));
+            .is_some_and(|f| f.title == "wrap in `if (row < M && col < N)`" && f.safe));
         assert!(row
             .labels
             .iter()

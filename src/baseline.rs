@@ -175,6 +175,7 @@ mod tests {
         RunResult {
             reports: vec![report],
             errors: Vec::new(),
+            ..Default::default()
         }
     }
 

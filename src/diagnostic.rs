@@ -54,6 +54,9 @@ pub struct Edit {
 pub struct Fix {
     pub title: String,
     pub edits: Vec<Edit>,
+    /// Whether `--fix` may apply it unasked: the change keeps every correct behaviour (a guard
+    /// whose bound the launch pairs with the index). Others are offered in editors only.
+    pub safe: bool,
 }
 
 /// The outcome of `--verify` for one finding.

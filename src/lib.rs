@@ -3,10 +3,12 @@
 //! Flow: files → preprocessing view → tree-sitter parse → semantic model → lints → renderers.
 
 pub mod baseline;
+pub mod cache;
 pub mod config;
 pub mod diagnostic;
 pub mod engine;
 pub mod fingerprint;
+pub mod fix;
 pub mod incremental;
 pub mod lint;
 #[path = "../lints/mod.rs"]
@@ -14,8 +16,11 @@ pub mod lints;
 pub mod lsp;
 pub mod model;
 pub mod parse_stats;
+pub mod progress;
 pub mod render;
+pub mod show;
 pub mod source;
 pub mod syntax;
 pub mod testing;
 pub mod verify;
+pub mod walk;

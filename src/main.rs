@@ -18,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Lint .cu/.cuh files (directories are walked, honouring .gitignore and .cudalintignore)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule, or print one rule's documentation
     Rule {
         /// The rule to document
@@ -46,6 +46,8 @@ enum Command {
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Format {
     Terminal,
+    /// One line per finding: `path:line:col: rule message`
+    Concise,
     Json,
     /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
     Sarif,
@@ -74,11 +76,26 @@ struct CheckArgs {
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value = "terminal")]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        value_enum,
+        default_value = "terminal"
+    )]
     format: Format,
     /// Write the report to this file instead of standard output
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Print the number of findings per rule (and how many have a fix) instead of the findings
+    #[arg(long)]
+    statistics: bool,
+    /// List the files that would be linted, and lint nothing
+    #[arg(long, conflicts_with = "show_settings")]
+    show_files: bool,
+    /// Print the settings that apply to each file (configuration file, rules, severities), and
+    /// lint nothing
+    #[arg(long)]
+    show_settings: bool,
     /// Report only findings that this baseline (from --write-baseline) does not record
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -106,6 +123,18 @@ struct CheckArgs {
     /// Colour terminal output: auto, always or never
     #[arg(long, default_value = "auto")]
     color: String,
+    /// Apply the safe fixes to the files, then report what is left
+    #[arg(long)]
+    fix: bool,
+    /// Print the safe fixes as a unified diff instead of applying them (exit 1 if there is one)
+    #[arg(long, conflicts_with = "add_ignore")]
+    diff: bool,
+    /// Add a `// cudalint: ignore[rule]` comment to every line with a finding, and report nothing
+    #[arg(long, conflicts_with_all = ["fix", "write_baseline", "baseline"])]
+    add_ignore: bool,
+    /// Lint every file again instead of reading unchanged results from .cudalint_cache/
+    #[arg(long)]
+    no_cache: bool,
     /// Also report analysis skips (deeply nested or unparsable regions)
     #[arg(long, short)]
     verbose: bool,
@@ -167,7 +196,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
         Command::Rule { name } => run_rule(name),
         Command::ParseStats(args) => run_parse_stats(args),
         Command::DebugTree { path } => debug_tree(path),
@@ -197,6 +226,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    if let Some(message) = args.output.as_deref().and_then(format_name_as_output) {
+        eprintln!("cudalint: error: {message}");
+        return ExitCode::from(2);
+    }
     let options = CheckOptions {
         config: args.config.clone(),
         select: args.select.clone(),
@@ -204,9 +237,37 @@ fn run_check(args: CheckArgs) -> ExitCode {
         extend_select: args.extend_select.clone(),
         defines: args.define.clone(),
     };
-    let mut run = engine::check(&args.paths, options);
+    if args.show_files || args.show_settings {
+        return show_files_or_settings(&args.paths, options, args.show_settings);
+    }
+    let cache = if args.no_cache {
+        None
+    } else {
+        cudalint::cache::RunCache::at_project_root()
+    };
+    let progress = cudalint::progress::TerminalProgress::for_stderr();
+    let progress: &dyn engine::Progress = match &progress {
+        Some(bar) => bar,
+        None => &engine::NoProgress,
+    };
+    let mut run = engine::check_cached(&args.paths, options.clone(), cache.as_ref(), progress);
     if let Some(path) = &args.write_baseline {
         return write_baseline(&run, path);
+    }
+    if args.add_ignore || args.diff {
+        return change_files(&run, &args);
+    }
+    if args.fix {
+        let changes = cudalint::fix::safe_fixes(&run);
+        if !report_changes(&changes, &cudalint::fix::write(&changes), "fixed") {
+            return ExitCode::from(2);
+        }
+        if !changes.files.is_empty() {
+            // what is left is what the fixed files say now
+            let mut again = engine::check_cached(&args.paths, options, cache.as_ref(), progress);
+            again.skipped_special.clear(); // already named
+            run = again;
+        }
     }
     if let Some(path) = &args.baseline {
         let baseline = match Baseline::load(path) {
@@ -234,7 +295,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
         _ => to_terminal && std::env::var_os("NO_COLOR").is_none(),
     };
     let rendered = match args.format {
+        _ if args.statistics => {
+            cudalint::render::statistics::render(&run, args.format == Format::Json).into_bytes()
+        }
         Format::Terminal => cudalint::render::terminal::render(&run, color),
+        Format::Concise => cudalint::render::concise::render(&run).into_bytes(),
         Format::Json => cudalint::render::json::render(&run).into_bytes(),
         Format::Sarif => {
             cudalint::render::sarif::render(&run, &rules_that_ran(&run, &args)).into_bytes()
@@ -246,12 +311,23 @@ fn run_check(args: CheckArgs) -> ExitCode {
     for error in &run.errors {
         eprintln!("cudalint: error: {error}");
     }
-    for report in &run.reports {
-        if let Some(warning) = &report.warning {
-            eprintln!("cudalint: warning: {}: {warning}", report.display_path);
-        }
+    if let Some(message) = skipped_message(&run) {
+        eprintln!("{message}");
     }
     if args.verbose {
+        if let Some(cache) = cache.as_ref().filter(|c| c.was_hit()) {
+            eprintln!(
+                "cudalint: unchanged since an earlier run: findings read from {}",
+                engine::display_path(cache.dir())
+            );
+        }
+        // stray non-UTF-8 bytes (a Latin-1 copyright line) do not stop linting, so they are
+        // listed only on request
+        for report in &run.reports {
+            if let Some(note) = &report.warning {
+                eprintln!("cudalint: {}: {note}", report.display_path);
+            }
+        }
         for report in run.reports.iter().filter(|r| r.skipped_regions > 0) {
             eprintln!(
                 "cudalint: {}: {} region(s) nested too deeply to analyse were skipped",
@@ -277,6 +353,142 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit_code(&run, args.fail_on, args.exit_zero)
+}
+
+/// Why an `--output` value that is a format's name (`-o json`) is refused: the user almost
+/// certainly meant `--output-format`, and a file named `json` is no use to anyone.
+fn format_name_as_output(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    let known = Format::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .any(|v| v.matches(text, true));
+    // ruff's names for the two human formats
+    let known = known
+        || ["full", "text"]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(text));
+    known.then(|| {
+        format!(
+            "`--output {text}` would write the report to a file named `{text}`; for the format, use `--output-format {}` (to really write such a file, use `--output ./{text}`)",
+            text.to_ascii_lowercase()
+        )
+    })
+}
+
+fn show_files_or_settings(paths: &[PathBuf], options: CheckOptions, settings: bool) -> ExitCode {
+    let shown = cudalint::show::files_or_settings(paths, options, settings);
+    if let Some(message) = skipped_message(&RunResult {
+        skipped_special: shown.skipped,
+        ..RunResult::default()
+    }) {
+        eprintln!("{message}");
+    }
+    for error in &shown.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    if let Err(e) = std::io::stdout().write_all(shown.text.as_bytes()) {
+        eprintln!("cudalint: error: cannot write: {e}");
+        return ExitCode::from(2);
+    }
+    if shown.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// `--add-ignore` and `--diff`: the changes written, or shown, and nothing else reported.
+fn change_files(run: &RunResult, args: &CheckArgs) -> ExitCode {
+    if let Some(message) = skipped_message(run) {
+        eprintln!("{message}");
+    }
+    for error in &run.errors {
+        eprintln!("cudalint: error: {error}");
+    }
+    if args.add_ignore {
+        let changes = cudalint::fix::ignore_comments(run);
+        let written = report_changes(
+            &changes,
+            &cudalint::fix::write(&changes),
+            "added ignore comments for",
+        );
+        return if written && run.errors.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        };
+    }
+    let changes = cudalint::fix::safe_fixes(run);
+    let diff: String = changes
+        .files
+        .iter()
+        .map(cudalint::fix::unified_diff)
+        .collect();
+    if let Err(e) = std::io::stdout().write_all(diff.as_bytes()) {
+        eprintln!("cudalint: error: cannot write the diff: {e}");
+        return ExitCode::from(2);
+    }
+    report_changes(&changes, &[], "would fix");
+    if !run.errors.is_empty() {
+        ExitCode::from(2)
+    } else if changes.files.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Says on stderr what a pass changed (`verb`: "fixed", ...); false when a file could not be
+/// written.
+fn report_changes(changes: &cudalint::fix::Changes, errors: &[String], verb: &str) -> bool {
+    let findings: usize = changes.files.iter().map(|c| c.findings).sum();
+    if findings > 0 {
+        eprintln!(
+            "cudalint: {verb} {findings} finding(s) in {} file(s)",
+            changes.files.len()
+        );
+    }
+    if changes.overlapping > 0 {
+        eprintln!(
+            "cudalint: {} fix(es) left out: their edits overlap another fix's (run --fix again)",
+            changes.overlapping
+        );
+    }
+    if !changes.unsuppressible.is_empty() {
+        eprintln!(
+            "cudalint: no comment added inside a macro continued over lines: {}",
+            changes.unsuppressible.join(", ")
+        );
+    }
+    if !changes.changed_since.is_empty() {
+        eprintln!(
+            "cudalint: changed on disk while being linted, left alone: {}",
+            changes.changed_since.join(", ")
+        );
+    }
+    for error in errors {
+        eprintln!("cudalint: error: cannot write {error}");
+    }
+    errors.is_empty()
+}
+
+/// One line naming every special file the walks skipped.
+fn skipped_message(run: &RunResult) -> Option<String> {
+    if run.skipped_special.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = run
+        .skipped_special
+        .iter()
+        .map(|s| format!("{} ({})", s.path, s.kind))
+        .collect();
+    let count = names.len();
+    Some(format!(
+        "cudalint: skipped {count} special file{} (not regular files, never opened): {}",
+        if count == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
 }
 
 fn run_parse_stats(args: ParseStatsArgs) -> ExitCode {

@@ -122,17 +122,13 @@ fn json_output_has_the_documented_shape() {
 }
 
 #[test]
-fn file_that_is_not_utf8_is_linted_with_a_warning() {
+fn file_that_is_not_utf8_is_linted_silently_and_listed_on_request() {
     let (_guard, dir) = workspace();
     let mut bytes = b"// caf\xe9 au lait\n".to_vec();
     bytes.extend_from_slice(BAD_KERNEL.as_bytes());
     std::fs::write(dir.join("latin1.cu"), bytes).unwrap();
     let output = cudalint(&dir, &["check", ".", "--format", "json"]);
-    assert!(
-        stderr(&output).contains("latin1.cu: not valid UTF-8 (invalid byte at offset 6)"),
-        "{}",
-        stderr(&output)
-    );
+    assert_eq!(stderr(&output), "", "a linted file is not worth a warning");
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let lines: Vec<(String, u64)> = json["diagnostics"]
         .as_array()
@@ -146,7 +142,103 @@ fn file_that_is_not_utf8_is_linted_with_a_warning() {
         })
         .collect();
     assert!(lines.contains(&("latin1.cu".to_string(), 4)), "{lines:?}");
+    assert_eq!(json["notes"].as_array().map(Vec::len), Some(1), "{json}");
+    assert_eq!(json["notes"][0]["path"], "latin1.cu");
+    assert!(json["notes"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8 (invalid byte at offset 6)"));
     assert_eq!(output.status.code(), Some(1));
+
+    let verbose = cudalint(&dir, &["check", ".", "--verbose"]);
+    assert!(
+        stderr(&verbose).contains("latin1.cu: not valid UTF-8 (invalid byte at offset 6)"),
+        "{}",
+        stderr(&verbose)
+    );
+    let clean = cudalint(&dir, &["check", "bad.cu", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&clean.stdout).unwrap();
+    assert!(json.get("notes").is_none(), "{json}");
+}
+
+/// Runs cudalint, failing (not hanging) if it has not finished within 30 seconds.
+#[cfg(unix)]
+fn cudalint_with_deadline(dir: &Path, args: &[&str]) -> Output {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cudalint"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run cudalint");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cudalint {args:?} still running after 30 s: it opened a special file");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+fn make_fifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifo_in_a_walk_is_skipped_with_one_message() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    make_fifo(&dir.join("pipe.cu"));
+    make_fifo(&dir.join("sub/other.cuh"));
+    make_fifo(&dir.join("not-cuda.txt"));
+    std::os::unix::fs::symlink("pipe.cu", dir.join("link.cu")).unwrap();
+    let output = cudalint_with_deadline(&dir, &["check", ".", "--format", "json"]);
+    let err = stderr(&output);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("cudalint: skipped 3 special files")
+            && lines[0].contains("pipe.cu (FIFO (named pipe))")
+            && lines[0].contains("link.cu (FIFO (named pipe))")
+            && lines[0].contains("sub/other.cuh")
+            && !lines[0].contains("not-cuda.txt"),
+        "{err}"
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(1), "findings, no error");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["notes"].as_array().map(Vec::len), Some(3), "{json}");
+}
+
+#[cfg(unix)]
+#[test]
+fn special_file_named_explicitly_is_an_error() {
+    let (_guard, dir) = workspace();
+    make_fifo(&dir.join("pipe.cu"));
+    let output = cudalint_with_deadline(&dir, &["check", "pipe.cu", "bad.cu", "--format", "json"]);
+    assert!(
+        stderr(&output).contains("pipe.cu: is a FIFO (named pipe), not a regular file; not linted"),
+        "{}",
+        stderr(&output)
+    );
+    assert_other_file_linted(&output);
+    assert_eq!(output.status.code(), Some(2));
+    let device = cudalint_with_deadline(&dir, &["check", "/dev/zero"]);
+    assert!(
+        stderr(&device).contains("/dev/zero: is a character device"),
+        "{}",
+        stderr(&device)
+    );
+    assert_eq!(device.status.code(), Some(2));
 }
 
 #[test]
@@ -448,4 +540,227 @@ fn rule_command_lists_and_documents_rules() {
         assert!(text.contains(heading), "{heading} missing");
     }
     assert_eq!(cudalint(&dir, &["rule", "nope"]).status.code(), Some(2));
+}
+
+const DOUBLE_FREE: &str = "void release(int n) {\n    float* d;\n    if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) return;\n    cudaFree(d);\n    cudaFree(d);\n}\n";
+
+/// bad.cu, a double free and a clean file, in a temporary directory.
+fn three_files() -> (tempfile::TempDir, PathBuf) {
+    let (guard, dir) = workspace();
+    std::fs::write(dir.join("free.cu"), DOUBLE_FREE).unwrap();
+    std::fs::write(dir.join("clean.cu"), CLEAN_KERNEL).unwrap();
+    (guard, dir)
+}
+
+#[test]
+fn concise_output_is_one_line_per_finding() {
+    let (_guard, dir) = three_files();
+    let output = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--output-format",
+            "concise",
+            "--select",
+            "kernel,memory",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    insta::assert_snapshot!("concise_output", stdout(&output));
+    // `--format` and ruff's `--output-format` are one option
+    let same = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--format",
+            "concise",
+            "--select",
+            "kernel,memory",
+        ],
+    );
+    assert_eq!(stdout(&same), stdout(&output));
+}
+
+#[test]
+fn statistics_count_findings_per_rule_with_the_fixable_ones() {
+    let (_guard, dir) = three_files();
+    // launched with the grid rounded up from `n`: the guard is known, so --fix may apply it
+    let launched = format!(
+        "{}\nvoid run(float* d, int n) {{\n    scale2<<<(n + 255) / 256, 256>>>(d, n);\n}}\n",
+        BAD_KERNEL.replace("scale", "scale2")
+    );
+    std::fs::write(dir.join("bad2.cu"), launched).unwrap();
+    let output = cudalint(
+        &dir,
+        &["check", ".", "--statistics", "--ignore", "error-handling"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    insta::assert_snapshot!("statistics", stdout(&output));
+    let json = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--statistics",
+            "--output-format",
+            "json",
+            "--select",
+            "kernel",
+        ],
+    );
+    let counts: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        counts,
+        serde_json::json!([{"rule": "unguarded-thread-index", "count": 2, "fixable": 1}])
+    );
+}
+
+#[test]
+fn category_selection_runs_only_the_categorys_rules() {
+    let (_guard, dir) = three_files();
+    let rules = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", ".", "--format", "json"];
+        all.extend_from_slice(args);
+        let output = cudalint(&dir, &all);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut rules: Vec<String> = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect();
+        rules.sort();
+        rules.dedup();
+        rules
+    };
+    assert_eq!(rules(&["--select", "memory"]), ["double-free"]);
+    assert_eq!(rules(&["--select", "kernel"]), ["unguarded-thread-index"]);
+    assert!(!rules(&["--ignore", "error-handling"])
+        .iter()
+        .any(|r| r.starts_with("unchecked")));
+    assert!(rules(&["--select", "all"])
+        .iter()
+        .any(|r| r == "unchecked-cuda-call"));
+    std::fs::write(dir.join("cudalint.toml"), "select = [\"memory\"]\n").unwrap();
+    assert_eq!(rules(&[]), ["double-free"]);
+    let unknown = cudalint(&dir, &["check", ".", "--select", "kernels"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown rule `kernels`"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+#[test]
+fn format_name_given_to_output_is_refused_with_a_hint() {
+    let (_guard, dir) = workspace();
+    for name in ["json", "sarif", "Concise"] {
+        let output = cudalint(&dir, &["check", "bad.cu", "-o", name]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(
+            stderr(&output).contains(&format!(
+                "use `--output-format {}`",
+                name.to_ascii_lowercase()
+            )),
+            "{}",
+            stderr(&output)
+        );
+        assert!(!dir.join(name).exists(), "a file named {name} was written");
+    }
+    let written = cudalint(
+        &dir,
+        &["check", "bad.cu", "--format", "json", "-o", "./json"],
+    );
+    assert_eq!(written.status.code(), Some(1), "{}", stderr(&written));
+    assert!(dir.join("json").is_file());
+    let report = cudalint(&dir, &["check", "bad.cu", "-o", "report.json"]);
+    assert_eq!(report.status.code(), Some(1));
+    assert!(dir.join("report.json").is_file());
+}
+
+#[test]
+fn show_files_and_show_settings_lint_nothing() {
+    let (_guard, dir) = three_files();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/k.cu"), BAD_KERNEL).unwrap();
+    std::fs::write(
+        dir.join("sub/cudalint.toml"),
+        "ignore = [\"error-handling\"]\ncheck-macros = [\"CHECK\"]\n[severity]\nunguarded-thread-index = \"error\"\n",
+    )
+    .unwrap();
+    let files = cudalint(&dir, &["check", ".", "--show-files"]);
+    assert_eq!(files.status.code(), Some(0), "no findings are reported");
+    assert_eq!(stdout(&files), "bad.cu\nclean.cu\nfree.cu\nsub/k.cu\n");
+    let settings = cudalint(&dir, &["check", "sub/k.cu", "--show-settings"]);
+    assert_eq!(settings.status.code(), Some(0));
+    let text = stdout(&settings);
+    assert!(
+        text.starts_with("sub/k.cu\n  configuration: sub/cudalint.toml\n"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["unguarded-thread-index", "kernel", "error"]),
+        "{text}"
+    );
+    assert!(
+        text.contains("rules off: unchecked-cuda-call, unchecked-kernel-launch"),
+        "{text}"
+    );
+    assert!(text.contains("check-macros: CHECK"), "{text}");
+    let defaults = cudalint(&dir, &["check", "bad.cu", "--show-settings"]);
+    assert!(stdout(&defaults).contains("configuration: none (defaults)"));
+}
+
+/// What a run prints on a terminal (through `script`, which gives it a pseudo-terminal), the
+/// report itself written to report.txt.
+#[cfg(unix)]
+fn on_a_terminal(dir: &Path, env: &[(&str, &str)]) -> String {
+    let command = format!(
+        "'{}' check . --no-cache -o report.txt",
+        env!("CARGO_BIN_EXE_cudalint")
+    );
+    let mut script = Command::new("script");
+    script
+        .current_dir(dir)
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("CI")
+        .env("TERM", "xterm");
+    for (key, value) in env {
+        script.env(key, value);
+    }
+    let output = script
+        .output()
+        .expect("`script` (util-linux) gives the test a terminal");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(dir.join("report.txt").is_file());
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn progress_bar_only_on_a_terminal_outside_ci_after_the_delay() {
+    let (_guard, dir) = three_files();
+    let shown = on_a_terminal(&dir, &[("CUDALINT_PROGRESS_DELAY_MS", "0")]);
+    assert!(
+        shown.contains("linting") && shown.contains("/3 files"),
+        "{shown:?}"
+    );
+    let ci = on_a_terminal(&dir, &[("CUDALINT_PROGRESS_DELAY_MS", "0"), ("CI", "true")]);
+    assert!(!ci.contains("linting"), "{ci:?}");
+    // three small files take far less than the default second
+    let quick = on_a_terminal(&dir, &[]);
+    assert!(!quick.contains("linting"), "{quick:?}");
+    let piped = Command::new(env!("CARGO_BIN_EXE_cudalint"))
+        .current_dir(&dir)
+        .args(["check", ".", "--no-cache", "--output-format", "concise"])
+        .env("CUDALINT_PROGRESS_DELAY_MS", "0")
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&piped), "", "no bar in a pipe");
 }

@@ -24,6 +24,7 @@ fn run_pipeline(path: &Path, text: &str, settings: &Settings) -> usize {
     let run = RunResult {
         reports: vec![report],
         errors: Vec::new(),
+        ..Default::default()
     };
     assert!(cudalint::render::json::render(&run).starts_with('{'));
     let _ = cudalint::render::terminal::render(&run, true);

@@ -239,9 +239,9 @@ fn an_invalid_configuration_is_reported_once_before_anything_else() {
     for name in ["a.cu", "b.cu", "c.cuh"] {
         std::fs::write(dir.join("sub").join(name), PROGRAM).unwrap();
     }
-    // a file with a warning of its own, printed after the configuration error
+    // a file with a note of its own (listed with --verbose), printed after the configuration error
     std::fs::write(dir.join("latin1.cu"), b"// caf\xe9\nint x;\n").unwrap();
-    let output = cudalint(&dir, &["check", "."]);
+    let output = cudalint(&dir, &["check", ".", "--verbose"]);
     let err = stderr(&output);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 2, "{err}");

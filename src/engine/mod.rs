@@ -66,6 +66,16 @@ impl std::fmt::Display for LintError {
 pub struct RunResult {
     pub reports: Vec<FileReport>,
     pub errors: Vec<LintError>,
+    /// FIFOs, sockets and device files met in a walk: skipped without being opened.
+    pub skipped_special: Vec<SkippedFile>,
+}
+
+/// A path a walk met but did not lint, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedFile {
+    pub path: String,
+    /// What it is (`FIFO`, `socket`, ...).
+    pub kind: &'static str,
 }
 
 impl RunResult {
@@ -450,8 +460,22 @@ pub fn discover(
     paths: &[PathBuf],
     resolver: &mut SettingsResolver,
 ) -> (Vec<(PathBuf, Arc<Settings>)>, Vec<LintError>) {
+    let (files, errors, _) = discover_with_skips(paths, resolver);
+    (files, errors)
+}
+
+/// The files to lint, each with its settings.
+pub type Discovered = Vec<(PathBuf, Arc<Settings>)>;
+
+/// `discover`, also returning the special files (FIFOs, sockets, devices) the walks skipped
+/// that would otherwise have been linted.
+pub fn discover_with_skips(
+    paths: &[PathBuf],
+    resolver: &mut SettingsResolver,
+) -> (Discovered, Vec<LintError>, Vec<SkippedFile>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let mut skipped = Vec::new();
     for root in paths {
         let metadata = std::fs::symlink_metadata(root);
         match metadata {
@@ -466,6 +490,14 @@ pub fn discover(
                 if !meta.is_dir()
                     && !std::fs::metadata(root).map(|m| m.is_dir()).unwrap_or(false) =>
             {
+                // opening a FIFO blocks until a writer comes, so a special file is refused unread
+                if let Some(kind) = crate::walk::special_kind(root) {
+                    errors.push(LintError {
+                        path: display_path(root),
+                        message: format!("is a {kind}, not a regular file; not linted"),
+                    });
+                    continue;
+                }
                 let directory = root
                     .parent()
                     .filter(|p| !p.as_os_str().is_empty())
@@ -501,6 +533,11 @@ pub fn discover(
                 continue;
             }
             let path = entry.path();
+            let special = if file_type.is_file() {
+                None
+            } else {
+                crate::walk::special_kind(path)
+            };
             let directory = path.parent().unwrap_or(Path::new("."));
             let Some(settings) = resolver.for_directory(directory) else {
                 if Settings::default().lints_extension(path) {
@@ -508,14 +545,23 @@ pub fn discover(
                 }
                 continue;
             };
-            if settings.lints_extension(path) {
-                files.push((path.to_path_buf(), settings));
+            if !settings.lints_extension(path) {
+                continue;
+            }
+            match special {
+                Some(kind) => skipped.push(SkippedFile {
+                    path: display_path(path),
+                    kind,
+                }),
+                None => files.push((path.to_path_buf(), settings)),
             }
         }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);
-    (files, errors)
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    skipped.dedup();
+    (files, errors, skipped)
 }
 
 fn walk_error_path(error: &ignore::Error) -> Option<String> {
@@ -558,6 +604,9 @@ pub fn read_source(path: &Path) -> Result<String, String> {
     let metadata = std::fs::metadata(path).map_err(|e| io_message(&e))?;
     if metadata.is_dir() {
         return Err("is a directory".into());
+    }
+    if let Some(kind) = crate::walk::special_kind_of(&metadata) {
+        return Err(format!("is a {kind}, not a regular file; not linted"));
     }
     if metadata.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -637,10 +686,39 @@ pub struct ProjectOutcome {
 /// file (or a header they include that is not among the paths) answers. The result is what
 /// linting every file with the whole index would give.
 pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
+    lint_project_with_progress(files, &NoProgress)
+}
+
+/// Told how a run advances (a progress bar); every method may be called from any thread.
+pub trait Progress: Sync {
+    /// The run will lint `files` files.
+    fn start(&self, _files: usize) {}
+    /// One file of the first phase is linted.
+    fn file_done(&self) {}
+    /// The first phase is over; files are linted again with the project index.
+    fn second_phase(&self) {}
+    /// Nothing more to lint.
+    fn finish(&self) {}
+}
+
+/// A run nobody watches.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// `lint_project`, telling `progress` as files are linted.
+pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress) -> ProjectOutcome {
+    progress.start(files.len());
     let first: Vec<FileOutcome> = files
         .par_iter()
-        .map(|file| lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty()))
+        .map(|file| {
+            let outcome =
+                lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty());
+            progress.file_done();
+            outcome
+        })
         .collect();
+    progress.second_phase();
     let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
     let mut index_files: Vec<FileIndex> = offered.iter().map(|i| (*i).clone()).collect();
     let settings = files
@@ -666,6 +744,7 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
             }
         })
         .collect();
+    progress.finish();
     ProjectOutcome {
         files,
         relinted: relinted.into_inner(),
@@ -675,6 +754,16 @@ pub fn lint_project(files: &[SourceFile]) -> ProjectOutcome {
 /// Reads and lints every file in parallel (`lint_project`). Stack space is generous so deeply
 /// nested code cannot overflow it.
 pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
+    check_files_cached(files, None, &NoProgress)
+}
+
+/// `check_files`, reading the findings from `cache` when an earlier run over the same inputs
+/// stored them, and storing them otherwise.
+pub fn check_files_cached(
+    files: Vec<(PathBuf, Arc<Settings>)>,
+    cache: Option<&crate::cache::RunCache>,
+    progress: &dyn Progress,
+) -> RunResult {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(64 << 20).build();
     let work = || {
         let read: Vec<Result<(String, Option<String>), String>> = files
@@ -693,7 +782,22 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
                 })
             })
             .collect();
-        let mut outcomes = lint_project(&sources).files.into_iter();
+        let outcomes = match cache {
+            Some(cache) => {
+                let key = cache.key(&sources);
+                match cache.load(&key, sources.len()) {
+                    Some(outcomes) => outcomes,
+                    None => {
+                        let outcomes = lint_project_with_progress(&sources, progress).files;
+                        // an unwritable cache only costs the next run its speed
+                        let _ = cache.store(&key, &outcomes);
+                        outcomes
+                    }
+                }
+            }
+            None => lint_project_with_progress(&sources, progress).files,
+        };
+        let mut outcomes = outcomes.into_iter();
         let mut run = RunResult::default();
         for ((path, _), text) in files.iter().zip(read) {
             match text {
@@ -728,13 +832,24 @@ pub fn check_files(files: Vec<(PathBuf, Arc<Settings>)>) -> RunResult {
 
 /// Discovers, lints and collects everything for `cudalint check`.
 pub fn check(paths: &[PathBuf], options: CheckOptions) -> RunResult {
+    check_cached(paths, options, None, &NoProgress)
+}
+
+/// `check` with the persistent cache.
+pub fn check_cached(
+    paths: &[PathBuf],
+    options: CheckOptions,
+    cache: Option<&crate::cache::RunCache>,
+    progress: &dyn Progress,
+) -> RunResult {
     let mut resolver = SettingsResolver::new(options);
-    let (files, mut walk_errors) = discover(paths, &mut resolver);
-    let mut run = check_files(files);
+    let (files, mut walk_errors, skipped) = discover_with_skips(paths, &mut resolver);
+    let mut run = check_files_cached(files, cache, progress);
     // a broken configuration first: it explains whatever else went missing
     let mut errors = resolver.take_errors();
     errors.append(&mut walk_errors);
     errors.append(&mut run.errors);
     run.errors = errors;
+    run.skipped_special = skipped;
     run
 }

@@ -1,4 +1,5 @@
-//! `--format json`: `{"version": 1, "diagnostics": [...]}`, sorted by path, line, column.
+//! `--format json`: `{"version": 1, "diagnostics": [...], "notes": [...]}` (notes only when there
+//! are any: files linted with stray non-UTF-8 bytes, special files skipped), sorted by path.
 
 use super::{Positions, Region};
 use crate::engine::RunResult;
@@ -8,6 +9,15 @@ use serde::Serialize;
 struct Output<'a> {
     version: u32,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    /// What the user may want to know about a file although nothing is wrong in it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<JsonNote>,
+}
+
+#[derive(Serialize)]
+struct JsonNote {
+    path: String,
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -80,9 +90,28 @@ pub fn render(run: &RunResult) -> String {
     diagnostics.sort_by(|a, b| {
         (a.path, a.line, a.column, a.rule).cmp(&(b.path, b.line, b.column, b.rule))
     });
+    let mut notes: Vec<JsonNote> = run
+        .reports
+        .iter()
+        .filter_map(|report| {
+            Some(JsonNote {
+                path: report.display_path.clone(),
+                message: report.warning.clone()?,
+            })
+        })
+        .chain(run.skipped_special.iter().map(|skipped| JsonNote {
+            path: skipped.path.clone(),
+            message: format!(
+                "skipped: a {}, not a regular file, never opened",
+                skipped.kind
+            ),
+        }))
+        .collect();
+    notes.sort_by(|a, b| a.path.cmp(&b.path));
     let output = Output {
         version: 1,
         diagnostics,
+        notes,
     };
     let mut text = serde_json::to_string_pretty(&output)
         .unwrap_or_else(|_| "{\"version\": 1, \"diagnostics\": []}".into());

@@ -1,10 +1,12 @@
 //! Renderers: turn a run's diagnostics into text for people, tools and editors. They know files,
 //! spans and rule metadata, never a lint's logic.
 
+pub mod concise;
 pub mod github;
 pub mod gitlab;
 pub mod json;
 pub mod sarif;
+pub mod statistics;
 pub mod terminal;
 
 use crate::engine::FileReport;

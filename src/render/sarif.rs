@@ -383,6 +383,7 @@ mod tests {
         let run = RunResult {
             reports: vec![report],
             errors: Vec::new(),
+            ..Default::default()
         };
         let log: serde_json::Value =
             serde_json::from_str(&render(&run, crate::lints::ALL)).unwrap();

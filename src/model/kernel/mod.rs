@@ -351,20 +351,7 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         {
             return None;
         }
-        let mut stable = true;
-        syntax::walk_iterative(*value, |node| {
-            if node.node_kind() == "identifier" {
-                let input = self.text(node);
-                stable &= !self.updated.contains(input)
-                    && !self.stride_variables.contains(input)
-                    && self
-                        .definitions
-                        .get(input)
-                        .is_none_or(|values| values.len() <= 1);
-            }
-            stable && node.node_kind() != "lambda_expression"
-        });
-        stable.then_some(*value)
+        self.reads_settled_values(*value).then_some(*value)
     }
 
     fn clearing_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
@@ -390,23 +377,31 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         if tests.is_empty() {
             return None;
         }
-        let stable = tests.iter().all(|test| {
-            let mut stable = true;
-            syntax::walk_iterative(*test, |node| {
-                if node.node_kind() == "identifier" {
-                    let input = self.text(node);
-                    stable &= !self.updated.contains(input)
-                        && !self.stride_variables.contains(input)
-                        && self
-                            .definitions
-                            .get(input)
-                            .is_none_or(|values| values.len() <= 1);
-                }
-                stable
-            });
-            stable
+        tests
+            .iter()
+            .all(|test| self.reads_settled_values(*test))
+            .then_some(tests)
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// Whether every local `expression` reads keeps one value (assigned at most once, never
+    /// stepped), so the expression means the same wherever a flag built from it is read.
+    fn reads_settled_values(&self, expression: Node<'t>) -> bool {
+        let mut settled = true;
+        syntax::walk_iterative(expression, |node| {
+            if node.node_kind() == "identifier" {
+                let input = self.text(node);
+                settled &= !self.updated.contains(input)
+                    && !self.stride_variables.contains(input)
+                    && self
+                        .definitions
+                        .get(input)
+                        .is_none_or(|values| values.len() <= 1);
+            }
+            settled && node.node_kind() != "lambda_expression"
         });
-        stable.then_some(tests)
+        settled
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{GridAxis, GridHelpers, RoundingHelper};
 use crate::model::reaching;
-use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt};
+use crate::syntax::{self, normalized, operator, strip, text, NodeExt};
 use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Node;
 
@@ -355,14 +355,7 @@ impl<'t> Classifier<'_, 't> {
             return GridAxis::Unknown;
         };
         let name = callee_name(function, self.source);
-        let arguments: Vec<Node<'t>> = node
-            .field("arguments")
-            .map(|a| {
-                named_children(a)
-                    .filter(|c| c.node_kind() != "comment")
-                    .collect()
-            })
-            .unwrap_or_default();
+        let arguments = super::call_arguments(node);
         match name {
             "dim3" | "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int64_t"
             | "int32_t" | "uint64_t" | "long" => {

@@ -361,14 +361,7 @@ fn launch_site<'t>(
     lines: &crate::source::LineIndex,
 ) -> Option<LaunchSite> {
     let source = classifier.source;
-    let arguments: Vec<Node> = call
-        .field("arguments")
-        .map(|a| {
-            named_children(a)
-                .filter(|c| c.node_kind() != "comment")
-                .collect()
-        })
-        .unwrap_or_default();
+    let arguments = call_arguments(call);
     let (kernel, grid, block, kernel_arguments) = if chevron {
         let function = call.field("function")?;
         let kernel = launched_kernel(function, source);
@@ -662,14 +655,7 @@ impl<'t> Allocations<'t> {
             ) {
                 return true;
             }
-            let arguments: Vec<Node<'t>> = node
-                .field("arguments")
-                .map(|a| {
-                    named_children(a)
-                        .filter(|c| c.node_kind() != "comment")
-                        .collect()
-                })
-                .unwrap_or_default();
+            let arguments = call_arguments(node);
             if let Some(target) = arguments.first().and_then(|t| address_target(*t, source)) {
                 found.push(Allocated {
                     target: normalized(target, source),
@@ -681,6 +667,17 @@ impl<'t> Allocations<'t> {
         });
         found
     }
+}
+
+/// The arguments of a call, comments left out.
+pub(super) fn call_arguments(call: Node) -> Vec<Node> {
+    call.field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `&d`, `(void**)&d`, `reinterpret_cast<void**>(&d)`: `d`.

@@ -100,6 +100,39 @@ pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
     children.into_iter()
 }
 
+/// The arguments of a call, comments left out.
+pub fn call_arguments(call: Node) -> Vec<Node> {
+    call.field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The grid, block, shared bytes and stream of a `<<<...>>>` launch, as written.
+pub fn launch_configuration(call: Node) -> Vec<Node> {
+    named_children(call)
+        .find(|c| c.node_kind() == "kernel_call_syntax")
+        .map(|k| {
+            named_children(k)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `&v`, `(void**)&v`, `reinterpret_cast<void**>(&v)`, `&plan->buffer`: what the address is
+/// taken of.
+pub fn address_operand<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let node = strip(node, source);
+    if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
+        return Some(strip(node.field("argument")?, source));
+    }
+    None
+}
+
 /// Strips parentheses and casts: `((size_t)(i))` is `i` for every question the model asks.
 pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
     for _ in 0..MAX_DEPTH {

@@ -3,15 +3,11 @@
 //! includes, a setting, the cudalint build) makes the run lint again.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn cudalint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudalint"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run cudalint")
-}
+#[path = "support/run.rs"]
+mod run;
+use run::cudalint;
 
 const HIT: &str = "findings read from .cudalint_cache";
 

@@ -2,15 +2,11 @@
 //! again and found clean.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn cudalint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudalint"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run cudalint")
-}
+#[path = "support/run.rs"]
+mod run;
+use run::cudalint;
 
 fn text(output: &[u8]) -> String {
     String::from_utf8_lossy(output).into_owned()

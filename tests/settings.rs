@@ -1,23 +1,15 @@
 //! What a default run reports, how configurations combine and complain, and suppression comments,
 //! through the command line as a user meets them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
+
+#[path = "support/run.rs"]
+mod run;
+use run::{cudalint, stderr};
 
 /// An unguarded kernel (kernel category) launched from a `main` that checks nothing.
 const PROGRAM: &str = "__global__ void scale(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = 2.0f;\n}\nint main() {\n    float* d;\n    cudaMalloc(&d, 1024 * sizeof(float));\n    cudaMemset(d, 0, 1024 * sizeof(float));\n    scale<<<(1000 + 255) / 256, 256>>>(d, 1000);\n    cudaDeviceSynchronize();\n    cudaFree(d);\n    return 0;\n}\n";
-
-fn cudalint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudalint"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run cudalint")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn workspace() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -225,10 +225,11 @@ impl<'t> Model<'t> {
         broken.sort_by_key(|r| (r.start, r.end));
         model.broken_regions = broken;
         model.collect_functions_and_comments();
+        let allocations = launch::FileAllocations::new(model.tree.root_node(), source);
         model.launch_sites = model
             .functions
             .iter()
-            .flat_map(|f| launch::launches_in(f, source, path, lines, &model))
+            .flat_map(|f| launch::launches_in(f, source, path, lines, &model, &allocations))
             .collect();
         model.lookups.borrow_mut().launched_kernels = model
             .functions

@@ -53,14 +53,7 @@ impl<'m, 't> Builder<'m, 't> {
             .map(|f| crate::model::launch::launched_kernel(f, self.source))
             .unwrap_or("")
             .to_string();
-        let config: Vec<Node<'t>> = named_children(call)
-            .find(|c| c.node_kind() == "kernel_call_syntax")
-            .map(|k| {
-                named_children(k)
-                    .filter(|c| c.node_kind() != "comment")
-                    .collect()
-            })
-            .unwrap_or_default();
+        let config = crate::syntax::launch_configuration(call);
         let args = arguments(call);
         let pointer_arguments: Vec<Option<PointerArg>> =
             args.iter().map(|a| self.pointer_arg(*a)).collect();

@@ -9,6 +9,7 @@
 
 use super::size::{self, Evaluator, Scope, Sym};
 use super::{AccessKind, FunctionKind, IndexStatus, Model, Reuse};
+use crate::syntax::call_arguments as arguments;
 use crate::syntax::NodeExt;
 use crate::syntax::{
     self, named_children, normalized, operator, strip, text, walk_iterative, MAX_DEPTH,
@@ -426,26 +427,9 @@ fn is_launch(call: Node) -> bool {
     named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
 }
 
-fn arguments(call: Node) -> Vec<Node> {
-    call.field("arguments")
-        .map(|a| {
-            named_children(a)
-                .filter(|c| c.node_kind() != "comment")
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `&v`, `(void**)&v`, `reinterpret_cast<void**>(&v)`: the variable whose address is passed.
 fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
-    let node = strip(node, source);
-    if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
-        let inner = strip(node.field("argument")?, source);
-        if inner.node_kind() == "identifier" {
-            return Some(inner);
-        }
-    }
-    None
+    crate::syntax::address_operand(node, source).filter(|n| n.node_kind() == "identifier")
 }
 
 /// The facts of every host function without parse errors, except those `reuse` says an earlier

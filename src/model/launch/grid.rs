@@ -355,7 +355,7 @@ impl<'t> Classifier<'_, 't> {
             return GridAxis::Unknown;
         };
         let name = callee_name(function, self.source);
-        let arguments = super::call_arguments(node);
+        let arguments = syntax::call_arguments(node);
         match name {
             "dim3" | "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int64_t"
             | "int32_t" | "uint64_t" | "long" => {

@@ -197,12 +197,13 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
 
 /// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`,
 /// and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
-pub fn launches_in(
-    function: &super::Function,
-    source: &str,
+pub fn launches_in<'t>(
+    function: &super::Function<'t>,
+    source: &'t str,
     path: &std::path::Path,
     lines: &crate::source::LineIndex,
     helpers: &dyn GridHelpers,
+    allocations: &FileAllocations<'t>,
 ) -> Vec<LaunchSite> {
     // most functions launch nothing: a look at the text spares the walk
     let body = source.get(function.body.byte_range()).unwrap_or("");
@@ -239,7 +240,10 @@ pub fn launches_in(
         locals: &locals,
         helpers,
     };
-    let allocations = Allocations::new(function.definition, source);
+    let allocations = Allocations {
+        function: function.definition,
+        file: allocations,
+    };
     calls
         .into_iter()
         .filter_map(|(call, chevron)| {
@@ -354,25 +358,18 @@ pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
 
 fn launch_site<'t>(
     classifier: &Classifier<'_, 't>,
-    allocations: &Allocations<'t>,
+    allocations: &Allocations<'_, 't>,
     call: Node<'t>,
     chevron: bool,
     path: &std::path::Path,
     lines: &crate::source::LineIndex,
 ) -> Option<LaunchSite> {
     let source = classifier.source;
-    let arguments = call_arguments(call);
+    let arguments = syntax::call_arguments(call);
     let (kernel, grid, block, kernel_arguments) = if chevron {
         let function = call.field("function")?;
         let kernel = launched_kernel(function, source);
-        let config: Vec<Node> = named_children(call)
-            .find(|c| c.node_kind() == "kernel_call_syntax")
-            .map(|k| {
-                named_children(k)
-                    .filter(|c| c.node_kind() != "comment")
-                    .collect()
-            })
-            .unwrap_or_default();
+        let config = syntax::launch_configuration(call);
         (
             kernel,
             config.first().copied(),
@@ -514,7 +511,7 @@ fn threads_on_x<'t>(
 /// times `threads` elements of `T` it holds (1 to 8), when it holds them at least once.
 fn per_thread_unit<'t>(
     classifier: &Classifier<'_, 't>,
-    allocations: &Allocations<'t>,
+    allocations: &Allocations<'_, 't>,
     argument: Node<'t>,
     threads: &[Sym],
 ) -> Option<(String, u32)> {
@@ -524,21 +521,24 @@ fn per_thread_unit<'t>(
     let source = classifier.source;
     let argument = strip(argument, source);
     // a member may be allocated by an init function and launched from another
-    let candidates = match argument.node_kind() {
-        "identifier" => allocations.in_function(),
-        "field_expression" => allocations.in_file(),
+    let function = allocations.function;
+    let anywhere_in_file = match argument.node_kind() {
+        "identifier" => false,
+        "field_expression" => true,
         _ => return None,
     };
     let name = normalized(argument, source);
-    let sizes: Vec<(Node<'t>, Option<Node<'t>>)> = candidates
+    let sizes: Vec<(Node<'t>, Option<Node<'t>>)> = allocations
+        .file
+        .all()
         .iter()
         .filter(|a| a.target == name)
+        .filter(|a| anywhere_in_file || function.byte_range().contains(&a.call.start_byte()))
         .map(|a| (a.call, a.size))
         .collect();
     if sizes.is_empty() {
         return None;
     }
-    let function = allocations.function;
     let mut unit: Option<(String, u32)> = None;
     for (call, size) in sizes {
         let size = strip(size?, source);
@@ -594,13 +594,18 @@ fn per_thread_unit<'t>(
     unit
 }
 
-/// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`) of the
-/// launching function and of its file, each found on first use.
-struct Allocations<'t> {
-    function: Node<'t>,
+/// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`) of a file,
+/// found once, on first use, for every launch site that asks.
+pub struct FileAllocations<'t> {
+    root: Node<'t>,
     source: &'t str,
-    in_function: std::cell::OnceCell<Vec<Allocated<'t>>>,
-    in_file: std::cell::OnceCell<Vec<Allocated<'t>>>,
+    all: std::cell::OnceCell<Vec<Allocated<'t>>>,
+}
+
+/// The file's allocations as seen from one launching function.
+struct Allocations<'f, 't> {
+    function: Node<'t>,
+    file: &'f FileAllocations<'t>,
 }
 
 struct Allocated<'t> {
@@ -610,25 +615,17 @@ struct Allocated<'t> {
     size: Option<Node<'t>>,
 }
 
-impl<'t> Allocations<'t> {
-    fn new(function: Node<'t>, source: &'t str) -> Allocations<'t> {
-        Allocations {
-            function,
+impl<'t> FileAllocations<'t> {
+    pub fn new(root: Node<'t>, source: &'t str) -> FileAllocations<'t> {
+        FileAllocations {
+            root,
             source,
-            in_function: std::cell::OnceCell::new(),
-            in_file: std::cell::OnceCell::new(),
+            all: std::cell::OnceCell::new(),
         }
     }
 
-    fn in_function(&self) -> &[Allocated<'t>] {
-        self.in_function.get_or_init(|| self.collect(self.function))
-    }
-
-    fn in_file(&self) -> &[Allocated<'t>] {
-        self.in_file.get_or_init(|| {
-            let root = std::iter::successors(Some(self.function), |n| n.parent()).last();
-            root.map(|r| self.collect(r)).unwrap_or_default()
-        })
+    fn all(&self) -> &[Allocated<'t>] {
+        self.all.get_or_init(|| self.collect(self.root))
     }
 
     fn collect(&self, scope: Node<'t>) -> Vec<Allocated<'t>> {
@@ -655,8 +652,11 @@ impl<'t> Allocations<'t> {
             ) {
                 return true;
             }
-            let arguments = call_arguments(node);
-            if let Some(target) = arguments.first().and_then(|t| address_target(*t, source)) {
+            let arguments = syntax::call_arguments(node);
+            if let Some(target) = arguments
+                .first()
+                .and_then(|t| syntax::address_operand(*t, source))
+            {
                 found.push(Allocated {
                     target: normalized(target, source),
                     call: node,
@@ -667,35 +667,6 @@ impl<'t> Allocations<'t> {
         });
         found
     }
-}
-
-/// The arguments of a call, comments left out.
-pub(super) fn call_arguments(call: Node) -> Vec<Node> {
-    call.field("arguments")
-        .map(|a| {
-            named_children(a)
-                .filter(|c| c.node_kind() != "comment")
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// `&d`, `(void**)&d`, `reinterpret_cast<void**>(&d)`: `d`.
-fn address_target<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
-    let mut node = strip(node, source);
-    for _ in 0..4 {
-        match node.node_kind() {
-            "cast_expression" => node = strip(node.field("value")?, source),
-            "call_expression" => {
-                node = strip(node.field("arguments")?.named_child(0)?, source);
-            }
-            "pointer_expression" if syntax::operator(node, source) == "&" => {
-                return node.field("argument").map(|a| strip(a, source));
-            }
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// What the launch's function says of its names, for the model's size evaluator.

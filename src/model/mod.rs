@@ -6,6 +6,7 @@ pub mod host;
 pub mod index;
 pub mod kernel;
 pub mod launch;
+pub mod shared_memory;
 pub mod size;
 
 use crate::source::{LineIndex, PreprocessedView};
@@ -257,7 +258,8 @@ impl<'t> Model<'t> {
                 continue;
             }
             let function = &model.functions[index];
-            let facts = kernel::analyze(&model, function);
+            let mut facts = kernel::analyze(&model, function);
+            facts.shared = shared_memory::analyze(&model, function, &facts);
             let summary = host::summarize_kernel(&model, function, &facts);
             model.skipped_regions.extend(facts.skipped.iter().cloned());
             model.host.kernels.push(summary);

@@ -24,6 +24,7 @@ mod uninitialized_device_pointer;
 mod uninitialized_device_read;
 mod unused_suppression;
 mod use_after_free;
+mod warp_synchronous_without_sync;
 
 pub use unused_suppression::UNUSED_SUPPRESSION;
 
@@ -33,6 +34,7 @@ pub static ALL: &[&Lint] = &[
     &out_of_range_access::OUT_OF_RANGE_ACCESS,
     &divergent_barrier::DIVERGENT_BARRIER,
     &shared_memory_race::SHARED_MEMORY_RACE,
+    &warp_synchronous_without_sync::WARP_SYNCHRONOUS_WITHOUT_SYNC,
     &alloc_smaller_than_copy::ALLOC_SMALLER_THAN_COPY,
     &uninitialized_device_read::UNINITIALIZED_DEVICE_READ,
     &uninitialized_device_pointer::UNINITIALIZED_DEVICE_POINTER,

@@ -187,6 +187,10 @@ enum Val {
     Ptr(Ptr),
     /// Not known; whether it may differ between threads.
     Unknown(bool),
+    /// An integer that follows from the value taken for a kernel parameter: good for sizes and
+    /// trip counts (`i < n`), not for choosing a path (`mode == 3`) or an element (`s[n]`), where
+    /// the launch's real value decides.
+    Chosen(i64),
 }
 
 impl Val {
@@ -194,13 +198,14 @@ impl Val {
         match self {
             Val::Int(_, v) | Val::Unknown(v) => v,
             Val::Ptr(_) => true,
+            Val::Chosen(_) => false,
         }
     }
     fn truth(self) -> Option<bool> {
         match self {
             Val::Int(v, _) => Some(v != 0),
             Val::Ptr(_) => Some(true),
-            Val::Unknown(_) => None,
+            Val::Unknown(_) | Val::Chosen(_) => None,
         }
     }
 }
@@ -496,6 +501,7 @@ impl<'m, 't> Program<'m, 't> {
                 budget: &mut budget,
                 log: &mut log,
                 speculative: 0,
+                warp_syncs: 0,
             };
             state.bind_entry();
             let flow = state.statement(self.function.body, 0);
@@ -609,6 +615,8 @@ struct Record {
     linear: i64,
     site: u32,
     kind: AccessKind,
+    /// `__syncwarp()` calls the thread had passed: lanes of one warp are ordered by them.
+    warp_syncs: u32,
     /// What a write stored, for telling two identical stores apart from a real conflict.
     stored: Stored,
 }
@@ -670,7 +678,12 @@ impl<'t> Log<'t> {
                 against.extend(slot.writes.iter().copied());
             }
             let other_warp = against.iter().find(|o| o.linear != record.linear && warp(o) != warp(&record) && !benign(o, &record));
-            let same_warp = against.iter().find(|o| o.linear != record.linear && warp(o) == warp(&record) && !benign(o, &record));
+            let same_warp = against.iter().find(|o| {
+                o.linear != record.linear
+                    && warp(o) == warp(&record)
+                    && o.warp_syncs == record.warp_syncs
+                    && !benign(o, &record)
+            });
             let found = other_warp.map(|o| (*o, false)).or(same_warp.map(|o| (*o, true)));
             let list = if record.kind.writes() { &mut slot.writes } else { &mut slot.reads };
             let keep = match list.as_slice() {
@@ -732,6 +745,7 @@ struct Thread<'p, 'm, 't> {
     log: &'p mut Log<'t>,
     /// Inside a part whose execution is not certain: accesses are not logged.
     speculative: u32,
+    warp_syncs: u32,
 }
 
 impl<'p, 'm, 't> Thread<'p, 'm, 't> {
@@ -752,7 +766,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             let value = if parameter.is_pointer {
                 Val::Unknown(false)
             } else if is_integer_type(&parameter.type_text) && !parameter.type_text.contains('&') {
-                Val::Int(PARAMETER_VALUE, false)
+                Val::Chosen(PARAMETER_VALUE)
             } else {
                 Val::Unknown(false)
             };
@@ -1095,7 +1109,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         _ => Val::Unknown(true),
                     },
                     Val::Ptr(_) => Val::Unknown(true),
-                    Val::Int(..) if integral && !pointer && !reference => evaluated,
+                    Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => evaluated,
                     other => Val::Unknown(other.varies()),
                 };
             }
@@ -1198,6 +1212,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     ("!", Val::Int(x, t)) => Val::Int((x == 0) as i64, t),
                     ("!", Val::Ptr(_)) => Val::Int(0, true),
                     ("~", Val::Int(x, t)) => Val::Int(!x, t),
+                    ("-", Val::Chosen(x)) => x.checked_neg().map_or(Val::Unknown(false), Val::Chosen),
                     (_, v) => Val::Unknown(v.varies()),
                 })
             }
@@ -1311,6 +1326,24 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         }
         if let Some(v) = self.program.named_constant(name) {
             return Val::Int(v, false);
+        }
+        // `#define tid threadIdx.x`
+        if let Some(value) = self.program.model.define(name) {
+            let compact: String = value.chars().filter(|c| !c.is_whitespace() && *c != '(' && *c != ')').collect();
+            if let Some((object, field)) = compact.split_once('.') {
+                let axis = match field {
+                    "x" => 0,
+                    "y" => 1,
+                    "z" => 2,
+                    _ => return Val::Unknown(false),
+                };
+                return match object {
+                    "threadIdx" => Val::Int(self.thread[axis], true),
+                    "blockDim" => Val::Int(self.block[axis], false),
+                    "blockIdx" => Val::Int(0, false),
+                    _ => Val::Unknown(false),
+                };
+            }
         }
         match name {
             "warpSize" => Val::Int(32, false),
@@ -1492,6 +1525,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             linear: self.linear,
             site,
             kind,
+            warp_syncs: self.warp_syncs,
             stored,
         };
         self.log.record(self.epoch, ptr.array, ptr.byte, size, record);
@@ -1525,7 +1559,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             Place::Shared { ptr, node, row: false } => {
                 if op == "=" {
                     let stored = match value {
-                        Val::Int(v, _) => Stored::Int(v),
+                        Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
                         Val::Unknown(false) => Stored::Uniform(self.log.site(site_of_value)),
                         _ => Stored::Varying,
                     };
@@ -1573,6 +1607,12 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         let name = self.text(function);
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
+        if short == "__syncwarp" {
+            if self.speculative > 0 {
+                return Err(Flow::Stop);
+            }
+            self.warp_syncs += 1;
+        }
         let arguments: Vec<Node<'t>> = node.field("arguments").map(|a| named_children(a).filter(|c| c.node_kind() != "comment").collect()).unwrap_or_default();
         if short.starts_with("atomic") || short.starts_with("__atomic") || short.starts_with("cuda::atomic") {
             // atomics do not race with each other; their address is not a plain access
@@ -1645,6 +1685,12 @@ fn binary(op: &str, l: Val, r: Val) -> Val {
     let varies = l.varies() || r.varies();
     match (l, r) {
         (Val::Int(a, _), Val::Int(b, _)) => arithmetic(op, a, b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies)),
+        (Val::Chosen(a) | Val::Int(a, _), Val::Chosen(b) | Val::Int(b, _)) => match (op, arithmetic(op, a, b)) {
+            (_, None) | ("==" | "!=", _) => Val::Unknown(varies),
+            ("<" | "<=" | ">" | ">=", Some(v)) => Val::Int(v, varies),
+            (_, Some(v)) if !varies => Val::Chosen(v),
+            _ => Val::Unknown(varies),
+        },
         (Val::Ptr(p), Val::Int(b, _)) if op == "+" || op == "-" => {
             let Some(row) = p.shape.row_bytes(p.element) else {
                 return Val::Unknown(true);

@@ -141,7 +141,7 @@ mod tests {
                 // every thread writes its own value into one slot
                 "__global__ void k(float* c) { __shared__ float best; best = c[threadIdx.x]; __syncthreads(); c[threadIdx.x] = best; }",
                 // a butterfly partner read before the partner wrote
-                "__global__ void k(float* c) { __shared__ float s[128]; int t = threadIdx.x; s[t] = c[t]; c[t] = s[t ^ 64]; }",
+                "__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = c[t]; c[t] = s[t ^ 32]; }",
             ],
         );
     }

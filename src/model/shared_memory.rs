@@ -56,10 +56,13 @@ pub struct SharedFacts<'t> {
 }
 
 /// Steps (statements and expressions evaluated) one block run may take, all threads together.
-const STEP_BUDGET: u64 = 3_000_000;
+const STEP_BUDGET: u64 = 1_000_000;
+/// Iterations of one loop a thread runs before it stops there: the conflicts of a loop show in
+/// its first iterations, and every thread of a uniform loop stops at the same one.
+const MAX_ITERATIONS: u32 = 96;
 /// What an integer kernel parameter is taken to hold: large enough that a bounds guard or a
 /// trip count is not what hides a conflict, and spreads an index it scales past any small array.
-const PARAMETER_VALUE: i64 = 1024;
+const PARAMETER_VALUE: i64 = 256;
 const MAX_NESTING: usize = 200;
 /// Marks a run in which an access left its array: the block shape does not fit the kernel.
 const OUTSIDE: u32 = u32::MAX;
@@ -69,21 +72,49 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>, facts: &KernelFac
     let Some(program) = Program::new(model, function) else {
         return out;
     };
-    for block in candidate_blocks(model.source, function, facts) {
-        match program.run(block) {
-            Run::Valid(conflicts) => {
+    let (launched, shapes) = candidate_blocks(model.source, function, facts);
+    if launched {
+        // real launches: the first whose shape fits the kernel
+        for block in shapes {
+            if let Run::Valid(conflicts) = program.run(block) {
                 out.conflicts = conflicts;
-                return out;
+                break;
             }
-            Run::Invalid => continue,
+        }
+        return out;
+    }
+    // no launch says the shape: a pair is reported only when every shape of two warps or more
+    // that fits the kernel makes it (so a pair that needs rows the real launch may not have, or a
+    // block wider than the kernel was written for, is not); one warp is the last resort
+    let mut runs: Vec<Vec<Conflict<'t>>> = Vec::new();
+    for block in shapes {
+        let one_warp = block[0] * block[1] * block[2] <= 32;
+        if one_warp && !runs.is_empty() {
+            break;
+        }
+        if let Run::Valid(conflicts) = program.run(block) {
+            runs.push(conflicts);
         }
     }
+    let mut runs = runs.into_iter();
+    let Some(first) = runs.next() else {
+        return out;
+    };
+    let others: Vec<Vec<Conflict<'t>>> = runs.collect();
+    let pair = |c: &Conflict| {
+        let (a, b) = (c.first.node.id(), c.second.node.id());
+        (a.min(b), a.max(b))
+    };
+    out.conflicts = first
+        .into_iter()
+        .filter(|c| others.iter().all(|run| run.iter().any(|o| pair(o) == pair(c))))
+        .collect();
     out
 }
 
 /// The block shapes to try, in order: each distinct constant block of the visible launches, or
 /// small default shapes for the axes the kernel uses.
-fn candidate_blocks(source: &str, function: &Function, facts: &KernelFacts) -> Vec<[i64; 3]> {
+fn candidate_blocks(source: &str, function: &Function, facts: &KernelFacts) -> (bool, Vec<[i64; 3]>) {
     let mut launched: Vec<[i64; 3]> = Vec::new();
     let mut all_constant = !facts.launches.is_empty();
     for launch in &facts.launches {
@@ -99,19 +130,20 @@ fn candidate_blocks(source: &str, function: &Function, facts: &KernelFacts) -> V
     }
     if all_constant {
         launched.truncate(3);
-        return launched;
+        return (true, launched);
     }
     let body = text(function.body, source);
     let uses = |axis: char| {
         body.contains(&format!("threadIdx.{axis}")) || body.contains(&format!("blockDim.{axis}"))
     };
-    if uses('z') {
-        vec![[8, 8, 4], [4, 4, 4]]
+    let shapes = if uses('z') {
+        vec![[8, 8, 4], [16, 4, 2], [128, 1, 1], [4, 4, 2]]
     } else if uses('y') {
-        vec![[16, 16, 1], [8, 8, 1], [32, 4, 1]]
+        vec![[16, 16, 1], [8, 8, 1], [32, 4, 1], [128, 1, 1], [8, 4, 1]]
     } else {
         vec![[128, 1, 1], [64, 1, 1], [32, 1, 1]]
-    }
+    };
+    (false, shapes)
 }
 
 enum Run<'t> {
@@ -878,7 +910,12 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 let (Some(condition), Some(body)) = (node.field("condition"), node.field("body")) else {
                     return Flow::Stop;
                 };
+                let mut iterations = 0;
                 loop {
+                    iterations += 1;
+                    if iterations > MAX_ITERATIONS {
+                        return Flow::Stop;
+                    }
                     let value = match self.condition(condition, depth) {
                         Ok(v) => v,
                         Err(flow) => return flow,
@@ -899,7 +936,12 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 let (Some(condition), Some(body)) = (node.field("condition"), node.field("body")) else {
                     return Flow::Stop;
                 };
+                let mut iterations = 0;
                 loop {
+                    iterations += 1;
+                    if iterations > MAX_ITERATIONS {
+                        return Flow::Stop;
+                    }
                     match self.statement(body, depth + 1) {
                         Flow::Break => return Flow::Normal,
                         Flow::Normal | Flow::Continue => {}
@@ -1022,7 +1064,12 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         let Some(body) = node.field("body") else {
             return Flow::Stop;
         };
+        let mut iterations = 0;
         loop {
+            iterations += 1;
+            if iterations > MAX_ITERATIONS {
+                return Flow::Stop;
+            }
             if let Some(condition) = condition {
                 let value = match self.condition(condition, depth) {
                     Ok(v) => v,
@@ -1888,9 +1935,9 @@ mod tests {
 
     #[test]
     fn xor_partner_read_without_a_barrier() {
-        let found = conflicts("__global__ void k(float* c) { __shared__ float s[128]; int t = threadIdx.x; s[t] = t; float v = s[t ^ 64]; c[t] = v; }");
+        let found = conflicts("__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = t; float v = s[t ^ 32]; c[t] = v; }");
         assert!(found.iter().any(|(_, _, same_warp, _)| !same_warp), "{found:?}");
-        let found = conflicts("__global__ void k(float* c) { __shared__ float s[128]; int t = threadIdx.x; s[t] = t; __syncthreads(); float v = s[t ^ 64]; c[t] = v; }");
+        let found = conflicts("__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = t; __syncthreads(); float v = s[t ^ 32]; c[t] = v; }");
         assert!(found.is_empty(), "{found:?}");
     }
 
@@ -1918,6 +1965,17 @@ mod tests {
         // a call that may synchronise the block splits the interval
         let found = conflicts("__global__ void k(float* c) { __shared__ float s[64]; s[threadIdx.x] = 1; block_reduce(s); c[threadIdx.x] = s[63 - threadIdx.x]; }");
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn a_pair_that_needs_rows_the_launch_may_not_have_is_not_reported() {
+        // `threadIdx.y` only picks the row of the problem: with no launch in sight, a block of
+        // one row is as likely as a square one, and there the rows do not meet
+        let found = conflicts("__global__ void k(const float* a, float* c) { __shared__ float s[128]; int row = blockIdx.y * blockDim.y + threadIdx.y; s[threadIdx.x] = a[row]; __syncthreads(); for (int w = 64; w > 0; w >>= 1) { if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w]; __syncthreads(); } c[row] = s[0]; }");
+        assert!(found.is_empty(), "{found:?}");
+        // a launch that says the block is square decides it
+        let found = conflicts("__global__ void k(const float* a, float* c) { __shared__ float s[128]; int row = blockIdx.y * blockDim.y + threadIdx.y; s[threadIdx.x] = a[row]; __syncthreads(); c[row] = s[0]; }\nvoid h(const float* a, float* c) { dim3 b(16, 16); k<<<4, b>>>(a, c); }");
+        assert!(found.iter().any(|c| !c.2), "{found:?}");
     }
 
     #[test]

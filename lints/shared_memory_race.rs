@@ -15,10 +15,43 @@ crate::declare_lint!(
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
         // a pair inside one warp is the warp-synchronous rule's
-        for conflict in facts.shared.conflicts.iter().filter(|c| !c.same_warp) {
-            report(model, cx, conflict);
+        for (conflict, others) in grouped(facts.shared.conflicts.iter().filter(|c| !c.same_warp)) {
+            report(model, cx, conflict, &others);
         }
     }
+}
+
+/// One finding per array and barrier interval (one barrier fixes them together): the pair that
+/// comes first in the source, with the others' accesses.
+pub(super) fn grouped<'c, 't: 'c>(
+    conflicts: impl Iterator<Item = &'c Conflict<'t>>,
+) -> Vec<(&'c Conflict<'t>, Vec<&'c Conflict<'t>>)> {
+    let mut sorted: Vec<&Conflict> = conflicts.collect();
+    sorted.sort_by_key(|c| (c.first.node.start_byte(), c.second.node.start_byte()));
+    let key = |c: &Conflict| (c.array.clone(), c.opened_by.map(|n| n.id()), c.closed_by.map(|n| n.id()));
+    let mut groups: Vec<(&Conflict, Vec<&Conflict>)> = Vec::new();
+    for conflict in sorted {
+        match groups.iter_mut().find(|(head, _)| key(head) == key(conflict)) {
+            Some((_, others)) => others.push(conflict),
+            None => groups.push((conflict, Vec::new())),
+        }
+    }
+    groups
+}
+
+/// Labels at the other accesses of a group that the main pair does not show.
+pub(super) fn other_sites(conflict: &Conflict, others: &[&Conflict]) -> Vec<std::ops::Range<usize>> {
+    let mut shown = vec![conflict.first.node.id(), conflict.second.node.id()];
+    let mut spans = Vec::new();
+    for other in others {
+        for access in [&other.first, &other.second] {
+            if !shown.contains(&access.node.id()) && spans.len() < 3 {
+                shown.push(access.node.id());
+                spans.push(access.node.byte_range());
+            }
+        }
+    }
+    spans
 }
 
 fn verb(kind: AccessKind) -> &'static str {
@@ -48,7 +81,7 @@ pub(super) fn block_text(block: [i64; 3]) -> String {
     }
 }
 
-fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict) {
+fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&Conflict]) {
     let (first, second) = (&conflict.first, &conflict.second);
     let element = &conflict.element;
     let first_thread = thread_name(first, conflict.block);
@@ -81,6 +114,9 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict) {
             second.node.byte_range(),
             format!("{second_thread} {} `{element}` here", verb(second.kind)),
         );
+    }
+    for span in other_sites(conflict, others) {
+        diagnostic = diagnostic.with_label(span, format!("also races on `{}` in this interval", conflict.array));
     }
     match (conflict.opened_by, conflict.closed_by) {
         (Some(open), Some(close)) if open == close => {

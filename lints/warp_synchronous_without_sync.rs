@@ -1,4 +1,4 @@
-use super::shared_memory_race::thread_name;
+use super::shared_memory_race::{grouped, other_sites, thread_name};
 use super::support::snippet;
 use crate::lint::LintContext;
 use crate::model::{AccessKind, Model};
@@ -23,14 +23,24 @@ fn verb(kind: AccessKind) -> &'static str {
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
         let conflicts = &facts.shared.conflicts;
-        for conflict in conflicts.iter().filter(|c| c.same_warp) {
-            // the same pair between warps is a plain race, reported as one
-            let between_warps = conflicts.iter().any(|other| {
+        // the same pair between warps is a plain race, reported as one
+        let between_warps = |conflict: &&crate::model::shared_memory::Conflict| {
+            conflicts.iter().any(|other| {
                 !other.same_warp
                     && ((other.first.node == conflict.first.node && other.second.node == conflict.second.node)
                         || (other.first.node == conflict.second.node && other.second.node == conflict.first.node))
+            })
+        };
+        let lane_pairs = conflicts.iter().filter(|c| c.same_warp).filter(|c| !between_warps(c));
+        for (conflict, others) in grouped(lane_pairs) {
+            // the interval already has a race between warps on this array: one barrier fixes both
+            let raced = conflicts.iter().any(|other| {
+                !other.same_warp
+                    && other.array == conflict.array
+                    && other.opened_by == conflict.opened_by
+                    && other.closed_by == conflict.closed_by
             });
-            if between_warps {
+            if raced {
                 continue;
             }
             let (first, second) = (&conflict.first, &conflict.second);
@@ -51,6 +61,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                     second.node.byte_range(),
                     format!("{second_lane} {} `{}` here", verb(second.kind), conflict.element),
                 );
+            }
+            for span in other_sites(conflict, &others) {
+                diagnostic = diagnostic.with_label(span, "also exchanged between lanes here");
             }
             if let Some(open) = conflict.opened_by {
                 diagnostic = diagnostic.with_label(open.byte_range(), "the last barrier before both");

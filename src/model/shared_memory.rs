@@ -56,7 +56,9 @@ pub struct SharedFacts<'t> {
 }
 
 /// Steps (statements and expressions evaluated) one block run may take, all threads together.
-const STEP_BUDGET: u64 = 1_000_000;
+const STEP_BUDGET: u64 = 1_500_000;
+/// Steps all the block shapes tried for one kernel may take together.
+const KERNEL_BUDGET: u64 = 2_500_000;
 /// Iterations of one loop a thread runs before it stops there: the conflicts of a loop show in
 /// its first iterations, and every thread of a uniform loop stops at the same one.
 const MAX_ITERATIONS: u32 = 96;
@@ -68,15 +70,25 @@ const MAX_NESTING: usize = 200;
 const OUTSIDE: u32 = u32::MAX;
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>, facts: &KernelFacts<'t>) -> SharedFacts<'t> {
-    let mut out = SharedFacts::default();
+    let out = SharedFacts::default();
     let Some(program) = Program::new(model, function) else {
         return out;
     };
+    let started = std::time::Instant::now();
+    let result = analyze_shapes(&program, model, function, facts, out);
+    if std::env::var_os("CUDALINT_RACE_TIMES").is_some() {
+        eprintln!("race-time {:?} {} {}", started.elapsed(), model.path.display(), function.name);
+    }
+    result
+}
+
+fn analyze_shapes<'t>(program: &Program<'_, 't>, model: &Model<'t>, function: &Function<'t>, facts: &KernelFacts<'t>, mut out: SharedFacts<'t>) -> SharedFacts<'t> {
     let (launched, shapes) = candidate_blocks(model.source, function, facts);
+    let mut left = KERNEL_BUDGET;
     if launched {
         // real launches: the first whose shape fits the kernel
         for block in shapes {
-            if let Run::Valid(conflicts) = program.run(block) {
+            if let Run::Valid(conflicts) = program.run(block, &mut left) {
                 out.conflicts = conflicts;
                 break;
             }
@@ -92,7 +104,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>, facts: &KernelFac
         if one_warp && !runs.is_empty() {
             break;
         }
-        if let Run::Valid(conflicts) = program.run(block) {
+        if let Run::Valid(conflicts) = program.run(block, &mut left) {
             runs.push(conflicts);
         }
     }
@@ -509,10 +521,17 @@ impl<'m, 't> Program<'m, 't> {
         !is_barrier_free_builtin(short)
     }
 
-    fn run(&self, block: [i64; 3]) -> Run<'t> {
+    fn run(&self, block: [i64; 3], left: &mut u64) -> Run<'t> {
         let threads = block[0] * block[1] * block[2];
         let mut log = Log::default();
-        let mut budget = STEP_BUDGET;
+        let mut budget = STEP_BUDGET.min(*left);
+        let start_budget = budget;
+        let result = self.run_with(block, threads, &mut log, &mut budget);
+        *left -= start_budget - budget;
+        result
+    }
+
+    fn run_with(&self, block: [i64; 3], threads: i64, log: &mut Log<'t>, budget: &mut u64) -> Run<'t> {
         let mut reference: Vec<usize> = Vec::new();
         let mut barrier_nodes: Vec<Node<'t>> = Vec::new();
         for linear in 0..threads {
@@ -530,14 +549,20 @@ impl<'m, 't> Program<'m, 't> {
                 passed: Vec::new(),
                 scopes: Vec::new(),
                 frames: Vec::new(),
-                budget: &mut budget,
-                log: &mut log,
+                budget,
+                log,
                 speculative: 0,
                 warp_syncs: 0,
             };
             state.bind_entry();
+            let before = *state.budget;
             let flow = state.statement(self.function.body, 0);
             if flow == Flow::Invalid {
+                return Run::Invalid;
+            }
+            // a first thread that would take the block past the budget: give up now, not at the end
+            let spent = before - *state.budget;
+            if linear == 0 && spent.saturating_mul(threads as u64) > before {
                 return Run::Invalid;
             }
             let passed = std::mem::take(&mut state.passed);
@@ -2010,9 +2035,9 @@ mod debug_tests {
         let tree = crate::engine::parse(&view.text, None).unwrap();
         let lines = crate::source::LineIndex::new(source);
         let model = crate::model::Model::build(std::path::Path::new("t.cu"), source, &view, &tree, &lines, &[]);
-        let f = model.functions.iter().find(|f| f.name == "k").unwrap();
+        let f = model.functions.iter().find(|f| f.kind == crate::model::FunctionKind::Kernel).unwrap();
         let p = super::Program::new(&model, f).unwrap();
         eprintln!("arrays {:?}", p.arrays);
-        match p.run([64,1,1]) { super::Run::Valid(c) => eprintln!("valid {}", c.len()), super::Run::Invalid => eprintln!("invalid") }
+        match p.run([16,16,1], &mut 10_000_000) { super::Run::Valid(c) => eprintln!("valid {}", c.len()), super::Run::Invalid => eprintln!("invalid") }
     }
 }

@@ -144,18 +144,124 @@ fn candidate_blocks(source: &str, function: &Function, facts: &KernelFacts) -> (
         launched.truncate(3);
         return (true, launched);
     }
+    let indexed = shared_index_axes(source, function);
     let body = text(function.body, source);
-    let uses = |axis: char| {
-        body.contains(&format!("threadIdx.{axis}")) || body.contains(&format!("blockDim.{axis}"))
-    };
-    let shapes = if uses('z') {
+    let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
+    let shapes: Vec<[i64; 3]> = if uses('z') {
         vec![[8, 8, 4], [16, 4, 2], [128, 1, 1], [4, 4, 2]]
     } else if uses('y') {
-        vec![[16, 16, 1], [8, 8, 1], [32, 4, 1], [128, 1, 1], [8, 4, 1]]
+        vec![[16, 16, 1], [8, 8, 1], [128, 1, 1], [8, 4, 1]]
     } else {
         vec![[128, 1, 1], [64, 1, 1], [32, 1, 1]]
     };
+    // an axis no shared index follows: threads apart only along it would touch the same
+    // elements, so the kernel is written for one thread along it (`dim3 block(1, 4)`)
+    let mut shapes: Vec<[i64; 3]> = shapes
+        .into_iter()
+        .map(|mut shape| {
+            let extent: i64 = shape.iter().product();
+            for (axis, size) in shape.iter_mut().enumerate() {
+                if !indexed[axis] && indexed.iter().any(|a| *a) {
+                    *size = 1;
+                }
+            }
+            // keep two warps or more where the axes left allow
+            let left: i64 = shape.iter().product();
+            if left < extent {
+                if let Some(axis) = (0..3).find(|a| indexed[*a]) {
+                    shape[axis] = (shape[axis] * extent / left.max(1)).min(1024);
+                }
+            }
+            shape
+        })
+        .collect();
+    shapes.dedup();
     (false, shapes)
+}
+
+/// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
+/// in a subscript of a shared array (or of a pointer into one), directly or through locals
+/// computed from it. A thread rank or lane id counts as every axis.
+fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
+    let mut definitions: Vec<(&str, &str)> = Vec::new();
+    let mut shared: Vec<&str> = Vec::new();
+    let mut subscripts: Vec<(&str, &str)> = Vec::new();
+    walk_iterative(function.body, |node| {
+        match node.node_kind() {
+            "init_declarator" => {
+                if let (Some(name), Some(value)) = (node.field("declarator").and_then(crate::syntax::declarator_name), node.field("value")) {
+                    definitions.push((text(name, source), text(value, source)));
+                }
+            }
+            "assignment_expression" => {
+                if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                    if left.node_kind() == "identifier" {
+                        definitions.push((text(left, source), text(right, source)));
+                    }
+                }
+            }
+            "declaration" if is_shared(node, source) => {
+                if let Some(name) = named_children(node).find_map(crate::syntax::declarator_name) {
+                    shared.push(text(name, source));
+                }
+            }
+            "subscript_expression" => {
+                if let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node)) {
+                    subscripts.push((text(base, source), text(index, source)));
+                }
+            }
+            "lambda_expression" => return false,
+            _ => {}
+        }
+        true
+    });
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).map(str::to_string).collect()
+    };
+    // locals that follow each axis, and pointers into shared memory
+    let mut follows: [Vec<&str>; 3] = Default::default();
+    let mut pointers: Vec<&str> = shared.clone();
+    for _ in 0..6 {
+        for (name, value) in &definitions {
+            let value_words = words(value);
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
+                let rank = value.contains("thread_rank") || value.contains("laneid") || value.contains("lane_id");
+                if !follows[axis].contains(name)
+                    && (rank || value_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())))
+                {
+                    follows[axis].push(name);
+                }
+            }
+            if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(&w.as_str())) {
+                pointers.push(name);
+            }
+        }
+    }
+    let mut axes = [false; 3];
+    for (base, index) in &subscripts {
+        let base_word = base.split('[').next().unwrap_or(base).trim();
+        if !pointers.contains(&base_word) {
+            continue;
+        }
+        let index_words = words(index);
+        for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
+            if index.contains("thread_rank") || index_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())) {
+                axes[axis] = true;
+            }
+        }
+    }
+    // a pointer offset by the thread (`float* row = s + ty * 17`) follows the thread too
+    for (name, value) in &definitions {
+        if pointers.contains(name) && !shared.contains(name) {
+            let value_words = words(value);
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
+                if value_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())) {
+                    axes[axis] = true;
+                }
+            }
+        }
+    }
+    axes
 }
 
 enum Run<'t> {
@@ -553,6 +659,7 @@ impl<'m, 't> Program<'m, 't> {
                 log,
                 speculative: 0,
                 warp_syncs: 0,
+                elsewhere_varies: true,
             };
             state.bind_entry();
             let before = *state.budget;
@@ -753,10 +860,16 @@ impl<'t> Log<'t> {
                 list.push(record);
             }
             if let Some((earlier, same_warp)) = found {
-                let known = self.conflicts.iter().any(|c| {
-                    c.epoch == epoch && c.same_warp == same_warp && ((c.later.site == record.site && c.earlier.site == earlier.site) || (c.later.site == earlier.site && c.earlier.site == record.site))
-                });
-                if !known && self.conflicts.len() < 64 {
+                // a pair is kept in a few intervals (one may turn out to hide a barrier), not in
+                // every iteration of a loop, so that the other pairs find room
+                let same_pair = |c: &&Found| {
+                    c.same_warp == same_warp
+                        && ((c.later.site == record.site && c.earlier.site == earlier.site)
+                            || (c.later.site == earlier.site && c.earlier.site == record.site))
+                };
+                let kept = self.conflicts.iter().filter(same_pair).count();
+                let here = self.conflicts.iter().filter(same_pair).any(|c| c.epoch == epoch);
+                if !here && kept < 4 && self.conflicts.len() < 512 {
                     self.conflicts.push(Found { epoch, array, byte, later: record, earlier, same_warp });
                 }
                 // one element is enough to show a pair of accesses
@@ -803,6 +916,8 @@ struct Thread<'p, 'm, 't> {
     /// Inside a part whose execution is not certain: accesses are not logged.
     speculative: u32,
     warp_syncs: u32,
+    /// Whether the last place outside shared memory may differ between threads.
+    elsewhere_varies: bool,
 }
 
 impl<'p, 'm, 't> Thread<'p, 'm, 't> {
@@ -1355,7 +1470,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     Place::Shared { ptr, row: true, .. } => Ok(Val::Ptr(ptr)),
                     Place::Shared { ptr, node, .. } => Ok(self.read(ptr, node)),
                     Place::Local(name) => Ok(self.identifier_value(name)),
-                    Place::Elsewhere => Ok(Val::Unknown(true)),
+                    Place::Elsewhere => Ok(Val::Unknown(std::mem::replace(&mut self.elsewhere_varies, true))),
                 }
             }
             "call_expression" => self.call(node, depth),
@@ -1476,6 +1591,8 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 };
                 let base = self.eval_pointer(base, depth)?;
                 let index = self.eval(index, depth + 1)?;
+                // memory the run does not follow holds the same for every thread at a uniform place
+                self.elsewhere_varies = base.varies() || index.varies();
                 Ok(self.offset(base, index, node, true))
             }
             "pointer_expression" if operator(node, source) == "*" => {
@@ -1483,6 +1600,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     return Ok(Place::Elsewhere);
                 };
                 let pointer = self.eval(argument, depth + 1)?;
+                self.elsewhere_varies = pointer.varies();
                 Ok(self.offset(pointer, Val::Int(0, false), node, false))
             }
             "field_expression" => {

@@ -28,10 +28,19 @@ pub(super) fn grouped<'c, 't: 'c>(
 ) -> Vec<(&'c Conflict<'t>, Vec<&'c Conflict<'t>>)> {
     let mut sorted: Vec<&Conflict> = conflicts.collect();
     sorted.sort_by_key(|c| (c.first.node.start_byte(), c.second.node.start_byte()));
-    let key = |c: &Conflict| (c.array.clone(), c.opened_by.map(|n| n.id()), c.closed_by.map(|n| n.id()));
+    let key = |c: &Conflict| {
+        (
+            c.array.clone(),
+            c.opened_by.map(|n| n.id()),
+            c.closed_by.map(|n| n.id()),
+        )
+    };
     let mut groups: Vec<(&Conflict, Vec<&Conflict>)> = Vec::new();
     for conflict in sorted {
-        match groups.iter_mut().find(|(head, _)| key(head) == key(conflict)) {
+        match groups
+            .iter_mut()
+            .find(|(head, _)| key(head) == key(conflict))
+        {
             Some((_, others)) => others.push(conflict),
             None => groups.push((conflict, Vec::new())),
         }
@@ -40,7 +49,10 @@ pub(super) fn grouped<'c, 't: 'c>(
 }
 
 /// Labels at the other accesses of a group that the main pair does not show.
-pub(super) fn other_sites(conflict: &Conflict, others: &[&Conflict]) -> Vec<std::ops::Range<usize>> {
+pub(super) fn other_sites(
+    conflict: &Conflict,
+    others: &[&Conflict],
+) -> Vec<std::ops::Range<usize>> {
     let mut shown = vec![conflict.first.node.id(), conflict.second.node.id()];
     let mut spans = Vec::new();
     for other in others {
@@ -90,8 +102,12 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&C
     let second_text = snippet(model, second.node);
     let outcome = match (first.kind.writes(), second.kind.writes()) {
         (true, true) => "which value remains depends on which warp runs last".to_string(),
-        (true, false) => format!("{second_thread} reads the old or the new value depending on which warp runs first"),
-        _ => format!("{first_thread} reads the old or the new value depending on which warp runs first"),
+        (true, false) => format!(
+            "{second_thread} reads the old or the new value depending on which warp runs first"
+        ),
+        _ => format!(
+            "{first_thread} reads the old or the new value depending on which warp runs first"
+        ),
     };
     let message = if conflict.across_iterations {
         format!(
@@ -116,7 +132,10 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&C
         );
     }
     for span in other_sites(conflict, others) {
-        diagnostic = diagnostic.with_label(span, format!("also races on `{}` in this interval", conflict.array));
+        diagnostic = diagnostic.with_label(
+            span,
+            format!("also races on `{}` in this interval", conflict.array),
+        );
     }
     match (conflict.opened_by, conflict.closed_by) {
         (Some(open), Some(close)) if open == close => {
@@ -127,7 +146,8 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&C
         }
         (opened, closed) => {
             if let Some(open) = opened {
-                diagnostic = diagnostic.with_label(open.byte_range(), "the barrier interval starts here");
+                diagnostic =
+                    diagnostic.with_label(open.byte_range(), "the barrier interval starts here");
             }
             if let Some(close) = closed {
                 diagnostic = diagnostic.with_label(close.byte_range(), "and ends here");
@@ -137,7 +157,10 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&C
     let help = if conflict.across_iterations {
         format!("add `__syncthreads()` at the end of the loop body, after the last use of `{}`, so the next iteration's writes wait for this iteration's reads", conflict.array)
     } else if first.kind.writes() && second.kind.writes() && first.node == second.node {
-        format!("give each thread its own element of `{}`, or let one thread write it", conflict.array)
+        format!(
+            "give each thread its own element of `{}`, or let one thread write it",
+            conflict.array
+        )
     } else {
         format!("put `__syncthreads()` between `{second_text}` and `{first_text}` (outside any thread-dependent branch)")
     };

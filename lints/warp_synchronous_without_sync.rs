@@ -27,11 +27,16 @@ fn check(model: &Model, cx: &mut LintContext) {
         let between_warps = |conflict: &&crate::model::shared_memory::Conflict| {
             conflicts.iter().any(|other| {
                 !other.same_warp
-                    && ((other.first.node == conflict.first.node && other.second.node == conflict.second.node)
-                        || (other.first.node == conflict.second.node && other.second.node == conflict.first.node))
+                    && ((other.first.node == conflict.first.node
+                        && other.second.node == conflict.second.node)
+                        || (other.first.node == conflict.second.node
+                            && other.second.node == conflict.first.node))
             })
         };
-        let lane_pairs = conflicts.iter().filter(|c| c.same_warp).filter(|c| !between_warps(c));
+        let lane_pairs = conflicts
+            .iter()
+            .filter(|c| c.same_warp)
+            .filter(|c| !between_warps(c));
         for (conflict, others) in grouped(lane_pairs) {
             // the interval already has a race between warps on this array: one barrier fixes both
             let raced = conflicts.iter().any(|other| {
@@ -59,14 +64,19 @@ fn check(model: &Model, cx: &mut LintContext) {
             if second.node != first.node {
                 diagnostic = diagnostic.with_label(
                     second.node.byte_range(),
-                    format!("{second_lane} {} `{}` here", verb(second.kind), conflict.element),
+                    format!(
+                        "{second_lane} {} `{}` here",
+                        verb(second.kind),
+                        conflict.element
+                    ),
                 );
             }
             for span in other_sites(conflict, &others) {
                 diagnostic = diagnostic.with_label(span, "also exchanged between lanes here");
             }
             if let Some(open) = conflict.opened_by {
-                diagnostic = diagnostic.with_label(open.byte_range(), "the last barrier before both");
+                diagnostic =
+                    diagnostic.with_label(open.byte_range(), "the last barrier before both");
             }
             cx.report(diagnostic.with_help(format!(
                 "put `__syncwarp()` between the accesses (after each step of an unrolled warp reduction), or exchange the values with `__shfl_down_sync`; `volatile` on `{}` does not order the lanes",

@@ -69,20 +69,25 @@ const MAX_NESTING: usize = 200;
 /// Marks a run in which an access left its array: the block shape does not fit the kernel.
 const OUTSIDE: u32 = u32::MAX;
 
-pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>, facts: &KernelFacts<'t>) -> SharedFacts<'t> {
+pub fn analyze<'t>(
+    model: &Model<'t>,
+    function: &Function<'t>,
+    facts: &KernelFacts<'t>,
+) -> SharedFacts<'t> {
     let out = SharedFacts::default();
     let Some(program) = Program::new(model, function) else {
         return out;
     };
-    let started = std::time::Instant::now();
-    let result = analyze_shapes(&program, model, function, facts, out);
-    if std::env::var_os("CUDALINT_RACE_TIMES").is_some() {
-        eprintln!("race-time {:?} {} {}", started.elapsed(), model.path.display(), function.name);
-    }
-    result
+    analyze_shapes(&program, model, function, facts, out)
 }
 
-fn analyze_shapes<'t>(program: &Program<'_, 't>, model: &Model<'t>, function: &Function<'t>, facts: &KernelFacts<'t>, mut out: SharedFacts<'t>) -> SharedFacts<'t> {
+fn analyze_shapes<'t>(
+    program: &Program<'_, 't>,
+    model: &Model<'t>,
+    function: &Function<'t>,
+    facts: &KernelFacts<'t>,
+    mut out: SharedFacts<'t>,
+) -> SharedFacts<'t> {
     let (launched, shapes) = candidate_blocks(model.source, function, facts);
     let mut left = KERNEL_BUDGET;
     if launched {
@@ -119,14 +124,22 @@ fn analyze_shapes<'t>(program: &Program<'_, 't>, model: &Model<'t>, function: &F
     };
     out.conflicts = first
         .into_iter()
-        .filter(|c| others.iter().all(|run| run.iter().any(|o| pair(o) == pair(c))))
+        .filter(|c| {
+            others
+                .iter()
+                .all(|run| run.iter().any(|o| pair(o) == pair(c)))
+        })
         .collect();
     out
 }
 
 /// The block shapes to try, in order: each distinct constant block of the visible launches, or
 /// small default shapes for the axes the kernel uses.
-fn candidate_blocks(source: &str, function: &Function, facts: &KernelFacts) -> (bool, Vec<[i64; 3]>) {
+fn candidate_blocks(
+    source: &str,
+    function: &Function,
+    facts: &KernelFacts,
+) -> (bool, Vec<[i64; 3]>) {
     let mut launched: Vec<[i64; 3]> = Vec::new();
     let mut all_constant = !facts.launches.is_empty();
     for launch in &facts.launches {
@@ -189,7 +202,11 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
     walk_iterative(function.body, |node| {
         match node.node_kind() {
             "init_declarator" => {
-                if let (Some(name), Some(value)) = (node.field("declarator").and_then(crate::syntax::declarator_name), node.field("value")) {
+                if let (Some(name), Some(value)) = (
+                    node.field("declarator")
+                        .and_then(crate::syntax::declarator_name),
+                    node.field("value"),
+                ) {
                     definitions.push((text(name, source), text(value, source)));
                 }
             }
@@ -216,7 +233,9 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
         true
     });
     let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).map(str::to_string).collect()
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .map(str::to_string)
+            .collect()
     };
     // locals that follow each axis, and pointers into shared memory
     let mut follows: [Vec<&str>; 3] = Default::default();
@@ -224,15 +243,25 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
     for _ in 0..6 {
         for (name, value) in &definitions {
             let value_words = words(value);
-            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
-                let rank = value.contains("thread_rank") || value.contains("laneid") || value.contains("lane_id");
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+                .iter()
+                .enumerate()
+            {
+                let rank = value.contains("thread_rank")
+                    || value.contains("laneid")
+                    || value.contains("lane_id");
                 if !follows[axis].contains(name)
-                    && (rank || value_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())))
+                    && (rank
+                        || value_words
+                            .iter()
+                            .any(|w| w == field || follows[axis].contains(&w.as_str())))
                 {
                     follows[axis].push(name);
                 }
             }
-            if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(&w.as_str())) {
+            if !pointers.contains(name)
+                && value_words.iter().any(|w| pointers.contains(&w.as_str()))
+            {
                 pointers.push(name);
             }
         }
@@ -244,8 +273,15 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
             continue;
         }
         let index_words = words(index);
-        for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
-            if index.contains("thread_rank") || index_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())) {
+        for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+            .iter()
+            .enumerate()
+        {
+            if index.contains("thread_rank")
+                || index_words
+                    .iter()
+                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+            {
                 axes[axis] = true;
             }
         }
@@ -254,8 +290,14 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
     for (name, value) in &definitions {
         if pointers.contains(name) && !shared.contains(name) {
             let value_words = words(value);
-            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"].iter().enumerate() {
-                if value_words.iter().any(|w| w == field || follows[axis].contains(&w.as_str())) {
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+                .iter()
+                .enumerate()
+            {
+                if value_words
+                    .iter()
+                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+                {
                     axes[axis] = true;
                 }
             }
@@ -303,7 +345,10 @@ struct Shape {
 }
 
 impl Shape {
-    const FLAT: Shape = Shape { dims: [0; 4], len: 0 };
+    const FLAT: Shape = Shape {
+        dims: [0; 4],
+        len: 0,
+    };
     fn row_bytes(&self, element: i64) -> Option<i64> {
         self.dims[..self.len as usize]
             .iter()
@@ -312,9 +357,8 @@ impl Shape {
     fn inner(&self) -> Shape {
         let mut dims = [0; 4];
         let len = self.len.saturating_sub(1);
-        for i in 0..len as usize {
-            dims[i] = self.dims[i + 1];
-        }
+        let len_usize = len as usize;
+        dims[..len_usize].copy_from_slice(&self.dims[1..len_usize + 1]);
         Shape { dims, len }
     }
 }
@@ -436,7 +480,9 @@ impl<'m, 't> Program<'m, 't> {
         for _ in 0..8 {
             let mut changed = false;
             for f in &model.functions {
-                if f.kind == super::FunctionKind::Kernel || program.may_sync.get(&f.name) == Some(&true) {
+                if f.kind == super::FunctionKind::Kernel
+                    || program.may_sync.get(&f.name) == Some(&true)
+                {
                     continue;
                 }
                 let mut syncs = false;
@@ -479,25 +525,37 @@ impl<'m, 't> Program<'m, 't> {
             }
             "declaration" => {
                 let type_text = text(node, source);
-                if !(type_text.starts_with("const") || type_text.starts_with("constexpr") || type_text.starts_with("static const")) {
+                if !(type_text.starts_with("const")
+                    || type_text.starts_with("constexpr")
+                    || type_text.starts_with("static const"))
+                {
                     return;
                 }
                 for declarator in named_children(node) {
                     if declarator.node_kind() != "init_declarator" {
                         continue;
                     }
-                    let (Some(name), Some(value)) = (declarator.field("declarator"), declarator.field("value")) else {
+                    let (Some(name), Some(value)) =
+                        (declarator.field("declarator"), declarator.field("value"))
+                    else {
                         continue;
                     };
                     if name.node_kind() != "identifier" {
                         continue;
                     }
-                    if let Some(v) = crate::model::size::parse_number(text(value, source)).and_then(|v| i64::try_from(v).ok()) {
+                    if let Some(v) = crate::model::size::parse_number(text(value, source))
+                        .and_then(|v| i64::try_from(v).ok())
+                    {
                         self.constants.insert(text(name, source), v);
                     }
                 }
             }
-            "namespace_definition" | "linkage_specification" | "declaration_list" | "preproc_ifdef" | "preproc_if" | "preproc_else" => {
+            "namespace_definition"
+            | "linkage_specification"
+            | "declaration_list"
+            | "preproc_ifdef"
+            | "preproc_if"
+            | "preproc_else" => {
                 for child in named_children(node) {
                     self.file_scope(child, depth + 1);
                 }
@@ -514,9 +572,16 @@ impl<'m, 't> Program<'m, 't> {
     /// Registers the array a `__shared__` declaration makes (its first declarator).
     fn add_array(&mut self, declaration: Node<'t>) -> Option<u32> {
         let source = self.model.source;
-        let element_type = declaration.field("type").map(|t| text(t, source)).unwrap_or("").to_string();
+        let element_type = declaration
+            .field("type")
+            .map(|t| text(t, source))
+            .unwrap_or("")
+            .to_string();
         let declarator = named_children(declaration).find(|c| {
-            matches!(c.node_kind(), "identifier" | "array_declarator" | "init_declarator")
+            matches!(
+                c.node_kind(),
+                "identifier" | "array_declarator" | "init_declarator"
+            )
         })?;
         let declarator = if declarator.node_kind() == "init_declarator" {
             declarator.field("declarator")?
@@ -566,7 +631,8 @@ impl<'m, 't> Program<'m, 't> {
         let source = self.model.source;
         let node = crate::syntax::strip(node, source);
         match node.node_kind() {
-            "number_literal" => crate::model::size::parse_number(text(node, source)).and_then(|v| i64::try_from(v).ok()),
+            "number_literal" => crate::model::size::parse_number(text(node, source))
+                .and_then(|v| i64::try_from(v).ok()),
             "identifier" => self.named_constant(text(node, source)),
             "binary_expression" => {
                 let l = self.constant_at(node.field("left")?, depth + 1)?;
@@ -582,8 +648,14 @@ impl<'m, 't> Program<'m, 't> {
             return Some(*v);
         }
         let value = self.model.define(name)?;
-        let trimmed = value.trim().trim_start_matches('(').trim_end_matches(')').trim();
-        if let Some(v) = crate::model::size::parse_number(trimmed).and_then(|v| i64::try_from(v).ok()) {
+        let trimmed = value
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
+        if let Some(v) =
+            crate::model::size::parse_number(trimmed).and_then(|v| i64::try_from(v).ok())
+        {
             return Some(v);
         }
         // `#define B (T * 2)`: a product or sum of known constants
@@ -598,7 +670,8 @@ impl<'m, 't> Program<'m, 't> {
     }
 
     fn token_value(&self, token: &str) -> Option<i64> {
-        if let Some(v) = crate::model::size::parse_number(token).and_then(|v| i64::try_from(v).ok()) {
+        if let Some(v) = crate::model::size::parse_number(token).and_then(|v| i64::try_from(v).ok())
+        {
             return Some(v);
         }
         self.constants.get(token).copied()
@@ -615,9 +688,24 @@ impl<'m, 't> Program<'m, 't> {
         }
         let name = text(function, source);
         if function.node_kind() == "field_expression" {
-            let method = function.field("field").map(|f| text(f, source)).unwrap_or("");
-            return matches!(method, "sync" | "Sum" | "Reduce" | "Scan" | "ExclusiveSum" | "InclusiveSum" | "Load" | "Store" | "barrier_wait" | "arrive_and_wait" | "wait")
-                || !is_pure_method(method);
+            let method = function
+                .field("field")
+                .map(|f| text(f, source))
+                .unwrap_or("");
+            return matches!(
+                method,
+                "sync"
+                    | "Sum"
+                    | "Reduce"
+                    | "Scan"
+                    | "ExclusiveSum"
+                    | "InclusiveSum"
+                    | "Load"
+                    | "Store"
+                    | "barrier_wait"
+                    | "arrive_and_wait"
+                    | "wait"
+            ) || !is_pure_method(method);
         }
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
@@ -637,7 +725,13 @@ impl<'m, 't> Program<'m, 't> {
         result
     }
 
-    fn run_with(&self, block: [i64; 3], threads: i64, log: &mut Log<'t>, budget: &mut u64) -> Run<'t> {
+    fn run_with(
+        &self,
+        block: [i64; 3],
+        threads: i64,
+        log: &mut Log<'t>,
+        budget: &mut u64,
+    ) -> Run<'t> {
         let mut reference: Vec<usize> = Vec::new();
         let mut barrier_nodes: Vec<Node<'t>> = Vec::new();
         for linear in 0..threads {
@@ -675,7 +769,11 @@ impl<'m, 't> Program<'m, 't> {
             let passed = std::mem::take(&mut state.passed);
             // every thread passes the same barriers in the same order, up to where it exits
             let common = passed.len().min(reference.len());
-            if passed[..common].iter().map(|n| n.id()).ne(reference[..common].iter().copied()) {
+            if passed[..common]
+                .iter()
+                .map(|n| n.id())
+                .ne(reference[..common].iter().copied())
+            {
                 return Run::Invalid;
             }
             if passed.len() > reference.len() {
@@ -693,17 +791,32 @@ impl<'m, 't> Program<'m, 't> {
                 continue;
             }
             let (a, b) = (found.later, found.earlier);
-            let (Some(node_a), Some(node_b)) = (log.sites.get(a.site as usize), log.sites.get(b.site as usize)) else {
+            let (Some(node_a), Some(node_b)) = (
+                log.sites.get(a.site as usize),
+                log.sites.get(b.site as usize),
+            ) else {
                 continue;
             };
-            let key = (node_a.id().min(node_b.id()), node_a.id().max(node_b.id()), found.same_warp);
+            let key = (
+                node_a.id().min(node_b.id()),
+                node_a.id().max(node_b.id()),
+                found.same_warp,
+            );
             if seen.contains(&key) {
                 continue;
             }
             seen.push(key);
             let (mut first, mut second) = (
-                SharedAccess { node: *node_a, kind: a.kind, thread: a.thread },
-                SharedAccess { node: *node_b, kind: b.kind, thread: b.thread },
+                SharedAccess {
+                    node: *node_a,
+                    kind: a.kind,
+                    thread: a.thread,
+                },
+                SharedAccess {
+                    node: *node_b,
+                    kind: b.kind,
+                    thread: b.thread,
+                },
             );
             let (low, high) = if first.node.start_byte() <= second.node.start_byte() {
                 (first.node.start_byte(), second.node.start_byte())
@@ -711,12 +824,16 @@ impl<'m, 't> Program<'m, 't> {
                 (second.node.start_byte(), first.node.start_byte())
             };
             let across_iterations = first.node.id() != second.node.id()
-                && self.barriers.iter().any(|b| b.start_byte() > low && b.start_byte() < high);
+                && self
+                    .barriers
+                    .iter()
+                    .any(|b| b.start_byte() > low && b.start_byte() < high);
             // report the access later in the source; across a back edge, the one that runs
             // early in the next iteration (prefer the write)
             let later_in_source = first.node.start_byte() >= second.node.start_byte();
             let swap = if across_iterations {
-                !first.kind.writes() && second.kind.writes() || (first.kind.writes() == second.kind.writes() && later_in_source)
+                !first.kind.writes() && second.kind.writes()
+                    || (first.kind.writes() == second.kind.writes() && later_in_source)
             } else {
                 !later_in_source
             };
@@ -727,12 +844,16 @@ impl<'m, 't> Program<'m, 't> {
             let array = self.arrays.get(found.array as usize);
             conflicts.push(Conflict {
                 array: array.map(|a| a.name.clone()).unwrap_or_default(),
-                element: array.map(|a| element_text(a, found.byte)).unwrap_or_default(),
+                element: array
+                    .map(|a| element_text(a, found.byte))
+                    .unwrap_or_default(),
                 first,
                 second,
                 same_warp: found.same_warp,
                 across_iterations,
-                opened_by: epoch.checked_sub(1).and_then(|e| barrier_nodes.get(e).copied()),
+                opened_by: epoch
+                    .checked_sub(1)
+                    .and_then(|e| barrier_nodes.get(e).copied()),
                 closed_by: barrier_nodes.get(epoch).copied(),
                 block,
             });
@@ -841,19 +962,29 @@ impl<'t> Log<'t> {
             } else {
                 against.extend(slot.writes.iter().copied());
             }
-            let other_warp = against.iter().find(|o| o.linear != record.linear && warp(o) != warp(&record) && !benign(o, &record));
+            let other_warp = against.iter().find(|o| {
+                o.linear != record.linear && warp(o) != warp(&record) && !benign(o, &record)
+            });
             let same_warp = against.iter().find(|o| {
                 o.linear != record.linear
                     && warp(o) == warp(&record)
                     && o.warp_syncs == record.warp_syncs
                     && !benign(o, &record)
             });
-            let found = other_warp.map(|o| (*o, false)).or(same_warp.map(|o| (*o, true)));
-            let list = if record.kind.writes() { &mut slot.writes } else { &mut slot.reads };
+            let found = other_warp
+                .map(|o| (*o, false))
+                .or(same_warp.map(|o| (*o, true)));
+            let list = if record.kind.writes() {
+                &mut slot.writes
+            } else {
+                &mut slot.reads
+            };
             let keep = match list.as_slice() {
                 [] => true,
                 [first] => first.linear != record.linear,
-                [first, ..] if list.len() < 3 => warp(first) != warp(&record) && list.iter().all(|r| warp(r) != warp(&record)),
+                [first, ..] if list.len() < 3 => {
+                    warp(first) != warp(&record) && list.iter().all(|r| warp(r) != warp(&record))
+                }
                 _ => false,
             };
             if keep {
@@ -868,9 +999,20 @@ impl<'t> Log<'t> {
                             || (c.later.site == earlier.site && c.earlier.site == record.site))
                 };
                 let kept = self.conflicts.iter().filter(same_pair).count();
-                let here = self.conflicts.iter().filter(same_pair).any(|c| c.epoch == epoch);
+                let here = self
+                    .conflicts
+                    .iter()
+                    .filter(same_pair)
+                    .any(|c| c.epoch == epoch);
                 if !here && kept < 4 && self.conflicts.len() < 512 {
-                    self.conflicts.push(Found { epoch, array, byte, later: record, earlier, same_warp });
+                    self.conflicts.push(Found {
+                        epoch,
+                        array,
+                        byte,
+                        later: record,
+                        earlier,
+                        same_warp,
+                    });
                 }
                 // one element is enough to show a pair of accesses
                 return;
@@ -896,7 +1038,11 @@ enum Place<'t> {
     Local(&'t str),
     /// An element, or with `row` a row of a multi-dimensional array (which decays to a pointer
     /// to its first element, `ptr`).
-    Shared { ptr: Ptr, node: Node<'t>, row: bool },
+    Shared {
+        ptr: Ptr,
+        node: Node<'t>,
+        row: bool,
+    },
     /// Memory the run does not follow (global, local arrays, fields).
     Elsewhere,
 }
@@ -972,7 +1118,11 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
     }
 
     fn lookup(&self, name: &str) -> Option<Val> {
-        self.scopes.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v)
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
     }
 
     fn assign_local(&mut self, name: &str, value: Val) {
@@ -1028,7 +1178,9 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     Err(flow) => return flow,
                 };
                 match value.truth() {
-                    Some(true) => node.field("consequence").map_or(Flow::Normal, |c| self.statement(c, depth + 1)),
+                    Some(true) => node
+                        .field("consequence")
+                        .map_or(Flow::Normal, |c| self.statement(c, depth + 1)),
                     Some(false) => match node.field("alternative") {
                         Some(alternative) => {
                             let mut flow = Flow::Normal;
@@ -1047,7 +1199,8 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             }
             "for_statement" => self.for_loop(node, depth),
             "while_statement" => {
-                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body")) else {
+                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body"))
+                else {
                     return Flow::Stop;
                 };
                 let mut iterations = 0;
@@ -1073,7 +1226,8 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 }
             }
             "do_statement" => {
-                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body")) else {
+                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body"))
+                else {
                     return Flow::Stop;
                 };
                 let mut iterations = 0;
@@ -1108,11 +1262,21 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             }
             "break_statement" => Flow::Break,
             "continue_statement" => Flow::Continue,
-            "labeled_statement" => match named_children(node).find(|c| c.node_kind() != "statement_identifier") {
-                Some(inner) => self.statement(inner, depth + 1),
-                None => Flow::Normal,
-            },
-            "comment" | "preproc_def" | "preproc_function_def" | "preproc_include" | "preproc_call" | "type_definition" | "alias_declaration" | "using_declaration" | "static_assert_declaration" => Flow::Normal,
+            "labeled_statement" => {
+                match named_children(node).find(|c| c.node_kind() != "statement_identifier") {
+                    Some(inner) => self.statement(inner, depth + 1),
+                    None => Flow::Normal,
+                }
+            }
+            "comment"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call"
+            | "type_definition"
+            | "alias_declaration"
+            | "using_declaration"
+            | "static_assert_declaration" => Flow::Normal,
             // switch, goto, range loops, try: not followed
             _ => self.unknown_region(node, false),
         }
@@ -1120,7 +1284,10 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
 
     fn condition(&mut self, condition: Node<'t>, depth: usize) -> Result<Val, Flow> {
         let condition = if condition.node_kind() == "condition_clause" {
-            match condition.field("value").or_else(|| named_children(condition).next()) {
+            match condition
+                .field("value")
+                .or_else(|| named_children(condition).next())
+            {
                 Some(c) => c,
                 None => return Ok(Val::Unknown(true)),
             }
@@ -1258,14 +1425,18 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         for declarator in named_children(node) {
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
-                "identifier" | "pointer_declarator" | "array_declarator" | "reference_declarator" => (Some(declarator), None),
+                "identifier"
+                | "pointer_declarator"
+                | "array_declarator"
+                | "reference_declarator" => (Some(declarator), None),
                 _ => continue,
             };
             let Some(target) = target else { continue };
             let Some(name) = crate::syntax::declarator_name(target) else {
                 continue;
             };
-            let pointer = crate::syntax::declarator_is_pointer(target) && target.node_kind() != "array_declarator";
+            let pointer = crate::syntax::declarator_is_pointer(target)
+                && target.node_kind() != "array_declarator";
             let reference = target.node_kind() == "reference_declarator";
             let mut stored = Val::Unknown(true);
             if let Some(value) = value {
@@ -1291,12 +1462,25 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 };
                 stored = match evaluated {
                     Val::Ptr(p) if pointer => match pointee_size(type_text) {
-                        Some(size) if size == p.element || p.shape.len > 0 && size == p.element => Val::Ptr(p),
-                        _ if same_type(type_text, self.program.arrays.get(p.array as usize).map_or("", |a| a.element_type.as_str())) => Val::Ptr(p),
+                        Some(size) if size == p.element => {
+                            Val::Ptr(p)
+                        }
+                        _ if same_type(
+                            type_text,
+                            self.program
+                                .arrays
+                                .get(p.array as usize)
+                                .map_or("", |a| a.element_type.as_str()),
+                        ) =>
+                        {
+                            Val::Ptr(p)
+                        }
                         _ => Val::Unknown(true),
                     },
                     Val::Ptr(_) => Val::Unknown(true),
-                    Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => evaluated,
+                    Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => {
+                        evaluated
+                    }
                     other => Val::Unknown(other.varies()),
                 };
             }
@@ -1314,16 +1498,20 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         let source = self.source();
         match node.node_kind() {
             "number_literal" => Ok(crate::model::size::parse_number(self.text(node))
-                .filter(|_| !self.text(node).contains(['.', 'e', 'E']) || self.text(node).starts_with("0x"))
+                .filter(|_| {
+                    !self.text(node).contains(['.', 'e', 'E']) || self.text(node).starts_with("0x")
+                })
                 .and_then(|v| i64::try_from(v).ok())
                 .map_or(Val::Unknown(false), |v| Val::Int(v, false))),
             "true" => Ok(Val::Int(1, false)),
             "false" => Ok(Val::Int(0, false)),
             "char_literal" | "string_literal" | "null" | "nullptr" => Ok(Val::Unknown(false)),
-            "parenthesized_expression" => match named_children(node).find(|c| c.node_kind() != "comment") {
-                Some(inner) => self.eval(inner, depth + 1),
-                None => Ok(Val::Unknown(true)),
-            },
+            "parenthesized_expression" => {
+                match named_children(node).find(|c| c.node_kind() != "comment") {
+                    Some(inner) => self.eval(inner, depth + 1),
+                    None => Ok(Val::Unknown(true)),
+                }
+            }
             "identifier" => {
                 let name = self.text(node);
                 match self.place_of_identifier(node) {
@@ -1394,12 +1582,16 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 };
                 let v = self.eval(argument, depth + 1)?;
                 Ok(match (operator(node, source), v) {
-                    ("-", Val::Int(x, t)) => x.checked_neg().map_or(Val::Unknown(t), |x| Val::Int(x, t)),
+                    ("-", Val::Int(x, t)) => {
+                        x.checked_neg().map_or(Val::Unknown(t), |x| Val::Int(x, t))
+                    }
                     ("+", v) => v,
                     ("!", Val::Int(x, t)) => Val::Int((x == 0) as i64, t),
                     ("!", Val::Ptr(_)) => Val::Int(0, true),
                     ("~", Val::Int(x, t)) => Val::Int(!x, t),
-                    ("-", Val::Chosen(x)) => x.checked_neg().map_or(Val::Unknown(false), Val::Chosen),
+                    ("-", Val::Chosen(x)) => {
+                        x.checked_neg().map_or(Val::Unknown(false), Val::Chosen)
+                    }
                     (_, v) => Val::Unknown(v.varies()),
                 })
             }
@@ -1408,10 +1600,15 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     return Ok(Val::Unknown(true));
                 };
                 let c = self.eval(condition, depth + 1)?;
-                let (consequence, alternative) = (node.field("consequence"), node.field("alternative"));
+                let (consequence, alternative) =
+                    (node.field("consequence"), node.field("alternative"));
                 match c.truth() {
-                    Some(true) => consequence.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1)),
-                    Some(false) => alternative.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1)),
+                    Some(true) => {
+                        consequence.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1))
+                    }
+                    Some(false) => {
+                        alternative.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1))
+                    }
                     None => {
                         self.speculative += 1;
                         let a = consequence.map(|n| self.eval(n, depth + 1));
@@ -1419,7 +1616,9 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         self.speculative -= 1;
                         let (a, b) = (a.transpose()?, b.transpose()?);
                         Ok(match (a, b) {
-                            (Some(Val::Int(x, s)), Some(Val::Int(y, t))) if x == y => Val::Int(x, s || t || c.varies()),
+                            (Some(Val::Int(x, s)), Some(Val::Int(y, t))) if x == y => {
+                                Val::Int(x, s || t || c.varies())
+                            }
                             _ => Val::Unknown(true),
                         })
                     }
@@ -1448,7 +1647,11 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         self.assign_local(name, new);
                         Ok(if prefix { new } else { old })
                     }
-                    Place::Shared { ptr, node, row: false } => {
+                    Place::Shared {
+                        ptr,
+                        node,
+                        row: false,
+                    } => {
                         self.access(ptr, node, AccessKind::ReadWrite, Stored::Varying);
                         Ok(Val::Unknown(true))
                     }
@@ -1470,7 +1673,10 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     Place::Shared { ptr, row: true, .. } => Ok(Val::Ptr(ptr)),
                     Place::Shared { ptr, node, .. } => Ok(self.read(ptr, node)),
                     Place::Local(name) => Ok(self.identifier_value(name)),
-                    Place::Elsewhere => Ok(Val::Unknown(std::mem::replace(&mut self.elsewhere_varies, true))),
+                    Place::Elsewhere => Ok(Val::Unknown(std::mem::replace(
+                        &mut self.elsewhere_varies,
+                        true,
+                    ))),
                 }
             }
             "call_expression" => self.call(node, depth),
@@ -1516,7 +1722,10 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         }
         // `#define tid threadIdx.x`
         if let Some(value) = self.program.model.define(name) {
-            let compact: String = value.chars().filter(|c| !c.is_whitespace() && *c != '(' && *c != ')').collect();
+            let compact: String = value
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+                .collect();
             if let Some((object, field)) = compact.split_once('.') {
                 let axis = match field {
                     "x" => 0,
@@ -1551,16 +1760,35 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     return Val::Unknown(true);
                 }
                 match pointee_size(type_text) {
-                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr { element: size, shape: Shape::FLAT, extent: None, ..p }),
-                    _ if same_type(type_text, self.program.arrays.get(p.array as usize).map_or("", |a| a.element_type.as_str())) => Val::Ptr(p),
+                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr {
+                        element: size,
+                        shape: Shape::FLAT,
+                        extent: None,
+                        ..p
+                    }),
+                    _ if same_type(
+                        type_text,
+                        self.program
+                            .arrays
+                            .get(p.array as usize)
+                            .map_or("", |a| a.element_type.as_str()),
+                    ) =>
+                    {
+                        Val::Ptr(p)
+                    }
                     _ => Val::Unknown(true),
                 }
             }
             Val::Int(v, t) => {
                 let t_norm = type_text.replace(' ', "");
-                if t_norm.contains("float") || t_norm.contains("double") || t_norm.contains("half") {
+                if t_norm.contains("float") || t_norm.contains("double") || t_norm.contains("half")
+                {
                     Val::Unknown(t)
-                } else if t_norm == "unsigned" || t_norm == "unsignedint" || t_norm == "uint32_t" || t_norm == "uint" {
+                } else if t_norm == "unsigned"
+                    || t_norm == "unsignedint"
+                    || t_norm == "uint32_t"
+                    || t_norm == "uint"
+                {
                     Val::Int(v & 0xffff_ffff, t)
                 } else if t_norm == "int" || t_norm == "int32_t" {
                     Val::Int(v as i32 as i64, t)
@@ -1580,13 +1808,16 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         let source = self.source();
         let node_kind = node.node_kind();
         match node_kind {
-            "parenthesized_expression" => match named_children(node).find(|c| c.node_kind() != "comment") {
-                Some(inner) => self.place(inner, depth + 1),
-                None => Ok(Place::Elsewhere),
-            },
+            "parenthesized_expression" => {
+                match named_children(node).find(|c| c.node_kind() != "comment") {
+                    Some(inner) => self.place(inner, depth + 1),
+                    None => Ok(Place::Elsewhere),
+                }
+            }
             "identifier" => Ok(self.place_of_identifier(node)),
             "subscript_expression" => {
-                let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node)) else {
+                let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node))
+                else {
                     return Ok(Place::Elsewhere);
                 };
                 let base = self.eval_pointer(base, depth)?;
@@ -1638,8 +1869,19 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
     fn place_of_identifier(&self, node: Node<'t>) -> Place<'t> {
         let name = self.text(node);
         match self.lookup(name) {
-            Some(Val::Ptr(p)) if self.program.arrays.get(p.array as usize).is_some_and(|a| a.scalar) && self.is_scalar_binding(name, p) => {
-                Place::Shared { ptr: p, node, row: false }
+            Some(Val::Ptr(p))
+                if self
+                    .program
+                    .arrays
+                    .get(p.array as usize)
+                    .is_some_and(|a| a.scalar)
+                    && self.is_scalar_binding(name, p) =>
+            {
+                Place::Shared {
+                    ptr: p,
+                    node,
+                    row: false,
+                }
             }
             Some(_) => Place::Local(name),
             None => Place::Elsewhere,
@@ -1648,7 +1890,11 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
 
     /// Whether `name` is the shared scalar itself (not a pointer local that holds its address).
     fn is_scalar_binding(&self, name: &str, ptr: Ptr) -> bool {
-        self.program.arrays.get(ptr.array as usize).is_some_and(|a| a.name == name) && ptr.byte == 0
+        self.program
+            .arrays
+            .get(ptr.array as usize)
+            .is_some_and(|a| a.name == name)
+            && ptr.byte == 0
     }
 
     /// `base[index]` (or `*base`): the element's place, checked against the array's extents.
@@ -1718,7 +1964,8 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             warp_syncs: self.warp_syncs,
             stored,
         };
-        self.log.record(self.epoch, ptr.array, ptr.byte, size, record);
+        self.log
+            .record(self.epoch, ptr.array, ptr.byte, size, record);
     }
 
     fn assignment(&mut self, node: Node<'t>, depth: usize) -> Result<Val, Flow> {
@@ -1746,7 +1993,11 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 self.assign_local(name, new);
                 Ok(new)
             }
-            Place::Shared { ptr, node, row: false } => {
+            Place::Shared {
+                ptr,
+                node,
+                row: false,
+            } => {
                 if op == "=" {
                     let stored = match value {
                         Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
@@ -1769,13 +2020,18 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             return Ok(Val::Unknown(true));
         };
         if crate::syntax::is_functional_cast(node, source) {
-            let inner = node.field("arguments").and_then(|a| named_children(a).next());
+            let inner = node
+                .field("arguments")
+                .and_then(|a| named_children(a).next());
             let value = match inner {
                 Some(inner) => self.eval(inner, depth + 1)?,
                 None => Val::Unknown(true),
             };
             let type_text = match function.node_kind() {
-                "template_function" => function.field("arguments").map(|a| self.text(a).trim_matches(['<', '>'])).unwrap_or(""),
+                "template_function" => function
+                    .field("arguments")
+                    .map(|a| self.text(a).trim_matches(['<', '>']))
+                    .unwrap_or(""),
                 _ => self.text(function),
             };
             return Ok(self.cast(type_text, value));
@@ -1803,13 +2059,25 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             }
             self.warp_syncs += 1;
         }
-        let arguments: Vec<Node<'t>> = node.field("arguments").map(|a| named_children(a).filter(|c| c.node_kind() != "comment").collect()).unwrap_or_default();
-        if short.starts_with("atomic") || short.starts_with("__atomic") || short.starts_with("cuda::atomic") {
+        let arguments: Vec<Node<'t>> = node
+            .field("arguments")
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        if short.starts_with("atomic")
+            || short.starts_with("__atomic")
+            || short.starts_with("cuda::atomic")
+        {
             // atomics do not race with each other; their address is not a plain access
             for (position, argument) in arguments.iter().enumerate() {
                 if position == 0 {
                     let stripped = crate::syntax::strip(*argument, source);
-                    if stripped.node_kind() == "pointer_expression" && operator(stripped, source) == "&" {
+                    if stripped.node_kind() == "pointer_expression"
+                        && operator(stripped, source) == "&"
+                    {
                         if let Some(inner) = stripped.field("argument") {
                             self.place(inner, depth + 1)?;
                         }
@@ -1850,7 +2118,9 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             },
             ("abs", 1) => int(0).map_or(Val::Unknown(varies), |a| Val::Int(a.abs(), varies)),
             ("__mul24" | "__umul24", 2) => match (int(0), int(1)) {
-                (Some(a), Some(b)) => a.checked_mul(b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies)),
+                (Some(a), Some(b)) => a
+                    .checked_mul(b)
+                    .map_or(Val::Unknown(varies), |v| Val::Int(v, varies)),
                 _ => Val::Unknown(varies),
             },
             ("thread_rank", 0) => Val::Int(self.linear, true),
@@ -1874,20 +2144,31 @@ fn subscript_index(node: Node) -> Option<Node> {
 fn binary(op: &str, l: Val, r: Val) -> Val {
     let varies = l.varies() || r.varies();
     match (l, r) {
-        (Val::Int(a, _), Val::Int(b, _)) => arithmetic(op, a, b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies)),
-        (Val::Chosen(a) | Val::Int(a, _), Val::Chosen(b) | Val::Int(b, _)) => match (op, arithmetic(op, a, b)) {
-            (_, None) | ("==" | "!=", _) => Val::Unknown(varies),
-            ("<" | "<=" | ">" | ">=", Some(v)) => Val::Int(v, varies),
-            (_, Some(v)) if !varies => Val::Chosen(v),
-            _ => Val::Unknown(varies),
-        },
+        (Val::Int(a, _), Val::Int(b, _)) => {
+            arithmetic(op, a, b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies))
+        }
+        (Val::Chosen(a) | Val::Int(a, _), Val::Chosen(b) | Val::Int(b, _)) => {
+            match (op, arithmetic(op, a, b)) {
+                (_, None) | ("==" | "!=", _) => Val::Unknown(varies),
+                ("<" | "<=" | ">" | ">=", Some(v)) => Val::Int(v, varies),
+                (_, Some(v)) if !varies => Val::Chosen(v),
+                _ => Val::Unknown(varies),
+            }
+        }
         (Val::Ptr(p), Val::Int(b, _)) if op == "+" || op == "-" => {
             let Some(row) = p.shape.row_bytes(p.element) else {
                 return Val::Unknown(true);
             };
             let delta = if op == "-" { b.checked_neg() } else { Some(b) };
-            match delta.and_then(|d| d.checked_mul(row)).and_then(|d| d.checked_add(p.byte)) {
-                Some(byte) => Val::Ptr(Ptr { byte, extent: None, ..p }),
+            match delta
+                .and_then(|d| d.checked_mul(row))
+                .and_then(|d| d.checked_add(p.byte))
+            {
+                Some(byte) => Val::Ptr(Ptr {
+                    byte,
+                    extent: None,
+                    ..p
+                }),
                 None => Val::Unknown(true),
             }
         }
@@ -1951,8 +2232,13 @@ fn split_operators(token: &str) -> Vec<&str> {
 
 fn is_shared(declaration: Node, source: &str) -> bool {
     crate::syntax::children(declaration).any(|c| {
-        matches!(c.node_kind(), "type_qualifier" | "attribute_specifier" | "storage_class_specifier" | "attribute_declaration")
-            && text(c, source).contains("__shared__")
+        matches!(
+            c.node_kind(),
+            "type_qualifier"
+                | "attribute_specifier"
+                | "storage_class_specifier"
+                | "attribute_declaration"
+        ) && text(c, source).contains("__shared__")
     })
 }
 
@@ -1968,11 +2254,37 @@ fn is_block_barrier(call: Node, source: &str) -> bool {
 }
 
 fn is_integer_type(type_text: &str) -> bool {
-    let t = type_text.replace("const", "").replace("unsigned", "int").replace("signed", "int");
+    let t = type_text
+        .replace("const", "")
+        .replace("unsigned", "int")
+        .replace("signed", "int");
     let t = t.trim();
     matches!(
         t.split_whitespace().collect::<Vec<_>>().join(" ").as_str(),
-        "int" | "int int" | "long" | "long long" | "int long" | "int long long" | "long int" | "short" | "int short" | "size_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t" | "int16_t" | "uint16_t" | "ptrdiff_t" | "uint" | "bool" | "index_t" | "std::size_t" | "std::int64_t" | "char" | "int char"
+        "int"
+            | "int int"
+            | "long"
+            | "long long"
+            | "int long"
+            | "int long long"
+            | "long int"
+            | "short"
+            | "int short"
+            | "size_t"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "int16_t"
+            | "uint16_t"
+            | "ptrdiff_t"
+            | "uint"
+            | "bool"
+            | "index_t"
+            | "std::size_t"
+            | "std::int64_t"
+            | "char"
+            | "int char"
     )
 }
 
@@ -1991,10 +2303,69 @@ fn same_type(type_text: &str, element_type: &str) -> bool {
 /// Math and conversion intrinsics: no barrier, no shared access, a result of their arguments.
 fn is_pure_builtin(name: &str) -> bool {
     const MATH: &[&str] = &[
-        "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "fabs", "floor", "ceil", "round", "trunc", "fmod", "fmin", "fmax", "erf", "erfc", "hypot", "fma", "rint", "lrint", "copysign", "ldexp", "frexp", "isnan", "isinf", "isfinite", "signbit", "abs", "min", "max", "lround", "llround", "sincos", "sinpi", "cospi", "norm", "rnorm", "rcbrt", "nearbyint",
+        "sqrt",
+        "rsqrt",
+        "cbrt",
+        "exp",
+        "exp2",
+        "exp10",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "pow",
+        "fabs",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "fmod",
+        "fmin",
+        "fmax",
+        "erf",
+        "erfc",
+        "hypot",
+        "fma",
+        "rint",
+        "lrint",
+        "copysign",
+        "ldexp",
+        "frexp",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "signbit",
+        "abs",
+        "min",
+        "max",
+        "lround",
+        "llround",
+        "sincos",
+        "sinpi",
+        "cospi",
+        "norm",
+        "rnorm",
+        "rcbrt",
+        "nearbyint",
     ];
-    let base = name.strip_suffix('f').filter(|b| MATH.contains(b)).unwrap_or(name);
-    MATH.contains(&base) || name.starts_with("make_") || name.starts_with("__") && !name.contains("sync") && !name.contains("barrier")
+    let base = name
+        .strip_suffix('f')
+        .filter(|b| MATH.contains(b))
+        .unwrap_or(name);
+    MATH.contains(&base)
+        || name.starts_with("make_")
+        || name.starts_with("__") && !name.contains("sync") && !name.contains("barrier")
 }
 
 /// A call that is known not to synchronise the block.
@@ -2010,12 +2381,59 @@ fn is_barrier_free_builtin(name: &str) -> bool {
         || name.starts_with("__syncwarp")
         || name.starts_with("__threadfence")
         || name.starts_with("atomic")
-        || matches!(name, "printf" | "assert" | "__trap" | "__brkpt" | "clock" | "clock64" | "static_cast" | "reinterpret_cast" | "const_cast" | "umin" | "umax" | "imin" | "imax" | "llmin" | "llmax" | "MIN" | "MAX" | "thread_rank" | "size" | "num_threads" | "meta_group_rank" | "this_thread_block" | "tiled_partition" | "this_grid")
+        || matches!(
+            name,
+            "printf"
+                | "assert"
+                | "__trap"
+                | "__brkpt"
+                | "clock"
+                | "clock64"
+                | "static_cast"
+                | "reinterpret_cast"
+                | "const_cast"
+                | "umin"
+                | "umax"
+                | "imin"
+                | "imax"
+                | "llmin"
+                | "llmax"
+                | "MIN"
+                | "MAX"
+                | "thread_rank"
+                | "size"
+                | "num_threads"
+                | "meta_group_rank"
+                | "this_thread_block"
+                | "tiled_partition"
+                | "this_grid"
+        )
 }
 
 /// Methods that read an object without synchronising anything.
 fn is_pure_method(name: &str) -> bool {
-    matches!(name, "thread_rank" | "size" | "num_threads" | "meta_group_rank" | "meta_group_size" | "group_index" | "thread_index" | "x" | "y" | "z" | "get" | "data" | "shfl" | "shfl_down" | "shfl_up" | "shfl_xor" | "any" | "all" | "ballot")
+    matches!(
+        name,
+        "thread_rank"
+            | "size"
+            | "num_threads"
+            | "meta_group_rank"
+            | "meta_group_size"
+            | "group_index"
+            | "thread_index"
+            | "x"
+            | "y"
+            | "z"
+            | "get"
+            | "data"
+            | "shfl"
+            | "shfl_down"
+            | "shfl_up"
+            | "shfl_xor"
+            | "any"
+            | "all"
+            | "ballot"
+    )
 }
 
 #[cfg(test)]
@@ -2024,11 +2442,23 @@ mod tests {
         let view = crate::source::preprocess(source, &[]);
         let tree = crate::engine::parse(&view.text, None).unwrap_or_else(|| panic!("parse"));
         let lines = crate::source::LineIndex::new(source);
-        let model = crate::model::Model::build(std::path::Path::new("t.cu"), source, &view, &tree, &lines, &[]);
+        let model = crate::model::Model::build(
+            std::path::Path::new("t.cu"),
+            source,
+            &view,
+            &tree,
+            &lines,
+            &[],
+        );
         let mut out = Vec::new();
         for (_, facts) in model.kernel_facts() {
             for c in &facts.shared.conflicts {
-                out.push((model.text(c.first.node).to_string(), model.text(c.second.node).to_string(), c.same_warp, c.across_iterations));
+                out.push((
+                    model.text(c.first.node).to_string(),
+                    model.text(c.second.node).to_string(),
+                    c.same_warp,
+                    c.across_iterations,
+                ));
             }
         }
         out
@@ -2037,7 +2467,14 @@ mod tests {
     #[test]
     fn tile_loaded_and_read_without_a_barrier() {
         let found = conflicts("#define T 16\n__global__ void k(const float* a, float* c) { __shared__ float t[T][T]; t[threadIdx.y][threadIdx.x] = a[threadIdx.x]; float s = 0; for (int k = 0; k < T; ++k) s += t[threadIdx.y][k] * t[k][threadIdx.x]; c[0] = s; }");
-        assert!(found.iter().any(|(a, b, same_warp, _)| a == "t[k][threadIdx.x]" && b == "t[threadIdx.y][threadIdx.x]" && !same_warp), "{found:?}");
+        assert!(
+            found
+                .iter()
+                .any(|(a, b, same_warp, _)| a == "t[k][threadIdx.x]"
+                    && b == "t[threadIdx.y][threadIdx.x]"
+                    && !same_warp),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -2055,7 +2492,10 @@ mod tests {
     #[test]
     fn reduction_step_without_a_barrier() {
         let found = conflicts("__global__ void k(const float* a, float* c) { __shared__ float s[256]; int t = threadIdx.x; s[t] = a[t]; __syncthreads(); for (int w = blockDim.x / 2; w > 0; w >>= 1) { if (t < w) s[t] += s[t + w]; } if (t == 0) c[0] = s[0]; }");
-        assert!(found.iter().any(|(_, _, same_warp, _)| !same_warp), "{found:?}");
+        assert!(
+            found.iter().any(|(_, _, same_warp, _)| !same_warp),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -2067,7 +2507,12 @@ mod tests {
     #[test]
     fn next_iteration_overwrites_what_this_one_reads() {
         let found = conflicts("__global__ void k(const float* a, float* c, int n) { __shared__ float s[64]; float acc = 0; for (int b = 0; b < n; b += 64) { s[threadIdx.x] = a[b + threadIdx.x]; __syncthreads(); for (int j = 0; j < 64; ++j) acc += s[j]; } c[threadIdx.x] = acc; }");
-        assert!(found.iter().any(|(first, _, _, across)| *across && first == "s[threadIdx.x]"), "{found:?}");
+        assert!(
+            found
+                .iter()
+                .any(|(first, _, _, across)| *across && first == "s[threadIdx.x]"),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -2079,7 +2524,10 @@ mod tests {
     #[test]
     fn xor_partner_read_without_a_barrier() {
         let found = conflicts("__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = t; float v = s[t ^ 32]; c[t] = v; }");
-        assert!(found.iter().any(|(_, _, same_warp, _)| !same_warp), "{found:?}");
+        assert!(
+            found.iter().any(|(_, _, same_warp, _)| !same_warp),
+            "{found:?}"
+        );
         let found = conflicts("__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = t; __syncthreads(); float v = s[t ^ 32]; c[t] = v; }");
         assert!(found.is_empty(), "{found:?}");
     }
@@ -2126,7 +2574,10 @@ mod tests {
         // written for 32 threads: with 64 the writes would leave the array, so 32 is run, where
         // the pair is in one warp
         let found = conflicts("__global__ void k(float* c) { __shared__ float s[32]; s[threadIdx.x] = 1; c[threadIdx.x] = s[31 - threadIdx.x]; }");
-        assert!(!found.is_empty() && found.iter().all(|(_, _, same_warp, _)| *same_warp), "{found:?}");
+        assert!(
+            !found.is_empty() && found.iter().all(|(_, _, same_warp, _)| *same_warp),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -2141,21 +2592,5 @@ mod tests {
         }
         let source = format!("__global__ void k() {{ __shared__ float s[64]; {body} }}");
         let _ = conflicts(&source);
-    }
-}
-#[cfg(test)]
-mod debug_tests {
-    #[test]
-    #[ignore = "a probe: SRC=... cargo test debug_run -- --ignored --nocapture"]
-    fn debug_run() {
-        let source = std::env::var("SRC").unwrap();let source = source.as_str();
-        let view = crate::source::preprocess(source, &[]);
-        let tree = crate::engine::parse(&view.text, None).unwrap();
-        let lines = crate::source::LineIndex::new(source);
-        let model = crate::model::Model::build(std::path::Path::new("t.cu"), source, &view, &tree, &lines, &[]);
-        let f = model.functions.iter().find(|f| f.kind == crate::model::FunctionKind::Kernel).unwrap();
-        let p = super::Program::new(&model, f).unwrap();
-        eprintln!("arrays {:?}", p.arrays);
-        match p.run([16,16,1], &mut 10_000_000) { super::Run::Valid(c) => eprintln!("valid {}", c.len()), super::Run::Invalid => eprintln!("invalid") }
     }
 }

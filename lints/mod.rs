@@ -14,6 +14,7 @@ mod invalid_launch_config;
 mod memcpy_direction_mismatch;
 mod out_of_range_access;
 mod oversized_allocation;
+mod shared_memory_race;
 mod sizeof_mismatch;
 mod support;
 mod unchecked_cuda_call;
@@ -23,6 +24,7 @@ mod uninitialized_device_pointer;
 mod uninitialized_device_read;
 mod unused_suppression;
 mod use_after_free;
+mod warp_synchronous_without_sync;
 
 pub use unused_suppression::UNUSED_SUPPRESSION;
 
@@ -31,6 +33,8 @@ pub static ALL: &[&Lint] = &[
     &unguarded_thread_index::UNGUARDED_THREAD_INDEX,
     &out_of_range_access::OUT_OF_RANGE_ACCESS,
     &divergent_barrier::DIVERGENT_BARRIER,
+    &shared_memory_race::SHARED_MEMORY_RACE,
+    &warp_synchronous_without_sync::WARP_SYNCHRONOUS_WITHOUT_SYNC,
     &alloc_smaller_than_copy::ALLOC_SMALLER_THAN_COPY,
     &uninitialized_device_read::UNINITIALIZED_DEVICE_READ,
     &uninitialized_device_pointer::UNINITIALIZED_DEVICE_POINTER,

@@ -7,6 +7,7 @@ pub mod index;
 pub mod kernel;
 pub mod launch;
 pub mod reaching;
+pub mod shared_memory;
 pub mod size;
 pub mod suppression;
 
@@ -249,7 +250,8 @@ impl<'t> Model<'t> {
                 continue;
             }
             let function = &model.functions[index];
-            let facts = kernel::analyze(&model, function);
+            let mut facts = kernel::analyze(&model, function);
+            facts.shared = shared_memory::analyze(&model, function, &facts);
             let summary = host::summarize_kernel(&model, function, &facts);
             model.skipped_regions.extend(facts.skipped.iter().cloned());
             model.host.kernels.push(summary);

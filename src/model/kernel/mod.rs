@@ -154,6 +154,8 @@ pub struct KernelFacts<'t> {
     /// The names of the functions the kernel calls, sorted: what it may have read of the file's
     /// device functions (their summaries).
     pub calls: Vec<String>,
+    /// Conflicting shared-memory accesses between threads of a block (see `shared_memory`).
+    pub shared: crate::model::shared_memory::SharedFacts<'t>,
 }
 
 impl<'t> KernelFacts<'t> {

@@ -13,9 +13,10 @@ crate::declare_lint!(
 );
 
 fn check(model: &Model, cx: &mut LintContext) {
-    for (_, facts) in model.kernel_facts() {
+    for (kernel, facts) in model.kernel_facts() {
+        let shared = facts.shared(model, kernel);
         // a pair inside one warp is the warp-synchronous rule's
-        for (conflict, others) in grouped(facts.shared.conflicts.iter().filter(|c| !c.same_warp)) {
+        for (conflict, others) in grouped(shared.conflicts.iter().filter(|c| !c.same_warp)) {
             report(model, cx, conflict, &others);
         }
     }

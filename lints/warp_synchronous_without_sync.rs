@@ -21,8 +21,8 @@ fn verb(kind: AccessKind) -> &'static str {
 }
 
 fn check(model: &Model, cx: &mut LintContext) {
-    for (_, facts) in model.kernel_facts() {
-        let conflicts = &facts.shared.conflicts;
+    for (kernel, facts) in model.kernel_facts() {
+        let conflicts = &facts.shared(model, kernel).conflicts;
         // the same pair between warps is a plain race, reported as one
         let between_warps = |conflict: &&crate::model::shared_memory::Conflict| {
             conflicts.iter().any(|other| {

@@ -92,6 +92,8 @@ pub struct Model<'t> {
     pub launch_sites: Vec<LaunchSite>,
     /// Names looked up outside the file while building the model.
     pub lookups: RefCell<Lookups>,
+    /// What the shared-memory runs of every kernel read of the file, built on first use.
+    shared_scope: std::cell::OnceCell<shared_memory::FileScope<'t>>,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -220,6 +222,7 @@ impl<'t> Model<'t> {
             index,
             launch_sites: Vec::new(),
             lookups: RefCell::default(),
+            shared_scope: std::cell::OnceCell::new(),
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
@@ -250,8 +253,7 @@ impl<'t> Model<'t> {
                 continue;
             }
             let function = &model.functions[index];
-            let mut facts = kernel::analyze(&model, function);
-            facts.shared = shared_memory::analyze(&model, function, &facts);
+            let facts = kernel::analyze(&model, function);
             let summary = host::summarize_kernel(&model, function, &facts);
             model.skipped_regions.extend(facts.skipped.iter().cloned());
             model.host.kernels.push(summary);
@@ -269,6 +271,12 @@ impl<'t> Model<'t> {
     /// The value of an object-like `#define`, if the file has one.
     pub fn define(&self, name: &str) -> Option<&'t str> {
         self.view.defines.get(name).map(String::as_str)
+    }
+
+    /// The file-level facts the shared-memory runs read (see `shared_memory::FileScope`).
+    pub fn shared_scope(&self) -> &shared_memory::FileScope<'t> {
+        self.shared_scope
+            .get_or_init(|| shared_memory::FileScope::new(self))
     }
 
     pub fn kernel_facts(&self) -> impl Iterator<Item = (&Function<'t>, &KernelFacts<'t>)> {

@@ -1,24 +1,29 @@
 //! Shared-memory conflicts between the threads of one block, found by running the kernel body for
 //! every thread of a block with concrete thread coordinates.
 //!
-//! Each thread is run on its own. A block-wide barrier moves it to the next barrier interval
-//! (epoch); every `__shared__` access it certainly makes is logged with its epoch, the bytes it
-//! touches and whether it writes. Two accesses of one epoch by different threads that touch a
-//! common byte, one of them writing and neither atomic, conflict. What the run cannot know (a
-//! value read from memory, a parameter that is not an integer, a call whose body is not visible)
-//! is unknown: an access at an unknown place is not logged, a branch on an unknown condition makes
-//! what it assigns unknown, and a thread whose barriers or exits hang on one stops there. So every
-//! logged access happens in a real execution with these coordinates, and every conflict found is
-//! a witness, not a guess.
+//! The threads run together: each statement and expression is read once for all the threads that
+//! reach it, with one value per thread (or one for all, while they agree), and threads that take
+//! different branches run them one after the other. A block-wide barrier moves a thread to the
+//! next barrier interval (epoch); every `__shared__` access it certainly makes is logged with its
+//! epoch, the bytes it touches and whether it writes. Two accesses of one epoch by different
+//! threads that touch a common byte, one of them writing and neither atomic, conflict. What the
+//! run cannot know (a value read from memory, a parameter that is not an integer, a call whose
+//! body is not visible) is unknown: an access at an unknown place is not logged, a branch on an
+//! unknown condition makes what it assigns unknown, and a thread whose barriers or exits hang on
+//! one stops there. So every logged access happens in a real execution with these coordinates,
+//! and every conflict found is a witness, not a guess.
 //!
 //! The block shape is a visible launch's, else a small one (two warps or more) that keeps every
 //! shared access inside its array: a kernel written for one block size is not run with another
-//! that its arrays cannot hold.
+//! that its arrays cannot hold. The facts are computed only when a rule asks for them
+//! (`KernelFacts::shared`), and only for kernels that can reach shared memory.
 
 use super::kernel::AccessKind;
 use super::{Function, KernelFacts, Model};
 use crate::syntax::{named_children, operator, text, walk_iterative, NodeExt};
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 use tree_sitter::Node;
 
 /// A pair of shared-memory accesses by two threads of a block in one barrier interval.
@@ -55,27 +60,41 @@ pub struct SharedFacts<'t> {
     pub conflicts: Vec<Conflict<'t>>,
 }
 
-/// Steps (statements and expressions evaluated) one block run may take, all threads together.
-const STEP_BUDGET: u64 = 1_500_000;
+/// Steps one block run may take: a statement or expression read for the threads that reach it
+/// is a step, and one more per warp's worth of them.
+const STEP_BUDGET: u64 = 150_000;
 /// Steps all the block shapes tried for one kernel may take together.
-const KERNEL_BUDGET: u64 = 2_500_000;
-/// Iterations of one loop a thread runs before it stops there: the conflicts of a loop show in
-/// its first iterations, and every thread of a uniform loop stops at the same one.
+const KERNEL_BUDGET: u64 = 250_000;
+/// Iterations of one loop a thread runs before it stops there (a loop with barriers that only
+/// some of the running threads are in).
 const MAX_ITERATIONS: u32 = 96;
+/// Iterations of a loop with no barrier in it that a thread runs before it takes the rest as
+/// unknown (what the loop assigns) and goes on after the loop: the pairs a loop makes show in
+/// its first iterations.
+const FOLLOWED_ITERATIONS: u32 = 8;
+/// Iterations of a loop with barriers, that every running thread is in, followed before the
+/// rest is taken as unknown and as barriers (so nothing before it pairs with anything after).
+const FOLLOWED_SYNCHRONISED_ITERATIONS: u32 = 4;
 /// What an integer kernel parameter is taken to hold: large enough that a bounds guard or a
 /// trip count is not what hides a conflict, and spreads an index it scales past any small array.
 const PARAMETER_VALUE: i64 = 256;
 const MAX_NESTING: usize = 200;
-/// Marks a run in which an access left its array: the block shape does not fit the kernel.
-const OUTSIDE: u32 = u32::MAX;
+/// The most threads a block run holds (a launch's block has at most 1024).
+const MAX_LANES: usize = 1024;
 
+/// The conflicts of one kernel. Run only when a rule asks (through `KernelFacts::shared`), and
+/// only for a kernel that can touch shared memory.
 pub fn analyze<'t>(
     model: &Model<'t>,
     function: &Function<'t>,
     facts: &KernelFacts<'t>,
 ) -> SharedFacts<'t> {
     let out = SharedFacts::default();
-    let Some(program) = Program::new(model, function) else {
+    let scope = model.shared_scope();
+    if !scope.reaches_shared(function) {
+        return out;
+    }
+    let Some(program) = Program::new(scope, function) else {
         return out;
     };
     analyze_shapes(&program, model, function, facts, out)
@@ -110,7 +129,12 @@ fn analyze_shapes<'t>(
             break;
         }
         if let Run::Valid(conflicts) = program.run(block, &mut left) {
+            // the pairs kept are the first run's that every other run makes too
+            let nothing = conflicts.is_empty();
             runs.push(conflicts);
+            if nothing {
+                break;
+            }
         }
     }
     let mut runs = runs.into_iter();
@@ -404,76 +428,35 @@ impl Val {
     }
 }
 
-/// How a statement ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Flow {
-    Normal,
-    Break,
-    Continue,
-    Return,
-    /// The thread's path hangs on something unknown: it stops, keeping what it logged.
-    Stop,
-    /// The shape does not fit: the whole run is discarded.
-    Invalid,
-}
-
-/// The kernel prepared for runs: its shared arrays and the facts every run reads.
-struct Program<'m, 't> {
-    model: &'m Model<'t>,
-    function: &'m Function<'t>,
-    arrays: Vec<Array>,
-    /// Shared declarations by node id → array.
-    declared: HashMap<usize, u32>,
-    /// File-scope shared arrays, visible from the start.
-    globals: Vec<(&'t str, u32)>,
+/// What every kernel of a file reads the same way: its file-scope shared arrays and integer
+/// constants, and which device functions may reach a barrier. Built once per file, on the first
+/// kernel that declares or reaches shared memory.
+pub struct FileScope<'t> {
+    source: &'t str,
+    view: &'t crate::source::PreprocessedView,
+    /// File-scope shared arrays, visible from the start of every kernel.
+    globals: Vec<(&'t str, Array)>,
     /// File-scope integer constants.
     constants: HashMap<&'t str, i64>,
-    /// Every block-wide barrier of the kernel body, in source order.
-    barriers: Vec<Node<'t>>,
     /// Device functions of the file that reach a barrier (or a call that may hide one).
     may_sync: HashMap<String, bool>,
 }
 
-impl<'m, 't> Program<'m, 't> {
-    fn new(model: &'m Model<'t>, function: &'m Function<'t>) -> Option<Program<'m, 't>> {
-        let source = model.source;
-        let mut program = Program {
-            model,
-            function,
-            arrays: Vec::new(),
-            declared: HashMap::default(),
+impl<'t> FileScope<'t> {
+    pub fn new(model: &Model<'t>) -> FileScope<'t> {
+        let mut scope = FileScope {
+            source: model.source,
+            view: model.view,
             globals: Vec::new(),
             constants: HashMap::default(),
-            barriers: Vec::new(),
             may_sync: HashMap::default(),
         };
-        // file scope: shared arrays and integer constants
         for node in named_children(model.tree.root_node()) {
-            program.file_scope(node, 0);
+            scope.file_scope(node, 0);
         }
-        let mut shared_declarations = Vec::new();
-        let mut barriers = Vec::new();
-        walk_iterative(function.body, |node| {
-            match node.node_kind() {
-                "declaration" if is_shared(node, source) => shared_declarations.push(node),
-                "call_expression" if is_block_barrier(node, source) => barriers.push(node),
-                "lambda_expression" => return false,
-                _ => {}
-            }
-            true
-        });
-        for declaration in shared_declarations {
-            if let Some(id) = program.add_array(declaration) {
-                program.declared.insert(declaration.id(), id);
-            }
-        }
-        if program.arrays.is_empty() {
-            return None;
-        }
-        program.barriers = barriers;
         for f in &model.functions {
             if f.kind != super::FunctionKind::Kernel {
-                program.may_sync.insert(f.name.clone(), false);
+                scope.may_sync.insert(f.name.clone(), false);
             }
         }
         // a helper that syncs, directly or through helpers or calls of unknown bodies
@@ -481,14 +464,14 @@ impl<'m, 't> Program<'m, 't> {
             let mut changed = false;
             for f in &model.functions {
                 if f.kind == super::FunctionKind::Kernel
-                    || program.may_sync.get(&f.name) == Some(&true)
+                    || scope.may_sync.get(&f.name) == Some(&true)
                 {
                     continue;
                 }
                 let mut syncs = false;
                 walk_iterative(f.body, |node| {
                     if node.node_kind() == "call_expression" {
-                        syncs |= program.call_may_sync(node);
+                        syncs |= scope.call_may_sync(node);
                     }
                     if node.node_kind() == "gnu_asm_expression" {
                         syncs = true;
@@ -496,7 +479,7 @@ impl<'m, 't> Program<'m, 't> {
                     !syncs
                 });
                 if syncs {
-                    program.may_sync.insert(f.name.clone(), true);
+                    scope.may_sync.insert(f.name.clone(), true);
                     changed = true;
                 }
             }
@@ -504,20 +487,26 @@ impl<'m, 't> Program<'m, 't> {
                 break;
             }
         }
-        Some(program)
+        scope
+    }
+
+    /// Whether a kernel can touch shared memory: it declares some, or the file has some at its
+    /// scope. A kernel that cannot is not run.
+    pub fn reaches_shared(&self, function: &Function<'t>) -> bool {
+        !self.globals.is_empty() || text(function.body, self.source).contains("__shared__")
     }
 
     fn file_scope(&mut self, node: Node<'t>, depth: usize) {
         if depth > 8 {
             return;
         }
-        let source = self.model.source;
+        let source = self.source;
         match node.node_kind() {
             "declaration" if is_shared(node, source) => {
                 for declarator in named_children(node) {
                     if let Some(name) = crate::syntax::declarator_name(declarator) {
-                        if let Some(id) = self.add_array(node) {
-                            self.globals.push((text(name, source), id));
+                        if let Some(array) = self.array(node) {
+                            self.globals.push((text(name, source), array));
                         }
                         break;
                     }
@@ -569,9 +558,9 @@ impl<'m, 't> Program<'m, 't> {
         }
     }
 
-    /// Registers the array a `__shared__` declaration makes (its first declarator).
-    fn add_array(&mut self, declaration: Node<'t>) -> Option<u32> {
-        let source = self.model.source;
+    /// The array a `__shared__` declaration makes (its first declarator).
+    fn array(&self, declaration: Node<'t>) -> Option<Array> {
+        let source = self.source;
         let element_type = declaration
             .field("type")
             .map(|t| text(t, source))
@@ -609,14 +598,13 @@ impl<'m, 't> Program<'m, 't> {
         let element = crate::model::size::builtin_size(&element_type)
             .and_then(|v| i64::try_from(v).ok())
             .unwrap_or(1);
-        self.arrays.push(Array {
+        Some(Array {
             name: text(name, source).to_string(),
             element,
             element_type,
             dims,
             scalar,
-        });
-        u32::try_from(self.arrays.len() - 1).ok()
+        })
     }
 
     /// A compile-time integer: a literal, a `#define`, a file constant, arithmetic of those.
@@ -628,7 +616,7 @@ impl<'m, 't> Program<'m, 't> {
         if depth > 16 {
             return None;
         }
-        let source = self.model.source;
+        let source = self.source;
         let node = crate::syntax::strip(node, source);
         match node.node_kind() {
             "number_literal" => crate::model::size::parse_number(text(node, source))
@@ -643,11 +631,15 @@ impl<'m, 't> Program<'m, 't> {
         }
     }
 
+    fn define(&self, name: &str) -> Option<&'t str> {
+        self.view.defines.get(name).map(String::as_str)
+    }
+
     fn named_constant(&self, name: &str) -> Option<i64> {
         if let Some(v) = self.constants.get(name) {
             return Some(*v);
         }
-        let value = self.model.define(name)?;
+        let value = self.define(name)?;
         let trimmed = value
             .trim()
             .trim_start_matches('(')
@@ -679,7 +671,7 @@ impl<'m, 't> Program<'m, 't> {
 
     /// Whether a call may be (or hide) a block-wide barrier without being a plain one.
     fn call_may_sync(&self, call: Node<'t>) -> bool {
-        let source = self.model.source;
+        let source = self.source;
         let Some(function) = call.field("function") else {
             return true;
         };
@@ -714,6 +706,136 @@ impl<'m, 't> Program<'m, 't> {
         }
         !is_barrier_free_builtin(short)
     }
+}
+
+/// What a region run as unknown (a branch on an unknown condition, the rest of a loop) may do.
+struct Region<'t> {
+    /// The locals it assigns.
+    assigned: Vec<&'t str>,
+    /// It may pass a barrier or leave the enclosing code: a thread that runs it as unknown
+    /// stops.
+    leaves: bool,
+    /// It may leave the enclosing code or call what may hide a barrier (a barrier of its own
+    /// aside).
+    exits: bool,
+    /// It calls `__syncwarp`: the lanes' order depends on how many times it runs.
+    warp_sync: bool,
+}
+
+/// The kernel prepared for runs: its shared arrays and the facts every run reads.
+struct Program<'m, 't> {
+    scope: &'m FileScope<'t>,
+    function: &'m Function<'t>,
+    /// The file's shared arrays, then the kernel's.
+    arrays: Vec<Array>,
+    /// Shared declarations by node id → array.
+    declared: HashMap<usize, u32>,
+    /// Every block-wide barrier of the kernel body, in source order.
+    barriers: Vec<Node<'t>>,
+    /// What each region run as unknown assigns (None: it may pass a barrier or leave), by node
+    /// and whether it is a loop: every thread meets the same regions many times.
+    regions: RefCell<HashMap<(usize, bool), Rc<Region<'t>>>>,
+}
+
+impl<'m, 't> Program<'m, 't> {
+    /// What a region whose execution is not known may do (see `Region`).
+    fn region(&self, node: Node<'t>, is_loop: bool) -> Rc<Region<'t>> {
+        if let Some(known) = self.regions.borrow().get(&(node.id(), is_loop)) {
+            return Rc::clone(known);
+        }
+        let source = self.scope.source;
+        let mut leaves = false;
+        let mut exits = false;
+        let mut warp_sync = false;
+        let mut assigned: Vec<&'t str> = Vec::new();
+        walk_iterative(node, |n| {
+            match n.node_kind() {
+                "return_statement" | "goto_statement" => exits = true,
+                "call_expression"
+                    if n.field("function")
+                        .is_some_and(|f| text(f, source).contains("syncwarp")) =>
+                {
+                    warp_sync = true
+                }
+                "break_statement" | "continue_statement" if !is_loop => exits = true,
+                "call_expression" if is_block_barrier(n, source) => leaves = true,
+                "call_expression" if self.call_may_sync(n) => exits = true,
+                "gnu_asm_expression" => exits = true,
+                "assignment_expression" => {
+                    if let Some(left) = n.field("left") {
+                        let left = crate::syntax::strip(left, source);
+                        if left.node_kind() == "identifier" {
+                            assigned.push(text(left, source));
+                        }
+                    }
+                }
+                "update_expression" => {
+                    if let Some(argument) = n.field("argument") {
+                        let argument = crate::syntax::strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            assigned.push(text(argument, source));
+                        }
+                    }
+                }
+                "lambda_expression" => return false,
+                _ => {}
+            }
+            !exits
+        });
+        let leaves = leaves || exits;
+        assigned.sort_unstable();
+        assigned.dedup();
+        let region = Rc::new(Region {
+            assigned,
+            leaves,
+            exits,
+            warp_sync,
+        });
+        self.regions
+            .borrow_mut()
+            .insert((node.id(), is_loop), Rc::clone(&region));
+        region
+    }
+
+    fn new(scope: &'m FileScope<'t>, function: &'m Function<'t>) -> Option<Program<'m, 't>> {
+        let source = scope.source;
+        let mut program = Program {
+            scope,
+            function,
+            arrays: scope.globals.iter().map(|(_, a)| a.clone()).collect(),
+            declared: HashMap::default(),
+            barriers: Vec::new(),
+            regions: RefCell::default(),
+        };
+        let mut shared_declarations = Vec::new();
+        let mut barriers = Vec::new();
+        walk_iterative(function.body, |node| {
+            match node.node_kind() {
+                "declaration" if is_shared(node, source) => shared_declarations.push(node),
+                "call_expression" if is_block_barrier(node, source) => barriers.push(node),
+                "lambda_expression" => return false,
+                _ => {}
+            }
+            true
+        });
+        for declaration in shared_declarations {
+            if let Some(array) = scope.array(declaration) {
+                program.arrays.push(array);
+                if let Ok(id) = u32::try_from(program.arrays.len() - 1) {
+                    program.declared.insert(declaration.id(), id);
+                }
+            }
+        }
+        if program.arrays.is_empty() {
+            return None;
+        }
+        program.barriers = barriers;
+        Some(program)
+    }
+
+    fn call_may_sync(&self, call: Node<'t>) -> bool {
+        self.scope.call_may_sync(call)
+    }
 
     fn run(&self, block: [i64; 3], left: &mut u64) -> Run<'t> {
         let threads = block[0] * block[1] * block[2];
@@ -732,56 +854,31 @@ impl<'m, 't> Program<'m, 't> {
         log: &mut Log<'t>,
         budget: &mut u64,
     ) -> Run<'t> {
+        let mut state = Block::new(self, block, budget, log);
+        let all = state.alive;
+        if state.statement(self.function.body, all, 0).is_err() {
+            return Run::Invalid;
+        }
+        let passed = std::mem::take(&mut state.passed);
+        drop(state);
+        // every thread passes the same barriers in the same order, up to where it exits
         let mut reference: Vec<usize> = Vec::new();
         let mut barrier_nodes: Vec<Node<'t>> = Vec::new();
-        for linear in 0..threads {
-            let thread = [
-                linear % block[0],
-                (linear / block[0]) % block[1],
-                linear / (block[0] * block[1]),
-            ];
-            let mut state = Thread {
-                program: self,
-                block,
-                thread,
-                linear,
-                epoch: 0,
-                passed: Vec::new(),
-                scopes: Vec::new(),
-                frames: Vec::new(),
-                budget,
-                log,
-                speculative: 0,
-                warp_syncs: 0,
-                elsewhere_varies: true,
-            };
-            state.bind_entry();
-            let before = *state.budget;
-            let flow = state.statement(self.function.body, 0);
-            if flow == Flow::Invalid {
-                return Run::Invalid;
-            }
-            // a first thread that would take the block past the budget: give up now, not at the end
-            let spent = before - *state.budget;
-            if linear == 0 && spent.saturating_mul(threads as u64) > before {
-                return Run::Invalid;
-            }
-            let passed = std::mem::take(&mut state.passed);
-            // every thread passes the same barriers in the same order, up to where it exits
-            let common = passed.len().min(reference.len());
-            if passed[..common]
+        for lane_passed in passed.into_iter().take(threads.max(0) as usize) {
+            let common = lane_passed.len().min(reference.len());
+            if lane_passed[..common]
                 .iter()
                 .map(|n| n.id())
                 .ne(reference[..common].iter().copied())
             {
                 return Run::Invalid;
             }
-            if passed.len() > reference.len() {
-                reference = passed.iter().map(|n| n.id()).collect();
-                barrier_nodes = passed;
+            if lane_passed.len() > reference.len() {
+                reference = lane_passed.iter().map(|n| n.id()).collect();
+                barrier_nodes = lane_passed;
             }
         }
-        if log.poisoned.contains(&OUTSIDE) {
+        if log.outside {
             return Run::Invalid;
         }
         let mut conflicts: Vec<Conflict<'t>> = Vec::new();
@@ -810,12 +907,12 @@ impl<'m, 't> Program<'m, 't> {
                 SharedAccess {
                     node: *node_a,
                     kind: a.kind,
-                    thread: a.thread,
+                    thread: coordinates(a.linear, block),
                 },
                 SharedAccess {
                     node: *node_b,
                     kind: b.kind,
-                    thread: b.thread,
+                    thread: coordinates(b.linear, block),
                 },
             );
             let (low, high) = if first.node.start_byte() <= second.node.start_byte() {
@@ -851,10 +948,15 @@ impl<'m, 't> Program<'m, 't> {
                 second,
                 same_warp: found.same_warp,
                 across_iterations,
+                // a loop run as unknown stands for barriers, but is not one to point at
                 opened_by: epoch
                     .checked_sub(1)
-                    .and_then(|e| barrier_nodes.get(e).copied()),
-                closed_by: barrier_nodes.get(epoch).copied(),
+                    .and_then(|e| barrier_nodes.get(e).copied())
+                    .filter(|n| n.node_kind() == "call_expression"),
+                closed_by: barrier_nodes
+                    .get(epoch)
+                    .copied()
+                    .filter(|n| n.node_kind() == "call_expression"),
                 block,
             });
         }
@@ -896,8 +998,11 @@ fn element_text(array: &Array, byte: i64) -> String {
 
 #[derive(Debug, Clone, Copy)]
 struct Record {
-    thread: [i64; 3],
+    /// The thread's linear index in the block.
     linear: i64,
+    /// The bytes it touches: `start..start + size`.
+    start: i64,
+    size: i64,
     site: u32,
     kind: AccessKind,
     /// `__syncwarp()` calls the thread had passed: lanes of one warp are ordered by them.
@@ -914,11 +1019,41 @@ enum Stored {
     Varying,
 }
 
+/// Up to three accesses of one byte: the first accessor, a second thread, and the first from
+/// another warp than the first's. Every later access that conflicts with some earlier one
+/// conflicts with one of these.
+#[derive(Clone, Copy, Default)]
+struct Kept {
+    items: [Option<Record>; 3],
+}
+
+impl Kept {
+    fn iter(&self) -> impl Iterator<Item = &Record> {
+        self.items.iter().map_while(Option::as_ref)
+    }
+
+    fn offer(&mut self, record: Record) {
+        let warp = |r: &Record| r.linear / 32;
+        let keep = match self.items {
+            [None, ..] => true,
+            [Some(first), None, _] => first.linear != record.linear,
+            [Some(first), Some(_), None] => {
+                warp(&first) != warp(&record) && self.iter().all(|r| warp(r) != warp(&record))
+            }
+            _ => false,
+        };
+        if keep {
+            if let Some(free) = self.items.iter_mut().find(|r| r.is_none()) {
+                *free = Some(record);
+            }
+        }
+    }
+}
+
 #[derive(Default)]
 struct Slot {
-    /// The first accessor, a second thread, and the first from another warp than the first's.
-    writes: Vec<Record>,
-    reads: Vec<Record>,
+    writes: Kept,
+    reads: Kept,
 }
 
 struct Found {
@@ -934,10 +1069,13 @@ struct Found {
 struct Log<'t> {
     sites: Vec<Node<'t>>,
     site_ids: HashMap<usize, u32>,
-    slots: HashMap<(u32, u32, i64), Slot>,
+    /// Per barrier interval still open to some thread: per array and element, what touched it.
+    slots: HashMap<u32, HashMap<(u32, i64), Slot>>,
     conflicts: Vec<Found>,
     /// Epochs in which some thread called what may hide a barrier: nothing is concluded there.
     poisoned: Vec<u32>,
+    /// An access left its array: the block shape does not fit the kernel, and the run stops.
+    outside: bool,
 }
 
 impl<'t> Log<'t> {
@@ -951,22 +1089,37 @@ impl<'t> Log<'t> {
         id
     }
 
-    fn record(&mut self, epoch: u32, array: u32, byte: i64, size: i64, record: Record) {
+    /// Logs an access to the elements (of `unit` bytes) it touches, and the first conflict it
+    /// makes with an earlier access of the same interval.
+    fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
         let warp = |r: &Record| r.linear / 32;
-        for offset in 0..size.clamp(1, 32) {
-            let byte = byte + offset;
-            let slot = self.slots.entry((epoch, array, byte)).or_default();
-            let mut against: Vec<Record> = Vec::new();
-            if record.kind.writes() {
-                against.extend(slot.writes.iter().chain(slot.reads.iter()).copied());
+        let unit = unit.max(1);
+        let (first, last) = (
+            record.start.div_euclid(unit),
+            (record.start + record.size.max(1) - 1).div_euclid(unit),
+        );
+        let overlap = |o: &Record| {
+            o.start < record.start + record.size.max(1) && record.start < o.start + o.size.max(1)
+        };
+        let slots = self.slots.entry(epoch).or_default();
+        for element in first..=last.min(first + 31) {
+            let byte = record.start.max(element * unit);
+            let slot = slots.entry((array, element)).or_default();
+            let reads = if record.kind.writes() {
+                slot.reads
             } else {
-                against.extend(slot.writes.iter().copied());
-            }
-            let other_warp = against.iter().find(|o| {
-                o.linear != record.linear && warp(o) != warp(&record) && !benign(o, &record)
-            });
-            let same_warp = against.iter().find(|o| {
+                Kept::default()
+            };
+            let against = || slot.writes.iter().chain(reads.iter());
+            let other_warp = against().find(|o| {
                 o.linear != record.linear
+                    && warp(o) != warp(&record)
+                    && overlap(o)
+                    && !benign(o, &record)
+            });
+            let same_warp = against().find(|o| {
+                o.linear != record.linear
+                    && overlap(o)
                     && warp(o) == warp(&record)
                     && o.warp_syncs == record.warp_syncs
                     && !benign(o, &record)
@@ -974,21 +1127,10 @@ impl<'t> Log<'t> {
             let found = other_warp
                 .map(|o| (*o, false))
                 .or(same_warp.map(|o| (*o, true)));
-            let list = if record.kind.writes() {
-                &mut slot.writes
+            if record.kind.writes() {
+                slot.writes.offer(record);
             } else {
-                &mut slot.reads
-            };
-            let keep = match list.as_slice() {
-                [] => true,
-                [first] => first.linear != record.linear,
-                [first, ..] if list.len() < 3 => {
-                    warp(first) != warp(&record) && list.iter().all(|r| warp(r) != warp(&record))
-                }
-                _ => false,
-            };
-            if keep {
-                list.push(record);
+                slot.reads.offer(record);
             }
             if let Some((earlier, same_warp)) = found {
                 // a pair is kept in a few intervals (one may turn out to hide a barrier), not in
@@ -1032,53 +1174,250 @@ fn benign(a: &Record, b: &Record) -> bool {
         }
 }
 
-/// Where an assignment or a read lands.
-#[derive(Debug, Clone, Copy)]
-enum Place<'t> {
-    Local(&'t str),
-    /// An element, or with `row` a row of a multi-dimensional array (which decays to a pointer
-    /// to its first element, `ptr`).
-    Shared {
-        ptr: Ptr,
-        node: Node<'t>,
-        row: bool,
-    },
-    /// Memory the run does not follow (global, local arrays, fields).
-    Elsewhere,
+/// Which threads of the block (by linear index) an operation applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mask([u64; MAX_LANES / 64]);
+
+impl Mask {
+    const NONE: Mask = Mask([0; MAX_LANES / 64]);
+
+    /// Threads `0..n`.
+    fn first(n: usize) -> Mask {
+        let mut words = [0u64; MAX_LANES / 64];
+        for (i, word) in words.iter_mut().enumerate() {
+            let low = i * 64;
+            if n >= low + 64 {
+                *word = u64::MAX;
+            } else if n > low {
+                *word = (1u64 << (n - low)) - 1;
+            }
+        }
+        Mask(words)
+    }
+
+    fn and(self, other: Mask) -> Mask {
+        let mut out = self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        out
+    }
+
+    fn or(self, other: Mask) -> Mask {
+        let mut out = self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        out
+    }
+
+    fn without(self, other: Mask) -> Mask {
+        let mut out = self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        out
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    fn set(&mut self, lane: usize) {
+        if let Some(word) = self.0.get_mut(lane / 64) {
+            *word |= 1u64 << (lane % 64);
+        }
+    }
+
+    fn lanes(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(i, word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
 }
 
-struct Thread<'p, 'm, 't> {
+/// One value per thread of the block, or one for all of them.
+#[derive(Debug, Clone)]
+enum Lanes<T: Copy> {
+    Uni(T),
+    Per(Rc<Vec<T>>),
+}
+
+impl<T: Copy> Lanes<T> {
+    fn get(&self, lane: usize) -> T {
+        match self {
+            Lanes::Uni(v) => *v,
+            Lanes::Per(values) => values[lane],
+        }
+    }
+
+    fn from_fn(n: usize, f: impl Fn(usize) -> T) -> Lanes<T> {
+        Lanes::Per(Rc::new((0..n).map(f).collect()))
+    }
+
+    fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> Lanes<U> {
+        match self {
+            Lanes::Uni(v) => Lanes::Uni(f(*v)),
+            Lanes::Per(values) => Lanes::Per(Rc::new(values.iter().map(|v| f(*v)).collect())),
+        }
+    }
+
+    fn zip<U: Copy, R: Copy>(&self, other: &Lanes<U>, f: impl Fn(T, U) -> R) -> Lanes<R> {
+        match (self, other) {
+            (Lanes::Uni(a), Lanes::Uni(b)) => Lanes::Uni(f(*a, *b)),
+            (Lanes::Per(a), _) => Lanes::Per(Rc::new(
+                a.iter()
+                    .enumerate()
+                    .map(|(lane, v)| f(*v, other.get(lane)))
+                    .collect(),
+            )),
+            (Lanes::Uni(a), Lanes::Per(b)) => {
+                Lanes::Per(Rc::new(b.iter().map(|v| f(*a, *v)).collect()))
+            }
+        }
+    }
+
+    /// These values with the threads of `mask` taking `new`'s.
+    fn blend(&self, new: &Lanes<T>, mask: Mask, n: usize) -> Lanes<T> {
+        let mut values: Vec<T> = match self {
+            Lanes::Uni(v) => vec![*v; n],
+            Lanes::Per(values) => values.as_ref().clone(),
+        };
+        for lane in mask.lanes() {
+            if let Some(slot) = values.get_mut(lane) {
+                *slot = new.get(lane);
+            }
+        }
+        Lanes::Per(Rc::new(values))
+    }
+}
+
+type Vals = Lanes<Val>;
+
+/// Where one thread's access lands.
+#[derive(Debug, Clone, Copy)]
+enum Loc {
+    /// An element, or with `row` a row of a multi-dimensional array (which decays to a pointer
+    /// to its first element, `ptr`).
+    Shared { ptr: Ptr, row: bool },
+    /// Memory the run does not follow (global, local arrays, fields), and whether what it holds
+    /// there may differ between threads (it does not at a uniform place).
+    Elsewhere(bool),
+}
+
+/// Where an assignment or a read lands.
+#[derive(Debug, Clone)]
+enum Place<'t> {
+    Local(&'t str),
+    /// Memory, per thread, written as `node`.
+    Memory(Node<'t>, Lanes<Loc>),
+}
+
+/// The run stops: the block shape does not fit, or the run is past its budget.
+struct Invalid;
+
+/// Threads that left the statement for the enclosing loop.
+#[derive(Debug, Clone, Copy)]
+struct Jumps {
+    broke: Mask,
+    continued: Mask,
+}
+
+impl Jumps {
+    const NONE: Jumps = Jumps {
+        broke: Mask::NONE,
+        continued: Mask::NONE,
+    };
+
+    fn or(self, other: Jumps) -> Jumps {
+        Jumps {
+            broke: self.broke.or(other.broke),
+            continued: self.continued.or(other.continued),
+        }
+    }
+}
+
+/// The threads of one block run together: each statement and expression is read once for all
+/// the threads that reach it, with a value per thread. Threads that take different branches run
+/// them one after the other, as each thread would on its own; nothing a thread logs depends on
+/// the others.
+struct Block<'p, 'm, 't> {
     program: &'p Program<'m, 't>,
     block: [i64; 3],
-    thread: [i64; 3],
-    linear: i64,
-    epoch: u32,
-    passed: Vec<Node<'t>>,
+    lanes: usize,
+    /// Threads that have neither returned nor stopped.
+    alive: Mask,
+    /// Threads evaluating a part whose execution is not certain: their accesses are not logged.
+    speculative: Mask,
+    /// Per thread: barriers passed, and `__syncwarp()` calls.
+    epoch: Vec<u32>,
+    passed: Vec<Vec<Node<'t>>>,
+    warp_syncs: Vec<u32>,
+    /// `threadIdx` per axis, the linear thread index and the lane within the warp.
+    coordinates: [Vals; 3],
+    linear: Vals,
+    lane_id: Vals,
     /// Locals, innermost last.
-    scopes: Vec<(&'t str, Val)>,
+    scopes: Vec<(&'t str, Vals)>,
     frames: Vec<usize>,
     budget: &'p mut u64,
     log: &'p mut Log<'t>,
-    /// Inside a part whose execution is not certain: accesses are not logged.
-    speculative: u32,
-    warp_syncs: u32,
-    /// Whether the last place outside shared memory may differ between threads.
-    elsewhere_varies: bool,
 }
 
-impl<'p, 'm, 't> Thread<'p, 'm, 't> {
+impl<'p, 'm, 't> Block<'p, 'm, 't> {
+    fn new(
+        program: &'p Program<'m, 't>,
+        block: [i64; 3],
+        budget: &'p mut u64,
+        log: &'p mut Log<'t>,
+    ) -> Self {
+        let lanes = (block[0] * block[1] * block[2]).clamp(1, MAX_LANES as i64) as usize;
+        let axis = |a: usize| {
+            Lanes::from_fn(lanes, |lane| {
+                Val::Int(coordinates(lane as i64, block)[a], true)
+            })
+        };
+        let mut state = Block {
+            program,
+            block,
+            lanes,
+            alive: Mask::first(lanes),
+            speculative: Mask::NONE,
+            epoch: vec![0; lanes],
+            passed: vec![Vec::new(); lanes],
+            warp_syncs: vec![0; lanes],
+            coordinates: [axis(0), axis(1), axis(2)],
+            linear: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64, true)),
+            lane_id: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64 % 32, true)),
+            scopes: Vec::new(),
+            frames: Vec::new(),
+            budget,
+            log,
+        };
+        state.bind_entry();
+        state
+    }
+
     fn source(&self) -> &'t str {
-        self.program.model.source
+        self.program.scope.source
     }
 
     fn text(&self, node: Node<'t>) -> &'t str {
-        text(node, self.program.model.source)
+        text(node, self.program.scope.source)
     }
 
     fn bind_entry(&mut self) {
-        for (name, id) in &self.program.globals {
-            let value = self.array_value(*id);
-            self.scopes.push((name, value));
+        for (id, (name, _)) in self.program.scope.globals.iter().enumerate() {
+            let value = self.array_value(id as u32);
+            self.scopes.push((name, Lanes::Uni(value)));
         }
         for parameter in &self.program.function.parameters {
             let value = if parameter.is_pointer {
@@ -1089,7 +1428,7 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                 Val::Unknown(false)
             };
             let name = text(parameter.name_node, self.source());
-            self.scopes.push((name, value));
+            self.scopes.push((name, Lanes::Uni(value)));
         }
     }
 
@@ -1117,155 +1456,152 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
         })
     }
 
-    fn lookup(&self, name: &str) -> Option<Val> {
+    fn lookup(&self, name: &str) -> Option<&Vals> {
         self.scopes
             .iter()
             .rev()
             .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
+            .map(|(_, v)| v)
     }
 
-    fn assign_local(&mut self, name: &str, value: Val) {
+    /// Gives the threads of `mask` a new value of local `name`.
+    fn assign_local(&mut self, name: &str, value: &Vals, mask: Mask) {
+        let (alive, lanes) = (self.alive, self.lanes);
         if let Some(slot) = self.scopes.iter_mut().rev().find(|(n, _)| *n == name) {
-            slot.1 = value;
+            slot.1 = if alive.without(mask).is_empty() {
+                value.clone()
+            } else {
+                slot.1.blend(value, mask, lanes)
+            };
         }
     }
 
-    fn step(&mut self) -> bool {
-        if *self.budget == 0 {
-            return false;
+    /// Threads of `mask` whose accesses are logged: alive and not speculative.
+    fn certain(&self, mask: Mask) -> Mask {
+        mask.and(self.alive).without(self.speculative)
+    }
+
+    /// The threads of `mask` stop where they are, keeping what they logged.
+    fn stop(&mut self, mask: Mask) {
+        self.alive = self.alive.without(mask);
+    }
+
+    /// One statement or expression read for the threads of `mask`: a step, and one more for
+    /// every warp's worth of threads.
+    fn step(&mut self, mask: Mask) -> Result<(), Invalid> {
+        let threads: u32 = mask.0.iter().map(|w| w.count_ones()).sum();
+        let cost = 1 + u64::from(threads / 32);
+        if *self.budget < cost || self.log.outside {
+            return Err(Invalid);
         }
-        *self.budget -= 1;
-        true
+        *self.budget -= cost;
+        Ok(())
+    }
+
+    /// Splits the threads of `mask` by a condition's value: true, false, unknown.
+    fn split(&self, value: &Vals, mask: Mask) -> (Mask, Mask, Mask) {
+        let (mut yes, mut no, mut unknown) = (Mask::NONE, Mask::NONE, Mask::NONE);
+        if let Lanes::Uni(v) = value {
+            return match v.truth() {
+                Some(true) => (mask, Mask::NONE, Mask::NONE),
+                Some(false) => (Mask::NONE, mask, Mask::NONE),
+                None => (Mask::NONE, Mask::NONE, mask),
+            };
+        }
+        for lane in mask.lanes() {
+            match value.get(lane).truth() {
+                Some(true) => yes.set(lane),
+                Some(false) => no.set(lane),
+                None => unknown.set(lane),
+            }
+        }
+        (yes, no, unknown)
     }
 
     // ---- statements -------------------------------------------------------------------
 
-    fn statement(&mut self, node: Node<'t>, depth: usize) -> Flow {
-        if depth > MAX_NESTING || !self.step() {
-            return Flow::Invalid;
+    fn statement(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Jumps, Invalid> {
+        let mask = mask.and(self.alive);
+        if mask.is_empty() {
+            return Ok(Jumps::NONE);
         }
+        if depth > MAX_NESTING {
+            return Err(Invalid);
+        }
+        self.step(mask)?;
         match node.node_kind() {
             "compound_statement" => {
                 self.frames.push(self.scopes.len());
-                let mut flow = Flow::Normal;
-                for child in named_children(node) {
-                    flow = self.statement(child, depth + 1);
-                    if flow != Flow::Normal {
-                        break;
-                    }
-                }
+                let jumps = self.sequence(named_children(node), mask, depth);
                 if let Some(mark) = self.frames.pop() {
                     self.scopes.truncate(mark);
                 }
-                flow
+                jumps
             }
-            "declaration" => self.declaration(node, depth),
+            "declaration" => {
+                self.declaration(node, mask, depth)?;
+                Ok(Jumps::NONE)
+            }
             "expression_statement" => {
                 for child in named_children(node) {
-                    if let Err(flow) = self.eval(child, depth + 1) {
-                        return flow;
-                    }
+                    self.eval(child, mask, depth + 1)?;
                 }
-                Flow::Normal
+                Ok(Jumps::NONE)
             }
             "if_statement" => {
                 let Some(condition) = node.field("condition") else {
-                    return Flow::Stop;
+                    self.stop(mask);
+                    return Ok(Jumps::NONE);
                 };
-                let value = match self.condition(condition, depth) {
-                    Ok(v) => v,
-                    Err(flow) => return flow,
-                };
-                match value.truth() {
-                    Some(true) => node
-                        .field("consequence")
-                        .map_or(Flow::Normal, |c| self.statement(c, depth + 1)),
-                    Some(false) => match node.field("alternative") {
-                        Some(alternative) => {
-                            let mut flow = Flow::Normal;
-                            for child in named_children(alternative) {
-                                flow = self.statement(child, depth + 1);
-                                if flow != Flow::Normal {
-                                    break;
-                                }
-                            }
-                            flow
-                        }
-                        None => Flow::Normal,
-                    },
-                    None => self.unknown_region(node, false),
+                let value = self.condition(condition, mask, depth)?;
+                let (yes, no, unknown) = self.split(&value, mask);
+                let mut jumps = Jumps::NONE;
+                if let Some(consequence) = node.field("consequence") {
+                    jumps = jumps.or(self.statement(consequence, yes, depth + 1)?);
                 }
+                if let Some(alternative) = node.field("alternative") {
+                    jumps = jumps.or(self.sequence(named_children(alternative), no, depth)?);
+                }
+                self.unknown_region(node, false, unknown);
+                Ok(jumps)
             }
-            "for_statement" => self.for_loop(node, depth),
-            "while_statement" => {
+            "for_statement" => {
+                self.frames.push(self.scopes.len());
+                let result = self.for_loop(node, mask, depth);
+                if let Some(mark) = self.frames.pop() {
+                    self.scopes.truncate(mark);
+                }
+                result.map(|()| Jumps::NONE)
+            }
+            "while_statement" | "do_statement" => {
                 let (Some(condition), Some(body)) = (node.field("condition"), node.field("body"))
                 else {
-                    return Flow::Stop;
+                    self.stop(mask);
+                    return Ok(Jumps::NONE);
                 };
-                let mut iterations = 0;
-                loop {
-                    iterations += 1;
-                    if iterations > MAX_ITERATIONS {
-                        return Flow::Stop;
-                    }
-                    let value = match self.condition(condition, depth) {
-                        Ok(v) => v,
-                        Err(flow) => return flow,
-                    };
-                    match value.truth() {
-                        Some(false) => return Flow::Normal,
-                        None => return self.unknown_region(node, true),
-                        Some(true) => {}
-                    }
-                    match self.statement(body, depth + 1) {
-                        Flow::Break => return Flow::Normal,
-                        Flow::Normal | Flow::Continue => {}
-                        other => return other,
-                    }
-                }
-            }
-            "do_statement" => {
-                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body"))
-                else {
-                    return Flow::Stop;
-                };
-                let mut iterations = 0;
-                loop {
-                    iterations += 1;
-                    if iterations > MAX_ITERATIONS {
-                        return Flow::Stop;
-                    }
-                    match self.statement(body, depth + 1) {
-                        Flow::Break => return Flow::Normal,
-                        Flow::Normal | Flow::Continue => {}
-                        other => return other,
-                    }
-                    let value = match self.eval(condition, depth + 1) {
-                        Ok(v) => v,
-                        Err(flow) => return flow,
-                    };
-                    match value.truth() {
-                        Some(false) => return Flow::Normal,
-                        None => return self.unknown_region(node, true),
-                        Some(true) => {}
-                    }
-                }
+                let test_first = node.node_kind() == "while_statement";
+                self.run_loop(node, mask, None, Some(condition), body, test_first, depth)?;
+                Ok(Jumps::NONE)
             }
             "return_statement" => {
                 for child in named_children(node) {
-                    if let Err(flow) = self.eval(child, depth + 1) {
-                        return flow;
-                    }
+                    self.eval(child, mask, depth + 1)?;
                 }
-                Flow::Return
+                self.stop(mask);
+                Ok(Jumps::NONE)
             }
-            "break_statement" => Flow::Break,
-            "continue_statement" => Flow::Continue,
+            "break_statement" => Ok(Jumps {
+                broke: mask,
+                continued: Mask::NONE,
+            }),
+            "continue_statement" => Ok(Jumps {
+                broke: Mask::NONE,
+                continued: mask,
+            }),
             "labeled_statement" => {
                 match named_children(node).find(|c| c.node_kind() != "statement_identifier") {
-                    Some(inner) => self.statement(inner, depth + 1),
-                    None => Flow::Normal,
+                    Some(inner) => self.statement(inner, mask, depth + 1),
+                    None => Ok(Jumps::NONE),
                 }
             }
             "comment"
@@ -1276,132 +1612,182 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             | "type_definition"
             | "alias_declaration"
             | "using_declaration"
-            | "static_assert_declaration" => Flow::Normal,
+            | "static_assert_declaration" => Ok(Jumps::NONE),
             // switch, goto, range loops, try: not followed
-            _ => self.unknown_region(node, false),
+            _ => {
+                self.unknown_region(node, false, mask);
+                Ok(Jumps::NONE)
+            }
         }
     }
 
-    fn condition(&mut self, condition: Node<'t>, depth: usize) -> Result<Val, Flow> {
+    /// Statements run in order by the threads that have not left them.
+    fn sequence(
+        &mut self,
+        statements: impl Iterator<Item = Node<'t>>,
+        mask: Mask,
+        depth: usize,
+    ) -> Result<Jumps, Invalid> {
+        let mut jumps = Jumps::NONE;
+        for child in statements {
+            let live = mask
+                .and(self.alive)
+                .without(jumps.broke)
+                .without(jumps.continued);
+            if live.is_empty() {
+                break;
+            }
+            jumps = jumps.or(self.statement(child, live, depth + 1)?);
+        }
+        Ok(jumps)
+    }
+
+    fn condition(
+        &mut self,
+        condition: Node<'t>,
+        mask: Mask,
+        depth: usize,
+    ) -> Result<Vals, Invalid> {
         let condition = if condition.node_kind() == "condition_clause" {
             match condition
                 .field("value")
                 .or_else(|| named_children(condition).next())
             {
                 Some(c) => c,
-                None => return Ok(Val::Unknown(true)),
+                None => return Ok(Lanes::Uni(Val::Unknown(true))),
             }
         } else {
             condition
         };
         if condition.node_kind() == "declaration" {
-            return Ok(Val::Unknown(true));
+            return Ok(Lanes::Uni(Val::Unknown(true)));
         }
-        self.eval(condition, depth + 1)
+        self.eval(condition, mask, depth + 1)
     }
 
-    /// A region whose execution is not known (a branch on an unknown condition, a statement the
-    /// run does not follow): what it assigns becomes unknown; if it can pass a barrier or leave
-    /// the enclosing code, the thread stops.
-    fn unknown_region(&mut self, node: Node<'t>, is_loop: bool) -> Flow {
-        let source = self.source();
-        let mut leaves = false;
-        let mut assigned: Vec<&'t str> = Vec::new();
-        walk_iterative(node, |n| {
-            match n.node_kind() {
-                "return_statement" | "goto_statement" => leaves = true,
-                "break_statement" | "continue_statement" if !is_loop => leaves = true,
-                "call_expression" if self.program.call_may_sync(n) => leaves = true,
-                "gnu_asm_expression" => leaves = true,
-                "assignment_expression" => {
-                    if let Some(left) = n.field("left") {
-                        let left = crate::syntax::strip(left, source);
-                        if left.node_kind() == "identifier" {
-                            assigned.push(text(left, source));
-                        }
-                    }
-                }
-                "update_expression" => {
-                    if let Some(argument) = n.field("argument") {
-                        let argument = crate::syntax::strip(argument, source);
-                        if argument.node_kind() == "identifier" {
-                            assigned.push(text(argument, source));
-                        }
-                    }
-                }
-                "lambda_expression" => return false,
-                _ => {}
-            }
-            !leaves
-        });
-        if leaves {
-            return Flow::Stop;
+    /// A region whose execution is not known for the threads of `mask` (a branch on an unknown
+    /// condition, a statement the run does not follow): what it assigns becomes unknown; if it
+    /// can pass a barrier or leave the enclosing code, those threads stop.
+    fn unknown_region(&mut self, node: Node<'t>, is_loop: bool, mask: Mask) {
+        let mask = mask.and(self.alive);
+        if mask.is_empty() {
+            return;
         }
-        for name in assigned {
-            self.assign_local(name, Val::Unknown(true));
+        let region = self.program.region(node, is_loop);
+        if region.leaves {
+            self.stop(mask);
+            return;
         }
-        Flow::Normal
+        let unknown = Lanes::Uni(Val::Unknown(true));
+        for name in &region.assigned {
+            self.assign_local(name, &unknown, mask);
+        }
     }
 
-    fn for_loop(&mut self, node: Node<'t>, depth: usize) -> Flow {
-        self.frames.push(self.scopes.len());
-        let flow = self.for_loop_inner(node, depth);
-        if let Some(mark) = self.frames.pop() {
-            self.scopes.truncate(mark);
-        }
-        flow
-    }
-
-    fn for_loop_inner(&mut self, node: Node<'t>, depth: usize) -> Flow {
+    fn for_loop(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {
         if let Some(initializer) = node.field("initializer") {
-            let flow = if initializer.node_kind() == "declaration" {
-                self.declaration(initializer, depth)
+            if initializer.node_kind() == "declaration" {
+                self.declaration(initializer, mask, depth)?;
             } else {
-                match self.eval(initializer, depth + 1) {
-                    Ok(_) => Flow::Normal,
-                    Err(flow) => flow,
-                }
-            };
-            if flow != Flow::Normal {
-                return flow;
+                self.eval(initializer, mask, depth + 1)?;
             }
         }
-        let condition = node.field("condition");
-        let update = node.field("update");
         let Some(body) = node.field("body") else {
-            return Flow::Stop;
+            self.stop(mask);
+            return Ok(());
         };
+        let (condition, update) = (node.field("condition"), node.field("update"));
+        self.run_loop(node, mask, update, condition, body, true, depth)
+    }
+
+    /// The iterations of a loop, for the threads still in it; a thread that breaks, fails the
+    /// condition or meets an unknown one (the rest then runs as unknown) goes on after it.
+    #[allow(clippy::too_many_arguments)]
+    fn run_loop(
+        &mut self,
+        node: Node<'t>,
+        mask: Mask,
+        update: Option<Node<'t>>,
+        condition: Option<Node<'t>>,
+        body: Node<'t>,
+        test_first: bool,
+        depth: usize,
+    ) -> Result<(), Invalid> {
+        let mut live = mask;
         let mut iterations = 0;
         loop {
+            live = live.and(self.alive);
+            if live.is_empty() {
+                return Ok(());
+            }
             iterations += 1;
+            if iterations > FOLLOWED_SYNCHRONISED_ITERATIONS {
+                let region = self.program.region(node, true);
+                if region.warp_sync {
+                    // the lanes' order depends on every `__syncwarp()` it passes
+                } else if !region.leaves {
+                    if iterations > FOLLOWED_ITERATIONS {
+                        self.unknown_region(node, true, live);
+                        return Ok(());
+                    }
+                } else if !region.exits && live == self.alive {
+                    self.skip_synchronised_loop(node, live);
+                    return Ok(());
+                }
+            }
             if iterations > MAX_ITERATIONS {
-                return Flow::Stop;
+                self.stop(live);
+                return Ok(());
             }
-            if let Some(condition) = condition {
-                let value = match self.condition(condition, depth) {
-                    Ok(v) => v,
-                    Err(flow) => return flow,
-                };
-                match value.truth() {
-                    Some(false) => return Flow::Normal,
-                    None => return self.unknown_region(node, true),
-                    Some(true) => {}
+            if test_first || iterations > 1 {
+                if let Some(condition) = condition {
+                    let value = if test_first {
+                        self.condition(condition, live, depth)?
+                    } else {
+                        self.eval(condition, live, depth + 1)?
+                    };
+                    let (yes, _, unknown) = self.split(&value, live);
+                    self.unknown_region(node, true, unknown);
+                    live = yes;
+                    if live.is_empty() {
+                        return Ok(());
+                    }
                 }
             }
-            match self.statement(body, depth + 1) {
-                Flow::Break => return Flow::Normal,
-                Flow::Normal | Flow::Continue => {}
-                other => return other,
-            }
+            let jumps = self.statement(body, live, depth + 1)?;
+            live = live.and(self.alive).without(jumps.broke);
             if let Some(update) = update {
-                if let Err(flow) = self.eval(update, depth + 1) {
-                    return flow;
-                }
+                self.eval(update, live, depth + 1)?;
             }
         }
     }
 
-    fn declaration(&mut self, node: Node<'t>, depth: usize) -> Flow {
+    /// The rest of a loop with barriers that every running thread is in: what it assigns becomes
+    /// unknown, and the threads go on after it in a new barrier interval (the loop stands for the
+    /// barriers it would pass, so nothing before it pairs with anything after it).
+    fn skip_synchronised_loop(&mut self, node: Node<'t>, mask: Mask) {
+        let region = self.program.region(node, true);
+        let unknown = Lanes::Uni(Val::Unknown(true));
+        for name in &region.assigned {
+            self.assign_local(name, &unknown, mask);
+        }
+        for lane in mask.and(self.alive).lanes() {
+            self.passed[lane].push(node);
+            self.epoch[lane] += 1;
+        }
+        self.close_intervals();
+    }
+
+    /// Forgets the accesses of the intervals every running thread has left: nothing logged from
+    /// now on can meet them.
+    fn close_intervals(&mut self) {
+        let Some(open) = self.alive.lanes().map(|lane| self.epoch[lane]).min() else {
+            return;
+        };
+        self.log.slots.retain(|epoch, _| *epoch >= open);
+    }
+
+    fn declaration(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {
         let source = self.source();
         if let Some(id) = self.program.declared.get(&node.id()).copied() {
             if let Some(name) = named_children(node).find_map(crate::syntax::declarator_name) {
@@ -1416,12 +1802,13 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     }),
                     _ => self.array_value(id),
                 };
-                self.scopes.push((text(name, source), value));
+                self.scopes.push((text(name, source), Lanes::Uni(value)));
             }
-            return Flow::Normal;
+            return Ok(());
         }
         let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
         let integral = is_integer_type(type_text) || type_text == "auto";
+        let element_size = pointee_size(type_text);
         for declarator in named_children(node) {
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
@@ -1438,37 +1825,32 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
             let pointer = crate::syntax::declarator_is_pointer(target)
                 && target.node_kind() != "array_declarator";
             let reference = target.node_kind() == "reference_declarator";
-            let mut stored = Val::Unknown(true);
+            let mut stored = Lanes::Uni(Val::Unknown(true));
             if let Some(value) = value {
                 let value = if matches!(value.node_kind(), "initializer_list" | "argument_list") {
-                    match named_children(value).collect::<Vec<_>>().as_slice() {
+                    let parts: Vec<Node<'t>> = named_children(value).collect();
+                    match parts.as_slice() {
                         [single] => *single,
                         _ => {
-                            for child in named_children(value) {
-                                if let Err(flow) = self.eval(child, depth + 1) {
-                                    return flow;
-                                }
+                            for child in parts {
+                                self.eval(child, mask, depth + 1)?;
                             }
-                            self.scopes.push((text(name, source), Val::Unknown(true)));
+                            self.scopes
+                                .push((text(name, source), Lanes::Uni(Val::Unknown(true))));
                             continue;
                         }
                     }
                 } else {
                     value
                 };
-                let evaluated = match self.eval(value, depth + 1) {
-                    Ok(v) => v,
-                    Err(flow) => return flow,
-                };
-                stored = match evaluated {
-                    Val::Ptr(p) if pointer => match pointee_size(type_text) {
-                        Some(size) if size == p.element => {
-                            Val::Ptr(p)
-                        }
+                let evaluated = self.eval(value, mask, depth + 1)?;
+                let arrays = &self.program.arrays;
+                stored = evaluated.map(|v| match v {
+                    Val::Ptr(p) if pointer => match element_size {
+                        Some(size) if size == p.element => Val::Ptr(p),
                         _ if same_type(
                             type_text,
-                            self.program
-                                .arrays
+                            arrays
                                 .get(p.array as usize)
                                 .map_or("", |a| a.element_type.as_str()),
                         ) =>
@@ -1478,50 +1860,50 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         _ => Val::Unknown(true),
                     },
                     Val::Ptr(_) => Val::Unknown(true),
-                    Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => {
-                        evaluated
-                    }
+                    Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => v,
                     other => Val::Unknown(other.varies()),
-                };
+                });
             }
             self.scopes.push((text(name, source), stored));
         }
-        Flow::Normal
+        Ok(())
     }
 
     // ---- expressions ------------------------------------------------------------------
 
-    fn eval(&mut self, node: Node<'t>, depth: usize) -> Result<Val, Flow> {
-        if depth > MAX_NESTING || !self.step() {
-            return Err(Flow::Invalid);
+    fn eval(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
+        if depth > MAX_NESTING {
+            return Err(Invalid);
         }
+        self.step(mask)?;
         let source = self.source();
+        let unknown = |varies: bool| Ok(Lanes::Uni(Val::Unknown(varies)));
         match node.node_kind() {
-            "number_literal" => Ok(crate::model::size::parse_number(self.text(node))
-                .filter(|_| {
-                    !self.text(node).contains(['.', 'e', 'E']) || self.text(node).starts_with("0x")
-                })
-                .and_then(|v| i64::try_from(v).ok())
-                .map_or(Val::Unknown(false), |v| Val::Int(v, false))),
-            "true" => Ok(Val::Int(1, false)),
-            "false" => Ok(Val::Int(0, false)),
-            "char_literal" | "string_literal" | "null" | "nullptr" => Ok(Val::Unknown(false)),
+            "number_literal" => {
+                let literal = self.text(node);
+                Ok(Lanes::Uni(
+                    crate::model::size::parse_number(literal)
+                        .filter(|_| !literal.contains(['.', 'e', 'E']) || literal.starts_with("0x"))
+                        .and_then(|v| i64::try_from(v).ok())
+                        .map_or(Val::Unknown(false), |v| Val::Int(v, false)),
+                ))
+            }
+            "true" => Ok(Lanes::Uni(Val::Int(1, false))),
+            "false" => Ok(Lanes::Uni(Val::Int(0, false))),
+            "char_literal" | "string_literal" | "null" | "nullptr" => unknown(false),
             "parenthesized_expression" => {
                 match named_children(node).find(|c| c.node_kind() != "comment") {
-                    Some(inner) => self.eval(inner, depth + 1),
-                    None => Ok(Val::Unknown(true)),
+                    Some(inner) => self.eval(inner, mask, depth + 1),
+                    None => unknown(true),
                 }
             }
-            "identifier" => {
-                let name = self.text(node);
-                match self.place_of_identifier(node) {
-                    Place::Shared { ptr, node, .. } => Ok(self.read(ptr, node)),
-                    _ => Ok(self.identifier_value(name)),
-                }
-            }
+            "identifier" => match self.place_of_identifier(node) {
+                Some(Place::Memory(node, locs)) => Ok(self.read(node, &locs, mask)),
+                _ => Ok(self.identifier_value(self.text(node))),
+            },
             "field_expression" => {
                 let Some(argument) = node.field("argument") else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
                 let field = node.field("field").map(|f| self.text(f)).unwrap_or("");
                 let axis = match field {
@@ -1531,57 +1913,37 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     _ => None,
                 };
                 match (self.text(argument), axis) {
-                    ("threadIdx", Some(a)) => Ok(Val::Int(self.thread[a], true)),
-                    ("blockDim", Some(a)) => Ok(Val::Int(self.block[a], false)),
-                    ("blockIdx", Some(_)) => Ok(Val::Int(0, false)),
-                    ("gridDim", Some(_)) => Ok(Val::Unknown(false)),
+                    ("threadIdx", Some(a)) => Ok(self.coordinates[a].clone()),
+                    ("blockDim", Some(a)) => Ok(Lanes::Uni(Val::Int(self.block[a], false))),
+                    ("blockIdx", Some(_)) => Ok(Lanes::Uni(Val::Int(0, false))),
+                    ("gridDim", Some(_)) => unknown(false),
                     _ => {
                         // a member of something: evaluate the object for its reads, not followed
-                        let object = self.eval(argument, depth + 1)?;
-                        Ok(Val::Unknown(object.varies()))
+                        let object = self.eval(argument, mask, depth + 1)?;
+                        Ok(object.map(|v| Val::Unknown(v.varies())))
                     }
                 }
             }
             "binary_expression" => {
                 let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
                 let op = operator(node, source);
-                let l = self.eval(left, depth + 1)?;
-                match op {
-                    "&&" | "||" => {
-                        let short = if op == "&&" { Some(false) } else { Some(true) };
-                        if l.truth() == short {
-                            return Ok(Val::Int((op == "||") as i64, l.varies()));
-                        }
-                        let certain = l.truth().is_some();
-                        if !certain {
-                            self.speculative += 1;
-                        }
-                        let r = self.eval(right, depth + 1);
-                        if !certain {
-                            self.speculative -= 1;
-                        }
-                        let r = r?;
-                        let varies = l.varies() || r.varies();
-                        Ok(match (l.truth(), r.truth()) {
-                            (Some(_), Some(b)) => Val::Int(b as i64, varies),
-                            (None, Some(b)) if Some(b) == short => Val::Int(b as i64, varies),
-                            _ => Val::Unknown(varies),
-                        })
-                    }
-                    _ => {
-                        let r = self.eval(right, depth + 1)?;
-                        Ok(binary(op, l, r))
-                    }
+                let l = self.eval(left, mask, depth + 1)?;
+                if op == "&&" || op == "||" {
+                    return self.logical(op == "||", &l, right, mask, depth);
                 }
+                let r = self.eval(right, mask, depth + 1)?;
+                let op = Op::parse(op);
+                Ok(l.zip(&r, |a, b| binary(op, a, b)))
             }
             "unary_expression" => {
                 let Some(argument) = node.field("argument") else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
-                let v = self.eval(argument, depth + 1)?;
-                Ok(match (operator(node, source), v) {
+                let v = self.eval(argument, mask, depth + 1)?;
+                let op = operator(node, source);
+                Ok(v.map(|v| match (op, v) {
                     ("-", Val::Int(x, t)) => {
                         x.checked_neg().map_or(Val::Unknown(t), |x| Val::Int(x, t))
                     }
@@ -1593,97 +1955,95 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         x.checked_neg().map_or(Val::Unknown(false), Val::Chosen)
                     }
                     (_, v) => Val::Unknown(v.varies()),
-                })
+                }))
             }
             "conditional_expression" => {
                 let Some(condition) = node.field("condition") else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
-                let c = self.eval(condition, depth + 1)?;
-                let (consequence, alternative) =
-                    (node.field("consequence"), node.field("alternative"));
-                match c.truth() {
-                    Some(true) => {
-                        consequence.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1))
-                    }
-                    Some(false) => {
-                        alternative.map_or(Ok(Val::Unknown(true)), |n| self.eval(n, depth + 1))
-                    }
-                    None => {
-                        self.speculative += 1;
-                        let a = consequence.map(|n| self.eval(n, depth + 1));
-                        let b = alternative.map(|n| self.eval(n, depth + 1));
-                        self.speculative -= 1;
-                        let (a, b) = (a.transpose()?, b.transpose()?);
-                        Ok(match (a, b) {
-                            (Some(Val::Int(x, s)), Some(Val::Int(y, t))) if x == y => {
-                                Val::Int(x, s || t || c.varies())
+                let c = self.eval(condition, mask, depth + 1)?;
+                let (yes, no, open) = self.split(&c, mask);
+                let before = self.speculative;
+                self.speculative = self.speculative.or(open);
+                let a = match node.field("consequence") {
+                    Some(n) if !yes.or(open).is_empty() => self.eval(n, yes.or(open), depth + 1),
+                    _ => unknown(true),
+                };
+                let b = match node.field("alternative") {
+                    Some(n) if !no.or(open).is_empty() => self.eval(n, no.or(open), depth + 1),
+                    _ => unknown(true),
+                };
+                self.speculative = before;
+                let (a, b) = (a?, b?);
+                if let (Lanes::Uni(_), true) = (&c, open.is_empty()) {
+                    return Ok(if yes.is_empty() { b } else { a });
+                }
+                Ok(Lanes::from_fn(self.lanes, |lane| {
+                    match c.get(lane).truth() {
+                        Some(true) => a.get(lane),
+                        Some(false) => b.get(lane),
+                        None => match (a.get(lane), b.get(lane)) {
+                            (Val::Int(x, s), Val::Int(y, t)) if x == y => {
+                                Val::Int(x, s || t || c.get(lane).varies())
                             }
                             _ => Val::Unknown(true),
-                        })
+                        },
                     }
-                }
+                }))
             }
             "cast_expression" => {
                 let Some(value) = node.field("value") else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
-                let v = self.eval(value, depth + 1)?;
+                let v = self.eval(value, mask, depth + 1)?;
                 let type_text = node.field("type").map(|t| self.text(t)).unwrap_or("");
-                Ok(self.cast(type_text, v))
+                let cast = Cast::new(type_text, &self.program.arrays);
+                Ok(v.map(|v| cast.apply(v)))
             }
-            "assignment_expression" => self.assignment(node, depth),
+            "assignment_expression" => self.assignment(node, mask, depth),
             "update_expression" => {
                 let Some(argument) = node.field("argument") else {
-                    return Ok(Val::Unknown(true));
+                    return unknown(true);
                 };
                 let op = operator(node, source);
                 let delta = if op == "--" { -1 } else { 1 };
                 let prefix = node.child(0).is_some_and(|c| !c.is_named());
-                match self.place(argument, depth)? {
+                match self.place(argument, mask, depth)? {
                     Place::Local(name) => {
                         let old = self.identifier_value(name);
-                        let new = binary("+", old, Val::Int(delta, false));
-                        self.assign_local(name, new);
+                        let new = old.map(|v| binary(Op::Add, v, Val::Int(delta, false)));
+                        self.assign_local(name, &new, mask);
                         Ok(if prefix { new } else { old })
                     }
-                    Place::Shared {
-                        ptr,
-                        node,
-                        row: false,
-                    } => {
-                        self.access(ptr, node, AccessKind::ReadWrite, Stored::Varying);
-                        Ok(Val::Unknown(true))
+                    Place::Memory(node, locs) => {
+                        self.access(node, &locs, mask, AccessKind::ReadWrite, None);
+                        unknown(true)
                     }
-                    _ => Ok(Val::Unknown(true)),
                 }
             }
             "subscript_expression" | "pointer_expression" => {
                 if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
                     let Some(argument) = node.field("argument") else {
-                        return Ok(Val::Unknown(true));
+                        return unknown(true);
                     };
-                    return Ok(match self.place(argument, depth)? {
-                        Place::Shared { ptr, .. } => Val::Ptr(ptr),
-                        _ => Val::Unknown(true),
+                    return Ok(match self.place(argument, mask, depth)? {
+                        Place::Memory(_, locs) => locs.map(|loc| match loc {
+                            Loc::Shared { ptr, .. } => Val::Ptr(ptr),
+                            Loc::Elsewhere(_) => Val::Unknown(true),
+                        }),
+                        Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
                     });
                 }
-                match self.place(node, depth)? {
-                    // a row of a multi-dimensional array: a pointer, not a read
-                    Place::Shared { ptr, row: true, .. } => Ok(Val::Ptr(ptr)),
-                    Place::Shared { ptr, node, .. } => Ok(self.read(ptr, node)),
+                match self.place(node, mask, depth)? {
+                    Place::Memory(node, locs) => Ok(self.read(node, &locs, mask)),
                     Place::Local(name) => Ok(self.identifier_value(name)),
-                    Place::Elsewhere => Ok(Val::Unknown(std::mem::replace(
-                        &mut self.elsewhere_varies,
-                        true,
-                    ))),
                 }
             }
-            "call_expression" => self.call(node, depth),
+            "call_expression" => self.call(node, mask, depth),
             "comma_expression" => {
-                let mut last = Val::Unknown(true);
+                let mut last = Lanes::Uni(Val::Unknown(true));
                 for child in named_children(node) {
-                    last = self.eval(child, depth + 1)?;
+                    last = self.eval(child, mask, depth + 1)?;
                 }
                 Ok(last)
             }
@@ -1692,36 +2052,78 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     .field("type")
                     .and_then(|t| crate::model::size::builtin_size(self.text(t)))
                     .and_then(|v| i64::try_from(v).ok());
-                Ok(size.map_or(Val::Unknown(false), |s| Val::Int(s, false)))
+                Ok(Lanes::Uni(
+                    size.map_or(Val::Unknown(false), |s| Val::Int(s, false)),
+                ))
             }
-            "lambda_expression" => Ok(Val::Unknown(true)),
+            "lambda_expression" => unknown(true),
             "gnu_asm_expression" => {
-                self.poison();
-                Ok(Val::Unknown(true))
+                self.poison(mask);
+                unknown(true)
             }
             _ => {
                 // anything else: evaluate the parts for their reads; the value is not followed
-                let mut varies = false;
+                let mut varies = Lanes::Uni(false);
                 for child in named_children(node) {
                     if child.node_kind().ends_with("_statement") {
-                        return Err(Flow::Stop);
+                        self.stop(mask);
+                        return unknown(true);
                     }
-                    varies |= self.eval(child, depth + 1)?.varies();
+                    let v = self.eval(child, mask, depth + 1)?;
+                    varies = varies.zip(&v, |a, v| a || v.varies());
                 }
-                Ok(Val::Unknown(varies))
+                Ok(varies.map(Val::Unknown))
             }
         }
     }
 
-    fn identifier_value(&self, name: &str) -> Val {
-        if let Some(v) = self.lookup(name) {
-            return v;
+    /// `l && right` (or `||`): a thread whose left value decides does not evaluate the right;
+    /// one whose left value is unknown evaluates it speculatively.
+    fn logical(
+        &mut self,
+        or: bool,
+        l: &Vals,
+        right: Node<'t>,
+        mask: Mask,
+        depth: usize,
+    ) -> Result<Vals, Invalid> {
+        let short = Some(or);
+        let (yes, no, open) = self.split(l, mask);
+        let rest = if or { no } else { yes }.or(open);
+        let r = if rest.is_empty() {
+            Lanes::Uni(Val::Unknown(true))
+        } else {
+            let before = self.speculative;
+            self.speculative = self.speculative.or(open);
+            let r = self.eval(right, rest, depth + 1);
+            self.speculative = before;
+            r?
+        };
+        if rest.is_empty() && matches!(l, Lanes::Uni(_)) {
+            return Ok(l.map(|v| Val::Int(or as i64, v.varies())));
         }
-        if let Some(v) = self.program.named_constant(name) {
-            return Val::Int(v, false);
+        Ok(l.zip(&r, |l, r| {
+            if l.truth() == short {
+                return Val::Int(or as i64, l.varies());
+            }
+            let varies = l.varies() || r.varies();
+            match (l.truth(), r.truth()) {
+                (Some(_), Some(b)) => Val::Int(b as i64, varies),
+                (None, Some(b)) if Some(b) == short => Val::Int(b as i64, varies),
+                _ => Val::Unknown(varies),
+            }
+        }))
+    }
+
+    fn identifier_value(&self, name: &str) -> Vals {
+        if let Some(v) = self.lookup(name) {
+            return v.clone();
+        }
+        if let Some(v) = self.program.scope.named_constant(name) {
+            return Lanes::Uni(Val::Int(v, false));
         }
         // `#define tid threadIdx.x`
-        if let Some(value) = self.program.model.define(name) {
+        if let Some(value) = self.program.scope.define(name) {
             let compact: String = value
                 .chars()
                 .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
@@ -1731,301 +2133,279 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     "x" => 0,
                     "y" => 1,
                     "z" => 2,
-                    _ => return Val::Unknown(false),
+                    _ => return Lanes::Uni(Val::Unknown(false)),
                 };
                 return match object {
-                    "threadIdx" => Val::Int(self.thread[axis], true),
-                    "blockDim" => Val::Int(self.block[axis], false),
-                    "blockIdx" => Val::Int(0, false),
-                    _ => Val::Unknown(false),
+                    "threadIdx" => self.coordinates[axis].clone(),
+                    "blockDim" => Lanes::Uni(Val::Int(self.block[axis], false)),
+                    "blockIdx" => Lanes::Uni(Val::Int(0, false)),
+                    _ => Lanes::Uni(Val::Unknown(false)),
                 };
             }
         }
         match name {
-            "warpSize" => Val::Int(32, false),
-            _ => Val::Unknown(false),
+            "warpSize" => Lanes::Uni(Val::Int(32, false)),
+            _ => Lanes::Uni(Val::Unknown(false)),
         }
     }
 
-    fn poison(&mut self) {
-        if !self.log.poisoned.contains(&self.epoch) {
-            self.log.poisoned.push(self.epoch);
-        }
-    }
-
-    fn cast(&self, type_text: &str, value: Val) -> Val {
-        match value {
-            Val::Ptr(p) => {
-                if !type_text.contains('*') {
-                    return Val::Unknown(true);
-                }
-                match pointee_size(type_text) {
-                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr {
-                        element: size,
-                        shape: Shape::FLAT,
-                        extent: None,
-                        ..p
-                    }),
-                    _ if same_type(
-                        type_text,
-                        self.program
-                            .arrays
-                            .get(p.array as usize)
-                            .map_or("", |a| a.element_type.as_str()),
-                    ) =>
-                    {
-                        Val::Ptr(p)
-                    }
-                    _ => Val::Unknown(true),
-                }
+    /// Nothing is concluded in the barrier intervals the threads of `mask` are in.
+    fn poison(&mut self, mask: Mask) {
+        for lane in mask.and(self.alive).lanes() {
+            let epoch = self.epoch[lane];
+            if !self.log.poisoned.contains(&epoch) {
+                self.log.poisoned.push(epoch);
             }
-            Val::Int(v, t) => {
-                let t_norm = type_text.replace(' ', "");
-                if t_norm.contains("float") || t_norm.contains("double") || t_norm.contains("half")
-                {
-                    Val::Unknown(t)
-                } else if t_norm == "unsigned"
-                    || t_norm == "unsignedint"
-                    || t_norm == "uint32_t"
-                    || t_norm == "uint"
-                {
-                    Val::Int(v & 0xffff_ffff, t)
-                } else if t_norm == "int" || t_norm == "int32_t" {
-                    Val::Int(v as i32 as i64, t)
-                } else {
-                    Val::Int(v, t)
-                }
-            }
-            other => other,
         }
     }
 
     /// The place an lvalue expression names.
-    fn place(&mut self, node: Node<'t>, depth: usize) -> Result<Place<'t>, Flow> {
+    fn place(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Place<'t>, Invalid> {
         if depth > MAX_NESTING {
-            return Err(Flow::Invalid);
+            return Err(Invalid);
         }
         let source = self.source();
-        let node_kind = node.node_kind();
-        match node_kind {
+        let elsewhere = |node| Place::Memory(node, Lanes::Uni(Loc::Elsewhere(true)));
+        match node.node_kind() {
             "parenthesized_expression" => {
                 match named_children(node).find(|c| c.node_kind() != "comment") {
-                    Some(inner) => self.place(inner, depth + 1),
-                    None => Ok(Place::Elsewhere),
+                    Some(inner) => self.place(inner, mask, depth + 1),
+                    None => Ok(elsewhere(node)),
                 }
             }
-            "identifier" => Ok(self.place_of_identifier(node)),
+            "identifier" => Ok(self
+                .place_of_identifier(node)
+                .unwrap_or_else(|| elsewhere(node))),
             "subscript_expression" => {
                 let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node))
                 else {
-                    return Ok(Place::Elsewhere);
+                    return Ok(elsewhere(node));
                 };
-                let base = self.eval_pointer(base, depth)?;
-                let index = self.eval(index, depth + 1)?;
-                // memory the run does not follow holds the same for every thread at a uniform place
-                self.elsewhere_varies = base.varies() || index.varies();
-                Ok(self.offset(base, index, node, true))
+                let base = self.eval_pointer(base, mask, depth)?;
+                let index = self.eval(index, mask, depth + 1)?;
+                Ok(Place::Memory(node, self.offset(&base, &index, true, mask)))
             }
             "pointer_expression" if operator(node, source) == "*" => {
                 let Some(argument) = node.field("argument") else {
-                    return Ok(Place::Elsewhere);
+                    return Ok(elsewhere(node));
                 };
-                let pointer = self.eval(argument, depth + 1)?;
-                self.elsewhere_varies = pointer.varies();
-                Ok(self.offset(pointer, Val::Int(0, false), node, false))
+                let pointer = self.eval(argument, mask, depth + 1)?;
+                let zero = Lanes::Uni(Val::Int(0, false));
+                Ok(Place::Memory(
+                    node,
+                    self.offset(&pointer, &zero, false, mask),
+                ))
             }
             "field_expression" => {
                 // a member of a shared struct: members are not told apart, so not followed
                 if let Some(argument) = node.field("argument") {
                     if argument.node_kind() != "identifier" {
-                        self.eval(argument, depth + 1)?;
+                        self.eval(argument, mask, depth + 1)?;
                     }
                 }
-                Ok(Place::Elsewhere)
+                Ok(elsewhere(node))
             }
             _ => {
-                self.eval(node, depth + 1)?;
-                Ok(Place::Elsewhere)
+                self.eval(node, mask, depth + 1)?;
+                Ok(elsewhere(node))
             }
         }
     }
 
     /// The base of a subscript: an array or pointer value (a row of a 2D array stays a pointer).
-    fn eval_pointer(&mut self, base: Node<'t>, depth: usize) -> Result<Val, Flow> {
+    fn eval_pointer(&mut self, base: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
         let stripped = crate::syntax::strip(base, self.source());
         if stripped.node_kind() == "subscript_expression" {
-            return Ok(match self.place(stripped, depth + 1)? {
-                Place::Shared { ptr, row: true, .. } => Val::Ptr(ptr),
-                Place::Shared { ptr, node, .. } => self.read(ptr, node),
-                _ => Val::Unknown(true),
+            return Ok(match self.place(stripped, mask, depth + 1)? {
+                Place::Memory(node, locs) => {
+                    let values = self.read(node, &locs, mask);
+                    locs.zip(&values, |loc, value| match loc {
+                        Loc::Shared { .. } => value,
+                        Loc::Elsewhere(_) => Val::Unknown(true),
+                    })
+                }
+                Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
             });
         }
         if stripped.node_kind() == "identifier" {
             return Ok(self.identifier_value(self.text(stripped)));
         }
-        self.eval(base, depth + 1)
+        self.eval(base, mask, depth + 1)
     }
 
-    fn place_of_identifier(&self, node: Node<'t>) -> Place<'t> {
+    /// A shared scalar or a local named by `node`; None for anything else (a global, a constant).
+    fn place_of_identifier(&self, node: Node<'t>) -> Option<Place<'t>> {
         let name = self.text(node);
-        match self.lookup(name) {
-            Some(Val::Ptr(p))
+        Some(match self.lookup(name)? {
+            Lanes::Uni(Val::Ptr(p))
                 if self
                     .program
                     .arrays
                     .get(p.array as usize)
-                    .is_some_and(|a| a.scalar)
-                    && self.is_scalar_binding(name, p) =>
+                    .is_some_and(|a| a.scalar && a.name == name)
+                    && p.byte == 0 =>
             {
-                Place::Shared {
-                    ptr: p,
+                Place::Memory(
                     node,
-                    row: false,
-                }
+                    Lanes::Uni(Loc::Shared {
+                        ptr: *p,
+                        row: false,
+                    }),
+                )
             }
-            Some(_) => Place::Local(name),
-            None => Place::Elsewhere,
-        }
+            _ => Place::Local(name),
+        })
     }
 
-    /// Whether `name` is the shared scalar itself (not a pointer local that holds its address).
-    fn is_scalar_binding(&self, name: &str, ptr: Ptr) -> bool {
-        self.program
-            .arrays
-            .get(ptr.array as usize)
-            .is_some_and(|a| a.name == name)
-            && ptr.byte == 0
-    }
-
-    /// `base[index]` (or `*base`): the element's place, checked against the array's extents.
-    fn offset(&mut self, base: Val, index: Val, node: Node<'t>, subscript: bool) -> Place<'t> {
-        let (Val::Ptr(ptr), Val::Int(index, _)) = (base, index) else {
-            return Place::Elsewhere;
-        };
-        let Some(row) = ptr.shape.row_bytes(ptr.element) else {
-            return Place::Elsewhere;
-        };
+    /// `base[index]` (or `*base`) per thread: the element's place, checked against the array's
+    /// extents (a logged thread out of them marks the run as not fitting).
+    fn offset(&mut self, base: &Vals, index: &Vals, subscript: bool, mask: Mask) -> Lanes<Loc> {
+        let locs = base.zip(index, |base, index| offset(base, index, subscript));
         if subscript {
-            if let Some(extent) = ptr.extent {
-                if index < 0 || index >= extent {
-                    return self.out_of_bounds();
-                }
+            // a thread that would leave the array's first extent
+            let check = base.zip(index, |base, index| match (base, index) {
+                (Val::Ptr(ptr), Val::Int(index, _)) => ptr
+                    .extent
+                    .is_some_and(|extent| index < 0 || index >= extent),
+                _ => false,
+            });
+            let leaves = match &check {
+                Lanes::Uni(v) => *v && !self.certain(mask).is_empty(),
+                Lanes::Per(_) => self.certain(mask).lanes().any(|lane| check.get(lane)),
+            };
+            if leaves {
+                self.log.outside = true;
             }
         }
-        let Some(byte) = index.checked_mul(row).and_then(|b| b.checked_add(ptr.byte)) else {
-            return Place::Elsewhere;
-        };
-        let inner = ptr.shape.inner();
-        let extent = (ptr.shape.len > 0).then(|| ptr.shape.dims[0]);
-        Place::Shared {
-            ptr: Ptr {
-                array: ptr.array,
-                byte,
-                element: ptr.element,
-                shape: inner,
-                extent,
-            },
-            node,
-            row: ptr.shape.len > 0,
-        }
+        locs
     }
 
-    fn out_of_bounds(&mut self) -> Place<'t> {
-        if self.speculative == 0 {
-            self.log.poisoned.push(OUTSIDE);
-        }
-        Place::Elsewhere
+    /// Logs the reads the threads of `mask` make at `locs`; each thread's value.
+    fn read(&mut self, node: Node<'t>, locs: &Lanes<Loc>, mask: Mask) -> Vals {
+        self.access(node, locs, mask, AccessKind::Read, None);
+        locs.map(|loc| match loc {
+            Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
+            Loc::Shared { row: false, .. } => Val::Unknown(true),
+            Loc::Elsewhere(varies) => Val::Unknown(varies),
+        })
     }
 
-    fn read(&mut self, ptr: Ptr, node: Node<'t>) -> Val {
-        self.access(ptr, node, AccessKind::Read, Stored::Varying);
-        Val::Unknown(true)
-    }
-
-    fn access(&mut self, ptr: Ptr, node: Node<'t>, kind: AccessKind, stored: Stored) {
-        if self.speculative > 0 {
+    /// Logs the accesses of the certain threads of `mask` to shared elements; a write stores
+    /// `stored` (None: a value that may differ between threads).
+    fn access(
+        &mut self,
+        node: Node<'t>,
+        locs: &Lanes<Loc>,
+        mask: Mask,
+        kind: AccessKind,
+        stored: Option<&Lanes<Stored>>,
+    ) {
+        let logged = self.certain(mask);
+        if logged.is_empty() {
             return;
         }
-        let Some(array) = self.program.arrays.get(ptr.array as usize) else {
-            return;
-        };
-        let size = ptr.element.max(1);
-        let outside = ptr.byte < 0 || array.bytes().is_some_and(|total| ptr.byte + size > total);
-        if outside {
-            self.log.poisoned.push(OUTSIDE);
+        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Shared { row: true, .. }) = locs {
             return;
         }
         let site = self.log.site(node);
-        let record = Record {
-            thread: self.thread,
-            linear: self.linear,
-            site,
-            kind,
-            warp_syncs: self.warp_syncs,
-            stored,
-        };
-        self.log
-            .record(self.epoch, ptr.array, ptr.byte, size, record);
+        for lane in logged.lanes() {
+            let Loc::Shared { ptr, row: false } = locs.get(lane) else {
+                continue;
+            };
+            let Some(array) = self.program.arrays.get(ptr.array as usize) else {
+                continue;
+            };
+            let size = ptr.element.max(1);
+            let outside =
+                ptr.byte < 0 || array.bytes().is_some_and(|total| ptr.byte + size > total);
+            if outside {
+                self.log.outside = true;
+                return;
+            }
+            let record = Record {
+                linear: lane as i64,
+                start: ptr.byte,
+                size,
+                site,
+                kind,
+                warp_syncs: self.warp_syncs[lane],
+                stored: stored.map_or(Stored::Varying, |s| s.get(lane)),
+            };
+            self.log
+                .record(self.epoch[lane], ptr.array, array.element, record);
+        }
     }
 
-    fn assignment(&mut self, node: Node<'t>, depth: usize) -> Result<Val, Flow> {
+    fn assignment(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
         let source = self.source();
         let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
-            return Ok(Val::Unknown(true));
+            return Ok(Lanes::Uni(Val::Unknown(true)));
         };
         let op = operator(node, source);
-        let value = self.eval(right, depth + 1)?;
-        let site_of_value = right;
-        match self.place(left, depth)? {
+        let value = self.eval(right, mask, depth + 1)?;
+        match self.place(left, mask, depth)? {
             Place::Local(name) => {
                 let new = if op == "=" {
                     value
                 } else {
                     let old = self.identifier_value(name);
-                    binary(op.trim_end_matches('='), old, value)
+                    let op = Op::parse(op.trim_end_matches('='));
+                    old.zip(&value, |a, b| binary(op, a, b))
                 };
-                let new = match (self.lookup(name), new) {
+                let was_pointer = self
+                    .lookup(name)
+                    .map(|v| v.map(|v| matches!(v, Val::Ptr(_))));
+                let new = match was_pointer {
                     // an integer local keeps integers; a pointer keeps pointers
-                    (Some(Val::Ptr(_)), Val::Ptr(_)) | (_, Val::Int(..)) => new,
-                    (_, Val::Ptr(_)) => Val::Unknown(true),
-                    _ => new,
+                    Some(was) => new.zip(&was, |new, was| match (was, new) {
+                        (true, Val::Ptr(_)) | (_, Val::Int(..)) => new,
+                        (_, Val::Ptr(_)) => Val::Unknown(true),
+                        _ => new,
+                    }),
+                    None => new.map(|new| match new {
+                        Val::Ptr(_) => Val::Unknown(true),
+                        _ => new,
+                    }),
                 };
-                self.assign_local(name, new);
+                self.assign_local(name, &new, mask);
                 Ok(new)
             }
-            Place::Shared {
-                ptr,
-                node,
-                row: false,
-            } => {
+            Place::Memory(target, locs) => {
                 if op == "=" {
-                    let stored = match value {
-                        Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
-                        Val::Unknown(false) => Stored::Uniform(self.log.site(site_of_value)),
-                        _ => Stored::Varying,
+                    // a value every thread computes the same way here is told apart by its site
+                    let site_of_value = match &value {
+                        Lanes::Uni(Val::Unknown(false)) => self.log.site(right),
+                        Lanes::Per(values) if values.contains(&Val::Unknown(false)) => {
+                            self.log.site(right)
+                        }
+                        _ => 0,
                     };
-                    self.access(ptr, node, AccessKind::Write, stored);
+                    let stored = value.map(|v| match v {
+                        Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
+                        Val::Unknown(false) => Stored::Uniform(site_of_value),
+                        _ => Stored::Varying,
+                    });
+                    self.access(target, &locs, mask, AccessKind::Write, Some(&stored));
                 } else {
-                    self.access(ptr, node, AccessKind::ReadWrite, Stored::Varying);
+                    self.access(target, &locs, mask, AccessKind::ReadWrite, None);
                 }
-                Ok(Val::Unknown(true))
+                Ok(Lanes::Uni(Val::Unknown(true)))
             }
-            _ => Ok(Val::Unknown(true)),
         }
     }
 
-    fn call(&mut self, node: Node<'t>, depth: usize) -> Result<Val, Flow> {
+    fn call(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
         let source = self.source();
         let Some(function) = node.field("function") else {
-            return Ok(Val::Unknown(true));
+            return Ok(Lanes::Uni(Val::Unknown(true)));
         };
         if crate::syntax::is_functional_cast(node, source) {
             let inner = node
                 .field("arguments")
                 .and_then(|a| named_children(a).next());
             let value = match inner {
-                Some(inner) => self.eval(inner, depth + 1)?,
-                None => Val::Unknown(true),
+                Some(inner) => self.eval(inner, mask, depth + 1)?,
+                None => Lanes::Uni(Val::Unknown(true)),
             };
             let type_text = match function.node_kind() {
                 "template_function" => function
@@ -2034,30 +2414,33 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                     .unwrap_or(""),
                 _ => self.text(function),
             };
-            return Ok(self.cast(type_text, value));
+            let cast = Cast::new(type_text, &self.program.arrays);
+            return Ok(value.map(|v| cast.apply(v)));
         }
         if is_block_barrier(node, source) {
             if let Some(arguments) = node.field("arguments") {
                 for argument in named_children(arguments) {
-                    self.eval(argument, depth + 1)?;
+                    self.eval(argument, mask, depth + 1)?;
                 }
             }
-            if self.speculative > 0 {
-                return Err(Flow::Stop);
+            // a barrier reached speculatively: those threads stop there
+            self.stop(mask.and(self.speculative));
+            for lane in mask.and(self.alive).lanes() {
+                self.passed[lane].push(node);
+                self.epoch[lane] += 1;
             }
-            self.passed.push(node);
-            self.epoch += 1;
+            self.close_intervals();
             // `__syncthreads_count` and the like return the same value to every thread
-            return Ok(Val::Unknown(false));
+            return Ok(Lanes::Uni(Val::Unknown(false)));
         }
         let name = self.text(function);
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
         if short == "__syncwarp" {
-            if self.speculative > 0 {
-                return Err(Flow::Stop);
+            self.stop(mask.and(self.speculative));
+            for lane in mask.and(self.alive).lanes() {
+                self.warp_syncs[lane] += 1;
             }
-            self.warp_syncs += 1;
         }
         let arguments: Vec<Node<'t>> = node
             .field("arguments")
@@ -2079,56 +2462,176 @@ impl<'p, 'm, 't> Thread<'p, 'm, 't> {
                         && operator(stripped, source) == "&"
                     {
                         if let Some(inner) = stripped.field("argument") {
-                            self.place(inner, depth + 1)?;
+                            self.place(inner, mask, depth + 1)?;
                         }
                         continue;
                     }
                 }
-                self.eval(*argument, depth + 1)?;
+                self.eval(*argument, mask, depth + 1)?;
             }
-            return Ok(Val::Unknown(true));
+            return Ok(Lanes::Uni(Val::Unknown(true)));
         }
         if function.node_kind() == "field_expression" {
             // a method: its object and arguments are evaluated for their reads
             if let Some(object) = function.field("argument") {
-                self.eval(object, depth + 1)?;
+                self.eval(object, mask, depth + 1)?;
             }
         }
         let mut values = Vec::with_capacity(arguments.len());
         for argument in &arguments {
-            values.push(self.eval(*argument, depth + 1)?);
+            values.push(self.eval(*argument, mask, depth + 1)?);
         }
         if self.program.call_may_sync(node) {
-            self.poison();
-            return Ok(Val::Unknown(true));
+            self.poison(mask);
+            return Ok(Lanes::Uni(Val::Unknown(true)));
         }
-        let varies = values.iter().any(|v| v.varies());
-        let int = |i: usize| match values.get(i) {
-            Some(Val::Int(v, _)) => Some(*v),
-            _ => None,
+        let mut varies: Lanes<bool> = Lanes::Uni(false);
+        for value in &values {
+            varies = varies.zip(value, |a, v| a || v.varies());
+        }
+        let fold = |f: fn(i64, i64) -> Option<i64>| -> Vals {
+            let both = values[0].zip(&values[1], |a, b| match (a, b) {
+                (Val::Int(a, _), Val::Int(b, _)) => f(a, b),
+                _ => None,
+            });
+            both.zip(&varies, |v, varies| match v {
+                Some(v) => Val::Int(v, varies),
+                None => Val::Unknown(varies),
+            })
         };
         Ok(match (short, values.len()) {
-            ("min" | "umin" | "imin" | "llmin" | "MIN", 2) => match (int(0), int(1)) {
-                (Some(a), Some(b)) => Val::Int(a.min(b), varies),
+            ("min" | "umin" | "imin" | "llmin" | "MIN", 2) => fold(|a, b| Some(a.min(b))),
+            ("max" | "umax" | "imax" | "llmax" | "MAX", 2) => fold(|a, b| Some(a.max(b))),
+            ("__mul24" | "__umul24", 2) => fold(|a, b| a.checked_mul(b)),
+            ("abs", 1) => values[0].zip(&varies, |a, varies| match a {
+                Val::Int(a, _) => Val::Int(a.abs(), varies),
                 _ => Val::Unknown(varies),
-            },
-            ("max" | "umax" | "imax" | "llmax" | "MAX", 2) => match (int(0), int(1)) {
-                (Some(a), Some(b)) => Val::Int(a.max(b), varies),
-                _ => Val::Unknown(varies),
-            },
-            ("abs", 1) => int(0).map_or(Val::Unknown(varies), |a| Val::Int(a.abs(), varies)),
-            ("__mul24" | "__umul24", 2) => match (int(0), int(1)) {
-                (Some(a), Some(b)) => a
-                    .checked_mul(b)
-                    .map_or(Val::Unknown(varies), |v| Val::Int(v, varies)),
-                _ => Val::Unknown(varies),
-            },
-            ("thread_rank", 0) => Val::Int(self.linear, true),
-            ("__lane_id" | "laneid", 0) => Val::Int(self.linear % 32, true),
-            _ if is_pure_builtin(short) => Val::Unknown(varies),
+            }),
+            ("thread_rank", 0) => self.linear.clone(),
+            ("__lane_id" | "laneid", 0) => self.lane_id.clone(),
+            _ if is_pure_builtin(short) => varies.map(Val::Unknown),
             // a helper of this file with no barrier: its result is followed no further
-            _ => Val::Unknown(true),
+            _ => Lanes::Uni(Val::Unknown(true)),
         })
+    }
+}
+
+/// The `threadIdx` of the thread with linear index `linear` in a block of shape `block`.
+fn coordinates(linear: i64, block: [i64; 3]) -> [i64; 3] {
+    [
+        linear % block[0].max(1),
+        (linear / block[0].max(1)) % block[1].max(1),
+        linear / (block[0] * block[1]).max(1),
+    ]
+}
+
+/// One thread's `base[index]`.
+fn offset(base: Val, index: Val, subscript: bool) -> Loc {
+    let varies = base.varies() || index.varies();
+    let (Val::Ptr(ptr), Val::Int(index, _)) = (base, index) else {
+        return Loc::Elsewhere(varies);
+    };
+    let Some(row) = ptr.shape.row_bytes(ptr.element) else {
+        return Loc::Elsewhere(varies);
+    };
+    if subscript
+        && ptr
+            .extent
+            .is_some_and(|extent| index < 0 || index >= extent)
+    {
+        return Loc::Elsewhere(varies);
+    }
+    let Some(byte) = index.checked_mul(row).and_then(|b| b.checked_add(ptr.byte)) else {
+        return Loc::Elsewhere(varies);
+    };
+    let inner = ptr.shape.inner();
+    let extent = (ptr.shape.len > 0).then(|| ptr.shape.dims[0]);
+    Loc::Shared {
+        ptr: Ptr {
+            array: ptr.array,
+            byte,
+            element: ptr.element,
+            shape: inner,
+            extent,
+        },
+        row: ptr.shape.len > 0,
+    }
+}
+
+/// A conversion to a type, read once for every thread's value.
+struct Cast {
+    pointer: bool,
+    pointee: Option<i64>,
+    /// The pointee type is the element type of the array a pointer points into.
+    same_type: Vec<bool>,
+    kind: IntCast,
+}
+
+#[derive(Clone, Copy)]
+enum IntCast {
+    Float,
+    Unsigned32,
+    Signed32,
+    Keep,
+}
+
+impl Cast {
+    fn new(type_text: &str, arrays: &[Array]) -> Cast {
+        let t_norm = type_text.replace(' ', "");
+        let kind =
+            if t_norm.contains("float") || t_norm.contains("double") || t_norm.contains("half") {
+                IntCast::Float
+            } else if matches!(
+                t_norm.as_str(),
+                "unsigned" | "unsignedint" | "uint32_t" | "uint"
+            ) {
+                IntCast::Unsigned32
+            } else if matches!(t_norm.as_str(), "int" | "int32_t") {
+                IntCast::Signed32
+            } else {
+                IntCast::Keep
+            };
+        let pointer = type_text.contains('*');
+        Cast {
+            pointer,
+            pointee: pointee_size(type_text),
+            same_type: if pointer {
+                arrays
+                    .iter()
+                    .map(|a| same_type(type_text, &a.element_type))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            kind,
+        }
+    }
+
+    fn apply(&self, value: Val) -> Val {
+        match value {
+            Val::Ptr(p) => {
+                if !self.pointer {
+                    return Val::Unknown(true);
+                }
+                match self.pointee {
+                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr {
+                        element: size,
+                        shape: Shape::FLAT,
+                        extent: None,
+                        ..p
+                    }),
+                    _ if self.same_type.get(p.array as usize) == Some(&true) => Val::Ptr(p),
+                    _ => Val::Unknown(true),
+                }
+            }
+            Val::Int(v, t) => match self.kind {
+                IntCast::Float => Val::Unknown(t),
+                IntCast::Unsigned32 => Val::Int(v & 0xffff_ffff, t),
+                IntCast::Signed32 => Val::Int(v as i32 as i64, t),
+                IntCast::Keep => Val::Int(v, t),
+            },
+            other => other,
+        }
     }
 }
 
@@ -2141,25 +2644,75 @@ fn subscript_index(node: Node) -> Option<Node> {
     }
 }
 
-fn binary(op: &str, l: Val, r: Val) -> Val {
+/// A binary operator, read once for every thread's operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    Other,
+}
+
+impl Op {
+    fn parse(op: &str) -> Op {
+        match op {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "%" => Op::Rem,
+            "<<" => Op::Shl,
+            ">>" => Op::Shr,
+            "&" => Op::BitAnd,
+            "|" => Op::BitOr,
+            "^" => Op::BitXor,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            _ => Op::Other,
+        }
+    }
+}
+
+fn binary(op: Op, l: Val, r: Val) -> Val {
     let varies = l.varies() || r.varies();
     match (l, r) {
         (Val::Int(a, _), Val::Int(b, _)) => {
-            arithmetic(op, a, b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies))
+            apply(op, a, b).map_or(Val::Unknown(varies), |v| Val::Int(v, varies))
         }
         (Val::Chosen(a) | Val::Int(a, _), Val::Chosen(b) | Val::Int(b, _)) => {
-            match (op, arithmetic(op, a, b)) {
-                (_, None) | ("==" | "!=", _) => Val::Unknown(varies),
-                ("<" | "<=" | ">" | ">=", Some(v)) => Val::Int(v, varies),
+            match (op, apply(op, a, b)) {
+                (_, None) | (Op::Eq | Op::Ne, _) => Val::Unknown(varies),
+                (Op::Lt | Op::Le | Op::Gt | Op::Ge, Some(v)) => Val::Int(v, varies),
                 (_, Some(v)) if !varies => Val::Chosen(v),
                 _ => Val::Unknown(varies),
             }
         }
-        (Val::Ptr(p), Val::Int(b, _)) if op == "+" || op == "-" => {
+        (Val::Ptr(p), Val::Int(b, _)) if op == Op::Add || op == Op::Sub => {
             let Some(row) = p.shape.row_bytes(p.element) else {
                 return Val::Unknown(true);
             };
-            let delta = if op == "-" { b.checked_neg() } else { Some(b) };
+            let delta = if op == Op::Sub {
+                b.checked_neg()
+            } else {
+                Some(b)
+            };
             match delta
                 .and_then(|d| d.checked_mul(row))
                 .and_then(|d| d.checked_add(p.byte))
@@ -2172,40 +2725,46 @@ fn binary(op: &str, l: Val, r: Val) -> Val {
                 None => Val::Unknown(true),
             }
         }
-        (Val::Int(a, _), Val::Ptr(p)) if op == "+" => binary("+", Val::Ptr(p), Val::Int(a, false)),
+        (Val::Int(a, _), Val::Ptr(p)) if op == Op::Add => {
+            binary(Op::Add, Val::Ptr(p), Val::Int(a, false))
+        }
         _ => Val::Unknown(varies),
     }
 }
 
 fn arithmetic(op: &str, a: i64, b: i64) -> Option<i64> {
+    apply(Op::parse(op), a, b)
+}
+
+fn apply(op: Op, a: i64, b: i64) -> Option<i64> {
     Some(match op {
-        "+" => a.checked_add(b)?,
-        "-" => a.checked_sub(b)?,
-        "*" => a.checked_mul(b)?,
-        "/" => a.checked_div(b)?,
-        "%" => a.checked_rem(b)?,
-        "<<" => {
+        Op::Add => a.checked_add(b)?,
+        Op::Sub => a.checked_sub(b)?,
+        Op::Mul => a.checked_mul(b)?,
+        Op::Div => a.checked_div(b)?,
+        Op::Rem => a.checked_rem(b)?,
+        Op::Shl => {
             if !(0..63).contains(&b) {
                 return None;
             }
             a.checked_mul(1i64 << b)?
         }
-        ">>" => {
+        Op::Shr => {
             if !(0..63).contains(&b) {
                 return None;
             }
             a >> b
         }
-        "&" => a & b,
-        "|" => a | b,
-        "^" => a ^ b,
-        "<" => (a < b) as i64,
-        "<=" => (a <= b) as i64,
-        ">" => (a > b) as i64,
-        ">=" => (a >= b) as i64,
-        "==" => (a == b) as i64,
-        "!=" => (a != b) as i64,
-        _ => return None,
+        Op::BitAnd => a & b,
+        Op::BitOr => a | b,
+        Op::BitXor => a ^ b,
+        Op::Lt => (a < b) as i64,
+        Op::Le => (a <= b) as i64,
+        Op::Gt => (a > b) as i64,
+        Op::Ge => (a >= b) as i64,
+        Op::Eq => (a == b) as i64,
+        Op::Ne => (a != b) as i64,
+        Op::Other => return None,
     })
 }
 
@@ -2451,8 +3010,8 @@ mod tests {
             &[],
         );
         let mut out = Vec::new();
-        for (_, facts) in model.kernel_facts() {
-            for c in &facts.shared.conflicts {
+        for (kernel, facts) in model.kernel_facts() {
+            for c in &facts.shared(&model, kernel).conflicts {
                 out.push((
                     model.text(c.first.node).to_string(),
                     model.text(c.second.node).to_string(),

@@ -49,10 +49,10 @@ fn pointee_of_parameter(parameter: &crate::model::Parameter) -> String {
 
 /// What host code needs to know of a kernel: per parameter, whether it is read or written and how
 /// much of it is read.
-pub fn summarize_kernel(
-    model: &Model,
-    function: &crate::model::Function,
-    facts: &crate::model::KernelFacts,
+pub fn summarize_kernel<'t>(
+    model: &Model<'t>,
+    function: &crate::model::Function<'t>,
+    facts: &crate::model::KernelFacts<'t>,
 ) -> KernelSummary {
     let mut parameters: Vec<ParameterSummary> = function
         .parameters

@@ -154,11 +154,24 @@ pub struct KernelFacts<'t> {
     /// The names of the functions the kernel calls, sorted: what it may have read of the file's
     /// device functions (their summaries).
     pub calls: Vec<String>,
-    /// Conflicting shared-memory accesses between threads of a block (see `shared_memory`).
-    pub shared: crate::model::shared_memory::SharedFacts<'t>,
+    /// Conflicting shared-memory accesses between threads of a block, computed on first use
+    /// (see `shared`).
+    shared: std::cell::OnceCell<crate::model::shared_memory::SharedFacts<'t>>,
 }
 
 impl<'t> KernelFacts<'t> {
+    /// Conflicting shared-memory accesses between threads of a block (see `shared_memory`):
+    /// the kernel is run for every thread of a block the first time a rule asks, so a run whose
+    /// rules do not read them does not pay for them.
+    pub fn shared(
+        &self,
+        model: &Model<'t>,
+        kernel: &Function<'t>,
+    ) -> &crate::model::shared_memory::SharedFacts<'t> {
+        self.shared
+            .get_or_init(|| crate::model::shared_memory::analyze(model, kernel, self))
+    }
+
     pub fn thread_variable(&self, name: &str) -> Option<&ThreadVariable<'t>> {
         self.thread_variables.iter().find(|v| v.name == name)
     }

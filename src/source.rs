@@ -92,6 +92,9 @@ pub struct PreprocessedView {
     pub neutralised: Vec<Neutralised>,
     /// Object-like `#define NAME <number>` constants, folded by the size and launch reasoning.
     pub defines: HashMap<String, String>,
+    /// Names `#define`d with different bodies in the file (in two branches of an `#if` whose
+    /// condition is not known, or redefined): the body in `defines` is one of several.
+    pub ambiguous_defines: std::collections::HashSet<String>,
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
@@ -178,12 +181,14 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
             None => (d.trim().to_string(), "1".to_string()),
         })
         .collect();
+    let mut bodies = DefineBodies::default();
     blank_inactive_branches(
         text,
         &mut bytes,
         &given,
         &mut defines,
         &mut qualifier_macros,
+        &mut bodies,
     );
     for name in &options.qualifier_macros {
         qualifier_macros.entry(name.clone()).or_default();
@@ -203,6 +208,43 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         text,
         neutralised,
         defines,
+        ambiguous_defines: bodies.ambiguous,
+    }
+}
+
+/// Every object-like `#define` of a file, active or not: the first body of each name, and the
+/// names defined again with another.
+#[derive(Default)]
+struct DefineBodies {
+    first: HashMap<String, String>,
+    ambiguous: std::collections::HashSet<String>,
+}
+
+impl DefineBodies {
+    fn note(&mut self, rest: &str) {
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() || rest[name.len()..].starts_with('(') {
+            return;
+        }
+        let body: String = rest[name.len()..]
+            .split("//")
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        match self.first.get(&name) {
+            Some(first) if *first != body => {
+                self.ambiguous.insert(name);
+            }
+            Some(_) => {}
+            None => {
+                self.first.insert(name, body);
+            }
+        }
     }
 }
 
@@ -233,6 +275,7 @@ fn blank_inactive_branches(
     given: &HashMap<String, String>,
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
+    bodies: &mut DefineBodies,
 ) {
     let mut stack: Vec<Conditional> = Vec::new();
     let mut offset = 0;
@@ -303,7 +346,12 @@ fn blank_inactive_branches(
                     blank(bytes, offset..end);
                 }
                 "define" if active => {
+                    bodies.note(rest);
                     record_define(rest, defines, qualifier_macros);
+                }
+                "define" => {
+                    bodies.note(rest);
+                    blank(bytes, offset..end);
                 }
                 _ if !active => blank(bytes, offset..end),
                 _ => {}
@@ -1383,6 +1431,18 @@ mod tests {
         assert!(view.text.contains("   float sq"));
         assert_eq!(view.neutralised.len(), 1);
         assert_eq!(view.neutralised[0].expansion, "__host__ __device__");
+    }
+
+    #[test]
+    fn defines_of_two_branches_are_ambiguous() {
+        let view = preprocess(
+            "#if defined(__GFX9__)\n#define W 64\n#else\n#define W 32\n#endif\n#ifndef T\n#define T 16\n#endif\n#define U 8 // eight\n#undef U\n#define U  8\n",
+            &[],
+        );
+        assert_eq!(view.defines.get("W").map(String::as_str), Some("64"));
+        assert!(view.ambiguous_defines.contains("W"));
+        assert!(!view.ambiguous_defines.contains("T"));
+        assert!(!view.ambiguous_defines.contains("U"));
     }
 
     #[test]

@@ -409,13 +409,17 @@ enum Val {
     /// trip counts (`i < n`), not for choosing a path (`mode == 3`) or an element (`s[n]`), where
     /// the launch's real value decides.
     Chosen(i64),
+    /// What the read at a site (`bias[c]`, memory the run does not follow, through a pointer
+    /// every thread holds alike) returned at an index: not known, but the same for every thread
+    /// that read that element there.
+    Load(u32, i64),
 }
 
 impl Val {
     fn varies(self) -> bool {
         match self {
             Val::Int(_, v) | Val::Unknown(v) => v,
-            Val::Ptr(_) => true,
+            Val::Ptr(_) | Val::Load(..) => true,
             Val::Chosen(_) => false,
         }
     }
@@ -423,7 +427,7 @@ impl Val {
         match self {
             Val::Int(v, _) => Some(v != 0),
             Val::Ptr(_) => Some(true),
-            Val::Unknown(_) | Val::Chosen(_) => None,
+            Val::Unknown(_) | Val::Chosen(_) | Val::Load(..) => None,
         }
     }
 }
@@ -631,7 +635,11 @@ impl<'t> FileScope<'t> {
         }
     }
 
+    /// A `#define`'s body, when the file gives it only one.
     fn define(&self, name: &str) -> Option<&'t str> {
+        if self.view.ambiguous_defines.contains(name) {
+            return None;
+        }
         self.view.defines.get(name).map(String::as_str)
     }
 
@@ -1016,6 +1024,8 @@ enum Stored {
     Int(i64),
     /// A value every thread computes the same way at the same place.
     Uniform(u32),
+    /// What the read at a site returned at an index (`Val::Load`).
+    Load(u32, i64),
     Varying,
 }
 
@@ -1170,6 +1180,7 @@ fn benign(a: &Record, b: &Record) -> bool {
         && match (a.stored, b.stored) {
             (Stored::Int(x), Stored::Int(y)) => x == y,
             (Stored::Uniform(x), Stored::Uniform(y)) => x == y,
+            (Stored::Load(x, i), Stored::Load(y, j)) => x == y && i == j,
             _ => false,
         }
 }
@@ -1311,6 +1322,9 @@ enum Loc {
     /// Memory the run does not follow (global, local arrays, fields), and whether what it holds
     /// there may differ between threads (it does not at a uniform place).
     Elsewhere(bool),
+    /// An element of memory the run does not follow, through a pointer every thread holds alike:
+    /// threads at the same index read the same value.
+    Indexed(i64),
 }
 
 /// Where an assignment or a read lands.
@@ -1861,6 +1875,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     },
                     Val::Ptr(_) => Val::Unknown(true),
                     Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => v,
+                    Val::Load(..) if !pointer && !reference => v,
                     other => Val::Unknown(other.varies()),
                 });
             }
@@ -2029,7 +2044,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     return Ok(match self.place(argument, mask, depth)? {
                         Place::Memory(_, locs) => locs.map(|loc| match loc {
                             Loc::Shared { ptr, .. } => Val::Ptr(ptr),
-                            Loc::Elsewhere(_) => Val::Unknown(true),
+                            Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
                         }),
                         Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
                     });
@@ -2221,7 +2236,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     let values = self.read(node, &locs, mask);
                     locs.zip(&values, |loc, value| match loc {
                         Loc::Shared { .. } => value,
-                        Loc::Elsewhere(_) => Val::Unknown(true),
+                        Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
                     })
                 }
                 Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
@@ -2283,10 +2298,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// Logs the reads the threads of `mask` make at `locs`; each thread's value.
     fn read(&mut self, node: Node<'t>, locs: &Lanes<Loc>, mask: Mask) -> Vals {
         self.access(node, locs, mask, AccessKind::Read, None);
+        let indexed = match locs {
+            Lanes::Uni(loc) => matches!(loc, Loc::Indexed(_)),
+            Lanes::Per(locs) => locs.iter().any(|l| matches!(l, Loc::Indexed(_))),
+        };
+        let site = if indexed { self.log.site(node) } else { 0 };
         locs.map(|loc| match loc {
             Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
             Loc::Shared { row: false, .. } => Val::Unknown(true),
             Loc::Elsewhere(varies) => Val::Unknown(varies),
+            Loc::Indexed(index) => Val::Load(site, index),
         })
     }
 
@@ -2304,7 +2325,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         if logged.is_empty() {
             return;
         }
-        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Shared { row: true, .. }) = locs {
+        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. }) =
+            locs
+        {
             return;
         }
         let site = self.log.site(node);
@@ -2383,6 +2406,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     let stored = value.map(|v| match v {
                         Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
                         Val::Unknown(false) => Stored::Uniform(site_of_value),
+                        Val::Load(site, index) => Stored::Load(site, index),
                         _ => Stored::Varying,
                     });
                     self.access(target, &locs, mask, AccessKind::Write, Some(&stored));
@@ -2529,7 +2553,10 @@ fn coordinates(linear: i64, block: [i64; 3]) -> [i64; 3] {
 fn offset(base: Val, index: Val, subscript: bool) -> Loc {
     let varies = base.varies() || index.varies();
     let (Val::Ptr(ptr), Val::Int(index, _)) = (base, index) else {
-        return Loc::Elsewhere(varies);
+        return match (base, index) {
+            (Val::Unknown(false), Val::Int(index, true)) if subscript => Loc::Indexed(index),
+            _ => Loc::Elsewhere(varies),
+        };
     };
     let Some(row) = ptr.shape.row_bytes(ptr.element) else {
         return Loc::Elsewhere(varies);
@@ -3137,6 +3164,25 @@ mod tests {
             !found.is_empty() && found.iter().all(|(_, _, same_warp, _)| *same_warp),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn threads_storing_what_they_read_at_one_global_element_agree() {
+        // threads 16 apart copy the same element of `b` into the same slot
+        let same = conflicts("__global__ void k(const float* b, float* c) { __shared__ float bias[16]; int t = threadIdx.x % 16; bias[t] = b[t]; __syncthreads(); c[threadIdx.x] = bias[t]; }");
+        assert!(same.is_empty(), "{same:?}");
+        // they copy different elements into it
+        let different = conflicts("__global__ void k(const float* b, float* c) { __shared__ float bias[16]; int t = threadIdx.x % 16; bias[t] = b[threadIdx.x]; __syncthreads(); c[threadIdx.x] = bias[t]; }");
+        assert!(!different.is_empty());
+    }
+
+    #[test]
+    fn a_constant_defined_two_ways_is_not_known() {
+        // `W` is 64 or 32 depending on the target: `tid / W` is not a known slot
+        let found = conflicts("#if defined(__GFX9__)\n#define W 64\n#else\n#define W 32\n#endif\n__global__ void k(float* c) { __shared__ float s[8]; s[threadIdx.x / W] = c[threadIdx.x]; __syncthreads(); c[threadIdx.x] = s[0]; }");
+        assert!(found.is_empty(), "{found:?}");
+        let known = conflicts("#define W 64\n__global__ void k(float* c) { __shared__ float s[8]; s[threadIdx.x / W] = c[threadIdx.x]; __syncthreads(); c[threadIdx.x] = s[0]; }");
+        assert!(!known.is_empty());
     }
 
     #[test]

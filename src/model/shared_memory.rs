@@ -65,6 +65,15 @@ pub struct SharedFacts<'t> {
 const STEP_BUDGET: u64 = 150_000;
 /// Steps all the block shapes tried for one kernel may take together.
 const KERNEL_BUDGET: u64 = 250_000;
+/// Steps all the kernels of one file may take together: a file of thousands of kernels that
+/// use shared memory runs the first ones, and the others conclude nothing.
+const FILE_BUDGET: u64 = 2_000_000;
+/// What preparing one kernel for runs costs in steps, before any run: a few for every
+/// kilobyte of its body (reading its declarations and indices walks all of it).
+fn preparation_cost(function: &Function) -> u64 {
+    let bytes = function.body.end_byte().saturating_sub(function.body.start_byte());
+    64 + (bytes / 256) as u64
+}
 /// Iterations of one loop a thread runs before it stops there (a loop with barriers that only
 /// some of the running threads are in).
 const MAX_ITERATIONS: u32 = 96;
@@ -94,10 +103,22 @@ pub fn analyze<'t>(
     if !scope.reaches_shared(function) {
         return out;
     }
+    // the file's budget pays for the preparation, then lends the kernel its share
+    let file_left = scope.left.get();
+    let preparation = preparation_cost(function);
+    if file_left <= preparation {
+        scope.left.set(0);
+        return out;
+    }
+    let mut left = KERNEL_BUDGET.min(file_left - preparation);
+    let lent = left;
     let Some(program) = Program::new(scope, function) else {
+        scope.left.set(file_left - preparation);
         return out;
     };
-    analyze_shapes(&program, model, function, facts, out)
+    let out = analyze_shapes(&program, model, function, facts, out, &mut left);
+    scope.left.set(file_left - preparation - (lent - left));
+    out
 }
 
 fn analyze_shapes<'t>(
@@ -106,13 +127,13 @@ fn analyze_shapes<'t>(
     function: &Function<'t>,
     facts: &KernelFacts<'t>,
     mut out: SharedFacts<'t>,
+    left: &mut u64,
 ) -> SharedFacts<'t> {
     let (launched, shapes) = candidate_blocks(model.source, function, facts);
-    let mut left = KERNEL_BUDGET;
     if launched {
         // real launches: the first whose shape fits the kernel
         for block in shapes {
-            if let Run::Valid(conflicts) = program.run(block, &mut left) {
+            if let Run::Valid(conflicts) = program.run(block, left) {
                 out.conflicts = conflicts;
                 break;
             }
@@ -128,7 +149,7 @@ fn analyze_shapes<'t>(
         if one_warp && !runs.is_empty() {
             break;
         }
-        if let Run::Valid(conflicts) = program.run(block, &mut left) {
+        if let Run::Valid(conflicts) = program.run(block, left) {
             // the pairs kept are the first run's that every other run makes too
             let nothing = conflicts.is_empty();
             runs.push(conflicts);
@@ -444,6 +465,8 @@ pub struct FileScope<'t> {
     constants: HashMap<&'t str, i64>,
     /// Device functions of the file that reach a barrier (or a call that may hide one).
     may_sync: HashMap<String, bool>,
+    /// Steps left to the runs of the file's kernels (`FILE_BUDGET`).
+    left: std::cell::Cell<u64>,
 }
 
 impl<'t> FileScope<'t> {
@@ -454,41 +477,70 @@ impl<'t> FileScope<'t> {
             globals: Vec::new(),
             constants: HashMap::default(),
             may_sync: HashMap::default(),
+            left: std::cell::Cell::new(FILE_BUDGET),
         };
         for node in named_children(model.tree.root_node()) {
             scope.file_scope(node, 0);
         }
+        // each function walked once: whether it syncs itself, and the names it calls; then a
+        // helper that calls one that syncs syncs too
         for f in &model.functions {
             if f.kind != super::FunctionKind::Kernel {
                 scope.may_sync.insert(f.name.clone(), false);
             }
         }
-        // a helper that syncs, directly or through helpers or calls of unknown bodies
-        for _ in 0..8 {
-            let mut changed = false;
-            for f in &model.functions {
-                if f.kind == super::FunctionKind::Kernel
-                    || scope.may_sync.get(&f.name) == Some(&true)
-                {
-                    continue;
-                }
-                let mut syncs = false;
-                walk_iterative(f.body, |node| {
-                    if node.node_kind() == "call_expression" {
-                        syncs |= scope.call_may_sync(node);
-                    }
-                    if node.node_kind() == "gnu_asm_expression" {
-                        syncs = true;
-                    }
-                    !syncs
-                });
-                if syncs {
-                    scope.may_sync.insert(f.name.clone(), true);
-                    changed = true;
-                }
+        let mut calls: Vec<(&str, Vec<&'t str>)> = Vec::new();
+        for f in &model.functions {
+            if f.kind == super::FunctionKind::Kernel {
+                continue;
             }
-            if !changed {
-                break;
+            let mut syncs = false;
+            let mut called: Vec<&'t str> = Vec::new();
+            walk_iterative(f.body, |node| {
+                match node.node_kind() {
+                    "call_expression" => match scope.callee(node) {
+                        Callee::Named(name) => called.push(name),
+                        Callee::MaySync => syncs = true,
+                        Callee::Free => {}
+                    },
+                    "gnu_asm_expression" => syncs = true,
+                    _ => {}
+                }
+                !syncs
+            });
+            if syncs {
+                scope.may_sync.insert(f.name.clone(), true);
+            } else {
+                calls.push((f.name.as_str(), called));
+            }
+        }
+        // from each helper known to sync, up through its callers: each call edge looked at once
+        let mut callers: HashMap<&'t str, Vec<usize>> = HashMap::default();
+        for (index, (_, called)) in calls.iter().enumerate() {
+            for callee in called {
+                callers.entry(*callee).or_default().push(index);
+            }
+        }
+        let mut pending: Vec<String> = scope
+            .may_sync
+            .iter()
+            .filter(|(_, syncs)| **syncs)
+            .map(|(name, _)| name.clone())
+            .collect();
+        while let Some(name) = pending.pop() {
+            let Some(indices) = callers.get(name.as_str()) else {
+                continue;
+            };
+            for index in indices {
+                let Some((caller, _)) = calls.get(*index) else {
+                    continue;
+                };
+                if let Some(syncs) = scope.may_sync.get_mut(*caller) {
+                    if !*syncs {
+                        *syncs = true;
+                        pending.push(caller.to_string());
+                    }
+                }
             }
         }
         scope
@@ -679,12 +731,21 @@ impl<'t> FileScope<'t> {
 
     /// Whether a call may be (or hide) a block-wide barrier without being a plain one.
     fn call_may_sync(&self, call: Node<'t>) -> bool {
+        match self.callee(call) {
+            Callee::MaySync => true,
+            Callee::Free => false,
+            Callee::Named(name) => self.may_sync.get(name).is_none_or(|syncs| *syncs),
+        }
+    }
+
+    /// What a call is, as far as barriers go (a function of the file is named, to be looked up).
+    fn callee(&self, call: Node<'t>) -> Callee<'t> {
         let source = self.source;
         let Some(function) = call.field("function") else {
-            return true;
+            return Callee::MaySync;
         };
         if is_block_barrier(call, source) {
-            return true;
+            return Callee::MaySync;
         }
         let name = text(function, source);
         if function.node_kind() == "field_expression" {
@@ -692,7 +753,7 @@ impl<'t> FileScope<'t> {
                 .field("field")
                 .map(|f| text(f, source))
                 .unwrap_or("");
-            return matches!(
+            let syncs = matches!(
                 method,
                 "sync"
                     | "Sum"
@@ -706,14 +767,34 @@ impl<'t> FileScope<'t> {
                     | "arrive_and_wait"
                     | "wait"
             ) || !is_pure_method(method);
+            return if syncs {
+                Callee::MaySync
+            } else {
+                Callee::Free
+            };
         }
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
-        if let Some(known) = self.may_sync.get(short) {
-            return *known;
+        if self.may_sync.contains_key(short) {
+            return Callee::Named(short);
         }
-        !is_barrier_free_builtin(short)
+        if is_barrier_free_builtin(short) {
+            Callee::Free
+        } else {
+            Callee::MaySync
+        }
     }
+}
+
+/// A call, as far as barriers go.
+enum Callee<'t> {
+    /// A function of the file: whether it may synchronise is looked up by name.
+    Named(&'t str),
+    /// A barrier, a cooperative-groups sync, a library block primitive, or a call whose body is
+    /// not visible.
+    MaySync,
+    /// A builtin or method that does not synchronise.
+    Free,
 }
 
 /// What a region run as unknown (a branch on an unknown condition, the rest of a loop) may do.

@@ -153,13 +153,16 @@ fn lower_of(a: &Sym, b: &Sym) -> Option<Sym> {
     (a.is_nonnegative() && b.is_nonnegative()).then(|| Sym::constant(0))
 }
 
+/// The values that may reach a use of a local, with a key naming that set.
+pub type Reaching<'t> = (String, Vec<Node<'t>>);
+
 /// What the range analysis asks of the function around an expression.
 pub trait RangeContext<'t> {
     fn source(&self) -> &str;
     /// The values of the local read at `use_` that may reach it (initialisers, right-hand sides,
     /// or the target itself for `+=`/`++`), with a key naming that set; None when `use_` is not
     /// a local the function defines.
-    fn reaching(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)>;
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>>;
     /// Whether every thread of the launch sees the same value.
     fn is_uniform(&self, node: Node<'t>) -> bool;
     /// The comparisons in force where `value` was assigned, added to `facts`.
@@ -210,14 +213,27 @@ pub trait RangeContext<'t> {
 pub struct Ranges<'c, 't, C: RangeContext<'t>> {
     context: &'c C,
     following: RefCell<Vec<String>>,
+    /// Expressions left to look at: a query that needs more is unknown (so a kernel of deeply
+    /// chained locals costs no more than this).
+    budget: std::cell::Cell<usize>,
+    /// Inside a fact, the other side and the rest of a sum are read by their shape alone, with
+    /// no facts of their own; those ranges are kept by node.
+    plain: std::cell::Cell<bool>,
+    plain_ranges: RefCell<rustc_hash::FxHashMap<usize, Range>>,
     _source: std::marker::PhantomData<&'t ()>,
 }
+
+/// How many expressions one query may look at.
+const BUDGET: usize = 3000;
 
 impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     pub fn new(context: &'c C) -> Self {
         Ranges {
             context,
             following: RefCell::new(Vec::new()),
+            budget: std::cell::Cell::new(BUDGET),
+            plain: std::cell::Cell::new(false),
+            plain_ranges: RefCell::new(Default::default()),
             _source: std::marker::PhantomData,
         }
     }
@@ -233,14 +249,34 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
 
     fn range_at(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
         let node = strip(node, self.source());
-        if depth > MAX_RANGE_DEPTH {
+        let left = self.budget.get();
+        if depth > MAX_RANGE_DEPTH || left == 0 {
             return Range::unknown();
+        }
+        self.budget.set(left - 1);
+        if self.plain.get() {
+            if let Some(known) = self.plain_ranges.borrow().get(&node.id()) {
+                return known.clone();
+            }
+            let range = self.structural(node, &[], depth);
+            self.plain_ranges
+                .borrow_mut()
+                .insert(node.id(), range.clone());
+            return range;
         }
         let structural = self.structural(node, facts, depth);
         if facts.is_empty() {
             return structural;
         }
-        structural.meet(self.from_facts(node, facts, depth))
+        structural.meet(self.range_from_facts(node, facts, depth))
+    }
+
+    /// The range of `node` by its shape alone, as the side of a fact is read.
+    fn plain_range(&self, node: Node<'t>, depth: usize) -> Range {
+        let was = self.plain.replace(true);
+        let range = self.range_at(node, &[], depth);
+        self.plain.set(was);
+        range
     }
 
     /// The range from the expression's own shape.
@@ -377,7 +413,11 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         self.following.borrow_mut().push(key);
         let mut joined: Option<Range> = None;
         for value in values {
-            let at_definition = self.context.facts_at_definition(value, facts);
+            let at_definition = if self.plain.get() {
+                Vec::new()
+            } else {
+                self.context.facts_at_definition(value, facts)
+            };
             let mut range = if crate::model::reaching::updates_itself(value, source) {
                 match self.context.companion(value) {
                     Some(equal) => self.range_at(equal, &at_definition, depth + 1),
@@ -398,9 +438,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             } else {
                 self.range_at(value, &at_definition, depth + 1)
             };
-            let passed = self.context.facts_between(value, node);
+            let passed = if self.plain.get() {
+                Vec::new()
+            } else {
+                self.context.facts_between(value, node)
+            };
             if !passed.is_empty() {
-                range = range.meet(self.from_facts(node, &passed, depth));
+                range = range.meet(self.range_from_facts(node, &passed, depth));
             }
             joined = Some(match joined {
                 None => range,
@@ -567,7 +611,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
 
     /// What the comparisons in force say of `node`: each is read as a bound on a linear form
     /// (`L rel R`), and `node` is solved out of it when `L` is `k * node` plus other terms.
-    fn from_facts(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+    fn range_from_facts(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
         let source = self.source();
         // compared as written first, then with locals replaced by their single definitions
         let targets: Vec<Linear<'t>> = [None, Some(self.context)]
@@ -585,7 +629,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 if oriented.relation == Relation::NotEqual {
                     continue;
                 }
-                let right = self.range_at(oriented.right, &[], depth + 1);
+                let right = self.plain_range(oriented.right, depth + 1);
                 // the bounds on the compared side
                 let (mut lo, mut hi) = match oriented.relation {
                     Relation::Less => (None, right.hi.and_then(|h| h.sub(&Sym::constant(1)))),
@@ -608,7 +652,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     else {
                         break;
                     };
-                    let divisor = self.range_at(divisor, &[], depth + 1);
+                    let divisor = self.plain_range(divisor, depth + 1);
                     let Some(d) = divisor.hi.clone() else { break };
                     let d = if operator(compared, source) == ">>" {
                         match d.as_constant() {
@@ -669,7 +713,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         let mut total = Range::exactly(Sym::constant(form.constant));
         for (coefficient, term) in &form.terms {
             let range = multiply(
-                &self.range_at(term.node, &[], depth + 1),
+                &self.plain_range(term.node, depth + 1),
                 &Range::exactly(Sym::constant(*coefficient)),
             );
             total = Range {

@@ -10,16 +10,6 @@ __global__ void add_bias_rows(float* out, const float* in, int rows, int stride)
     }
 }
 
-// The span is not clamped to the total.
-__global__ void scale_spans(float* out, const float* in, int total, int span)
-{
-    const int start = (blockIdx.x * blockDim.x + threadIdx.x) * span;
-    const int end = start + span;
-    for (int k = start; k < end; ++k) {
-        out[k] = 2.0f * in[k]; // expect: unguarded-thread-index
-    }
-}
-
 // The clamp only raises the index.
 __global__ void gather_clamped(float* out, const float* in, unsigned int first)
 {

@@ -71,7 +71,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The definitions of the local `use_` names that may reach it, with a key for that set: a
     /// definition built from the local's earlier value (`off = off * L`) is followed to that
     /// earlier value, not back to itself.
-    fn reaching_definitions(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+    fn reaching_definitions(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = self.text(use_);
         let all = self.definitions.get(name)?;
         let values = crate::model::reaching::reaching(all, use_, self.source);
@@ -90,7 +90,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         depth: usize,
     ) -> Result<Option<Comparison<'t>>, Node<'t>> {
         match self.bounded_by_shape(node, comparisons, visiting, depth) {
-            Err(_) if self.range_bounded(node, comparisons) => Ok(None),
+            // the whole index, and each local on the way, is asked once
+            Err(_)
+                if (depth == 0 || node.node_kind() == "identifier")
+                    && self.range_bounded(node, comparisons) =>
+            {
+                Ok(None)
+            }
             result => result,
         }
     }
@@ -373,7 +379,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                     oriented.relation,
                     Relation::Less | Relation::LessEqual | Relation::Equal
                 ) && self.covers(oriented.left, &target, 0)
-                    && !self.spans_the_grid(oriented.right)
                 {
                     return Some(oriented);
                 }

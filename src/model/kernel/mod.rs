@@ -4,6 +4,7 @@
 use super::guards::{self, Comparison, Condition, Relation};
 use super::helpers::{DeviceFunctions, Site};
 use super::launch::{Axes, LaunchSite};
+use super::ranges::Reaching;
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
@@ -255,6 +256,10 @@ struct Analyzer<'a, 't> {
     steps: HashMap<String, Vec<Node<'t>>>,
     /// The block size `__launch_bounds__` caps the kernel at.
     launch_bound: Option<i128>,
+    /// What reaches each use the range analysis asked about (by node id), and the tests each
+    /// definition passed on the way to a use: finding them walks the tree upwards.
+    reaching_cache: std::cell::RefCell<HashMap<usize, Option<Reaching<'t>>>>,
+    passed_cache: std::cell::RefCell<HashMap<(usize, usize), Vec<Comparison<'t>>>>,
     /// While summarising a device function: per `return` met by the walk, whether its value is
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
@@ -307,6 +312,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             updated: Default::default(),
             steps: HashMap::default(),
             launch_bound: ranges::declared_launch_bound(function, source),
+            reaching_cache: Default::default(),
+            passed_cache: Default::default(),
             returns: None,
             pointers: HashMap::default(),
             definitions: HashMap::default(),

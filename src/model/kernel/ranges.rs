@@ -11,22 +11,15 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.source
     }
 
-    fn reaching(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
-        let name = self.text(use_);
-        let defined = self.definitions.get(name);
-        let stepped = self.steps.get(name);
-        if defined.is_none() && stepped.is_none() {
-            return None;
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        if let Some(known) = self.reaching_cache.borrow().get(&use_.id()) {
+            return known.clone();
         }
-        let all: Vec<Node<'t>> = defined
-            .into_iter()
-            .chain(stepped)
-            .flatten()
-            .copied()
-            .collect();
-        let values = crate::model::reaching::reaching(&all, use_, self.source);
-        let first = values.first().map_or(use_.start_byte(), |v| v.start_byte());
-        Some((format!("{name}@{first}"), values))
+        let found = self.reaching_uncached(use_);
+        self.reaching_cache
+            .borrow_mut()
+            .insert(use_.id(), found.clone());
+        found
     }
 
     fn is_uniform(&self, node: Node<'t>) -> bool {
@@ -42,10 +35,15 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
     }
 
     fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
+        let key = (value.id(), use_.id());
+        if let Some(known) = self.passed_cache.borrow().get(&key) {
+            return known.clone();
+        }
         let mut facts = Vec::new();
         for condition in ranges::skipped_replacements(value, use_, self.source) {
             guards::comparisons(condition, self.source, self, &mut facts, &mut Vec::new());
         }
+        self.passed_cache.borrow_mut().insert(key, facts.clone());
         facts
     }
 
@@ -90,23 +88,30 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
+    fn reaching_uncached(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        let name = self.text(use_);
+        let defined = self.definitions.get(name);
+        let stepped = self.steps.get(name);
+        if defined.is_none() && stepped.is_none() {
+            return None;
+        }
+        let all: Vec<Node<'t>> = defined
+            .into_iter()
+            .chain(stepped)
+            .flatten()
+            .copied()
+            .collect();
+        let values = crate::model::reaching::reaching(&all, use_, self.source);
+        let first = values.first().map_or(use_.start_byte(), |v| v.start_byte());
+        Some((format!("{name}@{first}"), values))
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
     /// Whether the value range of `node` under `comparisons` stays inside the sizes the kernel
     /// is given and the block's shape.
     pub(super) fn range_bounded(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {
         Ranges::new(self).range(node, comparisons).is_bounded()
-    }
-
-    /// Whether `bound` is known to grow with the global thread index (`start + span` for a
-    /// `start` that does): a test against it bounds nothing. A bound read from memory or
-    /// otherwise unknown is taken at its word.
-    pub(super) fn spans_the_grid(&self, bound: Node<'t>) -> bool {
-        if !self.expression_deps(bound, 0).is_global_index() {
-            return false;
-        }
-        Ranges::new(self)
-            .range(bound, &[])
-            .hi
-            .is_some_and(|hi| !ranges::is_bounded(&hi))
     }
 
     /// For the step `g += s` of a local that starts as `base + u` where `u` is a local taking

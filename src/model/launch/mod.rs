@@ -89,8 +89,12 @@ pub struct LaunchSite {
     /// Per grid axis, its block count as a polynomial in the kernel's arguments (by position)
     /// with integer coefficients, when it is one: `dim3 grid(b, s * h)` passing `s` and `h` as
     /// arguments 1 and 3 gives `y = 1·[1, 3]`.
-    pub grid_in_arguments: [Option<Vec<(i128, Vec<usize>)>>; 3],
+    pub grid_in_arguments: [Option<ArgumentPolynomial>; 3],
 }
+
+/// An integer polynomial over a kernel's arguments: each term a coefficient and the positions
+/// of the arguments it multiplies.
+pub type ArgumentPolynomial = Vec<(i128, Vec<usize>)>;
 
 impl LaunchSite {
     /// Whether every axis in `axes` is exact: a thread index on those axes stays inside the
@@ -488,7 +492,7 @@ fn in_arguments(
     value: Node,
     arguments: &[String],
     classifier: &Classifier,
-) -> Option<Vec<(i128, Vec<usize>)>> {
+) -> Option<ArgumentPolynomial> {
     struct Names;
     impl<'t> size::Scope<'t> for Names {
         fn definition(&self, _: &str) -> Option<Node<'t>> {

@@ -17,7 +17,7 @@ impl<'t> RangeContext<'t> for Context<'t> {
     fn source(&self) -> &str {
         self.source
     }
-    fn reaching(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = text(use_, self.source);
         let all = self.definitions.get(name)?;
         let values = crate::model::reaching::reaching(all, use_, self.source);
@@ -81,13 +81,12 @@ fn range_with_limit(code: &str, limit: Option<i128>) -> String {
                         .push(a);
                 }
             }
-            "call_expression" => {
+            "call_expression"
                 if node
                     .field("function")
-                    .is_some_and(|f| text(f, code) == "use")
-                {
-                    uses.extend(node.field("arguments").and_then(|a| a.named_child(0)));
-                }
+                    .is_some_and(|f| text(f, code) == "use") =>
+            {
+                uses.extend(node.field("arguments").and_then(|a| a.named_child(0)));
             }
             _ => {}
         }

@@ -32,10 +32,11 @@ git -C "$project" add bad.cu clean.cu
 
 # Each hook must run the cudalint its own installation put in its environment, never one already on
 # the PATH (the README's `cargo install` puts one in ~/.cargo/bin, beside cargo): the hooks see a
-# PATH without any folder holding a `cudalint`, and reach cargo and rustc through links of their own.
+# PATH without any folder holding a `cudalint`, and reach the tools they build with (and git)
+# through links of their own.
 toolchain=$work/toolchain
 mkdir -p "$toolchain"
-for tool in cargo rustc rustup; do
+for tool in cargo rustc rustup cc git; do
     if found=$(command -v "$tool"); then
         ln -s "$found" "$toolchain/$tool"
     fi

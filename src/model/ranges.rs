@@ -155,7 +155,7 @@ fn lower_of(a: &Sym, b: &Sym) -> Option<Sym> {
 
 /// What the range analysis asks of the function around an expression.
 pub trait RangeContext<'t> {
-    fn source(&self) -> &'t str;
+    fn source(&self) -> &str;
     /// The values of the local read at `use_` that may reach it (initialisers, right-hand sides,
     /// or the target itself for `+=`/`++`), with a key naming that set; None when `use_` is not
     /// a local the function defines.
@@ -193,6 +193,12 @@ pub trait RangeContext<'t> {
         let _ = value;
         None
     }
+    /// The number of blocks on `axis` in terms of the kernel's own values, when every launch in
+    /// sight gives it so (`dim3 grid(b, s * h)` passing `s` and `h`); None leaves `gridDim`.
+    fn grid_dim(&self, axis: usize) -> Option<Sym> {
+        let _ = axis;
+        None
+    }
     /// The largest block size on `axis` the kernel declares (`__launch_bounds__`).
     fn block_limit(&self, axis: usize) -> Option<i128> {
         let _ = axis;
@@ -216,7 +222,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
     }
 
-    fn source(&self) -> &'t str {
+    fn source(&self) -> &str {
         self.context.source()
     }
 
@@ -322,12 +328,20 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 Range::between(Sym::constant(0), hi)
             }
             "blockIdx" if axis < 3 => {
-                let grid = Sym::atom(&format!("gridDim.{field}"));
+                let grid = self
+                    .context
+                    .grid_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("gridDim.{field}")));
                 Range::between(
                     Sym::constant(0),
                     grid.sub(&Sym::constant(1)).unwrap_or(grid),
                 )
             }
+            "gridDim" if axis < 3 => Range::exactly(
+                self.context
+                    .grid_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("gridDim.{field}"))),
+            ),
             "blockDim" if axis < 3 => {
                 let block = Sym::atom(&format!("blockDim.{field}"));
                 match self.context.block_limit(axis) {

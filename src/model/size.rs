@@ -246,6 +246,31 @@ impl Sym {
         Some(result)
     }
 
+    /// The terms as integer coefficients of monomials; None when the value was rounded or has
+    /// a fractional coefficient.
+    pub fn integer_terms(&self) -> Option<Vec<(i128, Vec<String>)>> {
+        if self.floored {
+            return None;
+        }
+        self.terms
+            .iter()
+            .map(|(monomial, c)| (c.den == 1).then(|| (c.num, monomial.clone())))
+            .collect()
+    }
+
+    /// The polynomial with these integer terms.
+    pub fn from_integer_terms(terms: &[(i128, Vec<String>)]) -> Option<Sym> {
+        let mut result = Sym::constant(0);
+        for (coefficient, monomial) in terms {
+            let mut term = Sym::constant(*coefficient);
+            for atom in monomial {
+                term = term.mul(&Sym::atom(atom))?;
+            }
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
     /// Replaces every atom by the value `bind` gives for it (None when any is unknown).
     pub fn substitute(&self, bind: &dyn Fn(&str) -> Option<Sym>) -> Option<Sym> {
         let mut result = Sym::constant(0);

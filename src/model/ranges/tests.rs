@@ -14,7 +14,7 @@ struct Context<'t> {
 }
 
 impl<'t> RangeContext<'t> for Context<'t> {
-    fn source(&self) -> &'t str {
+    fn source(&self) -> &str {
         self.source
     }
     fn reaching(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {

@@ -199,6 +199,9 @@ struct Entry {
     anchored: Vec<Anchored>,
     /// A device function's summary, with what it read of the summaries made before it.
     device: Option<DeviceEntry>,
+    /// A host function's error flow as its callers and callees make it
+    /// (`ErrorFlow::fingerprint`): its error-handling findings stand while it is the same.
+    errors: u64,
 }
 
 /// A label in another function than its finding's: that function by name, kind, arity and
@@ -746,6 +749,7 @@ impl FunctionCache {
                 helpers,
                 anchored: anchored.remove(&index).unwrap_or_default(),
                 device: None,
+                errors: model.errors.fingerprint(model, index),
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -797,6 +801,7 @@ impl<'t> Reuse<'t> for FunctionCache {
             .iter()
             .all(|(name, expected)| lookup.unchanged(model, name, expected))
             || !entry.anchors.iter().all(|a| a.function(model).is_some())
+            || entry.errors != model.errors.fingerprint(model, index)
         {
             return false;
         }
@@ -865,6 +870,7 @@ impl<'t> Reuse<'t> for FunctionCache {
                 summary: summary.clone(),
                 reads,
             }),
+            errors: 0,
         };
         self.devices.push((index, Arc::new(entry)));
     }

@@ -20,7 +20,7 @@
 //! from the project index (`index::ErrorSummary`, `index::CallSite`).
 
 use super::host::{is_check_name, is_last_error_query, is_returned_among, result_use_among, ResultUse};
-use super::index::{CallSite, CheckHelper, ErrorSummary};
+use super::index::{CallSite, CheckHelper, ErrorSummary, Step, MAX_STEPS};
 use super::{FunctionKind, Model};
 use crate::syntax::{call_arguments, named_children, strip, text, walk_iterative, NodeExt};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -111,6 +111,10 @@ pub struct FunctionErrors<'t> {
     pub check_helper: Option<CheckHelper>,
     /// Per event.
     pub flows: Vec<Flow>,
+    /// Per event, seeing only the file's own functions (what the file offers the others).
+    local_flows: Vec<Flow>,
+    /// Its declared result is `void`.
+    pub returns_void: bool,
     /// Per event: what its function's callers make of it.
     pub verdicts: Vec<Verdict<'t>>,
     /// Per returned call: what the callers make of the error code.
@@ -180,6 +184,9 @@ pub struct ErrorFlow<'t> {
     by_function: HashMap<usize, usize>,
     /// Per event of each function, the local functions and foreign summaries it may call.
     targets: Vec<Vec<Vec<Target<'t>>>>,
+    /// Tables and pointers of the file's host functions (`kTable[op](...)`, `fn(...)`): the
+    /// functions a call through each may reach.
+    aliases: HashMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -196,6 +203,7 @@ enum Callee<'t> {
         path: &'t Path,
         name: &'t str,
         arity: usize,
+        returns_void: bool,
     },
 }
 
@@ -223,7 +231,9 @@ impl<'t> ErrorFlow<'t> {
     /// depend on its callers and callees), with the index's functions and calls of other files.
     pub fn build(model: &Model<'t>) -> ErrorFlow<'t> {
         let mut flow = ErrorFlow::default();
-        let names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
+        flow.aliases = dispatch_tables(model);
+        let mut names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
+        names.extend(flow.aliases.keys().map(String::as_str));
         for (index, function) in model.functions.iter().enumerate() {
             if function.kind != FunctionKind::Host || function.has_parse_errors {
                 continue;
@@ -255,6 +265,18 @@ impl<'t> ErrorFlow<'t> {
             for event in &function.events {
                 if event.kind != EventKind::Call {
                     per_event.push(Vec::new());
+                    continue;
+                }
+                // a call through a table or pointer reaches each function it holds
+                if let Some(held) = self.aliases.get(&event.name) {
+                    let found = held
+                        .iter()
+                        .filter_map(|name| by_name.get(name.as_str()))
+                        .flatten()
+                        .filter(|&&p| self.functions[p].arity == event.arity)
+                        .map(|&p| Target::Local(p))
+                        .collect();
+                    per_event.push(found);
                     continue;
                 }
                 let local: Vec<usize> = by_name
@@ -305,8 +327,41 @@ impl<'t> ErrorFlow<'t> {
             .unwrap_or(&[])
     }
 
+    /// The targets of an event, those of other files left out unless `foreign`.
+    fn targets_seen(
+        &self,
+        function: usize,
+        event: usize,
+        foreign: bool,
+    ) -> impl Iterator<Item = Target<'t>> + '_ {
+        self.targets_of(function, event)
+            .iter()
+            .copied()
+            .filter(move |t| foreign || matches!(t, Target::Local(_)))
+    }
+
+    /// Whether whatever wraps an event may check what it leaves: a launch inside a macro or an
+    /// expression, a call passed to a check when the callee returns nothing (a macro that runs
+    /// its argument and then checks; a callee returning an error code hands the check that code,
+    /// which says nothing of a launch it made).
+    fn handled(&self, function: usize, event: usize, foreign: bool) -> bool {
+        let Some(e) = self.functions.get(function).and_then(|f| f.events.get(event)) else {
+            return false;
+        };
+        match e.kind {
+            EventKind::Launch => e.wrapped,
+            EventKind::Call => {
+                e.wrapped
+                    && self.targets_seen(function, event, foreign).all(|t| match t {
+                        Target::Local(p) => self.functions.get(p).is_some_and(|f| f.returns_void),
+                        Target::Foreign(_, summary) => summary.returns_void,
+                    })
+            }
+        }
+    }
+
     /// Whether a call event checks the last error.
-    fn is_check(&self, model: &Model<'t>, function: usize, event: usize) -> bool {
+    fn is_check(&self, model: &Model<'t>, function: usize, event: usize, foreign: bool) -> bool {
         let Some(e) = self.functions.get(function).and_then(|f| f.events.get(event)) else {
             return false;
         };
@@ -316,7 +371,7 @@ impl<'t> ErrorFlow<'t> {
         if model.check_macros.iter().any(|c| *c == e.name) {
             return true;
         }
-        let targets = self.targets_of(function, event);
+        let targets: Vec<Target<'t>> = self.targets_seen(function, event, foreign).collect();
         if targets.is_empty() {
             let macro_checks = model
                 .view
@@ -340,24 +395,45 @@ impl<'t> ErrorFlow<'t> {
     }
 
     fn resolve_flows(&mut self, model: &Model<'t>) {
+        let with_foreign = self.flows_seeing(model, true);
+        let any_foreign = self
+            .targets
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|t| matches!(t, Target::Foreign(..)));
+        // what the file offers others rests on its own functions only, as in a run that sees
+        // no other file: the index is built from those offers
+        let local = if any_foreign {
+            self.flows_seeing(model, false)
+        } else {
+            with_foreign.clone()
+        };
+        for (errors, (flows, local)) in self.functions.iter_mut().zip(with_foreign.into_iter().zip(local)) {
+            errors.flows = flows;
+            errors.local_flows = local;
+        }
+    }
+
+    /// Every function's flows, seeing other files' functions or not.
+    fn flows_seeing(&self, model: &Model<'t>, foreign: bool) -> Vec<Vec<Flow>> {
         let count = self.functions.len();
-        let mut is_check: Vec<Vec<bool>> = Vec::with_capacity(count);
-        for function in 0..count {
-            let events = self.functions[function].events.len();
-            is_check.push(
-                (0..events)
-                    .map(|e| self.is_check(model, function, e))
-                    .collect(),
-            );
-        }
+        let is_check: Vec<Vec<bool>> = (0..count)
+            .map(|function| {
+                (0..self.functions[function].events.len())
+                    .map(|e| self.is_check(model, function, e, foreign))
+                    .collect()
+            })
+            .collect();
         let mut state = vec![State::Unvisited; count];
-        for function in 0..count {
-            self.pending(function, &is_check, &mut state, 0);
-        }
-        for function in 0..count {
-            let flows = self.flows_of(function, &is_check, &mut state);
-            self.functions[function].flows = flows;
-        }
+        (0..count)
+            .map(|function| {
+                self.flows_with(function, &is_check, foreign, &mut |this, target| match target {
+                    Target::Local(p) => this.pending(p, &is_check, foreign, &mut state, 0),
+                    Target::Foreign(_, summary) => !summary.pending.is_empty(),
+                })
+            })
+            .collect()
     }
 
     /// Whether local function `function` leaves a launch pending for its callers.
@@ -365,6 +441,7 @@ impl<'t> ErrorFlow<'t> {
         &self,
         function: usize,
         is_check: &[Vec<bool>],
+        foreign: bool,
         state: &mut [State],
         depth: usize,
     ) -> bool {
@@ -377,24 +454,15 @@ impl<'t> ErrorFlow<'t> {
             return false;
         }
         state[function] = State::InProgress;
-        let flows = self.flows_with(function, is_check, &mut |this, target| match target {
-            Target::Local(p) => this.pending(p, is_check, state, depth + 1),
+        let flows = self.flows_with(function, is_check, foreign, &mut |this, target| match target {
+            Target::Local(p) => this.pending(p, is_check, foreign, state, depth + 1),
             Target::Foreign(_, summary) => !summary.pending.is_empty(),
         });
-        let events = &self.functions[function].events;
-        let pending = flows
-            .iter()
-            .zip(events)
-            .any(|(flow, event)| flow.active && flow.last && !flow.checked && !event.wrapped);
+        let pending = flows.iter().enumerate().any(|(e, flow)| {
+            flow.active && flow.last && !flow.checked && !self.handled(function, e, foreign)
+        });
         state[function] = State::Done(pending);
         pending
-    }
-
-    fn flows_of(&self, function: usize, is_check: &[Vec<bool>], state: &mut [State]) -> Vec<Flow> {
-        self.flows_with(function, is_check, &mut |this, target| match target {
-            Target::Local(p) => this.pending(p, is_check, state, 0),
-            Target::Foreign(_, summary) => !summary.pending.is_empty(),
-        })
     }
 
     /// The flows of a function's events, given whether each target leaves a launch pending.
@@ -402,6 +470,7 @@ impl<'t> ErrorFlow<'t> {
         &self,
         function: usize,
         is_check: &[Vec<bool>],
+        foreign: bool,
         target_pending: &mut dyn FnMut(&Self, Target<'t>) -> bool,
     ) -> Vec<Flow> {
         let errors = &self.functions[function];
@@ -417,9 +486,8 @@ impl<'t> ErrorFlow<'t> {
                     EventKind::Call => {
                         !is_check
                             && self
-                                .targets_of(function, e)
-                                .iter()
-                                .any(|t| target_pending(self, *t))
+                                .targets_seen(function, e, foreign)
+                                .any(|t| target_pending(self, t))
                     }
                 };
                 Flow {
@@ -541,6 +609,7 @@ impl<'t> ErrorFlow<'t> {
                         path,
                         name: &summary.name,
                         arity: summary.arity,
+                        returns_void: summary.returns_void,
                     };
                     for (items, mode) in [
                         (&summary.pending, Mode::Launch),
@@ -606,7 +675,7 @@ impl<'t> ErrorFlow<'t> {
                     lookups.callees.push(event.name.clone());
                 }
             }
-            let relevant = errors.pending_here() || !errors.returned.is_empty();
+            let relevant = errors.pending_here(false) || !errors.returned.is_empty();
             if relevant && !lookups.called.contains(&errors.name) {
                 lookups.called.push(errors.name.clone());
             }
@@ -619,7 +688,7 @@ impl<'t> ErrorFlow<'t> {
         let mut summaries = Vec::new();
         for (position, errors) in self.functions.iter().enumerate() {
             let pending: Vec<(String, usize)> = self
-                .pending_origins(position, 0)
+                .pending_origins(position, 0, false)
                 .into_iter()
                 .filter_map(|origin| match origin {
                     Origin::Local { function, item, .. } => {
@@ -643,6 +712,7 @@ impl<'t> ErrorFlow<'t> {
                 pending,
                 check_helper: errors.check_helper,
                 returned,
+                returns_void: errors.returns_void,
             });
         }
         // calls out of the file, and calls of the file's functions that lead to them
@@ -682,7 +752,7 @@ impl<'t> ErrorFlow<'t> {
                     Target::Local(p) => {
                         leads_out[*p]
                             || self.functions.get(*p).is_some_and(|f| {
-                                f.pending_here() || !f.returned.is_empty()
+                                f.pending_here(false) || !f.returned.is_empty()
                             })
                     }
                     Target::Foreign(..) => false,
@@ -690,15 +760,17 @@ impl<'t> ErrorFlow<'t> {
                 if !outside && !relevant_local {
                     continue;
                 }
-                let flow = errors.flows.get(e).copied().unwrap_or_default();
+                let (following, launch_follows) = self.following_steps(model, position, e, &defined);
                 calls.push(CallSite {
                     callee: event.name.clone(),
                     arity: event.arity,
                     caller: errors.name.clone(),
                     caller_arity: errors.arity,
                     line: line(event.node),
-                    checked: flow.checked || event.wrapped,
-                    last: flow.last,
+                    following,
+                    launch_follows,
+                    wrapped: event.wrapped,
+                    caller_returns_void: errors.returns_void,
                     result_checked: !event.returned
                         && matches!(
                             event.result,
@@ -711,9 +783,73 @@ impl<'t> ErrorFlow<'t> {
         (summaries, calls)
     }
 
+    /// What can run after event `e` of `functions[function]`, as the file alone knows it: checks,
+    /// and calls of functions it does not define, up to its first launch (or call of its own
+    /// functions that may launch). Whether a launch follows.
+    fn following_steps(
+        &self,
+        model: &Model<'t>,
+        function: usize,
+        e: usize,
+        defined: &HashSet<&str>,
+    ) -> (Vec<Step>, bool) {
+        let Some(errors) = self.functions.get(function) else {
+            return (Vec::new(), false);
+        };
+        let Some(event) = errors.events.get(e) else {
+            return (Vec::new(), false);
+        };
+        let end = event.node.end_byte();
+        let mut items: Vec<(usize, Option<Step>)> = Vec::new();
+        for check in &errors.checks {
+            if check.at >= end && can_follow(event, check.at, &check.arms) {
+                items.push((check.at, Some(Step::Check)));
+            }
+        }
+        for (o, other) in errors.events.iter().enumerate().skip(e + 1) {
+            let at = other.node.start_byte();
+            if at < end || !can_follow(event, at, &other.arms) {
+                continue;
+            }
+            let flow = errors.local_flows.get(o).copied().unwrap_or_default();
+            let outside = other.kind == EventKind::Call
+                && !defined.contains(other.name.as_str())
+                && offered_callee(&other.name);
+            if outside {
+                items.push((
+                    at,
+                    Some(Step::Call {
+                        callee: other.name.clone(),
+                        arity: other.arity,
+                        result_tested: other.result == ResultUse::Checked,
+                        configured: model.check_macros.iter().any(|c| *c == other.name),
+                        checks_undefined: flow.is_check,
+                    }),
+                ));
+            } else if flow.is_check {
+                items.push((at, Some(Step::Check)));
+            } else if flow.active {
+                items.push((at, None));
+            }
+        }
+        items.sort_by_key(|(at, _)| *at);
+        let mut steps = Vec::new();
+        for (_, item) in items {
+            let Some(step) = item else {
+                return (steps, true);
+            };
+            if steps.len() == MAX_STEPS {
+                steps.push(Step::More);
+                return (steps, false);
+            }
+            steps.push(step);
+        }
+        (steps, false)
+    }
+
     /// The launches a local function leaves pending for its callers: its own, and those of the
     /// functions it calls last without checking.
-    pub fn pending_origins(&self, function: usize, depth: usize) -> Vec<Origin<'t>> {
+    pub fn pending_origins(&self, function: usize, depth: usize, foreign: bool) -> Vec<Origin<'t>> {
         let mut found = Vec::new();
         let Some(errors) = self.functions.get(function) else {
             return found;
@@ -721,9 +857,14 @@ impl<'t> ErrorFlow<'t> {
         if depth > MAX_CALLEE_DEPTH {
             return found;
         }
+        let flows = if foreign {
+            &errors.flows
+        } else {
+            &errors.local_flows
+        };
         for (e, event) in errors.events.iter().enumerate() {
-            let flow = errors.flows.get(e).copied().unwrap_or_default();
-            if !(flow.active && flow.last && !flow.checked && !event.wrapped) {
+            let flow = flows.get(e).copied().unwrap_or_default();
+            if !(flow.active && flow.last && !flow.checked && !self.handled(function, e, foreign)) {
                 continue;
             }
             match event.kind {
@@ -733,10 +874,10 @@ impl<'t> ErrorFlow<'t> {
                     returned: false,
                 }),
                 EventKind::Call => {
-                    for target in self.targets_of(function, e) {
-                        match *target {
+                    for target in self.targets_seen(function, e, foreign) {
+                        match target {
                             Target::Local(callee) if callee != function => {
-                                found.extend(self.pending_origins(callee, depth + 1))
+                                found.extend(self.pending_origins(callee, depth + 1, foreign))
                             }
                             Target::Local(_) => {}
                             Target::Foreign(path, summary) => {
@@ -840,12 +981,14 @@ impl<'t> ErrorFlow<'t> {
             .map_or(0, |f| f.definition.start_byte());
         errors.name.hash(hasher);
         errors.arity.hash(hasher);
-        let node = if returned {
-            errors.returned.get(item).map(|r| r.node)
+        let (node, name) = if returned {
+            let r = errors.returned.get(item);
+            (r.map(|r| r.node), r.map(|r| r.name.as_str()))
         } else {
-            errors.events.get(item).map(|e| e.node)
+            let e = errors.events.get(item);
+            (e.map(|e| e.node), e.map(|e| e.name.as_str()))
         };
-        returned.hash(hasher);
+        (returned, name).hash(hasher);
         if let Some(node) = node {
             node.start_byte().saturating_sub(start).hash(hasher);
         }
@@ -887,12 +1030,18 @@ impl<'t> ErrorFlow<'t> {
 }
 
 impl FunctionErrors<'_> {
-    /// Whether it leaves a launch pending for its callers.
-    pub fn pending_here(&self) -> bool {
-        self.flows
+    /// Whether one of its own launches, or a call of its file's functions, may leave a launch
+    /// pending for its callers (seeing other files' functions when `foreign`).
+    fn pending_here(&self, foreign: bool) -> bool {
+        let flows = if foreign {
+            &self.flows
+        } else {
+            &self.local_flows
+        };
+        flows
             .iter()
             .zip(&self.events)
-            .any(|(flow, event)| flow.active && flow.last && !flow.checked && !event.wrapped)
+            .any(|(flow, event)| flow.active && flow.last && !flow.checked && !(event.kind == EventKind::Launch && event.wrapped))
     }
 }
 
@@ -941,7 +1090,9 @@ impl<'t> Resolver<'_, 't> {
                     }
                 }
             }
-            Callee::Foreign { path, name, arity } => {
+            Callee::Foreign {
+                path, name, arity, ..
+            } => {
                 // this file's calls of it, from its own facts
                 for (function, per_event) in self.flow.targets.iter().enumerate() {
                     for (event, targets) in per_event.iter().enumerate() {
@@ -980,7 +1131,7 @@ impl<'t> Resolver<'_, 't> {
             if direct {
                 resolution.any_caller = true;
             }
-            let (checked, passes_up, up) = self.site_facts(&site, mode);
+            let (checked, passes_up, up) = self.site_facts(&site, mode, self.returns_void(callee));
             if checked {
                 resolution.checked += 1;
                 continue;
@@ -1000,7 +1151,67 @@ impl<'t> Resolver<'_, 't> {
 
     /// Whether a call checks, whether it passes what it is given on to its own caller (a
     /// launch: it is the caller's last event; a code: it is returned), and that caller.
-    fn site_facts(&self, site: &Site<'t>, mode: Mode) -> (bool, bool, Option<Callee<'t>>) {
+    /// Whether a call of another file is checked (a check comes before anything that may
+    /// launch) and last (nothing that may launch follows), its steps read with what the index
+    /// says of the functions they call.
+    fn follow_steps(&self, path: &Path, site: &CallSite) -> (bool, bool) {
+        let mut checked = None;
+        let mut last = !site.launch_follows;
+        for step in &site.following {
+            let (launches, checks) = match step {
+                Step::Check => (false, true),
+                Step::More => (true, false),
+                Step::Call {
+                    callee,
+                    arity,
+                    result_tested,
+                    configured,
+                    checks_undefined,
+                } => {
+                    let found = self.model.index.error_functions(callee, *arity, path);
+                    if *configured {
+                        (false, true)
+                    } else if found.is_empty() {
+                        (false, *checks_undefined)
+                    } else {
+                        let helper = found.iter().any(|(_, s)| match s.check_helper {
+                            Some(CheckHelper::Reports) => true,
+                            Some(CheckHelper::Returns) => *result_tested,
+                            None => false,
+                        });
+                        let pending = found.iter().any(|(_, s)| !s.pending.is_empty());
+                        (pending && !helper, helper)
+                    }
+                }
+            };
+            if checks && checked.is_none() {
+                checked = Some(true);
+            }
+            if launches {
+                last = false;
+                checked.get_or_insert(false);
+            }
+        }
+        (checked.unwrap_or(false), last)
+    }
+
+    fn returns_void(&self, callee: Callee<'t>) -> bool {
+        match callee {
+            Callee::Local(function) => self
+                .flow
+                .functions
+                .get(function)
+                .is_some_and(|f| f.returns_void),
+            Callee::Foreign { returns_void, .. } => returns_void,
+        }
+    }
+
+    fn site_facts(
+        &self,
+        site: &Site<'t>,
+        mode: Mode,
+        callee_returns_void: bool,
+    ) -> (bool, bool, Option<Callee<'t>>) {
         match site {
             Site::Local { function, event } => {
                 let Some(errors) = self.flow.functions.get(*function) else {
@@ -1011,7 +1222,7 @@ impl<'t> Resolver<'_, 't> {
                     return (false, false, None);
                 };
                 let (checked, passes) = match mode {
-                    Mode::Launch => (flow.checked || e.wrapped, flow.last),
+                    Mode::Launch => (flow.checked || (e.wrapped && callee_returns_void), flow.last),
                     Mode::Returned => (
                         !e.returned
                             && matches!(
@@ -1025,7 +1236,10 @@ impl<'t> Resolver<'_, 't> {
             }
             Site::Foreign { path, site } => {
                 let (checked, passes) = match mode {
-                    Mode::Launch => (site.checked, site.last),
+                    Mode::Launch => {
+                        let (checked, last) = self.follow_steps(path, site);
+                        (checked || (site.wrapped && callee_returns_void), last)
+                    }
                     Mode::Returned => (site.result_checked, site.returned),
                 };
                 (
@@ -1035,6 +1249,7 @@ impl<'t> Resolver<'_, 't> {
                         path,
                         name: &site.caller,
                         arity: site.caller_arity,
+                        returns_void: site.caller_returns_void,
                     }),
                 )
             }
@@ -1114,6 +1329,73 @@ fn offered_callee(name: &str) -> bool {
             .any(|p| api(p)))
 }
 
+/// Variables that hold the file's host functions: a table (`const Launcher kTable[] = {fa,
+/// fb};`) or a pointer (`auto fn = half ? fa : fb;`, `fn = &fa;`), by name, with the functions
+/// each may hold.
+fn dispatch_tables(model: &Model) -> HashMap<String, Vec<String>> {
+    let source = model.source;
+    let root = model.tree.root_node();
+    let mut tables: HashMap<String, Vec<String>> = HashMap::default();
+    let mut seen: HashSet<&str> = HashSet::default();
+    for function in &model.functions {
+        if function.kind != FunctionKind::Host || !seen.insert(function.name.as_str()) {
+            continue;
+        }
+        let name = function.name.as_str();
+        for (at, _) in source.match_indices(name) {
+            let end = at + name.len();
+            let bytes = source.as_bytes();
+            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+            if at > 0 && bytes.get(at - 1).copied().is_some_and(word)
+                || bytes.get(end).copied().is_some_and(word)
+            {
+                continue;
+            }
+            let next = source[end..].trim_start().chars().next();
+            if matches!(next, Some('(') | Some('<')) {
+                continue; // a call, or a template's arguments
+            }
+            let Some(identifier) = root
+                .descendant_for_byte_range(at, end)
+                .filter(|n| n.node_kind() == "identifier")
+            else {
+                continue;
+            };
+            if let Some(holder) = holder_of(identifier, source) {
+                let held = tables.entry(holder).or_default();
+                if !held.iter().any(|h| h == name) {
+                    held.push(name.to_string());
+                }
+            }
+        }
+    }
+    tables
+}
+
+/// The variable a function's name is stored in: the declaration or assignment around it,
+/// through an initializer list, `&`, `?:` and parentheses.
+fn holder_of(identifier: Node, source: &str) -> Option<String> {
+    let mut node = identifier;
+    for _ in 0..8 {
+        let parent = node.parent()?;
+        match parent.node_kind() {
+            "initializer_list" | "pointer_expression" | "parenthesized_expression"
+            | "conditional_expression" | "cast_expression" | "initializer_pair" => node = parent,
+            "init_declarator" => {
+                let declarator = parent.field("declarator")?;
+                let name = crate::syntax::declarator_name(declarator)?;
+                return Some(text(name, source).to_string());
+            }
+            "assignment_expression" => {
+                let left = strip(parent.field("left")?, source);
+                return (left.node_kind() == "identifier").then(|| text(left, source).to_string());
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Namespaces of libraries, whose functions are no project's.
 const LIBRARY_NAMESPACES: &[&str] = &[
     "std", "chrono", "thrust", "cub", "hipcub", "at", "torch", "c10", "cutlass", "cute", "Eigen",
@@ -1148,10 +1430,27 @@ fn call_name<'t>(call: Node<'t>, source: &'t str) -> Option<&'t str> {
             "identifier" | "field_identifier" => return Some(text(function, source)),
             "qualified_identifier" | "template_function" => function = function.field("name")?,
             "field_expression" => function = function.field("field")?,
+            // through a table or a pointer: `kTable[op](...)`, `(*fn)(...)`
+            "subscript_expression" => function = function.field("argument")?,
+            "parenthesized_expression" | "pointer_expression" => {
+                function = strip(function, source);
+                if function.node_kind() == "pointer_expression" {
+                    function = function.field("argument")?;
+                }
+            }
             _ => return None,
         }
     }
     None
+}
+
+/// A project's check named like the runtime (`cudaCheckError()`, `cudaSafeCall(...)`), not one
+/// of the runtime's own calls (`cudaGetErrorString`, `cudaStreamAddCallback`).
+fn project_check(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.contains("CHECK")
+        || upper.contains("SAFE")
+        || (upper.contains("ERR") && !upper.contains("GETERROR"))
 }
 
 fn is_cuda_or_hip_api(name: &str) -> bool {
@@ -1319,7 +1618,14 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
             &mut checks,
             &mut returned,
         );
-        // only what the walk goes into is an ancestor of later nodes
+        // a call needs a `(`: code without one holds no event or check (unless a stored result
+        // is waiting for a read); only what the walk goes into is an ancestor of later nodes
+        let descend = descend
+            && (!stored.borrow().is_empty()
+                || model
+                    .source
+                    .get(node.byte_range())
+                    .is_none_or(|t| t.contains('(')));
         if descend && cursor.goto_first_child() {
             let arms = branch_arms(node);
             stack.push(Frame { node, arms });
@@ -1357,6 +1663,8 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
         returned,
         check_helper,
         flows: Vec::new(),
+        local_flows: Vec::new(),
+        returns_void: returns_void(model, function),
         verdicts: Vec::new(),
         returned_verdicts: Vec::new(),
     }
@@ -1467,7 +1775,7 @@ fn visit_node<'t>(
         }
         return true;
     }
-    if is_cuda_or_hip_api(name) {
+    if is_cuda_or_hip_api(name) && !project_check(name) {
         if name.starts_with("cu") && !returns_no_error(name) && is_returned_among(ancestors()) {
             returned.push(ReturnedCall {
                 node,

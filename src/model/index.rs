@@ -49,6 +49,32 @@ pub struct ErrorSummary {
     pub check_helper: Option<CheckHelper>,
     /// CUDA calls (name, line) whose error code it returns.
     pub returned: Vec<(String, usize)>,
+    /// Its declared result is `void`.
+    pub returns_void: bool,
+}
+
+/// Most steps a call site lists after it.
+pub const MAX_STEPS: usize = 32;
+
+/// What runs after a call in its caller.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A last-error check.
+    Check,
+    /// A call of a function of another file.
+    Call {
+        callee: String,
+        arity: usize,
+        /// Its result is tested (a check helper returning the error checks then).
+        result_tested: bool,
+        /// A configured check: it checks whatever it calls.
+        configured: bool,
+        /// It checks when no file defines it: a macro querying the last error, or a check
+        /// given only literals.
+        checks_undefined: bool,
+    },
+    /// More than `MAX_STEPS`: anything may follow.
+    More,
 }
 
 /// One call of a host function, as the callee's file sees it.
@@ -60,10 +86,17 @@ pub struct CallSite {
     pub caller: String,
     pub caller_arity: usize,
     pub line: usize,
-    /// A last-error check follows before anything else that may launch (or a check wraps it).
-    pub checked: bool,
-    /// Nothing that may launch runs after it in the caller.
-    pub last: bool,
+    /// What can run after it in the caller, in order, up to the first launch of the caller's
+    /// own (or call of its own functions that may launch): last-error checks, and calls of
+    /// functions the caller's file does not define (which may launch or check). At most
+    /// `MAX_STEPS`; a longer list ends with `Step::More`.
+    pub following: Vec<Step>,
+    /// A launch of the caller's own follows the steps.
+    pub launch_follows: bool,
+    /// It is passed to a check (`CHECK(f(...))`).
+    pub wrapped: bool,
+    /// The calling function's declared result is `void`.
+    pub caller_returns_void: bool,
     /// Its result is tested.
     pub result_checked: bool,
     /// Its result is returned to the caller's callers.

@@ -297,6 +297,7 @@ mod tests {
                 "void f(float* d) { MY_WRAP(cudaFree(d)); }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); CUDA_CHECK(cudaMemset(d, 0, 4)); cudaFree(d); cudaDeviceReset(); return 0; }",
                 "struct B { float* d; ~B() { cudaFree(d); } };",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { CUDA_CHECK(f(d)); }",
             ],
             &[
                 "void f(float* d) { cudaFree(d); }",
@@ -304,6 +305,8 @@ mod tests {
                 "int main() { float* d; cudaMalloc(&d, 4); CUDA_CHECK(cudaFree(d)); return 0; }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaMemcpy(d, d, 4, cudaMemcpyDeviceToDevice); return 0; }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaFree(d); CUDA_CHECK(cudaMalloc(&d, 8)); return 0; }",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { f(d); }",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { CUDA_CHECK(f(d)); } void h(float* d) { f(d); }",
             ],
         );
     }

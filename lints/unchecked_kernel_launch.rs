@@ -235,11 +235,15 @@ mod tests {
             "void f(float* d) { k<<<1, 32>>>(d); getLastCudaError(\"k failed\"); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaError_t e = cudaGetLastError(); if (e != cudaSuccess) abort(); }",
             "void f(float* d) { k<<<1, 32>>>(d); if (cudaPeekAtLastError() != cudaSuccess) abort(); }",
+            "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); }",
+            "void f(float* d, bool a) { if (a) k<<<1, 32>>>(d); else k<<<2, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 32>>>(d); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaGetLastError(); }",
             "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            "void f(float* d, int n) { k<<<1, 32>>>(d); assert(n > 0); }",
+            "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); } void h(float* d) { g(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();
@@ -248,6 +252,40 @@ mod tests {
             &pass.iter().map(String::as_str).collect::<Vec<_>>(),
             &fail.iter().map(String::as_str).collect::<Vec<_>>(),
         );
+    }
+
+    /// A configured check macro counts as a check whatever it is given.
+    #[test]
+    fn configured_check_macros_still_count() {
+        let code = format!("{KERNEL}void f(float* d) {{ k<<<1, 32>>>(d); LAUNCHED(d); }}\n");
+        let plain = crate::testing::run_with_settings(
+            &UNCHECKED_KERNEL_LAUNCH,
+            &code,
+            &crate::config::Settings::every_rule(),
+        );
+        assert_eq!(plain.len(), 1, "an unknown macro given a pointer is no check");
+        let configured = crate::config::Settings {
+            check_macros: vec!["LAUNCHED".to_string()],
+            ..crate::config::Settings::every_rule()
+        };
+        let found =
+            crate::testing::run_with_settings(&UNCHECKED_KERNEL_LAUNCH, &code, &configured);
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// The finding for a caller that does not check sits on its call, with the launch as label,
+    /// and its fix checks right after the call.
+    #[test]
+    fn a_caller_that_does_not_check_carries_the_finding() {
+        let code = format!("{KERNEL}void g(float* d) {{\n    k<<<1, 32>>>(d);\n}}\nvoid a(float* d) {{\n    g(d);\n    MY_CHECK(cudaGetLastError());\n}}\nvoid b(float* d) {{\n    MY_CHECK(cudaMalloc(&d, 4));\n    g(d);\n}}\n");
+        let found = crate::testing::run_on_snippet(&UNCHECKED_KERNEL_LAUNCH, &code);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(&code[found[0].span.clone()], "g(d)");
+        assert!(found[0].message.starts_with("the call of `g` leaves the launch of `k` unchecked"));
+        assert_eq!(found[0].labels.len(), 1);
+        assert_eq!(&code[found[0].labels[0].span.clone()], "k<<<1, 32>>>(d)");
+        let fix = found[0].fix.as_ref().expect("a fix");
+        assert_eq!(fix.edits[0].replacement, "\n    MY_CHECK(cudaGetLastError());");
     }
 
     /// The fix uses the check macro the file already uses, and only when there is one.

@@ -129,6 +129,8 @@ pub struct FileContext {
     max_allocation_bytes: u64,
     check_macros: Vec<String>,
     defines: Vec<(String, String)>,
+    /// Function-like macros that check the last error: what the error flow counts as a check.
+    last_error_macros: Vec<String>,
     lint_options: crate::lint::LintOptions,
 }
 
@@ -149,6 +151,7 @@ impl FileContext {
             max_allocation_bytes: settings.max_allocation_bytes.to_bits(),
             check_macros: settings.check_macros.clone(),
             defines,
+            last_error_macros: view.last_error_macros.clone(),
             lint_options: settings.lint_options(),
         }
     }

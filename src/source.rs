@@ -1523,4 +1523,13 @@ mod tests {
         // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
         assert!(preprocess_with(text, &options).text.contains("int big;"));
     }
+
+    #[test]
+    fn function_like_macros_that_query_the_last_error_are_noted() {
+        let view = preprocess(
+            "#define KERNEL_CHECK(s) do { cudaError_t e = cudaGetLastError(); \\\n  if (e) abort(); } while (0)\n#define CUDA_CHECK(x) do { cudaError_t e = (x); if (e) abort(); } while (0)\n#define HIP_LAUNCH_CHECK() (void)hipPeekAtLastError()\n",
+            &[],
+        );
+        assert_eq!(view.last_error_macros, ["HIP_LAUNCH_CHECK", "KERNEL_CHECK"]);
+    }
 }

@@ -129,6 +129,8 @@ pub struct FileContext {
     max_allocation_bytes: u64,
     check_macros: Vec<String>,
     defines: Vec<(String, String)>,
+    /// Function-like macros that check the last error: what the error flow counts as a check.
+    last_error_macros: Vec<String>,
     lint_options: crate::lint::LintOptions,
 }
 
@@ -149,6 +151,7 @@ impl FileContext {
             max_allocation_bytes: settings.max_allocation_bytes.to_bits(),
             check_macros: settings.check_macros.clone(),
             defines,
+            last_error_macros: view.last_error_macros.clone(),
             lint_options: settings.lint_options(),
         }
     }
@@ -199,6 +202,9 @@ struct Entry {
     anchored: Vec<Anchored>,
     /// A device function's summary, with what it read of the summaries made before it.
     device: Option<DeviceEntry>,
+    /// A host function's error flow as its callers and callees make it
+    /// (`ErrorFlow::fingerprint`): its error-handling findings stand while it is the same.
+    errors: u64,
 }
 
 /// A label in another function than its finding's: that function by name, kind, arity and
@@ -746,6 +752,7 @@ impl FunctionCache {
                 helpers,
                 anchored: anchored.remove(&index).unwrap_or_default(),
                 device: None,
+                errors: model.errors.fingerprint(model, index),
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -797,6 +804,7 @@ impl<'t> Reuse<'t> for FunctionCache {
             .iter()
             .all(|(name, expected)| lookup.unchanged(model, name, expected))
             || !entry.anchors.iter().all(|a| a.function(model).is_some())
+            || entry.errors != model.errors.fingerprint(model, index)
         {
             return false;
         }
@@ -865,6 +873,7 @@ impl<'t> Reuse<'t> for FunctionCache {
                 summary: summary.clone(),
                 reads,
             }),
+            errors: 0,
         };
         self.devices.push((index, Arc::new(entry)));
     }

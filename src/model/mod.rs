@@ -1,5 +1,6 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
+pub mod errors;
 pub mod guards;
 pub mod helpers;
 pub mod host;
@@ -84,6 +85,8 @@ pub struct Model<'t> {
     pub broken_regions: Vec<Range<usize>>,
     /// Host-side facts: allocations, copies, launches, error checks.
     pub host: host::HostFacts<'t>,
+    /// Where launch errors arise and are checked, per host function and across functions.
+    pub errors: errors::ErrorFlow<'t>,
     /// Allocations above this many bytes are larger than any GPU (configurable).
     pub max_allocation_bytes: f64,
     /// What the other files of the run offer (launches of this file's kernels, helpers).
@@ -216,6 +219,7 @@ impl<'t> Model<'t> {
             skipped_regions: Vec::new(),
             broken_regions: Vec::new(),
             host: host::HostFacts::default(),
+            errors: errors::ErrorFlow::default(),
             max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
             index,
             launch_sites: Vec::new(),
@@ -257,7 +261,10 @@ impl<'t> Model<'t> {
             model.kernels.push((index, facts));
         }
         model.note_calls_outside_the_file();
-        model.host.functions = host::build(&model, reuse);
+        model.errors = errors::ErrorFlow::build(&model);
+        let (functions, analysed) = host::build(&model, reuse);
+        model.host.functions = functions;
+        model.host.analysed = analysed;
         model
     }
 
@@ -384,8 +391,11 @@ impl<'t> Model<'t> {
                 RoundingHelper::Other => None,
             })
             .collect();
+        let (error_functions, error_calls) = self.errors.offers(self);
         FileIndex {
             path: self.path.to_path_buf(),
+            error_functions,
+            error_calls,
             launches: self.launch_sites.clone(),
             rounding_helpers,
             includes: index::quoted_includes(self.source),

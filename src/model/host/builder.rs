@@ -28,7 +28,6 @@ impl<'m, 't> Builder<'m, 't> {
             dim3_arguments: HashMap::default(),
             uses: HashMap::default(),
             error_variables: HashSet::default(),
-            launch_checks: Vec::new(),
             device: None,
             depends_on: Vec::new(),
         }
@@ -421,19 +420,6 @@ impl<'m, 't> Builder<'m, 't> {
     pub(super) fn finish(&mut self) {
         self.depends_on.sort_unstable();
         self.depends_on.dedup();
-        let mut checks = std::mem::take(&mut self.launch_checks);
-        checks.sort_unstable();
-        let count = self.out.launches.len();
-        for index in 0..count {
-            let start = self.out.launches[index].call.end_byte();
-            let end = if index + 1 < count {
-                self.out.launches[index + 1].call.start_byte()
-            } else {
-                usize::MAX
-            };
-            let first_after = checks.partition_point(|&p| p < start);
-            self.out.launches[index].checked = checks.get(first_after).is_some_and(|&p| p < end);
-        }
     }
 
     pub(super) fn push_event(

@@ -68,53 +68,11 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     pub(super) fn result_use(&self, call: Node<'t>) -> ResultUse {
-        let mut node = call;
-        for _ in 0..MAX_DEPTH {
-            let Some(parent) = node.parent() else {
-                return ResultUse::Checked;
-            };
-            match parent.node_kind() {
-                "parenthesized_expression" => node = parent,
-                "expression_statement" => return ResultUse::Discarded,
-                "cast_expression" => {
-                    let is_void = parent
-                        .field("type")
-                        .is_some_and(|t| self.text(t).trim() == "void");
-                    return if is_void {
-                        ResultUse::DeliberatelyDiscarded
-                    } else {
-                        ResultUse::Checked
-                    };
-                }
-                "init_declarator" | "assignment_expression" => {
-                    let target = if parent.node_kind() == "init_declarator" {
-                        parent.field("declarator").and_then(syntax::declarator_name)
-                    } else {
-                        parent
-                            .field("left")
-                            .map(|l| strip(l, self.source))
-                            .filter(|l| l.node_kind() == "identifier")
-                    };
-                    let Some(target) = target else {
-                        return ResultUse::Checked;
-                    };
-                    let name = self.text(target);
-                    let statement_end = parent.end_byte();
-                    let read_later = self
-                        .uses
-                        .get(name)
-                        .is_some_and(|positions| positions.iter().any(|&p| p > statement_end));
-                    return if read_later {
-                        ResultUse::Checked
-                    } else {
-                        ResultUse::StoredUnread
-                    };
-                }
-                "comma_expression" => node = parent,
-                _ => return ResultUse::Checked,
-            }
-        }
-        ResultUse::Checked
+        result_use(call, self.source, &|name, after| {
+            self.uses
+                .get(name)
+                .is_some_and(|positions| positions.iter().any(|&p| p > after))
+        })
     }
 
     pub(super) fn call(&mut self, call: Node<'t>, context: Context<'t>) {
@@ -134,36 +92,9 @@ impl<'m, 't> Builder<'m, 't> {
             self.unknown_call_arguments(&args, context);
             return;
         }
-        if matches!(name.as_str(), "cudaGetLastError" | "cudaPeekAtLastError") {
-            if !matches!(
-                self.result_use(call),
-                ResultUse::Discarded | ResultUse::DeliberatelyDiscarded | ResultUse::StoredUnread
-            ) {
-                self.launch_checks.push(call.start_byte());
-            }
-            return;
-        }
-        if is_check_name(&name, self.model.check_macros)
-            || matches!(
-                name.as_str(),
-                "checkCudaErrors" | "gpuErrchk" | "getLastCudaError"
-            )
-        {
-            // a check with no CUDA call inside queries the last error itself (`getLastCudaError("msg")`)
-            let wraps_call = args.iter().any(|a| {
-                let mut found = false;
-                walk_iterative(*a, |n| {
-                    if n.node_kind() == "call_expression" && is_cuda_api(call_name(n, self.source))
-                    {
-                        found = true;
-                    }
-                    !found
-                });
-                found
-            });
-            if !wraps_call {
-                self.launch_checks.push(call.start_byte());
-            }
+        // last-error queries and error checks are read by the error flow (`model::errors`); the
+        // calls a check wraps are visited on their own
+        if is_last_error_query(&name) || is_check_name(&name, self.model.check_macros) {
             return;
         }
         if is_cuda_api(&name) {

@@ -59,10 +59,6 @@ impl<'m, 't> Builder<'m, 't> {
             args.iter().map(|a| self.pointer_arg(*a)).collect();
         let argument_values: Vec<Option<Sym>> =
             args.iter().map(|a| self.evaluate(*a, true)).collect();
-        let wrapped = !matches!(
-            strip_parents(call).map(|p| p.node_kind()),
-            Some("expression_statement")
-        );
         let launch_index = self.out.launches.len();
         let summary_arity = args.len();
         self.out.launches.push(Launch {
@@ -81,8 +77,6 @@ impl<'m, 't> Builder<'m, 't> {
             arguments: args.clone(),
             pointer_arguments: pointer_arguments.clone(),
             argument_values,
-            checked: false,
-            wrapped,
             device: self.device,
         });
         // the lints read this kernel's summary too (`HostFacts::kernel`)

@@ -240,10 +240,6 @@ pub struct Launch<'t> {
     pub pointer_arguments: Vec<Option<PointerArg>>,
     /// Per argument, its value as a size (for binding kernel extents).
     pub argument_values: Vec<Option<Sym>>,
-    /// A `cudaGetLastError`/`cudaPeekAtLastError` test follows before the next launch.
-    pub checked: bool,
-    /// The launch is itself wrapped in code that may check it (a macro).
-    pub wrapped: bool,
     pub device: Option<i128>,
 }
 
@@ -325,6 +321,9 @@ impl<'t> HostFunction<'t> {
 pub struct HostFacts<'t> {
     pub functions: Vec<HostFunction<'t>>,
     pub kernels: Vec<KernelSummary>,
+    /// The host functions (indices into `Model::functions`) analysed by this lint, those with
+    /// no facts included; the others' findings are kept from an earlier lint.
+    pub analysed: Vec<usize>,
 }
 
 /// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
@@ -387,6 +386,73 @@ pub fn is_check_name(name: &str, configured: &[String]) -> bool {
         || configured.iter().any(|c| c == name)
 }
 
+/// How a call's result is used. `read_later(name, end)` says whether the variable `name`, when
+/// the result is stored in it by a statement ending at `end`, is read afterwards.
+pub fn result_use(call: Node, source: &str, read_later: &dyn Fn(&str, usize) -> bool) -> ResultUse {
+    result_use_among(ancestors(call), source, read_later)
+}
+
+/// `result_use` given the call's ancestors, nearest first.
+pub fn result_use_among<'t>(
+    ancestors: impl Iterator<Item = Node<'t>>,
+    source: &str,
+    read_later: &dyn Fn(&str, usize) -> bool,
+) -> ResultUse {
+    for parent in ancestors.take(MAX_DEPTH) {
+        match parent.node_kind() {
+            "parenthesized_expression" | "comma_expression" => continue,
+            "expression_statement" => return ResultUse::Discarded,
+            "cast_expression" => {
+                let is_void = parent
+                    .field("type")
+                    .is_some_and(|t| text(t, source).trim() == "void");
+                return if is_void {
+                    ResultUse::DeliberatelyDiscarded
+                } else {
+                    ResultUse::Checked
+                };
+            }
+            "init_declarator" | "assignment_expression" => {
+                let target = if parent.node_kind() == "init_declarator" {
+                    parent.field("declarator").and_then(syntax::declarator_name)
+                } else {
+                    parent
+                        .field("left")
+                        .map(|l| strip(l, source))
+                        .filter(|l| l.node_kind() == "identifier")
+                };
+                let Some(target) = target else {
+                    return ResultUse::Checked;
+                };
+                return if read_later(text(target, source), parent.end_byte()) {
+                    ResultUse::Checked
+                } else {
+                    ResultUse::StoredUnread
+                };
+            }
+            _ => return ResultUse::Checked,
+        }
+    }
+    ResultUse::Checked
+}
+
+/// Whether a call's value is what its function returns (`return f(...);`, through parentheses
+/// and casts), given its ancestors, nearest first.
+pub fn is_returned_among<'t>(ancestors: impl Iterator<Item = Node<'t>>) -> bool {
+    for parent in ancestors.take(MAX_DEPTH) {
+        match parent.node_kind() {
+            "parenthesized_expression" | "cast_expression" => continue,
+            "return_statement" => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
 fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
     let Some(function) = call.field("function") else {
         return "";
@@ -423,6 +489,14 @@ fn returns_no_error(name: &str) -> bool {
     )
 }
 
+/// `cudaGetLastError`, `cudaPeekAtLastError` and HIP's: the calls that read a launch's error.
+pub fn is_last_error_query(name: &str) -> bool {
+    matches!(
+        name,
+        "cudaGetLastError" | "cudaPeekAtLastError" | "hipGetLastError" | "hipPeekAtLastError"
+    )
+}
+
 fn is_launch(call: Node) -> bool {
     named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
 }
@@ -434,8 +508,12 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// The facts of every host function without parse errors, except those `reuse` says an earlier
 /// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
-pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
+pub fn build<'t>(
+    model: &Model<'t>,
+    reuse: &mut dyn Reuse<'t>,
+) -> (Vec<HostFunction<'t>>, Vec<usize>) {
     let mut functions = Vec::new();
+    let mut analysed = Vec::new();
     let helpers = helpers::HelperCache::default();
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
@@ -455,7 +533,12 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
         };
         builder.statement(body, context, 0);
         builder.finish();
+        // the error flow's verdicts point into the callers and callees they read
+        builder.depends_on.extend(model.errors.reads(index));
+        builder.depends_on.sort_unstable();
+        builder.depends_on.dedup();
         reuse.host_function_built(index, &builder.depends_on);
+        analysed.push(index);
         let host = builder.out;
         if !host.events.is_empty()
             || !host.launches.is_empty()
@@ -466,7 +549,7 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
             functions.push(host);
         }
     }
-    functions
+    (functions, analysed)
 }
 
 // ---- host functions -----------------------------------------------------------------------
@@ -499,8 +582,6 @@ struct Builder<'m, 't> {
     /// Positions of identifier uses, to tell whether a stored error code is read later.
     uses: HashMap<&'t str, Vec<usize>>,
     error_variables: HashSet<String>,
-    /// Positions where a launch error is queried and tested.
-    launch_checks: Vec<usize>,
     device: Option<i128>,
     /// Names of the file's other functions looked up (callees, launched kernels): what these
     /// facts, and the lints reading the launches, depend on outside the function.

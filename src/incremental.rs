@@ -431,7 +431,7 @@ impl Lookup {
 
 /// A hash of the texts of a host function whose summary callers may read.
 fn helper_hash(model: &Model, function: &Function) -> Option<u64> {
-    if !crate::model::host::may_allocate_for_caller(model, function) {
+    if !crate::model::host::summarized_for_callers(model, function) {
         return None;
     }
     let (source, view) = texts(model, function)?;

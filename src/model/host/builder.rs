@@ -22,6 +22,8 @@ impl<'m, 't> Builder<'m, 't> {
             },
             by_name: HashMap::default(),
             reassigned: HashSet::default(),
+            plain_definitions: HashMap::default(),
+            opaque: HashSet::default(),
             initializers: HashMap::default(),
             const_names: HashSet::default(),
             scalar_types: HashMap::default(),
@@ -190,6 +192,8 @@ impl<'m, 't> Builder<'m, 't> {
         }
         let mut declarations = Vec::new();
         let mut reassigned = HashSet::default();
+        let mut plain_definitions: HashMap<String, Vec<Node<'t>>> = HashMap::default();
+        let mut opaque: HashSet<String> = HashSet::default();
         let mut uses: HashMap<&'t str, Vec<usize>> = HashMap::default();
         let mut has_goto = false;
         let mut peer = false;
@@ -215,6 +219,17 @@ impl<'m, 't> Builder<'m, 't> {
                 "assignment_expression" => {
                     if let Some(left) = node.field("left") {
                         let left = strip(left, source);
+                        if left.node_kind() == "identifier" {
+                            let name = text(left, source).to_string();
+                            match (operator(node, source), node.field("right")) {
+                                ("=", Some(right)) => {
+                                    plain_definitions.entry(name).or_default().push(right)
+                                }
+                                _ => {
+                                    opaque.insert(name);
+                                }
+                            }
+                        }
                         let base = if left.node_kind() == "field_expression" {
                             left.field("argument")
                         } else {
@@ -227,14 +242,18 @@ impl<'m, 't> Builder<'m, 't> {
                 }
                 "update_expression" => {
                     if let Some(argument) = node.field("argument") {
-                        reassigned.insert(text(strip(argument, source), source).to_string());
+                        let name = text(strip(argument, source), source).to_string();
+                        opaque.insert(name.clone());
+                        reassigned.insert(name);
                     }
                 }
                 "pointer_expression" if operator(node, source) == "&" => {
                     if let Some(argument) = node.field("argument") {
                         let argument = strip(argument, source);
                         if argument.node_kind() == "identifier" {
-                            reassigned.insert(text(argument, source).to_string());
+                            let name = text(argument, source).to_string();
+                            opaque.insert(name.clone());
+                            reassigned.insert(name);
                         }
                     }
                 }
@@ -246,7 +265,9 @@ impl<'m, 't> Builder<'m, 't> {
                         .map(|r| strip(r, source))
                         .filter(|r| r.node_kind() == "identifier")
                     {
-                        reassigned.insert(text(right, source).to_string());
+                        let name = text(right, source).to_string();
+                        opaque.insert(name.clone());
+                        reassigned.insert(name);
                     }
                 }
                 "identifier" if !declared_names.contains(&node.id()) => {
@@ -275,7 +296,9 @@ impl<'m, 't> Builder<'m, 't> {
                         if let Some(arguments) = node.field("arguments") {
                             for argument in named_children(arguments) {
                                 if argument.node_kind() == "identifier" {
-                                    reassigned.insert(text(argument, source).to_string());
+                                    let name = text(argument, source).to_string();
+                                    opaque.insert(name.clone());
+                                    reassigned.insert(name);
                                 }
                             }
                         }
@@ -292,6 +315,8 @@ impl<'m, 't> Builder<'m, 't> {
             true
         });
         self.reassigned = reassigned;
+        self.plain_definitions = plain_definitions;
+        self.opaque = opaque;
         self.uses = uses;
         self.out.has_goto = has_goto;
         self.out.peer_access = peer;
@@ -309,6 +334,7 @@ impl<'m, 't> Builder<'m, 't> {
                 self.by_name.remove(&name);
                 self.initializers.remove(&name);
                 self.scalar_types.remove(&name);
+                self.opaque.insert(name.clone());
                 self.reassigned.insert(name);
             }
         }
@@ -367,6 +393,10 @@ impl<'m, 't> Builder<'m, 't> {
                     && value.node_kind() != "initializer_list"
                 {
                     self.initializers.insert(name.clone(), value);
+                    self.plain_definitions
+                        .entry(name.clone())
+                        .or_default()
+                        .push(value);
                 }
             }
             if !is_pointer && !is_array && vector_element.is_none() {

@@ -21,11 +21,15 @@ mod builder;
 mod calls;
 mod helpers;
 mod launches;
+mod parameters;
 mod queries;
 mod statements;
 mod summary;
 
-pub use helpers::{may_allocate_for_caller, HelperAllocation, HelperSummary, HelperTarget};
+pub use helpers::{
+    may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
+    ParameterUse,
+};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.
@@ -121,6 +125,13 @@ pub enum EventKind {
     Freed {
         device: bool,
     },
+    /// Handed to a function of this file that uses it without keeping it: it copies from or
+    /// into it, clears it, launches kernels on it, or hands it on the same way. `reads` when
+    /// that function's first use reads what the buffer holds; `writes` when it may write it.
+    Borrowed {
+        reads: bool,
+        writes: bool,
+    },
     /// Stored elsewhere, returned, or passed to unknown code: its fate is unknown from here on.
     Escaped,
     /// Its address was taken by unknown code, which may have assigned it.
@@ -186,8 +197,11 @@ pub struct Transfer<'t> {
     pub size_node: Option<Node<'t>>,
     pub bytes: Option<Sym>,
     pub sizeof_unit: Option<String>,
-    /// `cudaMemcpyHostToDevice` and friends, when written literally: (source side, destination side).
-    pub direction: Option<(Side, Side)>,
+    /// Every copy kind the kind argument may hold, each as the `cudaMemcpyHostToDevice`-style
+    /// name where it is written and (source side, destination side): the name itself, both
+    /// arms of a `?:`, or the values of a local that reach the call. Empty when any of them is
+    /// not such a name (`cudaMemcpyDefault`, a parameter, a call).
+    pub kinds: Vec<(Node<'t>, (Side, Side))>,
     pub direction_node: Option<Node<'t>>,
     pub is_memset: bool,
 }
@@ -387,6 +401,11 @@ pub fn is_check_name(name: &str, configured: &[String]) -> bool {
         || configured.iter().any(|c| c == name)
 }
 
+/// The name a call calls (`f` in `f(x)`, `ns::f<T>(x)`), or "" for a call through an expression.
+pub fn called_name<'a>(call: Node, source: &'a str) -> &'a str {
+    call_name(call, source)
+}
+
 fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
     let Some(function) = call.field("function") else {
         return "";
@@ -491,6 +510,11 @@ struct Builder<'m, 't> {
     by_name: HashMap<String, usize>,
     /// Locals assigned after their declaration (or whose address is taken): not substituted.
     reassigned: HashSet<String>,
+    /// The values a local is given with `=` (its initializer too), for locals changed in no
+    /// other way (no `+=`, `++`, `&x`, no unknown call taking it).
+    plain_definitions: HashMap<String, Vec<Node<'t>>>,
+    /// Locals changed in a way other than `=`.
+    opaque: HashSet<String>,
     initializers: HashMap<String, Node<'t>>,
     /// Locals declared `const`/`constexpr`: their initializer holds everywhere.
     const_names: HashSet<String>,

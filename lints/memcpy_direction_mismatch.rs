@@ -93,10 +93,16 @@ mod tests {
                 "void f(int n) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); }",
                 "void f(float* a, float* b, int n) { cudaMemcpy(a, b, n * 4, cudaMemcpyDeviceToHost); }",
                 "void f(int n) { float* m; cudaMallocManaged(&m, n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, m, n * 4, cudaMemcpyHostToDevice); }",
+                // a kind that may be the right one on the paths that run
+                "void f(int n, bool up) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost); }",
+                "void f(int n, bool up) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpyKind k = cudaMemcpyDeviceToHost; if (up) k = cudaMemcpyHostToDevice; cudaMemcpy(d, h, n * 4, k); }",
             ],
             &[
                 "void f(int n) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyDeviceToHost); }",
                 "void f(int n) { std::vector<float> v(n); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(v.data(), d, n * 4, cudaMemcpyHostToDevice); }",
+                "void f(int n) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpyKind k = cudaMemcpyHostToDevice; cudaMemcpy(d, h, n * 4, k); cudaMemcpy(h, d, n * 4, k); }",
+                "void f(int n, bool p) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(h, d, n * 4, p ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice); }",
+                "void f(int w, int r) { float* h = (float*)malloc(w * r * 4); float* d; cudaMalloc(&d, w * r * 4); cudaMemcpy2D(h, w * 4, d, w * 4, w * 4, r, cudaMemcpyHostToDevice); }",
             ],
         );
     }

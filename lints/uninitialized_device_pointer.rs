@@ -106,11 +106,19 @@ mod tests {
             "void f(int n) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), n * 4); k<<<1, 1>>>(d, n); }",
             "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); k<<<1, 1>>>(d, n); }",
             "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(int n) { float* d; d = device_alloc<float>(n); k<<<1, 1>>>(d, n); }",
+            // allocated on every path, or the others leave first, or the use is under the same test
+            "void f(int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); else cudaMallocManaged(&d, n * 4); k<<<1, 1>>>(d, n); cudaFree(d); }",
+            "void f(int n, int m) { float* d; if (m == 0) { cudaMalloc(&d, n * 4); } else { printf(\"no\"); return; } cudaFree(d); }",
+            "void f(int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); if (!m) return; cudaFree(d); }",
+            "void f(int n, int m) { float* d; if (m == 2) cudaMallocHost(&d, n * 4); if (m == 2) cudaFreeHost(d); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
             "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
             "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; k<<<1, 1>>>(d, n); alloc_buffer(&d, n * 4); }",
+            // allocated on some branches only
+            "void f(const float* h, int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            "void f(int n, int m) { float* d; if (m == 0) cudaMalloc(&d, n * 4); else if (m == 1) cudaMallocManaged(&d, n * 4); if (m == 2) printf(\"pinned\"); else cudaFree(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

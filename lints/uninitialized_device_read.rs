@@ -189,11 +189,23 @@ mod tests {
             "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); cudaMemset(a, 0, n * sizeof(float)); k<<<1, 1>>>(a, b, n); k<<<1, 1>>>(b, a, n); }",
             // an allocation helper that also clears the buffer hands it over written
             "float* zeros(int n) { float* p; cudaMalloc(&p, n * sizeof(float)); cudaMemset(p, 0, n * sizeof(float)); return p; }\nvoid f(int n) { float* a = zeros(n); float* b; cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }",
+            // cleared before the accumulation; a launcher that fills the buffer
+            "__global__ void sum(const float* in, float* t, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(t, in[i]); }\nvoid f(int n) { float *a, *t; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&t, sizeof(float)); cudaMemset(a, 0, n * sizeof(float)); cudaMemset(t, 0, sizeof(float)); sum<<<1, 1>>>(a, t, n); }",
+            "void fill(float* p, const float* h, int n) { cudaMemcpy(p, h, n * sizeof(float), cudaMemcpyHostToDevice); }\nvoid f(const float* h, int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); fill(a, h, n); k<<<1, 1>>>(a, b, n); }",
+            // a captured stream runs its launches later
+            "void f(int n, cudaStream_t s) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal); k<<<1, 1, 0, s>>>(a, b, n); }",
         ];
         let fail = [
             "float* make(int n) { float* p; cudaMalloc(&p, n * sizeof(float)); return p; }\nvoid f(int n) { float* a = make(n); float* b = make(n); k<<<1, 1>>>(a, b, n); }",
             "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); k<<<1, 1>>>(a, b, n); }",
             "void f(const float* h, int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); cudaMemcpy(a, h, n / 2 * sizeof(float), cudaMemcpyHostToDevice); k<<<1, 1>>>(a, b, n); }",
+            // updates read what the memory holds
+            "__global__ void sum(const float* in, float* t, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(t, in[i]); }\nvoid f(int n) { float *a, *t; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&t, sizeof(float)); cudaMemset(a, 0, n * sizeof(float)); sum<<<1, 1>>>(a, t, n); }",
+            "__global__ void acc(const float* in, float* t, int n) { if (threadIdx.x == 0) { for (int j = 0; j < n; ++j) *t += in[j]; } }\nvoid f(int n) { float *a, *t; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&t, sizeof(float)); cudaMemset(a, 0, n * sizeof(float)); acc<<<1, 1>>>(a, t, n); }",
+            // a launcher reads what it is given
+            "void run(const float* in, float* out, int n) { k<<<1, 1>>>(in, out, n); }\nvoid f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); run(a, b, n); }",
+            // a memset of the element count: a quarter of the bins
+            "__global__ void hist(const int* in, int* bins, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(&bins[in[i] & 255], 1); }\nvoid f(const int* h, int n) { int *a, *bins; cudaMalloc(&a, n * sizeof(int)); cudaMalloc(&bins, 256 * sizeof(int)); cudaMemcpy(a, h, n * sizeof(int), cudaMemcpyHostToDevice); cudaMemset(bins, 0, 256); hist<<<1, 1>>>(a, bins, n); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -357,6 +357,8 @@ pub struct FunctionCache {
     /// This lint: functions by name and each kernel's summary, made when first needed.
     lookup: Option<Lookup>,
     last: Stats,
+    /// The host-wide facts of the last lint (`Reuse::host_context`).
+    host_context: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -806,6 +808,14 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn host_context(&mut self, digest: u64) {
+        if self.host_context != Some(digest) {
+            // kernels and device functions already taken this lint keep their entries
+            self.entries.clear();
+            self.host_context = Some(digest);
+        }
     }
 
     fn device_function(

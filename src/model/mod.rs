@@ -110,6 +110,10 @@ pub trait Reuse<'t> {
     fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool;
     /// Host function `index` was analysed, reading the file's functions named `depends_on`.
     fn host_function_built(&mut self, index: usize, depends_on: &[String]);
+    /// The file-wide facts host functions read beyond their own text and the functions they call
+    /// (the file's type aliases, function-like macros and buffers kept in members), as a hash;
+    /// told before any host function is asked for. When it changes, no host function is covered.
+    fn host_context(&mut self, _digest: u64) {}
     /// The summary of device function `index` from an earlier lint, when what it read of the
     /// summaries made before it (`known`, the names it calls) is as it was.
     fn device_function(
@@ -265,7 +269,9 @@ impl<'t> Model<'t> {
             model.kernels.push((index, facts));
         }
         model.note_calls_outside_the_file();
-        model.host.functions = host::build(&model, reuse);
+        let (functions, stored) = host::build(&model, reuse);
+        model.host.functions = functions;
+        model.host.stored = stored;
         model
     }
 

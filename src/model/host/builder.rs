@@ -87,7 +87,22 @@ impl<'m, 't> Builder<'m, 't> {
                     if unit.is_some() {
                         return None;
                     }
-                    unit = Some(size::normalize_type(self.text(factor.field("type")?)));
+                    unit = Some(match factor.field("type") {
+                        Some(type_node) => size::normalize_type(self.text(type_node)),
+                        // `sizeof(DTYPE)` with a macro or alias the parser took for a value
+                        None => {
+                            let value = strip(factor.field("value")?, self.source);
+                            if value.node_kind() != "identifier" {
+                                return None;
+                            }
+                            let name = self.text(value);
+                            match self.scalar_types.get(name) {
+                                Some(declared) => declared.clone(),
+                                None if self.by_name.contains_key(name) => return None,
+                                None => size::normalize_type(name),
+                            }
+                        }
+                    });
                 }
                 "binary_expression" if !matches!(operator(factor, self.source), "+" | "-") => {
                     return None
@@ -174,14 +189,22 @@ impl<'m, 't> Builder<'m, 't> {
         let source = self.source;
         for parameter in &self.function.parameters {
             let type_text = size::normalize_type(&parameter.type_text);
+            // `const std::vector<float>& h`: host storage of `float`s
+            let vector_element = (!parameter.is_pointer)
+                .then(|| vector_element(&type_text))
+                .flatten();
             let index = self.out.variables.len();
             self.out.variables.push(Variable {
                 name: parameter.name.clone(),
                 declaration: parameter.declaration,
-                pointee: parameter.is_pointer.then(|| type_text.clone()),
+                pointee: if parameter.is_pointer {
+                    Some(type_text.clone())
+                } else {
+                    vector_element.clone()
+                },
                 is_pointer: parameter.is_pointer,
                 is_parameter: true,
-                is_vector: false,
+                is_vector: vector_element.is_some(),
                 is_array: false,
                 initial: Initial::Unknown,
             });
@@ -350,14 +373,7 @@ impl<'m, 't> Builder<'m, 't> {
         let is_static = syntax::children(declaration)
             .any(|c| c.node_kind() == "storage_class_specifier" && self.text(c) == "static");
         let normalized_type = size::normalize_type(type_text);
-        let vector_element = (normalized_type.starts_with("vector<")
-            || normalized_type.starts_with("thrust::host_vector<"))
-        .then(|| {
-            let start = normalized_type.find('<')? + 1;
-            let end = normalized_type.rfind('>')?;
-            normalized_type.get(start..end).map(str::to_string)
-        })
-        .flatten();
+        let vector_element = vector_element(&normalized_type);
         for declarator in named_children(declaration) {
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
@@ -483,4 +499,16 @@ impl<'m, 't> Builder<'m, 't> {
             device: self.device,
         });
     }
+}
+
+/// The element type of a host vector type (`vector<float>` after normalization, or
+/// `thrust::host_vector<float>`).
+fn vector_element(normalized_type: &str) -> Option<String> {
+    if !(normalized_type.starts_with("vector<") || normalized_type.starts_with("thrust::host_vector<"))
+    {
+        return None;
+    }
+    let start = normalized_type.find('<')? + 1;
+    let end = normalized_type.rfind('>')?;
+    normalized_type.get(start..end).map(str::to_string)
 }

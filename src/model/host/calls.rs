@@ -185,6 +185,28 @@ impl<'m, 't> Builder<'m, 't> {
             self.cuda_call(call, &name, &args, context);
             return;
         }
+        // cuBLAS, cuFFT, NCCL...: they read and write the buffers they are given, keep none
+        if super::stored::is_library_call(&name) {
+            for argument in &args {
+                if let Some(identifier) = address_of(*argument, self.source) {
+                    if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                        self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                    }
+                } else if let Some(pointer) = self.pointer_arg(*argument) {
+                    self.push_event(
+                        pointer.variable,
+                        EventKind::Written {
+                            kind: WriteKind::Unknown,
+                            bytes: None,
+                            whole: false,
+                        },
+                        call,
+                        context,
+                    );
+                }
+            }
+            return;
+        }
         match name.as_str() {
             "free" => {
                 if let Some(variable) = args.first().and_then(|a| self.variable_of(*a)) {

@@ -98,6 +98,13 @@ impl HelperCache {
     }
 }
 
+impl HelperCache {
+    /// The summary of host function `index` as a function of its own calls see it.
+    pub(super) fn summary_of<'t>(&self, model: &Model<'t>, index: usize) -> Option<Rc<HelperSummary>> {
+        self.summary(model, index, 1)
+    }
+}
+
 /// Whether a host function's signature lets it hand an allocation to its caller: it returns a
 /// pointer, or takes a pointer to a pointer or a reference to a pointer.
 pub fn may_allocate_for_caller(model: &Model, function: &crate::model::Function) -> bool {

@@ -24,12 +24,14 @@ mod launches;
 mod parameters;
 mod queries;
 mod statements;
+mod stored;
 mod summary;
 
 pub use helpers::{
     may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
     ParameterUse,
 };
+pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.
@@ -339,6 +341,8 @@ impl<'t> HostFunction<'t> {
 pub struct HostFacts<'t> {
     pub functions: Vec<HostFunction<'t>>,
     pub kernels: Vec<KernelSummary>,
+    /// Buffers kept in struct members and file-level variables, read from every host function.
+    pub stored: StoredBuffers<'t>,
 }
 
 /// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
@@ -453,9 +457,14 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// The facts of every host function without parse errors, except those `reuse` says an earlier
 /// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
-pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
+pub fn build<'t>(
+    model: &Model<'t>,
+    reuse: &mut dyn Reuse<'t>,
+) -> (Vec<HostFunction<'t>>, StoredBuffers<'t>) {
     let mut functions = Vec::new();
     let helpers = helpers::HelperCache::default();
+    let stored = stored::collect(model, &helpers);
+    reuse.host_context(context_digest(model, &stored));
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -474,6 +483,20 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
         };
         builder.statement(body, context, 0);
         builder.finish();
+        // a buffer kept in a member is freed, if at all, by another function: name those
+        for allocation in stored.allocations.iter().filter(|a| a.function == index) {
+            for (key, call) in &stored.releases {
+                let releaser = model
+                    .functions
+                    .iter()
+                    .find(|f| within(*call, f.definition));
+                if let (true, Some(releaser)) = (*key != allocation.key, releaser) {
+                    builder.depends_on.push(releaser.name.clone());
+                }
+            }
+        }
+        builder.depends_on.sort_unstable();
+        builder.depends_on.dedup();
         reuse.host_function_built(index, &builder.depends_on);
         let host = builder.out;
         if !host.events.is_empty()
@@ -485,7 +508,39 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
             functions.push(host);
         }
     }
-    functions
+    (functions, stored)
+}
+
+/// A hash of the file-wide facts host functions read (see `Reuse::host_context`).
+fn context_digest(model: &Model, stored: &StoredBuffers) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    let mut aliases: Vec<_> = model.type_aliases.iter().collect();
+    aliases.sort_unstable();
+    aliases.hash(&mut hasher);
+    model.function_macros.hash(&mut hasher);
+    let function_name = |node: Node| {
+        model
+            .functions
+            .iter()
+            .find(|f| within(node, f.definition))
+            .map(|f| f.name.as_str())
+    };
+    for allocation in &stored.allocations {
+        (
+            &allocation.key,
+            function_name(allocation.call),
+            allocation.memory as u8,
+        )
+            .hash(&mut hasher);
+    }
+    for (key, call) in &stored.releases {
+        (key, function_name(*call)).hash(&mut hasher);
+    }
+    let mut escaped: Vec<_> = stored.escaped.iter().collect();
+    escaped.sort_unstable();
+    escaped.hash(&mut hasher);
+    hasher.finish()
 }
 
 // ---- host functions -----------------------------------------------------------------------

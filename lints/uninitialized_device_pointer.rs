@@ -8,7 +8,7 @@ crate::declare_lint!(
     "uninitialized-device-pointer",
     Memory,
     Error,
-    "pointer passed to a kernel or a copy before any allocation or assignment",
+    "pointer used by a kernel, a copy or a free before any allocation, or allocated on some paths only",
     check
 );
 

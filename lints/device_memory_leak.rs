@@ -35,7 +35,10 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
     let releaser = model
         .functions
         .iter()
-        .find(|f| f.definition.start_byte() <= release.start_byte() && release.end_byte() <= f.definition.end_byte())
+        .find(|f| {
+            f.definition.start_byte() <= release.start_byte()
+                && release.end_byte() <= f.definition.end_byte()
+        })
         .map(|f| f.name.as_str())
         .unwrap_or("?");
     let function = &model.functions[host.function_index].name;

@@ -504,7 +504,8 @@ impl<'m, 't> Builder<'m, 't> {
 /// The element type of a host vector type (`vector<float>` after normalization, or
 /// `thrust::host_vector<float>`).
 fn vector_element(normalized_type: &str) -> Option<String> {
-    if !(normalized_type.starts_with("vector<") || normalized_type.starts_with("thrust::host_vector<"))
+    if !(normalized_type.starts_with("vector<")
+        || normalized_type.starts_with("thrust::host_vector<"))
     {
         return None;
     }

@@ -100,7 +100,11 @@ impl HelperCache {
 
 impl HelperCache {
     /// The summary of host function `index` as a function of its own calls see it.
-    pub(super) fn summary_of<'t>(&self, model: &Model<'t>, index: usize) -> Option<Rc<HelperSummary>> {
+    pub(super) fn summary_of<'t>(
+        &self,
+        model: &Model<'t>,
+        index: usize,
+    ) -> Option<Rc<HelperSummary>> {
         self.summary(model, index, 1)
     }
 }

@@ -486,10 +486,7 @@ pub fn build<'t>(
         // a buffer kept in a member is freed, if at all, by another function: name those
         for allocation in stored.allocations.iter().filter(|a| a.function == index) {
             for (key, call) in &stored.releases {
-                let releaser = model
-                    .functions
-                    .iter()
-                    .find(|f| within(*call, f.definition));
+                let releaser = model.functions.iter().find(|f| within(*call, f.definition));
                 if let (true, Some(releaser)) = (*key != allocation.key, releaser) {
                     builder.depends_on.push(releaser.name.clone());
                 }

@@ -63,7 +63,12 @@ pub(super) fn allocation_memory(name: &str, flags: Option<&str>) -> Option<Memor
 pub(super) fn is_device_free(name: &str) -> bool {
     matches!(
         name,
-        "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cuMemFree" | "cuMemFree_v2" | "cuMemFreeHost"
+        "cudaFree"
+            | "cudaFreeAsync"
+            | "cudaFreeHost"
+            | "cuMemFree"
+            | "cuMemFree_v2"
+            | "cuMemFreeHost"
     )
 }
 
@@ -229,7 +234,10 @@ fn classify<'t>(
     let source = model.source;
     let mut child = mention;
     let mut parent = mention.parent()?;
-    while matches!(parent.node_kind(), "parenthesized_expression" | "cast_expression") {
+    while matches!(
+        parent.node_kind(),
+        "parenthesized_expression" | "cast_expression"
+    ) {
         child = parent;
         parent = parent.parent()?;
     }
@@ -239,7 +247,10 @@ fn classify<'t>(
         address = true;
         child = parent;
         parent = parent.parent()?;
-        while matches!(parent.node_kind(), "parenthesized_expression" | "cast_expression") {
+        while matches!(
+            parent.node_kind(),
+            "parenthesized_expression" | "cast_expression"
+        ) {
             child = parent;
             parent = parent.parent()?;
         }
@@ -269,9 +280,7 @@ fn classify<'t>(
         // `s.d_a = nullptr` after freeing it
         "assignment_expression"
             if parent.field("left") == Some(child)
-                && parent
-                    .field("right")
-                    .is_some_and(|r| is_null(r, source)) =>
+                && parent.field("right").is_some_and(|r| is_null(r, source)) =>
         {
             Role::Uses
         }
@@ -301,13 +310,12 @@ fn argument_role<'t>(
             }
         }
         // a helper of this file that allocates through this argument (`alloc_buffer(&s.d, n)`)
-        let stored = helper_summary(model, helpers, name, args.len())
-            .and_then(|s| {
-                s.allocations
-                    .iter()
-                    .find(|a| a.target == HelperTarget::Parameter(position))
-                    .map(|a| a.memory)
-            });
+        let stored = helper_summary(model, helpers, name, args.len()).and_then(|s| {
+            s.allocations
+                .iter()
+                .find(|a| a.target == HelperTarget::Parameter(position))
+                .map(|a| a.memory)
+        });
         return match stored {
             Some(memory) => Role::Allocates(memory),
             None => Role::Unknown,

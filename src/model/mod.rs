@@ -6,6 +6,7 @@ pub mod host;
 pub mod index;
 pub mod kernel;
 pub mod launch;
+pub mod ranges;
 pub mod reaching;
 pub mod size;
 pub mod suppression;

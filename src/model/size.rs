@@ -194,6 +194,83 @@ impl Sym {
         Some(result)
     }
 
+    /// `self / divisor` for a positive constant, marked rounded down.
+    pub fn divided_by(&self, divisor: i128) -> Option<Sym> {
+        self.divide(divisor)
+    }
+
+    /// `self * factor` for a constant.
+    pub fn times(&self, factor: i128) -> Option<Sym> {
+        self.scale(Ratio::int(factor))
+    }
+
+    /// Whether the value is at least 0 for every value of the variables at least 1.
+    pub fn is_nonnegative(&self) -> bool {
+        let mut minimum = Ratio::int(0);
+        for (monomial, coefficient) in &self.terms {
+            if !monomial.is_empty() && coefficient.num < 0 {
+                return false;
+            }
+            minimum = match minimum.add(*coefficient) {
+                Some(sum) => sum,
+                None => return false,
+            };
+        }
+        minimum.num >= 0
+    }
+
+    /// An upper bound of `self / atom` for a variable at least 1: each monomial holding `atom`
+    /// loses it, a negative term without it is dropped (which only raises the value), and a
+    /// positive one is kept whole (dividing it by at least 1 only lowers it).
+    pub fn over_atom(&self, atom: &str) -> Option<Sym> {
+        let mut result = Sym {
+            terms: BTreeMap::new(),
+            floored: true,
+        };
+        for (monomial, coefficient) in &self.terms {
+            let mut reduced = monomial.clone();
+            match reduced.iter().position(|a| a == atom) {
+                Some(at) => {
+                    reduced.remove(at);
+                }
+                None if coefficient.num < 0 => continue,
+                None => {}
+            }
+            let mut term = Sym {
+                terms: BTreeMap::new(),
+                floored: false,
+            };
+            term.terms.insert(reduced, *coefficient);
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
+    /// The terms as integer coefficients of monomials; None when the value was rounded or has
+    /// a fractional coefficient.
+    pub fn integer_terms(&self) -> Option<Vec<(i128, Vec<String>)>> {
+        if self.floored {
+            return None;
+        }
+        self.terms
+            .iter()
+            .map(|(monomial, c)| (c.den == 1).then(|| (c.num, monomial.clone())))
+            .collect()
+    }
+
+    /// The polynomial with these integer terms.
+    pub fn from_integer_terms(terms: &[(i128, Vec<String>)]) -> Option<Sym> {
+        let mut result = Sym::constant(0);
+        for (coefficient, monomial) in terms {
+            let mut term = Sym::constant(*coefficient);
+            for atom in monomial {
+                term = term.mul(&Sym::atom(atom))?;
+            }
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
     /// Replaces every atom by the value `bind` gives for it (None when any is unknown).
     pub fn substitute(&self, bind: &dyn Fn(&str) -> Option<Sym>) -> Option<Sym> {
         let mut result = Sym::constant(0);

@@ -80,8 +80,22 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// Ok when every part of `node` that derives from the global thread index is bounded from
-    /// above; Err names the first part that is not.
+    /// above; Err names the first part that is not. A part the recognised shapes leave open is
+    /// still bounded when its value range is.
     pub(super) fn bounded(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        match self.bounded_by_shape(node, comparisons, visiting, depth) {
+            Err(_) if self.range_bounded(node, comparisons) => Ok(None),
+            result => result,
+        }
+    }
+
+    fn bounded_by_shape(
         &self,
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
@@ -113,7 +127,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&key) {
                     return Err(node);
                 }
-                if self.stride_variables.contains(self.text(node)) {
+                // `g += s` taken alongside `u += s` keeps `g` at its start with `u`'s value
+                let values: Vec<Node<'t>> = values
+                    .into_iter()
+                    .map(|v| self.stepped_alongside(v).unwrap_or(v))
+                    .collect();
+                let steps_alone = values
+                    .iter()
+                    .any(|v| crate::model::reaching::updates_itself(*v, self.source));
+                if steps_alone && self.stride_variables.contains(self.text(node)) {
                     return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
                 visiting.push(key);
@@ -351,6 +373,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     oriented.relation,
                     Relation::Less | Relation::LessEqual | Relation::Equal
                 ) && self.covers(oriented.left, &target, 0)
+                    && !self.spans_the_grid(oriented.right)
                 {
                     return Some(oriented);
                 }

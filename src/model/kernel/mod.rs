@@ -14,6 +14,7 @@ mod accesses;
 mod barriers;
 mod bounds;
 mod calls;
+mod ranges;
 mod summary;
 mod thread_values;
 mod walk;
@@ -231,6 +232,9 @@ enum Exit {
     Return,
     /// `continue`, `break`, `goto`: those threads are alive elsewhere in the kernel.
     Skip,
+    /// `assert(c)`, `__builtin_assume(c)`: the code states `c` holds from here on; no thread
+    /// is meant to leave, so no barrier diverges on it.
+    Stated,
 }
 
 /// One fact pushed while walking: the condition and, for an early exit's negation, how it left.
@@ -247,6 +251,10 @@ struct Analyzer<'a, 't> {
     helpers: &'a DeviceFunctions,
     /// Locals stepped by `++`/`--`, which `definitions` does not list.
     updated: std::collections::HashSet<String>,
+    /// Those steps: the operand of each `++`/`--`, by local.
+    steps: HashMap<String, Vec<Node<'t>>>,
+    /// The block size `__launch_bounds__` caps the kernel at.
+    launch_bound: Option<i128>,
     /// While summarising a device function: per `return` met by the walk, whether its value is
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
@@ -297,6 +305,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             function,
             helpers,
             updated: Default::default(),
+            steps: HashMap::default(),
+            launch_bound: ranges::declared_launch_bound(function, source),
             returns: None,
             pointers: HashMap::default(),
             definitions: HashMap::default(),

@@ -363,6 +363,8 @@ pub struct FunctionCache {
     /// This lint: functions by name and each kernel's summary, made when first needed.
     lookup: Option<Lookup>,
     last: Stats,
+    /// The host-wide facts of the last lint (`Reuse::host_context`).
+    host_context: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -437,7 +439,7 @@ impl Lookup {
 
 /// A hash of the texts of a host function whose summary callers may read.
 fn helper_hash(model: &Model, function: &Function) -> Option<u64> {
-    if !crate::model::host::may_allocate_for_caller(model, function) {
+    if !crate::model::host::summarized_for_callers(model, function) {
         return None;
     }
     let (source, view) = texts(model, function)?;
@@ -814,6 +816,14 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn host_context(&mut self, digest: u64) {
+        if self.host_context != Some(digest) {
+            // kernels and device functions already taken this lint keep their entries
+            self.entries.clear();
+            self.host_context = Some(digest);
+        }
     }
 
     fn device_function(

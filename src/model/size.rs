@@ -363,49 +363,87 @@ impl Sym {
 /// Byte size of a builtin or CUDA vector type (LP64), after `const` and spaces are removed.
 pub fn builtin_size(type_text: &str) -> Option<i128> {
     let t = normalize_type(type_text);
+    if let Some(size) = vector_size(&t) {
+        return Some(size);
+    }
     Some(match t.as_str() {
-        "char" | "signedchar" | "unsignedchar" | "bool" | "int8_t" | "uint8_t" | "char1"
-        | "uchar1" => 1,
+        "char" | "signedchar" | "unsignedchar" | "bool" | "int8_t" | "uint8_t"
+        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" => 1,
         "short" | "unsignedshort" | "shortint" | "int16_t" | "uint16_t" | "half" | "__half"
-        | "__nv_bfloat16" => 2,
+        | "__nv_bfloat16" | "nv_bfloat16" => 2,
         "int" | "unsigned" | "unsignedint" | "signed" | "signedint" | "float" | "int32_t"
-        | "uint32_t" | "uint" => 4,
+        | "uint32_t" | "uint" | "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162" => 4,
         "long" | "unsignedlong" | "longint" | "longlong" | "unsignedlonglong" | "longlongint"
-        | "double" | "size_t" | "ssize_t" | "ptrdiff_t" | "int64_t" | "uint64_t" | "float2"
-        | "int2" | "uint2" | "cuComplex" | "cuFloatComplex" => 8,
-        "float4" | "int4" | "uint4" | "double2" | "cuDoubleComplex" | "longdouble" => 16,
-        "float3" | "int3" | "uint3" => 12,
-        "double4" => 32,
+        | "double" | "size_t" | "ssize_t" | "ptrdiff_t" | "int64_t" | "uint64_t" | "cuComplex"
+        | "cuFloatComplex" => 8,
+        "cuDoubleComplex" | "longdouble" => 16,
         _ if t.ends_with('*') => 8,
         _ => return None,
     })
 }
 
-/// Scalar types whose size a `sizeof` mismatch can be judged on (not bytes, not vector types).
+/// The size of one component of a CUDA vector type (4 for `float4`, 2 for `__half2`).
+pub fn component_size(type_text: &str) -> Option<i128> {
+    let t = normalize_type(type_text);
+    match t.as_str() {
+        "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => return Some(2),
+        _ => {}
+    }
+    let count = i128::from(t.chars().last()?.to_digit(10)?);
+    vector_size(&t).map(|size| size / count)
+}
+
+/// The CUDA vector types (`float4`, `uchar2`, `longlong2`, ...): component size times count.
+fn vector_size(t: &str) -> Option<i128> {
+    let count = t.chars().last()?.to_digit(10)?;
+    if !(1..=4).contains(&count) {
+        return None;
+    }
+    let component = match &t[..t.len() - 1] {
+        "char" | "uchar" => 1,
+        "short" | "ushort" => 2,
+        "int" | "uint" | "float" => 4,
+        "long" | "ulong" | "longlong" | "ulonglong" | "double" => 8,
+        _ => return None,
+    };
+    Some(component * i128::from(count))
+}
+
+/// Element types whose size a `sizeof` mismatch can be judged on: numbers, half and bfloat16
+/// types and the CUDA vector types; not bytes (`char`, `uint8_t`, `bool`), which buffers of raw
+/// storage use, nor structs.
 pub fn is_scalar_element(type_text: &str) -> bool {
-    matches!(
-        normalize_type(type_text).as_str(),
-        "short"
-            | "unsignedshort"
-            | "int"
-            | "unsigned"
-            | "unsignedint"
-            | "float"
-            | "int32_t"
-            | "uint32_t"
-            | "long"
-            | "unsignedlong"
-            | "longlong"
-            | "unsignedlonglong"
-            | "double"
-            | "size_t"
-            | "int64_t"
-            | "uint64_t"
-            | "int16_t"
-            | "uint16_t"
-            | "half"
-            | "__half"
-    )
+    let t = normalize_type(type_text);
+    vector_size(&t).is_some()
+        || matches!(
+            t.as_str(),
+            "short"
+                | "unsignedshort"
+                | "int"
+                | "unsigned"
+                | "unsignedint"
+                | "float"
+                | "int32_t"
+                | "uint32_t"
+                | "long"
+                | "unsignedlong"
+                | "longlong"
+                | "unsignedlonglong"
+                | "double"
+                | "size_t"
+                | "int64_t"
+                | "uint64_t"
+                | "int16_t"
+                | "uint16_t"
+                | "half"
+                | "__half"
+                | "half2"
+                | "__half2"
+                | "__nv_bfloat16"
+                | "nv_bfloat16"
+                | "__nv_bfloat162"
+                | "nv_bfloat162"
+        )
 }
 
 /// `const float` → `float`, `std::size_t` → `size_t`, spaces removed.

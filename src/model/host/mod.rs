@@ -21,11 +21,17 @@ mod builder;
 mod calls;
 mod helpers;
 mod launches;
+mod parameters;
 mod queries;
 mod statements;
+mod stored;
 mod summary;
 
-pub use helpers::{may_allocate_for_caller, HelperAllocation, HelperSummary, HelperTarget};
+pub use helpers::{
+    may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
+    ParameterUse,
+};
+pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.
@@ -121,6 +127,13 @@ pub enum EventKind {
     Freed {
         device: bool,
     },
+    /// Handed to a function of this file that uses it without keeping it: it copies from or
+    /// into it, clears it, launches kernels on it, or hands it on the same way. `reads` when
+    /// that function's first use reads what the buffer holds; `writes` when it may write it.
+    Borrowed {
+        reads: bool,
+        writes: bool,
+    },
     /// Stored elsewhere, returned, or passed to unknown code: its fate is unknown from here on.
     Escaped,
     /// Its address was taken by unknown code, which may have assigned it.
@@ -186,8 +199,11 @@ pub struct Transfer<'t> {
     pub size_node: Option<Node<'t>>,
     pub bytes: Option<Sym>,
     pub sizeof_unit: Option<String>,
-    /// `cudaMemcpyHostToDevice` and friends, when written literally: (source side, destination side).
-    pub direction: Option<(Side, Side)>,
+    /// Every copy kind the kind argument may hold, each as the `cudaMemcpyHostToDevice`-style
+    /// name where it is written and (source side, destination side): the name itself, both
+    /// arms of a `?:`, or the values of a local that reach the call. Empty when any of them is
+    /// not such a name (`cudaMemcpyDefault`, a parameter, a call).
+    pub kinds: Vec<(Node<'t>, (Side, Side))>,
     pub direction_node: Option<Node<'t>>,
     pub is_memset: bool,
 }
@@ -324,6 +340,8 @@ pub struct HostFacts<'t> {
     /// The host functions (indices into `Model::functions`) analysed by this lint, those with
     /// no facts included; the others' findings are kept from an earlier lint.
     pub analysed: Vec<usize>,
+    /// Buffers kept in struct members and file-level variables, read from every host function.
+    pub stored: StoredBuffers<'t>,
 }
 
 /// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
@@ -453,6 +471,11 @@ fn ancestors(node: Node) -> impl Iterator<Item = Node> {
     std::iter::successors(node.parent(), |n| n.parent())
 }
 
+/// The name a call calls (`f` in `f(x)`, `ns::f<T>(x)`), or "" for a call through an expression.
+pub fn called_name<'a>(call: Node, source: &'a str) -> &'a str {
+    call_name(call, source)
+}
+
 fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
     let Some(function) = call.field("function") else {
         return "";
@@ -511,10 +534,12 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 pub fn build<'t>(
     model: &Model<'t>,
     reuse: &mut dyn Reuse<'t>,
-) -> (Vec<HostFunction<'t>>, Vec<usize>) {
+) -> (Vec<HostFunction<'t>>, Vec<usize>, StoredBuffers<'t>) {
     let mut functions = Vec::new();
     let mut analysed = Vec::new();
     let helpers = helpers::HelperCache::default();
+    let stored = stored::collect(model, &helpers);
+    reuse.host_context(context_digest(model, &stored));
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -535,6 +560,15 @@ pub fn build<'t>(
         builder.finish();
         // the error flow's verdicts point into the callers and callees they read
         builder.depends_on.extend(model.errors.reads(index));
+        // a buffer kept in a member is freed, if at all, by another function: name those
+        for allocation in stored.allocations.iter().filter(|a| a.function == index) {
+            for (key, call) in &stored.releases {
+                let releaser = model.functions.iter().find(|f| within(*call, f.definition));
+                if let (true, Some(releaser)) = (*key != allocation.key, releaser) {
+                    builder.depends_on.push(releaser.name.clone());
+                }
+            }
+        }
         builder.depends_on.sort_unstable();
         builder.depends_on.dedup();
         reuse.host_function_built(index, &builder.depends_on);
@@ -549,7 +583,39 @@ pub fn build<'t>(
             functions.push(host);
         }
     }
-    (functions, analysed)
+    (functions, analysed, stored)
+}
+
+/// A hash of the file-wide facts host functions read (see `Reuse::host_context`).
+fn context_digest(model: &Model, stored: &StoredBuffers) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    let mut aliases: Vec<_> = model.type_aliases.iter().collect();
+    aliases.sort_unstable();
+    aliases.hash(&mut hasher);
+    model.function_macros.hash(&mut hasher);
+    let function_name = |node: Node| {
+        model
+            .functions
+            .iter()
+            .find(|f| within(node, f.definition))
+            .map(|f| f.name.as_str())
+    };
+    for allocation in &stored.allocations {
+        (
+            &allocation.key,
+            function_name(allocation.call),
+            allocation.memory as u8,
+        )
+            .hash(&mut hasher);
+    }
+    for (key, call) in &stored.releases {
+        (key, function_name(*call)).hash(&mut hasher);
+    }
+    let mut escaped: Vec<_> = stored.escaped.iter().collect();
+    escaped.sort_unstable();
+    escaped.hash(&mut hasher);
+    hasher.finish()
 }
 
 // ---- host functions -----------------------------------------------------------------------
@@ -574,6 +640,11 @@ struct Builder<'m, 't> {
     by_name: HashMap<String, usize>,
     /// Locals assigned after their declaration (or whose address is taken): not substituted.
     reassigned: HashSet<String>,
+    /// The values a local is given with `=` (its initializer too), for locals changed in no
+    /// other way (no `+=`, `++`, `&x`, no unknown call taking it).
+    plain_definitions: HashMap<String, Vec<Node<'t>>>,
+    /// Locals changed in a way other than `=`.
+    opaque: HashSet<String>,
     initializers: HashMap<String, Node<'t>>,
     /// Locals declared `const`/`constexpr`: their initializer holds everywhere.
     const_names: HashSet<String>,

@@ -521,7 +521,7 @@ fn exit_kind(node: Node) -> Option<Exit> {
     }
 }
 
-fn access_kind(node: Node, source: &str) -> AccessKind {
+pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
     let mut current = node;
     for _ in 0..8 {
         let Some(parent) = current.parent() else {

@@ -89,7 +89,14 @@ fn check(model: &Model, cx: &mut LintContext) {
         for (returned, verdict) in errors.returned.iter().zip(&errors.returned_verdicts) {
             if let Verdict::NoCallerChecks { callers } = verdict {
                 if !callers.is_empty() {
-                    cx.report(returned_unchecked(model, cx, errors, returned.node, &returned.name, callers));
+                    cx.report(returned_unchecked(
+                        model,
+                        cx,
+                        errors,
+                        returned.node,
+                        &returned.name,
+                        callers,
+                    ));
                 }
             }
         }
@@ -119,7 +126,10 @@ fn returned_unchecked(
     let mut labels = Vec::new();
     for site in callers {
         match site {
-            Site::Local { function: caller, event } => {
+            Site::Local {
+                function: caller,
+                event,
+            } => {
                 let Some(caller) = model.errors.functions.get(*caller) else {
                     continue;
                 };
@@ -129,7 +139,10 @@ fn returned_unchecked(
                 named.push(format!("`{}`", caller.name));
                 labels.push((
                     at.node.byte_range(),
-                    format!("`{}` drops the error code `{function}` returns", caller.name),
+                    format!(
+                        "`{}` drops the error code `{function}` returns",
+                        caller.name
+                    ),
                 ));
             }
             Site::Foreign { path, site } => named.push(format!(
@@ -175,12 +188,15 @@ fn result_discarded(
                 apis.push(format!("`{}`", returned.name));
                 labels.push((
                     returned.node.byte_range(),
-                    format!("`{}` returns the error code of `{}` here", returning.name, returned.name),
+                    format!(
+                        "`{}` returns the error code of `{}` here",
+                        returning.name, returned.name
+                    ),
                 ));
             }
-            Origin::Foreign { path, name, line, .. } => {
-                apis.push(format!("`{name}` ({}:{line})", shown(model.path, path)))
-            }
+            Origin::Foreign {
+                path, name, line, ..
+            } => apis.push(format!("`{name}` ({}:{line})", shown(model.path, path))),
         }
     }
     apis.dedup();

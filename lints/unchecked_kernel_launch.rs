@@ -1,6 +1,6 @@
+use super::support::{list, shown};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lint::LintContext;
-use super::support::{list, shown};
 use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
 use crate::model::host::{is_check_name, HostFunction, ResultUse};
 use crate::model::Model;
@@ -25,11 +25,17 @@ fn check(model: &Model, cx: &mut LintContext) {
         let Some(errors) = model.errors.of(index) else {
             continue;
         };
-        let host = model.host.functions.iter().find(|h| h.function_index == index);
+        let host = model
+            .host
+            .functions
+            .iter()
+            .find(|h| h.function_index == index);
         let check_macro = host.and_then(|h| check_macro_in_use(model, h));
         for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
             let diagnostic = match (event.kind, verdict) {
-                (EventKind::Launch, Verdict::Unchecked) => unchecked_here(cx, event.node, &event.name),
+                (EventKind::Launch, Verdict::Unchecked) => {
+                    unchecked_here(cx, event.node, &event.name)
+                }
                 (EventKind::Launch, Verdict::NoCallerChecks { callers }) if callers.is_empty() => {
                     unchecked_here(cx, event.node, &event.name)
                 }
@@ -37,7 +43,8 @@ fn check(model: &Model, cx: &mut LintContext) {
                     no_caller_checks(model, cx, errors, event.node, &event.name, callers)
                 }
                 (EventKind::Call, Verdict::CallMisses { origins }) => {
-                    let launches: Vec<&Origin> = origins.iter().filter(|o| !o.is_returned()).collect();
+                    let launches: Vec<&Origin> =
+                        origins.iter().filter(|o| !o.is_returned()).collect();
                     if launches.is_empty() {
                         continue;
                     }
@@ -75,7 +82,10 @@ fn no_caller_checks(
     let mut labels = Vec::new();
     for site in callers {
         match site {
-            Site::Local { function: caller, event } => {
+            Site::Local {
+                function: caller,
+                event,
+            } => {
                 let Some(caller) = model.errors.functions.get(*caller) else {
                     continue;
                 };
@@ -85,7 +95,10 @@ fn no_caller_checks(
                 named.push(format!("`{}`", caller.name));
                 labels.push((
                     call.node.byte_range(),
-                    format!("`{}` calls `{function}` here with no check after it", caller.name),
+                    format!(
+                        "`{}` calls `{function}` here with no check after it",
+                        caller.name
+                    ),
                 ));
             }
             Site::Foreign { path, site } => named.push(format!(
@@ -131,17 +144,30 @@ fn call_misses(
                 kernels.push(format!("`{}`", launch.name));
                 labels.push((
                     launch.node.byte_range(),
-                    format!("`{}` is launched here and left for the callers of `{}` to check", launch.name, launcher.name),
+                    format!(
+                        "`{}` is launched here and left for the callers of `{}` to check",
+                        launch.name, launcher.name
+                    ),
                 ));
             }
-            Origin::Foreign { path, function, name, line, .. } => kernels.push(format!(
+            Origin::Foreign {
+                path,
+                function,
+                name,
+                line,
+                ..
+            } => kernels.push(format!(
                 "`{name}` (launched in `{function}` at {}:{line})",
                 shown(model.path, path)
             )),
         }
     }
     kernels.dedup();
-    let what = if kernels.len() == 1 { "launch" } else { "launches" };
+    let what = if kernels.len() == 1 {
+        "launch"
+    } else {
+        "launches"
+    };
     let mut diagnostic = cx
         .diagnostic(
             call.byte_range(),
@@ -263,13 +289,16 @@ mod tests {
             &code,
             &crate::config::Settings::every_rule(),
         );
-        assert_eq!(plain.len(), 1, "an unknown macro given a pointer is no check");
+        assert_eq!(
+            plain.len(),
+            1,
+            "an unknown macro given a pointer is no check"
+        );
         let configured = crate::config::Settings {
             check_macros: vec!["LAUNCHED".to_string()],
             ..crate::config::Settings::every_rule()
         };
-        let found =
-            crate::testing::run_with_settings(&UNCHECKED_KERNEL_LAUNCH, &code, &configured);
+        let found = crate::testing::run_with_settings(&UNCHECKED_KERNEL_LAUNCH, &code, &configured);
         assert!(found.is_empty(), "{found:?}");
     }
 
@@ -281,11 +310,16 @@ mod tests {
         let found = crate::testing::run_on_snippet(&UNCHECKED_KERNEL_LAUNCH, &code);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(&code[found[0].span.clone()], "g(d)");
-        assert!(found[0].message.starts_with("the call of `g` leaves the launch of `k` unchecked"));
+        assert!(found[0]
+            .message
+            .starts_with("the call of `g` leaves the launch of `k` unchecked"));
         assert_eq!(found[0].labels.len(), 1);
         assert_eq!(&code[found[0].labels[0].span.clone()], "k<<<1, 32>>>(d)");
         let fix = found[0].fix.as_ref().expect("a fix");
-        assert_eq!(fix.edits[0].replacement, "\n    MY_CHECK(cudaGetLastError());");
+        assert_eq!(
+            fix.edits[0].replacement,
+            "\n    MY_CHECK(cudaGetLastError());"
+        );
     }
 
     /// The fix uses the check macro the file already uses, and only when there is one.

@@ -588,9 +588,14 @@ fn record_define(
 
 /// Whether macro text calls `cudaGetLastError`/`cudaPeekAtLastError` (or HIP's).
 pub fn queries_last_error(text: &str) -> bool {
-    ["cudaGetLastError", "cudaPeekAtLastError", "hipGetLastError", "hipPeekAtLastError"]
-        .iter()
-        .any(|name| text.contains(name))
+    [
+        "cudaGetLastError",
+        "cudaPeekAtLastError",
+        "hipGetLastError",
+        "hipPeekAtLastError",
+    ]
+    .iter()
+    .any(|name| text.contains(name))
 }
 
 fn is_cuda_qualifier(word: &str) -> bool {

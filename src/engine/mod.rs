@@ -123,7 +123,10 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
     let alone = lint_text_with(path, text, settings, ProjectIndex::empty());
     let index = headers::index_of_included(path, text, settings, &alone.lookups);
-    if index.answers(path, &alone.lookups.for_rules(reads_error_flow(settings, path))) {
+    if index.answers(
+        path,
+        &alone.lookups.for_rules(reads_error_flow(settings, path)),
+    ) {
         lint_text_with(path, text, settings, &index)
     } else {
         alone
@@ -173,7 +176,8 @@ pub fn lint_tree(
 /// files say of their callers and callees changes no finding.
 fn reads_error_flow(settings: &Settings, path: &Path) -> bool {
     crate::lints::ALL.iter().any(|lint| {
-        lint.category == crate::lint::Category::ErrorHandling && settings.rule_enabled(lint.name, path)
+        lint.category == crate::lint::Category::ErrorHandling
+            && settings.rule_enabled(lint.name, path)
     })
 }
 

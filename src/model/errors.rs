@@ -19,7 +19,9 @@
 //! when every visible caller tests the returned value. Other files' functions and calls come
 //! from the project index (`index::ErrorSummary`, `index::CallSite`).
 
-use super::host::{is_check_name, is_last_error_query, is_returned_among, result_use_among, ResultUse};
+use super::host::{
+    is_check_name, is_last_error_query, is_returned_among, result_use_among, ResultUse,
+};
 use super::index::{CallSite, CheckHelper, ErrorSummary, Step, MAX_STEPS};
 use super::{FunctionKind, Model};
 use crate::syntax::{call_arguments, named_children, strip, text, walk_iterative, NodeExt};
@@ -230,8 +232,10 @@ impl<'t> ErrorFlow<'t> {
     /// The flow of every host function of the model (analysed or not: a function's verdicts
     /// depend on its callers and callees), with the index's functions and calls of other files.
     pub fn build(model: &Model<'t>) -> ErrorFlow<'t> {
-        let mut flow = ErrorFlow::default();
-        flow.aliases = dispatch_tables(model);
+        let mut flow = ErrorFlow {
+            aliases: dispatch_tables(model),
+            ..ErrorFlow::default()
+        };
         let mut names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
         names.extend(flow.aliases.keys().map(String::as_str));
         for (index, function) in model.functions.iter().enumerate() {
@@ -257,7 +261,10 @@ impl<'t> ErrorFlow<'t> {
         let defined: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::default();
         for (position, function) in self.functions.iter().enumerate() {
-            by_name.entry(function.name.as_str()).or_default().push(position);
+            by_name
+                .entry(function.name.as_str())
+                .or_default()
+                .push(position);
         }
         let mut targets = Vec::with_capacity(self.functions.len());
         for function in &self.functions {
@@ -345,39 +352,47 @@ impl<'t> ErrorFlow<'t> {
     /// its argument and then checks; a callee returning an error code hands the check that code,
     /// which says nothing of a launch it made).
     fn handled(&self, function: usize, event: usize, foreign: bool) -> bool {
-        let Some(e) = self.functions.get(function).and_then(|f| f.events.get(event)) else {
+        let Some(e) = self
+            .functions
+            .get(function)
+            .and_then(|f| f.events.get(event))
+        else {
             return false;
         };
         match e.kind {
             EventKind::Launch => e.wrapped,
             EventKind::Call => {
                 e.wrapped
-                    && self.targets_seen(function, event, foreign).all(|t| match t {
-                        Target::Local(p) => self.functions.get(p).is_some_and(|f| f.returns_void),
-                        Target::Foreign(_, summary) => summary.returns_void,
-                    })
+                    && self
+                        .targets_seen(function, event, foreign)
+                        .all(|t| match t {
+                            Target::Local(p) => {
+                                self.functions.get(p).is_some_and(|f| f.returns_void)
+                            }
+                            Target::Foreign(_, summary) => summary.returns_void,
+                        })
             }
         }
     }
 
     /// Whether a call event checks the last error.
     fn is_check(&self, model: &Model<'t>, function: usize, event: usize, foreign: bool) -> bool {
-        let Some(e) = self.functions.get(function).and_then(|f| f.events.get(event)) else {
+        let Some(e) = self
+            .functions
+            .get(function)
+            .and_then(|f| f.events.get(event))
+        else {
             return false;
         };
         if e.kind != EventKind::Call {
             return false;
         }
-        if model.check_macros.iter().any(|c| *c == e.name) {
+        if model.check_macros.contains(&e.name) {
             return true;
         }
         let targets: Vec<Target<'t>> = self.targets_seen(function, event, foreign).collect();
         if targets.is_empty() {
-            let macro_checks = model
-                .view
-                .last_error_macros
-                .binary_search(&e.name)
-                .is_ok();
+            let macro_checks = model.view.last_error_macros.binary_search(&e.name).is_ok();
             return macro_checks || (e.check_named && e.literal_arguments);
         }
         let result_tested = e.result == ResultUse::Checked;
@@ -409,7 +424,11 @@ impl<'t> ErrorFlow<'t> {
         } else {
             with_foreign.clone()
         };
-        for (errors, (flows, local)) in self.functions.iter_mut().zip(with_foreign.into_iter().zip(local)) {
+        for (errors, (flows, local)) in self
+            .functions
+            .iter_mut()
+            .zip(with_foreign.into_iter().zip(local))
+        {
             errors.flows = flows;
             errors.local_flows = local;
         }
@@ -428,10 +447,15 @@ impl<'t> ErrorFlow<'t> {
         let mut state = vec![State::Unvisited; count];
         (0..count)
             .map(|function| {
-                self.flows_with(function, &is_check, foreign, &mut |this, target| match target {
-                    Target::Local(p) => this.pending(p, &is_check, foreign, &mut state, 0),
-                    Target::Foreign(_, summary) => !summary.pending.is_empty(),
-                })
+                self.flows_with(
+                    function,
+                    &is_check,
+                    foreign,
+                    &mut |this, target| match target {
+                        Target::Local(p) => this.pending(p, &is_check, foreign, &mut state, 0),
+                        Target::Foreign(_, summary) => !summary.pending.is_empty(),
+                    },
+                )
             })
             .collect()
     }
@@ -454,10 +478,15 @@ impl<'t> ErrorFlow<'t> {
             return false;
         }
         state[function] = State::InProgress;
-        let flows = self.flows_with(function, is_check, foreign, &mut |this, target| match target {
-            Target::Local(p) => this.pending(p, is_check, foreign, state, depth + 1),
-            Target::Foreign(_, summary) => !summary.pending.is_empty(),
-        });
+        let flows = self.flows_with(
+            function,
+            is_check,
+            foreign,
+            &mut |this, target| match target {
+                Target::Local(p) => this.pending(p, is_check, foreign, state, depth + 1),
+                Target::Foreign(_, summary) => !summary.pending.is_empty(),
+            },
+        );
         let pending = flows.iter().enumerate().any(|(e, flow)| {
             flow.active && flow.last && !flow.checked && !self.handled(function, e, foreign)
         });
@@ -516,7 +545,10 @@ impl<'t> ErrorFlow<'t> {
                 .skip(e + 1)
                 .filter(|(other, _)| flows[*other].active)
                 .map(|(_, other)| other)
-                .find(|other| other.node.start_byte() >= end && can_follow(event, other.node.start_byte(), &other.arms))
+                .find(|other| {
+                    other.node.start_byte() >= end
+                        && can_follow(event, other.node.start_byte(), &other.arms)
+                })
                 .map(|other| other.node.start_byte());
             let checked = checks.iter().any(|(at, arms)| {
                 *at >= end && next.is_none_or(|n| *at < n) && can_follow(event, *at, arms)
@@ -547,8 +579,7 @@ impl<'t> ErrorFlow<'t> {
             local_callers: &local_callers,
         };
         let mut verdicts: Vec<Vec<Verdict<'t>>> = Vec::with_capacity(self.functions.len());
-        let mut returned_verdicts: Vec<Vec<Verdict<'t>>> =
-            Vec::with_capacity(self.functions.len());
+        let mut returned_verdicts: Vec<Vec<Verdict<'t>>> = Vec::with_capacity(self.functions.len());
         let mut misses: HashMap<(usize, usize), Vec<Origin<'t>>> = HashMap::default();
         let mut memo: HashMap<(usize, Mode), Resolution<'t>> = HashMap::default();
         for (function, errors) in self.functions.iter().enumerate() {
@@ -751,16 +782,18 @@ impl<'t> ErrorFlow<'t> {
                 let relevant_local = self.targets_of(position, e).iter().any(|t| match t {
                     Target::Local(p) => {
                         leads_out[*p]
-                            || self.functions.get(*p).is_some_and(|f| {
-                                f.pending_here(false) || !f.returned.is_empty()
-                            })
+                            || self
+                                .functions
+                                .get(*p)
+                                .is_some_and(|f| f.pending_here(false) || !f.returned.is_empty())
                     }
                     Target::Foreign(..) => false,
                 });
                 if !outside && !relevant_local {
                     continue;
                 }
-                let (following, launch_follows) = self.following_steps(model, position, e, &defined);
+                let (following, launch_follows) =
+                    self.following_steps(model, position, e, &defined);
                 calls.push(CallSite {
                     callee: event.name.clone(),
                     arity: event.arity,
@@ -822,7 +855,7 @@ impl<'t> ErrorFlow<'t> {
                         callee: other.name.clone(),
                         arity: other.arity,
                         result_tested: other.result == ResultUse::Checked,
-                        configured: model.check_macros.iter().any(|c| *c == other.name),
+                        configured: model.check_macros.contains(&other.name),
                         checks_undefined: flow.is_check,
                     }),
                 ));
@@ -864,7 +897,8 @@ impl<'t> ErrorFlow<'t> {
         };
         for (e, event) in errors.events.iter().enumerate() {
             let flow = flows.get(e).copied().unwrap_or_default();
-            if !(flow.active && flow.last && !flow.checked && !self.handled(function, e, foreign)) {
+            let unchecked_to_the_end = flow.active && flow.last && !flow.checked;
+            if !unchecked_to_the_end || self.handled(function, e, foreign) {
                 continue;
             }
             match event.kind {
@@ -1038,10 +1072,12 @@ impl FunctionErrors<'_> {
         } else {
             &self.local_flows
         };
-        flows
-            .iter()
-            .zip(&self.events)
-            .any(|(flow, event)| flow.active && flow.last && !flow.checked && !(event.kind == EventKind::Launch && event.wrapped))
+        flows.iter().zip(&self.events).any(|(flow, event)| {
+            flow.active
+                && flow.last
+                && !flow.checked
+                && !(event.kind == EventKind::Launch && event.wrapped)
+        })
     }
 }
 
@@ -1222,7 +1258,10 @@ impl<'t> Resolver<'_, 't> {
                     return (false, false, None);
                 };
                 let (checked, passes) = match mode {
-                    Mode::Launch => (flow.checked || (e.wrapped && callee_returns_void), flow.last),
+                    Mode::Launch => (
+                        flow.checked || (e.wrapped && callee_returns_void),
+                        flow.last,
+                    ),
                     Mode::Returned => (
                         !e.returned
                             && matches!(
@@ -1308,25 +1347,107 @@ fn can_follow(event: &ErrorEvent, at: usize, arms: &Arms) -> bool {
 /// Calls worth offering other files: not the C and C++ libraries, CUDA's or common frameworks'.
 fn offered_callee(name: &str) -> bool {
     const LIBRARY: &[&str] = &[
-        "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "malloc", "calloc",
-        "realloc", "free", "memcpy", "memset", "memcmp", "exit", "abort", "assert", "rand",
-        "srand", "fopen", "fclose", "fread", "fwrite", "fscanf", "fgets", "sscanf", "atoi",
-        "atof", "atol", "strtol", "strtoul", "strtod", "strcmp", "strncmp", "strlen", "strcpy",
-        "sqrt", "sqrtf", "exp", "expf", "log", "logf", "pow", "powf", "fabs", "fabsf", "abs",
-        "min", "max", "floor", "ceil", "sin", "cos", "time", "clock", "gettimeofday", "swap",
-        "make_pair", "move", "forward", "size", "data", "begin", "end", "push_back",
-        "emplace_back", "resize", "reserve", "clear", "at", "get", "reset", "fill", "copy",
-        "sort", "accumulate", "to_string", "c_str", "str", "getenv", "perror", "fflush",
-        "srand48", "drand48", "numel", "size_t", "sizeof", "dim3",
+        "printf",
+        "fprintf",
+        "sprintf",
+        "snprintf",
+        "puts",
+        "fputs",
+        "malloc",
+        "calloc",
+        "realloc",
+        "free",
+        "memcpy",
+        "memset",
+        "memcmp",
+        "exit",
+        "abort",
+        "assert",
+        "rand",
+        "srand",
+        "fopen",
+        "fclose",
+        "fread",
+        "fwrite",
+        "fscanf",
+        "fgets",
+        "sscanf",
+        "atoi",
+        "atof",
+        "atol",
+        "strtol",
+        "strtoul",
+        "strtod",
+        "strcmp",
+        "strncmp",
+        "strlen",
+        "strcpy",
+        "sqrt",
+        "sqrtf",
+        "exp",
+        "expf",
+        "log",
+        "logf",
+        "pow",
+        "powf",
+        "fabs",
+        "fabsf",
+        "abs",
+        "min",
+        "max",
+        "floor",
+        "ceil",
+        "sin",
+        "cos",
+        "time",
+        "clock",
+        "gettimeofday",
+        "swap",
+        "make_pair",
+        "move",
+        "forward",
+        "size",
+        "data",
+        "begin",
+        "end",
+        "push_back",
+        "emplace_back",
+        "resize",
+        "reserve",
+        "clear",
+        "at",
+        "get",
+        "reset",
+        "fill",
+        "copy",
+        "sort",
+        "accumulate",
+        "to_string",
+        "c_str",
+        "str",
+        "getenv",
+        "perror",
+        "fflush",
+        "srand48",
+        "drand48",
+        "numel",
+        "size_t",
+        "sizeof",
+        "dim3",
     ];
     let bytes = name.as_bytes();
     let api = |prefix: &str| {
-        name.starts_with(prefix) && bytes.get(prefix.len()).is_some_and(|b| b.is_ascii_uppercase())
+        name.starts_with(prefix)
+            && bytes
+                .get(prefix.len())
+                .is_some_and(|b| b.is_ascii_uppercase())
     };
     !(LIBRARY.contains(&name)
-        || ["cuda", "cu", "hip", "cublas", "curand", "cusparse", "cufft", "nvrtc", "sdk", "nccl"]
-            .iter()
-            .any(|p| api(p)))
+        || [
+            "cuda", "cu", "hip", "cublas", "curand", "cusparse", "cufft", "nvrtc", "sdk", "nccl",
+        ]
+        .iter()
+        .any(|p| api(p)))
 }
 
 /// Variables that hold the file's host functions: a table (`const Launcher kTable[] = {fa,
@@ -1379,8 +1500,12 @@ fn holder_of(identifier: Node, source: &str) -> Option<String> {
     for _ in 0..8 {
         let parent = node.parent()?;
         match parent.node_kind() {
-            "initializer_list" | "pointer_expression" | "parenthesized_expression"
-            | "conditional_expression" | "cast_expression" | "initializer_pair" => node = parent,
+            "initializer_list"
+            | "pointer_expression"
+            | "parenthesized_expression"
+            | "conditional_expression"
+            | "cast_expression"
+            | "initializer_pair" => node = parent,
             "init_declarator" => {
                 let declarator = parent.field("declarator")?;
                 let name = crate::syntax::declarator_name(declarator)?;
@@ -1398,8 +1523,26 @@ fn holder_of(identifier: Node, source: &str) -> Option<String> {
 
 /// Namespaces of libraries, whose functions are no project's.
 const LIBRARY_NAMESPACES: &[&str] = &[
-    "std", "chrono", "thrust", "cub", "hipcub", "at", "torch", "c10", "cutlass", "cute", "Eigen",
-    "cooperative_groups", "cg", "nvcuda", "wmma", "mma", "py", "pybind11", "boost", "fmt",
+    "std",
+    "chrono",
+    "thrust",
+    "cub",
+    "hipcub",
+    "at",
+    "torch",
+    "c10",
+    "cutlass",
+    "cute",
+    "Eigen",
+    "cooperative_groups",
+    "cg",
+    "nvcuda",
+    "wmma",
+    "mma",
+    "py",
+    "pybind11",
+    "boost",
+    "fmt",
 ];
 
 /// The name a call calls when it may be one of the project's functions: `f`, `ns::f`, `f<T>`,
@@ -1407,7 +1550,10 @@ const LIBRARY_NAMESPACES: &[&str] = &[
 fn project_call_name<'t>(call: Node<'t>, source: &'t str) -> Option<&'t str> {
     let function = call.field("function")?;
     if function.node_kind() == "qualified_identifier" {
-        let scope = function.field("scope").map(|s| text(s, source)).unwrap_or("");
+        let scope = function
+            .field("scope")
+            .map(|s| text(s, source))
+            .unwrap_or("");
         let outer = scope.split("::").next().unwrap_or("").trim();
         if LIBRARY_NAMESPACES.contains(&outer) {
             return None;
@@ -1472,8 +1618,13 @@ fn returns_no_error(name: &str) -> bool {
 
 fn is_literal(node: Node, source: &str) -> bool {
     match node.node_kind() {
-        "string_literal" | "concatenated_string" | "raw_string_literal" | "number_literal"
-        | "char_literal" | "true" | "false" => true,
+        "string_literal"
+        | "concatenated_string"
+        | "raw_string_literal"
+        | "number_literal"
+        | "char_literal"
+        | "true"
+        | "false" => true,
         "identifier" => matches!(
             text(node, source),
             "__FILE__" | "__LINE__" | "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
@@ -1872,7 +2023,10 @@ fn returns_void(model: &Model, function: &crate::model::Function) -> bool {
         .source
         .get(function.definition.start_byte()..function.name_node.start_byte())
         .unwrap_or("");
-    !head.contains('*') && head.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "void")
+    !head.contains('*')
+        && head
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == "void")
 }
 
 #[cfg(test)]
@@ -1884,8 +2038,11 @@ mod tests {
 
     const KERNEL: &str = "__global__ void k(float* p) { p[threadIdx.x] = 0; }\n";
 
-    /// Per host function (by name), per event: (kind, name, checked, last, verdict kind).
-    fn flows(source: &str) -> Vec<(String, Vec<(EventKind, String, bool, bool, &'static str)>)> {
+    /// Per event: (kind, name, checked, last, verdict kind).
+    type EventFlow = (EventKind, String, bool, bool, &'static str);
+
+    /// Per host function (by name), its events' flows.
+    fn flows(source: &str) -> Vec<(String, Vec<EventFlow>)> {
         let text = format!("{KERNEL}{source}");
         crate::verify::with_model(Path::new("flow.cu"), &text, |model: &Model| {
             model
@@ -1899,7 +2056,13 @@ mod tests {
                         .zip(&f.flows)
                         .zip(&f.verdicts)
                         .map(|((e, flow), verdict)| {
-                            (e.kind, e.name.clone(), flow.checked, flow.last, kind(verdict))
+                            (
+                                e.kind,
+                                e.name.clone(),
+                                flow.checked,
+                                flow.last,
+                                kind(verdict),
+                            )
                         })
                         .collect();
                     (f.name.clone(), events)
@@ -1920,8 +2083,8 @@ mod tests {
         }
     }
 
-    fn launches_of<'a>(
-        found: &'a [(String, Vec<(EventKind, String, bool, bool, &'static str)>)],
+    fn launches_of(
+        found: &[(String, Vec<EventFlow>)],
         function: &str,
     ) -> Vec<(bool, bool, &'static str)> {
         found
@@ -2007,9 +2170,7 @@ mod tests {
             ("j", false),
         ] {
             assert_eq!(
-                launches_of(&found, function)
-                    .first()
-                    .map(|l| l.0),
+                launches_of(&found, function).first().map(|l| l.0),
                 Some(checked),
                 "{function}"
             );
@@ -2046,8 +2207,14 @@ mod tests {
              void c(float* p) { launch(p); }\n\
              void d(float* p) { lone(p); cudaDeviceSynchronize(); }\n",
         );
-        assert_eq!(launches_of(&found, "launch"), [(false, true, "callers missing")]);
-        assert_eq!(launches_of(&found, "lone"), [(false, true, "no caller checks")]);
+        assert_eq!(
+            launches_of(&found, "launch"),
+            [(false, true, "callers missing")]
+        );
+        assert_eq!(
+            launches_of(&found, "lone"),
+            [(false, true, "no caller checks")]
+        );
         assert_eq!(launches_of(&found, "entry"), [(false, true, "alone")]);
         let calls = |function: &str| -> Vec<&'static str> {
             found
@@ -2097,7 +2264,8 @@ mod tests {
         );
         assert_eq!(kernels.error_functions.len(), 2);
         assert_eq!(kernels.error_functions[0].pending, [("k".to_string(), 2)]);
-        let main_text = "void main_loop(float* p) { launch(p); other(p); CHECK(cudaGetLastError()); }\n";
+        let main_text =
+            "void main_loop(float* p) { launch(p); other(p); CHECK(cudaGetLastError()); }\n";
         let main = offers("split/main.cu", main_text);
         let first = &main.error_calls[0];
         assert_eq!(first.callee, "launch");

@@ -394,7 +394,11 @@ impl ProjectIndex {
             .into_iter()
             .flatten()
             .map(|&(at, _)| at)
-            .filter(|&at| self.files.get(at).is_some_and(|f| f.path.parent() == folder));
+            .filter(|&at| {
+                self.files
+                    .get(at)
+                    .is_some_and(|f| f.path.parent() == folder)
+            });
         let first = in_folder.next();
         first == Some(definer) && in_folder.all(|at| at == definer)
     }
@@ -434,7 +438,10 @@ impl ProjectIndex {
         if !exact.is_empty() {
             return exact;
         }
-        reached.into_iter().filter(|(_, s)| s.arity > arity).collect()
+        reached
+            .into_iter()
+            .filter(|(_, s)| s.arity > arity)
+            .collect()
     }
 
     /// The calls of host function `name` (defined with `arity` parameters in the file
@@ -506,9 +513,9 @@ impl ProjectIndex {
         lookups.callees.iter().any(|name| defined_elsewhere(name))
             || lookups.called.iter().any(|name| called_elsewhere(name))
             || lookups
-            .launched_kernels
-            .iter()
-            .any(|kernel| launched_here(kernel))
+                .launched_kernels
+                .iter()
+                .any(|kernel| launched_here(kernel))
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
             })

@@ -428,9 +428,11 @@ fn plan_launcher_read(model: &Model, span: &Range<usize>) -> Option<Result<HostR
     let name = variable_name(host, event.variable);
     // the argument that passes the buffer, and the called function's parameter there
     let callee_name = crate::model::host::called_name(event.node, model.source);
-    let position = crate::syntax::call_arguments(event.node).iter().position(|a| {
-        crate::syntax::text(crate::syntax::strip(*a, model.source), model.source) == name
-    })?;
+    let position = crate::syntax::call_arguments(event.node)
+        .iter()
+        .position(|a| {
+            crate::syntax::text(crate::syntax::strip(*a, model.source), model.source) == name
+        })?;
     let callee = model.host.functions.iter().find(|h| {
         model
             .functions
@@ -446,10 +448,12 @@ fn plan_launcher_read(model: &Model, span: &Range<usize>) -> Option<Result<HostR
             .map(|argument| (launch, argument))
     })?;
     let built = kernel_experiment(model, launch).and_then(|mut built| {
-        replace_buffer(&mut built, argument, |bytes, fill| Argument::PartlyInitialized {
-            bytes,
-            fill,
-            initialized_elements: 0,
+        replace_buffer(&mut built, argument, |bytes, fill| {
+            Argument::PartlyInitialized {
+                bytes,
+                fill,
+                initialized_elements: 0,
+            }
         })?;
         Ok(built)
     });

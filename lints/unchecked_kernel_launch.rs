@@ -34,10 +34,10 @@ fn check(model: &Model, cx: &mut LintContext) {
         for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
             let diagnostic = match (event.kind, verdict) {
                 (EventKind::Launch, Verdict::Unchecked) => {
-                    unchecked_here(cx, event.node, &event.name)
+                    unchecked_here(model, cx, errors, event.node, &event.name)
                 }
                 (EventKind::Launch, Verdict::NoCallerChecks { callers }) if callers.is_empty() => {
-                    unchecked_here(cx, event.node, &event.name)
+                    unchecked_here(model, cx, errors, event.node, &event.name)
                 }
                 (EventKind::Launch, Verdict::NoCallerChecks { callers }) => {
                     no_caller_checks(model, cx, errors, event.node, &event.name, callers)
@@ -63,9 +63,55 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
 }
 
-fn unchecked_here(cx: &LintContext, launch: Node, kernel: &str) -> Diagnostic {
-    cx.diagnostic(launch.byte_range(), format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check, {SILENT}"))
-        .with_help("check cudaGetLastError() (or cudaPeekAtLastError()) right after the launch, e.g. CUDA_CHECK(cudaGetLastError())")
+fn unchecked_here(
+    model: &Model,
+    cx: &LintContext,
+    errors: &FunctionErrors,
+    launch: Node,
+    kernel: &str,
+) -> Diagnostic {
+    let diagnostic = cx
+        .diagnostic(launch.byte_range(), format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check{}, {SILENT}", synchronization_note(model.source, errors, launch)))
+        .with_help("check cudaGetLastError() (or cudaPeekAtLastError()) right after the launch, e.g. CUDA_CHECK(cudaGetLastError())");
+    with_synchronization_label(model.source, diagnostic, errors, launch)
+}
+
+/// A tested synchronization after the launch in its function: it reads like a check, but a
+/// launch that never started (a bad configuration, no kernel image) leaves it returning success.
+fn synchronization_after<'t>(errors: &FunctionErrors<'t>, launch: Node) -> Option<Node<'t>> {
+    errors
+        .tested_synchronizations
+        .iter()
+        .copied()
+        .find(|s| s.start_byte() >= launch.end_byte())
+}
+
+fn synchronization_note(source: &str, errors: &FunctionErrors, launch: Node) -> String {
+    match synchronization_after(errors, launch) {
+        Some(sync) => format!(
+            " (the tested `{}` after it reports errors of the kernel's execution, and returns success for a launch that never started)",
+            crate::model::host::called_name(sync, source)
+        ),
+        None => String::new(),
+    }
+}
+
+fn with_synchronization_label(
+    source: &str,
+    diagnostic: Diagnostic,
+    errors: &FunctionErrors,
+    launch: Node,
+) -> Diagnostic {
+    match synchronization_after(errors, launch) {
+        Some(sync) => diagnostic.with_label(
+            sync.byte_range(),
+            format!(
+                "`{}` does not report a launch that did not start",
+                crate::model::host::called_name(sync, source)
+            ),
+        ),
+        None => diagnostic,
+    }
 }
 
 /// The launch is the last thing its function does, and no caller checks after calling it.
@@ -113,9 +159,10 @@ fn no_caller_checks(
     let mut diagnostic = cx
         .diagnostic(
             launch.byte_range(),
-            format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check, and no caller of `{function}` checks after calling it ({}), {SILENT}", list(&named)),
+            format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check{}, and no caller of `{function}` checks after calling it ({}), {SILENT}", synchronization_note(model.source, errors, launch), list(&named)),
         )
         .with_help(format!("check cudaGetLastError() right after the launch, or in every caller right after it calls `{function}`"));
+    diagnostic = with_synchronization_label(model.source, diagnostic, errors, launch);
     for (span, message) in labels {
         diagnostic = diagnostic.with_label(span, message);
     }

@@ -109,6 +109,9 @@ pub struct FunctionErrors<'t> {
     pub events: Vec<ErrorEvent<'t>>,
     checks: Vec<CheckSite>,
     pub returned: Vec<ReturnedCall<'t>>,
+    /// Synchronizations whose error code is tested (`CHECK(cudaDeviceSynchronize())`): they
+    /// report errors of a kernel's execution, never a launch that did not start.
+    pub tested_synchronizations: Vec<Node<'t>>,
     /// It queries the last error and launches nothing: calling it checks.
     pub check_helper: Option<CheckHelper>,
     /// Per event.
@@ -1742,6 +1745,7 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
     let mut events = Vec::new();
     let mut checks = Vec::new();
     let mut returned = Vec::new();
+    let mut synchronizations = Vec::new();
     let mut exits: HashMap<usize, Option<usize>> = HashMap::default();
     // results stored in variables: read later, they count as tested
     let stored: std::cell::RefCell<Vec<Stored>> = std::cell::RefCell::default();
@@ -1768,6 +1772,7 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
             &mut events,
             &mut checks,
             &mut returned,
+            &mut synchronizations,
         );
         // a call needs a `(`: code without one holds no event or check (unless a stored result
         // is waiting for a read); only what the walk goes into is an ancestor of later nodes
@@ -1812,6 +1817,7 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
         events,
         checks,
         returned,
+        tested_synchronizations: synchronizations,
         check_helper,
         flows: Vec::new(),
         local_flows: Vec::new(),
@@ -1819,6 +1825,18 @@ fn walk_function<'t>(model: &Model<'t>, names: &HashSet<&str>, index: usize) -> 
         verdicts: Vec::new(),
         returned_verdicts: Vec::new(),
     }
+}
+
+/// A call that waits for work already queued and returns its errors.
+fn is_synchronization(name: &str) -> bool {
+    let name = name
+        .strip_prefix("cuda")
+        .or_else(|| name.strip_prefix("hip"))
+        .unwrap_or("");
+    matches!(
+        name,
+        "DeviceSynchronize" | "StreamSynchronize" | "ThreadSynchronize" | "EventSynchronize"
+    )
 }
 
 /// One node of the walk: records what it is, and says whether to look inside.
@@ -1835,6 +1853,7 @@ fn visit_node<'t>(
     events: &mut Vec<ErrorEvent<'t>>,
     checks: &mut Vec<CheckSite>,
     returned: &mut Vec<ReturnedCall<'t>>,
+    synchronizations: &mut Vec<Node<'t>>,
 ) -> bool {
     if !node.is_named() {
         return false;
@@ -1927,6 +1946,18 @@ fn visit_node<'t>(
         return true;
     }
     if is_cuda_or_hip_api(name) && !project_check(name) {
+        if is_synchronization(name) {
+            note_store.set(None);
+            // an error code kept in a variable is there to be tested
+            let tested = match result_use_among(ancestors(), source, read_later) {
+                ResultUse::Checked => true,
+                ResultUse::StoredUnread => note_store.take().is_some(),
+                _ => false,
+            };
+            if tested {
+                synchronizations.push(node);
+            }
+        }
         if name.starts_with("cu") && !returns_no_error(name) && is_returned_among(ancestors()) {
             returned.push(ReturnedCall {
                 node,
@@ -2040,6 +2071,36 @@ mod tests {
 
     /// Per event: (kind, name, checked, last, verdict kind).
     type EventFlow = (EventKind, String, bool, bool, &'static str);
+
+    #[test]
+    fn tested_synchronizations_are_kept_apart_from_checks() {
+        let text = format!(
+            "{KERNEL}void f(float* p, cudaStream_t s) {{\n\
+             k<<<1, 1>>>(p); CHECK(cudaDeviceSynchronize());\n\
+             cudaError_t e = cudaStreamSynchronize(s); if (e) abort();\n\
+             cudaDeviceSynchronize();\n\
+             }}\n"
+        );
+        let found = crate::verify::with_model(Path::new("sync.cu"), &text, |model: &Model| {
+            let f = &model.errors.functions[0];
+            let names: Vec<String> = f
+                .tested_synchronizations
+                .iter()
+                .map(|n| crate::model::host::called_name(*n, model.source).to_string())
+                .collect();
+            (names, f.flows.first().map(|flow| flow.checked))
+        });
+        assert_eq!(
+            found,
+            Some((
+                vec![
+                    "cudaDeviceSynchronize".to_string(),
+                    "cudaStreamSynchronize".to_string()
+                ],
+                Some(false)
+            ))
+        );
+    }
 
     /// Per host function (by name), its events' flows.
     fn flows(source: &str) -> Vec<(String, Vec<EventFlow>)> {

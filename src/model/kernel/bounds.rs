@@ -382,9 +382,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     return Some(oriented);
                 }
-                if self.bounded_through_remainder(&oriented, &target) {
-                    return Some(oriented);
-                }
             }
         }
         None
@@ -427,36 +424,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             },
             _ => false,
         }
-    }
-
-    /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
-    pub(super) fn bounded_through_remainder(
-        &self,
-        comparison: &Comparison<'t>,
-        target: &str,
-    ) -> bool {
-        if !matches!(
-            comparison.relation,
-            Relation::Greater | Relation::GreaterEqual
-        ) {
-            return false;
-        }
-        let left = strip(comparison.left, self.source);
-        let difference = match left.node_kind() {
-            "identifier" => match self.definitions.get(self.text(left)) {
-                Some(values) if values.len() == 1 => strip(values[0], self.source),
-                _ => return false,
-            },
-            _ => left,
-        };
-        difference.node_kind() == "binary_expression"
-            && operator(difference, self.source) == "-"
-            && difference
-                .field("right")
-                .is_some_and(|r| self.covers(r, target, 1))
-            && difference
-                .field("left")
-                .is_some_and(|l| self.expression_deps(l, 0).is_uniform())
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.

@@ -212,23 +212,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .field("arguments")
                     .map(|a| named_children(a).collect())
                     .unwrap_or_default();
-                if matches!(
-                    short,
-                    "min"
-                        | "fminf"
-                        | "fmin"
-                        | "umin"
-                        | "llmin"
-                        | "ullmin"
-                        | "imin"
-                        | "__min"
-                        | "MIN"
-                ) && arguments
-                    .iter()
-                    .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
-                {
-                    return Ok(None);
-                }
                 if short == "thread_rank" && self.expression_deps(node, 0) == Deps::THREAD {
                     return Ok(None);
                 }

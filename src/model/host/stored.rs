@@ -92,6 +92,10 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
     let mut out = StoredBuffers::default();
     let source = model.source;
     let mut per_function: Vec<(usize, Vec<(Node<'t>, String)>)> = Vec::new();
+    let function_names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
+    // the mentions an allocation call stores into (`&x` passed to `cudaMalloc` or to a function
+    // of this file), by node id: found on the way down, since `Node::parent` searches from the root
+    let mut allocation_targets: HashSet<usize> = HashSet::default();
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -103,7 +107,7 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
                 "field_expression" => node.field("field").map(|f| text(f, source).to_string()),
                 "identifier" => {
                     let name = text(node, source);
-                    (!locals.contains(name) && model.function_named(name).is_none())
+                    (!locals.contains(name) && !function_names.contains(name))
                         .then(|| name.to_string())
                 }
                 _ => None,
@@ -118,6 +122,17 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
                     return false;
                 }
                 "identifier" => mentions.push(node),
+                "call_expression" => {
+                    let name = call_name(node, source);
+                    if allocation_memory(name, None).is_some() || function_names.contains(name) {
+                        let arguments = node.field("arguments");
+                        for argument in arguments.iter().flat_map(|a| syntax::named_children(*a)) {
+                            if let Some(target) = stored_into(argument) {
+                                allocation_targets.insert(target.id());
+                            }
+                        }
+                    }
+                }
                 _ => {}
             }
             true
@@ -128,7 +143,7 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
     let mut allocated: HashSet<String> = HashSet::default();
     for (_, mentions) in &per_function {
         for (mention, key) in mentions {
-            if is_allocation_target(model, mention) {
+            if allocation_targets.contains(&mention.id()) {
                 allocated.insert(key.clone());
             }
         }
@@ -178,29 +193,20 @@ fn key_of_all<'t>(
         .collect()
 }
 
-/// Whether a mention is the `&x` an allocation call stores into (cheap: no summaries).
-fn is_allocation_target(model: &Model, mention: &Node) -> bool {
-    let source = model.source;
-    let mut node = *mention;
+/// The mention an argument stores into (`&x`, `(void**)&p->buf`), through parentheses, casts
+/// and address-of.
+fn stored_into(argument: Node) -> Option<Node> {
+    let mut node = argument;
     for _ in 0..6 {
-        let Some(parent) = node.parent() else {
-            return false;
+        node = match node.node_kind() {
+            "identifier" | "field_expression" => return Some(node),
+            "parenthesized_expression" => node.named_child(0)?,
+            "cast_expression" => node.field("value")?,
+            "pointer_expression" => node.field("argument")?,
+            _ => return None,
         };
-        match parent.node_kind() {
-            "parenthesized_expression" | "cast_expression" | "pointer_expression" => node = parent,
-            "argument_list" => {
-                let Some(call) = parent.parent() else {
-                    return false;
-                };
-                // a CUDA allocation, or a call of a function of this file (it may allocate)
-                let name = call_name(call, source);
-                return allocation_memory(name, None).is_some()
-                    || model.function_named(name).is_some();
-            }
-            _ => return false,
-        }
     }
-    false
+    None
 }
 
 /// Every name the function declares (its parameters, locals in any scope): the names that are

@@ -78,12 +78,19 @@ fn unchecked_here(
 
 /// A tested synchronization after the launch in its function: it reads like a check, but a
 /// launch that never started (a bad configuration, no kernel image) leaves it returning success.
+/// Only the first one, and only when no other launch comes between (it would be about that one).
 fn synchronization_after<'t>(errors: &FunctionErrors<'t>, launch: Node) -> Option<Node<'t>> {
-    errors
+    let sync = errors
         .tested_synchronizations
         .iter()
         .copied()
-        .find(|s| s.start_byte() >= launch.end_byte())
+        .find(|s| s.start_byte() >= launch.end_byte())?;
+    let launch_between = errors.events.iter().any(|e| {
+        e.kind == EventKind::Launch
+            && e.node.start_byte() >= launch.end_byte()
+            && e.node.end_byte() <= sync.start_byte()
+    });
+    (!launch_between).then_some(sync)
 }
 
 fn synchronization_note(source: &str, errors: &FunctionErrors, launch: Node) -> String {
@@ -325,6 +332,37 @@ mod tests {
             &pass.iter().map(String::as_str).collect::<Vec<_>>(),
             &fail.iter().map(String::as_str).collect::<Vec<_>>(),
         );
+    }
+
+    /// A tested synchronization is no check, and the finding names it, unless another launch
+    /// comes between (the synchronization is then about that one).
+    #[test]
+    fn a_tested_synchronization_is_named_only_next_to_its_launch() {
+        let run = |body: &str| {
+            let code = format!("{KERNEL}void f(float* d) {{ {body} }}\n");
+            crate::testing::run_with_settings(
+                &UNCHECKED_KERNEL_LAUNCH,
+                &code,
+                &crate::config::Settings::every_rule(),
+            )
+        };
+        let next = run("k<<<1, 32>>>(d); CHECK(cudaDeviceSynchronize());");
+        assert_eq!(next.len(), 1, "{next:?}");
+        assert!(
+            next[0].message.contains("`cudaDeviceSynchronize`"),
+            "{}",
+            next[0].message
+        );
+        assert_eq!(next[0].labels.len(), 1);
+        let apart = run("k<<<1, 32>>>(d); k<<<2, 32>>>(d); CHECK(cudaDeviceSynchronize());");
+        assert_eq!(apart.len(), 2, "{apart:?}");
+        assert!(
+            !apart[0].message.contains("Synchronize"),
+            "{}",
+            apart[0].message
+        );
+        assert!(apart[0].labels.is_empty());
+        assert!(apart[1].message.contains("`cudaDeviceSynchronize`"));
     }
 
     /// A configured check macro counts as a check whatever it is given.

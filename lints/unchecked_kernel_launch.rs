@@ -33,9 +33,6 @@ fn check(model: &Model, cx: &mut LintContext) {
         let check_macro = host.and_then(|h| check_macro_in_use(model, h));
         for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
             let diagnostic = match (event.kind, verdict) {
-                (EventKind::Launch, Verdict::Unchecked) => {
-                    unchecked_here(model, cx, errors, event.node, &event.name)
-                }
                 (EventKind::Launch, Verdict::NoCallerChecks { callers }) if callers.is_empty() => {
                     unchecked_here(model, cx, errors, event.node, &event.name)
                 }
@@ -317,11 +314,12 @@ mod tests {
             "void f(float* d) { k<<<1, 32>>>(d); if (cudaPeekAtLastError() != cudaSuccess) abort(); }",
             "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); }",
             "void f(float* d, bool a) { if (a) k<<<1, 32>>>(d); else k<<<2, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            // the error of the first launch is still the last error at the check
+            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 32>>>(d); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaGetLastError(); }",
-            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
             "void f(float* d, int n) { k<<<1, 32>>>(d); assert(n > 0); }",
             "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); } void h(float* d) { g(d); }",
         ];

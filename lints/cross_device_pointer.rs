@@ -66,6 +66,8 @@ mod tests {
             "void f(int n) { float* d; cudaSetDevice(0); cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); }",
             "void f(int n) { float* d; cudaSetDevice(0); cudaMalloc(&d, n * 4); cudaSetDevice(1); cudaDeviceEnablePeerAccess(0, 0); k<<<1, 1>>>(d, n); }",
             "void f(int n, int g) { float* d; cudaSetDevice(0); cudaMalloc(&d, n * 4); cudaSetDevice(g); k<<<1, 1>>>(d, n); }",
+            // copies between two devices' buffers work without peer access (the runtime stages them)
+            "void f(int n) { float *a, *b; cudaSetDevice(0); cudaMalloc(&a, n * 4); cudaSetDevice(1); cudaMalloc(&b, n * 4); cudaMemcpy(b, a, n * 4, cudaMemcpyDeviceToDevice); cudaMemcpy2D(b, 64, a, 64, 64, n / 64, cudaMemcpyDeviceToDevice); }",
         ];
         let fail = ["void f(int n) { float* d; cudaSetDevice(0); cudaMalloc(&d, n * 4); cudaSetDevice(1); k<<<1, 1>>>(d, n); }"];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -1,6 +1,6 @@
 use super::support::variable_name;
 use crate::lint::LintContext;
-use crate::model::host::{EventKind, Memory};
+use crate::model::host::{EventKind, HostFunction, Memory};
 use crate::model::Model;
 use crate::syntax::NodeExt;
 
@@ -13,8 +13,57 @@ crate::declare_lint!(
     check
 );
 
+/// Buffers kept in members or file-level variables: one the function allocates beside others
+/// that the file frees, but that no function of the file frees, while nothing else takes it.
+fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
+    let stored = &model.host.stored;
+    let here: Vec<_> = stored
+        .allocations
+        .iter()
+        .filter(|a| a.function == host.function_index)
+        .collect();
+    // the function that frees the others this one allocates: its release of one of them
+    let Some((sibling, release)) = here.iter().find_map(|a| {
+        stored
+            .releases
+            .iter()
+            .find(|(key, _)| *key == a.key)
+            .map(|(_, call)| (a.key.as_str(), *call))
+    }) else {
+        return;
+    };
+    let releaser = model
+        .functions
+        .iter()
+        .find(|f| {
+            f.definition.start_byte() <= release.start_byte()
+                && release.end_byte() <= f.definition.end_byte()
+        })
+        .map(|f| f.name.as_str())
+        .unwrap_or("?");
+    let function = &model.functions[host.function_index].name;
+    let mut reported = Vec::new();
+    for allocation in &here {
+        if !matches!(allocation.memory, Memory::Device | Memory::Managed)
+            || stored.released(&allocation.key)
+            || stored.escaped.contains(&allocation.key)
+            || reported.contains(&allocation.key)
+        {
+            continue;
+        }
+        reported.push(allocation.key.clone());
+        let key = &allocation.key;
+        cx.report(
+            cx.diagnostic(allocation.call.byte_range(), format!("`{key}` is allocated here beside buffers that `{releaser}` frees, but no function of this file frees `{key}`, so each call of `{function}` leaks it"))
+                .with_label(release.byte_range(), format!("`{releaser}` frees `{sibling}`, allocated beside `{key}`, here"))
+                .with_help(format!("free `{key}` where the others are freed (in `{releaser}`)")),
+        );
+    }
+}
+
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
+        check_stored(model, host, cx);
         let mut reported = std::collections::HashSet::new();
         for allocation in &host.allocations {
             let Some(variable) = allocation.variable else {
@@ -92,6 +141,15 @@ mod tests {
                 // a helper that keeps the buffer too, or allocates on one path only, says nothing
                 "float* g_last; float* keep(int n) { float* p; cudaMalloc(&p, n); g_last = p; return p; } void f(int n) { float* d = keep(n); }",
                 "void maybe(float** out, int n) { if (n > 0) cudaMalloc(out, n); } void f(int n) { float* d; maybe(&d, n); }",
+                // freed by a function of the file
+                "void release(void* p) { if (p) cudaFree(p); } void f(int n) { float* d; cudaMalloc(&d, n); release(d); }",
+                // handed to code the file does not show, or to a macro that names it
+                "void keep(float*); void f(int n) { float* d; cudaMalloc(&d, n); keep(d); }",
+                "#define CLEANUP() cudaFree(d)\nvoid f(int n) { float* d; cudaMalloc(&d, n); CLEANUP(); }",
+                // members freed by the matching cleanup, or kept elsewhere
+                "struct S { float* a; float* b; }; void init(S& s, int n) { cudaMalloc(&s.a, n); cudaMalloc(&s.b, n); } void done(S& s) { cudaFree(s.a); cudaFree(s.b); }",
+                "struct S { float* a; float* b; }; float* g; void init(S& s, int n) { cudaMalloc(&s.a, n); cudaMalloc(&s.b, n); g = s.b; } void done(S& s) { cudaFree(s.a); }",
+                "struct S { float* a; float* b; }; void init(S& s, int n) { cudaMalloc(&s.a, n); cudaMalloc(&s.b, n); }",
             ],
             &[
                 "void f(int n) { float* d; cudaMalloc(&d, n * 4); }",
@@ -99,6 +157,15 @@ mod tests {
                 "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); }",
                 "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n float* twice(size_t n) { return device_alloc<float>(2 * n); } void f(int n) { float* d = twice(n); }",
                 "void f(int n) { float* d; for (int i = 0; i < 4; ++i) { cudaMalloc(&d, n * 4); } cudaFree(d); }",
+                // launches (of kernels defined elsewhere too), launchers, validation helpers and
+                // library calls use the buffer without taking it
+                "__global__ void k(float* p, int n);\nvoid f(int n) { float* d; cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); }",
+                "__global__ void k(float* p, int n);\nvoid run(float* p, int n) { k<<<1, 1>>>(p, n); }\nvoid f(int n) { float* d; cudaMalloc(&d, n * 4); run(d, n); }",
+                "bool check(const float* d, int n) { float h; cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); return h > 0; }\nvoid f(int n) { float* d; cudaMalloc(&d, n * 4); check(d, n); }",
+                "void f(cublasHandle_t h, int n) { float* d; cudaMalloc(&d, n * 4); cublasSscal(h, n, nullptr, d, 1); }",
+                "__global__ void k(float* p, int n);\nvoid f(int n) { float* d; for (int i = 0; i < 4; ++i) { cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
+                "struct S { float* a; float* b; }; void init(S& s, int n) { cudaMalloc(&s.a, n); cudaMalloc(&s.b, n); } void done(S& s) { cudaFree(s.a); }",
+                "class B { float* a; float* b; public: B(int n) { cudaMalloc(&a, n); cudaMalloc(&b, n); } ~B() { cudaFree(a); } };",
             ],
         );
     }

@@ -1,6 +1,6 @@
 use super::support::{snippet, variable_name};
 use crate::lint::LintContext;
-use crate::model::size::{builtin_size, is_scalar_element};
+use crate::model::size::{builtin_size, component_size, is_scalar_element, normalize_type};
 use crate::model::Model;
 
 crate::declare_lint!(
@@ -12,14 +12,42 @@ crate::declare_lint!(
     check
 );
 
-/// The buffer's element type when it and `unit` are scalars of different sizes.
-fn mismatch(element: Option<&str>, unit: &str) -> Option<(String, i128, i128)> {
+/// The buffer's element type when it and `unit` are numbers, half or vector types of different
+/// sizes, each read through the file's typedefs and aliases: (element as written, element
+/// size, unit size, what the aliases made of the element and of the unit, when they changed).
+fn mismatch(
+    model: &Model,
+    element: Option<&str>,
+    unit: &str,
+) -> Option<(String, i128, i128, Option<String>)> {
     let element = element?;
-    if !is_scalar_element(element) || !is_scalar_element(unit) {
+    let (resolved_element, resolved_unit) = (model.resolve_type(element), model.resolve_type(unit));
+    if !is_scalar_element(&resolved_element) || !is_scalar_element(&resolved_unit) {
         return None;
     }
-    let (element_size, unit_size) = (builtin_size(element)?, builtin_size(unit)?);
-    (element_size != unit_size).then(|| (element.to_string(), element_size, unit_size))
+    let (element_size, unit_size) = (
+        builtin_size(&resolved_element)?,
+        builtin_size(&resolved_unit)?,
+    );
+    // `float` storage counted in `float4`s holds four floats per count: a view, not a mistake
+    if component_size(&resolved_unit) == Some(element_size) {
+        return None;
+    }
+    let through_alias = [(element, &resolved_element), (unit, &resolved_unit)]
+        .iter()
+        .filter(|(written, resolved)| normalize_type(written) != **resolved)
+        .map(|(written, resolved)| format!("`{written}` is `{resolved}`"))
+        .collect::<Vec<_>>();
+    let note = (!through_alias.is_empty()).then(|| through_alias.join(" and "));
+    (element_size != unit_size).then(|| (element.to_string(), element_size, unit_size, note))
+}
+
+/// The help, after what the file's aliases make of the types (`` `real` is `float` ``).
+fn with_note(help: String, note: Option<String>) -> String {
+    match note {
+        Some(note) => format!("{note} in this file; {help}"),
+        None => help,
+    }
 }
 
 fn check(model: &Model, cx: &mut LintContext) {
@@ -36,37 +64,60 @@ fn check(model: &Model, cx: &mut LintContext) {
                 .variables
                 .get(variable)
                 .and_then(|v| v.is_pointer.then_some(v.pointee.as_deref()).flatten());
-            let Some((element, element_size, unit_size)) = mismatch(pointee, unit) else {
+            let Some((element, element_size, unit_size, note)) = mismatch(model, pointee, unit)
+            else {
                 continue;
             };
             let name = variable_name(host, variable);
+            let help = format!("use `sizeof(*{name})` or `sizeof({element})`");
             cx.report(
                 cx.diagnostic(size_node.byte_range(), format!("`{}` counts {unit_size}-byte `{unit}` elements, but `{name}` holds {element_size}-byte `{element}` elements, so the buffer has room for a different number of elements than intended", snippet(model, size_node)))
                     .with_label(host.variables[variable].declaration.byte_range(), format!("`{name}` declared as `{element}*` here"))
-                    .with_help(format!("use `sizeof(*{name})` or `sizeof({element})`")),
+                    .with_help(with_note(help, note)),
             );
         }
         for transfer in &host.transfers {
             let (Some(unit), Some(size_node)) = (&transfer.sizeof_unit, transfer.size_node) else {
                 continue;
             };
-            for pointer in [transfer.destination, transfer.source]
+            let pointers: Vec<_> = [transfer.destination, transfer.source]
                 .into_iter()
                 .flatten()
-            {
+                .collect();
+            let unit_size = builtin_size(&model.resolve_type(unit));
+            // a copy between a `float` buffer and a `float4` one counted in `float`s moves the
+            // same bytes whichever way the vector side is viewed
+            let other_matches = |this: usize| {
+                pointers.iter().any(|p| {
+                    p.variable != this
+                        && host
+                            .variables
+                            .get(p.variable)
+                            .and_then(|v| v.pointee.as_deref())
+                            .and_then(|t| builtin_size(&model.resolve_type(t)))
+                            == unit_size
+                })
+            };
+            for pointer in pointers.iter().copied() {
                 let Some(variable) = host.variables.get(pointer.variable) else {
                     continue;
                 };
-                let Some((element, element_size, unit_size)) =
-                    mismatch(variable.pointee.as_deref(), unit)
+                let Some((element, element_size, unit_size, note)) =
+                    mismatch(model, variable.pointee.as_deref(), unit)
                 else {
                     continue;
                 };
+                let of_components =
+                    component_size(&model.resolve_type(&element)) == Some(unit_size);
+                if of_components && other_matches(pointer.variable) {
+                    continue;
+                }
                 let name = &variable.name;
+                let help = format!("count the bytes with `sizeof({element})`");
                 cx.report(
                     cx.diagnostic(size_node.byte_range(), format!("{} moves `{}` bytes counted in {unit_size}-byte `{unit}` elements, but `{name}` holds {element_size}-byte `{element}` elements, so it copies the wrong number of elements", transfer.api, snippet(model, size_node)))
                         .with_label(variable.declaration.byte_range(), format!("`{name}` holds `{element}` elements"))
-                        .with_help(format!("count the bytes with `sizeof({element})`")),
+                        .with_help(with_note(help, note)),
                 );
                 break;
             }
@@ -88,8 +139,22 @@ mod tests {
                 "void f(int n) { double* d; cudaMalloc(&d, n * 2 * sizeof(float)); }",
                 "void f(int n) { char* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "void f(int n) { float2* d; cudaMalloc(&d, n * sizeof(float2)); }",
+                "typedef float real; void f(int n) { real* d; cudaMalloc(&d, n * sizeof(float)); }",
+                // a float4 view of a float buffer, copied in floats
+                "void f(const float* h, int n) { float4* d; cudaMalloc(&d, n / 4 * sizeof(float4)); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
+                // a type the build chooses is not judged
+                "#ifdef USE_DOUBLE\ntypedef double real;\n#else\ntypedef float real;\n#endif\nvoid f(int n) { real* d; cudaMalloc(&d, n * sizeof(double)); }",
+                "void f(int n) { __half2* d; cudaMalloc(&d, n * sizeof(float)); }",
             ],
-            &["void f(int n) { double* d; cudaMalloc(&d, n * sizeof(float)); }", "void f(float* h, int n) { double* d; cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }"],
+            &[
+                "void f(int n) { double* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "void f(float* h, int n) { double* d; cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
+                "void f(int n) { float4* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "void f(int n) { __half* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "typedef double real; void f(int n) { real* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "using acc_t = double; void f(int n) { acc_t* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "#define DTYPE double\nvoid f(int n) { float* d; cudaMalloc(&d, n * sizeof(DTYPE)); }",
+            ],
         );
     }
 }

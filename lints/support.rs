@@ -85,3 +85,22 @@ pub fn variable_name<'a>(host: &'a crate::model::host::HostFunction, variable: u
         .map(|v| v.name.as_str())
         .unwrap_or("?")
 }
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Another file of the run as a message about the file `from` shows it: relative to `from`'s
+/// folder when under it (messages do not depend on the working directory).
+pub fn shown(from: &std::path::Path, path: &std::path::Path) -> String {
+    let relative = from
+        .parent()
+        .and_then(|folder| path.strip_prefix(folder).ok())
+        .unwrap_or(path);
+    relative.to_string_lossy().replace('\\', "/")
+}

@@ -1,5 +1,7 @@
+use super::support::{list, shown};
 use crate::diagnostic::Diagnostic;
 use crate::lint::LintContext;
+use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
 use crate::model::host::{HostFunction, ResultUse};
 use crate::model::Model;
 
@@ -42,6 +44,7 @@ const TEARDOWN: &[&str] = &[
 ];
 
 const STORED: &str = "is stored but never tested";
+const RETURNED: &str = "is returned, but no caller";
 
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
@@ -77,6 +80,136 @@ fn check(model: &Model, cx: &mut LintContext) {
             );
         }
     }
+    // error codes handed to the callers: a returned code is handled when every visible caller
+    // tests it (only the functions analysed by this lint: the language server keeps the others')
+    for &index in &model.host.analysed {
+        let Some(errors) = model.errors.of(index) else {
+            continue;
+        };
+        for (returned, verdict) in errors.returned.iter().zip(&errors.returned_verdicts) {
+            if let Verdict::NoCallerChecks { callers } = verdict {
+                if !callers.is_empty() {
+                    cx.report(returned_unchecked(
+                        model,
+                        cx,
+                        errors,
+                        returned.node,
+                        &returned.name,
+                        callers,
+                    ));
+                }
+            }
+        }
+        for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
+            let (EventKind::Call, Verdict::CallMisses { origins }) = (event.kind, verdict) else {
+                continue;
+            };
+            let codes: Vec<&Origin> = origins.iter().filter(|o| o.is_returned()).collect();
+            if !codes.is_empty() {
+                cx.report(result_discarded(model, cx, event.node, &event.name, &codes));
+            }
+        }
+    }
+}
+
+/// A CUDA call whose error code the function returns, and no caller tests.
+fn returned_unchecked(
+    model: &Model,
+    cx: &LintContext,
+    errors: &FunctionErrors,
+    call: tree_sitter::Node,
+    api: &str,
+    callers: &[Site],
+) -> Diagnostic {
+    let function = &errors.name;
+    let mut named = Vec::new();
+    let mut labels = Vec::new();
+    for site in callers {
+        match site {
+            Site::Local {
+                function: caller,
+                event,
+            } => {
+                let Some(caller) = model.errors.functions.get(*caller) else {
+                    continue;
+                };
+                let Some(at) = caller.events.get(*event) else {
+                    continue;
+                };
+                named.push(format!("`{}`", caller.name));
+                labels.push((
+                    at.node.byte_range(),
+                    format!(
+                        "`{}` drops the error code `{function}` returns",
+                        caller.name
+                    ),
+                ));
+            }
+            Site::Foreign { path, site } => named.push(format!(
+                "`{}` at {}:{}",
+                site.caller,
+                shown(model.path, path),
+                site.line
+            )),
+        }
+    }
+    named.dedup();
+    let mut diagnostic = cx
+        .diagnostic(
+            call.byte_range(),
+            format!("the error code of `{api}` {RETURNED} of `{function}` tests it ({}), so a failure here goes unnoticed and surfaces later", list(&named)),
+        )
+        .with_help(format!("test the code `{function}` returns in its callers (e.g. CUDA_CHECK({function}(...))), or check it here"));
+    for (span, message) in labels {
+        diagnostic = diagnostic.with_label(span, message);
+    }
+    diagnostic
+}
+
+/// A call that drops the error code its callee returns, while the callee's other callers test it.
+fn result_discarded(
+    model: &Model,
+    cx: &LintContext,
+    call: tree_sitter::Node,
+    callee: &str,
+    origins: &[&Origin],
+) -> Diagnostic {
+    let mut apis = Vec::new();
+    let mut labels = Vec::new();
+    for origin in origins {
+        match origin {
+            Origin::Local { function, item, .. } => {
+                let Some(returning) = model.errors.functions.get(*function) else {
+                    continue;
+                };
+                let Some(returned) = returning.returned.get(*item) else {
+                    continue;
+                };
+                apis.push(format!("`{}`", returned.name));
+                labels.push((
+                    returned.node.byte_range(),
+                    format!(
+                        "`{}` returns the error code of `{}` here",
+                        returning.name, returned.name
+                    ),
+                ));
+            }
+            Origin::Foreign {
+                path, name, line, ..
+            } => apis.push(format!("`{name}` ({}:{line})", shown(model.path, path))),
+        }
+    }
+    apis.dedup();
+    let mut diagnostic = cx
+        .diagnostic(
+            call.byte_range(),
+            format!("the error code of `{callee}` is discarded, while its other callers test it (it returns the code of {}), so a failure here goes unnoticed and surfaces later", list(&apis)),
+        )
+        .with_help(format!("test the result as the other callers do, e.g. CUDA_CHECK({callee}(...))"));
+    for (span, message) in labels {
+        diagnostic = diagnostic.with_label(span, message);
+    }
+    diagnostic
 }
 
 /// Where the last CUDA call or launch of `main` that is not teardown starts: the teardown
@@ -139,6 +272,8 @@ fn merge_per_function(model: &Model, diagnostics: Vec<Diagnostic>) -> Vec<Diagno
             for other in group {
                 let how = if other.message.contains(STORED) {
                     "stored, never tested"
+                } else if other.message.contains(RETURNED) {
+                    "returned, tested by no caller"
                 } else {
                     "discarded"
                 };
@@ -178,6 +313,7 @@ mod tests {
                 "void f(float* d) { MY_WRAP(cudaFree(d)); }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); CUDA_CHECK(cudaMemset(d, 0, 4)); cudaFree(d); cudaDeviceReset(); return 0; }",
                 "struct B { float* d; ~B() { cudaFree(d); } };",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { CUDA_CHECK(f(d)); }",
             ],
             &[
                 "void f(float* d) { cudaFree(d); }",
@@ -185,6 +321,8 @@ mod tests {
                 "int main() { float* d; cudaMalloc(&d, 4); CUDA_CHECK(cudaFree(d)); return 0; }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaMemcpy(d, d, 4, cudaMemcpyDeviceToDevice); return 0; }",
                 "int main() { float* d; CUDA_CHECK(cudaMalloc(&d, 4)); cudaFree(d); CUDA_CHECK(cudaMalloc(&d, 8)); return 0; }",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { f(d); }",
+                "cudaError_t f(float* d) { return cudaFree(d); } void g(float* d) { CUDA_CHECK(f(d)); } void h(float* d) { f(d); }",
             ],
         );
     }

@@ -1,39 +1,234 @@
-use crate::diagnostic::{Edit, Fix};
+use super::support::{list, shown};
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lint::LintContext;
-use crate::model::host::{is_check_name, HostFunction, Launch, ResultUse};
+use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
+use crate::model::host::{is_check_name, HostFunction, ResultUse};
 use crate::model::Model;
 use crate::syntax::NodeExt;
 use std::collections::BTreeMap;
+use tree_sitter::Node;
 
 crate::declare_lint!(
     UNCHECKED_KERNEL_LAUNCH,
     "unchecked-kernel-launch",
     ErrorHandling,
     Warning,
-    "kernel launch not followed by a cudaGetLastError/cudaPeekAtLastError check",
+    "kernel launch not followed by a cudaGetLastError/cudaPeekAtLastError check, in its function or by its callers",
     check
 );
 
+const SILENT: &str = "so a bad configuration or missing kernel image fails silently";
+
 fn check(model: &Model, cx: &mut LintContext) {
-    for host in &model.host.functions {
-        // the function's own calls only: the language server keeps an unchanged function's
-        // findings, fixes included, so they may depend on nothing outside it
-        let check_macro = check_macro_in_use(model, host);
-        for launch in &host.launches {
-            if launch.checked || launch.wrapped {
-                continue;
-            }
-            let mut diagnostic = cx.diagnostic(launch.call.byte_range(), format!("the launch of `{}` is not followed by a cudaGetLastError() check, so a bad configuration or missing kernel image fails silently", launch.kernel))
-                .with_help("check cudaGetLastError() (or cudaPeekAtLastError()) right after the launch, e.g. CUDA_CHECK(cudaGetLastError())");
-            if let Some(fix) = check_macro
+    // only the functions analysed by this lint: the language server keeps the others' findings
+    for &index in &model.host.analysed {
+        let Some(errors) = model.errors.of(index) else {
+            continue;
+        };
+        let host = model
+            .host
+            .functions
+            .iter()
+            .find(|h| h.function_index == index);
+        let check_macro = host.and_then(|h| check_macro_in_use(model, h));
+        for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
+            let diagnostic = match (event.kind, verdict) {
+                (EventKind::Launch, Verdict::NoCallerChecks { callers }) if callers.is_empty() => {
+                    unchecked_here(model, cx, errors, event.node, &event.name)
+                }
+                (EventKind::Launch, Verdict::NoCallerChecks { callers }) => {
+                    no_caller_checks(model, cx, errors, event.node, &event.name, callers)
+                }
+                (EventKind::Call, Verdict::CallMisses { origins }) => {
+                    let launches: Vec<&Origin> =
+                        origins.iter().filter(|o| !o.is_returned()).collect();
+                    if launches.is_empty() {
+                        continue;
+                    }
+                    call_misses(model, cx, event.node, &event.name, &launches)
+                }
+                _ => continue,
+            };
+            let fix = check_macro
                 .as_deref()
-                .and_then(|name| insert_check(model, launch, name))
-            {
-                diagnostic = diagnostic.with_fix(fix);
-            }
-            cx.report(diagnostic);
+                .and_then(|name| insert_check(model, event.node, name));
+            cx.report(match fix {
+                Some(fix) => diagnostic.with_fix(fix),
+                None => diagnostic,
+            });
         }
     }
+}
+
+fn unchecked_here(
+    model: &Model,
+    cx: &LintContext,
+    errors: &FunctionErrors,
+    launch: Node,
+    kernel: &str,
+) -> Diagnostic {
+    let diagnostic = cx
+        .diagnostic(launch.byte_range(), format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check{}, {SILENT}", synchronization_note(model.source, errors, launch)))
+        .with_help("check cudaGetLastError() (or cudaPeekAtLastError()) right after the launch, e.g. CUDA_CHECK(cudaGetLastError())");
+    with_synchronization_label(model.source, diagnostic, errors, launch)
+}
+
+/// A tested synchronization after the launch in its function: it reads like a check, but a
+/// launch that never started (a bad configuration, no kernel image) leaves it returning success.
+/// Only the first one, and only when no other launch comes between (it would be about that one).
+fn synchronization_after<'t>(errors: &FunctionErrors<'t>, launch: Node) -> Option<Node<'t>> {
+    let sync = errors
+        .tested_synchronizations
+        .iter()
+        .copied()
+        .find(|s| s.start_byte() >= launch.end_byte())?;
+    let launch_between = errors.events.iter().any(|e| {
+        e.kind == EventKind::Launch
+            && e.node.start_byte() >= launch.end_byte()
+            && e.node.end_byte() <= sync.start_byte()
+    });
+    (!launch_between).then_some(sync)
+}
+
+fn synchronization_note(source: &str, errors: &FunctionErrors, launch: Node) -> String {
+    match synchronization_after(errors, launch) {
+        Some(sync) => format!(
+            " (the tested `{}` after it reports errors of the kernel's execution, and returns success for a launch that never started)",
+            crate::model::host::called_name(sync, source)
+        ),
+        None => String::new(),
+    }
+}
+
+fn with_synchronization_label(
+    source: &str,
+    diagnostic: Diagnostic,
+    errors: &FunctionErrors,
+    launch: Node,
+) -> Diagnostic {
+    match synchronization_after(errors, launch) {
+        Some(sync) => diagnostic.with_label(
+            sync.byte_range(),
+            format!(
+                "`{}` does not report a launch that did not start",
+                crate::model::host::called_name(sync, source)
+            ),
+        ),
+        None => diagnostic,
+    }
+}
+
+/// The launch is the last thing its function does, and no caller checks after calling it.
+fn no_caller_checks(
+    model: &Model,
+    cx: &LintContext,
+    errors: &FunctionErrors,
+    launch: Node,
+    kernel: &str,
+    callers: &[Site],
+) -> Diagnostic {
+    let function = &errors.name;
+    let mut named = Vec::new();
+    let mut labels = Vec::new();
+    for site in callers {
+        match site {
+            Site::Local {
+                function: caller,
+                event,
+            } => {
+                let Some(caller) = model.errors.functions.get(*caller) else {
+                    continue;
+                };
+                let Some(call) = caller.events.get(*event) else {
+                    continue;
+                };
+                named.push(format!("`{}`", caller.name));
+                labels.push((
+                    call.node.byte_range(),
+                    format!(
+                        "`{}` calls `{function}` here with no check after it",
+                        caller.name
+                    ),
+                ));
+            }
+            Site::Foreign { path, site } => named.push(format!(
+                "`{}` at {}:{}",
+                site.caller,
+                shown(model.path, path),
+                site.line
+            )),
+        }
+    }
+    named.dedup();
+    let mut diagnostic = cx
+        .diagnostic(
+            launch.byte_range(),
+            format!("the launch of `{kernel}` is not followed by a cudaGetLastError() check{}, and no caller of `{function}` checks after calling it ({}), {SILENT}", synchronization_note(model.source, errors, launch), list(&named)),
+        )
+        .with_help(format!("check cudaGetLastError() right after the launch, or in every caller right after it calls `{function}`"));
+    diagnostic = with_synchronization_label(model.source, diagnostic, errors, launch);
+    for (span, message) in labels {
+        diagnostic = diagnostic.with_label(span, message);
+    }
+    diagnostic
+}
+
+/// A call that leaves launches unchecked while the callee's other callers check them.
+fn call_misses(
+    model: &Model,
+    cx: &LintContext,
+    call: Node,
+    callee: &str,
+    origins: &[&Origin],
+) -> Diagnostic {
+    let mut kernels = Vec::new();
+    let mut labels = Vec::new();
+    for origin in origins {
+        match origin {
+            Origin::Local { function, item, .. } => {
+                let Some(launcher) = model.errors.functions.get(*function) else {
+                    continue;
+                };
+                let Some(launch) = launcher.events.get(*item) else {
+                    continue;
+                };
+                kernels.push(format!("`{}`", launch.name));
+                labels.push((
+                    launch.node.byte_range(),
+                    format!(
+                        "`{}` is launched here and left for the callers of `{}` to check",
+                        launch.name, launcher.name
+                    ),
+                ));
+            }
+            Origin::Foreign {
+                path,
+                function,
+                name,
+                line,
+                ..
+            } => kernels.push(format!(
+                "`{name}` (launched in `{function}` at {}:{line})",
+                shown(model.path, path)
+            )),
+        }
+    }
+    kernels.dedup();
+    let what = if kernels.len() == 1 {
+        "launch"
+    } else {
+        "launches"
+    };
+    let mut diagnostic = cx
+        .diagnostic(
+            call.byte_range(),
+            format!("the call of `{callee}` leaves the {what} of {} unchecked: no cudaGetLastError() check follows it here, while the other callers check after calling `{callee}`", list(&kernels)),
+        )
+        .with_help(format!("check cudaGetLastError() right after calling `{callee}`, as the other callers do"));
+    for (span, message) in labels {
+        diagnostic = diagnostic.with_label(span, message);
+    }
+    diagnostic
 }
 
 /// The macro the function already wraps runtime calls in (`CUDA_CHECK(cudaMalloc(...))`), the
@@ -73,11 +268,11 @@ fn check_macro_in_use(model: &Model, host: &HostFunction) -> Option<String> {
         .map(|(name, _)| name.to_string())
 }
 
-/// `NAME(cudaGetLastError());` on the line after the launch's statement, at its indentation;
-/// only for a statement of its own in a block, so the check runs exactly when the launch does.
-fn insert_check(model: &Model, launch: &Launch, name: &str) -> Option<Fix> {
+/// `NAME(cudaGetLastError());` on the line after the launch's (or call's) statement, at its
+/// indentation; only for a statement of its own in a block, so the check runs exactly when the
+/// launch does.
+fn insert_check(model: &Model, launch: Node, name: &str) -> Option<Fix> {
     let statement = launch
-        .call
         .parent()
         .filter(|p| p.node_kind() == "expression_statement")?;
     statement
@@ -117,11 +312,16 @@ mod tests {
             "void f(float* d) { k<<<1, 32>>>(d); getLastCudaError(\"k failed\"); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaError_t e = cudaGetLastError(); if (e != cudaSuccess) abort(); }",
             "void f(float* d) { k<<<1, 32>>>(d); if (cudaPeekAtLastError() != cudaSuccess) abort(); }",
+            "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); }",
+            "void f(float* d, bool a) { if (a) k<<<1, 32>>>(d); else k<<<2, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            // the error of the first launch is still the last error at the check
+            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 32>>>(d); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaGetLastError(); }",
-            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            "void f(float* d, int n) { k<<<1, 32>>>(d); assert(n > 0); }",
+            "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); } void h(float* d) { g(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();
@@ -129,6 +329,79 @@ mod tests {
             &UNCHECKED_KERNEL_LAUNCH,
             &pass.iter().map(String::as_str).collect::<Vec<_>>(),
             &fail.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+    }
+
+    /// A tested synchronization is no check, and the finding names it, unless another launch
+    /// comes between (the synchronization is then about that one).
+    #[test]
+    fn a_tested_synchronization_is_named_only_next_to_its_launch() {
+        let run = |body: &str| {
+            let code = format!("{KERNEL}void f(float* d) {{ {body} }}\n");
+            crate::testing::run_with_settings(
+                &UNCHECKED_KERNEL_LAUNCH,
+                &code,
+                &crate::config::Settings::every_rule(),
+            )
+        };
+        let next = run("k<<<1, 32>>>(d); CHECK(cudaDeviceSynchronize());");
+        assert_eq!(next.len(), 1, "{next:?}");
+        assert!(
+            next[0].message.contains("`cudaDeviceSynchronize`"),
+            "{}",
+            next[0].message
+        );
+        assert_eq!(next[0].labels.len(), 1);
+        let apart = run("k<<<1, 32>>>(d); k<<<2, 32>>>(d); CHECK(cudaDeviceSynchronize());");
+        assert_eq!(apart.len(), 2, "{apart:?}");
+        assert!(
+            !apart[0].message.contains("Synchronize"),
+            "{}",
+            apart[0].message
+        );
+        assert!(apart[0].labels.is_empty());
+        assert!(apart[1].message.contains("`cudaDeviceSynchronize`"));
+    }
+
+    /// A configured check macro counts as a check whatever it is given.
+    #[test]
+    fn configured_check_macros_still_count() {
+        let code = format!("{KERNEL}void f(float* d) {{ k<<<1, 32>>>(d); LAUNCHED(d); }}\n");
+        let plain = crate::testing::run_with_settings(
+            &UNCHECKED_KERNEL_LAUNCH,
+            &code,
+            &crate::config::Settings::every_rule(),
+        );
+        assert_eq!(
+            plain.len(),
+            1,
+            "an unknown macro given a pointer is no check"
+        );
+        let configured = crate::config::Settings {
+            check_macros: vec!["LAUNCHED".to_string()],
+            ..crate::config::Settings::every_rule()
+        };
+        let found = crate::testing::run_with_settings(&UNCHECKED_KERNEL_LAUNCH, &code, &configured);
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// The finding for a caller that does not check sits on its call, with the launch as label,
+    /// and its fix checks right after the call.
+    #[test]
+    fn a_caller_that_does_not_check_carries_the_finding() {
+        let code = format!("{KERNEL}void g(float* d) {{\n    k<<<1, 32>>>(d);\n}}\nvoid a(float* d) {{\n    g(d);\n    MY_CHECK(cudaGetLastError());\n}}\nvoid b(float* d) {{\n    MY_CHECK(cudaMalloc(&d, 4));\n    g(d);\n}}\n");
+        let found = crate::testing::run_on_snippet(&UNCHECKED_KERNEL_LAUNCH, &code);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(&code[found[0].span.clone()], "g(d)");
+        assert!(found[0]
+            .message
+            .starts_with("the call of `g` leaves the launch of `k` unchecked"));
+        assert_eq!(found[0].labels.len(), 1);
+        assert_eq!(&code[found[0].labels[0].span.clone()], "k<<<1, 32>>>(d)");
+        let fix = found[0].fix.as_ref().expect("a fix");
+        assert_eq!(
+            fix.edits[0].replacement,
+            "\n    MY_CHECK(cudaGetLastError());"
         );
     }
 

@@ -1,6 +1,6 @@
 use super::support::variable_name;
 use crate::lint::LintContext;
-use crate::model::host::{EventKind, Initial, WriteKind};
+use crate::model::host::{Event, EventKind, Initial, WriteKind};
 use crate::model::Model;
 
 crate::declare_lint!(
@@ -8,42 +8,84 @@ crate::declare_lint!(
     "uninitialized-device-pointer",
     Memory,
     Error,
-    "pointer passed to a kernel or a copy before any allocation or assignment",
+    "pointer used by a kernel, a copy or a free before any allocation, or allocated on some paths only",
     check
 );
 
+/// Whether an event hands the pointer's value to the GPU or the runtime: a launch, a copy, a
+/// memset, a free, or a function of this file that does one of these with it.
+fn is_use(event: &Event) -> bool {
+    matches!(
+        event.kind,
+        EventKind::Launched { .. }
+            | EventKind::Read { .. }
+            | EventKind::Written {
+                kind: WriteKind::Copy | WriteKind::Memset,
+                ..
+            }
+            | EventKind::Freed { device: true }
+            | EventKind::Borrowed { .. }
+    )
+}
+
+fn what(event: &Event, model: &Model) -> String {
+    match event.kind {
+        EventKind::Launched { .. } => "kernel launch".to_string(),
+        EventKind::Freed { .. } => "free".to_string(),
+        EventKind::Borrowed { .. } => format!(
+            "call of `{}`",
+            crate::model::host::called_name(event.node, model.source)
+        ),
+        _ => "copy".to_string(),
+    }
+}
+
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
+        if host.has_goto {
+            continue;
+        }
         for (index, variable) in host.variables.iter().enumerate() {
             if variable.initial != Initial::Uninitialized || !variable.is_pointer {
                 continue;
             }
-            let first_use = host.events_of(index).find(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::Launched { .. }
-                        | EventKind::Read { .. }
-                        | EventKind::Written {
-                            kind: WriteKind::Copy | WriteKind::Memset,
-                            ..
-                        }
-                )
-            });
-            let Some(event) = first_use else { continue };
-            if host.events_before(index, event).next().is_some() {
-                continue;
+            for event in host.events_of(index).filter(|e| is_use(e)) {
+                if host.defined_on_every_path(index, event, model.source) {
+                    break;
+                }
+                let name = variable_name(host, index);
+                let what = what(event, model);
+                if host.events_before(index, event).next().is_none() {
+                    // the first use, with nothing before it
+                    if matches!(event.kind, EventKind::Freed { .. }) {
+                        break;
+                    }
+                    cx.report(
+                        cx.diagnostic(event.node.byte_range(), format!("`{name}` is passed to this {what} before it is allocated or assigned, so the GPU dereferences a garbage address"))
+                            .with_label(variable.declaration.byte_range(), format!("`{name}` declared here without a value"))
+                            .with_help(format!("allocate `{name}` (cudaMalloc) before this use, or initialise it to nullptr and check it")),
+                    );
+                    break;
+                }
+                // allocated on some paths only: a use under the same test as an allocation is
+                // on the paths that allocated it
+                if !host.may_run_without_definition(index, event, model.source) {
+                    continue;
+                }
+                let Some(definition) = host
+                    .events_before(index, event)
+                    .find(|e| e.kind.defines() && e.node.end_byte() <= event.node.start_byte())
+                else {
+                    break;
+                };
+                cx.report(
+                    cx.diagnostic(event.node.byte_range(), format!("`{name}` reaches this {what} on a path where no branch allocated or assigned it, so it passes a garbage address"))
+                        .with_label(variable.declaration.byte_range(), format!("`{name}` declared here without a value"))
+                        .with_label(definition.node.byte_range(), format!("`{name}` allocated or assigned here, on some paths only"))
+                        .with_help(format!("initialise `{name}` to nullptr where it is declared, or allocate it on every path before this use")),
+                );
+                break;
             }
-            let name = variable_name(host, index);
-            let what = if matches!(event.kind, EventKind::Launched { .. }) {
-                "kernel launch"
-            } else {
-                "copy"
-            };
-            cx.report(
-                cx.diagnostic(event.node.byte_range(), format!("`{name}` is passed to this {what} before it is allocated or assigned, so the GPU dereferences a garbage address"))
-                    .with_label(variable.declaration.byte_range(), format!("`{name}` declared here without a value"))
-                    .with_help(format!("allocate `{name}` (cudaMalloc) before this use, or initialise it to nullptr and check it")),
-            );
         }
     }
 }
@@ -64,11 +106,19 @@ mod tests {
             "void f(int n) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), n * 4); k<<<1, 1>>>(d, n); }",
             "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; alloc_buffer(&d, n * 4); k<<<1, 1>>>(d, n); }",
             "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n void f(int n) { float* d; d = device_alloc<float>(n); k<<<1, 1>>>(d, n); }",
+            // allocated on every path, or the others leave first, or the use is under the same test
+            "void f(int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); else cudaMallocManaged(&d, n * 4); k<<<1, 1>>>(d, n); cudaFree(d); }",
+            "void f(int n, int m) { float* d; if (m == 0) { cudaMalloc(&d, n * 4); } else { printf(\"no\"); return; } cudaFree(d); }",
+            "void f(int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); if (!m) return; cudaFree(d); }",
+            "void f(int n, int m) { float* d; if (m == 2) cudaMallocHost(&d, n * 4); if (m == 2) cudaFreeHost(d); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
             "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
             "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; k<<<1, 1>>>(d, n); alloc_buffer(&d, n * 4); }",
+            // allocated on some branches only
+            "void f(const float* h, int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            "void f(int n, int m) { float* d; if (m == 0) cudaMalloc(&d, n * 4); else if (m == 1) cudaMallocManaged(&d, n * 4); if (m == 2) printf(\"pinned\"); else cudaFree(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

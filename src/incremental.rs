@@ -129,6 +129,8 @@ pub struct FileContext {
     max_allocation_bytes: u64,
     check_macros: Vec<String>,
     defines: Vec<(String, String)>,
+    /// Function-like macros that check the last error: what the error flow counts as a check.
+    last_error_macros: Vec<String>,
     lint_options: crate::lint::LintOptions,
 }
 
@@ -149,6 +151,7 @@ impl FileContext {
             max_allocation_bytes: settings.max_allocation_bytes.to_bits(),
             check_macros: settings.check_macros.clone(),
             defines,
+            last_error_macros: view.last_error_macros.clone(),
             lint_options: settings.lint_options(),
         }
     }
@@ -199,6 +202,9 @@ struct Entry {
     anchored: Vec<Anchored>,
     /// A device function's summary, with what it read of the summaries made before it.
     device: Option<DeviceEntry>,
+    /// A host function's error flow as its callers and callees make it
+    /// (`ErrorFlow::fingerprint`): its error-handling findings stand while it is the same.
+    errors: u64,
 }
 
 /// A label in another function than its finding's: that function by name, kind, arity and
@@ -357,6 +363,8 @@ pub struct FunctionCache {
     /// This lint: functions by name and each kernel's summary, made when first needed.
     lookup: Option<Lookup>,
     last: Stats,
+    /// The host-wide facts of the last lint (`Reuse::host_context`).
+    host_context: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -431,7 +439,7 @@ impl Lookup {
 
 /// A hash of the texts of a host function whose summary callers may read.
 fn helper_hash(model: &Model, function: &Function) -> Option<u64> {
-    if !crate::model::host::may_allocate_for_caller(model, function) {
+    if !crate::model::host::summarized_for_callers(model, function) {
         return None;
     }
     let (source, view) = texts(model, function)?;
@@ -746,6 +754,7 @@ impl FunctionCache {
                 helpers,
                 anchored: anchored.remove(&index).unwrap_or_default(),
                 device: None,
+                errors: model.errors.fingerprint(model, index),
             };
             entries
                 .entry(key_hash(function, source, view))
@@ -797,6 +806,7 @@ impl<'t> Reuse<'t> for FunctionCache {
             .iter()
             .all(|(name, expected)| lookup.unchanged(model, name, expected))
             || !entry.anchors.iter().all(|a| a.function(model).is_some())
+            || entry.errors != model.errors.fingerprint(model, index)
         {
             return false;
         }
@@ -806,6 +816,14 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn host_context(&mut self, digest: u64) {
+        if self.host_context != Some(digest) {
+            // kernels and device functions already taken this lint keep their entries
+            self.entries.clear();
+            self.host_context = Some(digest);
+        }
     }
 
     fn device_function(
@@ -865,6 +883,7 @@ impl<'t> Reuse<'t> for FunctionCache {
                 summary: summary.clone(),
                 reads,
             }),
+            errors: 0,
         };
         self.devices.push((index, Arc::new(entry)));
     }

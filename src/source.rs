@@ -95,6 +95,9 @@ pub struct PreprocessedView {
     /// Names `#define`d with different bodies in the file (in two branches of an `#if` whose
     /// condition is not known, or redefined): the body in `defines` is one of several.
     pub ambiguous_defines: std::collections::HashSet<String>,
+    /// Function-like macros whose body queries the last CUDA or HIP error
+    /// (`#define CHECK_KERNEL(s) { cudaError_t e = cudaGetLastError(); ... }`), sorted.
+    pub last_error_macros: Vec<String>,
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
@@ -172,6 +175,7 @@ pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
 pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     let mut bytes = text.as_bytes().to_vec();
     let mut defines = HashMap::new();
+    let mut last_error_macros = Vec::new();
     let mut qualifier_macros: HashMap<String, String> = HashMap::new();
     let given: HashMap<String, String> = options
         .defines
@@ -189,7 +193,10 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         &mut defines,
         &mut qualifier_macros,
         &mut bodies,
+        &mut last_error_macros,
     );
+    last_error_macros.sort_unstable();
+    last_error_macros.dedup();
     for name in &options.qualifier_macros {
         qualifier_macros.entry(name.clone()).or_default();
     }
@@ -209,6 +216,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         neutralised,
         defines,
         ambiguous_defines: bodies.ambiguous,
+        last_error_macros,
     }
 }
 
@@ -276,6 +284,7 @@ fn blank_inactive_branches(
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
     bodies: &mut DefineBodies,
+    last_error_macros: &mut Vec<String>,
 ) {
     let mut stack: Vec<Conditional> = Vec::new();
     let mut offset = 0;
@@ -347,7 +356,7 @@ fn blank_inactive_branches(
                 }
                 "define" if active => {
                     bodies.note(rest);
-                    record_define(rest, defines, qualifier_macros);
+                    record_define(rest, defines, qualifier_macros, last_error_macros);
                 }
                 "define" => {
                     bodies.note(rest);
@@ -591,12 +600,20 @@ fn record_define(
     rest: &str,
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
+    last_error_macros: &mut Vec<String>,
 ) {
     let name: String = rest
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
-    if name.is_empty() || rest[name.len()..].starts_with('(') {
+    if name.is_empty() {
+        return;
+    }
+    if rest[name.len()..].starts_with('(') {
+        let body = rest[name.len()..].split_once(')').map_or("", |(_, b)| b);
+        if queries_last_error(body) {
+            last_error_macros.push(name);
+        }
         return;
     }
     let body = rest[name.len()..]
@@ -615,6 +632,18 @@ fn record_define(
         qualifier_macros.insert(name.clone(), body.clone());
     }
     defines.insert(name, body);
+}
+
+/// Whether macro text calls `cudaGetLastError`/`cudaPeekAtLastError` (or HIP's).
+pub fn queries_last_error(text: &str) -> bool {
+    [
+        "cudaGetLastError",
+        "cudaPeekAtLastError",
+        "hipGetLastError",
+        "hipPeekAtLastError",
+    ]
+    .iter()
+    .any(|name| text.contains(name))
 }
 
 fn is_cuda_qualifier(word: &str) -> bool {
@@ -1558,5 +1587,14 @@ mod tests {
         };
         // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
         assert!(preprocess_with(text, &options).text.contains("int big;"));
+    }
+
+    #[test]
+    fn function_like_macros_that_query_the_last_error_are_noted() {
+        let view = preprocess(
+            "#define KERNEL_CHECK(s) do { cudaError_t e = cudaGetLastError(); \\\n  if (e) abort(); } while (0)\n#define CUDA_CHECK(x) do { cudaError_t e = (x); if (e) abort(); } while (0)\n#define HIP_LAUNCH_CHECK() (void)hipPeekAtLastError()\n",
+            &[],
+        );
+        assert_eq!(view.last_error_macros, ["HIP_LAUNCH_CHECK", "KERNEL_CHECK"]);
     }
 }

@@ -271,7 +271,13 @@ fn every_rule_has_documentation_with_the_standard_headings() {
 fn two_phases_give_what_the_whole_index_gives() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let settings = Settings::every_rule();
-    for dir in ["project/bad", "project/clean", "bad", "clean"] {
+    for dir in [
+        "project/bad",
+        "project/clean",
+        "project/errors_split",
+        "bad",
+        "clean",
+    ] {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap()
             .flatten()

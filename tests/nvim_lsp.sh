@@ -14,7 +14,8 @@ if ! command -v nvim >/dev/null 2>&1; then
 fi
 nvim --version | head -1
 
-# the release build is the one tests/run.sh's cargo test --release already made
+# the release build: in tests/run.sh, tests/wheel.sh's maturin build has made it already (cargo
+# test's build differs in dependency features that its dev-dependencies add)
 cargo build --release --locked --quiet
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,6 @@
 //! What ships beside the code: the licence, the release profile, the release tag the pre-commit
-//! snippet names, and the VS Code extension's activation.
+//! snippet names, the Python wheel and the two pre-commit hooks, and the VS Code extension's
+//! activation.
 
 use std::path::Path;
 use std::process::Command;
@@ -46,6 +47,95 @@ fn readme_pre_commit_snippet_names_this_version_and_the_hook() {
     );
     assert!(readme.contains("- id: cudalint"));
     assert!(read(".pre-commit-hooks.yaml").contains("- id: cudalint\n"));
+}
+
+#[test]
+fn python_wheel_is_the_binary_under_the_crate_name_and_version() {
+    let pyproject: toml::Value = toml::from_str(&read("pyproject.toml")).expect("pyproject.toml");
+    let build = &pyproject["build-system"];
+    assert_eq!(build["build-backend"].as_str(), Some("maturin"));
+    assert_eq!(
+        build["requires"].as_array().map(|r| r.as_slice()),
+        Some([toml::Value::from("maturin>=1,<2")].as_slice())
+    );
+    assert_eq!(
+        pyproject["tool"]["maturin"]["bindings"].as_str(),
+        Some("bin")
+    );
+    let project = &pyproject["project"];
+    assert_eq!(
+        project["name"].as_str(),
+        manifest()["package"]["name"].as_str()
+    );
+    // maturin takes what `dynamic` lists from Cargo.toml: the wheel's version is the crate's.
+    assert!(
+        project.get("version").is_none(),
+        "a version in pyproject.toml would drift from Cargo.toml's"
+    );
+    let dynamic: Vec<&str> = project["dynamic"]
+        .as_array()
+        .expect("dynamic")
+        .iter()
+        .filter_map(|d| d.as_str())
+        .collect();
+    for field in ["version", "description", "license", "readme"] {
+        assert!(dynamic.contains(&field), "{field} not from Cargo.toml");
+    }
+}
+
+/// `.pre-commit-hooks.yaml` as a list of hooks, each its `key: value` lines.
+fn pre_commit_hooks() -> Vec<Vec<(String, String)>> {
+    let text = read(".pre-commit-hooks.yaml");
+    let mut hooks: Vec<Vec<(String, String)>> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let (starts_hook, field) = match line.strip_prefix("- ") {
+            Some(rest) => (true, rest),
+            None => (false, line.trim_start()),
+        };
+        if starts_hook {
+            hooks.push(Vec::new());
+        }
+        if let (Some(hook), Some((key, value))) = (hooks.last_mut(), field.split_once(": ")) {
+            hook.push((key.to_string(), value.to_string()));
+        }
+    }
+    hooks
+}
+
+#[test]
+fn pre_commit_hooks_install_by_cargo_and_by_the_wheel_and_run_the_same_check() {
+    let hooks = pre_commit_hooks();
+    let field = |hook: &[(String, String)], key: &str| {
+        hook.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let summary: Vec<(String, String)> = hooks
+        .iter()
+        .map(|h| (field(h, "id"), field(h, "language")))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("cudalint".to_string(), "rust".to_string()),
+            ("cudalint-python".to_string(), "python".to_string())
+        ]
+    );
+    for hook in &hooks {
+        assert_eq!(field(hook, "entry"), "cudalint check");
+        assert_eq!(field(hook, "types_or"), "[cuda]");
+    }
+    let readme = read("README.md");
+    for install in [
+        "cargo install --locked --git https://github.com/cudalint/cudalint cudalint",
+        "pip install cudalint",
+        "pipx install cudalint",
+        "- id: cudalint ",
+        "- id: cudalint-python",
+    ] {
+        assert!(readme.contains(install), "README lacks `{install}`");
+    }
 }
 
 fn git(dir: &Path, args: &[&str]) -> std::process::Output {

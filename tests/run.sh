@@ -10,11 +10,14 @@ cargo test --release --locked
 echo "== SARIF: the official 2.1.0 schema and Sarif.Multitool (SARIF and GitHub rules)"
 bash tests/sarif_validate.sh
 
-echo "== pre-commit: the hook from this repository, run by the real framework"
+echo "== pre-commit: both hooks from this repository (cargo and the Python wheel), run by the real framework"
 bash tests/precommit.sh
 
 echo "== --verify GPU tests (tests/gpu.sh; CI has no GPU, so this says \"skipped: no GPU\")"
 bash tests/gpu.sh
+
+echo "== Python wheel: maturin build, installed with pip into a fresh venv and with pipx, run on kernels/"
+bash tests/wheel.sh
 
 echo "== LSP: headless Neovim as the client (installs Debian's neovim when missing)"
 bash tests/nvim_lsp.sh

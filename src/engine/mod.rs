@@ -123,7 +123,10 @@ pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_si
 pub fn lint_text(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
     let alone = lint_text_with(path, text, settings, ProjectIndex::empty());
     let index = headers::index_of_included(path, text, settings, &alone.lookups);
-    if index.answers(path, &alone.lookups) {
+    if index.answers(
+        path,
+        &alone.lookups.for_rules(reads_error_flow(settings, path)),
+    ) {
         lint_text_with(path, text, settings, &index)
     } else {
         alone
@@ -167,6 +170,15 @@ pub fn lint_tree(
     model.max_allocation_bytes = settings.max_allocation_bytes;
     let found = run_lints(&model, settings, path);
     outcome(&model, found, settings, path)
+}
+
+/// Whether a rule that reads the error flow across files runs on `path`: without one, what other
+/// files say of their callers and callees changes no finding.
+fn reads_error_flow(settings: &Settings, path: &Path) -> bool {
+    crate::lints::ALL.iter().any(|lint| {
+        lint.category == crate::lint::Category::ErrorHandling
+            && settings.rule_enabled(lint.name, path)
+    })
 }
 
 /// Every enabled lint's findings on the model, before suppressions.
@@ -736,7 +748,10 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
         .into_par_iter()
         .zip(files.par_iter())
         .map(|(outcome, file)| {
-            if index.answers(file.path, &outcome.lookups) {
+            let lookups = outcome
+                .lookups
+                .for_rules(reads_error_flow(file.settings, file.path));
+            if index.answers(file.path, &lookups) {
                 relinted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 lint_text_with(file.path, file.text, file.settings, &index)
             } else {

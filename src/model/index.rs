@@ -22,6 +22,85 @@ pub struct FileIndex {
     pub device_functions: Vec<HelperSummary>,
     /// The kernels it defines (a body, not a declaration).
     pub kernels: Vec<String>,
+    /// Its host functions whose error handling matters to their callers: those that leave a
+    /// launch error unchecked, check the last error for their callers, or return an error code.
+    pub error_functions: Vec<ErrorSummary>,
+    /// Its calls of functions that another file may define, and of its own functions that lead
+    /// to such calls, with whether a check follows each.
+    pub error_calls: Vec<CallSite>,
+}
+
+/// How a function that checks the last error for its callers hands the result over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CheckHelper {
+    /// It reports the error itself (prints, aborts, throws): every call is a check.
+    Reports,
+    /// It returns the error: a call is a check when its result is tested.
+    Returns,
+}
+
+/// A host function's error handling, as its callers in other files see it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ErrorSummary {
+    pub name: String,
+    pub arity: usize,
+    /// Launches (kernel, line) whose error it leaves for its callers to check.
+    pub pending: Vec<(String, usize)>,
+    pub check_helper: Option<CheckHelper>,
+    /// CUDA calls (name, line) whose error code it returns.
+    pub returned: Vec<(String, usize)>,
+    /// Its declared result is `void`.
+    pub returns_void: bool,
+}
+
+/// Most steps a call site lists after it.
+pub const MAX_STEPS: usize = 32;
+
+/// What runs after a call in its caller.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A last-error check.
+    Check,
+    /// A call of a function of another file.
+    Call {
+        callee: String,
+        arity: usize,
+        /// Its result is tested (a check helper returning the error checks then).
+        result_tested: bool,
+        /// A configured check: it checks whatever it calls.
+        configured: bool,
+        /// It checks when no file defines it: a macro querying the last error, or a check
+        /// given only literals.
+        checks_undefined: bool,
+    },
+    /// More than `MAX_STEPS`: anything may follow.
+    More,
+}
+
+/// One call of a host function, as the callee's file sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CallSite {
+    pub callee: String,
+    pub arity: usize,
+    /// The calling function.
+    pub caller: String,
+    pub caller_arity: usize,
+    pub line: usize,
+    /// What can run after it in the caller, in order, up to the first launch of the caller's
+    /// own (or call of its own functions that may launch): last-error checks, and calls of
+    /// functions the caller's file does not define (which may launch or check). At most
+    /// `MAX_STEPS`; a longer list ends with `Step::More`.
+    pub following: Vec<Step>,
+    /// A launch of the caller's own follows the steps.
+    pub launch_follows: bool,
+    /// It is passed to a check (`CHECK(f(...))`).
+    pub wrapped: bool,
+    /// The calling function's declared result is `void`.
+    pub caller_returns_void: bool,
+    /// Its result is tested.
+    pub result_checked: bool,
+    /// Its result is returned to the caller's callers.
+    pub returned: bool,
 }
 
 /// Names a file's model looked up outside the file: the facts it was built with would change if
@@ -32,6 +111,26 @@ pub struct Lookups {
     pub launched_kernels: Vec<String>,
     /// Functions called (grid helpers, device functions) that the file does not define.
     pub functions: Vec<String>,
+    /// Host functions called that the file does not define: another file's may launch, check
+    /// or return an error code.
+    pub callees: Vec<String>,
+    /// Host functions of the file whose error handling depends on their callers.
+    pub called: Vec<String>,
+}
+
+impl Lookups {
+    /// The lookups that matter to the rules a file runs: the error flow's only when an
+    /// error-handling rule reads it.
+    pub fn for_rules(&self, error_handling: bool) -> std::borrow::Cow<'_, Lookups> {
+        if error_handling || (self.callees.is_empty() && self.called.is_empty()) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        std::borrow::Cow::Owned(Lookups {
+            callees: Vec::new(),
+            called: Vec::new(),
+            ..self.clone()
+        })
+    }
 }
 
 /// A launch or a helper in one file reaches a kernel or a caller in another only where the
@@ -52,6 +151,9 @@ pub struct ProjectIndex {
     device: HashMap<String, Vec<(usize, usize)>>,
     /// Per kernel name, the files defining one.
     kernels: HashMap<String, Vec<usize>>,
+    error_functions: HashMap<String, Vec<(usize, usize)>>,
+    /// Call sites by the name called.
+    error_calls: HashMap<String, Vec<(usize, usize)>>,
 }
 
 impl ProjectIndex {
@@ -169,6 +271,18 @@ impl ProjectIndex {
                 definers.push(at);
             }
         }
+        for (position, summary) in file.error_functions.iter().enumerate() {
+            self.error_functions
+                .entry(summary.name.clone())
+                .or_default()
+                .push((at, position));
+        }
+        for (position, site) in file.error_calls.iter().enumerate() {
+            self.error_calls
+                .entry(site.callee.clone())
+                .or_default()
+                .push((at, position));
+        }
         for (position, summary) in file.device_functions.iter().enumerate() {
             self.device
                 .entry(summary.name.clone())
@@ -259,6 +373,105 @@ impl ProjectIndex {
             .collect()
     }
 
+    /// Whether a call of host function `name` in the file at `caller` reaches its definition in
+    /// the file at `definer`: the caller sees the definer through includes, or both share a
+    /// folder that no other file defining the name shares (the linker joins them).
+    fn call_reaches(&self, caller: usize, name: &str, definer: usize) -> bool {
+        if caller == definer || self.sees.get(caller).is_some_and(|s| s.contains(&definer)) {
+            return true;
+        }
+        let (Some(calling), Some(defining)) = (self.files.get(caller), self.files.get(definer))
+        else {
+            return false;
+        };
+        let folder = calling.path.parent();
+        if defining.path.parent() != folder {
+            return false;
+        }
+        let mut in_folder = self
+            .error_functions
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&(at, _)| at)
+            .filter(|&at| {
+                self.files
+                    .get(at)
+                    .is_some_and(|f| f.path.parent() == folder)
+            });
+        let first = in_folder.next();
+        first == Some(definer) && in_folder.all(|at| at == definer)
+    }
+
+    /// The host functions called `name` that a call with `arity` arguments in the file `from`
+    /// reaches, defined in files other than `from`, with their file. A definition with more
+    /// parameters serves when none has exactly `arity` (default arguments).
+    pub fn error_functions<'a>(
+        &'a self,
+        name: &str,
+        arity: usize,
+        from: &Path,
+    ) -> Vec<(&'a Path, &'a ErrorSummary)> {
+        let from_at = self.by_path.get(from).copied();
+        let reached: Vec<(&Path, &ErrorSummary)> = self
+            .error_functions
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|&(at, position)| {
+                let file = self.files.get(at)?;
+                if file.path == from {
+                    return None;
+                }
+                let reaches = match from_at {
+                    Some(caller) => self.call_reaches(caller, name, at),
+                    None => true,
+                };
+                reaches.then_some((file.path.as_path(), file.error_functions.get(position)?))
+            })
+            .collect();
+        let exact: Vec<_> = reached
+            .iter()
+            .filter(|(_, s)| s.arity == arity)
+            .copied()
+            .collect();
+        if !exact.is_empty() {
+            return exact;
+        }
+        reached
+            .into_iter()
+            .filter(|(_, s)| s.arity > arity)
+            .collect()
+    }
+
+    /// The calls of host function `name` (defined with `arity` parameters in the file
+    /// `definer`) that reach it, in every file of the index, the definer's own included.
+    pub fn callers<'a>(
+        &'a self,
+        name: &str,
+        arity: usize,
+        definer: &Path,
+    ) -> Vec<(&'a Path, &'a CallSite)> {
+        let definer_at = self.by_path.get(definer).copied();
+        self.error_calls
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|&(at, position)| {
+                let file = self.files.get(at)?;
+                let site = file.error_calls.get(position)?;
+                if site.arity > arity {
+                    return None;
+                }
+                let reaches = match definer_at {
+                    Some(definer) => self.call_reaches(at, name, definer),
+                    None => file.path == definer,
+                };
+                reaches.then_some((file.path.as_path(), site))
+            })
+            .collect()
+    }
+
     /// Whether another file answers something `lookups` (made by the file `path`) asked for.
     pub fn answers(&self, path: &Path, lookups: &Lookups) -> bool {
         let launched_here = |kernel: &str| {
@@ -276,10 +489,33 @@ impl ProjectIndex {
                 self.files.get(at).is_some_and(|f| f.path != path) && self.sees(path, at)
             })
         };
-        lookups
-            .launched_kernels
-            .iter()
-            .any(|kernel| launched_here(kernel))
+        let at = self.by_path.get(path).copied();
+        let defined_elsewhere = |name: &str| {
+            self.error_functions
+                .get(name)
+                .into_iter()
+                .flatten()
+                .any(|&(definer, _)| {
+                    self.files.get(definer).is_some_and(|f| f.path != path)
+                        && at.is_none_or(|caller| self.call_reaches(caller, name, definer))
+                })
+        };
+        let called_elsewhere = |name: &str| {
+            self.error_calls
+                .get(name)
+                .into_iter()
+                .flatten()
+                .any(|&(caller, _)| {
+                    self.files.get(caller).is_some_and(|f| f.path != path)
+                        && at.is_some_and(|definer| self.call_reaches(caller, name, definer))
+                })
+        };
+        lookups.callees.iter().any(|name| defined_elsewhere(name))
+            || lookups.called.iter().any(|name| called_elsewhere(name))
+            || lookups
+                .launched_kernels
+                .iter()
+                .any(|kernel| launched_here(kernel))
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
             })

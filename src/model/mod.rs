@@ -1,11 +1,13 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
+pub mod errors;
 pub mod guards;
 pub mod helpers;
 pub mod host;
 pub mod index;
 pub mod kernel;
 pub mod launch;
+pub mod ranges;
 pub mod reaching;
 pub mod shared_memory;
 pub mod size;
@@ -15,6 +17,7 @@ use crate::source::{LineIndex, PreprocessedView};
 use crate::syntax::{self, text, NodeExt};
 use index::{FileIndex, Lookups, ProjectIndex};
 use launch::{GridHelpers, LaunchSite, RoundingHelper};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
@@ -84,6 +87,8 @@ pub struct Model<'t> {
     pub broken_regions: Vec<Range<usize>>,
     /// Host-side facts: allocations, copies, launches, error checks.
     pub host: host::HostFacts<'t>,
+    /// Where launch errors arise and are checked, per host function and across functions.
+    pub errors: errors::ErrorFlow<'t>,
     /// Allocations above this many bytes are larger than any GPU (configurable).
     pub max_allocation_bytes: f64,
     /// What the other files of the run offer (launches of this file's kernels, helpers).
@@ -94,6 +99,12 @@ pub struct Model<'t> {
     pub lookups: RefCell<Lookups>,
     /// What the shared-memory runs of every kernel read of the file, built on first use.
     shared_scope: std::cell::OnceCell<shared_memory::FileScope<'t>>,
+    /// Function-like macros the file defines (`#define CLEANUP(s) ...`): name and body.
+    pub function_macros: Vec<(&'t str, &'t str)>,
+    /// Names the file gives types (`typedef float real;`, `using T = double;`,
+    /// `#define DTYPE float`), each with the normalized type it stands for; a name given two
+    /// different types is left out.
+    pub type_aliases: HashMap<String, String>,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -106,6 +117,10 @@ pub trait Reuse<'t> {
     fn host_function(&mut self, model: &Model<'t>, index: usize) -> bool;
     /// Host function `index` was analysed, reading the file's functions named `depends_on`.
     fn host_function_built(&mut self, index: usize, depends_on: &[String]);
+    /// The file-wide facts host functions read beyond their own text and the functions they call
+    /// (the file's type aliases, function-like macros and buffers kept in members), as a hash;
+    /// told before any host function is asked for. When it changes, no host function is covered.
+    fn host_context(&mut self, _digest: u64) {}
     /// The summary of device function `index` from an earlier lint, when what it read of the
     /// summaries made before it (`known`, the names it calls) is as it was.
     fn device_function(
@@ -218,11 +233,14 @@ impl<'t> Model<'t> {
             skipped_regions: Vec::new(),
             broken_regions: Vec::new(),
             host: host::HostFacts::default(),
+            errors: errors::ErrorFlow::default(),
             max_allocation_bytes: crate::config::DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
             index,
             launch_sites: Vec::new(),
             lookups: RefCell::default(),
             shared_scope: std::cell::OnceCell::new(),
+            function_macros: Vec::new(),
+            type_aliases: HashMap::default(),
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
@@ -260,7 +278,11 @@ impl<'t> Model<'t> {
             model.kernels.push((index, facts));
         }
         model.note_calls_outside_the_file();
-        model.host.functions = host::build(&model, reuse);
+        model.errors = errors::ErrorFlow::build(&model);
+        let (functions, analysed, stored) = host::build(&model, reuse);
+        model.host.functions = functions;
+        model.host.analysed = analysed;
+        model.host.stored = stored;
         model
     }
 
@@ -269,6 +291,30 @@ impl<'t> Model<'t> {
     }
 
     /// The value of an object-like `#define`, if the file has one.
+    /// The type a name stands for after the file's typedefs, `using` aliases and type macros
+    /// (`real` is `float` after `typedef float real;`), normalized; the name itself otherwise.
+    pub fn resolve_type(&self, type_text: &str) -> String {
+        let mut current = size::normalize_type(type_text);
+        for _ in 0..8 {
+            // `real*` resolves its element
+            let stars = current.len() - current.trim_end_matches('*').len();
+            let element = &current[..current.len() - stars];
+            match self.type_aliases.get(element) {
+                Some(aliased) => current = format!("{aliased}{}", "*".repeat(stars)),
+                None => break,
+            }
+        }
+        current
+    }
+
+    /// The body of a function-like macro the file defines.
+    pub fn function_macro(&self, name: &str) -> Option<&'t str> {
+        self.function_macros
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, body)| *body)
+    }
+
     pub fn define(&self, name: &str) -> Option<&'t str> {
         self.view.defines.get(name).map(String::as_str)
     }
@@ -393,8 +439,11 @@ impl<'t> Model<'t> {
                 RoundingHelper::Other => None,
             })
             .collect();
+        let (error_functions, error_calls) = self.errors.offers(self);
         FileIndex {
             path: self.path.to_path_buf(),
+            error_functions,
+            error_calls,
             launches: self.launch_sites.clone(),
             rounding_helpers,
             includes: index::quoted_includes(self.source),
@@ -414,6 +463,8 @@ impl<'t> Model<'t> {
         // the template around each function, noted on the way down (`Node::parent` searches
         // from the root, which is quadratic over a file's top-level declarations)
         let mut templates: Vec<(usize, Node<'t>)> = Vec::new();
+        let mut macros = Vec::new();
+        let mut aliases: Vec<(usize, String, String)> = Vec::new();
         syntax::walk_iterative(root, |node| match node.node_kind() {
             "template_declaration" => {
                 for child in syntax::named_children(node) {
@@ -436,9 +487,88 @@ impl<'t> Model<'t> {
                 }
                 false
             }
+            "type_definition" => {
+                if let Some(aliased) = node.field("type") {
+                    let aliased = syntax::text(aliased, source);
+                    let mut cursor = node.walk();
+                    for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                        // `typedef float* fptr;`: the stars belong to the type
+                        let stars: String = syntax::text(declarator, source)
+                            .chars()
+                            .filter(|c| *c == '*')
+                            .collect();
+                        let name = if declarator.node_kind() == "type_identifier" {
+                            Some(declarator)
+                        } else {
+                            syntax::declarator_name(declarator)
+                        };
+                        if let Some(name) = name {
+                            aliases.push((
+                                node.start_byte(),
+                                syntax::text(name, source).to_string(),
+                                format!("{aliased}{stars}"),
+                            ));
+                        }
+                    }
+                }
+                false
+            }
+            "alias_declaration" => {
+                if let (Some(name), Some(aliased)) = (node.field("name"), node.field("type")) {
+                    aliases.push((
+                        node.start_byte(),
+                        syntax::text(name, source).to_string(),
+                        syntax::text(aliased, source).to_string(),
+                    ));
+                }
+                false
+            }
+            "preproc_def" => {
+                if let (Some(name), Some(value)) = (node.field("name"), node.field("value")) {
+                    let value = syntax::text(value, source).trim();
+                    if size::builtin_size(value).is_some() {
+                        aliases.push((
+                            node.start_byte(),
+                            syntax::text(name, source).to_string(),
+                            value.to_string(),
+                        ));
+                    }
+                }
+                false
+            }
+            "preproc_function_def" => {
+                if let (Some(name), Some(body)) = (node.field("name"), node.field("value")) {
+                    macros.push((syntax::text(name, source), syntax::text(body, source)));
+                }
+                false
+            }
             "comment" => false,
             _ => true,
         });
+        self.function_macros = macros;
+        let mut type_aliases: HashMap<String, String> = HashMap::default();
+        let mut conflicting = Vec::new();
+        let configured = configured_regions(source);
+        for (at, name, aliased) in aliases {
+            if configured.iter().any(|r| r.contains(&at)) {
+                continue;
+            }
+            let aliased = size::normalize_type(&aliased);
+            if aliased.is_empty() || aliased == name {
+                continue;
+            }
+            match type_aliases.get(&name) {
+                Some(known) if *known != aliased => conflicting.push(name),
+                Some(_) => {}
+                None => {
+                    type_aliases.insert(name, aliased);
+                }
+            }
+        }
+        for name in conflicting {
+            type_aliases.remove(&name);
+        }
+        self.type_aliases = type_aliases;
         // Suppression comments are rare: find the marker in the text and ask the tree for the
         // comment there, rather than visiting every node of every function body.
         let mut suppressions = Vec::new();
@@ -580,6 +710,61 @@ fn find_function_declarator(mut node: Node) -> Option<Node> {
 }
 
 /// A kernel's name as launches write it: an explicit specialisation's template arguments dropped.
+/// The byte ranges of the original text inside `#if`/`#ifdef`/`#ifndef` blocks, a header's
+/// include guard (`#ifndef X_H` then `#define X_H`) aside: what is defined there depends on
+/// the build's configuration (the view keeps one branch, another build sees another).
+fn configured_regions(source: &str) -> Vec<Range<usize>> {
+    let mut regions = Vec::new();
+    // per open block: where it starts, and whether it is an include guard
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut pending_guard: Option<(String, usize)> = None;
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        let Some(directive) = trimmed.strip_prefix('#') else {
+            if !trimmed.is_empty() && !trimmed.starts_with("//") {
+                pending_guard = None;
+            }
+            continue;
+        };
+        let mut words = directive.split_whitespace();
+        let keyword = words.next().unwrap_or("");
+        let argument = words.next().unwrap_or("");
+        if let Some((name, depth)) = pending_guard.take() {
+            if keyword == "define" && argument == name && depth == open.len() {
+                if let Some(last) = open.last_mut() {
+                    last.1 = true;
+                }
+            }
+        }
+        match keyword {
+            "if" | "ifdef" | "ifndef" => {
+                open.push((start, false));
+                if keyword == "ifndef" {
+                    pending_guard = Some((argument.to_string(), open.len()));
+                }
+            }
+            "endif" => {
+                if let Some((block_start, guard)) = open.pop() {
+                    if !guard {
+                        regions.push(block_start..offset);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // a block never closed runs to the end
+    for (block_start, guard) in open {
+        if !guard {
+            regions.push(block_start..source.len());
+        }
+    }
+    regions
+}
+
 fn kernel_name(name: &str) -> &str {
     name.split('<').next().unwrap_or(name).trim()
 }

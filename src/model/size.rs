@@ -194,6 +194,83 @@ impl Sym {
         Some(result)
     }
 
+    /// `self / divisor` for a positive constant, marked rounded down.
+    pub fn divided_by(&self, divisor: i128) -> Option<Sym> {
+        self.divide(divisor)
+    }
+
+    /// `self * factor` for a constant.
+    pub fn times(&self, factor: i128) -> Option<Sym> {
+        self.scale(Ratio::int(factor))
+    }
+
+    /// Whether the value is at least 0 for every value of the variables at least 1.
+    pub fn is_nonnegative(&self) -> bool {
+        let mut minimum = Ratio::int(0);
+        for (monomial, coefficient) in &self.terms {
+            if !monomial.is_empty() && coefficient.num < 0 {
+                return false;
+            }
+            minimum = match minimum.add(*coefficient) {
+                Some(sum) => sum,
+                None => return false,
+            };
+        }
+        minimum.num >= 0
+    }
+
+    /// An upper bound of `self / atom` for a variable at least 1: each monomial holding `atom`
+    /// loses it, a negative term without it is dropped (which only raises the value), and a
+    /// positive one is kept whole (dividing it by at least 1 only lowers it).
+    pub fn over_atom(&self, atom: &str) -> Option<Sym> {
+        let mut result = Sym {
+            terms: BTreeMap::new(),
+            floored: true,
+        };
+        for (monomial, coefficient) in &self.terms {
+            let mut reduced = monomial.clone();
+            match reduced.iter().position(|a| a == atom) {
+                Some(at) => {
+                    reduced.remove(at);
+                }
+                None if coefficient.num < 0 => continue,
+                None => {}
+            }
+            let mut term = Sym {
+                terms: BTreeMap::new(),
+                floored: false,
+            };
+            term.terms.insert(reduced, *coefficient);
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
+    /// The terms as integer coefficients of monomials; None when the value was rounded or has
+    /// a fractional coefficient.
+    pub fn integer_terms(&self) -> Option<Vec<(i128, Vec<String>)>> {
+        if self.floored {
+            return None;
+        }
+        self.terms
+            .iter()
+            .map(|(monomial, c)| (c.den == 1).then(|| (c.num, monomial.clone())))
+            .collect()
+    }
+
+    /// The polynomial with these integer terms.
+    pub fn from_integer_terms(terms: &[(i128, Vec<String>)]) -> Option<Sym> {
+        let mut result = Sym::constant(0);
+        for (coefficient, monomial) in terms {
+            let mut term = Sym::constant(*coefficient);
+            for atom in monomial {
+                term = term.mul(&Sym::atom(atom))?;
+            }
+            result = result.add(&term)?;
+        }
+        Some(result)
+    }
+
     /// Replaces every atom by the value `bind` gives for it (None when any is unknown).
     pub fn substitute(&self, bind: &dyn Fn(&str) -> Option<Sym>) -> Option<Sym> {
         let mut result = Sym::constant(0);
@@ -286,49 +363,87 @@ impl Sym {
 /// Byte size of a builtin or CUDA vector type (LP64), after `const` and spaces are removed.
 pub fn builtin_size(type_text: &str) -> Option<i128> {
     let t = normalize_type(type_text);
+    if let Some(size) = vector_size(&t) {
+        return Some(size);
+    }
     Some(match t.as_str() {
-        "char" | "signedchar" | "unsignedchar" | "bool" | "int8_t" | "uint8_t" | "char1"
-        | "uchar1" => 1,
+        "char" | "signedchar" | "unsignedchar" | "bool" | "int8_t" | "uint8_t"
+        | "__nv_fp8_e4m3" | "__nv_fp8_e5m2" => 1,
         "short" | "unsignedshort" | "shortint" | "int16_t" | "uint16_t" | "half" | "__half"
-        | "__nv_bfloat16" => 2,
+        | "__nv_bfloat16" | "nv_bfloat16" => 2,
         "int" | "unsigned" | "unsignedint" | "signed" | "signedint" | "float" | "int32_t"
-        | "uint32_t" | "uint" => 4,
+        | "uint32_t" | "uint" | "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162" => 4,
         "long" | "unsignedlong" | "longint" | "longlong" | "unsignedlonglong" | "longlongint"
-        | "double" | "size_t" | "ssize_t" | "ptrdiff_t" | "int64_t" | "uint64_t" | "float2"
-        | "int2" | "uint2" | "cuComplex" | "cuFloatComplex" => 8,
-        "float4" | "int4" | "uint4" | "double2" | "cuDoubleComplex" | "longdouble" => 16,
-        "float3" | "int3" | "uint3" => 12,
-        "double4" => 32,
+        | "double" | "size_t" | "ssize_t" | "ptrdiff_t" | "int64_t" | "uint64_t" | "cuComplex"
+        | "cuFloatComplex" => 8,
+        "cuDoubleComplex" | "longdouble" => 16,
         _ if t.ends_with('*') => 8,
         _ => return None,
     })
 }
 
-/// Scalar types whose size a `sizeof` mismatch can be judged on (not bytes, not vector types).
+/// The size of one component of a CUDA vector type (4 for `float4`, 2 for `__half2`).
+pub fn component_size(type_text: &str) -> Option<i128> {
+    let t = normalize_type(type_text);
+    match t.as_str() {
+        "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => return Some(2),
+        _ => {}
+    }
+    let count = i128::from(t.chars().last()?.to_digit(10)?);
+    vector_size(&t).map(|size| size / count)
+}
+
+/// The CUDA vector types (`float4`, `uchar2`, `longlong2`, ...): component size times count.
+fn vector_size(t: &str) -> Option<i128> {
+    let count = t.chars().last()?.to_digit(10)?;
+    if !(1..=4).contains(&count) {
+        return None;
+    }
+    let component = match &t[..t.len() - 1] {
+        "char" | "uchar" => 1,
+        "short" | "ushort" => 2,
+        "int" | "uint" | "float" => 4,
+        "long" | "ulong" | "longlong" | "ulonglong" | "double" => 8,
+        _ => return None,
+    };
+    Some(component * i128::from(count))
+}
+
+/// Element types whose size a `sizeof` mismatch can be judged on: numbers, half and bfloat16
+/// types and the CUDA vector types; not bytes (`char`, `uint8_t`, `bool`), which buffers of raw
+/// storage use, nor structs.
 pub fn is_scalar_element(type_text: &str) -> bool {
-    matches!(
-        normalize_type(type_text).as_str(),
-        "short"
-            | "unsignedshort"
-            | "int"
-            | "unsigned"
-            | "unsignedint"
-            | "float"
-            | "int32_t"
-            | "uint32_t"
-            | "long"
-            | "unsignedlong"
-            | "longlong"
-            | "unsignedlonglong"
-            | "double"
-            | "size_t"
-            | "int64_t"
-            | "uint64_t"
-            | "int16_t"
-            | "uint16_t"
-            | "half"
-            | "__half"
-    )
+    let t = normalize_type(type_text);
+    vector_size(&t).is_some()
+        || matches!(
+            t.as_str(),
+            "short"
+                | "unsignedshort"
+                | "int"
+                | "unsigned"
+                | "unsignedint"
+                | "float"
+                | "int32_t"
+                | "uint32_t"
+                | "long"
+                | "unsignedlong"
+                | "longlong"
+                | "unsignedlonglong"
+                | "double"
+                | "size_t"
+                | "int64_t"
+                | "uint64_t"
+                | "int16_t"
+                | "uint16_t"
+                | "half"
+                | "__half"
+                | "half2"
+                | "__half2"
+                | "__nv_bfloat16"
+                | "nv_bfloat16"
+                | "__nv_bfloat162"
+                | "nv_bfloat162"
+        )
 }
 
 /// `const float` → `float`, `std::size_t` → `size_t`, spaces removed.

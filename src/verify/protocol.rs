@@ -99,6 +99,8 @@ pub enum ReplayStep {
     CopyFromUnallocated {
         bytes: u64,
     },
+    /// cuMemFree of an address that was never allocated.
+    FreeUnallocated,
 }
 
 /// What one replay step did: `None` when the driver accepted it, else the driver's error.

@@ -351,17 +351,27 @@ fn plan_use_after_free(model: &Model, span: &Range<usize>) -> Result<HostReplay,
 
 fn plan_uninitialized_pointer(model: &Model, span: &Range<usize>) -> Result<HostReplay, String> {
     for host in &model.host.functions {
-        // The finding's span is the launch or copy; the pointer is the variable without a value.
+        // The finding's span is the launch, copy or free; the pointer is the variable without a
+        // value (on the path the lint found: before any allocation, or past the branches that
+        // allocate it).
         let Some(event) = host.events.iter().find(|e| {
             e.node.byte_range() == *span
                 && host.variables.get(e.variable).is_some_and(|v| {
                     v.is_pointer && v.initial == crate::model::host::Initial::Uninitialized
                 })
-                && host.events_before(e.variable, e).next().is_none()
-                && launch_or_copy_event(host, span, Some(e.variable)).is_some()
+                && (launch_or_copy_event(host, span, Some(e.variable)).is_some()
+                    || matches!(e.kind, EventKind::Freed { device: true }))
+                && !host.defined_on_every_path(e.variable, e, model.source)
         }) else {
             continue;
         };
+        if matches!(event.kind, EventKind::Freed { .. }) {
+            return Ok(HostReplay::Steps {
+                steps: vec![ReplayStep::FreeUnallocated],
+                binding: String::new(),
+                name: variable_name(host, event.variable),
+            });
+        }
         let (bytes, binding) = match &event.kind {
             EventKind::Launched {
                 launch, argument, ..
@@ -394,7 +404,71 @@ fn plan_uninitialized_pointer(model: &Model, span: &Range<usize>) -> Result<Host
     Err("the host model holds no use of an uninitialized pointer at this location".into())
 }
 
+/// A call of a function of this file that launches a kernel reading a buffer nothing wrote:
+/// that launch, with the buffer unwritten.
+fn plan_launcher_read(model: &Model, span: &Range<usize>) -> Option<Result<HostReplay, String>> {
+    let (host, event) = model.host.functions.iter().find_map(|host| {
+        host.events
+            .iter()
+            .find(|e| {
+                e.node.byte_range() == *span
+                    && matches!(e.kind, EventKind::Borrowed { reads: true, .. })
+                    // the buffer the finding is about: nothing wrote it before
+                    && host.events_before(e.variable, e).all(|b| {
+                        matches!(
+                            b.kind,
+                            EventKind::Allocated { .. }
+                                | EventKind::Read { .. }
+                                | EventKind::Borrowed { writes: false, .. }
+                        )
+                    })
+            })
+            .map(|e| (host, e))
+    })?;
+    let name = variable_name(host, event.variable);
+    // the argument that passes the buffer, and the called function's parameter there
+    let callee_name = crate::model::host::called_name(event.node, model.source);
+    let position = crate::syntax::call_arguments(event.node)
+        .iter()
+        .position(|a| {
+            crate::syntax::text(crate::syntax::strip(*a, model.source), model.source) == name
+        })?;
+    let callee = model.host.functions.iter().find(|h| {
+        model
+            .functions
+            .get(h.function_index)
+            .is_some_and(|f| f.name == callee_name && f.parameters.len() > position)
+    })?;
+    // the callee's first launch that passes that parameter on
+    let (launch, argument) = callee.launches.iter().find_map(|launch| {
+        launch
+            .pointer_arguments
+            .iter()
+            .position(|p| p.is_some_and(|p| p.variable == position && p.whole))
+            .map(|argument| (launch, argument))
+    })?;
+    let built = kernel_experiment(model, launch).and_then(|mut built| {
+        replace_buffer(&mut built, argument, |bytes, fill| {
+            Argument::PartlyInitialized {
+                bytes,
+                fill,
+                initialized_elements: 0,
+            }
+        })?;
+        Ok(built)
+    });
+    Some(built.map(|built| HostReplay::Launch {
+        built: Box::new(built),
+        position: argument,
+        name,
+        probe: LaunchProbe::Uninitialized,
+    }))
+}
+
 fn plan_uninitialized_read(model: &Model, span: &Range<usize>) -> Result<HostReplay, String> {
+    if let Some(plan) = plan_launcher_read(model, span) {
+        return plan;
+    }
     for host in &model.host.functions {
         let Some((launch, position)) = launch_at(host, span) else {
             continue;
@@ -465,6 +539,7 @@ pub fn describe_step(step: &ReplayStep) -> String {
         ReplayStep::CopyFromUnallocated { bytes } => {
             format!("cuMemcpyDtoH of {bytes} bytes from a never-allocated address")
         }
+        ReplayStep::FreeUnallocated => "cuMemFree of a never-allocated address".into(),
     }
 }
 

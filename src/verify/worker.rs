@@ -571,6 +571,10 @@ fn replay_step(
             // SAFETY: the driver validates the source range, which no allocation holds.
             unsafe { result::memcpy_dtoh_sync(&mut host, UNALLOCATED_ADDRESS) }.map_err(driver)?;
         }
+        ReplayStep::FreeUnallocated => {
+            // SAFETY: the driver looks the address up among its allocations, which hold none there.
+            unsafe { result::free_sync(UNALLOCATED_ADDRESS) }.map_err(driver)?;
+        }
     }
     Ok(())
 }

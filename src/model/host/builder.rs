@@ -22,13 +22,14 @@ impl<'m, 't> Builder<'m, 't> {
             },
             by_name: HashMap::default(),
             reassigned: HashSet::default(),
+            plain_definitions: HashMap::default(),
+            opaque: HashSet::default(),
             initializers: HashMap::default(),
             const_names: HashSet::default(),
             scalar_types: HashMap::default(),
             dim3_arguments: HashMap::default(),
             uses: HashMap::default(),
             error_variables: HashSet::default(),
-            launch_checks: Vec::new(),
             device: None,
             depends_on: Vec::new(),
         }
@@ -85,7 +86,22 @@ impl<'m, 't> Builder<'m, 't> {
                     if unit.is_some() {
                         return None;
                     }
-                    unit = Some(size::normalize_type(self.text(factor.field("type")?)));
+                    unit = Some(match factor.field("type") {
+                        Some(type_node) => size::normalize_type(self.text(type_node)),
+                        // `sizeof(DTYPE)` with a macro or alias the parser took for a value
+                        None => {
+                            let value = strip(factor.field("value")?, self.source);
+                            if value.node_kind() != "identifier" {
+                                return None;
+                            }
+                            let name = self.text(value);
+                            match self.scalar_types.get(name) {
+                                Some(declared) => declared.clone(),
+                                None if self.by_name.contains_key(name) => return None,
+                                None => size::normalize_type(name),
+                            }
+                        }
+                    });
                 }
                 "binary_expression" if !matches!(operator(factor, self.source), "+" | "-") => {
                     return None
@@ -172,14 +188,22 @@ impl<'m, 't> Builder<'m, 't> {
         let source = self.source;
         for parameter in &self.function.parameters {
             let type_text = size::normalize_type(&parameter.type_text);
+            // `const std::vector<float>& h`: host storage of `float`s
+            let vector_element = (!parameter.is_pointer)
+                .then(|| vector_element(&type_text))
+                .flatten();
             let index = self.out.variables.len();
             self.out.variables.push(Variable {
                 name: parameter.name.clone(),
                 declaration: parameter.declaration,
-                pointee: parameter.is_pointer.then(|| type_text.clone()),
+                pointee: if parameter.is_pointer {
+                    Some(type_text.clone())
+                } else {
+                    vector_element.clone()
+                },
                 is_pointer: parameter.is_pointer,
                 is_parameter: true,
-                is_vector: false,
+                is_vector: vector_element.is_some(),
                 is_array: false,
                 initial: Initial::Unknown,
             });
@@ -190,6 +214,8 @@ impl<'m, 't> Builder<'m, 't> {
         }
         let mut declarations = Vec::new();
         let mut reassigned = HashSet::default();
+        let mut plain_definitions: HashMap<String, Vec<Node<'t>>> = HashMap::default();
+        let mut opaque: HashSet<String> = HashSet::default();
         let mut uses: HashMap<&'t str, Vec<usize>> = HashMap::default();
         let mut has_goto = false;
         let mut peer = false;
@@ -215,6 +241,17 @@ impl<'m, 't> Builder<'m, 't> {
                 "assignment_expression" => {
                     if let Some(left) = node.field("left") {
                         let left = strip(left, source);
+                        if left.node_kind() == "identifier" {
+                            let name = text(left, source).to_string();
+                            match (operator(node, source), node.field("right")) {
+                                ("=", Some(right)) => {
+                                    plain_definitions.entry(name).or_default().push(right)
+                                }
+                                _ => {
+                                    opaque.insert(name);
+                                }
+                            }
+                        }
                         let base = if left.node_kind() == "field_expression" {
                             left.field("argument")
                         } else {
@@ -227,14 +264,18 @@ impl<'m, 't> Builder<'m, 't> {
                 }
                 "update_expression" => {
                     if let Some(argument) = node.field("argument") {
-                        reassigned.insert(text(strip(argument, source), source).to_string());
+                        let name = text(strip(argument, source), source).to_string();
+                        opaque.insert(name.clone());
+                        reassigned.insert(name);
                     }
                 }
                 "pointer_expression" if operator(node, source) == "&" => {
                     if let Some(argument) = node.field("argument") {
                         let argument = strip(argument, source);
                         if argument.node_kind() == "identifier" {
-                            reassigned.insert(text(argument, source).to_string());
+                            let name = text(argument, source).to_string();
+                            opaque.insert(name.clone());
+                            reassigned.insert(name);
                         }
                     }
                 }
@@ -246,7 +287,9 @@ impl<'m, 't> Builder<'m, 't> {
                         .map(|r| strip(r, source))
                         .filter(|r| r.node_kind() == "identifier")
                     {
-                        reassigned.insert(text(right, source).to_string());
+                        let name = text(right, source).to_string();
+                        opaque.insert(name.clone());
+                        reassigned.insert(name);
                     }
                 }
                 "identifier" if !declared_names.contains(&node.id()) => {
@@ -275,7 +318,9 @@ impl<'m, 't> Builder<'m, 't> {
                         if let Some(arguments) = node.field("arguments") {
                             for argument in named_children(arguments) {
                                 if argument.node_kind() == "identifier" {
-                                    reassigned.insert(text(argument, source).to_string());
+                                    let name = text(argument, source).to_string();
+                                    opaque.insert(name.clone());
+                                    reassigned.insert(name);
                                 }
                             }
                         }
@@ -292,6 +337,8 @@ impl<'m, 't> Builder<'m, 't> {
             true
         });
         self.reassigned = reassigned;
+        self.plain_definitions = plain_definitions;
+        self.opaque = opaque;
         self.uses = uses;
         self.out.has_goto = has_goto;
         self.out.peer_access = peer;
@@ -309,6 +356,7 @@ impl<'m, 't> Builder<'m, 't> {
                 self.by_name.remove(&name);
                 self.initializers.remove(&name);
                 self.scalar_types.remove(&name);
+                self.opaque.insert(name.clone());
                 self.reassigned.insert(name);
             }
         }
@@ -324,14 +372,7 @@ impl<'m, 't> Builder<'m, 't> {
         let is_static = syntax::children(declaration)
             .any(|c| c.node_kind() == "storage_class_specifier" && self.text(c) == "static");
         let normalized_type = size::normalize_type(type_text);
-        let vector_element = (normalized_type.starts_with("vector<")
-            || normalized_type.starts_with("thrust::host_vector<"))
-        .then(|| {
-            let start = normalized_type.find('<')? + 1;
-            let end = normalized_type.rfind('>')?;
-            normalized_type.get(start..end).map(str::to_string)
-        })
-        .flatten();
+        let vector_element = vector_element(&normalized_type);
         for declarator in named_children(declaration) {
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
@@ -367,6 +408,10 @@ impl<'m, 't> Builder<'m, 't> {
                     && value.node_kind() != "initializer_list"
                 {
                     self.initializers.insert(name.clone(), value);
+                    self.plain_definitions
+                        .entry(name.clone())
+                        .or_default()
+                        .push(value);
                 }
             }
             if !is_pointer && !is_array && vector_element.is_none() {
@@ -421,19 +466,6 @@ impl<'m, 't> Builder<'m, 't> {
     pub(super) fn finish(&mut self) {
         self.depends_on.sort_unstable();
         self.depends_on.dedup();
-        let mut checks = std::mem::take(&mut self.launch_checks);
-        checks.sort_unstable();
-        let count = self.out.launches.len();
-        for index in 0..count {
-            let start = self.out.launches[index].call.end_byte();
-            let end = if index + 1 < count {
-                self.out.launches[index + 1].call.start_byte()
-            } else {
-                usize::MAX
-            };
-            let first_after = checks.partition_point(|&p| p < start);
-            self.out.launches[index].checked = checks.get(first_after).is_some_and(|&p| p < end);
-        }
     }
 
     pub(super) fn push_event(
@@ -453,4 +485,17 @@ impl<'m, 't> Builder<'m, 't> {
             device: self.device,
         });
     }
+}
+
+/// The element type of a host vector type (`vector<float>` after normalization, or
+/// `thrust::host_vector<float>`).
+fn vector_element(normalized_type: &str) -> Option<String> {
+    if !(normalized_type.starts_with("vector<")
+        || normalized_type.starts_with("thrust::host_vector<"))
+    {
+        return None;
+    }
+    let start = normalized_type.find('<')? + 1;
+    let end = normalized_type.rfind('>')?;
+    normalized_type.get(start..end).map(str::to_string)
 }

@@ -1,5 +1,6 @@
 //! Host expressions and calls: CUDA API calls (allocations, copies, frees, error checks) and unknown calls.
 
+use super::helpers::ParameterUse;
 use super::*;
 
 impl<'m, 't> Builder<'m, 't> {
@@ -68,53 +69,11 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     pub(super) fn result_use(&self, call: Node<'t>) -> ResultUse {
-        let mut node = call;
-        for _ in 0..MAX_DEPTH {
-            let Some(parent) = node.parent() else {
-                return ResultUse::Checked;
-            };
-            match parent.node_kind() {
-                "parenthesized_expression" => node = parent,
-                "expression_statement" => return ResultUse::Discarded,
-                "cast_expression" => {
-                    let is_void = parent
-                        .field("type")
-                        .is_some_and(|t| self.text(t).trim() == "void");
-                    return if is_void {
-                        ResultUse::DeliberatelyDiscarded
-                    } else {
-                        ResultUse::Checked
-                    };
-                }
-                "init_declarator" | "assignment_expression" => {
-                    let target = if parent.node_kind() == "init_declarator" {
-                        parent.field("declarator").and_then(syntax::declarator_name)
-                    } else {
-                        parent
-                            .field("left")
-                            .map(|l| strip(l, self.source))
-                            .filter(|l| l.node_kind() == "identifier")
-                    };
-                    let Some(target) = target else {
-                        return ResultUse::Checked;
-                    };
-                    let name = self.text(target);
-                    let statement_end = parent.end_byte();
-                    let read_later = self
-                        .uses
-                        .get(name)
-                        .is_some_and(|positions| positions.iter().any(|&p| p > statement_end));
-                    return if read_later {
-                        ResultUse::Checked
-                    } else {
-                        ResultUse::StoredUnread
-                    };
-                }
-                "comma_expression" => node = parent,
-                _ => return ResultUse::Checked,
-            }
-        }
-        ResultUse::Checked
+        result_use(call, self.source, &|name, after| {
+            self.uses
+                .get(name)
+                .is_some_and(|positions| positions.iter().any(|&p| p > after))
+        })
     }
 
     pub(super) fn call(&mut self, call: Node<'t>, context: Context<'t>) {
@@ -134,40 +93,49 @@ impl<'m, 't> Builder<'m, 't> {
             self.unknown_call_arguments(&args, context);
             return;
         }
-        if matches!(name.as_str(), "cudaGetLastError" | "cudaPeekAtLastError") {
-            if !matches!(
-                self.result_use(call),
-                ResultUse::Discarded | ResultUse::DeliberatelyDiscarded | ResultUse::StoredUnread
-            ) {
-                self.launch_checks.push(call.start_byte());
-            }
-            return;
+        // a function-like macro of this file may use the caller's locals by name
+        // (`#define CLEANUP(s) do { cudaFree(d_a); ... } while (0)`): they go to unknown code
+        if let Some(body) = self.model.function_macro(&name) {
+            self.macro_mentions(body, call, context);
         }
-        if is_check_name(&name, self.model.check_macros)
-            || matches!(
-                name.as_str(),
-                "checkCudaErrors" | "gpuErrchk" | "getLastCudaError"
-            )
-        {
-            // a check with no CUDA call inside queries the last error itself (`getLastCudaError("msg")`)
-            let wraps_call = args.iter().any(|a| {
-                let mut found = false;
-                walk_iterative(*a, |n| {
-                    if n.node_kind() == "call_expression" && is_cuda_api(call_name(n, self.source))
-                    {
-                        found = true;
-                    }
-                    !found
-                });
-                found
-            });
-            if !wraps_call {
-                self.launch_checks.push(call.start_byte());
+        // last-error queries and error checks are read by the error flow (`model::errors`); the
+        // calls a check wraps are visited on their own
+        if is_last_error_query(&name) || is_check_name(&name, self.model.check_macros) {
+            // a function of this file named like a check (`launchWithoutCheck(d, n)`) still
+            // does what its body does with the pointers it is given
+            if self
+                .model
+                .function_named(&name)
+                .is_some_and(|f| f.kind == FunctionKind::Host)
+            {
+                self.helper_or_unknown_call(call, &args, context);
             }
             return;
         }
         if is_cuda_api(&name) {
             self.cuda_call(call, &name, &args, context);
+            return;
+        }
+        // cuBLAS, cuFFT, NCCL...: they read and write the buffers they are given, keep none
+        if super::stored::is_library_call(&name) {
+            for argument in &args {
+                if let Some(identifier) = address_of(*argument, self.source) {
+                    if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                        self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                    }
+                } else if let Some(pointer) = self.pointer_arg(*argument) {
+                    self.push_event(
+                        pointer.variable,
+                        EventKind::Written {
+                            kind: WriteKind::Unknown,
+                            bytes: None,
+                            whole: false,
+                        },
+                        call,
+                        context,
+                    );
+                }
+            }
             return;
         }
         match name.as_str() {
@@ -186,6 +154,19 @@ impl<'m, 't> Builder<'m, 't> {
         }
     }
 
+    /// Every tracked pointer a macro body names is handed to unknown code at the call.
+    fn macro_mentions(&mut self, body: &str, call: Node<'t>, context: Context<'t>) {
+        let mentioned: Vec<usize> = body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter_map(|word| self.by_name.get(word).copied())
+            .collect();
+        for variable in mentioned {
+            if self.out.variables[variable].is_pointer || self.out.variables[variable].is_vector {
+                self.push_event(variable, EventKind::Escaped, call, context);
+            }
+        }
+    }
+
     /// A call of a function the model does not detail: a helper of this file that allocates
     /// through an argument (`alloc_buffer(&d, bytes)`) allocates that variable; every other
     /// argument goes to unknown code.
@@ -198,6 +179,12 @@ impl<'m, 't> Builder<'m, 't> {
         });
         let stored = if passes_pointer {
             self.stored_by_call(call, args)
+        } else {
+            Vec::new()
+        };
+        let uses = if passes_pointer {
+            self.parameter_uses_of_call(call, args.len())
+                .unwrap_or_default()
         } else {
             Vec::new()
         };
@@ -219,10 +206,54 @@ impl<'m, 't> Builder<'m, 't> {
                 Some((variable, allocation)) => {
                     self.push_called_allocation(variable, call, allocation, context)
                 }
-                None => unknown.push(*argument),
+                None => {
+                    let used = uses.get(position).copied().unwrap_or(ParameterUse::Unknown);
+                    if !self.apply_parameter_use(used, call, *argument, context) {
+                        unknown.push(*argument);
+                    }
+                }
             }
         }
         self.unknown_call_arguments(&unknown, context);
+    }
+
+    /// Records what a called function of this file does with a pointer argument: frees it, or
+    /// borrows it. False when the argument is not a tracked pointer or the use is unknown.
+    fn apply_parameter_use(
+        &mut self,
+        used: ParameterUse,
+        call: Node<'t>,
+        argument: Node<'t>,
+        context: Context<'t>,
+    ) -> bool {
+        match used {
+            ParameterUse::Frees { device, nulls } => {
+                let Some(variable) = self.variable_of(argument) else {
+                    return false;
+                };
+                self.push_event(variable, EventKind::Freed { device }, call, context);
+                if nulls {
+                    self.push_event(variable, EventKind::Nulled, call, context);
+                }
+                true
+            }
+            ParameterUse::Borrows { reads, writes } => {
+                let Some(pointer) = self.pointer_arg(argument) else {
+                    return false;
+                };
+                self.push_event(
+                    pointer.variable,
+                    EventKind::Borrowed {
+                        reads: reads && pointer.whole,
+                        writes,
+                    },
+                    call,
+                    context,
+                );
+                true
+            }
+            ParameterUse::Unknown => false,
+        }
     }
 
     /// Records what a helper call allocates for `variable`, as a direct allocation at the call.
@@ -288,6 +319,52 @@ impl<'m, 't> Builder<'m, 't> {
                     self.push_event(variable, EventKind::Escaped, *argument, context);
                 }
             }
+        }
+    }
+
+    /// Every copy kind a kind argument may hold, each with the name where it is written: the
+    /// name, both arms of a `?:`, the values of a local reaching this use. None when any is
+    /// something else.
+    fn copy_kinds(&self, node: Node<'t>, depth: usize) -> Option<Vec<(Node<'t>, (Side, Side))>> {
+        if depth > 4 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "identifier" | "qualified_identifier" => {
+                let name = self.text(node);
+                let last = name.rsplit("::").next().unwrap_or(name);
+                let sides = match last {
+                    "cudaMemcpyHostToDevice" => Some((Side::Host, Side::Device)),
+                    "cudaMemcpyDeviceToHost" => Some((Side::Device, Side::Host)),
+                    "cudaMemcpyDeviceToDevice" => Some((Side::Device, Side::Device)),
+                    "cudaMemcpyHostToHost" => Some((Side::Host, Side::Host)),
+                    _ => None,
+                };
+                if let Some(sides) = sides {
+                    return Some(vec![(node, sides)]);
+                }
+                if node.node_kind() != "identifier" || self.opaque.contains(name) {
+                    return None;
+                }
+                // a local kind: the values that reach here
+                let definitions = self.plain_definitions.get(name)?;
+                let values = crate::model::reaching::reaching(definitions, node, self.source);
+                if values.is_empty() {
+                    return None;
+                }
+                let mut kinds = Vec::new();
+                for value in values {
+                    kinds.extend(self.copy_kinds(value, depth + 1)?);
+                }
+                Some(kinds)
+            }
+            "conditional_expression" => {
+                let mut kinds = self.copy_kinds(node.field("consequence")?, depth + 1)?;
+                kinds.extend(self.copy_kinds(node.field("alternative")?, depth + 1)?);
+                Some(kinds)
+            }
+            _ => None,
         }
     }
 
@@ -423,37 +500,40 @@ impl<'m, 't> Builder<'m, 't> {
             | "cudaMemset"
             | "cudaMemsetAsync"
             | "cudaMemcpyPeer"
-            | "cudaMemcpyPeerAsync" => {
+            | "cudaMemcpyPeerAsync"
+            | "cudaMemcpy2D"
+            | "cudaMemcpy2DAsync" => {
                 let is_memset = name.starts_with("cudaMemset");
                 let is_peer = name.starts_with("cudaMemcpyPeer");
+                // (dst, dpitch, src, spitch, width, height, kind): rows, no single byte count
+                let is_2d = name.starts_with("cudaMemcpy2D");
                 let destination_node = args.first().copied();
                 let source_node = if is_memset {
                     None
-                } else if is_peer {
+                } else if is_peer || is_2d {
                     args.get(2).copied()
                 } else {
                     args.get(1).copied()
                 };
-                let size_node = if is_peer {
+                let size_node = if is_2d {
+                    None
+                } else if is_peer {
                     args.get(4).copied()
                 } else {
                     args.get(2).copied()
                 };
                 let direction_node = if is_memset || is_peer {
                     None
+                } else if is_2d {
+                    args.get(6).copied()
                 } else {
                     args.get(3).copied()
                 };
                 let bytes = size_node.and_then(|s| self.evaluate(s, true));
                 let sizeof_unit = size_node.and_then(|s| self.sizeof_unit(s));
-                let direction =
-                    direction_node.and_then(|d| match self.text(strip(d, self.source)) {
-                        "cudaMemcpyHostToDevice" => Some((Side::Host, Side::Device)),
-                        "cudaMemcpyDeviceToHost" => Some((Side::Device, Side::Host)),
-                        "cudaMemcpyDeviceToDevice" => Some((Side::Device, Side::Device)),
-                        "cudaMemcpyHostToHost" => Some((Side::Host, Side::Host)),
-                        _ => None,
-                    });
+                let kinds = direction_node
+                    .and_then(|d| self.copy_kinds(d, 0))
+                    .unwrap_or_default();
                 let destination = destination_node.and_then(|d| self.pointer_arg(d));
                 let source = source_node.and_then(|s| self.pointer_arg(s));
                 if let Some(d) = destination {
@@ -494,7 +574,7 @@ impl<'m, 't> Builder<'m, 't> {
                     size_node,
                     bytes,
                     sizeof_unit,
-                    direction,
+                    kinds,
                     direction_node,
                     is_memset,
                 });

@@ -2,7 +2,10 @@
 //! `alloc_buffer(T** out, size_t bytes)` filling one. A helper's summary says what it allocates,
 //! where the pointer goes and how many bytes, as a function of its parameters; a call applies it
 //! with the call's arguments put in, so the caller's variable is allocated as by a direct
-//! cudaMalloc. Helpers calling helpers are followed `MAX_HELPER_DEPTH` calls deep.
+//! cudaMalloc. The summary also says what the function does with each pointer it is given: frees
+//! it (`free_buffer(p)`), only uses it (a launcher, a validation helper that copies it back), or
+//! something the model cannot follow. Helpers calling helpers are followed `MAX_HELPER_DEPTH`
+//! calls deep.
 
 use super::*;
 use std::cell::RefCell;
@@ -36,10 +39,27 @@ pub struct HelperAllocation {
     pub touched: bool,
 }
 
-/// What a host function allocates for its caller.
+/// What a host function does with a pointer its caller passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParameterUse {
+    /// Releases it on every path where it is not null (`cudaFree(p)`, `if (p) cudaFree(p)`);
+    /// `device` for cudaFree and friends, not for `free`/`delete`. `nulls`: a `T*&` parameter
+    /// is set to null after the free, so the caller's variable is null afterwards.
+    Frees { device: bool, nulls: bool },
+    /// Uses it and keeps no copy: copies, clears, launches, subscripts, or hands it on to a
+    /// function that borrows it too. `reads`: before anything may write it, a kernel launched
+    /// on every path reads what it holds; `writes`: some use may write it.
+    Borrows { reads: bool, writes: bool },
+    /// Stores, returns, reassigns or hands it to code the model does not follow.
+    Unknown,
+}
+
+/// What a host function allocates for its caller, and what it does with the pointers it is given.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HelperSummary {
     pub allocations: Vec<HelperAllocation>,
+    /// Per parameter (pointer or not), what the function does with it.
+    pub parameters: Vec<ParameterUse>,
     /// The file's functions the summary read, its callees' included: what a caller's facts
     /// depend on through it.
     pub depends_on: Vec<String>,
@@ -78,6 +98,17 @@ impl HelperCache {
     }
 }
 
+impl HelperCache {
+    /// The summary of host function `index` as a function of its own calls see it.
+    pub(super) fn summary_of<'t>(
+        &self,
+        model: &Model<'t>,
+        index: usize,
+    ) -> Option<Rc<HelperSummary>> {
+        self.summary(model, index, 1)
+    }
+}
+
 /// Whether a host function's signature lets it hand an allocation to its caller: it returns a
 /// pointer, or takes a pointer to a pointer or a reference to a pointer.
 pub fn may_allocate_for_caller(model: &Model, function: &crate::model::Function) -> bool {
@@ -95,8 +126,16 @@ pub fn may_allocate_for_caller(model: &Model, function: &crate::model::Function)
         })
 }
 
+/// Whether callers read a summary of this host function: it may allocate for them, or it takes a
+/// pointer whose use it summarizes.
+pub fn summarized_for_callers(model: &Model, function: &crate::model::Function) -> bool {
+    function.kind == FunctionKind::Host
+        && (may_allocate_for_caller(model, function)
+            || function.parameters.iter().any(|p| p.is_pointer))
+}
+
 /// The `*`s and whether a `&` stands between a parameter's type and its name.
-fn declarator_marks(source: &str, parameter: &crate::model::Parameter) -> (usize, bool) {
+pub(super) fn declarator_marks(source: &str, parameter: &crate::model::Parameter) -> (usize, bool) {
     let Some(declarator) = parameter.declaration.field("declarator") else {
         return (0, false);
     };
@@ -119,8 +158,11 @@ fn summarize<'t>(
     if function.kind != FunctionKind::Host {
         return None;
     }
-    if function.has_parse_errors || !may_allocate_for_caller(model, function) {
-        return Some(HelperSummary::default());
+    if function.has_parse_errors || !summarized_for_callers(model, function) {
+        return Some(HelperSummary {
+            parameters: vec![ParameterUse::Unknown; function.parameters.len()],
+            ..HelperSummary::default()
+        });
     }
     let mut builder = Builder::new(model, index, cache, depth);
     builder.prepare();
@@ -132,13 +174,22 @@ fn summarize<'t>(
     };
     builder.statement(function.body, context, 0);
     builder.finish();
-    let allocations = if builder.out.has_goto {
-        Vec::new()
+    let (allocations, parameters) = if builder.out.has_goto {
+        (
+            Vec::new(),
+            vec![ParameterUse::Unknown; function.parameters.len()],
+        )
     } else {
-        builder.allocations_for_caller()
+        let allocations = if may_allocate_for_caller(model, function) {
+            builder.allocations_for_caller()
+        } else {
+            Vec::new()
+        };
+        (allocations, builder.parameter_uses())
     };
     Some(HelperSummary {
         allocations,
+        parameters,
         depends_on: builder.depends_on,
     })
 }
@@ -440,6 +491,18 @@ impl<'m, 't> Builder<'m, 't> {
                 HelperTarget::Returned => None,
             })
             .collect()
+    }
+
+    /// What the function a call names does with each argument (after `stored_by_call`, which
+    /// records the dependency).
+    pub(super) fn parameter_uses_of_call(
+        &self,
+        call: Node<'t>,
+        arity: usize,
+    ) -> Option<Vec<ParameterUse>> {
+        let (name, _) = self.callee(call)?;
+        let (_, summary) = self.lookup_helper(name, arity)?;
+        Some(summary.parameters.clone())
     }
 
     fn called_allocation(

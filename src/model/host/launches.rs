@@ -59,12 +59,7 @@ impl<'m, 't> Builder<'m, 't> {
             args.iter().map(|a| self.pointer_arg(*a)).collect();
         let argument_values: Vec<Option<Sym>> =
             args.iter().map(|a| self.evaluate(*a, true)).collect();
-        let wrapped = !matches!(
-            strip_parents(call).map(|p| p.node_kind()),
-            Some("expression_statement")
-        );
         let launch_index = self.out.launches.len();
-        let summary_arity = args.len();
         self.out.launches.push(Launch {
             call,
             kernel: kernel.clone(),
@@ -81,20 +76,15 @@ impl<'m, 't> Builder<'m, 't> {
             arguments: args.clone(),
             pointer_arguments: pointer_arguments.clone(),
             argument_values,
-            checked: false,
-            wrapped,
             device: self.device,
         });
         // the lints read this kernel's summary too (`HostFacts::kernel`)
         self.depends_on.push(kernel.clone());
-        let known_kernel = self.model.functions.iter().any(|f| {
-            f.kind == FunctionKind::Kernel
-                && f.name == kernel
-                && f.parameters.len() == summary_arity
-        });
+        // a kernel defined elsewhere uses the buffer like a known one: a launch never takes
+        // ownership (device code cannot free what cudaMalloc returned)
         for (position, argument) in args.iter().enumerate() {
             match pointer_arguments[position] {
-                Some(pointer) if known_kernel => {
+                Some(pointer) => {
                     self.push_event(
                         pointer.variable,
                         EventKind::Launched {
@@ -105,9 +95,6 @@ impl<'m, 't> Builder<'m, 't> {
                         call,
                         context,
                     );
-                }
-                Some(pointer) => {
-                    self.push_event(pointer.variable, EventKind::Escaped, *argument, context)
                 }
                 None => {
                     if let Some(identifier) = address_of(*argument, self.source) {

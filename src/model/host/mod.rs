@@ -21,11 +21,17 @@ mod builder;
 mod calls;
 mod helpers;
 mod launches;
+mod parameters;
 mod queries;
 mod statements;
+mod stored;
 mod summary;
 
-pub use helpers::{may_allocate_for_caller, HelperAllocation, HelperSummary, HelperTarget};
+pub use helpers::{
+    may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
+    ParameterUse,
+};
+pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.
@@ -121,6 +127,13 @@ pub enum EventKind {
     Freed {
         device: bool,
     },
+    /// Handed to a function of this file that uses it without keeping it: it copies from or
+    /// into it, clears it, launches kernels on it, or hands it on the same way. `reads` when
+    /// that function's first use reads what the buffer holds; `writes` when it may write it.
+    Borrowed {
+        reads: bool,
+        writes: bool,
+    },
     /// Stored elsewhere, returned, or passed to unknown code: its fate is unknown from here on.
     Escaped,
     /// Its address was taken by unknown code, which may have assigned it.
@@ -186,8 +199,11 @@ pub struct Transfer<'t> {
     pub size_node: Option<Node<'t>>,
     pub bytes: Option<Sym>,
     pub sizeof_unit: Option<String>,
-    /// `cudaMemcpyHostToDevice` and friends, when written literally: (source side, destination side).
-    pub direction: Option<(Side, Side)>,
+    /// Every copy kind the kind argument may hold, each as the `cudaMemcpyHostToDevice`-style
+    /// name where it is written and (source side, destination side): the name itself, both
+    /// arms of a `?:`, or the values of a local that reach the call. Empty when any of them is
+    /// not such a name (`cudaMemcpyDefault`, a parameter, a call).
+    pub kinds: Vec<(Node<'t>, (Side, Side))>,
     pub direction_node: Option<Node<'t>>,
     pub is_memset: bool,
 }
@@ -240,10 +256,6 @@ pub struct Launch<'t> {
     pub pointer_arguments: Vec<Option<PointerArg>>,
     /// Per argument, its value as a size (for binding kernel extents).
     pub argument_values: Vec<Option<Sym>>,
-    /// A `cudaGetLastError`/`cudaPeekAtLastError` test follows before the next launch.
-    pub checked: bool,
-    /// The launch is itself wrapped in code that may check it (a macro).
-    pub wrapped: bool,
     pub device: Option<i128>,
 }
 
@@ -325,6 +337,11 @@ impl<'t> HostFunction<'t> {
 pub struct HostFacts<'t> {
     pub functions: Vec<HostFunction<'t>>,
     pub kernels: Vec<KernelSummary>,
+    /// The host functions (indices into `Model::functions`) analysed by this lint, those with
+    /// no facts included; the others' findings are kept from an earlier lint.
+    pub analysed: Vec<usize>,
+    /// Buffers kept in struct members and file-level variables, read from every host function.
+    pub stored: StoredBuffers<'t>,
 }
 
 /// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
@@ -387,6 +404,78 @@ pub fn is_check_name(name: &str, configured: &[String]) -> bool {
         || configured.iter().any(|c| c == name)
 }
 
+/// How a call's result is used. `read_later(name, end)` says whether the variable `name`, when
+/// the result is stored in it by a statement ending at `end`, is read afterwards.
+pub fn result_use(call: Node, source: &str, read_later: &dyn Fn(&str, usize) -> bool) -> ResultUse {
+    result_use_among(ancestors(call), source, read_later)
+}
+
+/// `result_use` given the call's ancestors, nearest first.
+pub fn result_use_among<'t>(
+    ancestors: impl Iterator<Item = Node<'t>>,
+    source: &str,
+    read_later: &dyn Fn(&str, usize) -> bool,
+) -> ResultUse {
+    for parent in ancestors.take(MAX_DEPTH) {
+        match parent.node_kind() {
+            "parenthesized_expression" | "comma_expression" => continue,
+            "expression_statement" => return ResultUse::Discarded,
+            "cast_expression" => {
+                let is_void = parent
+                    .field("type")
+                    .is_some_and(|t| text(t, source).trim() == "void");
+                return if is_void {
+                    ResultUse::DeliberatelyDiscarded
+                } else {
+                    ResultUse::Checked
+                };
+            }
+            "init_declarator" | "assignment_expression" => {
+                let target = if parent.node_kind() == "init_declarator" {
+                    parent.field("declarator").and_then(syntax::declarator_name)
+                } else {
+                    parent
+                        .field("left")
+                        .map(|l| strip(l, source))
+                        .filter(|l| l.node_kind() == "identifier")
+                };
+                let Some(target) = target else {
+                    return ResultUse::Checked;
+                };
+                return if read_later(text(target, source), parent.end_byte()) {
+                    ResultUse::Checked
+                } else {
+                    ResultUse::StoredUnread
+                };
+            }
+            _ => return ResultUse::Checked,
+        }
+    }
+    ResultUse::Checked
+}
+
+/// Whether a call's value is what its function returns (`return f(...);`, through parentheses
+/// and casts), given its ancestors, nearest first.
+pub fn is_returned_among<'t>(ancestors: impl Iterator<Item = Node<'t>>) -> bool {
+    for parent in ancestors.take(MAX_DEPTH) {
+        match parent.node_kind() {
+            "parenthesized_expression" | "cast_expression" => continue,
+            "return_statement" => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
+/// The name a call calls (`f` in `f(x)`, `ns::f<T>(x)`), or "" for a call through an expression.
+pub fn called_name<'a>(call: Node, source: &'a str) -> &'a str {
+    call_name(call, source)
+}
+
 fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
     let Some(function) = call.field("function") else {
         return "";
@@ -423,6 +512,14 @@ fn returns_no_error(name: &str) -> bool {
     )
 }
 
+/// `cudaGetLastError`, `cudaPeekAtLastError` and HIP's: the calls that read a launch's error.
+pub fn is_last_error_query(name: &str) -> bool {
+    matches!(
+        name,
+        "cudaGetLastError" | "cudaPeekAtLastError" | "hipGetLastError" | "hipPeekAtLastError"
+    )
+}
+
 fn is_launch(call: Node) -> bool {
     named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
 }
@@ -434,9 +531,15 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 
 /// The facts of every host function without parse errors, except those `reuse` says an earlier
 /// lint already covered (the language server keeps their findings). Reads `model.host.kernels`.
-pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFunction<'t>> {
+pub fn build<'t>(
+    model: &Model<'t>,
+    reuse: &mut dyn Reuse<'t>,
+) -> (Vec<HostFunction<'t>>, Vec<usize>, StoredBuffers<'t>) {
     let mut functions = Vec::new();
+    let mut analysed = Vec::new();
     let helpers = helpers::HelperCache::default();
+    let stored = stored::collect(model, &helpers);
+    reuse.host_context(context_digest(model, &stored));
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -455,7 +558,21 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
         };
         builder.statement(body, context, 0);
         builder.finish();
+        // the error flow's verdicts point into the callers and callees they read
+        builder.depends_on.extend(model.errors.reads(index));
+        // a buffer kept in a member is freed, if at all, by another function: name those
+        for allocation in stored.allocations.iter().filter(|a| a.function == index) {
+            for (key, call) in &stored.releases {
+                let releaser = model.functions.iter().find(|f| within(*call, f.definition));
+                if let (true, Some(releaser)) = (*key != allocation.key, releaser) {
+                    builder.depends_on.push(releaser.name.clone());
+                }
+            }
+        }
+        builder.depends_on.sort_unstable();
+        builder.depends_on.dedup();
         reuse.host_function_built(index, &builder.depends_on);
+        analysed.push(index);
         let host = builder.out;
         if !host.events.is_empty()
             || !host.launches.is_empty()
@@ -466,7 +583,39 @@ pub fn build<'t>(model: &Model<'t>, reuse: &mut dyn Reuse<'t>) -> Vec<HostFuncti
             functions.push(host);
         }
     }
-    functions
+    (functions, analysed, stored)
+}
+
+/// A hash of the file-wide facts host functions read (see `Reuse::host_context`).
+fn context_digest(model: &Model, stored: &StoredBuffers) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    let mut aliases: Vec<_> = model.type_aliases.iter().collect();
+    aliases.sort_unstable();
+    aliases.hash(&mut hasher);
+    model.function_macros.hash(&mut hasher);
+    let function_name = |node: Node| {
+        model
+            .functions
+            .iter()
+            .find(|f| within(node, f.definition))
+            .map(|f| f.name.as_str())
+    };
+    for allocation in &stored.allocations {
+        (
+            &allocation.key,
+            function_name(allocation.call),
+            allocation.memory as u8,
+        )
+            .hash(&mut hasher);
+    }
+    for (key, call) in &stored.releases {
+        (key, function_name(*call)).hash(&mut hasher);
+    }
+    let mut escaped: Vec<_> = stored.escaped.iter().collect();
+    escaped.sort_unstable();
+    escaped.hash(&mut hasher);
+    hasher.finish()
 }
 
 // ---- host functions -----------------------------------------------------------------------
@@ -491,6 +640,11 @@ struct Builder<'m, 't> {
     by_name: HashMap<String, usize>,
     /// Locals assigned after their declaration (or whose address is taken): not substituted.
     reassigned: HashSet<String>,
+    /// The values a local is given with `=` (its initializer too), for locals changed in no
+    /// other way (no `+=`, `++`, `&x`, no unknown call taking it).
+    plain_definitions: HashMap<String, Vec<Node<'t>>>,
+    /// Locals changed in a way other than `=`.
+    opaque: HashSet<String>,
     initializers: HashMap<String, Node<'t>>,
     /// Locals declared `const`/`constexpr`: their initializer holds everywhere.
     const_names: HashSet<String>,
@@ -499,8 +653,6 @@ struct Builder<'m, 't> {
     /// Positions of identifier uses, to tell whether a stored error code is read later.
     uses: HashMap<&'t str, Vec<usize>>,
     error_variables: HashSet<String>,
-    /// Positions where a launch error is queried and tested.
-    launch_checks: Vec<usize>,
     device: Option<i128>,
     /// Names of the file's other functions looked up (callees, launched kernels): what these
     /// facts, and the lints reading the launches, depend on outside the function.

@@ -66,3 +66,288 @@ impl<'t> HostFunction<'t> {
         }
     }
 }
+
+/// Whether a statement ends every path through it: `return`, `throw`, `exit(1)`, `abort()`.
+fn ends_path(statement: Node, source: &str) -> bool {
+    match statement.node_kind() {
+        "return_statement" | "throw_statement" => true,
+        "expression_statement" => {
+            let Some(expression) = statement.named_child(0) else {
+                return false;
+            };
+            let expression = strip(expression, source);
+            let expression = if expression.node_kind() == "throw_expression" {
+                return true;
+            } else {
+                expression
+            };
+            expression.node_kind() == "call_expression"
+                && matches!(
+                    call_name(expression, source),
+                    "exit" | "abort" | "_exit" | "quick_exit" | "std::exit" | "std::abort"
+                )
+        }
+        "compound_statement" => named_children(statement).any(|s| ends_path(s, source)),
+        _ => false,
+    }
+}
+
+impl<'t> HostFunction<'t> {
+    /// Whether some event that gives `variable` a value (or may: an escape, a taken address)
+    /// runs on every path from the function's start to `at`, or every path that misses one
+    /// leaves the function first (`return`, `exit`).
+    pub fn defined_on_every_path(&self, variable: usize, at: &Event<'t>, source: &str) -> bool {
+        let definitions: Vec<&Event<'t>> = self
+            .events_of(variable)
+            .filter(|e| {
+                (e.kind.defines() || matches!(e.kind, EventKind::Escaped))
+                    && e.node.end_byte() <= at.node.start_byte()
+            })
+            .collect();
+        if definitions.iter().any(|d| d.dominates(at)) {
+            return true;
+        }
+        // climb from the use: an earlier statement of an enclosing block that defines on all
+        // of its paths, or ends them, covers the use
+        let mut child = at.node;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = child.parent() else {
+                return false;
+            };
+            if parent.node_kind() == "compound_statement" {
+                let covered = named_children(parent)
+                    .take_while(|s| s.end_byte() <= child.start_byte())
+                    .any(|s| covers(s, &definitions, source));
+                if covered {
+                    return true;
+                }
+            }
+            if matches!(
+                parent.node_kind(),
+                "function_definition" | "lambda_expression" | "translation_unit"
+            ) {
+                return false;
+            }
+            child = parent;
+        }
+        false
+    }
+
+    /// Whether `at` may run on a path where none of the definitions of `variable` before it
+    /// ran, judged by the tests of the `if` statements around them and around `at`: a use under
+    /// `if (type == 2)` after `if (type == 2) cudaHostAlloc(&p, ...)` runs only where `p` was
+    /// allocated; a use under `else` of it, after allocations under `type == 0` and `type == 1`,
+    /// runs for `type == 3` too. Tests the model cannot read that share a name with a
+    /// definition's tests are taken as correlated: no.
+    pub fn may_run_without_definition(
+        &self,
+        variable: usize,
+        at: &Event<'t>,
+        source: &str,
+    ) -> bool {
+        let paths: Vec<Vec<Test>> = self
+            .events_of(variable)
+            .filter(|e| e.kind.defines() && e.node.end_byte() <= at.node.start_byte())
+            .map(|d| enclosing_tests(d.node, source))
+            .collect();
+        let mut at_tests = enclosing_tests(at.node, source);
+        at_tests.extend(early_exits_before(at.node, source));
+        let every = || paths.iter().flatten().chain(&at_tests);
+        let readable = every().all(|t| t.equality.is_some());
+        let subjects: HashSet<&str> = every()
+            .filter_map(|t| t.equality.as_ref().map(|(s, _)| s.as_str()))
+            .collect();
+        if readable && subjects.len() <= 1 {
+            // one tested value: try each constant it is compared with, and one it is not
+            let values: Vec<Option<i128>> = every()
+                .filter_map(|t| t.equality.as_ref().map(|(_, c)| Some(*c)))
+                .chain(std::iter::once(None))
+                .collect();
+            return values.iter().any(|value| {
+                let holds = |tests: &[Test]| tests.iter().all(|t| t.holds(*value));
+                holds(&at_tests) && !paths.iter().any(|p| holds(p))
+            });
+        }
+        // tests the model cannot weigh: correlated when they name the same things
+        let names = |tests: &[Test]| -> HashSet<String> {
+            tests.iter().flat_map(|t| t.names.iter().cloned()).collect()
+        };
+        let at_names = names(&at_tests);
+        !paths.iter().any(|p| !names(p).is_disjoint(&at_names))
+    }
+}
+
+/// One `if` test on the way to a node, with the branch the node sits in.
+struct Test {
+    /// `x == 3`, `x != 3`, `x`, `!x` read as a comparison of a subject (as written, spaces
+    /// removed) with a constant (`x` alone compares with 0).
+    equality: Option<(String, i128)>,
+    /// Whether the node's branch needs the subject equal to the constant.
+    equal: bool,
+    /// The identifiers and field names the test mentions.
+    names: Vec<String>,
+}
+
+impl Test {
+    /// Whether the test lets the branch run when the subject is `value` (None: a value no test
+    /// compares with).
+    fn holds(&self, value: Option<i128>) -> bool {
+        match &self.equality {
+            Some((_, constant)) => (value == Some(*constant)) == self.equal,
+            None => true,
+        }
+    }
+}
+
+/// The tests of the `if` statements enclosing `node`, innermost first.
+fn enclosing_tests(node: Node, source: &str) -> Vec<Test> {
+    let mut tests = Vec::new();
+    let mut child = node;
+    for _ in 0..MAX_DEPTH {
+        let Some(parent) = child.parent() else {
+            break;
+        };
+        if parent.node_kind() == "if_statement" && parent.field("condition") != Some(child) {
+            if let Some(condition) = parent.field("condition") {
+                let taken = parent.field("consequence") == Some(child);
+                tests.push(read_test(condition, taken, source));
+            }
+        }
+        if parent.node_kind() == "function_definition" {
+            break;
+        }
+        child = parent;
+    }
+    tests
+}
+
+/// The tests of `if (c) return;`-shaped statements before `node` in the blocks around it: `node`
+/// runs only where they failed.
+fn early_exits_before(node: Node, source: &str) -> Vec<Test> {
+    let mut tests = Vec::new();
+    let mut child = node;
+    for _ in 0..MAX_DEPTH {
+        let Some(parent) = child.parent() else {
+            break;
+        };
+        if parent.node_kind() == "compound_statement" {
+            for statement in
+                named_children(parent).take_while(|s| s.end_byte() <= child.start_byte())
+            {
+                let exits = statement.node_kind() == "if_statement"
+                    && statement.field("alternative").is_none()
+                    && statement
+                        .field("consequence")
+                        .is_some_and(|c| ends_path(c, source));
+                if let (true, Some(condition)) = (exits, statement.field("condition")) {
+                    tests.push(read_test(condition, false, source));
+                }
+            }
+        }
+        if parent.node_kind() == "function_definition" {
+            break;
+        }
+        child = parent;
+    }
+    tests
+}
+
+fn read_test(condition: Node, taken: bool, source: &str) -> Test {
+    let mut names = Vec::new();
+    walk_iterative(condition, |n| {
+        if matches!(n.node_kind(), "identifier" | "field_identifier") {
+            names.push(text(n, source).to_string());
+        }
+        true
+    });
+    let compact = |n: Node| -> String {
+        text(n, source)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    let mut node = strip(condition, source);
+    if node.node_kind() == "condition_clause" {
+        if let Some(value) = node.field("value") {
+            node = strip(value, source);
+        }
+    }
+    let mut equal = taken;
+    let mut equality = None;
+    match node.node_kind() {
+        "binary_expression" if matches!(operator(node, source), "==" | "!=") => {
+            if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                let (left, right) = (strip(left, source), strip(right, source));
+                let constant = |n: Node| {
+                    (n.node_kind() == "number_literal")
+                        .then(|| size::parse_number(text(n, source)))
+                        .flatten()
+                };
+                let pair = match (constant(left), constant(right)) {
+                    (None, Some(c)) => Some((compact(left), c)),
+                    (Some(c), None) => Some((compact(right), c)),
+                    _ => None,
+                };
+                if let Some(pair) = pair {
+                    equality = Some(pair);
+                    if operator(node, source) == "!=" {
+                        equal = !equal;
+                    }
+                }
+            }
+        }
+        "unary_expression" if operator(node, source) == "!" => {
+            if let Some(argument) = node.field("argument").map(|a| strip(a, source)) {
+                if matches!(argument.node_kind(), "identifier" | "field_expression") {
+                    equality = Some((compact(argument), 0));
+                }
+            }
+        }
+        "identifier" | "field_expression" => {
+            equality = Some((compact(node), 0));
+            equal = !equal;
+        }
+        _ => {}
+    }
+    Test {
+        equality,
+        equal,
+        names,
+    }
+}
+
+/// Whether statement `statement` gives the variable a value on every path through it, or ends
+/// the paths that do not.
+fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
+    let contains = |d: &&&Event| {
+        statement.start_byte() <= d.node.start_byte() && d.node.end_byte() <= statement.end_byte()
+    };
+    match statement.node_kind() {
+        "compound_statement" => named_children(statement)
+            .any(|s| covers(s, definitions, source) || ends_path(s, source)),
+        "if_statement" => {
+            let branch = |field: &str| {
+                statement.field(field).is_some_and(|b| {
+                    let b = if b.node_kind() == "else_clause" {
+                        match b.named_child(0) {
+                            Some(inner) => inner,
+                            None => return false,
+                        }
+                    } else {
+                        b
+                    };
+                    covers(b, definitions, source) || ends_path(b, source)
+                })
+            };
+            branch("consequence") && branch("alternative")
+        }
+        "do_statement" => statement
+            .field("body")
+            .is_some_and(|b| covers(b, definitions, source)),
+        "expression_statement" | "declaration" => definitions.iter().any(|d| contains(&d)),
+        "labeled_statement" => named_children(statement)
+            .last()
+            .is_some_and(|s| covers(s, definitions, source)),
+        _ => false,
+    }
+}

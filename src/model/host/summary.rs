@@ -47,6 +47,38 @@ fn pointee_of_parameter(parameter: &crate::model::Parameter) -> String {
     size::normalize_type(&parameter.type_text)
 }
 
+/// The address an atomic read-modify-write updates (`atomicAdd(p, v)`, `atomicMax(&p[i], v)`,
+/// `atomicCAS(lock, 0, 1)`): the old value matters, so the memory must hold one. Not
+/// `atomicExch`, which writes without reading.
+fn atomic_update_target<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let function = call.field("function")?;
+    let name = text(function, source);
+    let base = name.trim_end_matches("_system").trim_end_matches("_block");
+    let updates = matches!(
+        base,
+        "atomicAdd"
+            | "atomicSub"
+            | "atomicMax"
+            | "atomicMin"
+            | "atomicAnd"
+            | "atomicOr"
+            | "atomicXor"
+            | "atomicInc"
+            | "atomicDec"
+            | "atomicCAS"
+    );
+    if !updates {
+        return None;
+    }
+    let target = strip(named_children(call.field("arguments")?).next()?, source);
+    Some(target)
+}
+
+/// How `*p` is used: assigned (`*p = v`), updated (`*p += v`, `++*p`) or read.
+fn dereference_kind(node: Node, source: &str) -> AccessKind {
+    crate::model::kernel::access_kind(node, source)
+}
+
 /// What host code needs to know of a kernel: per parameter, whether it is read or written and how
 /// much of it is read.
 pub fn summarize_kernel<'t>(
@@ -59,7 +91,10 @@ pub fn summarize_kernel<'t>(
         .iter()
         .map(|p| ParameterSummary {
             is_pointer: p.is_pointer,
-            is_const: p.type_text.split_whitespace().any(|w| w == "const"),
+            // `const float* in`: the qualifier is the declaration's, beside its type
+            is_const: p.type_text.split_whitespace().any(|w| w == "const")
+                || syntax::children(p.declaration)
+                    .any(|c| c.node_kind() == "type_qualifier" && text(c, model.source) == "const"),
             element_type: p.is_pointer.then(|| pointee_of_parameter(p)),
             ..Default::default()
         })
@@ -73,8 +108,37 @@ pub fn summarize_kernel<'t>(
         scope: &scope,
         fold_sizeof: true,
     };
-    // a pointer handed whole to another function (`f(p)`, `atomicAdd(p, v)`) may be written there
+    let pointer_parameter = |node: Node| -> Option<usize> {
+        let node = strip(node, model.source);
+        if node.node_kind() != "identifier" {
+            return None;
+        }
+        let name = text(node, model.source);
+        function
+            .parameters
+            .iter()
+            .position(|p| p.is_pointer && p.name == name)
+    };
+    // a pointer handed whole to another function (`f(p)`) may be written there; an atomic
+    // read-modify-write (`atomicAdd(p, v)`, `atomicMax(&p[i], v)`) reads what it holds first
     walk_iterative(function.body, |node| {
+        if node.node_kind() == "call_expression" {
+            if let Some(target) = atomic_update_target(node, model.source) {
+                if let Some(index) = pointer_parameter(target) {
+                    parameters[index].reads = true;
+                }
+                return false;
+            }
+        }
+        // `*p += v`, `v = *p`: the element `p` points at, read; `*p = v` writes it
+        if node.node_kind() == "pointer_expression" && operator(node, model.source) == "*" {
+            if let Some(index) = node.field("argument").and_then(pointer_parameter) {
+                match dereference_kind(node, model.source) {
+                    AccessKind::Write => parameters[index].plain_writes = true,
+                    AccessKind::Read | AccessKind::ReadWrite => parameters[index].reads = true,
+                }
+            }
+        }
         if node.node_kind() == "argument_list" {
             for argument in named_children(node) {
                 let mut argument = strip(argument, model.source);
@@ -136,24 +200,49 @@ pub fn summarize_kernel<'t>(
                 }
             }
         }
-        // `&p[i]` handed on, or `p[i].field` / `p[i].method()`: may write, not a definite read
+        // `&p[i]` handed on (but to an atomic update, which reads it), `p[i].method()`, a
+        // reference bound to `p[i]`: may write, not a definite read. A field is read or
+        // written as the element would be (`p[i].x += v` reads, `p[i].x = v` writes).
         let parent = strip_parents(access.node);
-        let handed_on = parent.is_some_and(|p| {
-            (p.node_kind() == "pointer_expression" && operator(p, model.source) == "&")
-                || p.node_kind() == "field_expression"
-                || (p.node_kind() == "init_declarator"
-                    && p.field("declarator")
-                        .is_some_and(|d| d.node_kind() == "reference_declarator"))
+        let field = parent.filter(|p| {
+            p.node_kind() == "field_expression"
+                && strip_parents(*p).is_none_or(|g| g.node_kind() != "call_expression")
         });
+        let kind = match field {
+            Some(field) => crate::model::kernel::access_kind(field, model.source),
+            None => access.kind,
+        };
+        let atomic_target = parent
+            .filter(|p| p.node_kind() == "pointer_expression" && operator(*p, model.source) == "&")
+            .and_then(strip_parents)
+            .filter(|list| list.node_kind() == "argument_list")
+            .and_then(|list| list.parent())
+            .and_then(|call| atomic_update_target(call, model.source))
+            .is_some_and(|target| {
+                strip_parents(access.node)
+                    .is_some_and(|address| address.byte_range() == target.byte_range())
+            });
+        let handed_on = !atomic_target
+            && field.is_none()
+            && parent.is_some_and(|p| {
+                (p.node_kind() == "pointer_expression" && operator(p, model.source) == "&")
+                    || p.node_kind() == "field_expression"
+                    || (p.node_kind() == "init_declarator"
+                        && p.field("declarator")
+                            .is_some_and(|d| d.node_kind() == "reference_declarator"))
+            });
         if handed_on {
             summary.plain_writes = true;
             continue;
         }
-        if access.kind.reads() {
+        if kind.reads() {
             summary.reads = true;
         }
-        if access.kind == AccessKind::Write {
+        if kind == AccessKind::Write {
             summary.plain_writes = true;
+        }
+        if field.is_some() {
+            continue;
         }
         if !access.kind.reads() || access.pointer_offset.is_some() {
             continue;

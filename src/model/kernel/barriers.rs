@@ -391,7 +391,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .facts
             .iter()
             .filter(|fact| {
-                fact.exit != Exit::Return
+                !matches!(fact.exit, Exit::Return | Exit::Stated)
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)

@@ -71,7 +71,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The definitions of the local `use_` names that may reach it, with a key for that set: a
     /// definition built from the local's earlier value (`off = off * L`) is followed to that
     /// earlier value, not back to itself.
-    fn reaching_definitions(&self, use_: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+    fn reaching_definitions(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = self.text(use_);
         let all = self.definitions.get(name)?;
         let values = crate::model::reaching::reaching(all, use_, self.source);
@@ -80,8 +80,28 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// Ok when every part of `node` that derives from the global thread index is bounded from
-    /// above; Err names the first part that is not.
+    /// above; Err names the first part that is not. A part the recognised shapes leave open is
+    /// still bounded when its value range is.
     pub(super) fn bounded(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        visiting: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Comparison<'t>>, Node<'t>> {
+        match self.bounded_by_shape(node, comparisons, visiting, depth) {
+            // the whole index, and each local on the way, is asked once
+            Err(_)
+                if (depth == 0 || node.node_kind() == "identifier")
+                    && self.range_bounded(node, comparisons) =>
+            {
+                Ok(None)
+            }
+            result => result,
+        }
+    }
+
+    fn bounded_by_shape(
         &self,
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
@@ -113,7 +133,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&key) {
                     return Err(node);
                 }
-                if self.stride_variables.contains(self.text(node)) {
+                // `g += s` taken alongside `u += s` keeps `g` at its start with `u`'s value
+                let values: Vec<Node<'t>> = values
+                    .into_iter()
+                    .map(|v| self.stepped_alongside(v).unwrap_or(v))
+                    .collect();
+                let steps_alone = values
+                    .iter()
+                    .any(|v| crate::model::reaching::updates_itself(*v, self.source));
+                if steps_alone && self.stride_variables.contains(self.text(node)) {
                     return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
                 visiting.push(key);
@@ -184,23 +212,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .field("arguments")
                     .map(|a| named_children(a).collect())
                     .unwrap_or_default();
-                if matches!(
-                    short,
-                    "min"
-                        | "fminf"
-                        | "fmin"
-                        | "umin"
-                        | "llmin"
-                        | "ullmin"
-                        | "imin"
-                        | "__min"
-                        | "MIN"
-                ) && arguments
-                    .iter()
-                    .any(|a| self.bounded(*a, comparisons, visiting, depth + 1).is_ok())
-                {
-                    return Ok(None);
-                }
                 if short == "thread_rank" && self.expression_deps(node, 0) == Deps::THREAD {
                     return Ok(None);
                 }
@@ -354,9 +365,6 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     return Some(oriented);
                 }
-                if self.bounded_through_remainder(&oriented, &target) {
-                    return Some(oriented);
-                }
             }
         }
         None
@@ -399,36 +407,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             },
             _ => false,
         }
-    }
-
-    /// `remaining = n - i` with `remaining >= k` (or `> k`) bounds `i` by `n - k`.
-    pub(super) fn bounded_through_remainder(
-        &self,
-        comparison: &Comparison<'t>,
-        target: &str,
-    ) -> bool {
-        if !matches!(
-            comparison.relation,
-            Relation::Greater | Relation::GreaterEqual
-        ) {
-            return false;
-        }
-        let left = strip(comparison.left, self.source);
-        let difference = match left.node_kind() {
-            "identifier" => match self.definitions.get(self.text(left)) {
-                Some(values) if values.len() == 1 => strip(values[0], self.source),
-                _ => return false,
-            },
-            _ => left,
-        };
-        difference.node_kind() == "binary_expression"
-            && operator(difference, self.source) == "-"
-            && difference
-                .field("right")
-                .is_some_and(|r| self.covers(r, target, 1))
-            && difference
-                .field("left")
-                .is_some_and(|l| self.expression_deps(l, 0).is_uniform())
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.

@@ -4,6 +4,7 @@
 use super::guards::{self, Comparison, Condition, Relation};
 use super::helpers::{DeviceFunctions, Site};
 use super::launch::{Axes, LaunchSite};
+use super::ranges::Reaching;
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
@@ -14,6 +15,7 @@ mod accesses;
 mod barriers;
 mod bounds;
 mod calls;
+mod ranges;
 mod summary;
 mod thread_values;
 mod walk;
@@ -246,6 +248,9 @@ enum Exit {
     Return,
     /// `continue`, `break`, `goto`: those threads are alive elsewhere in the kernel.
     Skip,
+    /// `assert(c)`, `__builtin_assume(c)`: the code states `c` holds from here on; no thread
+    /// is meant to leave, so no barrier diverges on it.
+    Stated,
 }
 
 /// One fact pushed while walking: the condition and, for an early exit's negation, how it left.
@@ -262,6 +267,14 @@ struct Analyzer<'a, 't> {
     helpers: &'a DeviceFunctions,
     /// Locals stepped by `++`/`--`, which `definitions` does not list.
     updated: std::collections::HashSet<String>,
+    /// Those steps: the operand of each `++`/`--`, by local.
+    steps: HashMap<String, Vec<Node<'t>>>,
+    /// The block size `__launch_bounds__` caps the kernel at.
+    launch_bound: Option<i128>,
+    /// What reaches each use the range analysis asked about (by node id), and the tests each
+    /// definition passed on the way to a use: finding them walks the tree upwards.
+    reaching_cache: std::cell::RefCell<HashMap<usize, Option<Reaching<'t>>>>,
+    passed_cache: std::cell::RefCell<HashMap<(usize, usize), Vec<Comparison<'t>>>>,
     /// While summarising a device function: per `return` met by the walk, whether its value is
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
@@ -312,6 +325,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             function,
             helpers,
             updated: Default::default(),
+            steps: HashMap::default(),
+            launch_bound: ranges::declared_launch_bound(function, source),
+            reaching_cache: Default::default(),
+            passed_cache: Default::default(),
             returns: None,
             pointers: HashMap::default(),
             definitions: HashMap::default(),
@@ -519,7 +536,7 @@ fn exit_kind(node: Node) -> Option<Exit> {
     }
 }
 
-fn access_kind(node: Node, source: &str) -> AccessKind {
+pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
     let mut current = node;
     for _ in 0..8 {
         let Some(parent) = current.parent() else {

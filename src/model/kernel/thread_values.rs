@@ -10,7 +10,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let source = self.source;
         let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, String)> = Vec::new();
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
-        let mut updated: Vec<String> = Vec::new();
+        let mut updated: Vec<(String, Node<'t>)> = Vec::new();
         let mut calls: Vec<String> = Vec::new();
         syntax::walk_iterative(self.function.body, |node| {
             match node.node_kind() {
@@ -56,7 +56,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     if let Some(argument) = node.field("argument") {
                         let argument = strip(argument, source);
                         if argument.node_kind() == "identifier" {
-                            updated.push(text(argument, source).to_string());
+                            updated.push((text(argument, source).to_string(), argument));
                         }
                     }
                 }
@@ -113,7 +113,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             self.definitions.entry(name).or_default().push(value);
         }
-        self.updated.extend(updated);
+        for (name, operand) in updated {
+            self.steps.entry(name.clone()).or_default().push(operand);
+            self.updated.insert(name);
+        }
         calls.sort_unstable();
         calls.dedup();
         self.out.calls = calls;

@@ -182,8 +182,30 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.facts.pop();
     }
 
-    /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`.
+    /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`;
+    /// after `assert(c)` or `__builtin_assume(c)`, `c` holds.
     pub(super) fn early_exit_facts(&self, statement: Node<'t>) -> Option<Fact<'t>> {
+        if statement.node_kind() == "expression_statement" {
+            let call = statement
+                .named_child(0)
+                .filter(|c| c.node_kind() == "call_expression")?;
+            let callee = self.text(call.field("function")?);
+            if !matches!(
+                callee,
+                "assert" | "__builtin_assume" | "__assume" | "CUDA_KERNEL_ASSERT"
+            ) {
+                return None;
+            }
+            let arguments = call.field("arguments")?;
+            let stated = named_children(arguments).find(|a| a.node_kind() != "comment")?;
+            return Some(Fact {
+                condition: Condition {
+                    node: stated,
+                    holds: true,
+                },
+                exit: Exit::Stated,
+            });
+        }
         if statement.node_kind() != "if_statement" {
             return None;
         }

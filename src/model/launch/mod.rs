@@ -86,7 +86,15 @@ pub struct LaunchSite {
     /// `sizeof(T)` or more per thread of the grid's `x` axis (`k * grid.x * block.x *
     /// sizeof(T)`), that `T` and the largest such `k` up to 8.
     pub per_thread_elements: Vec<Option<(String, u32)>>,
+    /// Per grid axis, its block count as a polynomial in the kernel's arguments (by position)
+    /// with integer coefficients, when it is one: `dim3 grid(b, s * h)` passing `s` and `h` as
+    /// arguments 1 and 3 gives `y = 1·[1, 3]`.
+    pub grid_in_arguments: [Option<ArgumentPolynomial>; 3],
 }
+
+/// An integer polynomial over a kernel's arguments: each term a coefficient and the positions
+/// of the arguments it multiplies.
+pub type ArgumentPolynomial = Vec<(i128, Vec<usize>)>;
 
 impl LaunchSite {
     /// Whether every axis in `axes` is exact: a thread index on those axes stays inside the
@@ -112,6 +120,7 @@ impl LaunchSite {
             && self.block == other.block
             && self.arguments == other.arguments
             && self.per_thread_elements == other.per_thread_elements
+            && self.grid_in_arguments == other.grid_in_arguments
     }
 
     /// How many elements of type `element` (any, for a template parameter) the buffer passed at
@@ -416,6 +425,7 @@ fn launch_site<'t>(
         .map(|g| strip(g, source))
         .filter(|g| g.node_kind() == "identifier");
     let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
+    let mut grid_values: [Option<Node<'t>>; 3] = [None, None, None];
     for (axis, slot) in grid_axes.iter_mut().enumerate() {
         // `grid.y = ...` after the declaration: the assignment the launch sees is what counts
         let assigned = match grid_name {
@@ -423,6 +433,11 @@ fn launch_site<'t>(
                 .locals
                 .component_at(text(g, source), AXIS_NAMES[axis], g, source),
             None => Held::NotLocal,
+        };
+        grid_values[axis] = match (&assigned, grid_parts.get(axis).copied().flatten()) {
+            (Held::One(value), _) => Some(*value),
+            (Held::NotLocal, part) => part,
+            _ => None,
         };
         *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
             (Held::One(value), _) => classifier.axis(value, 0),
@@ -449,10 +464,14 @@ fn launch_site<'t>(
         .iter()
         .map(|a| per_thread_unit(classifier, allocations, *a, &threads))
         .collect();
-    let arguments = kernel_arguments
+    let arguments: Vec<String> = kernel_arguments
         .into_iter()
         .map(|a| normalized(a, source))
         .collect();
+    let grid_in_arguments = grid_values.map(|value| {
+        let value = value?;
+        in_arguments(value, &arguments, classifier)
+    });
     Some(LaunchSite {
         kernel: kernel.to_string(),
         arity,
@@ -463,7 +482,48 @@ fn launch_site<'t>(
         block: block_dims,
         arguments,
         per_thread_elements,
+        grid_in_arguments,
     })
+}
+
+/// `value` as a polynomial with integer coefficients over the positions of the arguments its
+/// names are passed as; None when it rounds, or names something not passed.
+fn in_arguments(
+    value: Node,
+    arguments: &[String],
+    classifier: &Classifier,
+) -> Option<ArgumentPolynomial> {
+    struct Names;
+    impl<'t> size::Scope<'t> for Names {
+        fn definition(&self, _: &str) -> Option<Node<'t>> {
+            None
+        }
+        fn pointee(&self, _: &str) -> Option<String> {
+            None
+        }
+        fn scalar_type(&self, _: &str) -> Option<String> {
+            None
+        }
+        fn define(&self, _: &str) -> Option<&str> {
+            None
+        }
+    }
+    let evaluator = Evaluator {
+        source: classifier.source,
+        scope: &Names,
+        fold_sizeof: true,
+    };
+    let terms = evaluator.eval(value)?.integer_terms()?;
+    terms
+        .into_iter()
+        .map(|(coefficient, monomial)| {
+            let positions = monomial
+                .iter()
+                .map(|atom| arguments.iter().position(|a| a == atom))
+                .collect::<Option<Vec<usize>>>()?;
+            Some((coefficient, positions))
+        })
+        .collect()
 }
 
 /// The number of threads along `x`, the grid's `x` times the block's, as sizes: each

@@ -1,0 +1,259 @@
+//! The kernel's answers to the range analysis: which values reach a use, which are uniform, the
+//! tests a definition passed, locals stepped alongside each other, and `__launch_bounds__`.
+
+use super::*;
+use crate::model::launch::AXIS_NAMES;
+use crate::model::ranges::{self, RangeContext, Ranges};
+use crate::model::size::Sym;
+
+impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
+    fn source(&self) -> &str {
+        self.source
+    }
+
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        if let Some(known) = self.reaching_cache.borrow().get(&use_.id()) {
+            return known.clone();
+        }
+        let found = self.reaching_uncached(use_);
+        self.reaching_cache
+            .borrow_mut()
+            .insert(use_.id(), found.clone());
+        found
+    }
+
+    fn is_uniform(&self, node: Node<'t>) -> bool {
+        self.expression_deps(node, 0).is_uniform()
+    }
+
+    fn facts_at_definition(
+        &self,
+        value: Node<'t>,
+        facts: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
+        self.with_definition_guards(value, facts)
+    }
+
+    fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
+        let key = (value.id(), use_.id());
+        if let Some(known) = self.passed_cache.borrow().get(&key) {
+            return known.clone();
+        }
+        let mut facts = Vec::new();
+        for condition in ranges::skipped_replacements(value, use_, self.source) {
+            guards::comparisons(condition, self.source, self, &mut facts, &mut Vec::new());
+        }
+        self.passed_cache.borrow_mut().insert(key, facts.clone());
+        facts
+    }
+
+    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+        self.stepped_alongside(value)
+    }
+
+    fn grid_dim(&self, axis: usize) -> Option<Sym> {
+        let launches = &self.out.launches;
+        let first = launches.first()?;
+        // an exact axis covers the problem: its block count is the problem's, whatever it is
+        let exact = launches.iter().all(|l| l.exact_on(Axes::of(axis)));
+        let in_parameters = |launch: &LaunchSite| -> Option<Sym> {
+            let terms = launch.grid_in_arguments.get(axis)?.as_ref()?;
+            let named: Option<Vec<(i128, Vec<String>)>> = terms
+                .iter()
+                .map(|(coefficient, positions)| {
+                    let names = positions
+                        .iter()
+                        .map(|p| {
+                            let parameter = self.function.parameters.get(*p)?;
+                            (!parameter.is_pointer
+                                && !self.definitions.contains_key(&parameter.name))
+                            .then(|| parameter.name.clone())
+                        })
+                        .collect::<Option<Vec<String>>>()?;
+                    Some((*coefficient, names))
+                })
+                .collect();
+            Sym::from_integer_terms(&named?)
+        };
+        let value = in_parameters(first);
+        if value.is_some() && launches.iter().skip(1).all(|l| in_parameters(l) == value) {
+            return value;
+        }
+        exact.then(|| Sym::atom(&format!("blocks.{}", AXIS_NAMES[axis.min(2)])))
+    }
+
+    fn block_limit(&self, axis: usize) -> Option<i128> {
+        (axis == 0).then_some(self.launch_bound).flatten()
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
+    fn reaching_uncached(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        let name = self.text(use_);
+        let defined = self.definitions.get(name);
+        let stepped = self.steps.get(name);
+        if defined.is_none() && stepped.is_none() {
+            return None;
+        }
+        let all: Vec<Node<'t>> = defined
+            .into_iter()
+            .chain(stepped)
+            .flatten()
+            .copied()
+            .collect();
+        let values = crate::model::reaching::reaching(&all, use_, self.source);
+        let first = values.first().map_or(use_.start_byte(), |v| v.start_byte());
+        Some((format!("{name}@{first}"), values))
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// Whether the value range of `node` under `comparisons` stays inside the sizes the kernel
+    /// is given and the block's shape.
+    pub(super) fn range_bounded(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {
+        Ranges::new(self).range(node, comparisons).is_bounded()
+    }
+
+    /// For the step `g += s` of a local that starts as `base + u` where `u` is a local taking
+    /// the same steps `u += s` at the same places, the starting expression: `g` always equals it
+    /// with `u`'s current value.
+    pub(super) fn stepped_alongside(&self, step: Node<'t>) -> Option<Node<'t>> {
+        let assignment = step.parent()?;
+        if assignment.node_kind() != "assignment_expression"
+            || operator(assignment, self.source) != "+="
+        {
+            return None;
+        }
+        let target = strip(assignment.field("left")?, self.source);
+        let name = self.text(target);
+        let (start, steps) = self.start_and_steps(name)?;
+        let step_text = normalized(step, self.source);
+        if steps
+            .iter()
+            .any(|s| normalized(*s, self.source) != step_text)
+        {
+            return None;
+        }
+        let start_node = strip(start, self.source);
+        let mut companion = None;
+        syntax::walk_iterative(start_node, |node| {
+            if companion.is_some() {
+                return false;
+            }
+            if node.node_kind() == "identifier" && self.text(node) != name {
+                let other = self.text(node);
+                if let Some(other_steps) = self.steps_between(other, start, &steps) {
+                    let same_places = other_steps.len() == steps.len()
+                        && steps.iter().all(|mine| {
+                            other_steps.iter().any(|theirs| {
+                                normalized(*theirs, self.source) == step_text
+                                    && step_container(*theirs) == step_container(*mine)
+                            })
+                        });
+                    if same_places && appears_added(start_node, node, self.source) {
+                        companion = Some(start);
+                    }
+                }
+            }
+            matches!(
+                node.node_kind(),
+                "binary_expression" | "parenthesized_expression" | "identifier"
+            )
+        });
+        companion
+    }
+
+    /// The `+=` steps of `name`, when nothing else assigns it from `start` to the last of
+    /// `until`.
+    fn steps_between(
+        &self,
+        name: &str,
+        start: Node<'t>,
+        until: &[Node<'t>],
+    ) -> Option<Vec<Node<'t>>> {
+        if self.steps.contains_key(name) {
+            return None;
+        }
+        let from = start.start_byte();
+        let to = until.iter().map(|s| s.end_byte()).max()?;
+        let mut steps = Vec::new();
+        for value in self.definitions.get(name)? {
+            if crate::model::reaching::updates_itself(*value, self.source) {
+                let plus = value.parent().is_some_and(|p| {
+                    p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
+                });
+                if !plus {
+                    return None;
+                }
+                steps.push(*value);
+            } else if value.end_byte() > from && value.start_byte() < to {
+                return None;
+            }
+        }
+        Some(steps)
+    }
+
+    /// The single plain definition of a local and the steps (`+=` right-hand sides) it takes.
+    fn start_and_steps(&self, name: &str) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+        if self.steps.contains_key(name) {
+            return None;
+        }
+        let values = self.definitions.get(name)?;
+        let mut start = None;
+        let mut steps = Vec::new();
+        for value in values {
+            if crate::model::reaching::updates_itself(*value, self.source) {
+                let plus = value.parent().is_some_and(|p| {
+                    p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
+                });
+                if !plus {
+                    return None;
+                }
+                steps.push(*value);
+            } else if start.replace(*value).is_some() {
+                return None;
+            }
+        }
+        Some((start?, steps)).filter(|(_, steps)| !steps.is_empty())
+    }
+}
+
+/// The block or loop header a step sits in.
+fn step_container(step: Node) -> Option<usize> {
+    std::iter::successors(step.parent(), |n| n.parent())
+        .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))
+        .map(|n| n.id())
+}
+
+/// Whether `part` is added (not subtracted, multiplied or divided) into `sum`.
+fn appears_added(sum: Node, part: Node, source: &str) -> bool {
+    let mut node = part;
+    while node.id() != sum.id() {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        let fine = match parent.node_kind() {
+            "parenthesized_expression" => true,
+            "binary_expression" => {
+                let op = operator(parent, source);
+                op == "+"
+                    || (op == "-" && parent.field("left").is_some_and(|l| l.id() == node.id()))
+            }
+            _ => false,
+        };
+        if !fine {
+            return false;
+        }
+        node = parent;
+    }
+    true
+}
+
+/// `__launch_bounds__(256)` before the kernel's name: the largest block it may be launched with.
+pub(super) fn declared_launch_bound(function: &Function, source: &str) -> Option<i128> {
+    let head = source.get(function.definition.start_byte()..function.body.start_byte())?;
+    let after = head.split("__launch_bounds__").nth(1)?;
+    let inside = after.trim_start().strip_prefix('(')?;
+    let first = inside.split([',', ')']).next()?.trim();
+    crate::model::size::parse_number(first).filter(|v| *v > 0)
+}

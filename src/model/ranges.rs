@@ -1,0 +1,979 @@
+//! Value ranges: the symbolic interval an integer expression of a kernel can take.
+//!
+//! Each bound is a polynomial over the values every thread of a launch shares (scalar
+//! parameters, constants, `blockDim`, `gridDim`), so `blockIdx.x * blockDim.x + threadIdx.x` is
+//! `[0, gridDim.x * blockDim.x - 1]`. Dominating comparisons refine a range wherever the
+//! expression, or a sum it is a part of, is compared (`row < rows` and `ch < stride` bound
+//! `row * stride + ch` by `rows * stride - 1`; `n - i >= 4` bounds `i` by `n - 4`); `min`, `%`,
+//! `&`, shifts and division narrow it; locals are followed to the definitions that reach the use,
+//! each under the tests that let it through (`if (i > n - 1) i = n - 1;` leaves `i <= n - 1` on
+//! the path that skips it).
+//!
+//! An index is *bounded* when its upper bound is a polynomial in sizes the kernel is given and
+//! the block's shape: no `gridDim` term, which would mean it spans every thread of the grid.
+//! Variables are taken to be at least 1, as sizes are.
+
+use super::guards::{Comparison, Relation};
+use super::size::Sym;
+use crate::syntax::{named_children, normalized, operator, strip, text, NodeExt};
+use std::cell::RefCell;
+use tree_sitter::Node;
+
+/// How deep expressions and definitions are followed.
+const MAX_RANGE_DEPTH: usize = 24;
+
+/// A closed interval; a missing side is unbounded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Range {
+    pub lo: Option<Sym>,
+    pub hi: Option<Sym>,
+}
+
+impl Range {
+    pub fn unknown() -> Range {
+        Range::default()
+    }
+
+    pub fn exactly(value: Sym) -> Range {
+        Range {
+            lo: Some(value.clone()),
+            hi: Some(value),
+        }
+    }
+
+    fn between(lo: Sym, hi: Sym) -> Range {
+        Range {
+            lo: Some(lo),
+            hi: Some(hi),
+        }
+    }
+
+    fn is_nonnegative(&self) -> bool {
+        self.lo.as_ref().is_some_and(Sym::is_nonnegative)
+    }
+
+    /// Whether the upper bound is known and names no grid dimension: the value stays inside the
+    /// sizes the kernel is given and the block's shape.
+    pub fn is_bounded(&self) -> bool {
+        self.hi.as_ref().is_some_and(is_bounded)
+    }
+
+    /// The narrower of two ranges both known to hold.
+    fn meet(self, other: Range) -> Range {
+        Range {
+            lo: tighter(self.lo, other.lo, false),
+            hi: tighter(self.hi, other.hi, true),
+        }
+    }
+
+    /// A range holding every value of either.
+    fn join(self, other: Range) -> Range {
+        let start = Sym::atom(STARTING_VALUE);
+        let side =
+            |a: Option<Sym>, b: Option<Sym>, combine: fn(&Sym, &Sym) -> Option<Sym>| match (a, b) {
+                (Some(a), Some(b)) if a == start => Some(b),
+                (Some(a), Some(b)) if b == start => Some(a),
+                (Some(a), Some(b)) => combine(&a, &b),
+                _ => None,
+            };
+        Range {
+            lo: side(self.lo, other.lo, lower_of),
+            hi: side(self.hi, other.hi, upper_of),
+        }
+    }
+}
+
+/// Stands for "where the other definitions start" in the range of an in-place step, until the
+/// join with those definitions replaces it.
+const STARTING_VALUE: &str = "\u{0}start";
+
+impl Range {
+    /// A side still holding [`STARTING_VALUE`] came from steps alone: unknown.
+    fn without_starting_value(self) -> Range {
+        let known = |s: Option<Sym>| s.filter(|s| !s.atoms().any(|a| a == STARTING_VALUE));
+        Range {
+            lo: known(self.lo),
+            hi: known(self.hi),
+        }
+    }
+}
+
+/// Whether an upper bound names no grid dimension.
+pub fn is_bounded(hi: &Sym) -> bool {
+    !hi.atoms().any(|atom| atom.starts_with("gridDim"))
+}
+
+/// Of two bounds that both hold, the one to keep: a bounded one over one that spans the grid,
+/// the provably smaller (or larger, for `lo`), else the first.
+fn tighter(a: Option<Sym>, b: Option<Sym>, upper: bool) -> Option<Sym> {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            if upper && is_bounded(&a) != is_bounded(&b) {
+                return Some(if is_bounded(&a) { a } else { b });
+            }
+            // a bound in fewer of the launch's and the caller's values says more
+            let (atoms_a, atoms_b) = (a.atoms().count(), b.atoms().count());
+            if atoms_a != atoms_b && !(a.at_most(&b) || b.at_most(&a)) {
+                return Some(if atoms_a < atoms_b { a } else { b });
+            }
+            let b_better = if upper {
+                b.at_most(&a) && !b.floored
+            } else {
+                a.at_most(&b) && !b.floored
+            };
+            Some(if b_better { b } else { a })
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// An upper bound of both: either when one is at most the other, their sum when both are at
+/// least 0.
+fn upper_of(a: &Sym, b: &Sym) -> Option<Sym> {
+    if a.at_most(b) {
+        return Some(b.clone());
+    }
+    if b.at_most(a) {
+        return Some(a.clone());
+    }
+    if a.is_nonnegative() && b.is_nonnegative() {
+        return a.add(b);
+    }
+    None
+}
+
+/// A lower bound of both.
+fn lower_of(a: &Sym, b: &Sym) -> Option<Sym> {
+    if a.at_most(b) {
+        return Some(a.clone());
+    }
+    if b.at_most(a) {
+        return Some(b.clone());
+    }
+    (a.is_nonnegative() && b.is_nonnegative()).then(|| Sym::constant(0))
+}
+
+/// The values that may reach a use of a local, with a key naming that set.
+pub type Reaching<'t> = (String, Vec<Node<'t>>);
+
+/// What the range analysis asks of the function around an expression.
+pub trait RangeContext<'t> {
+    fn source(&self) -> &str;
+    /// The values of the local read at `use_` that may reach it (initialisers, right-hand sides,
+    /// or the target itself for `+=`/`++`), with a key naming that set; None when `use_` is not
+    /// a local the function defines.
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>>;
+    /// Whether every thread of the launch sees the same value.
+    fn is_uniform(&self, node: Node<'t>) -> bool;
+    /// The comparisons in force where `value` was assigned, added to `facts`.
+    fn facts_at_definition(
+        &self,
+        value: Node<'t>,
+        facts: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
+        let _ = value;
+        facts.to_vec()
+    }
+    /// Comparisons a definition passes on the way to a use: the failed tests of the branches in
+    /// between that would have replaced it (`if (i > m) i = m;`).
+    fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
+        let mut facts = Vec::new();
+        for condition in skipped_replacements(value, use_, self.source()) {
+            super::guards::comparisons(
+                condition,
+                self.source(),
+                &super::guards::NoFlags,
+                &mut facts,
+                &mut Vec::new(),
+            );
+        }
+        facts
+    }
+    /// For a local stepped in place (`g += s`), an expression it always equals in terms of
+    /// another local stepped alongside it (`bid * size + id` for `g = bid * size + id` when `id`
+    /// takes the same steps).
+    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+        let _ = value;
+        None
+    }
+    /// The number of blocks on `axis` in terms of the kernel's own values, when every launch in
+    /// sight gives it so (`dim3 grid(b, s * h)` passing `s` and `h`); None leaves `gridDim`.
+    fn grid_dim(&self, axis: usize) -> Option<Sym> {
+        let _ = axis;
+        None
+    }
+    /// The largest block size on `axis` the kernel declares (`__launch_bounds__`).
+    fn block_limit(&self, axis: usize) -> Option<i128> {
+        let _ = axis;
+        None
+    }
+}
+
+/// The analysis over one function; keeps the locals being followed to stop at cycles.
+pub struct Ranges<'c, 't, C: RangeContext<'t>> {
+    context: &'c C,
+    following: RefCell<Vec<String>>,
+    /// Expressions left to look at: a query that needs more is unknown (so a kernel of deeply
+    /// chained locals costs no more than this).
+    budget: std::cell::Cell<usize>,
+    /// Inside a fact, the other side and the rest of a sum are read by their shape alone, with
+    /// no facts of their own; those ranges are kept by node.
+    plain: std::cell::Cell<bool>,
+    plain_ranges: RefCell<rustc_hash::FxHashMap<usize, Range>>,
+    _source: std::marker::PhantomData<&'t ()>,
+}
+
+/// How many expressions one query may look at.
+const BUDGET: usize = 3000;
+
+impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
+    pub fn new(context: &'c C) -> Self {
+        Ranges {
+            context,
+            following: RefCell::new(Vec::new()),
+            budget: std::cell::Cell::new(BUDGET),
+            plain: std::cell::Cell::new(false),
+            plain_ranges: RefCell::new(Default::default()),
+            _source: std::marker::PhantomData,
+        }
+    }
+
+    fn source(&self) -> &str {
+        self.context.source()
+    }
+
+    /// The range of `node` where `facts` hold.
+    pub fn range(&self, node: Node<'t>, facts: &[Comparison<'t>]) -> Range {
+        self.range_at(node, facts, 0)
+    }
+
+    fn range_at(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let node = strip(node, self.source());
+        let left = self.budget.get();
+        if depth > MAX_RANGE_DEPTH || left == 0 {
+            return Range::unknown();
+        }
+        self.budget.set(left - 1);
+        if self.plain.get() {
+            if let Some(known) = self.plain_ranges.borrow().get(&node.id()) {
+                return known.clone();
+            }
+            let range = self.structural(node, &[], depth);
+            self.plain_ranges
+                .borrow_mut()
+                .insert(node.id(), range.clone());
+            return range;
+        }
+        let structural = self.structural(node, facts, depth);
+        if facts.is_empty() {
+            return structural;
+        }
+        structural.meet(self.range_from_facts(node, facts, depth))
+    }
+
+    /// The range of `node` by its shape alone, as the side of a fact is read.
+    fn plain_range(&self, node: Node<'t>, depth: usize) -> Range {
+        let was = self.plain.replace(true);
+        let range = self.range_at(node, &[], depth);
+        self.plain.set(was);
+        range
+    }
+
+    /// The range from the expression's own shape.
+    fn structural(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        match node.node_kind() {
+            "number_literal" => match super::size::parse_number(text(node, source)) {
+                Some(value) => Range::exactly(Sym::constant(value)),
+                None => Range::unknown(),
+            },
+            "true" => Range::exactly(Sym::constant(1)),
+            "false" => Range::exactly(Sym::constant(0)),
+            "sizeof_expression" => Range::exactly(Sym::atom(&normalized(node, source))),
+            "field_expression" => self.field(node),
+            "identifier" | "qualified_identifier" => self.name(node, facts, depth),
+            "binary_expression" => self.binary(node, facts, depth),
+            "unary_expression" => {
+                let Some(argument) = node.field("argument") else {
+                    return Range::unknown();
+                };
+                match operator(node, source) {
+                    "-" => {
+                        let inner = self.range_at(argument, facts, depth + 1);
+                        Range {
+                            lo: inner.hi.and_then(|h| h.negate()),
+                            hi: inner.lo.and_then(|l| l.negate()),
+                        }
+                    }
+                    "+" => self.range_at(argument, facts, depth + 1),
+                    "!" => Range::between(Sym::constant(0), Sym::constant(1)),
+                    _ => Range::unknown(),
+                }
+            }
+            "conditional_expression" => {
+                let (Some(condition), Some(yes), Some(no)) = (
+                    node.field("condition"),
+                    node.field("consequence"),
+                    node.field("alternative"),
+                ) else {
+                    return Range::unknown();
+                };
+                let with = |holds: bool| {
+                    let mut extended = facts.to_vec();
+                    super::guards::comparisons(
+                        super::guards::Condition {
+                            node: condition,
+                            holds,
+                        },
+                        source,
+                        &super::guards::NoFlags,
+                        &mut extended,
+                        &mut Vec::new(),
+                    );
+                    extended
+                };
+                self.range_at(yes, &with(true), depth + 1)
+                    .join(self.range_at(no, &with(false), depth + 1))
+            }
+            "call_expression" => self.call(node, facts, depth),
+            _ => Range::unknown(),
+        }
+    }
+
+    /// `threadIdx.x`, `blockIdx.x`, `blockDim.x`, `gridDim.x`, or a field of a uniform value.
+    fn field(&self, node: Node<'t>) -> Range {
+        let source = self.source();
+        let argument = node
+            .field("argument")
+            .map(|a| text(a, source))
+            .unwrap_or("");
+        let field = node.field("field").map(|f| text(f, source)).unwrap_or("");
+        let axis = match field {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => 3,
+        };
+        match argument {
+            "threadIdx" if axis < 3 => {
+                let block = Sym::atom(&format!("blockDim.{field}"));
+                let hi = match self.context.block_limit(axis) {
+                    Some(limit) => Sym::constant(limit - 1),
+                    None => block.sub(&Sym::constant(1)).unwrap_or(block),
+                };
+                Range::between(Sym::constant(0), hi)
+            }
+            "blockIdx" if axis < 3 => {
+                let grid = self
+                    .context
+                    .grid_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("gridDim.{field}")));
+                Range::between(
+                    Sym::constant(0),
+                    grid.sub(&Sym::constant(1)).unwrap_or(grid),
+                )
+            }
+            "gridDim" if axis < 3 => Range::exactly(
+                self.context
+                    .grid_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("gridDim.{field}"))),
+            ),
+            "blockDim" if axis < 3 => {
+                let block = Sym::atom(&format!("blockDim.{field}"));
+                match self.context.block_limit(axis) {
+                    Some(limit) => Range::between(Sym::constant(1), Sym::constant(limit)),
+                    None => Range::exactly(block),
+                }
+            }
+            _ if self.context.is_uniform(node) => {
+                Range::exactly(Sym::atom(&normalized(node, source)))
+            }
+            _ => Range::unknown(),
+        }
+    }
+
+    /// A name: a uniform value stands for itself; a local is what its reaching definitions give.
+    fn name(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        let Some((key, values)) = self.context.reaching(node) else {
+            return if self.context.is_uniform(node) {
+                Range::exactly(Sym::atom(&normalized(node, source)))
+            } else {
+                Range::unknown()
+            };
+        };
+        if self.context.is_uniform(node) && values.len() == 1 {
+            if let Some(value) = super::size::parse_number(text(strip(values[0], source), source)) {
+                return Range::exactly(Sym::constant(value));
+            }
+        }
+        if values.is_empty() || self.following.borrow().contains(&key) {
+            return Range::unknown();
+        }
+        self.following.borrow_mut().push(key);
+        let mut joined: Option<Range> = None;
+        for value in values {
+            let at_definition = if self.plain.get() {
+                Vec::new()
+            } else {
+                self.context.facts_at_definition(value, facts)
+            };
+            let mut range = if crate::model::reaching::updates_itself(value, source) {
+                match self.context.companion(value) {
+                    Some(equal) => self.range_at(equal, &at_definition, depth + 1),
+                    // a step keeps the side it moves away from: `i += 4` never goes below
+                    // where `i` started
+                    None => match self.step_direction(value, facts, depth) {
+                        Some(true) => Range {
+                            lo: Some(Sym::atom(STARTING_VALUE)),
+                            hi: None,
+                        },
+                        Some(false) => Range {
+                            lo: None,
+                            hi: Some(Sym::atom(STARTING_VALUE)),
+                        },
+                        None => Range::unknown(),
+                    },
+                }
+            } else {
+                self.range_at(value, &at_definition, depth + 1)
+            };
+            let passed = if self.plain.get() {
+                Vec::new()
+            } else {
+                self.context.facts_between(value, node)
+            };
+            if !passed.is_empty() {
+                range = range.meet(self.range_from_facts(node, &passed, depth));
+            }
+            joined = Some(match joined {
+                None => range,
+                Some(so_far) => so_far.join(range),
+            });
+            if joined
+                .as_ref()
+                .is_some_and(|r| r.hi.is_none() && r.lo.is_none())
+            {
+                break;
+            }
+        }
+        self.following.borrow_mut().pop();
+        joined
+            .map(Range::without_starting_value)
+            .unwrap_or_default()
+    }
+
+    /// Whether the in-place update at `value` only increases the local (`++`, `+= s` with `s`
+    /// at least 0): Some(true); only decreases it: Some(false).
+    fn step_direction(
+        &self,
+        value: Node<'t>,
+        facts: &[Comparison<'t>],
+        depth: usize,
+    ) -> Option<bool> {
+        let source = self.source();
+        let parent = value.parent()?;
+        match parent.node_kind() {
+            "update_expression" => {
+                let op = text(parent, source);
+                Some(op.contains("++")).filter(|_| op.contains("++") || op.contains("--"))
+            }
+            "assignment_expression" => {
+                let step = self.range_at(parent.field("right")?, facts, depth + 1);
+                match operator(parent, source) {
+                    "+=" | "*=" | "<<=" if step.is_nonnegative() => Some(true),
+                    "-=" if step.is_nonnegative() => Some(false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn binary(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return Range::unknown();
+        };
+        let op = operator(node, source);
+        if matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||") {
+            return Range::between(Sym::constant(0), Sym::constant(1));
+        }
+        let a = self.range_at(left, facts, depth + 1);
+        let b = self.range_at(right, facts, depth + 1);
+        match op {
+            "+" => Range {
+                lo: both(&a.lo, &b.lo, Sym::add),
+                hi: both(&a.hi, &b.hi, Sym::add),
+            },
+            "-" => Range {
+                lo: both(&a.lo, &b.hi, Sym::sub),
+                hi: both(&a.hi, &b.lo, Sym::sub),
+            },
+            "*" => multiply(&a, &b),
+            "/" => divide(&a, &b, right, source),
+            ">>" => match constant(&b) {
+                Some(shift) if (0..63).contains(&shift) && a.is_nonnegative() => Range {
+                    lo: Some(Sym::constant(0)),
+                    hi: a.hi.and_then(|h| h.divided_by(1 << shift)),
+                },
+                _ => Range::unknown(),
+            },
+            "<<" => match constant(&b) {
+                Some(shift) if (0..32).contains(&shift) => {
+                    multiply(&a, &Range::exactly(Sym::constant(1 << shift)))
+                }
+                _ => Range::unknown(),
+            },
+            "%" => {
+                // C's remainder keeps the dividend's sign: only a value at least 0 lands in [0, m)
+                if !a.is_nonnegative() || !b.is_nonnegative() {
+                    return Range::unknown();
+                }
+                let by_divisor = b.hi.and_then(|m| m.sub(&Sym::constant(1)));
+                Range {
+                    lo: Some(Sym::constant(0)),
+                    hi: tighter(by_divisor, a.hi, true),
+                }
+            }
+            "&" => {
+                let nonnegative = a.is_nonnegative() || b.is_nonnegative();
+                let hi = match (a.is_nonnegative(), b.is_nonnegative()) {
+                    (true, true) => tighter(a.hi, b.hi, true),
+                    (true, false) => a.hi,
+                    (false, true) => b.hi,
+                    (false, false) => None,
+                };
+                Range {
+                    lo: nonnegative.then(|| Sym::constant(0)),
+                    hi,
+                }
+            }
+            "|" | "^" if a.is_nonnegative() && b.is_nonnegative() => Range {
+                lo: Some(Sym::constant(0)),
+                hi: both(&a.hi, &b.hi, Sym::add),
+            },
+            _ => Range::unknown(),
+        }
+    }
+
+    fn call(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        let name = node
+            .field("function")
+            .map(|f| text(f, source))
+            .unwrap_or("");
+        let short = name.rsplit("::").next().unwrap_or(name);
+        let short = short.split('<').next().unwrap_or(short).trim();
+        let arguments: Vec<Node<'t>> = node
+            .field("arguments")
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ranges = || -> Vec<Range> {
+            arguments
+                .iter()
+                .map(|a| self.range_at(*a, facts, depth + 1))
+                .collect()
+        };
+        match (short, arguments.len()) {
+            ("min" | "umin" | "imin" | "llmin" | "ullmin" | "__min" | "MIN", 2) => {
+                let r = ranges();
+                let lo = match (&r[0].lo, &r[1].lo) {
+                    (Some(a), Some(b)) => lower_of(a, b),
+                    _ => None,
+                };
+                Range {
+                    lo,
+                    hi: tighter(r[0].hi.clone(), r[1].hi.clone(), true),
+                }
+            }
+            ("max" | "umax" | "imax" | "llmax" | "ullmax" | "__max" | "MAX", 2) => {
+                let r = ranges();
+                Range {
+                    lo: tighter(r[0].lo.clone(), r[1].lo.clone(), false),
+                    hi: match (&r[0].hi, &r[1].hi) {
+                        (Some(a), Some(b)) => upper_of(a, b),
+                        _ => None,
+                    },
+                }
+            }
+            ("__mul24" | "__umul24", 2) => {
+                let r = ranges();
+                multiply(&r[0], &r[1])
+            }
+            _ => Range::unknown(),
+        }
+    }
+
+    /// What the comparisons in force say of `node`: each is read as a bound on a linear form
+    /// (`L rel R`), and `node` is solved out of it when `L` is `k * node` plus other terms.
+    fn range_from_facts(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        // compared as written first, then with locals replaced by their single definitions
+        let targets: Vec<Linear<'t>> = [None, Some(self.context)]
+            .into_iter()
+            .filter_map(|context| Linear::of(node, source, context, 0))
+            .filter(|t| !t.terms.is_empty())
+            .collect();
+        if targets.is_empty() {
+            return Range::unknown();
+        }
+        let mut result = Range::unknown();
+        for comparison in facts {
+            for left_side in [true, false] {
+                let oriented = comparison.oriented(left_side);
+                if oriented.relation == Relation::NotEqual {
+                    continue;
+                }
+                let right = self.plain_range(oriented.right, depth + 1);
+                // the bounds on the compared side
+                let (mut lo, mut hi) = match oriented.relation {
+                    Relation::Less => (None, right.hi.and_then(|h| h.sub(&Sym::constant(1)))),
+                    Relation::LessEqual => (None, right.hi),
+                    Relation::Greater => (right.lo.and_then(|l| l.add(&Sym::constant(1))), None),
+                    Relation::GreaterEqual => (right.lo, None),
+                    Relation::Equal => (right.lo, right.hi),
+                    Relation::NotEqual => continue,
+                };
+                // `q / d < R` bounds `q` by `R * d - 1`
+                let mut compared = strip(oriented.left, source);
+                for _ in 0..4 {
+                    if compared.node_kind() != "binary_expression"
+                        || !matches!(operator(compared, source), "/" | ">>")
+                    {
+                        break;
+                    }
+                    let (Some(dividend), Some(divisor)) =
+                        (compared.field("left"), compared.field("right"))
+                    else {
+                        break;
+                    };
+                    let divisor = self.plain_range(divisor, depth + 1);
+                    let Some(d) = divisor.hi.clone() else { break };
+                    let d = if operator(compared, source) == ">>" {
+                        match d.as_constant() {
+                            Some(shift) if (0..32).contains(&shift) => Sym::constant(1 << shift),
+                            _ => break,
+                        }
+                    } else if divisor.is_nonnegative() {
+                        d
+                    } else {
+                        break;
+                    };
+                    hi = hi.and_then(|h| h.add(&Sym::constant(1))?.mul(&d)?.sub(&Sym::constant(1)));
+                    lo = None;
+                    compared = strip(dividend, source);
+                }
+                let solved =
+                    targets
+                        .iter()
+                        .zip([None, Some(self.context)])
+                        .find_map(|(target, context)| {
+                            Linear::of(compared, source, context, 0)?.solve_for(target)
+                        });
+                let Some((factor, rest)) = solved else {
+                    continue;
+                };
+                // factor * target = compared - rest
+                let rest = self.linear_range(&rest, depth);
+                let bound = if factor > 0 {
+                    hi.as_ref()
+                        .zip(rest.lo.as_ref())
+                        .and_then(|(h, r)| h.sub(r))
+                        .and_then(|h| h.divided_by(factor))
+                } else {
+                    lo.as_ref()
+                        .zip(rest.hi.as_ref())
+                        .and_then(|(l, r)| r.sub(l))
+                        .and_then(|h| h.divided_by(-factor))
+                };
+                let lower = if factor > 0 {
+                    lo.as_ref()
+                        .zip(rest.hi.as_ref())
+                        .and_then(|(l, r)| l.sub(r))
+                        .filter(|_| factor == 1)
+                } else {
+                    None
+                };
+                result = result.meet(Range {
+                    lo: lower,
+                    hi: bound,
+                });
+            }
+        }
+        result
+    }
+
+    /// The range of a linear form's terms with no facts (they are the rest of a compared sum).
+    fn linear_range(&self, form: &Linear<'t>, depth: usize) -> Range {
+        let mut total = Range::exactly(Sym::constant(form.constant));
+        for (coefficient, term) in &form.terms {
+            let range = multiply(
+                &self.plain_range(term.node, depth + 1),
+                &Range::exactly(Sym::constant(*coefficient)),
+            );
+            total = Range {
+                lo: both(&total.lo, &range.lo, Sym::add),
+                hi: both(&total.hi, &range.hi, Sym::add),
+            };
+        }
+        total
+    }
+}
+
+fn both(a: &Option<Sym>, b: &Option<Sym>, op: fn(&Sym, &Sym) -> Option<Sym>) -> Option<Sym> {
+    op(a.as_ref()?, b.as_ref()?)
+}
+
+fn constant(range: &Range) -> Option<i128> {
+    let lo = range.lo.as_ref()?.as_constant()?;
+    let hi = range.hi.as_ref()?.as_constant()?;
+    (lo == hi).then_some(lo)
+}
+
+fn multiply(a: &Range, b: &Range) -> Range {
+    if a.is_nonnegative() && b.is_nonnegative() {
+        return Range {
+            lo: both(&a.lo, &b.lo, Sym::mul),
+            hi: both(&a.hi, &b.hi, Sym::mul),
+        };
+    }
+    for (x, y) in [(a, b), (b, a)] {
+        if let Some(k) = constant(y) {
+            return if k >= 0 {
+                Range {
+                    lo: x.lo.as_ref().and_then(|l| l.times(k)),
+                    hi: x.hi.as_ref().and_then(|h| h.times(k)),
+                }
+            } else {
+                Range {
+                    lo: x.hi.as_ref().and_then(|h| h.times(k)),
+                    hi: x.lo.as_ref().and_then(|l| l.times(k)),
+                }
+            };
+        }
+    }
+    Range::unknown()
+}
+
+fn divide(a: &Range, b: &Range, divisor: Node, source: &str) -> Range {
+    if !a.is_nonnegative() || !b.is_nonnegative() {
+        return Range::unknown();
+    }
+    let lo = Some(Sym::constant(0));
+    if let Some(k) = constant(b) {
+        if k > 0 {
+            return Range {
+                lo,
+                hi: a.hi.as_ref().and_then(|h| h.divided_by(k)),
+            };
+        }
+        return Range::unknown();
+    }
+    let divisor_atom = normalized(divisor, source);
+    let hi = a.hi.as_ref().and_then(|h| {
+        // by a uniform value at least 1: cancel it where it is a factor, else no larger
+        h.over_atom(&divisor_atom).or_else(|| Some(h.clone()))
+    });
+    Range { lo, hi }
+}
+
+/// A sum `constant + Σ coefficient × term`, terms keyed by their normalized text.
+#[derive(Debug, Clone)]
+struct Linear<'t> {
+    constant: i128,
+    terms: Vec<(i128, Term<'t>)>,
+}
+
+#[derive(Debug, Clone)]
+struct Term<'t> {
+    key: String,
+    node: Node<'t>,
+}
+
+impl<'t> Linear<'t> {
+    /// The form of `node`; with a context, locals with one reaching definition are expanded.
+    fn of<C: RangeContext<'t> + ?Sized>(
+        node: Node<'t>,
+        source: &str,
+        context: Option<&C>,
+        depth: usize,
+    ) -> Option<Linear<'t>> {
+        let mut form = Linear {
+            constant: 0,
+            terms: Vec::new(),
+        };
+        form.add(node, 1, source, context, depth)?;
+        Some(form)
+    }
+
+    fn add<C: RangeContext<'t> + ?Sized>(
+        &mut self,
+        node: Node<'t>,
+        factor: i128,
+        source: &str,
+        context: Option<&C>,
+        depth: usize,
+    ) -> Option<()> {
+        if depth > 8 || self.terms.len() > 16 {
+            return None;
+        }
+        let node = strip(node, source);
+        match node.node_kind() {
+            "number_literal" => {
+                self.constant = self.constant.checked_add(
+                    factor.checked_mul(super::size::parse_number(text(node, source))?)?,
+                )?;
+                return Some(());
+            }
+            "binary_expression" => {
+                let (left, right) = (node.field("left")?, node.field("right")?);
+                match operator(node, source) {
+                    "+" => {
+                        self.add(left, factor, source, context, depth + 1)?;
+                        return self.add(right, factor, source, context, depth + 1);
+                    }
+                    "-" => {
+                        self.add(left, factor, source, context, depth + 1)?;
+                        return self.add(right, -factor, source, context, depth + 1);
+                    }
+                    "*" => {
+                        for (k, other) in [(left, right), (right, left)] {
+                            let k = strip(k, source);
+                            if k.node_kind() == "number_literal" {
+                                let k = super::size::parse_number(text(k, source))?;
+                                return self.add(
+                                    other,
+                                    factor.checked_mul(k)?,
+                                    source,
+                                    context,
+                                    depth + 1,
+                                );
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "unary_expression" if operator(node, source) == "-" => {
+                return self.add(node.field("argument")?, -factor, source, context, depth + 1);
+            }
+            // a local with one definition reaching here is that definition
+            "identifier" => {
+                if let Some((_, values)) = context.and_then(|c| c.reaching(node)) {
+                    if let [value] = values.as_slice() {
+                        if !crate::model::reaching::updates_itself(*value, source) {
+                            let mut expanded = self.clone();
+                            if expanded
+                                .add(*value, factor, source, context, depth + 1)
+                                .is_some()
+                            {
+                                *self = expanded;
+                                return Some(());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        let key = normalized(node, source);
+        match self.terms.iter_mut().find(|(_, t)| t.key == key) {
+            Some((coefficient, _)) => *coefficient += factor,
+            None => self.terms.push((factor, Term { key, node })),
+        }
+        self.terms.retain(|(c, _)| *c != 0);
+        Some(())
+    }
+
+    /// `self = factor * target + rest`, when every term of `target` appears in `self` with the
+    /// same multiple of its coefficient.
+    fn solve_for(&self, target: &Linear<'t>) -> Option<(i128, Linear<'t>)> {
+        let (first_coefficient, first) = target.terms.first()?;
+        let (in_self, _) = self.terms.iter().find(|(_, t)| t.key == first.key)?;
+        if in_self % first_coefficient != 0 {
+            return None;
+        }
+        let factor = in_self / first_coefficient;
+        let mut rest = self.clone();
+        rest.constant -= factor.checked_mul(target.constant)?;
+        for (coefficient, term) in &target.terms {
+            let wanted = factor.checked_mul(*coefficient)?;
+            let at = rest
+                .terms
+                .iter()
+                .position(|(c, t)| t.key == term.key && *c == wanted)?;
+            rest.terms.remove(at);
+        }
+        Some((factor, rest))
+    }
+}
+
+/// The tests a definition of the local read at `use_` passed to get there: for each `if` with
+/// no `else` between the two whose branch replaces the local (`if (i > m - 1) i = m - 1;`), the
+/// path that kept `value` is the one where the test failed.
+pub fn skipped_replacements<'t>(
+    value: Node<'t>,
+    use_: Node<'t>,
+    source: &str,
+) -> Vec<super::guards::Condition<'t>> {
+    let name = text(use_, source);
+    let mut conditions = Vec::new();
+    let defined_at = value.end_byte();
+    let mut node = use_;
+    for _ in 0..crate::syntax::MAX_DEPTH {
+        let Some(parent) = node.parent() else { break };
+        if parent.node_kind() == "compound_statement" {
+            for statement in named_children(parent) {
+                if statement.start_byte() >= node.start_byte() {
+                    break;
+                }
+                if statement.start_byte() < defined_at
+                    || statement.node_kind() != "if_statement"
+                    || statement.field("alternative").is_some()
+                {
+                    continue;
+                }
+                let replaces = statement
+                    .field("consequence")
+                    .is_some_and(|body| assigns_directly(body, name, source));
+                if let (true, Some(condition)) = (replaces, statement.field("condition")) {
+                    conditions.push(super::guards::Condition {
+                        node: condition,
+                        holds: false,
+                    });
+                }
+            }
+        }
+        if parent.node_kind() == "function_definition" {
+            break;
+        }
+        node = parent;
+    }
+    conditions
+}
+
+/// Whether `body` (a statement or a block) always runs `name = ...` at its top level.
+fn assigns_directly(body: Node, name: &str, source: &str) -> bool {
+    let statements: Vec<Node> = if body.node_kind() == "compound_statement" {
+        named_children(body).collect()
+    } else {
+        vec![body]
+    };
+    statements.into_iter().any(|statement| {
+        statement.node_kind() == "expression_statement"
+            && statement.named_child(0).is_some_and(|e| {
+                e.node_kind() == "assignment_expression"
+                    && operator(e, source) == "="
+                    && e.field("left")
+                        .is_some_and(|l| text(strip(l, source), source) == name)
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests;

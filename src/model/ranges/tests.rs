@@ -1,0 +1,259 @@
+//! Expression → range under the facts in force, on small functions: the last `use(e)` is the
+//! expression asked about, and the conditions of the `if`s, loops and early exits around it are
+//! the facts.
+
+use super::*;
+use crate::model::guards::{self, Condition, NoFlags};
+use crate::syntax::{self, text};
+use rustc_hash::FxHashMap as HashMap;
+
+struct Context<'t> {
+    source: &'t str,
+    definitions: HashMap<String, Vec<Node<'t>>>,
+    limit: Option<i128>,
+}
+
+impl<'t> RangeContext<'t> for Context<'t> {
+    fn source(&self) -> &str {
+        self.source
+    }
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        let name = text(use_, self.source);
+        let all = self.definitions.get(name)?;
+        let values = crate::model::reaching::reaching(all, use_, self.source);
+        Some((format!("{name}@{}", use_.start_byte()), values))
+    }
+    fn is_uniform(&self, node: Node<'t>) -> bool {
+        let mut uniform = true;
+        syntax::walk_iterative(node, |n| {
+            let t = text(n, self.source);
+            if n.node_kind() == "identifier"
+                && (self.definitions.contains_key(t) || t == "threadIdx" || t == "blockIdx")
+            {
+                uniform = false;
+            }
+            true
+        });
+        uniform
+    }
+    fn block_limit(&self, axis: usize) -> Option<i128> {
+        (axis == 0).then_some(self.limit).flatten()
+    }
+}
+
+/// The range of the argument of the last `use(...)` in `code`, as `[lo, hi]` (`?` unbounded).
+fn range_of(code: &str) -> String {
+    range_with_limit(code, None)
+}
+
+fn range_with_limit(code: &str, limit: Option<i128>) -> String {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_cuda::LANGUAGE.into())
+        .expect("grammar loads");
+    let tree = parser.parse(code, None).expect("parses");
+    let mut definitions: HashMap<String, Vec<Node>> = HashMap::default();
+    let mut uses = Vec::new();
+    syntax::walk_iterative(tree.root_node(), |node| {
+        match node.node_kind() {
+            "init_declarator" => {
+                if let (Some(d), Some(v)) = (node.field("declarator"), node.field("value")) {
+                    definitions
+                        .entry(text(d, code).to_string())
+                        .or_default()
+                        .push(v);
+                }
+            }
+            "assignment_expression" => {
+                if let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
+                    let value = if operator(node, code) == "=" { r } else { l };
+                    definitions
+                        .entry(text(l, code).to_string())
+                        .or_default()
+                        .push(value);
+                }
+            }
+            "update_expression" => {
+                if let Some(a) = node.field("argument") {
+                    definitions
+                        .entry(text(a, code).to_string())
+                        .or_default()
+                        .push(a);
+                }
+            }
+            "call_expression"
+                if node
+                    .field("function")
+                    .is_some_and(|f| text(f, code) == "use") =>
+            {
+                uses.extend(node.field("arguments").and_then(|a| a.named_child(0)));
+            }
+            _ => {}
+        }
+        true
+    });
+    let at = *uses.last().expect("a use");
+    let mut facts = Vec::new();
+    let mut disjunctions = Vec::new();
+    let mut node = at;
+    while let Some(parent) = node.parent() {
+        let holds = match parent.node_kind() {
+            "if_statement" | "for_statement" | "while_statement" => {
+                parent.field("condition") != Some(node)
+            }
+            _ => false,
+        };
+        if holds {
+            if let Some(condition) = parent.field("condition") {
+                let condition = Condition {
+                    node: condition,
+                    holds: parent.field("alternative") != Some(node),
+                };
+                guards::comparisons(condition, code, &NoFlags, &mut facts, &mut disjunctions);
+            }
+        }
+        if parent.node_kind() == "compound_statement" {
+            for sibling in named_children(parent) {
+                if sibling.end_byte() > node.start_byte() {
+                    break;
+                }
+                let exits = sibling.node_kind() == "if_statement"
+                    && sibling.field("consequence").is_some_and(|c| {
+                        let body = text(c, code);
+                        body.contains("return") || body.contains("break")
+                    });
+                if let (true, Some(condition)) = (exits, sibling.field("condition")) {
+                    let condition = Condition {
+                        node: condition,
+                        holds: false,
+                    };
+                    guards::comparisons(condition, code, &NoFlags, &mut facts, &mut disjunctions);
+                }
+            }
+        }
+        node = parent;
+    }
+    let context = Context {
+        source: code,
+        definitions,
+        limit,
+    };
+    let range = Ranges::new(&context).range(at, &facts);
+    let show = |s: &Option<Sym>| s.as_ref().map_or("?".to_string(), Sym::display);
+    format!("[{}, {}]", show(&range.lo), show(&range.hi))
+}
+
+#[test]
+fn the_global_index_spans_the_grid() {
+    let code =
+        "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i); }";
+    assert_eq!(range_of(code), "[0, blockDim.x * gridDim.x - 1]");
+}
+
+#[test]
+fn a_guard_bounds_the_index() {
+    let code = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) use(i); }";
+    assert_eq!(range_of(code), "[0, n - 1]");
+}
+
+#[test]
+fn an_early_exit_bounds_what_follows() {
+    let code = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; use(i); }";
+    assert_eq!(range_of(code), "[0, n - 1]");
+}
+
+#[test]
+fn separate_tests_bound_a_flat_index() {
+    let code = "__global__ void k(int rows, int stride) {
+        int ch = blockIdx.y * blockDim.x + threadIdx.x;
+        for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+            if (ch < stride) { int idx = row * stride + ch; use(idx); }
+        }
+    }";
+    assert_eq!(range_of(code), "[0, rows * stride - 1]");
+}
+
+#[test]
+fn a_clamped_span_bounds_its_loop() {
+    let code = "__global__ void k(int total, int span) {
+        int start = (blockIdx.x * blockDim.x + threadIdx.x) * span;
+        int end = min(start + span, total);
+        for (int j = start; j < end; ++j) use(j);
+    }";
+    assert_eq!(range_of(code), "[0, total - 1]");
+}
+
+#[test]
+fn a_remainder_test_bounds_the_index() {
+    let code = "__global__ void k(int n) {
+        int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+        int left = n - i;
+        if (left >= 4) use(i + 3);
+    }";
+    // `n - i >= 4` leaves `i <= n - 4`
+    assert_eq!(range_of(code), "[3, n - 1]");
+}
+
+#[test]
+fn a_quotient_test_bounds_the_dividend() {
+    let code = "__global__ void k(int w, int h) {
+        int idx = blockIdx.x * blockDim.x + threadIdx.x;
+        if (idx / w < h) use(idx);
+    }";
+    assert_eq!(range_of(code), "[0, h * w - 1]");
+}
+
+#[test]
+fn remainder_and_mask_bound_by_construction() {
+    let by_remainder =
+        "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i % n); }";
+    assert_eq!(range_of(by_remainder), "[0, n - 1]");
+    let by_mask = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i & 1023); }";
+    assert_eq!(range_of(by_mask), "[0, 1023]");
+    let by_min = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(min(i, n - 1)); }";
+    assert_eq!(range_of(by_min), "[0, n - 1]");
+}
+
+#[test]
+fn a_clamp_in_a_branch_bounds_the_paths_that_skip_it() {
+    // the path through the branch is clamped by the assignment, the other one failed the test
+    let code = "__global__ void k(int m) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i > m - 1) { i = m - 1; }
+        use(i);
+    }";
+    assert_eq!(range_of(code), "[0, m - 1]");
+}
+
+#[test]
+fn launch_bounds_cap_the_thread_index() {
+    let code = "__global__ void k(int n) { use(threadIdx.x); }";
+    assert_eq!(range_with_limit(code, Some(256)), "[0, 255]");
+    assert_eq!(range_of(code), "[0, blockDim.x - 1]");
+}
+
+#[test]
+fn a_shift_and_a_division_narrow_the_range() {
+    let code =
+        "__global__ void k(int n) { int i = threadIdx.x; if (i < 256) use((i >> 5) + i / 8); }";
+    assert_eq!(range_of(code), "[0, 1275 / 32]");
+}
+
+#[test]
+fn a_ternary_joins_its_branches_under_their_conditions() {
+    let code = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i < n ? i : 0); }";
+    assert_eq!(range_of(code), "[0, n - 1]");
+}
+
+#[test]
+fn a_step_leaves_open_the_side_it_moves_to() {
+    // sizes are at least 1, so `i += s` only climbs
+    let climbing =
+        "__global__ void k(int n, int s) { int i = threadIdx.x; while (n) { i += s; use(i); } }";
+    assert_eq!(range_of(climbing), "[0, ?]");
+    let falling = "__global__ void k(int n) { int i = threadIdx.x; while (n) { i--; use(i); } }";
+    assert_eq!(range_of(falling), "[?, blockDim.x - 1]");
+    let unknown =
+        "__global__ void k(int n, int s) { int i = threadIdx.x; while (n) { i ^= s; use(i); } }";
+    assert_eq!(range_of(unknown), "[?, ?]");
+}

@@ -71,7 +71,10 @@ const FILE_BUDGET: u64 = 2_000_000;
 /// What preparing one kernel for runs costs in steps, before any run: a few for every
 /// kilobyte of its body (reading its declarations and indices walks all of it).
 fn preparation_cost(function: &Function) -> u64 {
-    let bytes = function.body.end_byte().saturating_sub(function.body.start_byte());
+    let bytes = function
+        .body
+        .end_byte()
+        .saturating_sub(function.body.start_byte());
     64 + (bytes / 256) as u64
 }
 /// Iterations of one loop a thread runs before it stops there (a loop with barriers that only
@@ -767,11 +770,7 @@ impl<'t> FileScope<'t> {
                     | "arrive_and_wait"
                     | "wait"
             ) || !is_pure_method(method);
-            return if syncs {
-                Callee::MaySync
-            } else {
-                Callee::Free
-            };
+            return if syncs { Callee::MaySync } else { Callee::Free };
         }
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
@@ -3264,6 +3263,65 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         let known = conflicts("#define W 64\n__global__ void k(float* c) { __shared__ float s[8]; s[threadIdx.x / W] = c[threadIdx.x]; __syncthreads(); c[threadIdx.x] = s[0]; }");
         assert!(!known.is_empty());
+    }
+
+    #[test]
+    fn a_barrier_at_the_end_of_a_long_chain_of_helpers_is_seen() {
+        // helpers defined callers first, so the one that syncs is read last
+        let mut source = String::new();
+        for i in (1..200).rev() {
+            source.push_str(&format!("__device__ void f{i}();\n"));
+        }
+        for i in (1..200).rev() {
+            source.push_str(&format!("__device__ void f{i}() {{ f{}(); }}\n", i - 1));
+        }
+        source.push_str("__device__ void f0() { __syncthreads(); }\n");
+        source.push_str("__global__ void k(const float* a, float* c) { __shared__ float t[128]; t[threadIdx.x] = a[threadIdx.x]; f199(); c[threadIdx.x] = t[0]; }");
+        let found = conflicts(&source);
+        assert!(found.is_empty(), "{found:?}");
+        let without = source.replace("__syncthreads();", "");
+        assert!(!conflicts(&without).is_empty());
+    }
+
+    #[test]
+    fn a_file_past_its_budget_concludes_nothing() {
+        let source = "__global__ void k(const float* a, float* c) { __shared__ float t[128]; t[threadIdx.x] = a[threadIdx.x]; c[threadIdx.x] = t[0]; }";
+        let view = crate::source::preprocess(source, &[]);
+        let tree = crate::engine::parse(&view.text, None).unwrap_or_else(|| panic!("parse"));
+        let lines = crate::source::LineIndex::new(source);
+        let build = || {
+            crate::model::Model::build(
+                std::path::Path::new("t.cu"),
+                source,
+                &view,
+                &tree,
+                &lines,
+                &[],
+            )
+        };
+        // with the whole budget: found, and the file's budget pays for it
+        let model = build();
+        let (kernel, facts) = model
+            .kernel_facts()
+            .next()
+            .unwrap_or_else(|| panic!("kernel"));
+        assert!(!facts.shared(&model, kernel).conflicts.is_empty());
+        let left = model.shared_scope().left.get();
+        assert!(left < super::FILE_BUDGET && left > 0, "{left}");
+        // with the file's budget spent by earlier kernels: nothing
+        let model = build();
+        model.shared_scope().left.set(super::preparation_cost(
+            model
+                .functions
+                .first()
+                .unwrap_or_else(|| panic!("function")),
+        ));
+        let (kernel, facts) = model
+            .kernel_facts()
+            .next()
+            .unwrap_or_else(|| panic!("kernel"));
+        assert!(facts.shared(&model, kernel).conflicts.is_empty());
+        assert_eq!(model.shared_scope().left.get(), 0);
     }
 
     #[test]

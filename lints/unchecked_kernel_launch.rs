@@ -1,4 +1,4 @@
-use super::support::{list, shown};
+use super::support::{callers_named, list, shown};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lint::LintContext;
 use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
@@ -118,7 +118,7 @@ fn with_synchronization_label(
     }
 }
 
-/// The launch is the last thing its function does, and no caller checks after calling it.
+/// The launch is unchecked to the end of its function, and no caller checks after calling it.
 fn no_caller_checks(
     model: &Model,
     cx: &LintContext,
@@ -128,38 +128,9 @@ fn no_caller_checks(
     callers: &[Site],
 ) -> Diagnostic {
     let function = &errors.name;
-    let mut named = Vec::new();
-    let mut labels = Vec::new();
-    for site in callers {
-        match site {
-            Site::Local {
-                function: caller,
-                event,
-            } => {
-                let Some(caller) = model.errors.functions.get(*caller) else {
-                    continue;
-                };
-                let Some(call) = caller.events.get(*event) else {
-                    continue;
-                };
-                named.push(format!("`{}`", caller.name));
-                labels.push((
-                    call.node.byte_range(),
-                    format!(
-                        "`{}` calls `{function}` here with no check after it",
-                        caller.name
-                    ),
-                ));
-            }
-            Site::Foreign { path, site } => named.push(format!(
-                "`{}` at {}:{}",
-                site.caller,
-                shown(model.path, path),
-                site.line
-            )),
-        }
-    }
-    named.dedup();
+    let (named, labels) = callers_named(model, callers, |caller| {
+        format!("`{caller}` calls `{function}` here with no check after it")
+    });
     let mut diagnostic = cx
         .diagnostic(
             launch.byte_range(),

@@ -230,6 +230,33 @@ fn launch_label(launch: &LaunchSite, axes: Axes) -> String {
     }
 }
 
+/// `acc.size(d)` when `variable` is itself the subscript of dimension `d` of a tensor accessor
+/// parameter in one of the group's accesses (`acc[n][c][h][w]` with `variable` = `w`: `acc.size(3)`).
+fn accessor_extent(
+    model: &Model,
+    kernel: &crate::model::Function,
+    members: &[&crate::model::kernel::Access],
+    variable: tree_sitter::Node,
+) -> Option<String> {
+    let name = model.text(variable);
+    members.iter().find_map(|access| {
+        let parameter = kernel.parameters.get(access.parameter_index)?;
+        if !parameter.is_tensor_accessor()
+            || access.via.is_some()
+            || model.text(crate::syntax::strip(access.index, model.source)) != name
+        {
+            return None;
+        }
+        let mut dimension = 0;
+        let mut base = access.node.field("argument")?;
+        while base.node_kind() == "subscript_expression" && dimension < 16 {
+            base = base.field("argument")?;
+            dimension += 1;
+        }
+        Some(format!("{}.size({dimension})", parameter.name))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::UNGUARDED_THREAD_INDEX;
@@ -340,31 +367,4 @@ mod tests {
             .iter()
             .all(|d| !d.help.as_deref().unwrap_or("").contains("row < N")));
     }
-}
-
-/// `acc.size(d)` when `variable` is itself the subscript of dimension `d` of a tensor accessor
-/// parameter in one of the group's accesses (`acc[n][c][h][w]` with `variable` = `w`: `acc.size(3)`).
-fn accessor_extent(
-    model: &Model,
-    kernel: &crate::model::Function,
-    members: &[&crate::model::kernel::Access],
-    variable: tree_sitter::Node,
-) -> Option<String> {
-    let name = model.text(variable);
-    members.iter().find_map(|access| {
-        let parameter = kernel.parameters.get(access.parameter_index)?;
-        if !parameter.is_tensor_accessor()
-            || access.via.is_some()
-            || model.text(crate::syntax::strip(access.index, model.source)) != name
-        {
-            return None;
-        }
-        let mut dimension = 0;
-        let mut base = access.node.field("argument")?;
-        while base.node_kind() == "subscript_expression" && dimension < 16 {
-            base = base.field("argument")?;
-            dimension += 1;
-        }
-        Some(format!("{}.size({dimension})", parameter.name))
-    })
 }

@@ -151,6 +151,10 @@ fn check(model: &Model, cx: &mut LintContext) {
                 from_launch &= launches.parameter.is_some();
                 let bound = match launches.parameter {
                     Some(parameter) => Some(parameter.name.clone()),
+                    // a tensor accessor's subscript: the extent of the dimension it indexes
+                    None if accessor_extent(model, kernel, &members, variable).is_some() => {
+                        accessor_extent(model, kernel, &members, variable)
+                    }
                     // no launch in sight: a one-dimensional index and the kernel's one size
                     None if facts.launches.is_empty()
                         && one_variable
@@ -224,6 +228,33 @@ fn launch_label(launch: &LaunchSite, axes: Axes) -> String {
         ),
         None => "launched here with a grid computed where it cannot be seen".to_string(),
     }
+}
+
+/// `acc.size(d)` when `variable` is itself the subscript of dimension `d` of a tensor accessor
+/// parameter in one of the group's accesses (`acc[n][c][h][w]` with `variable` = `w`: `acc.size(3)`).
+fn accessor_extent(
+    model: &Model,
+    kernel: &crate::model::Function,
+    members: &[&crate::model::kernel::Access],
+    variable: tree_sitter::Node,
+) -> Option<String> {
+    let name = model.text(variable);
+    members.iter().find_map(|access| {
+        let parameter = kernel.parameters.get(access.parameter_index)?;
+        if !parameter.is_tensor_accessor()
+            || access.via.is_some()
+            || model.text(crate::syntax::strip(access.index, model.source)) != name
+        {
+            return None;
+        }
+        let mut dimension = 0;
+        let mut base = access.node.field("argument")?;
+        while base.node_kind() == "subscript_expression" && dimension < 16 {
+            base = base.field("argument")?;
+            dimension += 1;
+        }
+        Some(format!("{}.size({dimension})", parameter.name))
+    })
 }
 
 #[cfg(test)]

@@ -46,6 +46,29 @@ pub struct Parameter<'t> {
     pub name_node: Node<'t>,
 }
 
+impl Parameter<'_> {
+    /// A PyTorch tensor accessor passed by value (`PackedTensorAccessor32<T, N, ...>`,
+    /// `GenericPackedTensorAccessor`, `at::TensorAccessor`): subscripting it (`acc[n][c][h][w]`)
+    /// reads or writes the tensor's global memory, one extent (`acc.size(d)`) per dimension.
+    pub fn is_tensor_accessor(&self) -> bool {
+        !self.is_pointer && is_tensor_accessor_type(&self.type_text)
+    }
+}
+
+/// Whether a type names a PyTorch tensor accessor.
+pub fn is_tensor_accessor_type(type_text: &str) -> bool {
+    let name = type_text.split('<').next().unwrap_or("");
+    let name = name.rsplit("::").next().unwrap_or(name).trim();
+    matches!(
+        name,
+        "PackedTensorAccessor"
+            | "PackedTensorAccessor32"
+            | "PackedTensorAccessor64"
+            | "GenericPackedTensorAccessor"
+            | "TensorAccessor"
+    )
+}
+
 #[derive(Debug, Clone)]
 pub struct Function<'t> {
     pub name: String,

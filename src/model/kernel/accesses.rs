@@ -6,16 +6,36 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- accesses ----------------------------------------------------------------------
 
     pub(super) fn record_subscript(&mut self, node: Node<'t>) {
-        let Some(base) = node.field("argument").map(|a| strip(a, self.source)) else {
+        let Some(mut base) = node.field("argument").map(|a| strip(a, self.source)) else {
             return;
         };
+        // `acc[n][c][h][w]` on a tensor accessor: every subscript indexes one dimension of the
+        // accessor's tensor
+        let mut dimension = 0;
+        while base.node_kind() == "subscript_expression" && dimension < 16 {
+            let Some(inner) = base.field("argument").map(|a| strip(a, self.source)) else {
+                return;
+            };
+            base = inner;
+            dimension += 1;
+        }
         if base.node_kind() != "identifier" {
+            return;
+        }
+        if dimension > 0 && !self.is_accessor(self.text(base)) {
             return;
         }
         let Some(index) = subscript_index(node) else {
             return;
         };
         self.record_access(node, self.text(base).to_string(), index);
+    }
+
+    /// Whether `name` is a tensor accessor parameter of the function.
+    fn is_accessor(&self, name: &str) -> bool {
+        self.function
+            .parameter(name)
+            .is_some_and(|p| p.is_tensor_accessor())
     }
 
     pub(super) fn record_dereference(&mut self, node: Node<'t>) {

@@ -68,6 +68,68 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// `i + threadIdx.x` with `i` compared against a bound and the offset unguarded: its value
+    /// range (`n + blockDim.x - 2`) stays inside the kernel's sizes, but not inside `n`.
+    fn guarded_base_plus_offset(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {
+        let node = strip(node, self.source);
+        if node.node_kind() != "binary_expression" || operator(node, self.source) != "+" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return false;
+        };
+        self.element_bound_plus_offset(left, right, comparisons)
+            || self.element_bound_plus_offset(right, left, comparisons)
+    }
+
+    /// `threadIdx.x` (or `y`, `z`), directly or through a local given it once (`int tx = threadIdx.x`).
+    fn is_thread_coordinate(&self, node: Node<'t>) -> bool {
+        let mut node = strip(node, self.source);
+        for _ in 0..4 {
+            match node.node_kind() {
+                "field_expression" => {
+                    return node.field("argument").map(|a| self.text(a)) == Some("threadIdx")
+                }
+                "identifier" => match self.definitions.get(self.text(node)).map(Vec::as_slice) {
+                    Some([value]) if !self.updated.contains(self.text(node)) => {
+                        node = strip(*value, self.source)
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether `base` (uniform within a block) is itself compared against a bound (`i < n`, not a
+    /// row `r < rows` scaled into `r * cols`) while nothing but the block size bounds the
+    /// per-thread `offset` added to it: the sum reaches past the bound.
+    fn element_bound_plus_offset(
+        &self,
+        base: Node<'t>,
+        offset: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> bool {
+        let base = strip(base, self.source);
+        if base.node_kind() != "identifier"
+            || !self.is_thread_coordinate(offset)
+            || self.expression_deps(base, 0).is_uniform()
+            || self.expression_deps(base, 0).contains(Deps::THREAD)
+        {
+            return false;
+        }
+        let compared = self.upper_bound(base, comparisons).is_some_and(|bound| {
+            strip(bound.left, self.source).node_kind() == "identifier"
+                && self.text(strip(bound.left, self.source)) == self.text(base)
+        });
+        compared
+            && !matches!(
+                self.bounded_by_guard(offset, comparisons, &mut Vec::new(), 0),
+                Ok(Some(_))
+            )
+    }
+
     /// The definitions of the local `use_` names that may reach it, with a key for that set: a
     /// definition built from the local's earlier value (`off = off * L`) is followed to that
     /// earlier value, not back to itself.
@@ -93,6 +155,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             // the whole index, and each local on the way, is asked once
             Err(_)
                 if (depth == 0 || node.node_kind() == "identifier")
+                    && !self.guarded_base_plus_offset(node, comparisons)
                     && self.range_bounded(node, comparisons) =>
             {
                 Ok(None)
@@ -191,11 +254,24 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 Ok(Some(_))
                             )
                         };
+                        if operator(node, self.source) == "+"
+                            && (self.element_bound_plus_offset(left, right, comparisons)
+                                || self.element_bound_plus_offset(right, left, comparisons))
+                        {
+                            // `i + threadIdx.x` under a loop bound `i < n`: the guard bounds `i`
+                            // alone, the per-thread offset carries the sum past `n`
+                            return Err(node);
+                        }
                         if guarded(left, visiting) || guarded(right, visiting) {
                             Ok(None)
                         } else {
                             Err(node)
                         }
+                    }
+                    "+" if self.element_bound_plus_offset(left, right, comparisons)
+                        || self.element_bound_plus_offset(right, left, comparisons) =>
+                    {
+                        Err(node)
                     }
                     "+" | "*" | "<<" | "|" | "^" | "%" => {
                         let a = self.bounded(left, comparisons, visiting, depth + 1)?;

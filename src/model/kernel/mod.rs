@@ -345,7 +345,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             out: KernelFacts::default(),
         };
         for (index, parameter) in function.parameters.iter().enumerate() {
-            if parameter.is_pointer {
+            if parameter.is_pointer || parameter.is_tensor_accessor() {
                 analyzer.pointers.insert(
                     parameter.name.clone(),
                     PointerOrigin {

@@ -30,7 +30,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             let condition_text = snippet(model, condition);
             let call = snippet(model, barrier.node);
             let reached = match &barrier.via {
-                Some(via) => format!("`{call}` reaches a block-wide barrier in `{}`, and", via.function),
+                Some(via) => format!(
+                    "`{call}` reaches a block-wide barrier in `{}`, and",
+                    via.function
+                ),
                 None => format!("`{call}`"),
             };
             let (message, label) = if barrier.after_early_exit {
@@ -61,9 +64,11 @@ fn check(model: &Model, cx: &mut LintContext) {
                         );
                     }
                     (None, Some(file)) => {
-                        diagnostic
-                            .message
-                            .push_str(&format!(" (`{}` is in {})", via.function, file.display()));
+                        diagnostic.message.push_str(&format!(
+                            " (`{}` is in {})",
+                            via.function,
+                            file.display()
+                        ));
                     }
                     (None, None) => {}
                 }

@@ -163,13 +163,18 @@ fn first_barrier(
             found = Some(BarrierSite {
                 function: function.name.clone(),
                 arity: function.parameters.len(),
-                span: node.start_byte().saturating_sub(start)..node.end_byte().saturating_sub(start),
+                span: node.start_byte().saturating_sub(start)
+                    ..node.end_byte().saturating_sub(start),
             });
             return false;
         }
         let arity = node
             .field("arguments")
-            .map(|a| named_children(a).filter(|c| c.node_kind() != "comment").count())
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .count()
+            })
             .unwrap_or(0);
         let called = super::calls::callee_name(callee, source);
         // a recursive call reaches what the body reaches anyway

@@ -104,3 +104,40 @@ pub fn shown(from: &std::path::Path, path: &std::path::Path) -> String {
         .unwrap_or(path);
     relative.to_string_lossy().replace('\\', "/")
 }
+
+/// The callers of a function as a finding names them (`\`main\``, `\`run\` at path:line`), and a
+/// label at each call in this file, worded by `label` from the caller's name.
+pub fn callers_named(
+    model: &Model,
+    callers: &[crate::model::errors::Site],
+    label: impl Fn(&str) -> String,
+) -> (Vec<String>, Vec<(std::ops::Range<usize>, String)>) {
+    use crate::model::errors::Site;
+    let mut named = Vec::new();
+    let mut labels = Vec::new();
+    for site in callers {
+        match site {
+            Site::Local {
+                function: caller,
+                event,
+            } => {
+                let Some(caller) = model.errors.functions.get(*caller) else {
+                    continue;
+                };
+                let Some(call) = caller.events.get(*event) else {
+                    continue;
+                };
+                named.push(format!("`{}`", caller.name));
+                labels.push((call.node.byte_range(), label(&caller.name)));
+            }
+            Site::Foreign { path, site } => named.push(format!(
+                "`{}` at {}:{}",
+                site.caller,
+                shown(model.path, path),
+                site.line
+            )),
+        }
+    }
+    named.dedup();
+    (named, labels)
+}

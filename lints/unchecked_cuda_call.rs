@@ -1,4 +1,4 @@
-use super::support::{list, shown};
+use super::support::{callers_named, list, shown};
 use crate::diagnostic::Diagnostic;
 use crate::lint::LintContext;
 use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
@@ -122,38 +122,9 @@ fn returned_unchecked(
     callers: &[Site],
 ) -> Diagnostic {
     let function = &errors.name;
-    let mut named = Vec::new();
-    let mut labels = Vec::new();
-    for site in callers {
-        match site {
-            Site::Local {
-                function: caller,
-                event,
-            } => {
-                let Some(caller) = model.errors.functions.get(*caller) else {
-                    continue;
-                };
-                let Some(at) = caller.events.get(*event) else {
-                    continue;
-                };
-                named.push(format!("`{}`", caller.name));
-                labels.push((
-                    at.node.byte_range(),
-                    format!(
-                        "`{}` drops the error code `{function}` returns",
-                        caller.name
-                    ),
-                ));
-            }
-            Site::Foreign { path, site } => named.push(format!(
-                "`{}` at {}:{}",
-                site.caller,
-                shown(model.path, path),
-                site.line
-            )),
-        }
-    }
-    named.dedup();
+    let (named, labels) = callers_named(model, callers, |caller| {
+        format!("`{caller}` drops the error code `{function}` returns")
+    });
     let mut diagnostic = cx
         .diagnostic(
             call.byte_range(),

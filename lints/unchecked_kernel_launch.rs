@@ -1,4 +1,4 @@
-use super::support::{list, shown};
+use super::support::{callers_named, list, shown};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lint::LintContext;
 use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
@@ -33,9 +33,6 @@ fn check(model: &Model, cx: &mut LintContext) {
         let check_macro = host.and_then(|h| check_macro_in_use(model, h));
         for (event, verdict) in errors.events.iter().zip(&errors.verdicts) {
             let diagnostic = match (event.kind, verdict) {
-                (EventKind::Launch, Verdict::Unchecked) => {
-                    unchecked_here(model, cx, errors, event.node, &event.name)
-                }
                 (EventKind::Launch, Verdict::NoCallerChecks { callers }) if callers.is_empty() => {
                     unchecked_here(model, cx, errors, event.node, &event.name)
                 }
@@ -121,7 +118,7 @@ fn with_synchronization_label(
     }
 }
 
-/// The launch is the last thing its function does, and no caller checks after calling it.
+/// The launch is unchecked to the end of its function, and no caller checks after calling it.
 fn no_caller_checks(
     model: &Model,
     cx: &LintContext,
@@ -131,38 +128,9 @@ fn no_caller_checks(
     callers: &[Site],
 ) -> Diagnostic {
     let function = &errors.name;
-    let mut named = Vec::new();
-    let mut labels = Vec::new();
-    for site in callers {
-        match site {
-            Site::Local {
-                function: caller,
-                event,
-            } => {
-                let Some(caller) = model.errors.functions.get(*caller) else {
-                    continue;
-                };
-                let Some(call) = caller.events.get(*event) else {
-                    continue;
-                };
-                named.push(format!("`{}`", caller.name));
-                labels.push((
-                    call.node.byte_range(),
-                    format!(
-                        "`{}` calls `{function}` here with no check after it",
-                        caller.name
-                    ),
-                ));
-            }
-            Site::Foreign { path, site } => named.push(format!(
-                "`{}` at {}:{}",
-                site.caller,
-                shown(model.path, path),
-                site.line
-            )),
-        }
-    }
-    named.dedup();
+    let (named, labels) = callers_named(model, callers, |caller| {
+        format!("`{caller}` calls `{function}` here with no check after it")
+    });
     let mut diagnostic = cx
         .diagnostic(
             launch.byte_range(),
@@ -317,11 +285,12 @@ mod tests {
             "void f(float* d) { k<<<1, 32>>>(d); if (cudaPeekAtLastError() != cudaSuccess) abort(); }",
             "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); }",
             "void f(float* d, bool a) { if (a) k<<<1, 32>>>(d); else k<<<2, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            // the error of the first launch is still the last error at the check
+            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 32>>>(d); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaGetLastError(); }",
-            "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
             "void f(float* d, int n) { k<<<1, 32>>>(d); assert(n > 0); }",
             "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); } void h(float* d) { g(d); }",
         ];

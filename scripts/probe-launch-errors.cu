@@ -29,6 +29,12 @@ int main()
     report("cudaDeviceSynchronize after 1 GiB shared", cudaDeviceSynchronize());
     fill<<<1, 2048>>>(d);
     report("cudaPeekAtLastError after 2048 threads", cudaPeekAtLastError());
+    fill<<<1, 2048>>>(d); // then launches that start: does the error wait for a later check?
+    fill<<<1, 32>>>(d);
+    fill<<<4, 32>>>(d);
+    report("cudaGetLastError after two good launches", cudaGetLastError());
+    fill<<<1, 32>>>(d); // a good launch alone leaves nothing
+    report("cudaGetLastError after a good launch", cudaGetLastError());
     cudaFree(d);
     return 0;
 }

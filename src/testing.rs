@@ -45,3 +45,22 @@ pub fn assert_cases(lint: &Lint, pass: &[&str], fail: &[&str]) {
         );
     }
 }
+
+/// Runs `with` on the host facts of `function` in `source`, read as the file `path`.
+pub fn with_host_function<R>(
+    path: &str,
+    source: &str,
+    function: &str,
+    with: impl FnOnce(&crate::model::Model, &crate::model::host::HostFunction) -> R,
+) -> R {
+    crate::verify::with_model(std::path::Path::new(path), source, |model| {
+        let host = model
+            .host
+            .functions
+            .iter()
+            .find(|h| model.functions[h.function_index].name == function)
+            .unwrap_or_else(|| panic!("no host function {function}"));
+        with(model, host)
+    })
+    .unwrap_or_else(|| panic!("{path} does not parse"))
+}

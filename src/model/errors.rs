@@ -93,7 +93,9 @@ pub struct ReturnedCall<'t> {
 pub struct Flow {
     /// It may leave a launch error: a launch, or a call of a function that leaves one pending.
     pub active: bool,
-    /// A check that can run after it comes before the next active event that can.
+    /// A check that can run after it follows it. Later launches do not hide it: a launch error
+    /// stays the last error until something reads it (measured: after a failed launch and two
+    /// that started, `cudaGetLastError()` still returns the failure).
     pub checked: bool,
     /// No active event can run after it.
     pub last: bool,
@@ -171,8 +173,6 @@ pub enum Verdict<'t> {
     /// that leaves nothing unchecked.
     #[default]
     Fine,
-    /// Not checked before another launch follows: the launch itself is the finding.
-    Unchecked,
     /// Left to the callers, and none of them checks (`callers` is empty when none is visible).
     NoCallerChecks { callers: Vec<Site<'t>> },
     /// Left to the callers; some check, so the ones that do not carry the finding.
@@ -490,9 +490,10 @@ impl<'t> ErrorFlow<'t> {
                 Target::Foreign(_, summary) => !summary.pending.is_empty(),
             },
         );
-        let pending = flows.iter().enumerate().any(|(e, flow)| {
-            flow.active && flow.last && !flow.checked && !self.handled(function, e, foreign)
-        });
+        let pending = flows
+            .iter()
+            .enumerate()
+            .any(|(e, flow)| flow.active && !flow.checked && !self.handled(function, e, foreign));
         state[function] = State::Done(pending);
         pending
     }
@@ -553,9 +554,9 @@ impl<'t> ErrorFlow<'t> {
                         && can_follow(event, other.node.start_byte(), &other.arms)
                 })
                 .map(|other| other.node.start_byte());
-            let checked = checks.iter().any(|(at, arms)| {
-                *at >= end && next.is_none_or(|n| *at < n) && can_follow(event, *at, arms)
-            });
+            let checked = checks
+                .iter()
+                .any(|(at, arms)| *at >= end && can_follow(event, *at, arms));
             flows[e].checked = checked;
             flows[e].last = next.is_none();
         }
@@ -591,10 +592,6 @@ impl<'t> ErrorFlow<'t> {
                 let flow = errors.flows.get(e).copied().unwrap_or_default();
                 if event.kind != EventKind::Launch || flow.checked || event.wrapped {
                     per_event.push(Verdict::Fine);
-                    continue;
-                }
-                if !flow.last {
-                    per_event.push(Verdict::Unchecked);
                     continue;
                 }
                 let resolution = memo
@@ -870,17 +867,20 @@ impl<'t> ErrorFlow<'t> {
         }
         items.sort_by_key(|(at, _)| *at);
         let mut steps = Vec::new();
+        // a later launch does not hide the error from a check after it: it is read on
+        let mut launch_follows = false;
         for (_, item) in items {
             let Some(step) = item else {
-                return (steps, true);
+                launch_follows = true;
+                continue;
             };
             if steps.len() == MAX_STEPS {
                 steps.push(Step::More);
-                return (steps, false);
+                return (steps, launch_follows);
             }
             steps.push(step);
         }
-        (steps, false)
+        (steps, launch_follows)
     }
 
     /// The launches a local function leaves pending for its callers: its own, and those of the
@@ -900,7 +900,7 @@ impl<'t> ErrorFlow<'t> {
         };
         for (e, event) in errors.events.iter().enumerate() {
             let flow = flows.get(e).copied().unwrap_or_default();
-            let unchecked_to_the_end = flow.active && flow.last && !flow.checked;
+            let unchecked_to_the_end = flow.active && !flow.checked;
             if !unchecked_to_the_end || self.handled(function, e, foreign) {
                 continue;
             }
@@ -996,7 +996,7 @@ impl<'t> ErrorFlow<'t> {
                     }
                 }
             }
-            Verdict::Fine | Verdict::Unchecked | Verdict::CallersMissing => {}
+            Verdict::Fine | Verdict::CallersMissing => {}
         }
     }
 
@@ -1076,10 +1076,7 @@ impl FunctionErrors<'_> {
             &self.local_flows
         };
         flows.iter().zip(&self.events).any(|(flow, event)| {
-            flow.active
-                && flow.last
-                && !flow.checked
-                && !(event.kind == EventKind::Launch && event.wrapped)
+            flow.active && !flow.checked && !(event.kind == EventKind::Launch && event.wrapped)
         })
     }
 }
@@ -1194,12 +1191,12 @@ impl<'t> Resolver<'_, 't> {
     /// launch) and last (nothing that may launch follows), its steps read with what the index
     /// says of the functions they call.
     fn follow_steps(&self, path: &Path, site: &CallSite) -> (bool, bool) {
-        let mut checked = None;
-        let mut last = !site.launch_follows;
+        let mut checked = false;
         for step in &site.following {
-            let (launches, checks) = match step {
-                Step::Check => (false, true),
-                Step::More => (true, false),
+            let checks = match step {
+                Step::Check => true,
+                // past the steps kept, anything may follow, a check included
+                Step::More => true,
                 Step::Call {
                     callee,
                     arity,
@@ -1209,29 +1206,22 @@ impl<'t> Resolver<'_, 't> {
                 } => {
                     let found = self.model.index.error_functions(callee, *arity, path);
                     if *configured {
-                        (false, true)
+                        true
                     } else if found.is_empty() {
-                        (false, *checks_undefined)
+                        *checks_undefined
                     } else {
-                        let helper = found.iter().any(|(_, s)| match s.check_helper {
+                        found.iter().any(|(_, s)| match s.check_helper {
                             Some(CheckHelper::Reports) => true,
                             Some(CheckHelper::Returns) => *result_tested,
                             None => false,
-                        });
-                        let pending = found.iter().any(|(_, s)| !s.pending.is_empty());
-                        (pending && !helper, helper)
+                        })
                     }
                 }
             };
-            if checks && checked.is_none() {
-                checked = Some(true);
-            }
-            if launches {
-                last = false;
-                checked.get_or_insert(false);
-            }
+            checked |= checks;
         }
-        (checked.unwrap_or(false), last)
+        // unchecked, the error passes on to the caller's callers whatever follows
+        (checked, true)
     }
 
     fn returns_void(&self, callee: Callee<'t>) -> bool {
@@ -1261,10 +1251,7 @@ impl<'t> Resolver<'_, 't> {
                     return (false, false, None);
                 };
                 let (checked, passes) = match mode {
-                    Mode::Launch => (
-                        flow.checked || (e.wrapped && callee_returns_void),
-                        flow.last,
-                    ),
+                    Mode::Launch => (flow.checked || (e.wrapped && callee_returns_void), true),
                     Mode::Returned => (
                         !e.returned
                             && matches!(
@@ -2136,7 +2123,6 @@ mod tests {
     fn kind(verdict: &Verdict) -> &'static str {
         match verdict {
             Verdict::Fine => "fine",
-            Verdict::Unchecked => "unchecked",
             Verdict::NoCallerChecks { callers } if callers.is_empty() => "alone",
             Verdict::NoCallerChecks { .. } => "no caller checks",
             Verdict::CallersMissing => "callers missing",
@@ -2162,7 +2148,7 @@ mod tests {
     }
 
     #[test]
-    fn a_check_after_the_branches_covers_each_arm_but_not_what_came_before() {
+    fn a_check_after_the_branches_covers_each_arm_and_what_came_before() {
         let found = flows(
             "void f(float* p, bool a, int op) {\n\
                k<<<1, 1>>>(p);\n\
@@ -2175,7 +2161,7 @@ mod tests {
         assert_eq!(
             launches_of(&found, "f"),
             [
-                (false, false, "unchecked"),
+                (true, false, "fine"),
                 (true, false, "fine"),
                 (true, false, "fine"),
                 (true, true, "fine"),
@@ -2343,7 +2329,8 @@ mod tests {
                 Step::Check
             ]
         );
-        // with both files, `other` launches: the call of `launch` is not checked right after it
+        // with both files, `other` launches, and the check after it still reads what `launch`
+        // left (a launch error stays the last error until something reads it)
         let index = ProjectIndex::new(vec![kernels, main]);
         let text = format!("{KERNEL}void launch(float* p) {{ k<<<1, 1>>>(p); }}\nvoid other(float* p) {{ k<<<2, 1>>>(p); }}\n");
         let view = crate::source::preprocess(&text, &[]);
@@ -2366,6 +2353,6 @@ mod tests {
             .iter()
             .map(|f| kind(&f.verdicts[0]))
             .collect();
-        assert_eq!(verdicts, ["no caller checks", "fine"]);
+        assert_eq!(verdicts, ["fine", "fine"]);
     }
 }

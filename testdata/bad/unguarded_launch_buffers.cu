@@ -47,3 +47,16 @@ void launchAll(int gridSize, int blockSize, int n, bool wide) {
     freed = cudaFree(data);
     if (freed != cudaSuccess) printf("free failed\n");
 }
+
+// Given no extent, the kernel relies on its launches; this one rounds the grid up.
+__global__ void negateAll(float* values)
+{
+    int gid = blockIdx.x * blockDim.x + threadIdx.x;
+    values[gid] = -values[gid]; // expect: unguarded-thread-index
+}
+
+void negate(float* d_values, int n)
+{
+    negateAll<<<(n + 255) / 256, 256>>>(d_values);
+    if (cudaGetLastError() != cudaSuccess) printf("negateAll failed\n");
+}

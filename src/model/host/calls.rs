@@ -118,24 +118,7 @@ impl<'m, 't> Builder<'m, 't> {
         }
         // cuBLAS, cuFFT, NCCL...: they read and write the buffers they are given, keep none
         if super::stored::is_library_call(&name) {
-            for argument in &args {
-                if let Some(identifier) = address_of(*argument, self.source) {
-                    if let Some(&variable) = self.by_name.get(self.text(identifier)) {
-                        self.push_event(variable, EventKind::AddressTaken, *argument, context);
-                    }
-                } else if let Some(pointer) = self.pointer_arg(*argument) {
-                    self.push_event(
-                        pointer.variable,
-                        EventKind::Written {
-                            kind: WriteKind::Unknown,
-                            bytes: None,
-                            whole: false,
-                        },
-                        call,
-                        context,
-                    );
-                }
-            }
+            self.arguments_written_or_assigned(call, &args, context);
             return;
         }
         match name.as_str() {
@@ -155,6 +138,33 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     /// Every tracked pointer a macro body names is handed to unknown code at the call.
+    /// A call that may write the buffers it is given, or assign through an address it is given.
+    fn arguments_written_or_assigned(
+        &mut self,
+        call: Node<'t>,
+        args: &[Node<'t>],
+        context: Context<'t>,
+    ) {
+        for argument in args {
+            if let Some(identifier) = address_of(*argument, self.source) {
+                if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                    self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                }
+            } else if let Some(pointer) = self.pointer_arg(*argument) {
+                self.push_event(
+                    pointer.variable,
+                    EventKind::Written {
+                        kind: WriteKind::Unknown,
+                        bytes: None,
+                        whole: false,
+                    },
+                    call,
+                    context,
+                );
+            }
+        }
+    }
+
     fn macro_mentions(&mut self, body: &str, call: Node<'t>, context: Context<'t>) {
         let mentioned: Vec<usize> = body
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -582,24 +592,7 @@ impl<'m, 't> Builder<'m, 't> {
             _ => {
                 // a CUDA call the model does not detail: it may write what it is given, or assign
                 // through an address (`cudaGetSymbolAddress(&p, ...)`)
-                for argument in args {
-                    if let Some(identifier) = address_of(*argument, self.source) {
-                        if let Some(&variable) = self.by_name.get(self.text(identifier)) {
-                            self.push_event(variable, EventKind::AddressTaken, *argument, context);
-                        }
-                    } else if let Some(pointer) = self.pointer_arg(*argument) {
-                        self.push_event(
-                            pointer.variable,
-                            EventKind::Written {
-                                kind: WriteKind::Unknown,
-                                bytes: None,
-                                whole: false,
-                            },
-                            call,
-                            context,
-                        );
-                    }
-                }
+                self.arguments_written_or_assigned(call, args, context);
             }
         }
     }

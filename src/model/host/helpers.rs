@@ -622,18 +622,10 @@ fn strip_stars(type_text: &str, stars: usize) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::host::{HostFunction, Memory};
-    use crate::model::Model;
+    use crate::model::host::Memory;
 
     fn allocations_of(source: &str, function: &str) -> Vec<(String, Option<String>, Memory)> {
-        let path = std::path::Path::new("helpers.cu");
-        crate::verify::with_model(path, source, |model: &Model| {
-            let host: &HostFunction = model
-                .host
-                .functions
-                .iter()
-                .find(|h| model.functions[h.function_index].name == function)
-                .unwrap_or_else(|| panic!("no host function {function}"));
+        crate::testing::with_host_function("helpers.cu", source, function, |_, host| {
             host.allocations
                 .iter()
                 .map(|a| {
@@ -647,7 +639,6 @@ mod tests {
                 })
                 .collect()
         })
-        .unwrap_or_default()
     }
 
     const HELPERS: &str = "template <typename T> T* device_alloc(size_t n) { T* p; cudaMalloc(&p, n * sizeof(T)); return p; }\n\

@@ -212,19 +212,11 @@ impl<'m, 't> Builder<'m, 't> {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::host::{EventKind, HostFunction, ParameterUse};
-    use crate::model::Model;
+    use crate::model::host::{EventKind, ParameterUse};
 
     /// The events `function` records, as (variable, kind) in source order.
     fn events_of(source: &str, function: &str) -> Vec<(String, String)> {
-        let path = std::path::Path::new("parameters.cu");
-        crate::verify::with_model(path, source, |model: &Model| {
-            let host: &HostFunction = model
-                .host
-                .functions
-                .iter()
-                .find(|h| model.functions[h.function_index].name == function)
-                .unwrap_or_else(|| panic!("no host function {function}"));
+        crate::testing::with_host_function("parameters.cu", source, function, |_, host| {
             host.events
                 .iter()
                 .map(|e| {
@@ -243,7 +235,6 @@ mod tests {
                 })
                 .collect()
         })
-        .unwrap_or_default()
     }
 
     const KERNELS: &str = "__global__ void fill(float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 1.0f; }\n\

@@ -51,7 +51,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             match self.index_status(index, pointer_offset) {
                 IndexStatus::Unguarded { .. }
                     if pointer_offset.is_none()
-                        && self.holds_a_thread_each(parameter_index, index) =>
+                        && (self.holds_a_thread_each(parameter_index, index)
+                            || self.launched_to_fit(parameter_index, index)) =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -99,6 +100,36 @@ impl<'a, 't> Analyzer<'a, 't> {
             .launches
             .iter()
             .all(|launch| launch.elements_per_thread(parameter, element) > strides)
+    }
+
+    /// Whether `index` is the thread's global `x` index in a kernel given no extent to test it
+    /// against (every parameter a pointer or a floating-point value, no template parameters):
+    /// its launches are then its only contract, kept unless a visible launch rounds its grid up
+    /// or passes a buffer allocated in sight with fewer elements than threads.
+    fn launched_to_fit(&self, parameter: usize, index: Node<'t>) -> bool {
+        let takes_no_extent = self.function.kind == crate::model::FunctionKind::Kernel
+            && self.function.template_parameters.is_empty()
+            && self.function.parameters.iter().all(|p| {
+                p.is_pointer || {
+                    let ty = p.type_text.replace("const", "");
+                    matches!(ty.trim(), "float" | "double" | "half" | "__half" | "bool")
+                }
+            });
+        if !takes_no_extent {
+            return false;
+        }
+        let Some(ThreadTerm::GlobalX { strides: 0 }) = self.thread_term(index, 0) else {
+            return false;
+        };
+        self.out.launches.iter().all(|launch| {
+            !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
+                && (!launch
+                    .allocated_in_sight
+                    .get(parameter)
+                    .copied()
+                    .unwrap_or(false)
+                    || launch.elements_per_thread(parameter, None) > 0)
+        })
     }
 
     /// What part of `blockIdx.x * blockDim.x + threadIdx.x (+ gridDim.x * blockDim.x ...)`

@@ -87,6 +87,8 @@ pub struct LaunchSite {
     /// `sizeof(T)` or more per thread of the grid's `x` axis (`k * grid.x * block.x *
     /// sizeof(T)`), that `T` and the largest such `k` up to 8.
     pub per_thread_elements: Vec<Option<(String, u32)>>,
+    /// Per argument: the buffer it passes is allocated where the launch can see it.
+    pub allocated_in_sight: Vec<bool>,
     /// Per grid axis, its block count as a polynomial in the kernel's arguments (by position)
     /// with integer coefficients, when it is one: `dim3 grid(b, s * h)` passing `s` and `h` as
     /// arguments 1 and 3 gives `y = 1·[1, 3]`.
@@ -121,6 +123,7 @@ impl LaunchSite {
             && self.block == other.block
             && self.arguments == other.arguments
             && self.per_thread_elements == other.per_thread_elements
+            && self.allocated_in_sight == other.allocated_in_sight
             && self.grid_in_arguments == other.grid_in_arguments
     }
 
@@ -465,6 +468,10 @@ fn launch_site<'t>(
         .iter()
         .map(|a| per_thread_unit(classifier, allocations, *a, &threads))
         .collect();
+    let allocated_in_sight = kernel_arguments
+        .iter()
+        .map(|a| is_allocated_in_sight(allocations, *a, source))
+        .collect();
     let arguments: Vec<String> = kernel_arguments
         .into_iter()
         .map(|a| normalized(a, source))
@@ -483,8 +490,31 @@ fn launch_site<'t>(
         block: block_dims,
         arguments,
         per_thread_elements,
+        allocated_in_sight,
         grid_in_arguments,
     })
+}
+
+/// Whether the buffer passed as `argument` is allocated in the launching function (or, for a
+/// member, anywhere in the file).
+fn is_allocated_in_sight<'t>(
+    allocations: &Allocations<'_, 't>,
+    argument: Node<'t>,
+    source: &str,
+) -> bool {
+    let argument = strip(argument, source);
+    let anywhere_in_file = match argument.node_kind() {
+        "identifier" => false,
+        "field_expression" => true,
+        _ => return false,
+    };
+    let name = normalized(argument, source);
+    let function = allocations.function.byte_range();
+    allocations
+        .file
+        .all()
+        .iter()
+        .any(|a| a.target == name && (anywhere_in_file || function.contains(&a.call.start_byte())))
 }
 
 /// `value` as a polynomial with integer coefficients over the positions of the arguments its

@@ -415,7 +415,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .filter(|fact| {
                 fact.exit != Exit::Stated
-                    && !(fact.exit == Exit::Return && self.exits_no_thread(fact.condition.node))
+                    && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)

@@ -156,8 +156,7 @@ fn unbounded_size<'t>(
             match locals.value_at(name, value, source) {
                 Held::One(definition) => {
                     return unbounded_size(locals, definition, source, block, depth + 1)
-                        .map(|(_, inner)| (definition, inner))
-                        .or_else(|| None);
+                        .map(|(_, inner)| (definition, inner));
                 }
                 Held::Several => return None,
                 Held::NotLocal => {}

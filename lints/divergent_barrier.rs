@@ -13,28 +13,69 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
-        for barrier in &facts.barriers {
+        for (at, barrier) in facts.barriers.iter().enumerate() {
             let Some(condition) = barrier.divergent_condition else {
                 continue;
             };
+            // the barriers past one early exit are one finding, at the first of them
+            let same_exit = |other: &&crate::model::kernel::Barrier| {
+                barrier.after_early_exit
+                    && other.after_early_exit
+                    && other.divergent_condition == Some(condition)
+            };
+            if facts.barriers[..at].iter().any(|other| same_exit(&other)) {
+                continue;
+            }
+            let later: Vec<_> = facts.barriers[at + 1..].iter().filter(same_exit).collect();
             let condition_text = snippet(model, condition);
             let call = snippet(model, barrier.node);
+            let reached = match &barrier.via {
+                Some(via) => format!(
+                    "`{call}` reaches a block-wide barrier in `{}`, and",
+                    via.function
+                ),
+                None => format!("`{call}`"),
+            };
             let (message, label) = if barrier.after_early_exit {
+                let joined = if barrier.via.is_some() { " it" } else { "" };
                 (
-                    format!("`{call}` is skipped by the threads where `{condition_text}` holds, which jump past it; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    format!("{reached}{joined} is skipped by the threads where `{condition_text}` holds, which leave before it; the block waits on threads that never arrive (a hang or undefined behaviour)"),
                     "threads for which this holds skip the barrier",
                 )
             } else {
+                let joined = if barrier.via.is_some() { " it" } else { "" };
                 (
-                    format!("`{call}` is reached only by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
                     "this condition differs between threads of a block",
                 )
             };
-            cx.report(
-                cx.diagnostic(barrier.node.byte_range(), message)
-                    .with_label(condition.byte_range(), label)
-                    .with_help("move the barrier out of the thread-dependent branch so that every thread of the block reaches it"),
-            );
+            let mut diagnostic = cx
+                .diagnostic(barrier.node.byte_range(), message)
+                .with_label(condition.byte_range(), label);
+            for other in later.iter().take(3) {
+                diagnostic = diagnostic.with_label(other.node.byte_range(), "skipped as well");
+            }
+            if let Some(via) = &barrier.via {
+                match (&via.span, &via.file) {
+                    (Some(span), _) => {
+                        diagnostic = diagnostic.with_label(
+                            span.clone(),
+                            format!("the barrier `{}` reaches", via.helper),
+                        );
+                    }
+                    (None, Some(file)) => {
+                        diagnostic.message.push_str(&format!(
+                            " (`{}` is in {})",
+                            via.function,
+                            file.display()
+                        ));
+                    }
+                    (None, None) => {}
+                }
+            }
+            cx.report(diagnostic.with_help(
+                "move the barrier out of the thread-dependent branch so that every thread of the block reaches it",
+            ));
         }
     }
 }
@@ -56,7 +97,10 @@ mod tests {
                 "__global__ void k(float* o) { __shared__ float s[256]; int t = threadIdx.x; for (int w = blockDim.x / 2; w > 0; w >>= 1) { if (t < w) s[t] += s[t + w]; __syncthreads(); } if (t == 0) o[blockIdx.x] = s[0]; }",
                 "__global__ void k(float* o, int n) { if (blockIdx.x >= n) return; __syncthreads(); }",
                 "__global__ void k(float* o, int tiles) { for (int t = 0; t < tiles; ++t) { __syncthreads(); } }",
-                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
+                // an early return no thread takes: the only launch is exact
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int rows) { k<<<rows, 256>>>(o, rows * 256); }",
+                // a helper with a barrier called by the whole block
+                "__device__ float block_sum(float* s, float v) { s[threadIdx.x] = v; __syncthreads(); return s[0]; }\n__global__ void k(float* o) { __shared__ float s[256]; float t = block_sum(s, o[threadIdx.x]); if (threadIdx.x == 0) o[blockIdx.x] = t; }",
                 // the same trip count for every thread: per-thread start and stop a fixed distance apart
                 "__global__ void k(float* o, int num) { int start = blockIdx.x * 64 + threadIdx.y * 8; int stop = min(num, start + 8); for (int m = start; m < stop; m += 2) { __syncthreads(); } }",
                 // a position rounded down to the block size is uniform across the block
@@ -70,10 +114,15 @@ mod tests {
                 "__global__ void k(float* o, int n) { int padded = (n + blockDim.x - 1) / blockDim.x * blockDim.x; for (int j = threadIdx.x; j < padded; j += blockDim.x) { __syncthreads(); } }",
                 "__global__ void k(float* o, int padded_width) { for (int j = threadIdx.x; j < padded_width; j += blockDim.x) { __syncthreads(); } }",
                 // a constant step with every remaining thread below it
-                "#define TILE 128\n__global__ void k(float* o, int n) { if (threadIdx.x >= TILE) return; for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
+                "#define TILE 128\n__global__ void k(float* o, int n) { assert(threadIdx.x < TILE); for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
+                // the tail threads of a rounded-up grid return before the barrier
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int n) { k<<<(n + 255) / 256, 256>>>(o, n); }",
+                // a helper with a barrier, called by some threads only
+                "__device__ void stage(float* s) { s[threadIdx.x] = 0; __syncthreads(); }\n__global__ void k(float* o, int n) { __shared__ float s[256]; if (threadIdx.x < n) stage(s); }",
                 "__global__ void k(float* o, int n) { for (int r = 0; r < n; ++r) { if (threadIdx.x == r) continue; __syncthreads(); } }",
                 "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) { __syncthreads(); } }",
                 "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* o) { cg::thread_block b = cg::this_thread_block(); if (threadIdx.x == 0) b.sync(); }",

@@ -1,5 +1,6 @@
 use super::support::snippet;
 use crate::lint::LintContext;
+use crate::model::launch::limits::{self, MAX_BLOCK_THREADS, MAX_GRID_YZ};
 use crate::model::Model;
 
 crate::declare_lint!(
@@ -7,7 +8,7 @@ crate::declare_lint!(
     "invalid-launch-config",
     Launch,
     Error,
-    "launch with more than 1024 threads per block, an empty grid or block, or too much shared memory",
+    "launch with more than 1024 threads per block, an empty grid or block, too much shared memory, or an unclamped size in grid y/z or a block dimension",
     check
 );
 
@@ -49,6 +50,48 @@ fn check(model: &Model, cx: &mut LintContext) {
                         .with_label(launch.call.byte_range(), "this launch")
                         .with_help(help),
                 );
+                continue;
+            }
+            let Some(function) = model.functions.get(host.function_index) else {
+                continue;
+            };
+            let dimensions = limits::unbounded_dimensions(
+                function.body,
+                model.source,
+                launch.grid_node,
+                launch.block_node,
+            );
+            // one finding per launch: the first dimension that can overflow
+            if let Some(dimension) = dimensions.first() {
+                let axis = ["x", "y", "z"][dimension.axis.min(2)];
+                let (what, limit, help) = if dimension.block {
+                    (
+                        format!("block `{axis}`"),
+                        format!("{MAX_BLOCK_THREADS} threads"),
+                        "launch a fixed block (256 threads) and loop over the size, or cap it with `min(...)`",
+                    )
+                } else {
+                    (
+                        format!("grid `{axis}`"),
+                        format!("{MAX_GRID_YZ} blocks"),
+                        "put the unbounded size on grid `x` (up to 2^31-1 blocks), or cap the grid and loop over the rest",
+                    )
+                };
+                let value = snippet(model, dimension.value);
+                let message = format!(
+                    "`{kernel}` is launched with {what} = `{value}`, the size `{}` with no clamp; {what} holds at most {limit}, so a large input fails the launch",
+                    dimension.name
+                );
+                let mut diagnostic = cx
+                    .diagnostic(dimension.value.byte_range(), message)
+                    .with_label(launch.call.byte_range(), "this launch");
+                if dimension.size != dimension.value {
+                    diagnostic = diagnostic.with_label(
+                        dimension.size.byte_range(),
+                        format!("`{}` is defined here, unbounded", dimension.name),
+                    );
+                }
+                cx.report(diagnostic.with_help(help));
             }
         }
     }
@@ -68,12 +111,21 @@ mod tests {
             "void f(float* d, int argc) { const int t = argc > 1 ? 4096 : 2048; k<<<1, t>>>(d); }",
             "void f(float* d) { dim3 b(32, 32); k<<<1, b>>>(d); }",
             "void f(float* d) { k<<<1, 256, 48 * 1024>>>(d); }",
+            // a batch or heads on grid y is small by design
+            "void f(float* d, int n, int batch, int heads) { dim3 g((n + 255) / 256, batch, heads); k<<<g, 256>>>(d); }",
+            // rows capped, or on grid x
+            "void f(float* d, int rows) { dim3 g(1, min(rows, 65535)); k<<<g, 256>>>(d); }",
+            "void f(float* d, int num_rows) { k<<<num_rows, 256>>>(d); }",
+            "void f(float* d, int rows) { if (rows > 65535) return; dim3 g(1, rows); k<<<g, 256>>>(d); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 2048>>>(d); }",
             "void f(float* d) { dim3 b(32, 64); k<<<1, b>>>(d); }",
             "void f(float* d) { k<<<0, 256>>>(d); }",
             "void f(float* d) { k<<<1, 256, 256 * 1024>>>(d); }",
+            // one block per row on grid y
+            "void f(float* d, int cols, int num_rows) { dim3 g((cols + 31) / 32, num_rows); k<<<g, 32>>>(d); }",
+            "void f(float* d, int rows, int hidden_size) { k<<<rows, hidden_size>>>(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -27,6 +27,19 @@ pub struct HelperSummary {
     pub returns: Option<ReturnSummary>,
     /// Accesses through its pointer parameters at indices it does not guard, in source order.
     pub accesses: Vec<ParameterAccess>,
+    /// The first block-wide barrier (`__syncthreads()` and its variants) its body reaches,
+    /// written in it or in a function it calls: a call of it is a barrier for the caller.
+    pub barrier: Option<BarrierSite>,
+}
+
+/// A block-wide barrier as written in some function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BarrierSite {
+    /// The function holding the barrier, by name and arity.
+    pub function: String,
+    pub arity: usize,
+    /// The barrier call, relative to the start of that function's definition.
+    pub span: Range<usize>,
 }
 
 /// The returned value as a function of the arguments.

@@ -1,5 +1,6 @@
 // Bad: block-wide barriers reachable only by some threads of the block.
 #include <cooperative_groups.h>
+#include <cstdio>
 #include <cuda_runtime.h>
 
 namespace cg = cooperative_groups;
@@ -26,8 +27,8 @@ __global__ void earlyReturnThenSync(const float* in, float* out, int n) {
         return;
     }
     tile[threadIdx.x] = in[gid];
-    // Not reported: threads that returned have exited, and a barrier does not wait for exited threads.
-    __syncthreads();
+    // The tail threads of the last block have returned and never arrive.
+    __syncthreads(); // expect: divergent-barrier
     out[gid] = tile[(threadIdx.x + 1) % BLOCK];
 }
 
@@ -88,5 +89,43 @@ __global__ void skipThenSync(const int* rowLen, float* out, int rows) {
         }
         __syncthreads(); // expect: divergent-barrier
         out[r * blockDim.x + threadIdx.x] = 1.0f;
+    }
+}
+
+// A block-wide scan in a helper: every call of it is a barrier for the caller.
+__device__ float blockScan(float* buffer, float value) {
+    buffer[threadIdx.x] = value;
+    __syncthreads();
+    for (int offset = 1; offset < blockDim.x; offset *= 2) {
+        float add = threadIdx.x >= offset ? buffer[threadIdx.x - offset] : 0.0f;
+        __syncthreads();
+        buffer[threadIdx.x] += add;
+        __syncthreads();
+    }
+    return buffer[threadIdx.x];
+}
+
+__global__ void prefixRows(const float* in, float* out, int width, int height) {
+    __shared__ float buffer[BLOCK];
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y;
+    if (x >= width || y >= height) return;
+    float sum = blockScan(buffer, in[y * width + x]); // expect: divergent-barrier
+    out[y * width + x] = sum;
+}
+
+__global__ void scanActive(float* data, int active) {
+    __shared__ float buffer[BLOCK];
+    if (threadIdx.x < active) {
+        data[threadIdx.x] = blockScan(buffer, data[threadIdx.x]); // expect: divergent-barrier
+    }
+}
+
+void launchPrefixRows(const float* in, float* out, int width, int height) {
+    dim3 block(BLOCK);
+    dim3 grid((width + BLOCK - 1) / BLOCK, height);
+    prefixRows<<<grid, block>>>(in, out, width, height);
+    if (cudaGetLastError() != cudaSuccess) {
+        fprintf(stderr, "prefixRows launch failed\n");
     }
 }

@@ -79,3 +79,28 @@ int main() {
     CUDA_CHECK(cudaFree(d_out));
     return 0;
 }
+
+// One block per token on grid y: a long sequence has more than 65,535 tokens.
+__global__ void gatherTokens(const float* in, float* out, const int* index, int hidden) {
+    int token = blockIdx.y;
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < hidden; c += gridDim.x * blockDim.x) {
+        out[token * hidden + c] = in[index[token] * hidden + c];
+    }
+}
+
+void launchGatherTokens(const float* in, float* out, const int* index, int num_tokens, int hidden) {
+    dim3 block(256);
+    dim3 grid(4, num_tokens); // expect: invalid-launch-config
+    gatherTokens<<<grid, block>>>(in, out, index, hidden);
+    if (cudaGetLastError() != cudaSuccess) return;
+}
+
+// One thread per feature of a row: a hidden size past 1024 cannot be a block.
+__global__ void scaleRows(float* data, int hidden_size) {
+    data[blockIdx.x * hidden_size + threadIdx.x] *= 0.5f;
+}
+
+void launchScaleRows(float* data, int rows, int hidden_size) {
+    scaleRows<<<rows, hidden_size>>>(data, hidden_size); // expect: invalid-launch-config
+    if (cudaGetLastError() != cudaSuccess) return;
+}

@@ -91,3 +91,44 @@ int main() {
     CUDA_CHECK(cudaFree(d_out));
     return 0;
 }
+
+// An early return no thread takes: each launch covers the rows exactly, one block per row and
+// one thread per column of a row as wide as the block.
+__global__ void rowTotals(const float* in, float* totals, int rows) {
+    __shared__ float partial[256];
+    int row = blockIdx.x;
+    if (row >= rows) return;
+    partial[threadIdx.x] = in[row * 256 + threadIdx.x];
+    __syncthreads();
+    for (int stride = 128; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) totals[row] = partial[0];
+}
+
+// A helper holding a barrier, called by every thread of the block.
+__device__ float blockMax(float* scratch, float value) {
+    scratch[threadIdx.x] = value;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride) scratch[threadIdx.x] = fmaxf(scratch[threadIdx.x], scratch[threadIdx.x + stride]);
+        __syncthreads();
+    }
+    return scratch[0];
+}
+
+__global__ void normalizeRows(float* data, int width) {
+    __shared__ float scratch[256];
+    float* row = data + blockIdx.x * width;
+    float local = threadIdx.x < width ? row[threadIdx.x] : -1e30f;
+    float peak = blockMax(scratch, local);
+    if (threadIdx.x < width) row[threadIdx.x] = local / peak;
+}
+
+void launchRowKernels(const float* in, float* totals, float* data, int rows) {
+    rowTotals<<<rows, 256>>>(in, totals, rows);
+    CUDA_CHECK(cudaGetLastError());
+    normalizeRows<<<rows, 256>>>(data, 256);
+    CUDA_CHECK(cudaGetLastError());
+}

@@ -384,14 +384,38 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .all(|side| side.is_some_and(|s| self.expression_deps(s, 0).varies_within_block()))
     }
 
-    pub(super) fn record_barrier(&mut self, node: Node<'t>) {
-        // Threads that returned early have exited; since Volta a barrier does not wait for them,
-        // so only enclosing conditions and skipped loop iterations split the block.
+    /// A call of a device function whose body reaches a block-wide barrier: where that barrier is.
+    pub(super) fn helper_barrier(&self, call: Node<'t>) -> Option<BarrierVia> {
+        let (summary, _) = self.helper_call(call)?;
+        let site = summary.barrier.as_ref()?;
+        let file = self
+            .helpers
+            .foreign_file(&site.function, site.arity)
+            .map(std::path::Path::to_path_buf);
+        let start = self.helpers.start(&site.function, site.arity);
+        if start.is_none() && file.is_none() {
+            return None;
+        }
+        Some(BarrierVia {
+            helper: summary.name.clone(),
+            function: site.function.clone(),
+            span: start.map(|start| start + site.span.start..start + site.span.end),
+            file,
+        })
+    }
+
+    pub(super) fn record_barrier(&mut self, node: Node<'t>, via: Option<BarrierVia>) {
+        // The CUDA programming guide allows a barrier in conditional code only when the
+        // condition is the same for the whole block; threads that returned early never arrive
+        // (behaviour left undefined, whatever recent hardware does with exited threads). An
+        // early return on a global index is uniform when every visible launch is exact on its
+        // axes: no thread then lies past the problem, and none returns.
         let divergent = self
             .facts
             .iter()
             .filter(|fact| {
-                !matches!(fact.exit, Exit::Return | Exit::Stated)
+                fact.exit != Exit::Stated
+                    && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
@@ -404,8 +428,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.out.barriers.push(Barrier {
             node,
             divergent_condition: divergent.map(|f| f.condition.node),
-            after_early_exit: divergent.map(|f| f.exit == Exit::Skip).unwrap_or(false),
+            after_early_exit: divergent
+                .map(|f| matches!(f.exit, Exit::Skip | Exit::Return))
+                .unwrap_or(false),
+            via,
         });
+    }
+
+    /// `if (i >= n) return;` on a global index `i` that every visible launch keeps inside the
+    /// problem (an exact grid on each of its axes): no thread takes the return.
+    fn exits_no_thread(&self, condition: Node<'t>) -> bool {
+        self.expression_deps(condition, 0).is_global_index() && self.bounded_by_launches(condition)
     }
 }
 

@@ -133,8 +133,24 @@ pub struct Barrier<'t> {
     pub node: Node<'t>,
     /// The thread-dependent condition under which the barrier is reached, if any.
     pub divergent_condition: Option<Node<'t>>,
-    /// Whether that condition is a `continue`/`break` before the barrier rather than an enclosing branch.
+    /// Whether that condition is an early `return`, `continue` or `break` before the barrier
+    /// rather than an enclosing branch.
     pub after_early_exit: bool,
+    /// For a call of a device function that reaches a barrier, where that barrier is written.
+    pub via: Option<BarrierVia>,
+}
+
+/// The barrier behind a call of a device function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BarrierVia {
+    /// The device function called.
+    pub helper: String,
+    /// The function the barrier is written in (the helper, or one it calls).
+    pub function: String,
+    /// The barrier, in this file; None when it is in another file.
+    pub span: Option<Range<usize>>,
+    /// The helper's file, when it is not this one.
+    pub file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@
 
 use super::barriers::Multiple;
 use super::*;
-use crate::model::helpers::{HelperSummary, ParameterAccess, ReturnSummary};
+use crate::model::helpers::{BarrierSite, HelperSummary, ParameterAccess, ReturnSummary};
 
 /// Scalar parameters taken one at a time as thread indices; later ones are read as uniform.
 const MAX_SEEDED_PARAMETERS: usize = 16;
@@ -26,10 +26,12 @@ pub(crate) fn summarize_helper<'t>(
         arity,
         returns: None,
         accesses: Vec::new(),
+        barrier: None,
     };
     if function.has_parse_errors {
         return summary; // what it computes rests on code the parser could not read
     }
+    summary.barrier = first_barrier(model.source, function, known);
     let returned = returned_values(function.body);
     let has_pointers = function.parameters.iter().any(|p| p.is_pointer);
     if returned.is_empty() && !has_pointers {
@@ -128,6 +130,60 @@ pub(crate) fn summarize_helper<'t>(
         });
     }
     summary
+}
+
+/// The first block-wide barrier in `function`'s body (outside lambdas): a `__syncthreads()`
+/// of its own, or a call of a function already summarised that reaches one.
+fn first_barrier(
+    source: &str,
+    function: &Function,
+    known: &DeviceFunctions,
+) -> Option<BarrierSite> {
+    let start = function.definition.start_byte();
+    let mut found = None;
+    syntax::walk_iterative(function.body, |node| {
+        if found.is_some() || node.node_kind() == "lambda_expression" {
+            return false;
+        }
+        if node.node_kind() != "call_expression" {
+            return true;
+        }
+        let Some(callee) = node.field("function") else {
+            return true;
+        };
+        let name = syntax::text(callee, source);
+        if matches!(
+            name,
+            "__syncthreads"
+                | "__syncthreads_count"
+                | "__syncthreads_and"
+                | "__syncthreads_or"
+                | "__barrier_sync"
+        ) {
+            found = Some(BarrierSite {
+                function: function.name.clone(),
+                arity: function.parameters.len(),
+                span: node.start_byte().saturating_sub(start)
+                    ..node.end_byte().saturating_sub(start),
+            });
+            return false;
+        }
+        let arity = node
+            .field("arguments")
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .count()
+            })
+            .unwrap_or(0);
+        let called = super::calls::callee_name(callee, source);
+        // a recursive call reaches what the body reaches anyway
+        if let Some(called) = called.filter(|c| *c != function.name) {
+            found = known.get(called, arity).and_then(|s| s.barrier.clone());
+        }
+        found.is_none()
+    });
+    found
 }
 
 /// The values of the `return` statements of `body` (outside lambdas).

@@ -288,7 +288,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             "call_expression" => {
                 if self.is_barrier(node) {
-                    self.record_barrier(node);
+                    self.record_barrier(node, None);
+                } else if let Some(via) = self.helper_barrier(node) {
+                    self.record_barrier(node, Some(via));
                 }
                 self.record_helper_accesses(node);
                 for child in named_children(node) {

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use tree_sitter::Node;
 
 mod grid;
+pub mod limits;
 #[cfg(test)]
 mod tests;
 

@@ -39,7 +39,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             let (message, label) = if barrier.after_early_exit {
                 let joined = if barrier.via.is_some() { " it" } else { "" };
                 (
-                    format!("{reached}{joined} is skipped by the threads where `{condition_text}` holds, which leave before it; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    format!("{reached}{joined} is skipped by the threads where `{condition_text}` holds, which leave before it; a barrier that part of the block never reaches is undefined behaviour, which current GPUs happen to tolerate for exited threads (code after it may read shared memory those threads never wrote)"),
                     "threads for which this holds skip the barrier",
                 )
             } else {

@@ -127,7 +127,7 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
                     if allocation_memory(name, None).is_some() || function_names.contains(name) {
                         let arguments = node.field("arguments");
                         for argument in arguments.iter().flat_map(|a| syntax::named_children(*a)) {
-                            if let Some(target) = stored_into(argument) {
+                            if let Some(target) = stored_into(argument, source) {
                                 allocation_targets.insert(target.id());
                             }
                         }
@@ -193,20 +193,10 @@ fn key_of_all<'t>(
         .collect()
 }
 
-/// The mention an argument stores into (`&x`, `(void**)&p->buf`), through parentheses, casts
-/// and address-of.
-fn stored_into(argument: Node) -> Option<Node> {
-    let mut node = argument;
-    for _ in 0..6 {
-        node = match node.node_kind() {
-            "identifier" | "field_expression" => return Some(node),
-            "parenthesized_expression" => node.named_child(0)?,
-            "cast_expression" => node.field("value")?,
-            "pointer_expression" => node.field("argument")?,
-            _ => return None,
-        };
-    }
-    None
+/// The mention an argument stores into (`&x`, `(void**)&p->buf`, `x`).
+fn stored_into<'t>(argument: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let node = syntax::address_operand(argument, source).unwrap_or_else(|| strip(argument, source));
+    matches!(node.node_kind(), "identifier" | "field_expression").then_some(node)
 }
 
 /// Every name the function declares (its parameters, locals in any scope): the names that are

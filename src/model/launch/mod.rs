@@ -502,19 +502,7 @@ fn is_allocated_in_sight<'t>(
     argument: Node<'t>,
     source: &str,
 ) -> bool {
-    let argument = strip(argument, source);
-    let anywhere_in_file = match argument.node_kind() {
-        "identifier" => false,
-        "field_expression" => true,
-        _ => return false,
-    };
-    let name = normalized(argument, source);
-    let function = allocations.function.byte_range();
-    allocations
-        .file
-        .all()
-        .iter()
-        .any(|a| a.target == name && (anywhere_in_file || function.contains(&a.call.start_byte())))
+    allocations.of_argument(argument, source).next().is_some()
 }
 
 /// `value` as a polynomial with integer coefficients over the positions of the arguments its
@@ -610,21 +598,9 @@ fn per_thread_unit<'t>(
         return None;
     }
     let source = classifier.source;
-    let argument = strip(argument, source);
-    // a member may be allocated by an init function and launched from another
     let function = allocations.function;
-    let anywhere_in_file = match argument.node_kind() {
-        "identifier" => false,
-        "field_expression" => true,
-        _ => return None,
-    };
-    let name = normalized(argument, source);
     let sizes: Vec<(Node<'t>, Option<Node<'t>>)> = allocations
-        .file
-        .all()
-        .iter()
-        .filter(|a| a.target == name)
-        .filter(|a| anywhere_in_file || function.byte_range().contains(&a.call.start_byte()))
+        .of_argument(argument, source)
         .map(|a| (a.call, a.size))
         .collect();
     if sizes.is_empty() {
@@ -697,6 +673,33 @@ pub struct FileAllocations<'t> {
 struct Allocations<'f, 't> {
     function: Node<'t>,
     file: &'f FileAllocations<'t>,
+}
+
+impl<'f, 't> Allocations<'f, 't> {
+    /// The allocations of the buffer `argument` passes: in the launching function, or anywhere
+    /// in the file for a member (an init function may allocate it, another launch).
+    fn of_argument(
+        &self,
+        argument: Node<'t>,
+        source: &str,
+    ) -> impl Iterator<Item = &'f Allocated<'t>> + use<'f, 't> {
+        let argument = strip(argument, source);
+        let anywhere_in_file = match argument.node_kind() {
+            "identifier" => Some(false),
+            "field_expression" => Some(true),
+            _ => None,
+        };
+        let name = normalized(argument, source);
+        let function = self.function.byte_range();
+        let all: &'f [Allocated<'t>] = match anywhere_in_file {
+            Some(_) => self.file.all(),
+            None => &[],
+        };
+        let anywhere_in_file = anywhere_in_file.unwrap_or(false);
+        all.iter().filter(move |a| {
+            a.target == name && (anywhere_in_file || function.contains(&a.call.start_byte()))
+        })
+    }
 }
 
 struct Allocated<'t> {

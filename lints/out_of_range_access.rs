@@ -2,20 +2,24 @@ use super::support::{snippet, variable_name, verb};
 use crate::lint::LintContext;
 use crate::model::host::LaunchedPointer;
 use crate::model::size::{self, Order, Sym};
-use crate::model::{FunctionKind, IndexStatus, Model};
+use crate::model::kernel::SharedOverrun;
+use crate::model::{AccessKind, FunctionKind, IndexStatus, KernelFacts, Model};
 
 crate::declare_lint!(
     OUT_OF_RANGE_ACCESS,
     "out-of-range-access",
     Kernel,
     Error,
-    "access reached only when its index is out of range, under a guard that admits the bound, or at a constant slot past the launched buffer",
+    "access reached only when its index is out of range, under a guard that admits the bound, at a constant slot past the launched buffer, or past the dynamic shared memory every launch gives",
     check,
     verifiable = true
 );
 
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
+        for overrun in &facts.shared_overruns {
+            dynamic_shared_overrun(model, cx, facts, overrun);
+        }
         for access in &facts.accesses {
             let IndexStatus::OutOfRange {
                 guard,
@@ -47,6 +51,86 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
     for launched in model.host.launched_pointers() {
         constant_slot_past_the_end(model, cx, &launched);
+    }
+}
+
+/// An `extern __shared__` array indexed past the bytes every visible launch gives the block.
+fn dynamic_shared_overrun(
+    model: &Model,
+    cx: &mut LintContext,
+    facts: &KernelFacts,
+    overrun: &SharedOverrun,
+) {
+    let access_text = snippet(model, overrun.node);
+    let verb = match overrun.kind {
+        AccessKind::Read => "reads",
+        AccessKind::Write => "writes",
+        AccessKind::ReadWrite => "updates",
+    };
+    let (array, element) = (&overrun.array, &overrun.element);
+    let given = |bytes: &str| match bytes {
+        "no" => "no dynamic shared memory".to_string(),
+        bytes => format!("`{bytes}` bytes of dynamic shared memory"),
+    };
+    let mut labels = Vec::new();
+    let mut elsewhere = Vec::new();
+    for (position, bytes, elements) in &overrun.launches {
+        let Some(launch) = facts.launches.get(*position) else {
+            continue;
+        };
+        let needs = match elements {
+            Some((_, elements)) => format!(", where the access needs `{elements}` elements"),
+            None => String::new(),
+        };
+        if launch.path == model.path {
+            if labels.len() < 2 && !labels.iter().any(|(span, _)| *span == launch.span) {
+                labels.push((
+                    launch.span.clone(),
+                    format!("launched here with {}{needs}", given(bytes)),
+                ));
+            }
+        } else {
+            elsewhere.push(format!("{} ({})", launch.location(), given(bytes)));
+        }
+    }
+    let reach = match (&overrun.highest, overrun.launches.first()) {
+        (Some(_), Some((_, _, Some((highest, _))))) => format!("at an index up to `{highest}`"),
+        (Some(highest), _) => format!("at an index up to `{highest}`"),
+        (None, _) => "at all".to_string(),
+    };
+    let first = overrun
+        .launches
+        .first()
+        .map(|(_, bytes, _)| given(bytes))
+        .unwrap_or_default();
+    let launched = match (overrun.launches.len(), elsewhere.as_slice()) {
+        (1, []) => format!("its launch gives the block {first}"),
+        (1, [one]) => format!("its launch at {one} gives the block only that"),
+        (count, []) => format!("none of its {count} launches gives the block enough (the first gives {first})"),
+        (count, more) => format!("none of its {count} launches gives the block enough ({})", more.join(", ")),
+    };
+    let mut diagnostic = cx
+        .diagnostic(
+            overrun.node.byte_range(),
+            format!("`{access_text}` {verb} the `extern __shared__` array `{array}` {reach}, but {launched}, so threads access shared memory past the end of the block's allocation"),
+        )
+        .with_label(overrun.declaration.byte_range(), format!("`{array}` holds as many `{element}` elements as the launch's byte count gives"));
+    for (span, label) in labels {
+        diagnostic = diagnostic.with_label(span, label);
+    }
+    let help = match overrun.launches.first() {
+        Some((_, _, Some((_, elements)))) => format!("pass at least `{}` bytes as the launch's third configuration argument, or keep the index below the elements it gives", times_size(elements, element)),
+        _ => format!("pass the bytes `{array}` needs as the launch's third configuration argument (`<<<grid, block, count * sizeof({element})>>>`)"),
+    };
+    cx.report(diagnostic.with_help(help));
+}
+
+/// `count * sizeof(T)`, with parentheses around a sum.
+fn times_size(count: &str, element: &str) -> String {
+    if count.contains(' ') {
+        format!("({count}) * sizeof({element})")
+    } else {
+        format!("{count} * sizeof({element})")
     }
 }
 

@@ -22,6 +22,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         if base.node_kind() != "identifier" {
             return;
         }
+        if dimension == 0 && self.extern_shared.contains_key(self.text(base)) {
+            if let Some(index) = subscript_index(node) {
+                self.record_extern_shared(node, self.text(base), index);
+            }
+            return;
+        }
         if dimension > 0 && !self.is_accessor(self.text(base)) {
             return;
         }

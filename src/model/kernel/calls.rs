@@ -36,6 +36,16 @@ pub(crate) fn called_names(body: Node, source: &str) -> Vec<String> {
     names
 }
 
+/// `&p[e]`: the address of an element, which the walk records as an access of its own.
+fn is_address_of_element(argument: Node, source: &str) -> bool {
+    let argument = strip(argument, source);
+    argument.node_kind() == "pointer_expression"
+        && operator(argument, source) == "&"
+        && argument
+            .field("argument")
+            .is_some_and(|a| strip(a, source).node_kind() == "subscript_expression")
+}
+
 impl<'a, 't> Analyzer<'a, 't> {
     /// The summary of the device function `call` calls, with the call's arguments.
     pub(super) fn helper_call(&self, call: Node<'t>) -> Option<(&'a HelperSummary, Vec<Node<'t>>)> {
@@ -106,14 +116,42 @@ impl<'a, 't> Analyzer<'a, 't> {
             let Some(&pointer) = arguments.get(access.pointer) else {
                 continue;
             };
-            let Some(origin) = self.pointer_origin(pointer) else {
-                continue;
+            // `row + c` with `row = out + r * cols` has no origin of its own: it is `row`'s,
+            // advanced again, which only an access at no index of the helper's follows
+            let again = self.advanced_again(pointer);
+            let origin = match (self.pointer_origin(pointer), &again) {
+                (Some(origin), _) => origin,
+                (None, Some((_, base))) if access.indices.is_empty() => PointerOrigin {
+                    parameter_index: base.parameter_index,
+                    offset: base.offset,
+                },
+                _ => continue,
             };
-            let indices: Vec<Node<'t>> = access
+            let mut indices: Vec<Node<'t>> = access
                 .indices
                 .iter()
                 .filter_map(|parameter| arguments.get(*parameter).copied())
                 .collect();
+            let mut offset = origin.offset;
+            if access.indices.is_empty() {
+                // the helper accesses at no index of the caller's: the pointer's advance is the
+                // index (`&out[i]` is the kernel's own access of `out[i]` already)
+                if is_address_of_element(pointer, self.source) {
+                    continue;
+                }
+                match (offset, again) {
+                    // `row + c` with `row = out + r * cols`: `c` past the row's start
+                    (_, Some((step, base))) => {
+                        indices = vec![step];
+                        offset = base.offset;
+                    }
+                    (Some(advance), None) => {
+                        indices = vec![advance];
+                        offset = None;
+                    }
+                    (None, None) => continue,
+                }
+            }
             let Some(&first) = indices.first() else {
                 continue;
             };
@@ -128,11 +166,11 @@ impl<'a, 't> Analyzer<'a, 't> {
             let mut deps = indices.iter().fold(Deps::NONE, |deps, index| {
                 deps.union(self.expression_deps(*index, 0))
             });
-            if let Some(offset) = origin.offset {
+            if let Some(offset) = offset {
                 deps = deps.union(self.expression_deps(offset, 0));
             }
             let (status, index) = if deps.is_global_index() {
-                self.helper_index_status(first, &indices, origin.offset)
+                self.helper_index_status(first, &indices, offset)
             } else {
                 (IndexStatus::NotThreadIndexed, first)
             };
@@ -142,7 +180,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 pointer: self.text(pointer_name).to_string(),
                 parameter_index: origin.parameter_index,
                 index,
-                pointer_offset: origin.offset,
+                pointer_offset: offset,
                 kind: access.kind,
                 deps,
                 status,
@@ -156,6 +194,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }),
             });
         }
+    }
+
+    /// `q + e` where `q` is itself advanced from a parameter (`row + c` with `row = out + r * n`,
+    /// `out + r * n + c`): `e` and `q`'s advance.
+    fn advanced_again(&self, pointer: Node<'t>) -> Option<(Node<'t>, PointerOrigin<'t>)> {
+        let pointer = strip(pointer, self.source);
+        if pointer.node_kind() != "binary_expression" || operator(pointer, self.source) != "+" {
+            return None;
+        }
+        let base = self.pointer_origin(pointer.field("left")?)?;
+        base.offset?;
+        Some((pointer.field("right")?, base))
     }
 
     /// The status of an access through a helper at the index arguments `indices` (and the

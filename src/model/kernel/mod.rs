@@ -15,12 +15,14 @@ mod accesses;
 mod barriers;
 mod bounds;
 mod calls;
+mod dynamic_shared;
 mod ranges;
 mod summary;
 mod thread_values;
 mod walk;
 
 pub(crate) use calls::called_names;
+pub use dynamic_shared::SharedOverrun;
 pub(crate) use summary::summarize_helper;
 
 /// Where a value comes from, as far as thread identity goes.
@@ -172,6 +174,8 @@ pub struct KernelFacts<'t> {
     /// The names of the functions the kernel calls, sorted: what it may have read of the file's
     /// device functions (their summaries).
     pub calls: Vec<String>,
+    /// Accesses of `extern __shared__` arrays past what every visible launch gives them.
+    pub shared_overruns: Vec<SharedOverrun<'t>>,
     /// Conflicting shared-memory accesses between threads of a block, computed on first use
     /// (see `shared`).
     shared: std::cell::OnceCell<crate::model::shared_memory::SharedFacts<'t>>,
@@ -295,6 +299,8 @@ struct Analyzer<'a, 't> {
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
     pointers: HashMap<String, PointerOrigin<'t>>,
+    /// The `extern __shared__` arrays a kernel with visible launches can see, by name.
+    extern_shared: HashMap<String, dynamic_shared::ExternArray<'t>>,
     definitions: HashMap<String, Vec<Node<'t>>>,
     declarations: HashMap<String, Node<'t>>,
     deps: HashMap<String, Deps>,
@@ -326,6 +332,9 @@ type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
     analyzer.out.launches = model.launches_of(function);
+    if function.kind == super::FunctionKind::Kernel && !analyzer.out.launches.is_empty() {
+        analyzer.extern_shared = dynamic_shared::extern_arrays(function, model.source);
+    }
     analyzer.collect_definitions();
     analyzer.propagate_thread_deps();
     analyzer.cache_deps = true;
@@ -347,6 +356,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             passed_cache: Default::default(),
             returns: None,
             pointers: HashMap::default(),
+            extern_shared: HashMap::default(),
             definitions: HashMap::default(),
             declarations: HashMap::default(),
             deps: HashMap::default(),

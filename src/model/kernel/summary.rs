@@ -109,6 +109,35 @@ pub(crate) fn summarize_helper<'t>(
             }
         }
     }
+    // an access through a pointer parameter at no index parameter (`*p = v`, `p[0]`, `p[k]`
+    // under the helper's own guard): a caller that passes an advanced pointer (`out + i * n`,
+    // or a local holding one) makes that advance the access's index
+    for (position, parameter) in function.parameters.iter().enumerate() {
+        if accesses.len() >= MAX_ACCESSES {
+            break;
+        }
+        if !parameter.is_pointer
+            || parameter.is_tensor_accessor()
+            || accesses.iter().any(|a| a.pointer == position)
+            || analyzer.definitions.contains_key(&parameter.name)
+        {
+            continue;
+        }
+        if let Some(node) = first_access_through(function.body, &parameter.name, model.source) {
+            accesses.push(ParameterAccess {
+                pointer: position,
+                indices: Vec::new(),
+                kind: access_kind(node, model.source),
+                site: Site {
+                    function: function.name.clone(),
+                    arity,
+                    pointer: parameter.name.clone(),
+                    span: node.start_byte().saturating_sub(start)
+                        ..node.end_byte().saturating_sub(start),
+                },
+            });
+        }
+    }
     accesses.sort_by_key(|a| (a.site.function != function.name, a.site.span.start));
     summary.accesses = accesses;
     if !returned.is_empty() {
@@ -180,6 +209,39 @@ fn first_barrier(
         // a recursive call reaches what the body reaches anyway
         if let Some(called) = called.filter(|c| *c != function.name) {
             found = known.get(called, arity).and_then(|s| s.barrier.clone());
+        }
+        found.is_none()
+    });
+    found
+}
+
+/// The first access of `body` (outside lambdas) through the pointer `name` itself: `name[e]`,
+/// `*name`, `*(name + e)`.
+fn first_access_through<'t>(body: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    let names = |node: Option<Node<'t>>| {
+        node.map(|n| strip(n, source))
+            .is_some_and(|n| n.node_kind() == "identifier" && text(n, source) == name)
+    };
+    let mut found = None;
+    syntax::walk_iterative(body, |node| {
+        if found.is_some() || node.node_kind() == "lambda_expression" {
+            return false;
+        }
+        let access = match node.node_kind() {
+            "subscript_expression" => names(node.field("argument")),
+            "pointer_expression" if operator(node, source) == "*" => {
+                let argument = node.field("argument").map(|a| strip(a, source));
+                names(argument)
+                    || argument.is_some_and(|a| {
+                        a.node_kind() == "binary_expression"
+                            && operator(a, source) == "+"
+                            && (names(a.field("left")) || names(a.field("right")))
+                    })
+            }
+            _ => false,
+        };
+        if access {
+            found = Some(node);
         }
         found.is_none()
     });

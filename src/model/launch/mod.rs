@@ -93,6 +93,51 @@ pub struct LaunchSite {
     /// with integer coefficients, when it is one: `dim3 grid(b, s * h)` passing `s` and `h` as
     /// arguments 1 and 3 gives `y = 1·[1, 3]`.
     pub grid_in_arguments: [Option<ArgumentPolynomial>; 3],
+    /// The dynamic shared memory each block is given (`<<<g, b, bytes>>>`, `cudaLaunchKernel`'s
+    /// `sharedMem`).
+    pub shared_bytes: SharedBytes,
+}
+
+/// A name a launch's dynamic shared-memory byte count is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SharedAtom {
+    /// The block's dimension on an axis (`x`, `y`, `z` as 0, 1, 2).
+    Block(usize),
+    /// The kernel argument at a position.
+    Argument(usize),
+}
+
+/// The dynamic shared memory a launch gives each block, in bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SharedBytes {
+    /// The triple-chevron launch leaves the byte count out: none.
+    Omitted,
+    /// An integer polynomial over the block's dimensions and the kernel's arguments: each term
+    /// a coefficient and the atoms it multiplies (none for the constant term).
+    Known(Vec<(i128, Vec<SharedAtom>)>),
+    /// Computed in a way the analysis does not follow.
+    Unknown,
+}
+
+impl SharedBytes {
+    /// The byte count with each atom replaced by `bind`'s value for it; None when unknown.
+    pub fn value(&self, bind: &dyn Fn(SharedAtom) -> Option<Sym>) -> Option<Sym> {
+        match self {
+            SharedBytes::Omitted => Some(Sym::constant(0)),
+            SharedBytes::Known(terms) => {
+                let mut total = Sym::constant(0);
+                for (coefficient, atoms) in terms {
+                    let mut term = Sym::constant(*coefficient);
+                    for atom in atoms {
+                        term = term.mul(&bind(*atom)?)?;
+                    }
+                    total = total.add(&term)?;
+                }
+                Some(total)
+            }
+            SharedBytes::Unknown => None,
+        }
+    }
 }
 
 /// An integer polynomial over a kernel's arguments: each term a coefficient and the positions
@@ -125,6 +170,7 @@ impl LaunchSite {
             && self.per_thread_elements == other.per_thread_elements
             && self.allocated_in_sight == other.allocated_in_sight
             && self.grid_in_arguments == other.grid_in_arguments
+            && self.shared_bytes == other.shared_bytes
     }
 
     /// How many elements of type `element` (any, for a template parameter) the buffer passed at
@@ -379,7 +425,7 @@ fn launch_site<'t>(
 ) -> Option<LaunchSite> {
     let source = classifier.source;
     let arguments = syntax::call_arguments(call);
-    let (kernel, grid, block, kernel_arguments) = if chevron {
+    let (kernel, grid, block, kernel_arguments, shared) = if chevron {
         let function = call.field("function")?;
         let kernel = launched_kernel(function, source);
         let config = syntax::launch_configuration(call);
@@ -388,6 +434,10 @@ fn launch_site<'t>(
             config.first().copied(),
             config.get(1).copied(),
             Some(arguments),
+            match config.get(2) {
+                Some(bytes) => Shared::At(*bytes),
+                None => Shared::Omitted,
+            },
         )
     } else {
         let kernel_node = strip(*arguments.first()?, source);
@@ -413,11 +463,15 @@ fn launch_site<'t>(
         let is_hip = call
             .field("function")
             .is_some_and(|f| text(f, source) == "hipLaunchKernelGGL");
+        // `hipLaunchKernelGGL(k, g, b, bytes, stream, ...)`, `cudaLaunchKernel(k, g, b, args,
+        // bytes, stream)`
+        let bytes = arguments.get(if is_hip { 3 } else { 4 }).copied();
         (
             kernel,
             arguments.get(1).copied(),
             arguments.get(2).copied(),
             is_hip.then(|| arguments.get(5..).unwrap_or_default().to_vec()),
+            bytes.map_or(Shared::Unknown, Shared::At),
         )
     };
     if kernel.is_empty() {
@@ -480,6 +534,13 @@ fn launch_site<'t>(
         let value = value?;
         in_arguments(value, &arguments, classifier)
     });
+    let shared_bytes = match shared {
+        Shared::Omitted => SharedBytes::Omitted,
+        Shared::Unknown => SharedBytes::Unknown,
+        Shared::At(bytes) => {
+            shared_bytes(classifier, bytes, block, &block_parts, &arguments)
+        }
+    };
     Some(LaunchSite {
         kernel: kernel.to_string(),
         arity,
@@ -492,7 +553,77 @@ fn launch_site<'t>(
         per_thread_elements,
         allocated_in_sight,
         grid_in_arguments,
+        shared_bytes,
     })
+}
+
+/// Where a launch's dynamic shared-memory byte count is, if anywhere.
+enum Shared<'t> {
+    At(Node<'t>),
+    Omitted,
+    Unknown,
+}
+
+/// The byte count `bytes` as a polynomial over the block's dimensions (a name the block is
+/// given as, `threads.x` for a `dim3 threads`) and the kernel's arguments, `sizeof` of the
+/// built-in and vector types folded: `block * sizeof(float)` with `<<<g, block, ...>>>` is
+/// `4 · blockDim.x`.
+fn shared_bytes<'t>(
+    classifier: &Classifier<'_, 't>,
+    bytes: Node<'t>,
+    block: Option<Node<'t>>,
+    block_parts: &[Option<Node<'t>>],
+    arguments: &[String],
+) -> SharedBytes {
+    let source = classifier.source;
+    let scope = LaunchScope(classifier);
+    let evaluator = Evaluator {
+        source,
+        scope: &scope,
+        fold_sizeof: true,
+    };
+    let Some(terms) = evaluator.eval(bytes).and_then(|b| b.integer_terms()) else {
+        return SharedBytes::Unknown;
+    };
+    // the names each block dimension goes by
+    let mut block_names: Vec<(String, usize)> = Vec::new();
+    for (axis, part) in block_parts.iter().enumerate().take(3) {
+        let Some(part) = part else { continue };
+        if let Some([(1, atoms)]) = evaluator
+            .eval(*part)
+            .and_then(|p| p.integer_terms())
+            .as_deref()
+        {
+            if let [atom] = atoms.as_slice() {
+                block_names.push((atom.clone(), axis));
+            }
+        }
+    }
+    if let Some(name) = block
+        .map(|b| strip(b, source))
+        .filter(|b| b.node_kind() == "identifier")
+    {
+        for (axis, field) in AXIS_NAMES.iter().enumerate() {
+            block_names.push((format!("{}.{field}", text(name, source)), axis));
+        }
+    }
+    let atom = |name: &String| -> Option<SharedAtom> {
+        if let Some((_, axis)) = block_names.iter().find(|(n, _)| n == name) {
+            return Some(SharedAtom::Block(*axis));
+        }
+        arguments
+            .iter()
+            .position(|a| a == name)
+            .map(SharedAtom::Argument)
+    };
+    let known: Option<Vec<(i128, Vec<SharedAtom>)>> = terms
+        .iter()
+        .map(|(coefficient, atoms)| {
+            let atoms = atoms.iter().map(atom).collect::<Option<Vec<_>>>()?;
+            Some((*coefficient, atoms))
+        })
+        .collect();
+    known.map_or(SharedBytes::Unknown, SharedBytes::Known)
 }
 
 /// Whether the buffer passed as `argument` is allocated in the launching function (or, for a

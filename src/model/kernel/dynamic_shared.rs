@@ -1,0 +1,189 @@
+//! Dynamic shared memory: an `extern __shared__` array holds what each launch gives the block
+//! (`<<<g, b, bytes>>>`), so an index whose range reaches past `bytes / sizeof(element)` under
+//! every visible launch runs off the end of the block's shared memory.
+
+use super::*;
+use crate::model::launch::{SharedAtom, SharedBytes, AXIS_NAMES};
+use crate::model::ranges::Ranges;
+use crate::model::size::{self, Order, Sym};
+
+/// An `extern __shared__` array the kernel can see (its own declaration, or the file's).
+#[derive(Debug, Clone)]
+pub(super) struct ExternArray<'t> {
+    pub declaration: Node<'t>,
+    pub element: String,
+}
+
+/// An access of an `extern __shared__` array past what every visible launch gives it.
+#[derive(Debug, Clone)]
+pub struct SharedOverrun<'t> {
+    /// The access: `s[e]`.
+    pub node: Node<'t>,
+    pub array: String,
+    /// The array's declaration.
+    pub declaration: Node<'t>,
+    pub element: String,
+    pub index: Node<'t>,
+    /// The largest index the access may take, as the value ranges bound it (written with
+    /// `blockDim` and the kernel's parameters); None when not known (the launches give no
+    /// bytes at all).
+    pub highest: Option<String>,
+    pub kind: AccessKind,
+    /// Per launch: an index into `KernelFacts::launches`, the bytes it gives, and the largest
+    /// index under it with the elements the access needs (that index plus one), written out;
+    /// the bytes are "no" when the launch gives none.
+    pub launches: Vec<(usize, String, Option<(String, String)>)>,
+}
+
+/// The `extern __shared__` arrays (declared `T name[]`) in `body` and at the file's scope, by
+/// name; the kernel's own shadow the file's.
+pub(super) fn extern_arrays<'t>(function: &Function<'t>, source: &str) -> HashMap<String, ExternArray<'t>> {
+    let mut arrays = HashMap::default();
+    if !source.contains("__shared__") || !source.contains("extern") {
+        return arrays;
+    }
+    let mut root = function.definition;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut found: Vec<Node<'t>> = Vec::new();
+    // the file's scope: declarations outside every function
+    syntax::walk_iterative(root, |node| match node.node_kind() {
+        "function_definition" => false,
+        "declaration" => {
+            found.push(node);
+            false
+        }
+        _ => true,
+    });
+    syntax::walk_iterative(function.body, |node| match node.node_kind() {
+        "lambda_expression" => false,
+        "declaration" => {
+            found.push(node);
+            false
+        }
+        _ => true,
+    });
+    for declaration in found {
+        if let Some((name, array)) = extern_array(declaration, source) {
+            arrays.insert(name, array);
+        }
+    }
+    arrays
+}
+
+/// `extern __shared__ float s[];`: the name and element type.
+fn extern_array<'t>(declaration: Node<'t>, source: &str) -> Option<(String, ExternArray<'t>)> {
+    let qualifiers = || {
+        crate::syntax::children(declaration).filter(|c| {
+            matches!(
+                c.node_kind(),
+                "type_qualifier"
+                    | "attribute_specifier"
+                    | "storage_class_specifier"
+                    | "attribute_declaration"
+            )
+        })
+    };
+    if !qualifiers().any(|c| text(c, source) == "extern")
+        || !qualifiers().any(|c| text(c, source).contains("__shared__"))
+    {
+        return None;
+    }
+    let element = text(declaration.field("type")?, source).to_string();
+    let declarator = declaration.field("declarator")?;
+    if declarator.node_kind() != "array_declarator" || declarator.field("size").is_some() {
+        return None;
+    }
+    let name = declarator.field("declarator")?;
+    if name.node_kind() != "identifier" {
+        return None;
+    }
+    Some((
+        text(name, source).to_string(),
+        ExternArray {
+            declaration,
+            element,
+        },
+    ))
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    /// `s[index]` on an `extern __shared__` array: an overrun when, under every visible launch,
+    /// the index's range reaches past the elements the launch's byte count gives.
+    pub(super) fn record_extern_shared(&mut self, node: Node<'t>, name: &str, index: Node<'t>) {
+        let Some(array) = self.extern_shared.get(name) else {
+            return;
+        };
+        if self.out.launches.is_empty() {
+            return;
+        }
+        let Some(element_size) = size::builtin_size(&size::normalize_type(&array.element)) else {
+            return;
+        };
+        let split = self.current_comparisons();
+        let range = Ranges::new(self).range(index, &split.0);
+        // an index of unknown range still overruns a launch that gives no bytes at all
+        let highest = range.hi.filter(crate::model::ranges::is_bounded);
+        let mut launches = Vec::new();
+        for (position, launch) in self.out.launches.iter().enumerate() {
+            let block = |axis: usize| -> Sym {
+                match launch.block.get(axis).copied().flatten() {
+                    Some(value) => Sym::constant(value),
+                    None => Sym::atom(&format!("blockDim.{}", AXIS_NAMES[axis.min(2)])),
+                }
+            };
+            let bytes = launch.shared_bytes.value(&|atom| match atom {
+                SharedAtom::Block(axis) => Some(block(axis)),
+                SharedAtom::Argument(position) => {
+                    let parameter = self.function.parameters.get(position)?;
+                    (!parameter.is_pointer && !self.definitions.contains_key(&parameter.name))
+                        .then(|| Sym::atom(&parameter.name))
+                }
+            });
+            let Some(bytes) = bytes else {
+                return;
+            };
+            let mut elements = None;
+            let overruns = match &highest {
+                Some(highest) => {
+                    let reached = highest.substitute(&|atom| {
+                        Some(match atom.strip_prefix("blockDim.") {
+                            Some(field) => match AXIS_NAMES.iter().position(|a| *a == field) {
+                                Some(axis) => block(axis),
+                                None => Sym::atom(atom),
+                            },
+                            None => Sym::atom(atom),
+                        })
+                    });
+                    let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
+                    elements = reached
+                        .as_ref()
+                        .zip(count.as_ref())
+                        .map(|(r, c)| (r.display(), c.display()));
+                    let needed = count.and_then(|r| r.times(element_size));
+                    needed.is_some_and(|needed| bytes.compare(&needed) == Order::ProvablySmaller)
+                }
+                None => bytes.as_constant() == Some(0),
+            };
+            if !overruns {
+                return;
+            }
+            let written = match &launch.shared_bytes {
+                SharedBytes::Omitted => "no".to_string(),
+                _ => bytes.display(),
+            };
+            launches.push((position, written, elements));
+        }
+        self.out.shared_overruns.push(SharedOverrun {
+            node,
+            array: name.to_string(),
+            declaration: array.declaration,
+            element: array.element.clone(),
+            index,
+            highest: highest.map(|h| h.display()),
+            kind: access_kind(node, self.source),
+            launches,
+        });
+    }
+}

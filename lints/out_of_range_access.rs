@@ -239,6 +239,11 @@ mod tests {
                 "__global__ void k(int* c) { c[6] = 1; }\nvoid f() { int* d; cudaMalloc(&d, 4 * sizeof(int)); k<<<1, 1>>>(d + 4); cudaFree(d); }",
                 "template <typename T> __global__ void k(T* c) { c[6] = 1; }\nvoid f() { char* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); cudaFree(d); }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (valid) o[i] = 1; }",
+                // dynamic shared memory the launches size for the index, or do not say
+                "__global__ void k(float* o) { extern __shared__ float s[]; s[threadIdx.x + blockDim.x] = 1; o[0] = s[0]; }\nvoid f(float* o, int b) { k<<<1, b, 2 * b * sizeof(float)>>>(o); }",
+                "__global__ void k(float* o, int n) { extern __shared__ float s[]; for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = o[i]; }\nvoid f(float* o, int n) { k<<<1, 128, n * sizeof(float)>>>(o, n); }",
+                "__global__ void k(float* o) { extern __shared__ float s[]; s[2 * threadIdx.x] = 1; }\nvoid f(float* o, size_t bytes) { k<<<1, 128, bytes>>>(o); k<<<1, 64>>>(o); }",
+                "__global__ void k(float* o) { extern __shared__ float s[]; s[threadIdx.x] = 1; }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
@@ -251,6 +256,10 @@ mod tests {
                 // tests kept in flags
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i <= n; if (valid) o[i] = 1; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool past = i >= n; if (past) o[i] = 0; }",
+                // dynamic shared memory smaller than the index reaches under every launch
+                "__global__ void k(float* o) { extern __shared__ float s[]; s[threadIdx.x + blockDim.x] = 1; o[0] = s[0]; }\nvoid f(float* o, int b) { k<<<1, b, b * sizeof(float)>>>(o); }",
+                "__global__ void k(double* o) { extern __shared__ double s[]; s[threadIdx.x] = 1; }\nvoid f(double* o) { k<<<1, 256, 256 * sizeof(float)>>>(o); }",
+                "extern __shared__ int s[];\n__global__ void k(int* o) { s[threadIdx.x] = o[threadIdx.x]; }\nvoid f(int* o) { k<<<1, 32>>>(o); }",
             ],
         );
     }

@@ -316,6 +316,10 @@ mod tests {
                 "__device__ void put(float* p, int i, int n, float v) { if (i >= n) return; p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, n, 1.0f); }",
                 // a helper indexing with a uniform argument
                 "__device__ void put(float* p, int i, float v) { p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, 0, (float)i); }",
+                // a helper storing through a pointer advanced under a guard, or per block
+                "__device__ void set(float* p, float v) { *p = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) set(o + i, 1.0f); }",
+                "__device__ void set(float* p, float v) { p[0] = v; }\n__global__ void k(float* o, int w) { float* row = o + blockIdx.x * w; set(row, 1.0f); }",
+                "__device__ void set(float* p, float v) { *p = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) set(&o[i], 1.0f); }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }",
@@ -328,6 +332,9 @@ mod tests {
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; bool valid = i < n; i += 4; if (valid) o[i] = 1; }",
                 // indices built by helpers
                 "__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }\n__global__ void k(float* o, int n) { o[gid()] = 1; }",
+                // a helper storing through a pointer advanced by an unguarded index
+                "__device__ void set(float* p, float v) { *p = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; set(o + i, 1.0f); }",
+                "__device__ float get(const float* p) { return p[0]; }\n__global__ void k(const float* a, float* o, int w, int h) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; if (c >= w) return; const float* row = a + r * w; o[0] = get(row + c); }",
                 "__device__ int flat(int r, int c, int w) { return r * w + c; }\n__global__ void k(float* m, int R, int C) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; int i = flat(r, c, C); m[i] = 0; }",
                 // a helper's unguarded access at a thread index: found at the call
                 "__device__ void put(float* p, int i, float v) { p[i] = v; }\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; put(o, i, 1.0f); }",

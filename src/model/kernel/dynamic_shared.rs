@@ -109,6 +109,56 @@ fn extern_array<'t>(declaration: Node<'t>, source: &str) -> Option<(String, Exte
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
+    /// Whether `node` reads a local that some assignment steps by anything but one (`i += 4`,
+    /// `s <<= 1`), directly or through the locals it is defined from.
+    fn reads_coarse_step(&self, node: Node<'t>, depth: usize) -> bool {
+        if depth > 4 {
+            return true;
+        }
+        let mut names: Vec<&str> = Vec::new();
+        syntax::walk_iterative(node, |n| {
+            if n.node_kind() == "identifier" {
+                names.push(self.text(n));
+            }
+            true
+        });
+        names.into_iter().any(|name| {
+            if self.coarse_steps(name) {
+                return true;
+            }
+            self.definitions.get(name).is_some_and(|values| {
+                values
+                    .iter()
+                    .any(|value| value.id() != node.id() && self.reads_coarse_step(*value, depth + 1))
+            })
+        })
+    }
+
+    /// Whether an assignment of the kernel steps `name` by anything but one.
+    fn coarse_steps(&self, name: &str) -> bool {
+        let mut found = false;
+        syntax::walk_iterative(self.function.body, |n| {
+            if found {
+                return false;
+            }
+            if n.node_kind() == "assignment_expression" {
+                let operator = operator(n, self.source);
+                let target = n.field("left").map(|l| strip(l, self.source));
+                let by_one = n
+                    .field("right")
+                    .is_some_and(|r| self.text(strip(r, self.source)) == "1");
+                if operator != "="
+                    && !(matches!(operator, "+=" | "-=") && by_one)
+                    && target.is_some_and(|t| self.text(t) == name)
+                {
+                    found = true;
+                }
+            }
+            true
+        });
+        found
+    }
+
     /// `s[index]` on an `extern __shared__` array: an overrun when, under every visible launch,
     /// the index's range reaches past the elements the launch's byte count gives.
     pub(super) fn record_extern_shared(&mut self, node: Node<'t>, name: &str, index: Node<'t>) {
@@ -121,10 +171,18 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(element_size) = size::builtin_size(&size::normalize_type(&array.element)) else {
             return;
         };
-        let split = self.current_comparisons();
-        let range = Ranges::new(self).range(index, &split.0);
+        // the ranges bound a local stepped by more than one (`for (i = 0; i < 128; i += 4)`)
+        // by the loop's limit, not its last value: such an index is not judged by its range;
         // an index of unknown range still overruns a launch that gives no bytes at all
-        let highest = range.hi.filter(crate::model::ranges::is_bounded);
+        let highest = if self.reads_coarse_step(index, 0) {
+            None
+        } else {
+            let split = self.current_comparisons();
+            Ranges::new(self)
+                .range(index, &split.0)
+                .hi
+                .filter(crate::model::ranges::is_bounded)
+        };
         let mut launches = Vec::new();
         for (position, launch) in self.out.launches.iter().enumerate() {
             let block = |axis: usize| -> Sym {

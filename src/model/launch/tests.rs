@@ -262,3 +262,51 @@ fn sizes_read_from_input_or_a_table_are_problem_dimensions() {
     let counts = "void f(float* p, int* blockCounts, int i) { k<<<blockCounts[i], 64>>>(p); }";
     assert_eq!(grid_of(counts)[0], GridAxis::Unknown);
 }
+
+#[test]
+fn dynamic_shared_bytes_in_block_dimensions_and_arguments() {
+    use SharedAtom::{Argument, Block};
+    for (launch, expected) in [
+        ("k<<<g, 256>>>(p, n);", SharedBytes::Omitted),
+        (
+            "k<<<g, 256, 256 * sizeof(float)>>>(p, n);",
+            SharedBytes::Known(vec![(1024, vec![])]),
+        ),
+        (
+            "k<<<g, threads, threads * sizeof(float2)>>>(p, n);",
+            SharedBytes::Known(vec![(8, vec![Block(0)])]),
+        ),
+        (
+            "dim3 block(32, 8); k<<<g, block, block.x * block.y * sizeof(int)>>>(p, n);",
+            SharedBytes::Known(vec![(4, vec![Block(0), Block(1)])]),
+        ),
+        (
+            "dim3 block(threads); k<<<g, block, 2 * block.x * sizeof(float)>>>(p, n);",
+            SharedBytes::Known(vec![(8, vec![Block(0)])]),
+        ),
+        (
+            "size_t bytes = n * sizeof(double); k<<<g, 128, bytes>>>(p, n);",
+            SharedBytes::Known(vec![(8, vec![Argument(1)])]),
+        ),
+        ("k<<<g, 128, bytes>>>(p, n);", SharedBytes::Unknown),
+        (
+            "k<<<g, 128, m * sizeof(float)>>>(p, n);",
+            SharedBytes::Unknown,
+        ),
+        (
+            "cudaLaunchKernel((void*)k, g, dim3(128), args, 0, stream);",
+            SharedBytes::Known(vec![]),
+        ),
+        (
+            "hipLaunchKernelGGL(k, g, dim3(threads), threads * sizeof(float), 0, p, n);",
+            SharedBytes::Known(vec![(4, vec![Block(0)])]),
+        ),
+    ] {
+        let source = format!(
+            "void f(float* p, int n, int m, int threads, dim3 g, size_t bytes, void** args, cudaStream_t stream) {{ {launch} }}"
+        );
+        let found = sites(&source);
+        assert_eq!(found.len(), 1, "{launch}: {found:?}");
+        assert_eq!(found[0].shared_bytes, expected, "{launch}");
+    }
+}

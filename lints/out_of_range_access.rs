@@ -1,8 +1,8 @@
 use super::support::{snippet, variable_name, verb};
 use crate::lint::LintContext;
 use crate::model::host::LaunchedPointer;
-use crate::model::size::{self, Order, Sym};
 use crate::model::kernel::SharedOverrun;
+use crate::model::size::{self, Order, Sym};
 use crate::model::{AccessKind, FunctionKind, IndexStatus, KernelFacts, Model};
 
 crate::declare_lint!(
@@ -106,8 +106,13 @@ fn dynamic_shared_overrun(
     let launched = match (overrun.launches.len(), elsewhere.as_slice()) {
         (1, []) => format!("its launch gives the block {first}"),
         (1, [one]) => format!("its launch at {one} gives the block only that"),
-        (count, []) => format!("none of its {count} launches gives the block enough (the first gives {first})"),
-        (count, more) => format!("none of its {count} launches gives the block enough ({})", more.join(", ")),
+        (count, []) => {
+            format!("none of its {count} launches gives the block enough (the first gives {first})")
+        }
+        (count, more) => format!(
+            "none of its {count} launches gives the block enough ({})",
+            more.join(", ")
+        ),
     };
     let mut diagnostic = cx
         .diagnostic(

@@ -53,6 +53,28 @@ __global__ void gather(const float* in, float* out, int n) {
     if (i < n) out[i] = cache[blockDim.x - 1 - threadIdx.x];
 }
 
+// One partial sum per thread, with the block size the occupancy API picks.
+__global__ void dotPartial(const double* a, const double* b, double* partial, int n) {
+    extern __shared__ double sums[];
+    double acc = 0.0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        acc += a[i] * b[i];
+    sums[threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double total = 0.0;
+        for (int t = 0; t < blockDim.x; ++t) total += sums[t];
+        partial[blockIdx.x] = total;
+    }
+}
+
+void dot(const double* dA, const double* dB, double* dPartial, int n) {
+    int minGrid = 0, blockSize = 0;
+    cudaOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, dotPartial);
+    dotPartial<<<minGrid, blockSize, blockSize * sizeof(double)>>>(dA, dB, dPartial, n);
+    CUDA_CHECK(cudaGetLastError());
+}
+
 void run(const float* dIn, float* dOut, float* dRows, int n, int rows, int width, size_t bytes) {
     const int block = 256;
     int scanBlocks = (n + 2 * block - 1) / (2 * block);

@@ -37,7 +37,10 @@ pub struct SharedOverrun<'t> {
 
 /// The `extern __shared__` arrays (declared `T name[]`) in `body` and at the file's scope, by
 /// name; the kernel's own shadow the file's.
-pub(super) fn extern_arrays<'t>(function: &Function<'t>, source: &str) -> HashMap<String, ExternArray<'t>> {
+pub(super) fn extern_arrays<'t>(
+    function: &Function<'t>,
+    source: &str,
+) -> HashMap<String, ExternArray<'t>> {
     let mut arrays = HashMap::default();
     if !source.contains("__shared__") || !source.contains("extern") {
         return arrays;
@@ -127,9 +130,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 return true;
             }
             self.definitions.get(name).is_some_and(|values| {
-                values
-                    .iter()
-                    .any(|value| value.id() != node.id() && self.reads_coarse_step(*value, depth + 1))
+                values.iter().any(|value| {
+                    value.id() != node.id() && self.reads_coarse_step(*value, depth + 1)
+                })
             })
         })
     }

@@ -84,6 +84,20 @@ impl<'t> Locals<'t> {
                         }
                     }
                 }
+                // `cudaOccupancyMaxPotentialBlockSize(&grid, &block, k)`: written through its
+                // address, so no value assigned in sight is the one it holds
+                "pointer_expression" if operator(node, source) == "&" => {
+                    if let Some(argument) = node.field("argument") {
+                        let argument = strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            locals
+                                .values
+                                .entry(text(argument, source))
+                                .or_default()
+                                .push(argument);
+                        }
+                    }
+                }
                 "lambda_expression" => return false,
                 _ => {}
             }

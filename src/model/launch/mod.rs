@@ -537,9 +537,7 @@ fn launch_site<'t>(
     let shared_bytes = match shared {
         Shared::Omitted => SharedBytes::Omitted,
         Shared::Unknown => SharedBytes::Unknown,
-        Shared::At(bytes) => {
-            shared_bytes(classifier, bytes, block, &block_parts, &arguments)
-        }
+        Shared::At(bytes) => shared_bytes(classifier, bytes, block, &block_parts, &arguments),
     };
     Some(LaunchSite {
         kernel: kernel.to_string(),

@@ -310,3 +310,12 @@ fn dynamic_shared_bytes_in_block_dimensions_and_arguments() {
         assert_eq!(found[0].shared_bytes, expected, "{launch}");
     }
 }
+
+#[test]
+fn a_local_written_through_its_address_holds_no_known_value() {
+    let source = "void f(float* p, int n, dim3 g) { int block = 0; cudaOccupancyMaxPotentialBlockSize(&g, &block, k); k<<<g, block, block * sizeof(double)>>>(p, n); }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].block[0], None);
+    assert_ne!(found[0].shared_bytes, SharedBytes::Known(vec![]));
+}

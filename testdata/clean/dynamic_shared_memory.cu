@@ -70,7 +70,7 @@ __global__ void dotPartial(const double* a, const double* b, double* partial, in
 
 void dot(const double* dA, const double* dB, double* dPartial, int n) {
     int minGrid = 0, blockSize = 0;
-    cudaOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, dotPartial);
+    CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, dotPartial));
     dotPartial<<<minGrid, blockSize, blockSize * sizeof(double)>>>(dA, dB, dPartial, n);
     CUDA_CHECK(cudaGetLastError());
 }

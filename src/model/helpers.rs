@@ -413,7 +413,18 @@ mod tests {
         assert_eq!(access.site.pointer, "p");
         let start = text.find("p[i] = v").unwrap_or_default();
         assert_eq!(access.site.span, start..start + "p[i]".len());
-        assert!(summary(text, "safe", 4).accesses.is_empty());
+        // guarded inside: left to the caller's advance of the pointer, at no index of its own
+        let safe = summary(text, "safe", 4);
+        assert_eq!(safe.accesses.len(), 1);
+        assert!(safe.accesses[0].indices.is_empty());
+        let deref = summary(
+            "__device__ void put(float* p, float v) { *p = v; }",
+            "put",
+            2,
+        );
+        assert_eq!(deref.accesses.len(), 1);
+        assert!(deref.accesses[0].indices.is_empty());
+        assert_eq!(deref.accesses[0].kind, AccessKind::Write);
         // an access the helper makes only out of range is not bounded by the helper either
         let tail = "__device__ void tail(float* p, int i, int n) { if (i >= n) p[i] = 0; }";
         assert_eq!(summary(tail, "tail", 3).accesses[0].indices, vec![1]);

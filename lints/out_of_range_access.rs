@@ -1,7 +1,7 @@
 use super::support::{snippet, variable_name, verb};
 use crate::lint::LintContext;
 use crate::model::host::LaunchedPointer;
-use crate::model::kernel::SharedOverrun;
+use crate::model::kernel::{OverrunLaunch, SharedOverrun};
 use crate::model::size::{self, Order, Sym};
 use crate::model::{AccessKind, FunctionKind, IndexStatus, KernelFacts, Model};
 
@@ -74,11 +74,16 @@ fn dynamic_shared_overrun(
     };
     let mut labels = Vec::new();
     let mut elsewhere = Vec::new();
-    for (position, bytes, elements) in &overrun.launches {
-        let Some(launch) = facts.launches.get(*position) else {
+    for OverrunLaunch {
+        launch,
+        bytes,
+        reach,
+    } in &overrun.launches
+    {
+        let Some(launch) = facts.launches.get(*launch) else {
             continue;
         };
-        let needs = match elements {
+        let needs = match reach {
             Some((_, elements)) => format!(", where the access needs `{elements}` elements"),
             None => String::new(),
         };
@@ -94,14 +99,20 @@ fn dynamic_shared_overrun(
         }
     }
     let reach = match (&overrun.highest, overrun.launches.first()) {
-        (Some(_), Some((_, _, Some((highest, _))))) => format!("at an index up to `{highest}`"),
+        (
+            Some(_),
+            Some(OverrunLaunch {
+                reach: Some((highest, _)),
+                ..
+            }),
+        ) => format!("at an index up to `{highest}`"),
         (Some(highest), _) => format!("at an index up to `{highest}`"),
         (None, _) => "at all".to_string(),
     };
     let first = overrun
         .launches
         .first()
-        .map(|(_, bytes, _)| given(bytes))
+        .map(|l| given(&l.bytes))
         .unwrap_or_default();
     let launched = match (overrun.launches.len(), elsewhere.as_slice()) {
         (1, []) => format!("its launch gives the block {first}"),
@@ -124,7 +135,10 @@ fn dynamic_shared_overrun(
         diagnostic = diagnostic.with_label(span, label);
     }
     let help = match overrun.launches.first() {
-        Some((_, _, Some((_, elements)))) => format!("pass at least `{}` bytes as the launch's third configuration argument, or keep the index below the elements it gives", times_size(elements, element)),
+        Some(OverrunLaunch {
+            reach: Some((_, elements)),
+            ..
+        }) => format!("pass at least `{}` bytes as the launch's third configuration argument, or keep the index below the elements it gives", times_size(elements, element)),
         _ => format!("pass the bytes `{array}` needs as the launch's third configuration argument (`<<<grid, block, count * sizeof({element})>>>`)"),
     };
     cx.report(diagnostic.with_help(help));

@@ -29,10 +29,20 @@ pub struct SharedOverrun<'t> {
     /// bytes at all).
     pub highest: Option<String>,
     pub kind: AccessKind,
-    /// Per launch: an index into `KernelFacts::launches`, the bytes it gives, and the largest
-    /// index under it with the elements the access needs (that index plus one), written out;
-    /// the bytes are "no" when the launch gives none.
-    pub launches: Vec<(usize, String, Option<(String, String)>)>,
+    /// Every visible launch, each too small.
+    pub launches: Vec<OverrunLaunch>,
+}
+
+/// One launch an access of an `extern __shared__` array overruns.
+#[derive(Debug, Clone)]
+pub struct OverrunLaunch {
+    /// An index into `KernelFacts::launches`.
+    pub launch: usize,
+    /// The bytes it gives, written out; "no" when it gives none.
+    pub bytes: String,
+    /// The largest index under it and the elements the access needs (that index plus one),
+    /// written out; None when the index's range is not known.
+    pub reach: Option<(String, String)>,
 }
 
 /// The `extern __shared__` arrays (declared `T name[]`) in `body` and at the file's scope, by
@@ -234,7 +244,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 SharedBytes::Omitted => "no".to_string(),
                 _ => bytes.display(),
             };
-            launches.push((position, written, elements));
+            launches.push(OverrunLaunch {
+                launch: position,
+                bytes: written,
+                reach: elements,
+            });
         }
         self.out.shared_overruns.push(SharedOverrun {
             node,

@@ -22,7 +22,7 @@ mod thread_values;
 mod walk;
 
 pub(crate) use calls::called_names;
-pub use dynamic_shared::SharedOverrun;
+pub use dynamic_shared::{OverrunLaunch, SharedOverrun};
 pub(crate) use summary::summarize_helper;
 
 /// Where a value comes from, as far as thread identity goes.

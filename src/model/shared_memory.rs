@@ -102,6 +102,11 @@ pub fn analyze<'t>(
     facts: &KernelFacts<'t>,
 ) -> SharedFacts<'t> {
     let out = SharedFacts::default();
+    // what `reaches_shared` answers for a file that declares nothing `__shared__`, without the
+    // file-wide scope (built on the first kernel, so on every edit of an editor's kernel)
+    if !model.source.contains("__shared__") {
+        return out;
+    }
     let scope = model.shared_scope();
     if !scope.reaches_shared(function) {
         return out;

@@ -220,8 +220,7 @@ pub fn launches_in<'t>(
 ) -> Vec<LaunchSite> {
     // most functions launch nothing: a look at the text spares the walk
     let body = source.get(function.body.byte_range()).unwrap_or("");
-    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernelGGL")
-    {
+    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernel") {
         return Vec::new();
     }
     let mut calls = Vec::new();
@@ -235,7 +234,11 @@ pub fn launches_in<'t>(
                 .filter(|name| {
                     matches!(
                         *name,
-                        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "hipLaunchKernelGGL"
+                        "cudaLaunchKernel"
+                            | "cudaLaunchCooperativeKernel"
+                            | "hipLaunchKernel"
+                            | "hipLaunchCooperativeKernel"
+                            | "hipLaunchKernelGGL"
                     )
                 });
             if is_triple_chevron || api.is_some() {
@@ -728,7 +731,7 @@ impl<'t> FileAllocations<'t> {
         // most code allocates nothing: a look at the text spares the walk
         if !source
             .get(scope.byte_range())
-            .is_some_and(|t| t.contains("cudaMalloc"))
+            .is_some_and(|t| t.contains("cudaMalloc") || t.contains("hipMalloc"))
         {
             return found;
         }
@@ -741,7 +744,7 @@ impl<'t> FileAllocations<'t> {
                 .map(|f| text(f, source))
                 .unwrap_or("");
             if !matches!(
-                callee,
+                super::runtime::cuda_name(callee).as_ref(),
                 "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
             ) {
                 return true;

@@ -237,8 +237,9 @@ fn merge_per_function(model: &Model, diagnostics: Vec<Diagnostic>) -> Vec<Diagno
             }
             let mut merged = group.remove(0);
             merged.message = format!(
-                "`{name}` ignores the error codes of {} CUDA calls ({}), so a failure goes unnoticed and surfaces later, far from its cause",
+                "`{name}` ignores the error codes of {} {} calls ({}), so a failure goes unnoticed and surfaces later, far from its cause",
                 calls.len(),
+                model.runtime.name(),
                 shown.join(", ")
             );
             for other in group {

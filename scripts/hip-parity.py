@@ -93,22 +93,40 @@ def file_key(path):
     return re.sub(r'hip', 'cuda', os.path.normpath(path))
 
 
+def pair_files(cuda, hip):
+    """The HIP twin's path of each CUDA path that has findings: the same path (`hip` read as
+    `cuda`), else the only HIP file of the same name (twins are sometimes laid out apart)."""
+    hip_keys = {file_key(f[1]): f[1] for f in hip}
+    by_name = defaultdict(set)
+    for f in hip:
+        by_name[os.path.basename(file_key(f[1]))].add(f[1])
+    pairs = {}
+    for f in cuda:
+        key = file_key(f[1])
+        if key in hip_keys:
+            pairs[f[1]] = hip_keys[key]
+        elif len(by_name.get(os.path.basename(key), ())) == 1:
+            pairs[f[1]] = next(iter(by_name[os.path.basename(key)]))
+        else:
+            pairs[f[1]] = f[1]
+    return pairs
+
+
 def compare(src, program, cuda, hip):
     cuda_dir, hip_dir = (os.path.join(src, f'{program}-{s}') for s in ('cuda', 'hip'))
-    hip_paths = {file_key(f[1]): f[1] for f in hip}
+    pairs = pair_files(cuda, hip)
     maps = {}
     unmatched = []
     pool = defaultdict(list)
     for index, (rule, path, line, _message) in enumerate(hip):
-        pool[(rule, file_key(path))].append((line, index))
+        pool[(rule, path)].append((line, index))
     used = set()
     for rule, path, line, message in cuda:
-        key = file_key(path)
-        hip_path = hip_paths.get(key, path)
-        if key not in maps:
-            maps[key] = line_map(os.path.join(cuda_dir, path), os.path.join(hip_dir, hip_path))
-        target = maps[key].get(line, line)
-        candidates = [(abs(l - target), i) for l, i in pool.get((rule, key), [])
+        hip_path = pairs[path]
+        if path not in maps:
+            maps[path] = line_map(os.path.join(cuda_dir, path), os.path.join(hip_dir, hip_path))
+        target = maps[path].get(line, line)
+        candidates = [(abs(l - target), i) for l, i in pool.get((rule, hip_path), [])
                       if i not in used and abs(l - target) <= NEAR]
         if candidates:
             used.add(min(candidates)[1])

@@ -318,3 +318,76 @@ fn two_phases_give_what_the_whole_index_gives() {
         }
     }
 }
+
+/// The CUDA fixture a HIP twin under testdata/hip was generated from
+/// (`scripts/hipify-fixtures.py`).
+fn cuda_original(twin: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let relative = twin
+        .strip_prefix(root.join("testdata/hip"))
+        .expect("a twin lies under testdata/hip");
+    if relative.starts_with("kernels") {
+        root.join(relative)
+    } else {
+        root.join("testdata").join(relative)
+    }
+}
+
+/// Every HIP twin reports what its CUDA original reports, at the same lines, worded in HIP's
+/// names (`hipMalloc`, `hipGetLastError`, "HIP calls"): the expectations are the original's, and
+/// `every_fixture_reports_exactly_its_expectations` checks them on both.
+#[test]
+fn hip_twins_report_what_their_cuda_originals_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let twins: Vec<PathBuf> = fixture_files()
+        .into_iter()
+        .filter(|p| p.starts_with(root.join("testdata/hip")))
+        .collect();
+    assert!(twins.len() > 80, "HIP twins missing: found {}", twins.len());
+    let hip = cudalint::model::runtime::Runtime::Hip;
+    let mut failures = Vec::new();
+    for twin in &twins {
+        let original = cuda_original(twin);
+        let twin_text = std::fs::read_to_string(twin).unwrap();
+        let original_text = std::fs::read_to_string(&original).unwrap();
+        assert_eq!(
+            expectations(&twin_text),
+            expectations(&original_text),
+            "{} has other expectations than {}",
+            twin.display(),
+            original.display()
+        );
+        let settings = Settings::every_rule();
+        let worded = |path: &Path, text: &str, translate: bool| -> Vec<(usize, String, String)> {
+            let lines = cudalint::source::LineIndex::new(text);
+            let mut found: Vec<(usize, String, String)> = engine::lint_text(path, text, &settings)
+                .diagnostics
+                .into_iter()
+                .map(|d| {
+                    let message = if translate {
+                        hip.translate(&d.message)
+                    } else {
+                        d.message
+                    };
+                    (lines.position(text, d.span.start).0, d.rule.to_string(), message)
+                })
+                .collect();
+            found.sort();
+            found
+        };
+        let expected = worded(&original, &original_text, true);
+        let found = worded(twin, &twin_text, false);
+        if expected != found {
+            failures.push(format!(
+                "{}:\n  expected {expected:?}\n  found    {found:?}",
+                twin.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} twins differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1433,11 +1433,8 @@ fn offered_callee(name: &str) -> bool {
                 .is_some_and(|b| b.is_ascii_uppercase())
     };
     !(LIBRARY.contains(&name)
-        || [
-            "cuda", "cu", "hip", "cublas", "curand", "cusparse", "cufft", "nvrtc", "sdk", "nccl",
-        ]
-        .iter()
-        .any(|p| api(p)))
+        || crate::model::runtime::is_library_function(name)
+        || ["cuda", "cu", "hip", "nvrtc", "sdk"].iter().any(|p| api(p)))
 }
 
 /// Variables that hold the file's host functions: a table (`const Launcher kTable[] = {fa,

@@ -33,6 +33,25 @@ const SPELLED_APART: &[(&str, &str)] = &[
 /// HIP's `hipMallocHost` is deprecated).
 const HIP_SPELLING: &[(&str, &str)] = &[("cudaMallocHost", "hipHostMalloc")];
 
+/// The prefixes of the GPU libraries' functions, CUDA's and their HIP and ROCm counterparts
+/// (`cublasSgemm`, `hipsparseSpMV`, `rocblas_sgemm`): they read and write the buffers they are
+/// given and keep none.
+pub const LIBRARY_PREFIXES: &[&str] = &[
+    "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "cutensor", "nccl", "hipblas",
+    "hipsparse", "hipfft", "hiprand", "hipsolver", "hipblaslt", "rocblas", "rocsparse", "rocfft",
+    "rocrand", "rocsolver", "miopen", "rccl",
+];
+
+/// Whether `name` is a function of one of the GPU libraries ([`LIBRARY_PREFIXES`]): the prefix,
+/// then an upper-case letter or, in ROCm's names, `_`.
+pub fn is_library_function(name: &str) -> bool {
+    LIBRARY_PREFIXES.iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(|c| c.is_ascii_uppercase() || (c == '_' && prefix.starts_with("roc")))
+    })
+}
+
 /// The calls that launch a kernel through HIP's macro, with its arguments after the fifth.
 pub const HIP_LAUNCH_MACRO: &str = "hipLaunchKernelGGL";
 
@@ -224,6 +243,16 @@ mod tests {
         assert_eq!(cuda_name("cudaFree"), "cudaFree");
         assert_eq!(cuda_name("hipblasSgemm"), "hipblasSgemm");
         assert_eq!(cuda_name("hip"), "hip");
+    }
+
+    #[test]
+    fn library_functions_of_both_runtimes() {
+        for name in ["cublasSgemm", "hipsparseSpMV", "rocblas_sgemm", "miopenCreate", "ncclAllReduce"] {
+            assert!(is_library_function(name), "{name}");
+        }
+        for name in ["hipMalloc", "rocblas", "cublas_helper", "curandom"] {
+            assert!(!is_library_function(name), "{name}");
+        }
     }
 
     #[test]

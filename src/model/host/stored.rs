@@ -75,15 +75,7 @@ pub(super) fn is_device_free(name: &str) -> bool {
 /// Library calls that read or write the device buffers they are given and keep none of them
 /// (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, cuTENSOR, NCCL).
 pub(super) fn is_library_call(name: &str) -> bool {
-    [
-        "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "cutensor", "nccl",
-    ]
-    .iter()
-    .any(|prefix| {
-        name.strip_prefix(prefix)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|c| c.is_ascii_uppercase())
-    })
+    crate::model::runtime::is_library_function(name)
 }
 
 /// The file's buffers kept in members and file-level variables. `helpers` answers what the

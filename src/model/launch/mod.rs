@@ -311,9 +311,30 @@ fn components<'t>(
     node: Option<Node<'t>>,
 ) -> Vec<Option<Node<'t>>> {
     let source = classifier.source;
-    let Some(node) = node.map(|n| strip(n, source)) else {
+    let Some(mut node) = node.map(|n| strip(n, source)) else {
         return vec![None, None, None];
     };
+    // `dim3(grid)` of a local `dim3 grid`: the same shape (hipified launches wrap theirs so)
+    for _ in 0..4 {
+        let copied = dim3_arguments(node, source)
+            .map(|list| {
+                named_children(list)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect::<Vec<_>>()
+            })
+            .and_then(|parts| match parts.as_slice() {
+                [only] => Some(strip(*only, source)),
+                _ => None,
+            })
+            .filter(|inner| {
+                inner.node_kind() == "identifier"
+                    && classifier.locals.dim3.contains_key(text(*inner, source))
+            });
+        match copied {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
     let list = match node.node_kind() {
         "identifier" => {
             let name = text(node, source);

@@ -8,7 +8,8 @@ The renaming is the one hipify does, line for line (a twin has the lines of its 
 `// expect:` comments stay where they were): `#include <cuda_runtime.h>` becomes
 `#include <hip/hip_runtime.h>`, every CUDA runtime name its HIP name (`cudaMalloc` -> `hipMalloc`,
 `cudaHostAlloc` -> `hipHostMalloc`, `cudaError_t` -> `hipError_t`), `CUDA_CHECK` -> `HIP_CHECK`,
-`cuda_check.h` -> `hip_check.h`. In every second file (by sorted path) the launches written on one
+`cuda_check.h` -> `hip_check.h`. A finding that depends on the warp's width changes where the
+wavefront of 64 lanes puts two threads in one warp (`WAVEFRONT`, marked `// wavefront:`). In every second file (by sorted path) the launches written on one
 line as a statement, `k<<<g, b>>>(args);`, become `hipLaunchKernelGGL(k, g, b, 0, 0, args);`
 (`HIP_KERNEL_NAME(k<T>)` for a template), so both launch forms are covered. Files that use
 PyTorch's CUDA headers or cuBLAS are left out: their HIP builds go through other headers.
@@ -30,6 +31,13 @@ SPELLED_APART = {
     'cudaHostAllocPortable': 'hipHostMallocPortable',
     'cudaHostAllocMapped': 'hipHostMallocMapped',
     'cudaHostAllocWriteCombined': 'hipHostMallocWriteCombined',
+}
+# findings that change with the warp: HIP's wavefront holds 64 lanes, so two threads 32 apart
+# share one; (fixture, text of the line): (its CUDA expectation, its HIP expectation)
+WAVEFRONT = {
+    ('bad/shared_memory_race.cu', 's[t] += s[t + w];'): (
+        '// expect: shared-memory-race',
+        '// expect: warp-synchronous-without-sync // wavefront: threads 0 and 32 share one'),
 }
 # what HIP builds of such code include instead; fixtures with these are not twinned
 SKIPPED_INCLUDES = ('ATen/cuda', 'torch/extension.h', 'cublas_v2.h', 'curand_kernel.h')
@@ -103,10 +111,13 @@ def to_macro_launch(line):
     return f'{indent}hipLaunchKernelGGL({arguments});{rest}'
 
 
-def hipify(text, macro_launches):
+def hipify(text, macro_launches, target):
     lines = text.split('\n')
     out = []
     for line in lines:
+        for (fixture, code), (cuda, hip) in WAVEFRONT.items():
+            if fixture == target and code in line:
+                line = line.replace(cuda, hip)
         line = rename(line)
         if macro_launches and '<<<' in line:
             line = to_macro_launch(line)
@@ -124,7 +135,7 @@ def main():
         if any(include in text for include in SKIPPED_INCLUDES):
             continue
         target = target.replace('cuda_check.h', 'hip_check.h')
-        twin = hipify(text, macro_launches=index % 2 == 1)
+        twin = hipify(text, index % 2 == 1, target)
         path = os.path.join(OUT, target)
         if check:
             try:

@@ -89,6 +89,15 @@ impl Runtime {
         }
     }
 
+    /// The lanes of a warp: 32 in CUDA; in HIP a wavefront of 64, as on AMD's data-centre GPUs
+    /// (CDNA), which HIP code is written for first (RDNA's 32-lane mode is the exception).
+    pub fn warp_size(self) -> i64 {
+        match self {
+            Runtime::Cuda => 32,
+            Runtime::Hip => 64,
+        }
+    }
+
     /// The runtime's own name, as a finding says it ("CUDA calls", "HIP calls").
     pub fn name(self) -> &'static str {
         match self {

@@ -148,7 +148,7 @@ fn analyze_shapes<'t>(
     // block wider than the kernel was written for, is not); one warp is the last resort
     let mut runs: Vec<Vec<Conflict<'t>>> = Vec::new();
     for block in shapes {
-        let one_warp = block[0] * block[1] * block[2] <= 32;
+        let one_warp = block[0] * block[1] * block[2] <= program.scope.warp;
         if one_warp && !runs.is_empty() {
             break;
         }
@@ -470,6 +470,8 @@ pub struct FileScope<'t> {
     may_sync: HashMap<String, bool>,
     /// Steps left to the runs of the file's kernels (`FILE_BUDGET`).
     left: std::cell::Cell<u64>,
+    /// The lanes of a warp: 32 in CUDA, a wavefront of 64 in HIP (AMD's data-centre GPUs).
+    warp: i64,
 }
 
 impl<'t> FileScope<'t> {
@@ -481,6 +483,7 @@ impl<'t> FileScope<'t> {
             constants: HashMap::default(),
             may_sync: HashMap::default(),
             left: std::cell::Cell::new(FILE_BUDGET),
+            warp: model.runtime.warp_size(),
         };
         for node in named_children(model.tree.root_node()) {
             scope.file_scope(node, 0);
@@ -1088,6 +1091,8 @@ fn element_text(array: &Array, byte: i64) -> String {
 struct Record {
     /// The thread's linear index in the block.
     linear: i64,
+    /// The warp it belongs to.
+    warp: i64,
     /// The bytes it touches: `start..start + size`.
     start: i64,
     size: i64,
@@ -1123,7 +1128,7 @@ impl Kept {
     }
 
     fn offer(&mut self, record: Record) {
-        let warp = |r: &Record| r.linear / 32;
+        let warp = |r: &Record| r.warp;
         let keep = match self.items {
             [None, ..] => true,
             [Some(first), None, _] => first.linear != record.linear,
@@ -1182,7 +1187,7 @@ impl<'t> Log<'t> {
     /// Logs an access to the elements (of `unit` bytes) it touches, and the first conflict it
     /// makes with an earlier access of the same interval.
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
-        let warp = |r: &Record| r.linear / 32;
+        let warp = |r: &Record| r.warp;
         let unit = unit.max(1);
         let (first, last) = (
             record.start.div_euclid(unit),
@@ -1490,7 +1495,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
             linear: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64, true)),
-            lane_id: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64 % 32, true)),
+            lane_id: Lanes::from_fn(lanes, |lane| {
+                Val::Int(lane as i64 % program.scope.warp, true)
+            }),
             scopes: Vec::new(),
             frames: Vec::new(),
             budget,
@@ -2239,7 +2246,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
         }
         match name {
-            "warpSize" => Lanes::Uni(Val::Int(32, false)),
+            "warpSize" => Lanes::Uni(Val::Int(self.program.scope.warp, false)),
             _ => Lanes::Uni(Val::Unknown(false)),
         }
     }
@@ -2427,6 +2434,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             let record = Record {
                 linear: lane as i64,
+                warp: lane as i64 / self.program.scope.warp,
                 start: ptr.byte,
                 size,
                 site,

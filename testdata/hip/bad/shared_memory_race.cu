@@ -19,7 +19,7 @@ __global__ void reduceNoBarrierInLoop(const float* in, float* out) {
     __syncthreads();
     for (int w = BLOCK / 2; w > 0; w >>= 1) {
         if (t < w) {
-            s[t] += s[t + w]; // expect: shared-memory-race
+            s[t] += s[t + w]; // expect: warp-synchronous-without-sync // wavefront: threads 0 and 32 share one
         }
     }
     if (t == 0) {

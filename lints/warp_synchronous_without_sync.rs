@@ -1,7 +1,7 @@
 use super::shared_memory_race::{grouped, other_sites, thread_name};
 use super::support::snippet;
-use crate::model::runtime::Runtime;
 use crate::lint::LintContext;
+use crate::model::runtime::Runtime;
 use crate::model::{AccessKind, Model};
 
 crate::declare_lint!(

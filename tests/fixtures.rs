@@ -384,15 +384,14 @@ fn hip_twins_report_what_their_cuda_originals_report() {
                 .map(|d| {
                     let line = lines.position(text, d.span.start).0;
                     // which threads a race names depends on the warp's width
-                    let message = if WARP_WIDTH_RULES.contains(&d.rule)
-                        || width_dependent.contains(&line)
-                    {
-                        String::new()
-                    } else if translate {
-                        hip.translate(&d.message)
-                    } else {
-                        d.message
-                    };
+                    let message =
+                        if WARP_WIDTH_RULES.contains(&d.rule) || width_dependent.contains(&line) {
+                            String::new()
+                        } else if translate {
+                            hip.translate(&d.message)
+                        } else {
+                            d.message
+                        };
                     (line, d.rule.to_string(), message)
                 })
                 .filter(|(line, _, _)| !width_dependent.contains(line))

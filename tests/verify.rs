@@ -428,9 +428,14 @@ fn findings_in_hip_code_are_not_verifiable() {
     assert_eq!(findings.len(), collect(&plain_json).len());
     assert!(findings.len() > 5, "{findings:?}");
     assert!(findings.iter().any(|f| f["rule"] == "use-after-free"));
-    assert!(findings.iter().any(|f| f["rule"] == "unguarded-thread-index"));
+    assert!(findings
+        .iter()
+        .any(|f| f["rule"] == "unguarded-thread-index"));
     for finding in findings {
-        assert_eq!(finding["verification"]["status"], "not-verifiable", "{finding}");
+        assert_eq!(
+            finding["verification"]["status"], "not-verifiable",
+            "{finding}"
+        );
         assert_eq!(finding["verification"]["detail"], "HIP", "{finding}");
     }
 }

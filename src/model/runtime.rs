@@ -37,9 +37,27 @@ const HIP_SPELLING: &[(&str, &str)] = &[("cudaMallocHost", "hipHostMalloc")];
 /// (`cublasSgemm`, `hipsparseSpMV`, `rocblas_sgemm`): they read and write the buffers they are
 /// given and keep none.
 pub const LIBRARY_PREFIXES: &[&str] = &[
-    "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "cutensor", "nccl", "hipblas",
-    "hipsparse", "hipfft", "hiprand", "hipsolver", "hipblaslt", "rocblas", "rocsparse", "rocfft",
-    "rocrand", "rocsolver", "miopen", "rccl",
+    "cublas",
+    "cusparse",
+    "cufft",
+    "curand",
+    "cusolver",
+    "cudnn",
+    "cutensor",
+    "nccl",
+    "hipblas",
+    "hipsparse",
+    "hipfft",
+    "hiprand",
+    "hipsolver",
+    "hipblaslt",
+    "rocblas",
+    "rocsparse",
+    "rocfft",
+    "rocrand",
+    "rocsolver",
+    "miopen",
+    "rccl",
 ];
 
 /// Whether `name` is a function of one of the GPU libraries ([`LIBRARY_PREFIXES`]): the prefix,
@@ -136,11 +154,8 @@ impl Runtime {
         let mut out = String::with_capacity(message.len());
         let mut rest = message;
         while let Some(found) = rest.find(['c', 'C']) {
-            let boundary = found == 0
-                || !rest[..found]
-                    .bytes()
-                    .last()
-                    .is_some_and(is_identifier_byte);
+            let boundary =
+                found == 0 || !rest[..found].bytes().last().is_some_and(is_identifier_byte);
             out.push_str(&rest[..found]);
             let end = rest[found..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -256,7 +271,13 @@ mod tests {
 
     #[test]
     fn library_functions_of_both_runtimes() {
-        for name in ["cublasSgemm", "hipsparseSpMV", "rocblas_sgemm", "miopenCreate", "ncclAllReduce"] {
+        for name in [
+            "cublasSgemm",
+            "hipsparseSpMV",
+            "rocblas_sgemm",
+            "miopenCreate",
+            "ncclAllReduce",
+        ] {
             assert!(is_library_function(name), "{name}");
         }
         for name in ["hipMalloc", "rocblas", "cublas_helper", "curandom"] {
@@ -276,7 +297,8 @@ mod tests {
             "call hipFree(d), then hipGetLastError(); mycudaX stays"
         );
         assert_eq!(
-            Runtime::Hip.translate("`f` ignores 2 CUDA calls, wrap them in CUDA_CHECK; cudalint, CUDAX"),
+            Runtime::Hip
+                .translate("`f` ignores 2 CUDA calls, wrap them in CUDA_CHECK; cudalint, CUDAX"),
             "`f` ignores 2 HIP calls, wrap them in HIP_CHECK; cudalint, CUDAX"
         );
         assert_eq!(
@@ -287,7 +309,8 @@ mod tests {
 
     #[test]
     fn a_file_is_hip_when_it_calls_hip_more_than_cuda() {
-        let hip = "#include <hip/hip_runtime.h>\nvoid f(float* d) { hipMalloc(&d, 4); hipFree(d); }";
+        let hip =
+            "#include <hip/hip_runtime.h>\nvoid f(float* d) { hipMalloc(&d, 4); hipFree(d); }";
         assert_eq!(Runtime::of(Path::new("a.cu"), hip), Runtime::Hip);
         let cuda = "void f(float* d) { cudaMalloc(&d, 4); cudaFree(d); }";
         assert_eq!(Runtime::of(Path::new("a.cu"), cuda), Runtime::Cuda);
@@ -295,7 +318,10 @@ mod tests {
         // a portability header naming both keeps CUDA's words
         let both = "#define cudaMalloc hipMalloc\nvoid f(float* d) { cudaMalloc(&d, 4); }";
         assert_eq!(Runtime::of(Path::new("a.cu"), both), Runtime::Cuda);
-        assert_eq!(Runtime::of(Path::new("a.cu"), "int chip; // hipster"), Runtime::Cuda);
+        assert_eq!(
+            Runtime::of(Path::new("a.cu"), "int chip; // hipster"),
+            Runtime::Cuda
+        );
     }
 
     #[test]
@@ -308,7 +334,10 @@ mod tests {
                 forms.push((
                     text(form.kernel, source).to_string(),
                     form.configuration.len(),
-                    form.arguments.iter().map(|a| text(*a, source)).collect::<Vec<_>>(),
+                    form.arguments
+                        .iter()
+                        .map(|a| text(*a, source))
+                        .collect::<Vec<_>>(),
                 ));
             }
             true

@@ -148,7 +148,9 @@ fn analyze_shapes<'t>(
     // block wider than the kernel was written for, is not); one warp is the last resort
     let mut runs: Vec<Vec<Conflict<'t>>> = Vec::new();
     for block in shapes {
-        let one_warp = block[0] * block[1] * block[2] <= program.scope.warp;
+        // the shapes tried are the same in HIP, whose warps hold 64 lanes: the width of the warp
+        // decides which pairs share one, not which blocks a kernel may be launched with
+        let one_warp = block[0] * block[1] * block[2] <= 32;
         if one_warp && !runs.is_empty() {
             break;
         }

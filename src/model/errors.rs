@@ -2339,6 +2339,7 @@ mod tests {
             &tree,
             &lines,
             &[],
+            true,
             &index,
             &mut crate::model::AnalyseAll,
         );

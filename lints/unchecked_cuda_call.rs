@@ -3,6 +3,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::LintContext;
 use crate::model::errors::{EventKind, FunctionErrors, Origin, Site, Verdict};
 use crate::model::host::{HostFunction, ResultUse};
+use crate::model::runtime::cuda_name;
 use crate::model::Model;
 
 crate::declare_lint!(
@@ -60,7 +61,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             usize::MAX
         };
         for call in &host.calls {
-            let teardown = TEARDOWN.contains(&call.name.as_str());
+            let teardown = TEARDOWN.contains(&cuda_name(&call.name).as_ref());
             // a destructor's calls count as an error path in the model; only teardown calls
             // come back under strict checks, a real error branch stays exempt
             if call.on_error_path && !(destructor && teardown && cx.options.strict_error_checks) {
@@ -189,7 +190,7 @@ fn end_of_work(host: &HostFunction) -> usize {
     let calls = host
         .calls
         .iter()
-        .filter(|c| !TEARDOWN.contains(&c.name.as_str()))
+        .filter(|c| !TEARDOWN.contains(&cuda_name(&c.name).as_ref()))
         .map(|c| c.call.start_byte());
     let launches = host.launches.iter().map(|l| l.call.start_byte());
     calls.chain(launches).max().unwrap_or(0)
@@ -236,8 +237,9 @@ fn merge_per_function(model: &Model, diagnostics: Vec<Diagnostic>) -> Vec<Diagno
             }
             let mut merged = group.remove(0);
             merged.message = format!(
-                "`{name}` ignores the error codes of {} CUDA calls ({}), so a failure goes unnoticed and surfaces later, far from its cause",
+                "`{name}` ignores the error codes of {} {} calls ({}), so a failure goes unnoticed and surfaces later, far from its cause",
                 calls.len(),
+                model.runtime.name(),
                 shown.join(", ")
             );
             for other in group {

@@ -1,6 +1,7 @@
 use super::shared_memory_race::{grouped, other_sites, thread_name};
 use super::support::snippet;
 use crate::lint::LintContext;
+use crate::model::runtime::Runtime;
 use crate::model::{AccessKind, Model};
 
 crate::declare_lint!(
@@ -52,8 +53,12 @@ fn check(model: &Model, cx: &mut LintContext) {
             let lane = |name: String| name.replacen("thread", "lane", 1);
             let first_lane = lane(thread_name(first, conflict.block));
             let second_lane = lane(thread_name(second, conflict.block));
+            let why = match model.runtime {
+                Runtime::Cuda => "this relies on the lanes running in lockstep, which GPUs since Volta do not guarantee",
+                Runtime::Hip => "this relies on the 64 lanes of the wavefront running in lockstep and on the compiler keeping the shared-memory accesses in that order, which HIP does not guarantee",
+            };
             let message = format!(
-                "`{}` {} `{}` in {first_lane} while `{}` {} it in {second_lane} of the same warp, with no `__syncwarp()` or barrier between them: this relies on the lanes running in lockstep, which GPUs since Volta do not guarantee",
+                "`{}` {} `{}` in {first_lane} while `{}` {} it in {second_lane} of the same warp, with no `__syncwarp()` or barrier between them: {why}",
                 snippet(model, first.node),
                 verb(first.kind),
                 conflict.element,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 pub const CONFIG_FILE_NAMES: &[&str] = &["cudalint.toml", ".cudalint.toml"];
-pub const DEFAULT_EXTENSIONS: &[&str] = &["cu", "cuh"];
+pub const DEFAULT_EXTENSIONS: &[&str] = &["cu", "cuh", "hip"];
 /// Larger than the memory of any GPU sold today.
 pub const DEFAULT_MAX_ALLOCATION_GIB: f64 = 300.0;
 /// Every key a configuration file may hold (for "did you mean").

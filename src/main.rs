@@ -17,7 +17,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Lint .cu/.cuh files (directories are walked, honouring .gitignore and .cudalintignore)
+    /// Lint .cu/.cuh/.hip files (directories are walked, honouring .gitignore and .cudalintignore)
     Check(Box<CheckArgs>),
     /// List every rule, or print one rule's documentation
     Rule {

@@ -318,3 +318,100 @@ fn two_phases_give_what_the_whole_index_gives() {
         }
     }
 }
+
+/// The CUDA fixture a HIP twin under testdata/hip was generated from
+/// (`scripts/hipify-fixtures.py`).
+fn cuda_original(twin: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let relative = twin
+        .strip_prefix(root.join("testdata/hip"))
+        .expect("a twin lies under testdata/hip");
+    if relative.starts_with("kernels") {
+        root.join(relative)
+    } else {
+        root.join("testdata").join(relative)
+    }
+}
+
+/// The rules whose messages name threads by their warp: HIP's warps (wavefronts) hold 64 lanes.
+const WARP_WIDTH_RULES: &[&str] = &["shared-memory-race", "warp-synchronous-without-sync"];
+
+/// Every HIP twin reports what its CUDA original reports, at the same lines, worded in HIP's
+/// names (`hipMalloc`, `hipGetLastError`, "HIP calls"): the expectations are the original's, and
+/// `every_fixture_reports_exactly_its_expectations` checks them on both. Where a finding depends
+/// on the warp's width, the twin's line is marked `// wavefront:` and expects what a wavefront of
+/// 64 lanes makes of it; the messages of the race rules, which name threads by warp, are not
+/// compared.
+#[test]
+fn hip_twins_report_what_their_cuda_originals_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let twins: Vec<PathBuf> = fixture_files()
+        .into_iter()
+        .filter(|p| p.starts_with(root.join("testdata/hip")))
+        .collect();
+    assert!(twins.len() > 80, "HIP twins missing: found {}", twins.len());
+    let hip = cudalint::model::runtime::Runtime::Hip;
+    let mut failures = Vec::new();
+    for twin in &twins {
+        let original = cuda_original(twin);
+        let twin_text = std::fs::read_to_string(twin).unwrap();
+        let original_text = std::fs::read_to_string(&original).unwrap();
+        // lines marked `wavefront:` expect what HIP's 64-lane warps make of the line
+        let width_dependent: Vec<usize> = twin_text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("// wavefront:"))
+            .map(|(i, _)| i + 1)
+            .collect();
+        let outside = |e: BTreeMap<(usize, String), usize>| -> BTreeMap<(usize, String), usize> {
+            e.into_iter()
+                .filter(|((line, _), _)| !width_dependent.contains(line))
+                .collect()
+        };
+        assert_eq!(
+            outside(expectations(&twin_text)),
+            outside(expectations(&original_text)),
+            "{} has other expectations than {}",
+            twin.display(),
+            original.display()
+        );
+        let settings = Settings::every_rule();
+        let worded = |path: &Path, text: &str, translate: bool| -> Vec<(usize, String, String)> {
+            let lines = cudalint::source::LineIndex::new(text);
+            let mut found: Vec<(usize, String, String)> = engine::lint_text(path, text, &settings)
+                .diagnostics
+                .into_iter()
+                .map(|d| {
+                    let line = lines.position(text, d.span.start).0;
+                    // which threads a race names depends on the warp's width
+                    let message =
+                        if WARP_WIDTH_RULES.contains(&d.rule) || width_dependent.contains(&line) {
+                            String::new()
+                        } else if translate {
+                            hip.translate(&d.message)
+                        } else {
+                            d.message
+                        };
+                    (line, d.rule.to_string(), message)
+                })
+                .filter(|(line, _, _)| !width_dependent.contains(line))
+                .collect();
+            found.sort();
+            found
+        };
+        let expected = worded(&original, &original_text, true);
+        let found = worded(twin, &twin_text, false);
+        if expected != found {
+            failures.push(format!(
+                "{}:\n  expected {expected:?}\n  found    {found:?}",
+                twin.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} twins differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

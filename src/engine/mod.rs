@@ -225,9 +225,33 @@ pub(crate) fn run_lints(model: &Model, settings: &Settings, path: &Path) -> Vec<
         }
         let mut cx = LintContext::new(lint).with_options(settings.lint_options());
         (lint.check)(model, &mut cx);
-        diagnostics.extend(cx.into_diagnostics());
+        diagnostics.extend(
+            cx.into_diagnostics()
+                .into_iter()
+                .map(|d| in_runtime(d, model.runtime)),
+        );
     }
     diagnostics
+}
+
+/// A finding worded in CUDA's terms, in the terms of the runtime its file calls (`hipFree` for
+/// `cudaFree`, "HIP calls"): its message, labels, help and the code its fix writes.
+fn in_runtime(mut d: Diagnostic, runtime: crate::model::runtime::Runtime) -> Diagnostic {
+    if runtime == crate::model::runtime::Runtime::Cuda {
+        return d;
+    }
+    d.message = runtime.translate(&d.message);
+    d.help = d.help.map(|h| runtime.translate(&h));
+    for label in &mut d.labels {
+        label.message = runtime.translate(&label.message);
+    }
+    if let Some(fix) = &mut d.fix {
+        fix.title = runtime.translate(&fix.title);
+        for edit in &mut fix.edits {
+            edit.replacement = runtime.translate(&edit.replacement);
+        }
+    }
+    d
 }
 
 /// Suppressions, findings on broken code, configured severities, and the order renderers expect.

@@ -1433,11 +1433,8 @@ fn offered_callee(name: &str) -> bool {
                 .is_some_and(|b| b.is_ascii_uppercase())
     };
     !(LIBRARY.contains(&name)
-        || [
-            "cuda", "cu", "hip", "cublas", "curand", "cusparse", "cufft", "nvrtc", "sdk", "nccl",
-        ]
-        .iter()
-        .any(|p| api(p)))
+        || crate::model::runtime::is_library_function(name)
+        || ["cuda", "cu", "hip", "nvrtc", "sdk"].iter().any(|p| api(p)))
 }
 
 /// Variables that hold the file's host functions: a table (`const Launcher kTable[] = {fa,
@@ -1601,7 +1598,7 @@ fn is_cuda_or_hip_api(name: &str) -> bool {
 fn returns_no_error(name: &str) -> bool {
     is_last_error_query(name)
         || matches!(
-            name,
+            crate::model::runtime::cuda_name(name).as_ref(),
             "cudaGetErrorString" | "cudaGetErrorName" | "cudaCreateChannelDesc"
         )
 }
@@ -1885,18 +1882,13 @@ fn visit_node<'t>(
         _ => return true,
     }
     let ancestors = || stack.iter().rev().map(|f| f.node);
-    let is_launch = named_children(node).any(|c| c.node_kind() == "kernel_call_syntax");
-    if is_launch {
-        let kernel = node
-            .field("function")
-            .map(|f| crate::model::launch::launched_kernel(f, source))
-            .unwrap_or("")
-            .to_string();
+    if let Some(form) = crate::model::runtime::launch_form(node, source) {
+        let kernel = crate::model::launch::launched_kernel(form.kernel, source).to_string();
         let wrapped = !matches!(outer_kind(stack), Some("expression_statement"));
         events.push(ErrorEvent {
             node,
             kind: EventKind::Launch,
-            arity: call_arguments(node).len(),
+            arity: form.arguments.len(),
             name: kernel,
             wrapped,
             result: ResultUse::Discarded,
@@ -1945,7 +1937,10 @@ fn visit_node<'t>(
                 synchronizations.push(node);
             }
         }
-        if name.starts_with("cu") && !returns_no_error(name) && is_returned_among(ancestors()) {
+        if (name.starts_with("cu") || crate::model::runtime::is_hip_name(name))
+            && !returns_no_error(name)
+            && is_returned_among(ancestors())
+        {
             returned.push(ReturnedCall {
                 node,
                 name: name.to_string(),

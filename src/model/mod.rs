@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod launch;
 pub mod ranges;
 pub mod reaching;
+pub mod runtime;
 pub mod shared_memory;
 pub mod size;
 pub mod suppression;
@@ -128,6 +129,8 @@ pub struct Model<'t> {
     /// `#define DTYPE float`), each with the normalized type it stands for; a name given two
     /// different types is left out.
     pub type_aliases: HashMap<String, String>,
+    /// The runtime the file calls, whose words its findings speak.
+    pub runtime: runtime::Runtime,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -268,6 +271,7 @@ impl<'t> Model<'t> {
             shared_scope: std::cell::OnceCell::new(),
             function_macros: Vec::new(),
             type_aliases: HashMap::default(),
+            runtime: runtime::Runtime::of(path, source),
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);

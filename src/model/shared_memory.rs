@@ -153,6 +153,8 @@ fn analyze_shapes<'t>(
     // block wider than the kernel was written for, is not); one warp is the last resort
     let mut runs: Vec<Vec<Conflict<'t>>> = Vec::new();
     for block in shapes {
+        // the shapes tried are the same in HIP, whose warps hold 64 lanes: the width of the warp
+        // decides which pairs share one, not which blocks a kernel may be launched with
         let one_warp = block[0] * block[1] * block[2] <= 32;
         if one_warp && !runs.is_empty() {
             break;
@@ -475,6 +477,8 @@ pub struct FileScope<'t> {
     may_sync: HashMap<String, bool>,
     /// Steps left to the runs of the file's kernels (`FILE_BUDGET`).
     left: std::cell::Cell<u64>,
+    /// The lanes of a warp: 32 in CUDA, a wavefront of 64 in HIP (AMD's data-centre GPUs).
+    warp: i64,
 }
 
 impl<'t> FileScope<'t> {
@@ -486,6 +490,7 @@ impl<'t> FileScope<'t> {
             constants: HashMap::default(),
             may_sync: HashMap::default(),
             left: std::cell::Cell::new(FILE_BUDGET),
+            warp: model.runtime.warp_size(),
         };
         for node in named_children(model.tree.root_node()) {
             scope.file_scope(node, 0);
@@ -1093,6 +1098,8 @@ fn element_text(array: &Array, byte: i64) -> String {
 struct Record {
     /// The thread's linear index in the block.
     linear: i64,
+    /// The warp it belongs to.
+    warp: i64,
     /// The bytes it touches: `start..start + size`.
     start: i64,
     size: i64,
@@ -1143,7 +1150,7 @@ impl Kept {
     }
 
     fn offer(&mut self, record: Record, records: &mut Vec<Record>) {
-        let warp = |r: &Record| r.linear / 32;
+        let warp = |r: &Record| r.warp;
         let mut kept: [Option<Record>; 3] = [None; 3];
         for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
             *place = Some(*kept_record);
@@ -1209,7 +1216,7 @@ impl<'t> Log<'t> {
     /// Logs an access to the elements (of `unit` bytes) it touches, and the first conflict it
     /// makes with an earlier access of the same interval.
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
-        let warp = |r: &Record| r.linear / 32;
+        let warp = |r: &Record| r.warp;
         let unit = unit.max(1);
         let (first, last) = (
             record.start.div_euclid(unit),
@@ -1520,7 +1527,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
             linear: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64, true)),
-            lane_id: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64 % 32, true)),
+            lane_id: Lanes::from_fn(lanes, |lane| {
+                Val::Int(lane as i64 % program.scope.warp, true)
+            }),
             scopes: Vec::new(),
             frames: Vec::new(),
             budget,
@@ -2272,7 +2281,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
         }
         match name {
-            "warpSize" => Lanes::Uni(Val::Int(32, false)),
+            "warpSize" => Lanes::Uni(Val::Int(self.program.scope.warp, false)),
             _ => Lanes::Uni(Val::Unknown(false)),
         }
     }
@@ -2460,6 +2469,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             let record = Record {
                 linear: lane as i64,
+                warp: lane as i64 / self.program.scope.warp,
                 start: ptr.byte,
                 size,
                 site,

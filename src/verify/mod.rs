@@ -71,6 +71,9 @@ pub struct VerifySummary {
 }
 
 pub const STATIC_ONLY: &str = "static-only rule";
+/// Why a finding in HIP code is not run: the experiments compile with NVRTC and run on a CUDA
+/// device, and HIP code needs ROCm's compiler and device.
+pub const HIP_CODE: &str = "HIP";
 
 fn verification(status: &str, detail: impl Into<String>) -> Option<Verification> {
     Some(Verification {
@@ -237,6 +240,10 @@ pub fn verify(
         let diagnostics = &mut report.diagnostics;
         with_model(&path, &text, |model| {
             for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
+                if model.runtime == crate::model::runtime::Runtime::Hip {
+                    diagnostic.verification = verification("not-verifiable", HIP_CODE);
+                    continue;
+                }
                 let verifiable = crate::lints::find(diagnostic.rule).is_some_and(|l| l.verifiable);
                 let kernel = if verifiable {
                     access_spans(diagnostic).find_map(|span| kernel_of_span(model, span))

@@ -300,7 +300,7 @@ impl<'m, 't> Builder<'m, 't> {
                 "call_expression" => {
                     let name = call_name(node, source);
                     // a local handed to unknown code may be taken by reference and changed there
-                    let benign = is_launch(node)
+                    let benign = launch_form(node, source).is_some()
                         || syntax::is_functional_cast(node, source)
                         || is_cuda_api(name)
                         || matches!(
@@ -325,7 +325,11 @@ impl<'m, 't> Builder<'m, 't> {
                             }
                         }
                     }
-                    if matches!(name, "cudaDeviceEnablePeerAccess" | "cuCtxEnablePeerAccess") {
+                    let name = cuda_name(name);
+                    if matches!(
+                        name.as_ref(),
+                        "cudaDeviceEnablePeerAccess" | "cuCtxEnablePeerAccess"
+                    ) {
                         peer = true;
                     }
                     if name.starts_with("cudaGraph") || name == "cudaStreamBeginCapture" {

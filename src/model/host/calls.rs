@@ -77,8 +77,8 @@ impl<'m, 't> Builder<'m, 't> {
     }
 
     pub(super) fn call(&mut self, call: Node<'t>, context: Context<'t>) {
-        if is_launch(call) {
-            self.launch(call, context);
+        if let Some(form) = launch_form(call, self.source) {
+            self.launch(call, form, context);
             return;
         }
         // `reinterpret_cast<void**>(&d)`, `size_t(n)`: a cast, not a call; what it wraps is
@@ -344,7 +344,7 @@ impl<'m, 't> Builder<'m, 't> {
             "identifier" | "qualified_identifier" => {
                 let name = self.text(node);
                 let last = name.rsplit("::").next().unwrap_or(name);
-                let sides = match last {
+                let sides = match cuda_name(last).as_ref() {
                     "cudaMemcpyHostToDevice" => Some((Side::Host, Side::Device)),
                     "cudaMemcpyDeviceToHost" => Some((Side::Device, Side::Host)),
                     "cudaMemcpyDeviceToDevice" => Some((Side::Device, Side::Device)),
@@ -394,7 +394,7 @@ impl<'m, 't> Builder<'m, 't> {
         let defined_here = self.model.function_named(name);
         let returns_error = defined_here.map(|f| {
             let head = &self.source[f.definition.start_byte()..f.name_node.start_byte()];
-            head.contains("cudaError") || head.contains("CUresult")
+            head.contains("cudaError") || head.contains("hipError") || head.contains("CUresult")
         });
         if !returns_no_error(name) && returns_error != Some(false) {
             let result = self.result_use(call);
@@ -405,7 +405,9 @@ impl<'m, 't> Builder<'m, 't> {
                 on_error_path: context.error_path,
             });
         }
-        match name {
+        // HIP's calls are read by their CUDA names; what the model records keeps the name written
+        let api = cuda_name(name);
+        match api.as_ref() {
             "cudaSetDevice" => {
                 let value = args
                     .first()
@@ -416,7 +418,7 @@ impl<'m, 't> Builder<'m, 't> {
             "cudaMalloc" | "cudaMallocAsync" | "cudaMallocManaged" | "cudaMallocHost"
             | "cudaHostAlloc" | "cuMemAlloc" | "cuMemAlloc_v2" | "cudaMallocPitch"
             | "cuMemAllocManaged" | "cuMemAllocHost" => {
-                let memory = match name {
+                let memory = match api.as_ref() {
                     "cudaMallocManaged" | "cuMemAllocManaged" => Memory::Managed,
                     "cudaMallocHost" | "cuMemAllocHost" => Memory::Pinned,
                     "cudaHostAlloc" => {
@@ -431,7 +433,7 @@ impl<'m, 't> Builder<'m, 't> {
                     }
                     _ => Memory::Device,
                 };
-                let size_node = if name == "cudaMallocPitch" {
+                let size_node = if api == "cudaMallocPitch" {
                     None
                 } else {
                     args.get(1).copied()
@@ -518,10 +520,10 @@ impl<'m, 't> Builder<'m, 't> {
             | "cudaMemcpyPeerAsync"
             | "cudaMemcpy2D"
             | "cudaMemcpy2DAsync" => {
-                let is_memset = name.starts_with("cudaMemset");
-                let is_peer = name.starts_with("cudaMemcpyPeer");
+                let is_memset = api.starts_with("cudaMemset");
+                let is_peer = api.starts_with("cudaMemcpyPeer");
                 // (dst, dpitch, src, spitch, width, height, kind): rows, no single byte count
-                let is_2d = name.starts_with("cudaMemcpy2D");
+                let is_2d = api.starts_with("cudaMemcpy2D");
                 let destination_node = args.first().copied();
                 let source_node = if is_memset {
                     None

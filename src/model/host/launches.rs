@@ -47,14 +47,16 @@ impl<'m, 't> Builder<'m, 't> {
         })
     }
 
-    pub(super) fn launch(&mut self, call: Node<'t>, context: Context<'t>) {
-        let function = call.field("function");
-        let kernel = function
-            .map(|f| crate::model::launch::launched_kernel(f, self.source))
-            .unwrap_or("")
-            .to_string();
-        let config = crate::syntax::launch_configuration(call);
-        let args = arguments(call);
+    /// A launch in either form (`k<<<g, b>>>(...)`, `hipLaunchKernelGGL(k, g, b, s, t, ...)`).
+    pub(super) fn launch(
+        &mut self,
+        call: Node<'t>,
+        form: crate::model::runtime::LaunchForm<'t>,
+        context: Context<'t>,
+    ) {
+        let kernel = crate::model::launch::launched_kernel(form.kernel, self.source).to_string();
+        let config = form.configuration;
+        let args = form.arguments;
         let pointer_arguments: Vec<Option<PointerArg>> =
             args.iter().map(|a| self.pointer_arg(*a)).collect();
         let argument_values: Vec<Option<Sym>> =

@@ -7,6 +7,7 @@
 //! unknown function, an alias) turns the variable's facts into "unknown" (an escape), never into
 //! a wrong fact: the lints only conclude from facts that hold on every path.
 
+use super::runtime::{cuda_name, launch_form};
 use super::size::{self, Evaluator, Scope, Sym};
 use super::{AccessKind, FunctionKind, IndexStatus, Model, Reuse};
 use crate::syntax::call_arguments as arguments;
@@ -494,16 +495,20 @@ fn call_name<'a>(call: Node, source: &'a str) -> &'a str {
     }
 }
 
+/// A runtime or driver API call of CUDA or HIP (`cudaMalloc`, `cuMemAlloc`, `hipMalloc`).
 fn is_cuda_api(name: &str) -> bool {
     let bytes = name.as_bytes();
     let upper_after = |prefix: usize| bytes.get(prefix).is_some_and(|b| b.is_ascii_uppercase());
-    (name.starts_with("cuda") && upper_after(4)) || (name.starts_with("cu") && upper_after(2))
+    (name.starts_with("cuda") && upper_after(4))
+        || (name.starts_with("cu") && upper_after(2))
+        || crate::model::runtime::is_hip_name(name)
 }
 
-/// CUDA functions that return something other than an error code, or whose bare call is a choice.
+/// CUDA functions that return something other than an error code, or whose bare call is a choice
+/// (HIP's read by their CUDA names).
 fn returns_no_error(name: &str) -> bool {
     matches!(
-        name,
+        crate::model::runtime::cuda_name(name).as_ref(),
         "cudaGetErrorString"
             | "cudaGetErrorName"
             | "cudaCreateChannelDesc"
@@ -515,13 +520,9 @@ fn returns_no_error(name: &str) -> bool {
 /// `cudaGetLastError`, `cudaPeekAtLastError` and HIP's: the calls that read a launch's error.
 pub fn is_last_error_query(name: &str) -> bool {
     matches!(
-        name,
-        "cudaGetLastError" | "cudaPeekAtLastError" | "hipGetLastError" | "hipPeekAtLastError"
+        crate::model::runtime::cuda_name(name).as_ref(),
+        "cudaGetLastError" | "cudaPeekAtLastError"
     )
-}
-
-fn is_launch(call: Node) -> bool {
-    named_children(call).any(|c| c.node_kind() == "kernel_call_syntax")
 }
 
 /// `&v`, `(void**)&v`, `reinterpret_cast<void**>(&v)`: the variable whose address is passed.

@@ -31,6 +31,7 @@ impl<'m, 't> Builder<'m, 't> {
                     self.expression(condition, context);
                     let condition_text = self.text(condition);
                     if condition_text.contains("cudaSuccess")
+                        || condition_text.contains("hipSuccess")
                         || condition_text.contains("CUDA_SUCCESS")
                         || self
                             .error_variables

@@ -48,7 +48,7 @@ enum Role {
 
 /// The memory a CUDA allocation call hands out, when `name` is one (`flags`: cudaHostAlloc's).
 pub(super) fn allocation_memory(name: &str, flags: Option<&str>) -> Option<Memory> {
-    Some(match name {
+    Some(match cuda_name(name).as_ref() {
         "cudaMalloc" | "cudaMallocAsync" | "cuMemAlloc" | "cuMemAlloc_v2" | "cudaMallocPitch" => {
             Memory::Device
         }
@@ -62,7 +62,7 @@ pub(super) fn allocation_memory(name: &str, flags: Option<&str>) -> Option<Memor
 
 pub(super) fn is_device_free(name: &str) -> bool {
     matches!(
-        name,
+        cuda_name(name).as_ref(),
         "cudaFree"
             | "cudaFreeAsync"
             | "cudaFreeHost"
@@ -75,15 +75,7 @@ pub(super) fn is_device_free(name: &str) -> bool {
 /// Library calls that read or write the device buffers they are given and keep none of them
 /// (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, cuTENSOR, NCCL).
 pub(super) fn is_library_call(name: &str) -> bool {
-    [
-        "cublas", "cusparse", "cufft", "curand", "cusolver", "cudnn", "cutensor", "nccl",
-    ]
-    .iter()
-    .any(|prefix| {
-        name.strip_prefix(prefix)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|c| c.is_ascii_uppercase())
-    })
+    crate::model::runtime::is_library_function(name)
 }
 
 /// The file's buffers kept in members and file-level variables. `helpers` answers what the
@@ -293,7 +285,7 @@ fn argument_role<'t>(
     address: bool,
 ) -> Role {
     let source = model.source;
-    if named_children(call).any(|c| c.node_kind() == "kernel_call_syntax") {
+    if launch_form(call, source).is_some() {
         return if address { Role::Unknown } else { Role::Uses };
     }
     let name = call_name(call, source);

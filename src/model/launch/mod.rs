@@ -266,8 +266,7 @@ pub fn launches_in<'t>(
 ) -> Vec<LaunchSite> {
     // most functions launch nothing: a look at the text spares the walk
     let body = source.get(function.body.byte_range()).unwrap_or("");
-    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernelGGL")
-    {
+    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernel") {
         return Vec::new();
     }
     let mut calls = Vec::new();
@@ -281,7 +280,11 @@ pub fn launches_in<'t>(
                 .filter(|name| {
                     matches!(
                         *name,
-                        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "hipLaunchKernelGGL"
+                        "cudaLaunchKernel"
+                            | "cudaLaunchCooperativeKernel"
+                            | "hipLaunchKernel"
+                            | "hipLaunchCooperativeKernel"
+                            | "hipLaunchKernelGGL"
                     )
                 });
             if is_triple_chevron || api.is_some() {
@@ -354,9 +357,30 @@ fn components<'t>(
     node: Option<Node<'t>>,
 ) -> Vec<Option<Node<'t>>> {
     let source = classifier.source;
-    let Some(node) = node.map(|n| strip(n, source)) else {
+    let Some(mut node) = node.map(|n| strip(n, source)) else {
         return vec![None, None, None];
     };
+    // `dim3(grid)` of a local `dim3 grid`: the same shape (hipified launches wrap theirs so)
+    for _ in 0..4 {
+        let copied = dim3_arguments(node, source)
+            .map(|list| {
+                named_children(list)
+                    .filter(|c| c.node_kind() != "comment")
+                    .collect::<Vec<_>>()
+            })
+            .and_then(|parts| match parts.as_slice() {
+                [only] => Some(strip(*only, source)),
+                _ => None,
+            })
+            .filter(|inner| {
+                inner.node_kind() == "identifier"
+                    && classifier.locals.dim3.contains_key(text(*inner, source))
+            });
+        match copied {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
     let list = match node.node_kind() {
         "identifier" => {
             let name = text(node, source);
@@ -857,7 +881,7 @@ impl<'t> FileAllocations<'t> {
         // most code allocates nothing: a look at the text spares the walk
         if !source
             .get(scope.byte_range())
-            .is_some_and(|t| t.contains("cudaMalloc"))
+            .is_some_and(|t| t.contains("cudaMalloc") || t.contains("hipMalloc"))
         {
             return found;
         }
@@ -870,7 +894,7 @@ impl<'t> FileAllocations<'t> {
                 .map(|f| text(f, source))
                 .unwrap_or("");
             if !matches!(
-                callee,
+                super::runtime::cuda_name(callee).as_ref(),
                 "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
             ) {
                 return true;

@@ -251,6 +251,21 @@ fn hip_launch_kernel_ggl_is_a_launch_site_with_its_arguments() {
 }
 
 #[test]
+fn a_dim3_copy_of_a_local_shape_is_that_shape() {
+    let source = "void f(float* p, int n) {
+        dim3 grid((n + 255) / 256, 4);
+        dim3 block(256);
+        k<<<grid, block>>>(p, n);
+        hipLaunchKernelGGL(k, dim3(grid), dim3(block), 0, 0, p, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].grid, found[1].grid);
+    assert_eq!(found[0].grid[0], rounded("n"));
+    assert_eq!(found[0].block, found[1].block);
+}
+
+#[test]
 fn sizes_read_from_input_or_a_table_are_problem_dimensions() {
     for launch in [
         "int Lx = atoi(argv[1]); dim3 blk(Lx / 16 * 4); k<<<blk, 256>>>(p, Lx);",

@@ -1,0 +1,106 @@
+// Bad: launch configurations the hardware rejects (too many threads per block, empty grid/block, too much dynamic shared memory).
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <hip/hip_runtime.h>
+
+#define HIP_CHECK(call)                                                      \
+    do {                                                                      \
+        hipError_t err_ = (call);                                            \
+        if (err_ != hipSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    hipGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+__global__ void touch(float* data, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        data[i] += 1.0f;
+    }
+}
+
+__global__ void touch2d(float* data, int width, int height) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height) {
+        data[y * width + x] *= 0.5f;
+    }
+}
+
+__global__ void stage(const float* in, float* out, int n) {
+    extern __shared__ float buf[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    buf[threadIdx.x] = (i < n) ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n) {
+        out[i] = buf[blockDim.x - 1 - threadIdx.x];
+    }
+}
+
+int main() {
+    const int n = 1 << 16;
+    const int width = 256, height = 256;
+    float* d_data = nullptr;
+    float* d_out = nullptr;
+    HIP_CHECK(hipMalloc(&d_data, n * sizeof(float)));
+    HIP_CHECK(hipMalloc(&d_out, n * sizeof(float)));
+    HIP_CHECK(hipMemset(d_data, 0, n * sizeof(float)));
+
+    hipLaunchKernelGGL(touch, (n + 2047) / 2048, 2048, 0, 0, d_data, n); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    hipLaunchKernelGGL(touch, 0, 256, 0, 0, d_data, n); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    hipLaunchKernelGGL(touch, 64, 0, 0, 0, d_data, n); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    dim3 block(32, 64);
+    dim3 grid(width / 32, height / 64);
+    hipLaunchKernelGGL(touch2d, grid, block, 0, 0, d_data, width, height); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    hipLaunchKernelGGL(touch2d, dim3(16, 16), dim3(16, 16, 8), 0, 0, d_data, width, height); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    hipLaunchKernelGGL(stage, n / 256, 256, 256 * 1024, 0, d_data, d_out, n); // expect: invalid-launch-config
+    HIP_CHECK(hipGetLastError());
+
+    // Valid limits: exactly 1024 threads and 48 KiB of dynamic shared memory.
+    hipLaunchKernelGGL(touch, n / 1024, 1024, 0, 0, d_data, n);
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(stage, n / 256, 256, 48 * 1024, 0, d_data, d_out, n);
+    HIP_CHECK(hipGetLastError());
+
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(d_data));
+    HIP_CHECK(hipFree(d_out));
+    return 0;
+}
+
+// One block per token on grid y: a long sequence has more than 65,535 tokens.
+__global__ void gatherTokens(const float* in, float* out, const int* index, int hidden) {
+    int token = blockIdx.y;
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < hidden; c += gridDim.x * blockDim.x) {
+        out[token * hidden + c] = in[index[token] * hidden + c];
+    }
+}
+
+void launchGatherTokens(const float* in, float* out, const int* index, int num_tokens, int hidden) {
+    dim3 block(256);
+    dim3 grid(4, num_tokens); // expect: invalid-launch-config
+    hipLaunchKernelGGL(gatherTokens, grid, block, 0, 0, in, out, index, hidden);
+    if (hipGetLastError() != hipSuccess) return;
+}
+
+// One thread per feature of a row: a hidden size past 1024 cannot be a block.
+__global__ void scaleRows(float* data, int hidden_size) {
+    data[blockIdx.x * hidden_size + threadIdx.x] *= 0.5f;
+}
+
+void launchScaleRows(float* data, int rows, int hidden_size) {
+    hipLaunchKernelGGL(scaleRows, rows, hidden_size, 0, 0, data, hidden_size); // expect: invalid-launch-config
+    if (hipGetLastError() != hipSuccess) return;
+}

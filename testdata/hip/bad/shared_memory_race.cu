@@ -1,0 +1,95 @@
+// shared-memory-race: the shapes of a missing barrier, and their barrier-separated twins.
+#define TILE 16
+#define BLOCK 128
+
+// The tile is read by other threads before a barrier says every thread has stored its element.
+__global__ void transposeNoBarrier(const float* in, float* out, int n) {
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+    out[x * n + y] = tile[threadIdx.x][threadIdx.y]; // expect: shared-memory-race
+}
+
+// A tree reduction whose loop has no barrier: step w reads what step 2w wrote.
+__global__ void reduceNoBarrierInLoop(const float* in, float* out) {
+    __shared__ float s[BLOCK];
+    int t = threadIdx.x;
+    s[t] = in[blockIdx.x * BLOCK + t];
+    __syncthreads();
+    for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (t < w) {
+            s[t] += s[t + w]; // expect: warp-synchronous-without-sync // wavefront: threads 0 and 32 share one
+        }
+    }
+    if (t == 0) {
+        out[blockIdx.x] = s[0];
+    }
+}
+
+// Every thread stores its own value into one slot.
+__global__ void lastWriterWins(const float* in, float* out) {
+    __shared__ float pivot;
+    pivot = in[blockIdx.x * BLOCK + threadIdx.x]; // expect: shared-memory-race
+    __syncthreads();
+    out[blockIdx.x * BLOCK + threadIdx.x] = pivot;
+}
+
+// The same three, correct: a barrier between the writes and the reads, one writer for the slot.
+__global__ void transposeWithBarrier(const float* in, float* out, int n) {
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+    __syncthreads();
+    out[x * n + y] = tile[threadIdx.x][threadIdx.y];
+}
+
+__global__ void reduceWithBarrier(const float* in, float* out) {
+    __shared__ float s[BLOCK];
+    int t = threadIdx.x;
+    s[t] = in[blockIdx.x * BLOCK + t];
+    __syncthreads();
+    for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (t < w) {
+            s[t] += s[t + w];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        out[blockIdx.x] = s[0];
+    }
+}
+
+__global__ void oneWriter(const float* in, float* out, int* count) {
+    __shared__ float pivot;
+    __shared__ int seen;
+    if (threadIdx.x == 0) {
+        pivot = in[blockIdx.x * BLOCK];
+        seen = 0;
+    }
+    __syncthreads();
+    atomicAdd(&seen, 1);
+    out[blockIdx.x * BLOCK + threadIdx.x] = pivot;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        count[blockIdx.x] = seen;
+    }
+}
+
+void launchAll(const float* in, float* out, int* count, int n) {
+    dim3 tile(TILE, TILE);
+    dim3 tiles(n / TILE, n / TILE);
+    transposeNoBarrier<<<tiles, tile>>>(in, out, n);
+    if (hipGetLastError() != hipSuccess) return;
+    transposeWithBarrier<<<tiles, tile>>>(in, out, n);
+    if (hipGetLastError() != hipSuccess) return;
+    reduceNoBarrierInLoop<<<n / BLOCK, BLOCK>>>(in, out);
+    if (hipGetLastError() != hipSuccess) return;
+    reduceWithBarrier<<<n / BLOCK, BLOCK>>>(in, out);
+    if (hipGetLastError() != hipSuccess) return;
+    lastWriterWins<<<n / BLOCK, BLOCK>>>(in, out);
+    if (hipGetLastError() != hipSuccess) return;
+    oneWriter<<<n / BLOCK, BLOCK>>>(in, out, count);
+    if (hipGetLastError() != hipSuccess) return;
+}

@@ -636,6 +636,7 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
                 run_ms: 0.1,
                 violations,
                 error: None,
+                footprint: Vec::new(),
             }],
             reused: false,
         };
@@ -792,4 +793,114 @@ fn a_constant_slot_finding_is_verified_at_the_labelled_access() {
         "{}",
         built.experiment.configs[0].description
     );
+}
+
+/// The guarded twin of each kernel with findings: the findings' own guards, applied at the
+/// accesses (`cl_at_if`) or in place of the `<=` they label.
+fn twins_of(fixture: &str) -> Vec<(String, cudalint::verify::KernelExperiment, cudalint::verify::Twin)> {
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let settings = cudalint::config::Settings::every_rule();
+    let findings = cudalint::engine::lint_text(Path::new(fixture), &text, &settings).diagnostics;
+    with_model(Path::new(fixture), &text, |model| {
+        model
+            .kernels
+            .iter()
+            .filter_map(|(index, facts)| {
+                let spans: Vec<std::ops::Range<usize>> =
+                    facts.accesses.iter().map(|a| a.node.byte_range()).collect();
+                let mine: Vec<&cudalint::diagnostic::Diagnostic> = findings
+                    .iter()
+                    .filter(|d| spans.contains(&d.span))
+                    .collect();
+                let built = experiment_for_kernel(model, *index).ok()?;
+                let twin = cudalint::verify::twin_for(model, *index, &built, &mine)?;
+                Some((model.functions[*index].name.clone(), built, twin))
+            })
+            .collect()
+    })
+    .unwrap()
+}
+
+#[test]
+fn guarded_twins_match_snapshots() {
+    for fixture in [
+        "testdata/bad/unguarded_2d_launch.cu",
+        "testdata/bad/inclusive_bound_no_launch.cu",
+        "testdata/bad/out_of_range_access.cu",
+    ] {
+        let twins = twins_of(fixture);
+        assert!(!twins.is_empty(), "{fixture}: no twin");
+        for (kernel, _, twin) in twins {
+            let configs: Vec<String> = twin
+                .experiment
+                .configs
+                .iter()
+                .map(|c| c.description.clone())
+                .collect();
+            let name = format!("twin__{}__{kernel}", fixture.replace(['/', '.', '-'], "_"));
+            insta::assert_snapshot!(
+                name,
+                format!(
+                    "// guards: {}\n{}\n// configurations:\n// {}\n",
+                    twin.guards.description(),
+                    twin.source.body,
+                    configs.join("\n// ")
+                )
+            );
+        }
+    }
+}
+
+/// The twin's footprint cuts each buffer to what the guarded kernel accessed: the 2D matmul's
+/// buffers of 37³ elements become 37 × 37.
+#[test]
+fn footprint_configs_cut_buffers_to_the_twin_footprint() {
+    use cudalint::verify::protocol::ConfigResult;
+    let twins = twins_of("testdata/bad/unguarded_2d_launch.cu");
+    let (_, built, twin) = twins.first().expect("the matmul's twin");
+    let results: Vec<ConfigResult> = twin
+        .experiment
+        .configs
+        .iter()
+        .map(|_| ConfigResult {
+            run_ms: 0.1,
+            violations: Vec::new(),
+            error: None,
+            footprint: twin
+                .source
+                .sites
+                .iter()
+                .map(|_| 37 * 37 * 4)
+                .collect(),
+        })
+        .collect();
+    let configs = cudalint::verify::footprint_configs(built, twin, &results);
+    assert_eq!(configs.len(), twin.experiment.configs.len());
+    let first = &configs[0];
+    assert!(
+        first.description.contains("A of 1369 elements")
+            && first.description.contains("`if (row < M && col < N)`"),
+        "{}",
+        first.description
+    );
+    for argument in &first.arguments {
+        if let Argument::Buffer { bytes, .. } = argument {
+            assert_eq!(*bytes, 37 * 37 * 4);
+        }
+    }
+    // a twin run that itself went past a buffer gives no footprint
+    let mut past = results.clone();
+    for result in &mut past {
+        result.violations.push(cudalint::verify::protocol::SiteViolation {
+            site: 0,
+            count: 1,
+            index: 5000,
+            kind: 1,
+            thread: [0; 3],
+            block: [0; 3],
+            extent: 4000,
+            cause: 1,
+        });
+    }
+    assert!(cudalint::verify::footprint_configs(built, twin, &past).is_empty());
 }

@@ -81,6 +81,12 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
         out.push_str(header);
         out.push('\n');
     }
+    // The prelude's fixed-width integers give way to libcu++'s or to the file's own.
+    if headers.iter().any(|h| h.contains("cuda/std/cstdint"))
+        || bodies.iter().any(|b| declares_fixed_width_integers(b))
+    {
+        out.push_str("#define CL_HAVE_CSTDINT\n");
+    }
     out.push_str(PRELUDE);
     out.push('\n');
     match bodies {
@@ -92,6 +98,30 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
         }
     }
     out
+}
+
+/// Whether `body` declares one of the fixed-width integer names itself (`typedef long long
+/// int64_t;`, `using uint32_t = unsigned;`).
+fn declares_fixed_width_integers(body: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+        "intptr_t", "uintptr_t",
+    ];
+    body.lines().any(|line| {
+        let line = line.trim();
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let declared = if words.first() == Some(&"typedef") {
+            words.last()
+        } else if words.first() == Some(&"using") && line.contains('=') {
+            words.get(1)
+        } else {
+            None
+        };
+        declared.is_some_and(|name| NAMES.contains(name))
+    })
 }
 
 /// The headers of `headers` that `body` uses, and `body` without the namespace aliases,
@@ -189,6 +219,26 @@ pub fn build(
     kernel: usize,
     template_arguments: &[String],
 ) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, None)
+}
+
+/// The guarded twin of kernel `kernel`: the same extraction with the guards its findings suggest
+/// applied (`super::twin`).
+pub fn build_twin(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+    guards: &super::twin::Guards,
+) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, Some(guards))
+}
+
+fn build_with(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+    guards: Option<&super::twin::Guards>,
+) -> Result<KernelSource, String> {
     let function = model.functions.get(kernel).ok_or("no such kernel")?;
     if function.kind != FunctionKind::Kernel {
         return Err(format!("`{}` is not a kernel", function.name));
@@ -204,6 +254,7 @@ pub fn build(
         out: &mut out,
         headers: &mut headers,
         result: None,
+        guards,
     };
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
@@ -241,6 +292,7 @@ struct Extraction<'a, 'm, 't> {
     out: &'a mut String,
     headers: &'a mut Vec<String>,
     result: Option<KernelSource>,
+    guards: Option<&'a super::twin::Guards>,
 }
 
 impl<'t> Extraction<'_, '_, 't> {
@@ -384,7 +436,7 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             FunctionKind::Host => {}
             FunctionKind::Kernel if definition == self.kernel.definition => {
-                let instrumented = instrument(self.model, self.kernel);
+                let instrumented = instrument(self.model, self.kernel, self.guards);
                 if template.is_some() {
                     self.out.push_str("namespace cudalint_instance {\n");
                     self.out.push_str(TEMPLATE_MARKER);
@@ -517,7 +569,11 @@ fn is_named_constant(declaration: Node, source: &str) -> bool {
 }
 
 /// The kernel's text with its signature extended and its accesses checked.
-fn instrument(model: &Model, function: &Function) -> KernelSource {
+fn instrument(
+    model: &Model,
+    function: &Function,
+    guards: Option<&super::twin::Guards>,
+) -> KernelSource {
     let source = model.source;
     let facts = model
         .kernel_facts()
@@ -621,7 +677,27 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
             format!("{separator}{}", added.join(", ")),
         ));
     }
-    let body_text = render(source, definition.clone(), &planned, &sites, &edits, 0);
+    let conditions: &[(Range<usize>, String)] = guards.map_or(&[], |g| g.sites.as_slice());
+    if let Some(guards) = guards {
+        for (span, replacement) in &guards.edits {
+            let inside = span.start >= definition.start && span.end <= definition.end;
+            let crosses_access = planned
+                .iter()
+                .any(|(access, ..)| span.start < access.end && access.start < span.end);
+            if inside && !crosses_access {
+                edits.push((span.clone(), replacement.clone()));
+            }
+        }
+    }
+    let body_text = render(
+        source,
+        definition.clone(),
+        &planned,
+        &sites,
+        &edits,
+        conditions,
+        0,
+    );
     KernelSource {
         headers: Vec::new(),
         body: body_text,
@@ -655,6 +731,7 @@ fn render(
     planned: &[Planned],
     sites: &[Site],
     edits: &[(Range<usize>, String)],
+    conditions: &[(Range<usize>, String)],
     depth: usize,
 ) -> String {
     let mut out = String::new();
@@ -692,7 +769,15 @@ fn render(
                 continue;
             };
             let index_text = if depth < 32 {
-                render(source, index.clone(), planned, sites, &[], depth + 1)
+                render(
+                    source,
+                    index.clone(),
+                    planned,
+                    sites,
+                    &[],
+                    conditions,
+                    depth + 1,
+                )
             } else {
                 source.get(index.clone()).unwrap_or("").to_string()
             };
@@ -701,8 +786,12 @@ fn render(
                 None => "0".to_string(),
             };
             let parameter = site_info.parameter_index;
+            let (call, keep) = match conditions.iter().find(|(s, _)| *s == site_info.span) {
+                Some((_, condition)) => ("cl_at_if", format!("({condition}), ")),
+                None => ("cl_at", String::new()),
+            };
             out.push_str(&format!(
-                "(*cl_at({}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
+                "(*{call}({keep}{}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
                 site_info.pointer,
                 kind_code(site_info.kind)
             ));

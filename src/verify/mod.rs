@@ -9,6 +9,7 @@ pub mod extract;
 pub mod params;
 pub mod protocol;
 pub mod replay;
+pub mod twin;
 pub mod worker;
 
 use crate::diagnostic::{Diagnostic, Verification};
@@ -46,7 +47,9 @@ pub struct ExperimentTiming {
     pub load_ms: f64,
     pub run_ms: f64,
     pub configs: usize,
-    /// Compile, load and every run: the per-kernel time after context creation.
+    /// The guarded twin's round trip (compile and runs), zero when there is none.
+    pub twin_ms: f64,
+    /// Compile, load, every run and the twin: the per-kernel time after context creation.
     pub total_ms: f64,
     /// As the parent saw it, the round trip to the worker included.
     pub wall_ms: f64,
@@ -84,6 +87,136 @@ pub struct KernelExperiment {
     pub kernel: String,
     pub source: extract::KernelSource,
     pub experiment: Experiment,
+    /// How many of the configurations come from launch sites (the first ones); the others are
+    /// synthesised.
+    pub launched_configs: usize,
+    pub shapes: Vec<(String, params::ParameterShape)>,
+    pub template_arguments: Vec<String>,
+    /// The configurations cut to the guarded twin's footprint (indices into the experiment's),
+    /// and the guards that twin ran with.
+    pub footprint_configs: Vec<usize>,
+    pub twin_guards: String,
+}
+
+/// The guarded twin of a kernel experiment: the kernel with its findings' guards, run with the
+/// synthesised configurations to measure the footprint a correct launch needs.
+pub struct Twin {
+    pub guards: twin::Guards,
+    pub source: extract::KernelSource,
+    pub experiment: Experiment,
+}
+
+/// The twin of `built` (kernel `kernel` of `model`) for the findings `diagnostics`, when they
+/// suggest a guard and some configuration is synthesised.
+pub fn twin_for(
+    model: &Model,
+    kernel: usize,
+    built: &KernelExperiment,
+    diagnostics: &[&Diagnostic],
+) -> Option<Twin> {
+    let synthesised = built.experiment.configs.get(built.launched_configs..)?;
+    if synthesised.is_empty() {
+        return None;
+    }
+    let guards = twin::guards(model, kernel, diagnostics);
+    if guards.is_empty() {
+        return None;
+    }
+    let source = extract::build_twin(model, kernel, &built.template_arguments, &guards).ok()?;
+    if source.sites.len() != built.source.sites.len() {
+        return None;
+    }
+    let experiment = Experiment {
+        source: source.source(),
+        kernel: source.symbol.clone(),
+        sites: source.sites.len(),
+        configs: synthesised.to_vec(),
+    };
+    Some(Twin {
+        guards,
+        source,
+        experiment,
+    })
+}
+
+/// The synthesised configurations of `built` with each buffer cut to what the twin accessed
+/// (`results`, one per twin configuration). A configuration whose twin run failed or ran past a
+/// buffer gives none: its footprint is not known.
+pub fn footprint_configs(
+    built: &KernelExperiment,
+    twin: &Twin,
+    results: &[ConfigResult],
+) -> Vec<LaunchConfig> {
+    let mut out = Vec::new();
+    for (config, result) in twin.experiment.configs.iter().zip(results) {
+        if result.error.is_some()
+            || result.violations.iter().any(|v| v.cause == 1)
+            || result.footprint.len() != twin.source.sites.len()
+        {
+            continue;
+        }
+        let mut footprint: BTreeMap<usize, u64> = BTreeMap::new();
+        for (site, bytes) in twin.source.sites.iter().zip(&result.footprint) {
+            let entry = footprint.entry(site.parameter_index).or_default();
+            *entry = (*entry).max(*bytes);
+        }
+        let mut changed = false;
+        let mut arguments = config.arguments.clone();
+        let mut scalars = Vec::new();
+        let mut buffers = Vec::new();
+        for (position, argument) in arguments.iter_mut().enumerate() {
+            let (name, shape) = match built.shapes.get(position) {
+                Some((name, shape)) => (name.as_str(), shape),
+                None => continue,
+            };
+            match argument {
+                protocol::Argument::Buffer { bytes, .. } => {
+                    if let Some(needed) = footprint.get(&position).filter(|b| **b > 0) {
+                        if *needed < *bytes {
+                            *bytes = *needed;
+                            changed = true;
+                        }
+                    }
+                    let element = match shape {
+                        params::ParameterShape::Pointer {
+                            element_bytes: Some(size),
+                            ..
+                        } if *size > 0 && *bytes % size == 0 => {
+                            format!("{name} of {} elements", *bytes / size)
+                        }
+                        _ => format!("{name} of {} bytes", bytes),
+                    };
+                    buffers.push(element);
+                }
+                protocol::Argument::I8 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I16 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I32 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I64 { value } => scalars.push(format!("{name} = {value}")),
+                _ => {}
+            }
+        }
+        if !changed {
+            continue;
+        }
+        let (grid, block) = (config.grid, config.block);
+        scalars.extend(buffers);
+        out.push(LaunchConfig {
+            arguments,
+            description: format!(
+                "grid ({},{},{}) block ({},{},{}), {} (the footprint of the kernel with {} injected)",
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                scalars.join(", "),
+                twin.guards.description()
+            ),
+            ..config.clone()
+        });
+    }
+    out
 }
 
 /// Builds the experiment for kernel `kernel` (an index into `model.functions`).
@@ -114,6 +247,7 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     let launched = block_shapes
         .next()
         .filter(|first| block_shapes.all(|other| other == *first));
+    let launched_configs = configs.len();
     match params::adversarial_configs(&shapes, two_dimensional, launched) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
@@ -129,6 +263,11 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         kernel: function.name.clone(),
         source,
         experiment,
+        launched_configs,
+        shapes,
+        template_arguments,
+        footprint_configs: Vec::new(),
+        twin_guards: String::new(),
     })
 }
 
@@ -328,21 +467,50 @@ pub fn verify(
         };
         let path = report.path.clone();
         let text = report.source.clone();
-        let built: Vec<Result<KernelExperiment, String>> = with_model(&path, &text, |model| {
-            kernels
-                .iter()
-                .map(|(kernel, _)| experiment_for_kernel(model, *kernel))
-                .collect()
-        })
-        .unwrap_or_else(|| {
-            kernels
-                .iter()
-                .map(|_| Err("the file no longer parses".into()))
-                .collect()
-        });
+        let findings = &report.diagnostics;
+        let pairs: Vec<(Result<KernelExperiment, String>, Option<Twin>)> =
+            with_model(&path, &text, |model| {
+                kernels
+                    .iter()
+                    .map(|(kernel, indices)| {
+                        let built = experiment_for_kernel(model, *kernel);
+                        let twin = built.as_ref().ok().and_then(|built| {
+                            let diagnostics: Vec<&Diagnostic> =
+                                indices.iter().filter_map(|i| findings.get(*i)).collect();
+                            twin_for(model, *kernel, built, &diagnostics)
+                        });
+                        (built, twin)
+                    })
+                    .collect()
+            })
+            .unwrap_or_else(|| {
+                kernels
+                    .iter()
+                    .map(|_| (Err("the file no longer parses".into()), None))
+                    .collect()
+            });
+        // Each twin runs first: its footprint sizes the buffers of the kernel as written.
+        let mut built = Vec::with_capacity(pairs.len());
+        let mut twin_ms = Vec::with_capacity(pairs.len());
+        for (mut experiment, twin) in pairs {
+            let sent = Instant::now();
+            if let (Ok(experiment), Some(twin)) = (&mut experiment, twin) {
+                if let Ok(Response::Ran { results, .. }) = client.request(&Request::Run {
+                    experiment: twin.experiment.clone(),
+                }) {
+                    let extra = footprint_configs(experiment, &twin, &results);
+                    let first = experiment.experiment.configs.len();
+                    experiment.footprint_configs = (first..first + extra.len()).collect();
+                    experiment.experiment.configs.extend(extra);
+                    experiment.twin_guards = twin.guards.description();
+                }
+            }
+            twin_ms.push(sent.elapsed().as_secs_f64() * 1e3);
+            built.push(experiment);
+        }
         let shared = shared_program(&built);
         let mut shared_failed = false;
-        for ((_, indices), built) in kernels.iter().zip(&built) {
+        for (((_, indices), built), twin_ms) in kernels.iter().zip(&built).zip(twin_ms) {
             if let Some(bar) = &bar {
                 bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
             }
@@ -355,7 +523,7 @@ pub fn verify(
                             source: program.clone(),
                             ..built.experiment.clone()
                         };
-                        match run_one(client, &experiment, built, report, &mut summary) {
+                        match run_one(client, &experiment, built, report, &mut summary, twin_ms) {
                             // One kernel's construct that the shared program cannot hold (a
                             // name clash, a `::`-qualified helper): every kernel goes alone.
                             Outcome::CompileFailed(_) => shared_failed = true,
@@ -364,7 +532,14 @@ pub fn verify(
                     }
                     match outcome {
                         Some(outcome) => outcome,
-                        None => run_one(client, &built.experiment, built, report, &mut summary),
+                        None => run_one(
+                            client,
+                            &built.experiment,
+                            built,
+                            report,
+                            &mut summary,
+                            twin_ms,
+                        ),
                     }
                 }
             };
@@ -490,6 +665,7 @@ fn run_one(
     built: &KernelExperiment,
     report: &crate::engine::FileReport,
     summary: &mut VerifySummary,
+    twin_ms: f64,
 ) -> Outcome {
     let sent = Instant::now();
     let answer = client.request(&Request::Run {
@@ -511,7 +687,8 @@ fn run_one(
                 load_ms,
                 run_ms,
                 configs: results.len(),
-                total_ms: compile_ms + load_ms + run_ms,
+                twin_ms,
+                total_ms: compile_ms + load_ms + run_ms + twin_ms,
                 wall_ms,
                 program_bytes: experiment.source.len(),
                 reused_program: reused,
@@ -551,13 +728,20 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
-    for (config, result) in built.experiment.configs.iter().zip(results) {
+    for (position, (config, result)) in built.experiment.configs.iter().zip(results).enumerate() {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
-            return verification("confirmed", witness(site, violation, config, text));
+            let mut detail = witness(site, violation, config, text);
+            if built.footprint_configs.contains(&position) {
+                detail.push_str(&format!(
+                    "; with {} injected the same launch stays within these buffers, so the suggested guard removes it",
+                    built.twin_guards
+                ));
+            }
+            return verification("confirmed", detail);
         }
     }
     let tried: Vec<String> = built

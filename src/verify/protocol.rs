@@ -168,6 +168,9 @@ pub struct ConfigResult {
     pub violations: Vec<SiteViolation>,
     /// A launch error that left the context usable (an invalid configuration, say).
     pub error: Option<String>,
+    /// Per site: one past the largest byte an in-bounds access reached (zero when none ran).
+    #[serde(default)]
+    pub footprint: Vec<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Words of the report buffer before the per-site records (`CL_SCRATCH_WORDS` in the prelude).
 pub const SCRATCH_WORDS: usize = 128;
 /// Words per site record (`CL_SITE_WORDS`).
-pub const SITE_WORDS: usize = 12;
+pub const SITE_WORDS: usize = 13;
 pub const TEST_MODES_VARIABLE: &str = "CUDALINT_WORKER_TEST_MODES";
 
 struct Device {
@@ -243,6 +243,7 @@ fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
                 run_ms: 0.0,
                 violations: Vec::new(),
                 error: Some(message),
+                footprint: Vec::new(),
             }),
         }
     }
@@ -466,12 +467,14 @@ fn launch(
     unsafe { result::memcpy_dtoh_sync(&mut words, report) }.map_err(classify)?;
     drop(allocations);
     let mut violations = Vec::new();
+    let mut footprint = Vec::with_capacity(sites);
     for site in 0..sites {
         let Some(record) =
             words.get(SCRATCH_WORDS + site * SITE_WORDS..SCRATCH_WORDS + (site + 1) * SITE_WORDS)
         else {
             break;
         };
+        footprint.push(record[12]);
         if record[0] == 0 {
             continue;
         }
@@ -490,6 +493,7 @@ fn launch(
         run_ms: milliseconds_since(start),
         violations,
         error: None,
+        footprint,
     })
 }
 

@@ -148,3 +148,17 @@ __device__ __forceinline__ T* cl_at_if(bool keep, T* pointer, long long local, l
     }
     return cl_at(pointer, local, offset, bytes, initialized, site, kind, report);
 }
+
+// Barrier arrivals: each block-wide barrier `b` of the kernel under test is rewritten to
+// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), barrier)`, which counts the
+// threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
+// a block reaches a barrier equally often, its count is a multiple of the block's size; any other
+// count is a block where some threads waited at a barrier that others skipped or left before.
+#define CL_BARRIER_BLOCKS 4096
+
+__device__ __forceinline__ void cl_arrive(cl_u64* barriers, unsigned barrier) {
+    cl_u64 block = blockIdx.x + (cl_u64)gridDim.x * (blockIdx.y + (cl_u64)gridDim.y * blockIdx.z);
+    if (block < CL_BARRIER_BLOCKS) {
+        atomicAdd(barriers + (cl_u64)barrier * CL_BARRIER_BLOCKS + block, 1ULL);
+    }
+}

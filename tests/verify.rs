@@ -389,7 +389,9 @@ fn without_a_driver_every_finding_is_reported_and_marked() {
     for finding in findings {
         let verification = &finding["verification"];
         assert_eq!(verification["status"], "not-verifiable", "{finding}");
-        let expected = if finding["rule"] == "unguarded-thread-index" {
+        let expected = if finding["rule"] == "unguarded-thread-index"
+            || finding["rule"] == "divergent-barrier"
+        {
             "no CUDA driver"
         } else {
             "static-only rule"
@@ -637,6 +639,7 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
                 violations,
                 error: None,
                 footprint: Vec::new(),
+                barriers: Vec::new(),
             }],
             reused: false,
         };
@@ -872,6 +875,7 @@ fn footprint_configs_cut_buffers_to_the_twin_footprint() {
                 .iter()
                 .map(|_| 37 * 37 * 4)
                 .collect(),
+            barriers: Vec::new(),
         })
         .collect();
     let configs = cudalint::verify::footprint_configs(built, twin, &results);
@@ -903,4 +907,60 @@ fn footprint_configs_cut_buffers_to_the_twin_footprint() {
         });
     }
     assert!(cudalint::verify::footprint_configs(built, twin, &past).is_empty());
+}
+
+/// Every barrier written in a kernel counts its arrivals before it waits; a barrier reached
+/// through a helper is left alone.
+#[test]
+fn barriers_count_their_arrivals() {
+    let fixture = "testdata/bad/divergent_barrier.cu";
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let outputs = with_model(Path::new(fixture), &text, |model| {
+        model
+            .kernels
+            .iter()
+            .filter_map(|(index, _)| {
+                let built = experiment_for_kernel(model, *index).ok()?;
+                Some((model.functions[*index].name.clone(), built))
+            })
+            .collect::<Vec<_>>()
+    })
+    .unwrap();
+    let mut counted = 0;
+    for (kernel, built) in &outputs {
+        assert_eq!(built.experiment.barriers, built.source.barriers.len());
+        counted += built.source.barriers.len();
+        let name = format!("barriers__{}__{kernel}", fixture.replace(['/', '.', '-'], "_"));
+        insta::assert_snapshot!(name, built.source.body.clone());
+    }
+    assert!(counted >= 6, "{counted} barriers counted");
+}
+
+/// Arrival counts that are not whole rounds of a block are the witness: the first such block,
+/// its count, and how many blocks diverged.
+#[test]
+fn barrier_divergence_is_read_from_the_counts() {
+    use cudalint::verify::worker::{barrier_divergences, BARRIER_BLOCKS, SCRATCH_WORDS, SITE_WORDS};
+    let sites = 2;
+    let mut words = vec![0u64; SCRATCH_WORDS + sites * SITE_WORDS + 2 * BARRIER_BLOCKS];
+    let base = SCRATCH_WORDS + sites * SITE_WORDS;
+    // barrier 0: blocks 0..3 full (256 each), block 3 has 232 live threads
+    for block in 0..3 {
+        words[base + block] = 256;
+    }
+    words[base + 3] = 232;
+    // barrier 1: in a loop of 4 rounds, every thread
+    for block in 0..4 {
+        words[base + BARRIER_BLOCKS + block] = 1024;
+    }
+    let found = barrier_divergences(&words, sites, 2, [4, 1, 1], [256, 1, 1]);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].barrier, 0);
+    assert_eq!(found[0].block, [3, 0, 0]);
+    assert_eq!((found[0].arrived, found[0].expected, found[0].blocks), (232, 256, 1));
+    // a 2D grid: the linear block number is split back into x and y
+    words[base + 3] = 256;
+    words[base + 5] = 100;
+    let found = barrier_divergences(&words, sites, 1, [3, 2, 1], [16, 16, 1]);
+    assert_eq!(found[0].block, [2, 1, 0]);
 }

@@ -62,6 +62,14 @@ pub struct KernelSource {
     pub sites: Vec<Site>,
     /// Accesses left uninstrumented, with the reason.
     pub uninstrumented: Vec<(Range<usize>, String)>,
+    /// Compiler options from the build context (`-std=c++14`).
+    pub options: Vec<String>,
+    /// Where the build context came from, for the report: the compile database, and the project
+    /// headers read for quoted includes.
+    pub context: String,
+    /// The block-wide barriers whose arrivals are counted (`cl_arrive`), by their span in the
+    /// original file; barrier `b` of the report is `barriers[b]`.
+    pub barriers: Vec<Range<usize>>,
     /// How each template parameter was bound (`T = float`).
     pub template_bindings: Vec<(String, String)>,
 }
@@ -246,8 +254,13 @@ fn build_with(
     if function.has_parse_errors {
         return Err(format!("`{}` does not parse cleanly", function.name));
     }
-    let mut out = String::new();
+    let context = super::context::for_file(model.path);
+    let mut out = context.define_lines();
     let mut headers = Vec::new();
+    let mut included = Includes {
+        read: Vec::new(),
+        search: context.include_dirs.clone(),
+    };
     let mut state = Extraction {
         model,
         kernel: function,
@@ -255,6 +268,7 @@ fn build_with(
         headers: &mut headers,
         result: None,
         guards,
+        included: &mut included,
     };
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
@@ -263,6 +277,22 @@ fn build_with(
             function.name
         ));
     };
+    rewritten.options = context
+        .standard
+        .iter()
+        .map(|standard| format!("-std={standard}"))
+        .collect();
+    let mut described = Vec::new();
+    if let Some(database) = &context.database {
+        described.push(format!("flags of {}", database.display()));
+    }
+    if !included.read.is_empty() {
+        described.push(format!(
+            "{} project header(s) for quoted includes",
+            included.read.len()
+        ));
+    }
+    rewritten.context = described.join(", ");
     let bindings = bind_template(model, function, template_arguments);
     if !bindings.0.is_empty() {
         // The kernel becomes an ordinary function with its parameters bound by name.
@@ -293,6 +323,47 @@ struct Extraction<'a, 'm, 't> {
     headers: &'a mut Vec<String>,
     result: Option<KernelSource>,
     guards: Option<&'a super::twin::Guards>,
+    included: &'a mut Includes,
+}
+
+/// The project headers read into an experiment (quoted includes found beside the file, in an
+/// `include/` folder next to it or above it, or in the include paths of the file's compile
+/// command), each once.
+#[derive(Default)]
+pub struct Includes {
+    pub read: Vec<std::path::PathBuf>,
+    /// Include paths from the compile database, searched after the file's own folders.
+    pub search: Vec<std::path::PathBuf>,
+}
+
+/// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
+/// first few; a header past this is a library's.
+const MAX_INCLUDES: usize = 24;
+const MAX_INCLUDE_BYTES: u64 = 512 * 1024;
+const MAX_INCLUDE_DEPTH: usize = 4;
+
+/// Where a quoted include `name` of the file `from` is: its folder, then `include/` beside it and
+/// above it, then `search`.
+pub fn resolve_include(
+    from: &std::path::Path,
+    name: &str,
+    search: &[std::path::PathBuf],
+) -> Option<std::path::PathBuf> {
+    let folder = from.parent().unwrap_or(std::path::Path::new("."));
+    let folder = if folder.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        folder
+    };
+    let mut candidates = vec![
+        folder.join(name),
+        folder.join("include").join(name),
+        folder.join("..").join("include").join(name),
+    ];
+    candidates.extend(search.iter().map(|dir| dir.join(name)));
+    candidates.into_iter().find(|path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_INCLUDE_BYTES)
+    })
 }
 
 impl<'t> Extraction<'_, '_, 't> {
@@ -318,6 +389,9 @@ impl<'t> Extraction<'_, '_, 't> {
                 if !self.headers.contains(&header) {
                     self.headers.push(header);
                 }
+            }
+            "preproc_include" if item.field("path").is_some_and(|p| p.node_kind() == "string_literal") => {
+                self.include(item, depth);
             }
             "preproc_include" => {
                 let substitute = STANDARD_SUBSTITUTES
@@ -413,6 +487,47 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             _ => {}
         }
+    }
+
+    /// A quoted include of a project header: its macros, types, constants and device functions,
+    /// extracted as the file's own are, in place.
+    fn include(&mut self, item: Node, depth: usize) {
+        let Some(name) = item
+            .field("path")
+            .map(|p| text(p, self.source()).trim_matches('"').to_string())
+        else {
+            return;
+        };
+        if depth > MAX_INCLUDE_DEPTH || self.included.read.len() >= MAX_INCLUDES {
+            return;
+        }
+        let Some(path) = resolve_include(self.model.path, &name, &self.included.search) else {
+            return;
+        };
+        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if self.included.read.contains(&key) {
+            return;
+        }
+        self.included.read.push(key);
+        let Ok(header) = std::fs::read_to_string(&path) else {
+            return;
+        };
+        let kernel = self.kernel;
+        let out = &mut *self.out;
+        let headers = &mut *self.headers;
+        let included = &mut *self.included;
+        super::with_model(&path, &header, |model| {
+            let mut inner = Extraction {
+                model,
+                kernel,
+                out,
+                headers,
+                result: None,
+                guards: None,
+                included,
+            };
+            inner.items(model.tree.root_node(), depth + 1);
+        });
     }
 
     fn push(&mut self, text: &str) {
@@ -677,6 +792,27 @@ fn instrument(
             format!("{separator}{}", added.join(", ")),
         ));
     }
+    // Each barrier written in the kernel counts its arrivals first: `(cl_arrive(..), barrier)`.
+    let mut barriers: Vec<Range<usize>> = Vec::new();
+    if let Some(facts) = facts {
+        let barrier_words = format!("cudalint_report + (CL_SCRATCH_WORDS + {}ull * CL_SITE_WORDS)", sites.len());
+        for barrier in facts.barriers.iter().filter(|b| b.via.is_none()) {
+            let span = barrier.node.byte_range();
+            let inside_access = planned.iter().any(|(access, ..)| {
+                access.start < span.start && span.start < access.end
+                    || access.start < span.end && span.end < access.end
+            });
+            if barriers.contains(&span) || inside_access {
+                continue;
+            }
+            edits.push((
+                span.start..span.start,
+                format!("(cl_arrive({barrier_words}, {}u), ", barriers.len()),
+            ));
+            edits.push((span.end..span.end, ")".to_string()));
+            barriers.push(span);
+        }
+    }
     let conditions: &[(Range<usize>, String)] = guards.map_or(&[], |g| g.sites.as_slice());
     if let Some(guards) = guards {
         for (span, replacement) in &guards.edits {
@@ -705,6 +841,9 @@ fn instrument(
         sites,
         uninstrumented,
         template_bindings: Vec::new(),
+        barriers,
+        options: Vec::new(),
+        context: String::new(),
     }
 }
 

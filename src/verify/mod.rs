@@ -5,6 +5,7 @@
 
 pub mod client;
 pub mod compile;
+pub mod context;
 pub mod extract;
 pub mod params;
 pub mod protocol;
@@ -79,6 +80,7 @@ fn verification(status: &str, detail: impl Into<String>) -> Option<Verification>
     Some(Verification {
         status: status.into(),
         detail: detail.into(),
+        compiler: None,
     })
 }
 
@@ -131,6 +133,8 @@ pub fn twin_for(
         kernel: source.symbol.clone(),
         sites: source.sites.len(),
         configs: synthesised.to_vec(),
+        barriers: source.barriers.len(),
+        options: source.options.clone(),
     };
     Some(Twin {
         guards,
@@ -258,6 +262,8 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         kernel: source.symbol.clone(),
         sites: source.sites.len(),
         configs,
+        barriers: source.barriers.len(),
+        options: source.options.clone(),
     };
     Ok(KernelExperiment {
         kernel: function.name.clone(),
@@ -280,12 +286,15 @@ pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) ->
     Some(with(&model))
 }
 
-/// Which kernel holds an access at exactly `span`.
+/// Which kernel holds an access or a barrier at exactly `span`.
 fn kernel_of_span(model: &Model, span: &std::ops::Range<usize>) -> Option<usize> {
     model
         .kernels
         .iter()
-        .find(|(_, facts)| facts.accesses.iter().any(|a| a.node.byte_range() == *span))
+        .find(|(_, facts)| {
+            facts.accesses.iter().any(|a| a.node.byte_range() == *span)
+                || facts.barriers.iter().any(|b| b.node.byte_range() == *span)
+        })
         .map(|(index, _)| *index)
 }
 
@@ -394,7 +403,7 @@ pub fn verify(
                 } else {
                     diagnostic.verification = verification(
                         "not-verifiable",
-                        "no global-memory access of a kernel at this location",
+                        "no global-memory access or barrier of a kernel at this location",
                     );
                 }
             }
@@ -558,7 +567,12 @@ pub fn verify(
                             first_error(log)
                         ),
                     ),
-                    (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text),
+                    (Outcome::Ran(results), Ok(built)) => {
+                        judge(diagnostic, built, results, &text).map(|mut v| {
+                            v.compiler = Some(compiler_used(summary.compiler.as_deref(), built));
+                            v
+                        })
+                    }
                     (Outcome::Ran(_), Err(reason)) => {
                         verification("not-verifiable", reason.clone())
                     }
@@ -638,6 +652,20 @@ pub fn verify(
     summary
 }
 
+/// The compiler of an experiment and its build context, for the verification details.
+fn compiler_used(worker: Option<&str>, built: &KernelExperiment) -> String {
+    let nvrtc = worker
+        .and_then(|w| w.split(',').next())
+        .unwrap_or("NVRTC")
+        .to_string();
+    let mut parts = vec![nvrtc];
+    parts.extend(built.experiment.options.iter().cloned());
+    if !built.source.context.is_empty() {
+        parts.push(built.source.context.clone());
+    }
+    parts.join("; ")
+}
+
 /// One program holding every kernel experiment of a file, when there are several.
 fn shared_program(built: &[Result<KernelExperiment, String>]) -> Option<String> {
     let sources: Vec<&extract::KernelSource> = built
@@ -708,6 +736,74 @@ fn run_one(
     }
 }
 
+/// The outcome of a `divergent-barrier` finding, from the arrival counts of its barrier.
+fn judge_barrier(
+    diagnostic: &Diagnostic,
+    built: &KernelExperiment,
+    results: &[ConfigResult],
+    text: &str,
+) -> Option<Verification> {
+    let Some(barrier) = access_spans(diagnostic)
+        .find_map(|span| built.source.barriers.iter().position(|b| b == span))
+    else {
+        return verification(
+            "not-verifiable",
+            "the barrier is inside a device function, whose barriers are not counted",
+        );
+    };
+    let span = &built.source.barriers[barrier];
+    let call = text
+        .get(span.clone())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = LineIndex::new(text).line_of(span.start) + 1;
+    for (config, result) in built.experiment.configs.iter().zip(results) {
+        if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
+            let threads = u64::from(config.block[0])
+                * u64::from(config.block[1])
+                * u64::from(config.block[2]);
+            let rounds = found.expected / threads.max(1);
+            let of = if rounds > 1 {
+                format!("{} ({rounds} rounds of {threads} threads)", found.expected)
+            } else {
+                format!("{}", found.expected)
+            };
+            return verification(
+                "confirmed",
+                format!(
+                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}",
+                    found.block[0],
+                    found.block[1],
+                    found.block[2],
+                    found.arrived,
+                    found.blocks,
+                    config.description
+                ),
+            );
+        }
+    }
+    let tried: Vec<String> = built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .map(|(config, result)| match &result.error {
+            Some(error) => format!("{} (launch failed: {error})", config.description),
+            None => config.description.clone(),
+        })
+        .collect();
+    verification(
+        "not-reproduced",
+        format!(
+            "every thread of every block reached `{call}` alike in {} configuration(s): {}",
+            tried.len(),
+            tried.join("; ")
+        ),
+    )
+}
+
 /// The outcome for one finding, from its site's violations in each configuration.
 fn judge(
     diagnostic: &Diagnostic,
@@ -715,6 +811,9 @@ fn judge(
     results: &[ConfigResult],
     text: &str,
 ) -> Option<Verification> {
+    if diagnostic.rule == "divergent-barrier" {
+        return judge_barrier(diagnostic, built, results, text);
+    }
     let Some(site_index) = access_spans(diagnostic)
         .find_map(|span| built.source.sites.iter().position(|s| s.span == *span))
     else {

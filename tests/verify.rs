@@ -389,6 +389,13 @@ fn without_a_driver_every_finding_is_reported_and_marked() {
     for finding in findings {
         let verification = &finding["verification"];
         assert_eq!(verification["status"], "not-verifiable", "{finding}");
+        // a barrier reached through a helper is not counted, GPU or not
+        if finding["rule"] == "divergent-barrier"
+            && verification["detail"]
+                == "the barrier is inside a device function, whose barriers are not counted"
+        {
+            continue;
+        }
         let expected = if finding["rule"] == "unguarded-thread-index"
             || finding["rule"] == "divergent-barrier"
         {

@@ -451,6 +451,32 @@ pub fn verify(
                 }
             }
         }
+        // A kernel finding that no GPU would verify says why instead.
+        for ((report_index, kernel), indices) in &groups {
+            let Some(report) = run.reports.get_mut(*report_index) else {
+                continue;
+            };
+            let (path, text) = (report.path.clone(), report.source.clone());
+            let reasons: Vec<Option<String>> = with_model(&path, &text, |model| {
+                let built = experiment_for_kernel(model, *kernel);
+                indices
+                    .iter()
+                    .map(|index| {
+                        let diagnostic = report.diagnostics.get(*index)?;
+                        match &built {
+                            Err(reason) => Some(reason.clone()),
+                            Ok(built) => uninstrumented_reason(diagnostic, built),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+            for (index, reason) in indices.iter().zip(reasons) {
+                if let (Some(d), Some(reason)) = (report.diagnostics.get_mut(*index), reason) {
+                    d.verification = verification("not-verifiable", reason);
+                }
+            }
+        }
         summary.workers_started = client.started;
         summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;
         return summary;
@@ -734,6 +760,29 @@ fn run_one(
         }
         Err(failure) => Outcome::NotVerifiable(failure.to_string()),
     }
+}
+
+/// Why the experiment cannot judge `diagnostic` whatever it runs: its barrier or access is not
+/// instrumented.
+fn uninstrumented_reason(diagnostic: &Diagnostic, built: &KernelExperiment) -> Option<String> {
+    if diagnostic.rule == "divergent-barrier" {
+        let counted = access_spans(diagnostic).any(|span| built.source.barriers.contains(span));
+        return (!counted).then(|| {
+            "the barrier is inside a device function, whose barriers are not counted".to_string()
+        });
+    }
+    if access_spans(diagnostic).any(|span| built.source.sites.iter().any(|s| s.span == *span)) {
+        return None;
+    }
+    Some(
+        built
+            .source
+            .uninstrumented
+            .iter()
+            .find(|(span, _)| *span == diagnostic.span)
+            .map(|(_, why)| why.clone())
+            .unwrap_or_else(|| "the access was not instrumented".into()),
+    )
 }
 
 /// The outcome of a `divergent-barrier` finding, from the arrival counts of its barrier.

@@ -807,7 +807,13 @@ fn a_constant_slot_finding_is_verified_at_the_labelled_access() {
 
 /// The guarded twin of each kernel with findings: the findings' own guards, applied at the
 /// accesses (`cl_at_if`) or in place of the `<=` they label.
-fn twins_of(fixture: &str) -> Vec<(String, cudalint::verify::KernelExperiment, cudalint::verify::Twin)> {
+fn twins_of(
+    fixture: &str,
+) -> Vec<(
+    String,
+    cudalint::verify::KernelExperiment,
+    cudalint::verify::Twin,
+)> {
     let text = std::fs::read_to_string(fixture).unwrap();
     let settings = cudalint::config::Settings::every_rule();
     let findings = cudalint::engine::lint_text(Path::new(fixture), &text, &settings).diagnostics;
@@ -876,12 +882,7 @@ fn footprint_configs_cut_buffers_to_the_twin_footprint() {
             run_ms: 0.1,
             violations: Vec::new(),
             error: None,
-            footprint: twin
-                .source
-                .sites
-                .iter()
-                .map(|_| 37 * 37 * 4)
-                .collect(),
+            footprint: twin.source.sites.iter().map(|_| 37 * 37 * 4).collect(),
             barriers: Vec::new(),
         })
         .collect();
@@ -902,16 +903,18 @@ fn footprint_configs_cut_buffers_to_the_twin_footprint() {
     // a twin run that itself went past a buffer gives no footprint
     let mut past = results.clone();
     for result in &mut past {
-        result.violations.push(cudalint::verify::protocol::SiteViolation {
-            site: 0,
-            count: 1,
-            index: 5000,
-            kind: 1,
-            thread: [0; 3],
-            block: [0; 3],
-            extent: 4000,
-            cause: 1,
-        });
+        result
+            .violations
+            .push(cudalint::verify::protocol::SiteViolation {
+                site: 0,
+                count: 1,
+                index: 5000,
+                kind: 1,
+                thread: [0; 3],
+                block: [0; 3],
+                extent: 4000,
+                cause: 1,
+            });
     }
     assert!(cudalint::verify::footprint_configs(built, twin, &past).is_empty());
 }
@@ -937,7 +940,10 @@ fn barriers_count_their_arrivals() {
     for (kernel, built) in &outputs {
         assert_eq!(built.experiment.barriers, built.source.barriers.len());
         counted += built.source.barriers.len();
-        let name = format!("barriers__{}__{kernel}", fixture.replace(['/', '.', '-'], "_"));
+        let name = format!(
+            "barriers__{}__{kernel}",
+            fixture.replace(['/', '.', '-'], "_")
+        );
         insta::assert_snapshot!(name, built.source.body.clone());
     }
     assert!(counted >= 6, "{counted} barriers counted");
@@ -947,7 +953,9 @@ fn barriers_count_their_arrivals() {
 /// its count, and how many blocks diverged.
 #[test]
 fn barrier_divergence_is_read_from_the_counts() {
-    use cudalint::verify::worker::{barrier_divergences, BARRIER_BLOCKS, SCRATCH_WORDS, SITE_WORDS};
+    use cudalint::verify::worker::{
+        barrier_divergences, BARRIER_BLOCKS, SCRATCH_WORDS, SITE_WORDS,
+    };
     let sites = 2;
     let mut words = vec![0u64; SCRATCH_WORDS + sites * SITE_WORDS + 2 * BARRIER_BLOCKS];
     let base = SCRATCH_WORDS + sites * SITE_WORDS;
@@ -964,7 +972,10 @@ fn barrier_divergence_is_read_from_the_counts() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].barrier, 0);
     assert_eq!(found[0].block, [3, 0, 0]);
-    assert_eq!((found[0].arrived, found[0].expected, found[0].blocks), (232, 256, 1));
+    assert_eq!(
+        (found[0].arrived, found[0].expected, found[0].blocks),
+        (232, 256, 1)
+    );
     // a 2D grid: the linear block number is split back into x and y
     words[base + 3] = 256;
     words[base + 5] = 100;

@@ -71,13 +71,7 @@ impl Compiler {
         compile_cubin(source, &fast).or_else(|first_log| {
             // The full language (implicit runtime headers, libcu++ in cooperative groups): the
             // reference compile, whose log is the one worth showing.
-            compile_cubin(source, &base).map_err(|log| {
-                if log.is_empty() {
-                    first_log
-                } else {
-                    log
-                }
-            })
+            compile_cubin(source, &base).map_err(|log| if log.is_empty() { first_log } else { log })
         })
     }
 }

@@ -126,9 +126,7 @@ pub fn from_arguments(arguments: &[String], directory: &Path) -> BuildContext {
                     context.include_dirs.push(dir);
                 }
             }
-        } else if let Some(definition) =
-            value_of("--define-macro").or_else(|| value_of("-D"))
-        {
+        } else if let Some(definition) = value_of("--define-macro").or_else(|| value_of("-D")) {
             let (name, value) = match definition.split_once('=') {
                 Some((name, value)) => (name.to_string(), Some(value.to_string())),
                 None => (definition.clone(), None),

@@ -112,8 +112,16 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
 /// int64_t;`, `using uint32_t = unsigned;`).
 fn declares_fixed_width_integers(body: &str) -> bool {
     const NAMES: &[&str] = &[
-        "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
-        "intptr_t", "uintptr_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "intptr_t",
+        "uintptr_t",
     ];
     body.lines().any(|line| {
         let line = line.trim();
@@ -390,7 +398,11 @@ impl<'t> Extraction<'_, '_, 't> {
                     self.headers.push(header);
                 }
             }
-            "preproc_include" if item.field("path").is_some_and(|p| p.node_kind() == "string_literal") => {
+            "preproc_include"
+                if item
+                    .field("path")
+                    .is_some_and(|p| p.node_kind() == "string_literal") =>
+            {
                 self.include(item, depth);
             }
             "preproc_include" => {
@@ -795,7 +807,10 @@ fn instrument(
     // Each barrier written in the kernel counts its arrivals first: `(cl_arrive(..), barrier)`.
     let mut barriers: Vec<Range<usize>> = Vec::new();
     if let Some(facts) = facts {
-        let barrier_words = format!("cudalint_report + (CL_SCRATCH_WORDS + {}ull * CL_SITE_WORDS)", sites.len());
+        let barrier_words = format!(
+            "cudalint_report + (CL_SCRATCH_WORDS + {}ull * CL_SITE_WORDS)",
+            sites.len()
+        );
         for barrier in facts.barriers.iter().filter(|b| b.via.is_none()) {
             let span = barrier.node.byte_range();
             let inside_access = planned.iter().any(|(access, ..)| {

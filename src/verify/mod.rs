@@ -593,12 +593,11 @@ pub fn verify(
                             first_error(log)
                         ),
                     ),
-                    (Outcome::Ran(results), Ok(built)) => {
-                        judge(diagnostic, built, results, &text).map(|mut v| {
+                    (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text)
+                        .map(|mut v| {
                             v.compiler = Some(compiler_used(summary.compiler.as_deref(), built));
                             v
-                        })
-                    }
+                        }),
                     (Outcome::Ran(_), Err(reason)) => {
                         verification("not-verifiable", reason.clone())
                     }

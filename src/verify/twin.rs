@@ -109,7 +109,8 @@ pub fn guards(model: &Model, kernel: usize, diagnostics: &[&Diagnostic]) -> Guar
                         continue;
                     }
                     let replaced = guard.replacen("<=", "<", 1);
-                    out.described.push(format!("{replaced}` in place of `{guard}"));
+                    out.described
+                        .push(format!("{replaced}` in place of `{guard}"));
                     out.edits.push((label.span.clone(), replaced));
                 } else if !out.sites.iter().any(|(s, _)| *s == diagnostic.span) {
                     out.sites.push((diagnostic.span.clone(), "false".into()));

@@ -4,8 +4,8 @@
 
 use super::compile::Compiler;
 use super::protocol::{
-    Argument, BarrierDivergence, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request, Response,
-    SiteViolation, StepResult,
+    Argument, BarrierDivergence, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request,
+    Response, SiteViolation, StepResult,
 };
 use cudarc::driver::{result, sys, CudaContext, CudaModule};
 use sha2::{Digest, Sha256};
@@ -200,7 +200,9 @@ fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
         Some(module) => (module.clone(), 0.0, 0.0, true),
         None => {
             let compiler = &device.compiler;
-            let compiled = match std::panic::catch_unwind(|| compiler.compile(&experiment.source, &experiment.options)) {
+            let compiled = match std::panic::catch_unwind(|| {
+                compiler.compile(&experiment.source, &experiment.options)
+            }) {
                 Err(_) => {
                     return Response::CompileError {
                         log: "NVRTC could not be called".into(),

@@ -238,6 +238,23 @@ pub fn build(
     build_with(model, kernel, template_arguments, None)
 }
 
+/// The extraction without the project headers of quoted includes: what is compiled when the
+/// program with them does not compile (a header with host-only code, say).
+pub fn build_without_includes(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, Some(&NO_INCLUDES))
+}
+
+/// No guard, and no quoted include read: the marker `build_without_includes` passes.
+static NO_INCLUDES: super::twin::Guards = super::twin::Guards {
+    sites: Vec::new(),
+    edits: Vec::new(),
+    described: Vec::new(),
+};
+
 /// The guarded twin of kernel `kernel`: the same extraction with the guards its findings suggest
 /// applied (`super::twin`).
 pub fn build_twin(
@@ -268,6 +285,7 @@ fn build_with(
     let mut included = Includes {
         read: Vec::new(),
         search: context.include_dirs.clone(),
+        off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
     };
     let mut state = Extraction {
         model,
@@ -342,6 +360,8 @@ pub struct Includes {
     pub read: Vec<std::path::PathBuf>,
     /// Include paths from the compile database, searched after the file's own folders.
     pub search: Vec<std::path::PathBuf>,
+    /// No quoted include is read.
+    pub off: bool,
 }
 
 /// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
@@ -510,7 +530,10 @@ impl<'t> Extraction<'_, '_, 't> {
         else {
             return;
         };
-        if depth > MAX_INCLUDE_DEPTH || self.included.read.len() >= MAX_INCLUDES {
+        if self.included.off
+            || depth > MAX_INCLUDE_DEPTH
+            || self.included.read.len() >= MAX_INCLUDES
+        {
             return;
         }
         let Some(path) = resolve_include(self.model.path, &name, &self.included.search) else {

@@ -98,6 +98,9 @@ pub struct KernelExperiment {
     /// and the guards that twin ran with.
     pub footprint_configs: Vec<usize>,
     pub twin_guards: String,
+    /// The program without the project headers of quoted includes, when some were read: compiled
+    /// when the one with them is not.
+    pub without_includes: Option<String>,
 }
 
 /// The guarded twin of a kernel experiment: the kernel with its findings' guards, run with the
@@ -252,6 +255,14 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         .next()
         .filter(|first| block_shapes.all(|other| other == *first));
     let launched_configs = configs.len();
+    let without_includes = if source.context.contains("project header") {
+        extract::build_without_includes(model, kernel, &template_arguments)
+            .ok()
+            .filter(|plain| plain.sites.len() == source.sites.len())
+            .map(|plain| plain.source())
+    } else {
+        None
+    };
     match params::adversarial_configs(&shapes, two_dimensional, launched) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
@@ -274,6 +285,7 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         template_arguments,
         footprint_configs: Vec::new(),
         twin_guards: String::new(),
+        without_includes,
     })
 }
 
@@ -565,7 +577,7 @@ pub fn verify(
                             ran => outcome = Some(ran),
                         }
                     }
-                    match outcome {
+                    let outcome = match outcome {
                         Some(outcome) => outcome,
                         None => run_one(
                             client,
@@ -575,6 +587,19 @@ pub fn verify(
                             &mut summary,
                             twin_ms,
                         ),
+                    };
+                    match (&outcome, &built.without_includes) {
+                        (Outcome::CompileFailed(_), Some(plain)) => {
+                            let experiment = Experiment {
+                                source: plain.clone(),
+                                ..built.experiment.clone()
+                            };
+                            match run_one(client, &experiment, built, report, &mut summary, 0.0) {
+                                Outcome::CompileFailed(_) => outcome,
+                                ran => ran,
+                            }
+                        }
+                        _ => outcome,
                     }
                 }
             };

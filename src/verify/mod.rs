@@ -191,7 +191,7 @@ pub fn footprint_configs(
                         } if *size > 0 && *bytes % size == 0 => {
                             format!("{name} of {} elements", *bytes / size)
                         }
-                        _ => format!("{name} of {} bytes", bytes),
+                        _ => format!("{name} of {bytes} bytes"),
                     };
                     buffers.push(element);
                 }
@@ -841,7 +841,7 @@ fn judge_barrier(
             let of = if rounds > 1 {
                 format!("{} ({rounds} rounds of {threads} threads)", found.expected)
             } else {
-                format!("{}", found.expected)
+                found.expected.to_string()
             };
             return verification(
                 "confirmed",

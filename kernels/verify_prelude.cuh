@@ -9,7 +9,12 @@
 // Report layout (unsigned long long words): CL_SCRATCH_WORDS words of scratch space that a bad
 // access is redirected to, so the run can neither fault nor corrupt a neighbouring buffer, then
 // CL_SITE_WORDS words per access site: violation count, claim flag, index, access kind,
-// threadIdx.{x,y,z}, blockIdx.{x,y,z}, extent in elements, cause.
+// threadIdx.{x,y,z}, blockIdx.{x,y,z}, extent in elements, cause, then the footprint: one past the
+// largest byte any in-bounds access of the site reached (what a correct launch needs).
+//
+// The guarded twin of a kernel rewrites a site `p[e]` whose finding suggests a guard to
+// `(*cl_at_if(cond, p, e, ...))`: when `cond` is false the access goes to the scratch space and is
+// not counted, as if the statement were wrapped in `if (cond)`.
 #pragma once
 
 typedef unsigned long long cl_u64;
@@ -21,8 +26,65 @@ typedef unsigned int uint;
 typedef unsigned short ushort;
 typedef unsigned long ulong;
 
+// The fixed-width integers and limits that code built by nvcc gets from the host's <cstdint>,
+// <climits> and <cfloat>, which NVRTC does not have. When the experiment includes libcu++'s
+// <cuda/std/cstdint> instead, or declares these names itself, CL_HAVE_CSTDINT is defined first.
+#ifndef CL_HAVE_CSTDINT
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long uint64_t;
+typedef long intptr_t;
+typedef unsigned long uintptr_t;
+#endif
+#ifndef INT_MAX
+#define CHAR_BIT 8
+#define SCHAR_MIN (-128)
+#define SCHAR_MAX 127
+#define UCHAR_MAX 255
+#define SHRT_MIN (-32768)
+#define SHRT_MAX 32767
+#define USHRT_MAX 65535
+#define INT_MIN (-2147483647 - 1)
+#define INT_MAX 2147483647
+#define UINT_MAX 4294967295U
+#define LONG_MIN (-9223372036854775807L - 1)
+#define LONG_MAX 9223372036854775807L
+#define ULONG_MAX 18446744073709551615UL
+#define LLONG_MIN (-9223372036854775807LL - 1)
+#define LLONG_MAX 9223372036854775807LL
+#define ULLONG_MAX 18446744073709551615ULL
+#endif
+#ifndef INT32_MAX
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define UINT8_MAX 255
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define UINT16_MAX 65535
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define UINT32_MAX 4294967295U
+#define INT64_MIN (-9223372036854775807L - 1)
+#define INT64_MAX 9223372036854775807L
+#define UINT64_MAX 18446744073709551615UL
+#define SIZE_MAX 18446744073709551615UL
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-07F
+#define DBL_MAX 1.7976931348623158e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-016
+#endif
+
 #define CL_SCRATCH_WORDS 128
-#define CL_SITE_WORDS 12
+#define CL_SITE_WORDS 13
 #define CL_READ 1u
 #define CL_WRITE 2u
 #define CL_OUT_OF_BOUNDS 1u
@@ -59,6 +121,11 @@ __device__ __forceinline__ T* cl_at(T* pointer, long long local, long long offse
         cl_record(report, site, absolute, kind, extent, CL_OUT_OF_BOUNDS);
         return reinterpret_cast<T*>(report);
     }
+    cl_u64* footprint = report + CL_SCRATCH_WORDS + (cl_u64)site * CL_SITE_WORDS + 12;
+    cl_u64 end = ((cl_u64)absolute + 1ULL) * (cl_u64)sizeof(T);
+    if (*(volatile cl_u64*)footprint < end) {
+        atomicMax(footprint, end);
+    }
     if (initialized != 0) {
         unsigned* word = initialized + (absolute >> 5);
         unsigned bit = 1u << (absolute & 31);
@@ -70,4 +137,28 @@ __device__ __forceinline__ T* cl_at(T* pointer, long long local, long long offse
         }
     }
     return pointer + local;
+}
+
+// The guarded twin's access: `keep` is the suggested guard, evaluated at the access.
+template <typename T>
+__device__ __forceinline__ T* cl_at_if(bool keep, T* pointer, long long local, long long offset, cl_u64 bytes,
+                                       unsigned* initialized, unsigned site, unsigned kind, cl_u64* report) {
+    if (!keep) {
+        return reinterpret_cast<T*>(report);
+    }
+    return cl_at(pointer, local, offset, bytes, initialized, site, kind, report);
+}
+
+// Barrier arrivals: each block-wide barrier `b` of the kernel under test is rewritten to
+// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), barrier)`, which counts the
+// threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
+// a block reaches a barrier equally often, its count is a multiple of the block's size; any other
+// count is a block where some threads waited at a barrier that others skipped or left before.
+#define CL_BARRIER_BLOCKS 4096
+
+__device__ __forceinline__ void cl_arrive(cl_u64* barriers, unsigned barrier) {
+    cl_u64 block = blockIdx.x + (cl_u64)gridDim.x * (blockIdx.y + (cl_u64)gridDim.y * blockIdx.z);
+    if (block < CL_BARRIER_BLOCKS) {
+        atomicAdd(barriers + (cl_u64)barrier * CL_BARRIER_BLOCKS + block, 1ULL);
+    }
 }

@@ -8,7 +8,8 @@ crate::declare_lint!(
     Kernel,
     Error,
     "block-wide barrier reachable only under a thread-dependent condition",
-    check
+    check,
+    verifiable = true
 );
 
 fn check(model: &Model, cx: &mut LintContext) {

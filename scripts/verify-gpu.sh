@@ -2,6 +2,9 @@
 # The GPU half of the --verify tests, in one go: every verifiable finding of the fixtures run with
 # --verify, every kernel of kernels/ and testdata/clean/ run instrumented (good code must stay
 # clean), timings, and the cross-check of the bad reproductions under compute-sanitizer.
+# When a sample of real files is present (SAMPLE, default target/verify-sample, as
+# scripts/verify-sample.py writes it), --verify also runs over its files.txt: the share of kernel
+# findings on real code that reach a verdict, and the per-kernel times.
 # Usage: scripts/verify-gpu.sh BINARY OUTDIR (run from a tree holding kernels/ and testdata/).
 set -u
 BIN=${1:?binary}
@@ -47,6 +50,17 @@ for phase in "CUDA C++ Frontend" "NVVM Optimizer" "PTX Translation"; do
 done
 rm -f "$OUT/nvrtc-phases.csv"
 
+SAMPLE=${SAMPLE:-target/verify-sample}
+if [ -f "$SAMPLE/files.txt" ]; then
+    echo "== cudalint check --verify on the real-code sample ($(wc -l < "$SAMPLE/files.txt") files)"
+    start=$(date +%s%N)
+    timeout 300 "$BIN" check --verify --verify-timeout 3 --format json --verify-timings "$OUT/timings-real.json" $(cat "$SAMPLE/files.txt") > "$OUT/verify-real.json" 2> "$OUT/verify-real-stderr.txt"
+    rc=$?
+    end=$(date +%s%N)
+    echo "exit $rc, wall $(( (end - start) / 1000000 )) ms"
+    tail -5 "$OUT/verify-real-stderr.txt"
+fi
+
 echo "== every kernel instrumented (verify-file)"
 "$BIN" verify-file kernels/*/good.cu kernels/*/bad.cu testdata/clean/*.cu testdata/bad/*.cu testdata/seeds/*.cu > "$OUT/probe.txt" 2>&1
 echo "exit $?"; grep -c "clean in" "$OUT/probe.txt"; grep -v "clean in" "$OUT/probe.txt" | cut -c1-300 | head -40
@@ -70,7 +84,13 @@ check_one() {
     echo "$(basename "$exe") $tool: exit $code; $summary; $first"
 }
 export -f check_one
-for exe in /tmp/cudalint-san/*-bad /tmp/cudalint-san/*-good; do
-    for tool in memcheck initcheck; do echo "$exe $tool"; done
-done | xargs -P 8 -L 1 bash -c 'check_one $0 $1' | sort > "$OUT/sanitizer.txt"
+{
+    for exe in /tmp/cudalint-san/*-bad /tmp/cudalint-san/*-good; do
+        for tool in memcheck initcheck; do echo "$exe $tool"; done
+    done
+    # Barriers: synccheck on the divergent-barrier reproductions.
+    for exe in /tmp/cudalint-san/divergent-barrier-bad /tmp/cudalint-san/divergent-barrier-good; do
+        echo "$exe synccheck"
+    done
+} | xargs -P 8 -L 1 bash -c 'check_one $0 $1' | sort > "$OUT/sanitizer.txt"
 cat "$OUT/sanitizer.txt"

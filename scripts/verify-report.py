@@ -5,12 +5,15 @@ Usage: scripts/verify-report.py OUTDIR
 """
 import collections
 import json
+import os
+import re
+import statistics
 import sys
 
 out = sys.argv[1]
 verify = json.load(open(f"{out}/verify.json"))
 diagnostics = [d for d in verify["diagnostics"] if d.get("verification", {}).get("status") != "not-verifiable"]
-kernel_rules = {"unguarded-thread-index", "out-of-range-access"}
+kernel_rules = {"unguarded-thread-index", "out-of-range-access", "divergent-barrier"}
 kernel = [d for d in diagnostics if d["rule"] in kernel_rules]
 host = [d for d in diagnostics if d["rule"] not in kernel_rules]
 
@@ -53,3 +56,45 @@ for run in ("cold", "warm"):
     compiler = timings.get("compiler")
     if compiler:
         print(f"\nCompiler: {compiler}")
+
+
+def reason(detail):
+    """A not-verifiable detail without its file names, lines and numbers, to group by."""
+    detail = re.sub(r"cudalint_verify\.cu\(\d+\): ", "", detail)
+    detail = re.sub(r"`[^`]*`", "`_`", detail)
+    detail = re.sub(r"\d+", "N", detail)
+    return detail[:150]
+
+
+real = f"{out}/verify-real.json"
+if os.path.exists(real):
+    findings = [d for d in json.load(open(real))["diagnostics"] if d["rule"] in kernel_rules]
+    statuses = collections.Counter(d.get("verification", {}).get("status") for d in findings)
+    verdicts = statuses["confirmed"] + statuses["not-reproduced"]
+    print(f"\n## Real-code sample: {len(findings)} kernel findings")
+    print(f"\nVerdicts: {verdicts} of {len(findings)} ({100 * verdicts / max(1, len(findings)):.0f}%): "
+          f"{statuses['confirmed']} confirmed, {statuses['not-reproduced']} not reproduced, "
+          f"{statuses['not-verifiable']} not verifiable.\n")
+    print("| rule | confirmed | not reproduced | not verifiable |")
+    print("|---|---:|---:|---:|")
+    for rule in sorted(kernel_rules):
+        c = collections.Counter(d["verification"]["status"] for d in findings if d["rule"] == rule and "verification" in d)
+        print(f"| {rule} | {c['confirmed']} | {c['not-reproduced']} | {c['not-verifiable']} |")
+    reasons = collections.Counter(reason(d["verification"]["detail"]) for d in findings
+                                  if d.get("verification", {}).get("status") == "not-verifiable")
+    print("\n| not verifiable because | findings |")
+    print("|---|---:|")
+    for text, n in reasons.most_common():
+        print(f"| {text.replace('|', '/')} | {n} |")
+    for d in findings:
+        v = d.get("verification", {})
+        print(f"- {d['path']}:{d['line']} {d['rule']}: {v.get('status')}: {v.get('detail', '')[:300]}")
+    timings_path = f"{out}/timings-real.json"
+    if os.path.exists(timings_path):
+        timings = json.load(open(timings_path))
+        totals = [e["total_ms"] for e in timings["experiments"]]
+        if totals:
+            print(f"\nPer-kernel time after context creation (compile, load, runs, twin): median "
+                  f"{statistics.median(totals):.1f} ms, max {max(totals):.1f} ms over {len(totals)} "
+                  f"kernels; context {timings.get('context_ms') or 0:.0f} ms; whole run "
+                  f"{timings['wall_ms'] / 1000:.1f} s; compiler {timings.get('compiler')}")

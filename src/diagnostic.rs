@@ -65,6 +65,9 @@ pub struct Verification {
     /// `confirmed`, `not-reproduced` or `not-verifiable`.
     pub status: String,
     pub detail: String,
+    /// The compiler and build context the experiment was compiled with, when one ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiler: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

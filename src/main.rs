@@ -150,6 +150,10 @@ struct CheckArgs {
     /// Write the verification's device and per-kernel timings as JSON to this file
     #[arg(long, hide = true)]
     verify_timings: Option<PathBuf>,
+    /// The compile database whose include paths, definitions and standard --verify compiles each
+    /// file with (default: compile_commands.json found by walking up from the file)
+    #[arg(long, value_name = "PATH")]
+    compile_commands: Option<PathBuf>,
 }
 
 fn parse_timeout(text: &str) -> Result<f64, String> {
@@ -690,6 +694,9 @@ fn debug_tree(path: PathBuf) -> ExitCode {
 fn run_verification(run: &mut RunResult, args: &CheckArgs) {
     use cudalint::verify;
     let timeout = std::time::Duration::from_secs_f64(args.verify_timeout);
+    if let Some(path) = &args.compile_commands {
+        verify::context::set_compile_commands(path.clone());
+    }
     let options = verify::VerifyOptions {
         timeout,
         progress: std::io::stderr().is_terminal(),

@@ -367,6 +367,7 @@ mod tests {
         let source = "out[i] = 1;\nout[j] = 2;\n";
         let mut verified = Diagnostic::new("unguarded-thread-index", 0..6, "first");
         verified.verification = Some(Verification {
+            compiler: None,
             status: "confirmed".into(),
             detail: "thread 1000 wrote past 4000 bytes".into(),
         });

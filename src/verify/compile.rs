@@ -51,9 +51,17 @@ impl Compiler {
         )
     }
 
-    /// Compiles `source` to a CUBIN; the error is NVRTC's log.
-    pub fn compile(&self, source: &str) -> Result<Vec<u8>, String> {
-        let mut fast = self.base_options.clone();
+    /// Compiles `source` to a CUBIN with the file's own `options` (a `-std=` replaces the
+    /// default); the error is NVRTC's log.
+    pub fn compile(&self, source: &str, options: &[String]) -> Result<Vec<u8>, String> {
+        let mut base = self.base_options.clone();
+        for option in options {
+            if option.starts_with("-std=") {
+                base.retain(|o| !o.starts_with("-std="));
+            }
+            base.push(option.clone());
+        }
+        let mut fast = base.clone();
         fast.push("-minimal".into());
         fast.push("-D_CG_LIMIT_INCLUDED_DEPENDENCIES".into());
         let includes_headers = source.trim_start().starts_with("#include");
@@ -63,13 +71,7 @@ impl Compiler {
         compile_cubin(source, &fast).or_else(|first_log| {
             // The full language (implicit runtime headers, libcu++ in cooperative groups): the
             // reference compile, whose log is the one worth showing.
-            compile_cubin(source, &self.base_options).map_err(|log| {
-                if log.is_empty() {
-                    first_log
-                } else {
-                    log
-                }
-            })
+            compile_cubin(source, &base).map_err(|log| if log.is_empty() { first_log } else { log })
         })
     }
 }

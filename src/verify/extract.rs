@@ -62,6 +62,14 @@ pub struct KernelSource {
     pub sites: Vec<Site>,
     /// Accesses left uninstrumented, with the reason.
     pub uninstrumented: Vec<(Range<usize>, String)>,
+    /// Compiler options from the build context (`-std=c++14`).
+    pub options: Vec<String>,
+    /// Where the build context came from, for the report: the compile database, and the project
+    /// headers read for quoted includes.
+    pub context: String,
+    /// The block-wide barriers whose arrivals are counted (`cl_arrive`), by their span in the
+    /// original file; barrier `b` of the report is `barriers[b]`.
+    pub barriers: Vec<Range<usize>>,
     /// How each template parameter was bound (`T = float`).
     pub template_bindings: Vec<(String, String)>,
 }
@@ -81,6 +89,12 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
         out.push_str(header);
         out.push('\n');
     }
+    // The prelude's fixed-width integers give way to libcu++'s or to the file's own.
+    if headers.iter().any(|h| h.contains("cuda/std/cstdint"))
+        || bodies.iter().any(|b| declares_fixed_width_integers(b))
+    {
+        out.push_str("#define CL_HAVE_CSTDINT\n");
+    }
     out.push_str(PRELUDE);
     out.push('\n');
     match bodies {
@@ -92,6 +106,38 @@ pub fn program(headers: &[String], bodies: &[String]) -> String {
         }
     }
     out
+}
+
+/// Whether `body` declares one of the fixed-width integer names itself (`typedef long long
+/// int64_t;`, `using uint32_t = unsigned;`).
+fn declares_fixed_width_integers(body: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "intptr_t",
+        "uintptr_t",
+    ];
+    body.lines().any(|line| {
+        let line = line.trim();
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let declared = if words.first() == Some(&"typedef") {
+            words.last()
+        } else if words.first() == Some(&"using") && line.contains('=') {
+            words.get(1)
+        } else {
+            None
+        };
+        declared.is_some_and(|name| NAMES.contains(name))
+    })
 }
 
 /// The headers of `headers` that `body` uses, and `body` without the namespace aliases,
@@ -189,6 +235,43 @@ pub fn build(
     kernel: usize,
     template_arguments: &[String],
 ) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, None)
+}
+
+/// The extraction without the project headers of quoted includes: what is compiled when the
+/// program with them does not compile (a header with host-only code, say).
+pub fn build_without_includes(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, Some(&NO_INCLUDES))
+}
+
+/// No guard, and no quoted include read: the marker `build_without_includes` passes.
+static NO_INCLUDES: super::twin::Guards = super::twin::Guards {
+    sites: Vec::new(),
+    edits: Vec::new(),
+    described: Vec::new(),
+};
+
+/// The guarded twin of kernel `kernel`: the same extraction with the guards its findings suggest
+/// applied (`super::twin`).
+pub fn build_twin(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+    guards: &super::twin::Guards,
+) -> Result<KernelSource, String> {
+    build_with(model, kernel, template_arguments, Some(guards))
+}
+
+fn build_with(
+    model: &Model,
+    kernel: usize,
+    template_arguments: &[String],
+    guards: Option<&super::twin::Guards>,
+) -> Result<KernelSource, String> {
     let function = model.functions.get(kernel).ok_or("no such kernel")?;
     if function.kind != FunctionKind::Kernel {
         return Err(format!("`{}` is not a kernel", function.name));
@@ -196,14 +279,22 @@ pub fn build(
     if function.has_parse_errors {
         return Err(format!("`{}` does not parse cleanly", function.name));
     }
-    let mut out = String::new();
+    let context = super::context::for_file(model.path);
+    let mut out = context.define_lines();
     let mut headers = Vec::new();
+    let mut included = Includes {
+        read: Vec::new(),
+        search: context.include_dirs.clone(),
+        off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
+    };
     let mut state = Extraction {
         model,
         kernel: function,
         out: &mut out,
         headers: &mut headers,
         result: None,
+        guards,
+        included: &mut included,
     };
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
@@ -212,6 +303,22 @@ pub fn build(
             function.name
         ));
     };
+    rewritten.options = context
+        .standard
+        .iter()
+        .map(|standard| format!("-std={standard}"))
+        .collect();
+    let mut described = Vec::new();
+    if let Some(database) = &context.database {
+        described.push(format!("flags of {}", database.display()));
+    }
+    if !included.read.is_empty() {
+        described.push(format!(
+            "{} project header(s) for quoted includes",
+            included.read.len()
+        ));
+    }
+    rewritten.context = described.join(", ");
     let bindings = bind_template(model, function, template_arguments);
     if !bindings.0.is_empty() {
         // The kernel becomes an ordinary function with its parameters bound by name.
@@ -241,6 +348,50 @@ struct Extraction<'a, 'm, 't> {
     out: &'a mut String,
     headers: &'a mut Vec<String>,
     result: Option<KernelSource>,
+    guards: Option<&'a super::twin::Guards>,
+    included: &'a mut Includes,
+}
+
+/// The project headers read into an experiment (quoted includes found beside the file, in an
+/// `include/` folder next to it or above it, or in the include paths of the file's compile
+/// command), each once.
+#[derive(Default)]
+pub struct Includes {
+    pub read: Vec<std::path::PathBuf>,
+    /// Include paths from the compile database, searched after the file's own folders.
+    pub search: Vec<std::path::PathBuf>,
+    /// No quoted include is read.
+    pub off: bool,
+}
+
+/// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
+/// first few; a header past this is a library's.
+const MAX_INCLUDES: usize = 24;
+const MAX_INCLUDE_BYTES: u64 = 512 * 1024;
+const MAX_INCLUDE_DEPTH: usize = 4;
+
+/// Where a quoted include `name` of the file `from` is: its folder, then `include/` beside it and
+/// above it, then `search`.
+pub fn resolve_include(
+    from: &std::path::Path,
+    name: &str,
+    search: &[std::path::PathBuf],
+) -> Option<std::path::PathBuf> {
+    let folder = from.parent().unwrap_or(std::path::Path::new("."));
+    let folder = if folder.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        folder
+    };
+    let mut candidates = vec![
+        folder.join(name),
+        folder.join("include").join(name),
+        folder.join("..").join("include").join(name),
+    ];
+    candidates.extend(search.iter().map(|dir| dir.join(name)));
+    candidates.into_iter().find(|path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_INCLUDE_BYTES)
+    })
 }
 
 impl<'t> Extraction<'_, '_, 't> {
@@ -266,6 +417,13 @@ impl<'t> Extraction<'_, '_, 't> {
                 if !self.headers.contains(&header) {
                     self.headers.push(header);
                 }
+            }
+            "preproc_include"
+                if item
+                    .field("path")
+                    .is_some_and(|p| p.node_kind() == "string_literal") =>
+            {
+                self.include(item, depth);
             }
             "preproc_include" => {
                 let substitute = STANDARD_SUBSTITUTES
@@ -363,6 +521,50 @@ impl<'t> Extraction<'_, '_, 't> {
         }
     }
 
+    /// A quoted include of a project header: its macros, types, constants and device functions,
+    /// extracted as the file's own are, in place.
+    fn include(&mut self, item: Node, depth: usize) {
+        let Some(name) = item
+            .field("path")
+            .map(|p| text(p, self.source()).trim_matches('"').to_string())
+        else {
+            return;
+        };
+        if self.included.off
+            || depth > MAX_INCLUDE_DEPTH
+            || self.included.read.len() >= MAX_INCLUDES
+        {
+            return;
+        }
+        let Some(path) = resolve_include(self.model.path, &name, &self.included.search) else {
+            return;
+        };
+        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if self.included.read.contains(&key) {
+            return;
+        }
+        self.included.read.push(key);
+        let Ok(header) = std::fs::read_to_string(&path) else {
+            return;
+        };
+        let kernel = self.kernel;
+        let out = &mut *self.out;
+        let headers = &mut *self.headers;
+        let included = &mut *self.included;
+        super::with_model(&path, &header, |model| {
+            let mut inner = Extraction {
+                model,
+                kernel,
+                out,
+                headers,
+                result: None,
+                guards: None,
+                included,
+            };
+            inner.items(model.tree.root_node(), depth + 1);
+        });
+    }
+
     fn push(&mut self, text: &str) {
         self.out.push_str(text);
         self.out.push('\n');
@@ -384,7 +586,7 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             FunctionKind::Host => {}
             FunctionKind::Kernel if definition == self.kernel.definition => {
-                let instrumented = instrument(self.model, self.kernel);
+                let instrumented = instrument(self.model, self.kernel, self.guards);
                 if template.is_some() {
                     self.out.push_str("namespace cudalint_instance {\n");
                     self.out.push_str(TEMPLATE_MARKER);
@@ -517,7 +719,11 @@ fn is_named_constant(declaration: Node, source: &str) -> bool {
 }
 
 /// The kernel's text with its signature extended and its accesses checked.
-fn instrument(model: &Model, function: &Function) -> KernelSource {
+fn instrument(
+    model: &Model,
+    function: &Function,
+    guards: Option<&super::twin::Guards>,
+) -> KernelSource {
     let source = model.source;
     let facts = model
         .kernel_facts()
@@ -621,7 +827,51 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
             format!("{separator}{}", added.join(", ")),
         ));
     }
-    let body_text = render(source, definition.clone(), &planned, &sites, &edits, 0);
+    // Each barrier written in the kernel counts its arrivals first: `(cl_arrive(..), barrier)`.
+    let mut barriers: Vec<Range<usize>> = Vec::new();
+    if let Some(facts) = facts {
+        let barrier_words = format!(
+            "cudalint_report + (CL_SCRATCH_WORDS + {}ull * CL_SITE_WORDS)",
+            sites.len()
+        );
+        for barrier in facts.barriers.iter().filter(|b| b.via.is_none()) {
+            let span = barrier.node.byte_range();
+            let inside_access = planned.iter().any(|(access, ..)| {
+                access.start < span.start && span.start < access.end
+                    || access.start < span.end && span.end < access.end
+            });
+            if barriers.contains(&span) || inside_access {
+                continue;
+            }
+            edits.push((
+                span.start..span.start,
+                format!("(cl_arrive({barrier_words}, {}u), ", barriers.len()),
+            ));
+            edits.push((span.end..span.end, ")".to_string()));
+            barriers.push(span);
+        }
+    }
+    let conditions: &[(Range<usize>, String)] = guards.map_or(&[], |g| g.sites.as_slice());
+    if let Some(guards) = guards {
+        for (span, replacement) in &guards.edits {
+            let inside = span.start >= definition.start && span.end <= definition.end;
+            let crosses_access = planned
+                .iter()
+                .any(|(access, ..)| span.start < access.end && access.start < span.end);
+            if inside && !crosses_access {
+                edits.push((span.clone(), replacement.clone()));
+            }
+        }
+    }
+    let body_text = render(
+        source,
+        definition.clone(),
+        &planned,
+        &sites,
+        &edits,
+        conditions,
+        0,
+    );
     KernelSource {
         headers: Vec::new(),
         body: body_text,
@@ -629,6 +879,9 @@ fn instrument(model: &Model, function: &Function) -> KernelSource {
         sites,
         uninstrumented,
         template_bindings: Vec::new(),
+        barriers,
+        options: Vec::new(),
+        context: String::new(),
     }
 }
 
@@ -655,6 +908,7 @@ fn render(
     planned: &[Planned],
     sites: &[Site],
     edits: &[(Range<usize>, String)],
+    conditions: &[(Range<usize>, String)],
     depth: usize,
 ) -> String {
     let mut out = String::new();
@@ -692,7 +946,15 @@ fn render(
                 continue;
             };
             let index_text = if depth < 32 {
-                render(source, index.clone(), planned, sites, &[], depth + 1)
+                render(
+                    source,
+                    index.clone(),
+                    planned,
+                    sites,
+                    &[],
+                    conditions,
+                    depth + 1,
+                )
             } else {
                 source.get(index.clone()).unwrap_or("").to_string()
             };
@@ -701,8 +963,12 @@ fn render(
                 None => "0".to_string(),
             };
             let parameter = site_info.parameter_index;
+            let (call, keep) = match conditions.iter().find(|(s, _)| *s == site_info.span) {
+                Some((_, condition)) => ("cl_at_if", format!("({condition}), ")),
+                None => ("cl_at", String::new()),
+            };
             out.push_str(&format!(
-                "(*cl_at({}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
+                "(*{call}({keep}{}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
                 site_info.pointer,
                 kind_code(site_info.kind)
             ));

@@ -5,10 +5,12 @@
 
 pub mod client;
 pub mod compile;
+pub mod context;
 pub mod extract;
 pub mod params;
 pub mod protocol;
 pub mod replay;
+pub mod twin;
 pub mod worker;
 
 use crate::diagnostic::{Diagnostic, Verification};
@@ -46,7 +48,9 @@ pub struct ExperimentTiming {
     pub load_ms: f64,
     pub run_ms: f64,
     pub configs: usize,
-    /// Compile, load and every run: the per-kernel time after context creation.
+    /// The guarded twin's round trip (compile and runs), zero when there is none.
+    pub twin_ms: f64,
+    /// Compile, load, every run and the twin: the per-kernel time after context creation.
     pub total_ms: f64,
     /// As the parent saw it, the round trip to the worker included.
     pub wall_ms: f64,
@@ -79,6 +83,7 @@ fn verification(status: &str, detail: impl Into<String>) -> Option<Verification>
     Some(Verification {
         status: status.into(),
         detail: detail.into(),
+        compiler: None,
     })
 }
 
@@ -87,6 +92,141 @@ pub struct KernelExperiment {
     pub kernel: String,
     pub source: extract::KernelSource,
     pub experiment: Experiment,
+    /// How many of the configurations come from launch sites (the first ones); the others are
+    /// synthesised.
+    pub launched_configs: usize,
+    pub shapes: Vec<(String, params::ParameterShape)>,
+    pub template_arguments: Vec<String>,
+    /// The configurations cut to the guarded twin's footprint (indices into the experiment's),
+    /// and the guards that twin ran with.
+    pub footprint_configs: Vec<usize>,
+    pub twin_guards: String,
+    /// The program without the project headers of quoted includes, when some were read: compiled
+    /// when the one with them is not.
+    pub without_includes: Option<String>,
+}
+
+/// The guarded twin of a kernel experiment: the kernel with its findings' guards, run with the
+/// synthesised configurations to measure the footprint a correct launch needs.
+pub struct Twin {
+    pub guards: twin::Guards,
+    pub source: extract::KernelSource,
+    pub experiment: Experiment,
+}
+
+/// The twin of `built` (kernel `kernel` of `model`) for the findings `diagnostics`, when they
+/// suggest a guard and some configuration is synthesised.
+pub fn twin_for(
+    model: &Model,
+    kernel: usize,
+    built: &KernelExperiment,
+    diagnostics: &[&Diagnostic],
+) -> Option<Twin> {
+    let synthesised = built.experiment.configs.get(built.launched_configs..)?;
+    if synthesised.is_empty() {
+        return None;
+    }
+    let guards = twin::guards(model, kernel, diagnostics);
+    if guards.is_empty() {
+        return None;
+    }
+    let source = extract::build_twin(model, kernel, &built.template_arguments, &guards).ok()?;
+    if source.sites.len() != built.source.sites.len() {
+        return None;
+    }
+    let experiment = Experiment {
+        source: source.source(),
+        kernel: source.symbol.clone(),
+        sites: source.sites.len(),
+        configs: synthesised.to_vec(),
+        barriers: source.barriers.len(),
+        options: source.options.clone(),
+    };
+    Some(Twin {
+        guards,
+        source,
+        experiment,
+    })
+}
+
+/// The synthesised configurations of `built` with each buffer cut to what the twin accessed
+/// (`results`, one per twin configuration). A configuration whose twin run failed or ran past a
+/// buffer gives none: its footprint is not known.
+pub fn footprint_configs(
+    built: &KernelExperiment,
+    twin: &Twin,
+    results: &[ConfigResult],
+) -> Vec<LaunchConfig> {
+    let mut out = Vec::new();
+    for (config, result) in twin.experiment.configs.iter().zip(results) {
+        if result.error.is_some()
+            || result.violations.iter().any(|v| v.cause == 1)
+            || result.footprint.len() != twin.source.sites.len()
+        {
+            continue;
+        }
+        let mut footprint: BTreeMap<usize, u64> = BTreeMap::new();
+        for (site, bytes) in twin.source.sites.iter().zip(&result.footprint) {
+            let entry = footprint.entry(site.parameter_index).or_default();
+            *entry = (*entry).max(*bytes);
+        }
+        let mut changed = false;
+        let mut arguments = config.arguments.clone();
+        let mut scalars = Vec::new();
+        let mut buffers = Vec::new();
+        for (position, argument) in arguments.iter_mut().enumerate() {
+            let (name, shape) = match built.shapes.get(position) {
+                Some((name, shape)) => (name.as_str(), shape),
+                None => continue,
+            };
+            match argument {
+                protocol::Argument::Buffer { bytes, .. } => {
+                    if let Some(needed) = footprint.get(&position).filter(|b| **b > 0) {
+                        if *needed < *bytes {
+                            *bytes = *needed;
+                            changed = true;
+                        }
+                    }
+                    let element = match shape {
+                        params::ParameterShape::Pointer {
+                            element_bytes: Some(size),
+                            ..
+                        } if *size > 0 && *bytes % size == 0 => {
+                            format!("{name} of {} elements", *bytes / size)
+                        }
+                        _ => format!("{name} of {bytes} bytes"),
+                    };
+                    buffers.push(element);
+                }
+                protocol::Argument::I8 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I16 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I32 { value } => scalars.push(format!("{name} = {value}")),
+                protocol::Argument::I64 { value } => scalars.push(format!("{name} = {value}")),
+                _ => {}
+            }
+        }
+        if !changed {
+            continue;
+        }
+        let (grid, block) = (config.grid, config.block);
+        scalars.extend(buffers);
+        out.push(LaunchConfig {
+            arguments,
+            description: format!(
+                "grid ({},{},{}) block ({},{},{}), {} (the footprint of the kernel with {} injected)",
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                scalars.join(", "),
+                twin.guards.description()
+            ),
+            ..config.clone()
+        });
+    }
+    out
 }
 
 /// Builds the experiment for kernel `kernel` (an index into `model.functions`).
@@ -117,6 +257,15 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     let launched = block_shapes
         .next()
         .filter(|first| block_shapes.all(|other| other == *first));
+    let launched_configs = configs.len();
+    let without_includes = if source.context.contains("project header") {
+        extract::build_without_includes(model, kernel, &template_arguments)
+            .ok()
+            .filter(|plain| plain.sites.len() == source.sites.len())
+            .map(|plain| plain.source())
+    } else {
+        None
+    };
     match params::adversarial_configs(&shapes, two_dimensional, launched) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
@@ -127,11 +276,19 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         kernel: source.symbol.clone(),
         sites: source.sites.len(),
         configs,
+        barriers: source.barriers.len(),
+        options: source.options.clone(),
     };
     Ok(KernelExperiment {
         kernel: function.name.clone(),
         source,
         experiment,
+        launched_configs,
+        shapes,
+        template_arguments,
+        footprint_configs: Vec::new(),
+        twin_guards: String::new(),
+        without_includes,
     })
 }
 
@@ -144,12 +301,15 @@ pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) ->
     Some(with(&model))
 }
 
-/// Which kernel holds an access at exactly `span`.
+/// Which kernel holds an access or a barrier at exactly `span`.
 fn kernel_of_span(model: &Model, span: &std::ops::Range<usize>) -> Option<usize> {
     model
         .kernels
         .iter()
-        .find(|(_, facts)| facts.accesses.iter().any(|a| a.node.byte_range() == *span))
+        .find(|(_, facts)| {
+            facts.accesses.iter().any(|a| a.node.byte_range() == *span)
+                || facts.barriers.iter().any(|b| b.node.byte_range() == *span)
+        })
         .map(|(index, _)| *index)
 }
 
@@ -262,7 +422,7 @@ pub fn verify(
                 } else {
                     diagnostic.verification = verification(
                         "not-verifiable",
-                        "no global-memory access of a kernel at this location",
+                        "no global-memory access or barrier of a kernel at this location",
                     );
                 }
             }
@@ -310,6 +470,32 @@ pub fn verify(
                 }
             }
         }
+        // A kernel finding that no GPU would verify says why instead.
+        for ((report_index, kernel), indices) in &groups {
+            let Some(report) = run.reports.get_mut(*report_index) else {
+                continue;
+            };
+            let (path, text) = (report.path.clone(), report.source.clone());
+            let reasons: Vec<Option<String>> = with_model(&path, &text, |model| {
+                let built = experiment_for_kernel(model, *kernel);
+                indices
+                    .iter()
+                    .map(|index| {
+                        let diagnostic = report.diagnostics.get(*index)?;
+                        match &built {
+                            Err(reason) => Some(reason.clone()),
+                            Ok(built) => uninstrumented_reason(diagnostic, built),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+            for (index, reason) in indices.iter().zip(reasons) {
+                if let (Some(d), Some(reason)) = (report.diagnostics.get_mut(*index), reason) {
+                    d.verification = verification("not-verifiable", reason);
+                }
+            }
+        }
         summary.workers_started = client.started;
         summary.wall_ms = started.elapsed().as_secs_f64() * 1e3;
         return summary;
@@ -335,21 +521,50 @@ pub fn verify(
         };
         let path = report.path.clone();
         let text = report.source.clone();
-        let built: Vec<Result<KernelExperiment, String>> = with_model(&path, &text, |model| {
-            kernels
-                .iter()
-                .map(|(kernel, _)| experiment_for_kernel(model, *kernel))
-                .collect()
-        })
-        .unwrap_or_else(|| {
-            kernels
-                .iter()
-                .map(|_| Err("the file no longer parses".into()))
-                .collect()
-        });
+        let findings = &report.diagnostics;
+        let pairs: Vec<(Result<KernelExperiment, String>, Option<Twin>)> =
+            with_model(&path, &text, |model| {
+                kernels
+                    .iter()
+                    .map(|(kernel, indices)| {
+                        let built = experiment_for_kernel(model, *kernel);
+                        let twin = built.as_ref().ok().and_then(|built| {
+                            let diagnostics: Vec<&Diagnostic> =
+                                indices.iter().filter_map(|i| findings.get(*i)).collect();
+                            twin_for(model, *kernel, built, &diagnostics)
+                        });
+                        (built, twin)
+                    })
+                    .collect()
+            })
+            .unwrap_or_else(|| {
+                kernels
+                    .iter()
+                    .map(|_| (Err("the file no longer parses".into()), None))
+                    .collect()
+            });
+        // Each twin runs first: its footprint sizes the buffers of the kernel as written.
+        let mut built = Vec::with_capacity(pairs.len());
+        let mut twin_ms = Vec::with_capacity(pairs.len());
+        for (mut experiment, twin) in pairs {
+            let sent = Instant::now();
+            if let (Ok(experiment), Some(twin)) = (&mut experiment, twin) {
+                if let Ok(Response::Ran { results, .. }) = client.request(&Request::Run {
+                    experiment: twin.experiment.clone(),
+                }) {
+                    let extra = footprint_configs(experiment, &twin, &results);
+                    let first = experiment.experiment.configs.len();
+                    experiment.footprint_configs = (first..first + extra.len()).collect();
+                    experiment.experiment.configs.extend(extra);
+                    experiment.twin_guards = twin.guards.description();
+                }
+            }
+            twin_ms.push(sent.elapsed().as_secs_f64() * 1e3);
+            built.push(experiment);
+        }
         let shared = shared_program(&built);
         let mut shared_failed = false;
-        for ((_, indices), built) in kernels.iter().zip(&built) {
+        for (((_, indices), built), twin_ms) in kernels.iter().zip(&built).zip(twin_ms) {
             if let Some(bar) = &bar {
                 bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
             }
@@ -362,16 +577,36 @@ pub fn verify(
                             source: program.clone(),
                             ..built.experiment.clone()
                         };
-                        match run_one(client, &experiment, built, report, &mut summary) {
+                        match run_one(client, &experiment, built, report, &mut summary, twin_ms) {
                             // One kernel's construct that the shared program cannot hold (a
                             // name clash, a `::`-qualified helper): every kernel goes alone.
                             Outcome::CompileFailed(_) => shared_failed = true,
                             ran => outcome = Some(ran),
                         }
                     }
-                    match outcome {
+                    let outcome = match outcome {
                         Some(outcome) => outcome,
-                        None => run_one(client, &built.experiment, built, report, &mut summary),
+                        None => run_one(
+                            client,
+                            &built.experiment,
+                            built,
+                            report,
+                            &mut summary,
+                            twin_ms,
+                        ),
+                    };
+                    match (&outcome, &built.without_includes) {
+                        (Outcome::CompileFailed(_), Some(plain)) => {
+                            let experiment = Experiment {
+                                source: plain.clone(),
+                                ..built.experiment.clone()
+                            };
+                            match run_one(client, &experiment, built, report, &mut summary, 0.0) {
+                                Outcome::CompileFailed(_) => outcome,
+                                ran => ran,
+                            }
+                        }
+                        _ => outcome,
                     }
                 }
             };
@@ -390,7 +625,11 @@ pub fn verify(
                             first_error(log)
                         ),
                     ),
-                    (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text),
+                    (Outcome::Ran(results), Ok(built)) => judge(diagnostic, built, results, &text)
+                        .map(|mut v| {
+                            v.compiler = Some(compiler_used(summary.compiler.as_deref(), built));
+                            v
+                        }),
                     (Outcome::Ran(_), Err(reason)) => {
                         verification("not-verifiable", reason.clone())
                     }
@@ -470,6 +709,20 @@ pub fn verify(
     summary
 }
 
+/// The compiler of an experiment and its build context, for the verification details.
+fn compiler_used(worker: Option<&str>, built: &KernelExperiment) -> String {
+    let nvrtc = worker
+        .and_then(|w| w.split(',').next())
+        .unwrap_or("NVRTC")
+        .to_string();
+    let mut parts = vec![nvrtc];
+    parts.extend(built.experiment.options.iter().cloned());
+    if !built.source.context.is_empty() {
+        parts.push(built.source.context.clone());
+    }
+    parts.join("; ")
+}
+
 /// One program holding every kernel experiment of a file, when there are several.
 fn shared_program(built: &[Result<KernelExperiment, String>]) -> Option<String> {
     let sources: Vec<&extract::KernelSource> = built
@@ -497,6 +750,7 @@ fn run_one(
     built: &KernelExperiment,
     report: &crate::engine::FileReport,
     summary: &mut VerifySummary,
+    twin_ms: f64,
 ) -> Outcome {
     let sent = Instant::now();
     let answer = client.request(&Request::Run {
@@ -518,7 +772,8 @@ fn run_one(
                 load_ms,
                 run_ms,
                 configs: results.len(),
-                total_ms: compile_ms + load_ms + run_ms,
+                twin_ms,
+                total_ms: compile_ms + load_ms + run_ms + twin_ms,
                 wall_ms,
                 program_bytes: experiment.source.len(),
                 reused_program: reused,
@@ -538,6 +793,97 @@ fn run_one(
     }
 }
 
+/// Why the experiment cannot judge `diagnostic` whatever it runs: its barrier or access is not
+/// instrumented.
+fn uninstrumented_reason(diagnostic: &Diagnostic, built: &KernelExperiment) -> Option<String> {
+    if diagnostic.rule == "divergent-barrier" {
+        let counted = access_spans(diagnostic).any(|span| built.source.barriers.contains(span));
+        return (!counted).then(|| {
+            "the barrier is inside a device function, whose barriers are not counted".to_string()
+        });
+    }
+    if access_spans(diagnostic).any(|span| built.source.sites.iter().any(|s| s.span == *span)) {
+        return None;
+    }
+    Some(
+        built
+            .source
+            .uninstrumented
+            .iter()
+            .find(|(span, _)| *span == diagnostic.span)
+            .map(|(_, why)| why.clone())
+            .unwrap_or_else(|| "the access was not instrumented".into()),
+    )
+}
+
+/// The outcome of a `divergent-barrier` finding, from the arrival counts of its barrier.
+fn judge_barrier(
+    diagnostic: &Diagnostic,
+    built: &KernelExperiment,
+    results: &[ConfigResult],
+    text: &str,
+) -> Option<Verification> {
+    let Some(barrier) = access_spans(diagnostic)
+        .find_map(|span| built.source.barriers.iter().position(|b| b == span))
+    else {
+        return verification(
+            "not-verifiable",
+            "the barrier is inside a device function, whose barriers are not counted",
+        );
+    };
+    let span = &built.source.barriers[barrier];
+    let call = text
+        .get(span.clone())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = LineIndex::new(text).line_of(span.start) + 1;
+    for (config, result) in built.experiment.configs.iter().zip(results) {
+        if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
+            let threads = u64::from(config.block[0])
+                * u64::from(config.block[1])
+                * u64::from(config.block[2]);
+            let rounds = found.expected / threads.max(1);
+            let of = if rounds > 1 {
+                format!("{} ({rounds} rounds of {threads} threads)", found.expected)
+            } else {
+                found.expected.to_string()
+            };
+            return verification(
+                "confirmed",
+                format!(
+                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}",
+                    found.block[0],
+                    found.block[1],
+                    found.block[2],
+                    found.arrived,
+                    found.blocks,
+                    config.description
+                ),
+            );
+        }
+    }
+    let tried: Vec<String> = built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .map(|(config, result)| match &result.error {
+            Some(error) => format!("{} (launch failed: {error})", config.description),
+            None => config.description.clone(),
+        })
+        .collect();
+    verification(
+        "not-reproduced",
+        format!(
+            "every thread of every block reached `{call}` alike in {} configuration(s): {}",
+            tried.len(),
+            tried.join("; ")
+        ),
+    )
+}
+
 /// The outcome for one finding, from its site's violations in each configuration.
 fn judge(
     diagnostic: &Diagnostic,
@@ -545,6 +891,9 @@ fn judge(
     results: &[ConfigResult],
     text: &str,
 ) -> Option<Verification> {
+    if diagnostic.rule == "divergent-barrier" {
+        return judge_barrier(diagnostic, built, results, text);
+    }
     let Some(site_index) = access_spans(diagnostic)
         .find_map(|span| built.source.sites.iter().position(|s| s.span == *span))
     else {
@@ -558,13 +907,20 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
-    for (config, result) in built.experiment.configs.iter().zip(results) {
+    for (position, (config, result)) in built.experiment.configs.iter().zip(results).enumerate() {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
-            return verification("confirmed", witness(site, violation, config, text));
+            let mut detail = witness(site, violation, config, text);
+            if built.footprint_configs.contains(&position) {
+                detail.push_str(&format!(
+                    "; with {} injected the same launch stays within these buffers, so the suggested guard removes it",
+                    built.twin_guards
+                ));
+            }
+            return verification("confirmed", detail);
         }
     }
     let tried: Vec<String> = built

@@ -127,6 +127,12 @@ pub struct Experiment {
     pub kernel: String,
     pub sites: usize,
     pub configs: Vec<LaunchConfig>,
+    /// Block-wide barriers counted by `cl_arrive`, numbered in the order of the kernel's text.
+    #[serde(default)]
+    pub barriers: usize,
+    /// Compiler options from the file's build context (`-std=c++14`).
+    #[serde(default)]
+    pub options: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -168,6 +174,26 @@ pub struct ConfigResult {
     pub violations: Vec<SiteViolation>,
     /// A launch error that left the context usable (an invalid configuration, say).
     pub error: Option<String>,
+    /// Per site: one past the largest byte an in-bounds access reached (zero when none ran).
+    #[serde(default)]
+    pub footprint: Vec<u64>,
+    /// Per barrier whose arrivals did not match a block: the first such block.
+    #[serde(default)]
+    pub barriers: Vec<BarrierDivergence>,
+}
+
+/// A block where some threads reached barrier `barrier` and others did not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarrierDivergence {
+    pub barrier: usize,
+    pub block: [u32; 3],
+    /// Arrivals of the block's threads at the barrier.
+    pub arrived: u64,
+    /// What every thread of the block arriving as often as the most frequent one would give:
+    /// the block's size times the rounds.
+    pub expected: u64,
+    /// How many of the counted blocks diverged.
+    pub blocks: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

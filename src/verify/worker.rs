@@ -4,8 +4,8 @@
 
 use super::compile::Compiler;
 use super::protocol::{
-    Argument, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request, Response,
-    SiteViolation, StepResult,
+    Argument, BarrierDivergence, ConfigResult, Experiment, Fill, LaunchConfig, ReplayStep, Request,
+    Response, SiteViolation, StepResult,
 };
 use cudarc::driver::{result, sys, CudaContext, CudaModule};
 use sha2::{Digest, Sha256};
@@ -17,7 +17,9 @@ use std::time::Instant;
 /// Words of the report buffer before the per-site records (`CL_SCRATCH_WORDS` in the prelude).
 pub const SCRATCH_WORDS: usize = 128;
 /// Words per site record (`CL_SITE_WORDS`).
-pub const SITE_WORDS: usize = 12;
+pub const SITE_WORDS: usize = 13;
+/// Blocks whose barrier arrivals are counted (`CL_BARRIER_BLOCKS`).
+pub const BARRIER_BLOCKS: usize = 4096;
 pub const TEST_MODES_VARIABLE: &str = "CUDALINT_WORKER_TEST_MODES";
 
 struct Device {
@@ -187,12 +189,20 @@ fn milliseconds_since(start: Instant) -> f64 {
 
 fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
     let compile_start = Instant::now();
-    let digest: [u8; 32] = Sha256::digest(experiment.source.as_bytes()).into();
+    let mut hasher = Sha256::new();
+    hasher.update(experiment.source.as_bytes());
+    for option in &experiment.options {
+        hasher.update([0u8]);
+        hasher.update(option.as_bytes());
+    }
+    let digest: [u8; 32] = hasher.finalize().into();
     let (module, compile_ms, load_ms, reused) = match device.modules.get(&digest) {
         Some(module) => (module.clone(), 0.0, 0.0, true),
         None => {
             let compiler = &device.compiler;
-            let compiled = match std::panic::catch_unwind(|| compiler.compile(&experiment.source)) {
+            let compiled = match std::panic::catch_unwind(|| {
+                compiler.compile(&experiment.source, &experiment.options)
+            }) {
                 Err(_) => {
                     return Response::CompileError {
                         log: "NVRTC could not be called".into(),
@@ -230,7 +240,12 @@ fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
     };
     let mut results = Vec::new();
     for config in &experiment.configs {
-        match launch(function.cu_function(), config, experiment.sites) {
+        match launch(
+            function.cu_function(),
+            config,
+            experiment.sites,
+            experiment.barriers,
+        ) {
             Ok(result) => results.push(result),
             Err(LaunchFailure::Fatal(message)) => {
                 return Response::Fault {
@@ -243,6 +258,8 @@ fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
                 run_ms: 0.0,
                 violations: Vec::new(),
                 error: Some(message),
+                footprint: Vec::new(),
+                barriers: Vec::new(),
             }),
         }
     }
@@ -356,6 +373,7 @@ fn launch(
     function: sys::CUfunction,
     config: &LaunchConfig,
     sites: usize,
+    barriers: usize,
 ) -> Result<ConfigResult, LaunchFailure> {
     let start = Instant::now();
     let mut allocations = Allocations(Vec::new());
@@ -437,7 +455,7 @@ fn launch(
             Argument::F64 { value } => values.push(value.to_le_bytes().to_vec()),
         }
     }
-    let report_words = SCRATCH_WORDS + sites * SITE_WORDS;
+    let report_words = SCRATCH_WORDS + sites * SITE_WORDS + barriers * BARRIER_BLOCKS;
     let report = allocate(&mut allocations, report_words * 8)?;
     // SAFETY: the report allocation holds `report_words * 8` bytes.
     unsafe { result::memset_d8_sync(report, 0, report_words * 8) }.map_err(classify)?;
@@ -466,12 +484,14 @@ fn launch(
     unsafe { result::memcpy_dtoh_sync(&mut words, report) }.map_err(classify)?;
     drop(allocations);
     let mut violations = Vec::new();
+    let mut footprint = Vec::with_capacity(sites);
     for site in 0..sites {
         let Some(record) =
             words.get(SCRATCH_WORDS + site * SITE_WORDS..SCRATCH_WORDS + (site + 1) * SITE_WORDS)
         else {
             break;
         };
+        footprint.push(record[12]);
         if record[0] == 0 {
             continue;
         }
@@ -486,11 +506,66 @@ fn launch(
             cause: record[11] as u32,
         });
     }
+    let barriers = barrier_divergences(&words, sites, barriers, config.grid, config.block);
     Ok(ConfigResult {
         run_ms: milliseconds_since(start),
         violations,
         error: None,
+        footprint,
+        barriers,
     })
+}
+
+/// The blocks whose arrival counts at a barrier are not a whole number of rounds of the block.
+pub fn barrier_divergences(
+    words: &[u64],
+    sites: usize,
+    barriers: usize,
+    grid: [u32; 3],
+    block: [u32; 3],
+) -> Vec<BarrierDivergence> {
+    let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
+    let blocks = (u64::from(grid[0]) * u64::from(grid[1]) * u64::from(grid[2]))
+        .min(BARRIER_BLOCKS as u64) as usize;
+    let base = SCRATCH_WORDS + sites * SITE_WORDS;
+    let mut out = Vec::new();
+    if threads == 0 {
+        return out;
+    }
+    for barrier in 0..barriers {
+        let start = base + barrier * BARRIER_BLOCKS;
+        let Some(counts) = words.get(start..start + blocks) else {
+            break;
+        };
+        let mut first: Option<BarrierDivergence> = None;
+        let mut diverged = 0;
+        for (linear, arrived) in counts.iter().enumerate() {
+            if arrived % threads == 0 {
+                continue;
+            }
+            diverged += 1;
+            if first.is_none() {
+                let linear = linear as u64;
+                let (gx, gy) = (u64::from(grid[0].max(1)), u64::from(grid[1].max(1)));
+                first = Some(BarrierDivergence {
+                    barrier,
+                    block: [
+                        (linear % gx) as u32,
+                        (linear / gx % gy) as u32,
+                        (linear / (gx * gy)) as u32,
+                    ],
+                    arrived: *arrived,
+                    expected: arrived.div_ceil(threads) * threads,
+                    blocks: 0,
+                });
+            }
+        }
+        if let Some(mut found) = first {
+            found.blocks = diverged;
+            out.push(found);
+        }
+    }
+    out
 }
 
 /// An address no allocation of this worker ever holds: what an uninitialized pointer is replayed as.

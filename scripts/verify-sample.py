@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Copies a sample of real files with kernel findings into a folder for `--verify` on a GPU.
+
+Usage: scripts/verify-sample.py BINARY CORPUS OUTDIR [HECBENCH_FILES]
+
+For each project folder of CORPUS, runs `BINARY check PROJECT --format json --exit-zero` and keeps
+the .cu files with a finding of a kernel rule. Every such file of the projects other than
+HeCBench is kept, and HECBENCH_FILES (default 40) of HeCBench's, evenly spread over its sorted list.
+Each kept file is copied with the sources of its own folder and of an `include/` folder beside it
+(for quoted includes), to OUTDIR/<project>/<path>; OUTDIR/files.txt lists the kept files. The
+copies are for local runs only: OUTDIR must be an ignored folder (target/...).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+KERNEL_RULES = {"unguarded-thread-index", "out-of-range-access", "divergent-barrier"}
+SOURCES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".inc", ".inl")
+MAX_BYTES = 1 << 20
+
+binary, corpus, out = sys.argv[1], sys.argv[2], sys.argv[3]
+hecbench_files = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+kept = []
+for project in sorted(os.listdir(corpus)):
+    root = os.path.join(corpus, project)
+    if not os.path.isdir(root):
+        continue
+    proc = subprocess.run([binary, "check", ".", "--format", "json", "--exit-zero", "--no-cache"],
+                          cwd=root, capture_output=True)
+    try:
+        diagnostics = json.loads(proc.stdout).get("diagnostics", [])
+    except json.JSONDecodeError:
+        continue
+    files = sorted({d["path"] for d in diagnostics
+                    if d["rule"] in KERNEL_RULES and d["path"].endswith(".cu")})
+    if project == "hecbench" and len(files) > hecbench_files:
+        step = len(files) / hecbench_files
+        files = [files[int(i * step)] for i in range(hecbench_files)]
+    for path in files:
+        kept.append((project, os.path.normpath(path)))
+
+
+def copy_folder(project, folder):
+    source = os.path.join(corpus, project, folder)
+    if not os.path.isdir(source):
+        return
+    target = os.path.join(out, project, folder)
+    os.makedirs(target, exist_ok=True)
+    for name in os.listdir(source):
+        path = os.path.join(source, name)
+        if name.endswith(SOURCES) and os.path.isfile(path) and os.path.getsize(path) <= MAX_BYTES:
+            shutil.copy2(path, os.path.join(target, name))
+
+
+shutil.rmtree(out, ignore_errors=True)
+for project, path in kept:
+    folder = os.path.dirname(path)
+    copy_folder(project, folder)
+    copy_folder(project, os.path.join(folder, "include"))
+    copy_folder(project, os.path.join(os.path.dirname(folder), "include"))
+with open(os.path.join(out, "files.txt"), "w") as listing:
+    for project, path in kept:
+        listing.write(os.path.join(out, project, path) + "\n")
+print(f"{len(kept)} files from {len({p for p, _ in kept})} projects in {out}")

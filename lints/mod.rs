@@ -14,6 +14,7 @@ mod invalid_launch_config;
 mod memcpy_direction_mismatch;
 mod out_of_range_access;
 mod oversized_allocation;
+mod partial_warp_shuffle;
 mod shared_memory_race;
 mod sizeof_mismatch;
 mod support;
@@ -35,6 +36,7 @@ pub static ALL: &[&Lint] = &[
     &divergent_barrier::DIVERGENT_BARRIER,
     &shared_memory_race::SHARED_MEMORY_RACE,
     &warp_synchronous_without_sync::WARP_SYNCHRONOUS_WITHOUT_SYNC,
+    &partial_warp_shuffle::PARTIAL_WARP_SHUFFLE,
     &alloc_smaller_than_copy::ALLOC_SMALLER_THAN_COPY,
     &uninitialized_device_read::UNINITIALIZED_DEVICE_READ,
     &uninitialized_device_pointer::UNINITIALIZED_DEVICE_POINTER,

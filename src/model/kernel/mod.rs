@@ -19,9 +19,11 @@ mod ranges;
 mod summary;
 mod thread_values;
 mod walk;
+mod warps;
 
 pub(crate) use calls::called_names;
 pub(crate) use summary::summarize_helper;
+pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 
 /// Where a value comes from, as far as thread identity goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -166,6 +168,8 @@ pub struct KernelFacts<'t> {
     pub launches: Vec<LaunchSite>,
     pub accesses: Vec<Access<'t>>,
     pub barriers: Vec<Barrier<'t>>,
+    /// Every warp collective the kernel calls, with the condition in force that splits a warp.
+    pub collectives: Vec<WarpCollective<'t>>,
     pub thread_variables: Vec<ThreadVariable<'t>>,
     /// Code nested deeper than the analysis follows.
     pub skipped: Vec<Range<usize>>,
@@ -278,6 +282,8 @@ struct Fact<'t> {
 
 struct Analyzer<'a, 't> {
     source: &'a str,
+    /// The file's model, for its `#define`s and file-scope constants (None in unit analyses).
+    model: Option<&'a Model<'t>>,
     function: &'a Function<'t>,
     /// Summaries of the device functions this function may call.
     helpers: &'a DeviceFunctions,
@@ -325,6 +331,7 @@ type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
+    analyzer.model = Some(model);
     analyzer.out.launches = model.launches_of(function);
     analyzer.collect_definitions();
     analyzer.propagate_thread_deps();
@@ -338,6 +345,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn new(source: &'a str, function: &'a Function<'t>, helpers: &'a DeviceFunctions) -> Self {
         let mut analyzer = Analyzer {
             source,
+            model: None,
             function,
             helpers,
             updated: Default::default(),

@@ -20,10 +20,12 @@ mod summary;
 mod thread_values;
 mod walk;
 mod warps;
+mod widths;
 
 pub(crate) use calls::called_names;
 pub(crate) use summary::summarize_helper;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
+pub use widths::{integer_width, NarrowIndex};
 
 /// Where a value comes from, as far as thread identity goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -170,6 +172,8 @@ pub struct KernelFacts<'t> {
     pub barriers: Vec<Barrier<'t>>,
     /// Every warp collective the kernel calls, with the condition in force that splits a warp.
     pub collectives: Vec<WarpCollective<'t>>,
+    /// Thread indices computed in 32 bits and compared with a 64-bit count.
+    pub narrow_indices: Vec<NarrowIndex<'t>>,
     pub thread_variables: Vec<ThreadVariable<'t>>,
     /// Code nested deeper than the analysis follows.
     pub skipped: Vec<Range<usize>>,
@@ -337,6 +341,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     analyzer.propagate_thread_deps();
     analyzer.cache_deps = true;
     analyzer.statement(function.body, 0);
+    analyzer.find_narrow_indices();
     analyzer.out
 }
 

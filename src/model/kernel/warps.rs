@@ -554,3 +554,64 @@ fn combine(a: LaneForm, b: LaneForm) -> LaneForm {
         _ => Varying,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// For each collective of the kernel `k`, whether a condition in force splits its warp.
+    fn splits(body: &str) -> Vec<bool> {
+        let source = format!("#define WARP_SIZE 32\n__global__ void k(float* o, int n) {{ {body} }}");
+        crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
+            model
+                .kernel_facts()
+                .flat_map(|(_, facts)| facts.collectives.iter())
+                .map(|c| c.splitting_condition.is_some())
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn conditions_true_for_whole_warps_do_not_split_one() {
+        for condition in [
+            "threadIdx.x < 32",
+            "threadIdx.x >= 64",
+            "threadIdx.x <= 31",
+            "threadIdx.x < warpSize",
+            "threadIdx.x < 4 * WARP_SIZE",
+            "threadIdx.x < 32 * n",
+            "threadIdx.x / 32 == 0",
+            "(threadIdx.x >> 5) < n",
+            "(threadIdx.x & 32) == 0",
+            "blockIdx.x < n",
+            "threadIdx.y < n",
+            "n > 3",
+            "blockIdx.x * blockDim.x + threadIdx.x < 64 * n",
+        ] {
+            let body = format!("float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;");
+            assert_eq!(splits(&body), [false], "{condition}");
+        }
+        // through locals: a warp number, a lane loop over whole warps
+        assert_eq!(splits("int warp = threadIdx.x / WARP_SIZE; if (warp == 1) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        assert_eq!(splits("int lane = threadIdx.x & 31; for (int j = lane; j < 64; j += 32) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [false]);
+    }
+
+    #[test]
+    fn conditions_that_split_a_warp() {
+        for condition in [
+            "threadIdx.x < 16",
+            "threadIdx.x == 0",
+            "threadIdx.x % 32 < 8",
+            "(threadIdx.x & 31) > 0",
+            "threadIdx.x % 2 == 0",
+            "threadIdx.x < n",
+            "blockIdx.x * blockDim.x + threadIdx.x < n",
+            "threadIdx.x < blockDim.x / 3",
+            "threadIdx.x + 1 < 32",
+        ] {
+            let body = format!("float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;");
+            assert_eq!(splits(&body), [true], "{condition}");
+        }
+        assert_eq!(splits("const bool leader = threadIdx.x % 32 == 0; if (leader) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
+        assert_eq!(splits("for (int j = threadIdx.x; j < n; j += blockDim.x) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [true]);
+    }
+}

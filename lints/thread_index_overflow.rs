@@ -18,14 +18,14 @@ fn check(model: &Model, cx: &mut LintContext) {
             let count = format!("`{}` (`{}`)", index.count, index.count_type.trim());
             let message = if index.narrow_variable && index.grid_stride {
                 format!(
-                    "`{}` is a `{}` stepped through the grid and compared with {count}: past 2^{} elements it overflows before it reaches the count",
+                    "`{}` is declared `{}`, stepped through the grid and compared with {count}: past 2^{} elements it overflows before it reaches the count",
                     index.name,
                     index.type_text.trim(),
                     if index.type_text.contains("unsigned") || index.type_text.contains("uint") { 32 } else { 31 }
                 )
             } else if index.narrow_variable {
                 format!(
-                    "`{}` is a `{}` computed from `{product}` and compared with {count}: past 2^{} elements the index overflows and the threads past that point work on the wrong elements",
+                    "`{}` is declared `{}`, computed from `{product}`, and compared with {count}: past 2^{} elements the index overflows and the threads past that point work on the wrong elements",
                     index.name,
                     index.type_text.trim(),
                     if index.type_text.contains("unsigned") || index.type_text.contains("uint") { 32 } else { 31 }

@@ -42,13 +42,15 @@ mod tests {
                 "#define __shfl_xor(v, m) __shfl_xor_sync(0xffffffff, v, m)\n__global__ void k(float* o) { o[0] = __shfl_xor(o[0], 1); }",
                 // a branch for toolkits before CUDA 9
                 "__device__ unsigned vote(bool p) {\n#if CUDA_VERSION < 9000\n  return __ballot(p);\n#else\n  return __ballot_sync(0xffffffff, p);\n#endif\n}",
+                // a kernel file that says neither CUDA nor HIP
+                "__global__ void k(float* o) { o[0] = __shfl_down(o[0], 1); }",
                 // HIP, where these are the warp intrinsics
                 "#include <hip/hip_runtime.h>\n__global__ void k(float* o) { o[0] = __shfl_down(o[0], 1); }",
             ],
             &[
-                "__global__ void k(float* o) { float v = o[threadIdx.x]; v += __shfl_down(v, 1); o[threadIdx.x] = v; }",
-                "__device__ bool any_positive(float v) { return __any(v > 0); }",
-                "__global__ void k(unsigned* o) { o[threadIdx.x / 32] = __ballot(o[threadIdx.x] > 0); }",
+                "#include <cuda_runtime.h>\n__global__ void k(float* o) { float v = o[threadIdx.x]; v += __shfl_down(v, 1); o[threadIdx.x] = v; }",
+                "#include <cuda.h>\n__device__ bool any_positive(float v) { return __any(v > 0); }",
+                "__global__ void k(unsigned* o) { o[threadIdx.x / 32] = __ballot(o[threadIdx.x] > 0); }\nvoid run(unsigned* o) { k<<<1, 32>>>(o); cudaDeviceSynchronize(); }",
             ],
         );
     }

@@ -13,13 +13,23 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
-        for collective in &facts.collectives {
+        let reported: Vec<_> = facts
+            .collectives
+            .iter()
+            .filter(|c| c.full_mask && c.splitting_condition.is_some())
+            .collect();
+        for (at, collective) in reported.iter().enumerate() {
             let Some(condition) = collective.splitting_condition else {
                 continue;
             };
-            if !collective.full_mask {
+            // the calls under one condition are one finding, at the first of them
+            let same = |other: &&&crate::model::kernel::WarpCollective| {
+                other.splitting_condition == Some(condition)
+            };
+            if reported[..at].iter().any(|other| same(&other)) {
                 continue;
             }
+            let later: Vec<_> = reported[at + 1..].iter().filter(same).collect();
             let call = snippet(model, collective.node);
             let condition_text = snippet(model, condition);
             let named = match &collective.via {
@@ -48,6 +58,14 @@ fn check(model: &Model, cx: &mut LintContext) {
             let mut diagnostic = cx
                 .diagnostic(collective.node.byte_range(), message)
                 .with_label(condition.byte_range(), label);
+            for other in later.iter().take(3) {
+                diagnostic = diagnostic.with_label(other.node.byte_range(), "also under this condition");
+            }
+            if later.len() > 3 {
+                diagnostic
+                    .message
+                    .push_str(&format!(" ({} more calls under the same condition)", later.len()));
+            }
             if let Some(via) = &collective.via {
                 match (&via.span, &via.file) {
                     (Some(span), _) => {

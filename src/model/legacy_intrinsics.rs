@@ -92,9 +92,35 @@ pub fn legacy_calls<'t>(model: &Model<'t>) -> Vec<LegacyCall<'t>> {
     calls
 }
 
-/// A HIP source: there `__shfl_down` and `__ballot` are the warp intrinsics.
+/// Whether the file is not known to be CUDA: HIP (there `__shfl_down` and `__ballot` are the
+/// warp intrinsics: `hip/` headers, `hipcub`, a `hipMalloc`-style call), or a header or kernel
+/// file that says neither (ported trees keep both, and only the includer knows). CUDA says so
+/// by including a CUDA header or calling the runtime or driver API.
 fn is_hip(source: &str) -> bool {
-    source.contains("hip/hip_runtime") || source.contains("hipLaunchKernelGGL")
+    if source.contains("hip/") || source.contains("hipcub") || calls_api(source, "hip") {
+        return true;
+    }
+    let includes_cuda = source.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with('#')
+            && line.contains("include")
+            && (line.contains("cuda") || line.contains("cooperative_groups") || line.contains("cub/"))
+    });
+    !(includes_cuda || calls_api(source, "cuda") || calls_api(source, "cu"))
+}
+
+/// Whether the text calls a function named `prefix` then an upper-case letter (`hipMalloc(`).
+fn calls_api(source: &str, prefix: &str) -> bool {
+    source.match_indices(prefix).any(|(at, _)| {
+        let before = source[..at].chars().next_back();
+        let rest = &source[at + prefix.len()..];
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+            && rest.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && rest[name_end..].trim_start().starts_with('(')
+    })
 }
 
 /// Whether the file defines `name` itself: a function, a macro, or a device function another
@@ -194,11 +220,11 @@ mod tests {
     #[test]
     fn calls_without_a_mask_in_device_code() {
         assert_eq!(
-            names("__global__ void k(float* o) { float v = o[threadIdx.x]; v += __shfl_down(v, 1); if (__any(v > 0)) o[0] = __ballot(v > 1); }"),
+            names("#include <cuda_runtime.h>\n__global__ void k(float* o) { float v = o[threadIdx.x]; v += __shfl_down(v, 1); if (__any(v > 0)) o[0] = __ballot(v > 1); }"),
             ["__shfl_down", "__any", "__ballot"]
         );
         assert_eq!(
-            names("__device__ int lane_sum(int v) { return v + __shfl_xor(v, 1, 16); }"),
+            names("__device__ int lane_sum(int v) { return v + __shfl_xor(v, 1, 16); }\nvoid run() { cudaDeviceSynchronize(); }"),
             ["__shfl_xor"]
         );
     }
@@ -210,6 +236,9 @@ mod tests {
         assert!(names("__device__ unsigned vote(bool p) {\n#if (CUDART_VERSION < 9000)\n  return __ballot(p);\n#else\n  return __ballot_sync(0xffffffff, p);\n#endif\n}").is_empty());
         assert!(names("__device__ float sum(float v) {\n#ifdef MMCV_WITH_HIP\n  v += __shfl_down(v, 1);\n#else\n  v += __shfl_down_sync(0xffffffff, v, 1);\n#endif\n  return v;\n}").is_empty());
         assert!(names("#include <hip/hip_runtime.h>\n__global__ void k(float* o) { o[0] = __shfl_down(o[0], 1); }").is_empty());
+        assert!(names("#include \"common.h\"\n__global__ void k(float* o) { o[0] = __shfl_down(o[0], 1); hipDeviceSynchronize(); }").is_empty());
+        // a kernel file that names neither toolkit
+        assert!(names("__global__ void k(float* o) { o[0] = __shfl_down(o[0], 1); }").is_empty());
         // host code, and a name with another arity
         assert!(names("void h() { __any(); }\n__device__ int f(int a, int b, int c, int d) { return __shfl(a, b, c, d); }").is_empty());
     }

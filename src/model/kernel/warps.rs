@@ -305,6 +305,28 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// An offset that keeps an aligned value aligned: a multiple of 32, or the rows before the
+    /// thread's in its block (`threadIdx.x + TILE * threadIdx.y` is the thread's linear number
+    /// in a block `TILE` wide, whose warps are runs of 32 of those numbers).
+    fn whole_warps_or_rows(&self, offset: Node<'t>) -> bool {
+        if self.multiple_of_warp(offset, 0, 0) {
+            return true;
+        }
+        let offset = strip(offset, self.source);
+        if offset.node_kind() != "binary_expression" || operator(offset, self.source) != "*" {
+            return false;
+        }
+        [offset.field("left"), offset.field("right")]
+            .into_iter()
+            .flatten()
+            .any(|factor| {
+                let factor = strip(factor, self.source);
+                factor.node_kind() == "field_expression"
+                    && factor.field("argument").is_some_and(|a| self.text(a) == "threadIdx")
+                    && factor.field("field").is_some_and(|f| self.text(f) != "x")
+            })
+    }
+
     /// How `value` varies across the lanes of a warp.
     pub(crate) fn lane_form(&self, value: Node<'t>, depth: usize) -> LaneForm {
         self.lane_form_of(value, depth, &mut Vec::new())
@@ -347,12 +369,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                 };
                 visiting.push(name);
                 let mut form: Option<LaneForm> = None;
+                // a uniform step that is not whole warps keeps a uniform value uniform but moves
+                // an aligned one off the warp's alignment
+                let mut misaligning = false;
                 for definition in values {
                     let this = match self.step_of(*definition) {
-                        // `i += step`: stays where it was relative to the warp when the step is
-                        // whole warps
-                        Some(true) if self.multiple_of_warp(*definition, 0, 0) => continue,
                         Some(true) => match self.lane_form_of(*definition, depth + 1, visiting) {
+                            Uniform => {
+                                misaligning |= !self.multiple_of_warp(*definition, 0, 0);
+                                continue;
+                            }
                             Unknown => Unknown,
                             _ => Varying,
                         },
@@ -363,6 +389,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                         None => this,
                         Some(so_far) => combine(so_far, this),
                     });
+                }
+                if misaligning && form == Some(Aligned) {
+                    form = Some(Varying);
                 }
                 visiting.pop();
                 form.unwrap_or(Unknown)
@@ -390,8 +419,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 match op {
                     "+" => match (a, b) {
-                        (Aligned, Uniform) if self.multiple_of_warp(right, 0, 0) => Aligned,
-                        (Uniform, Aligned) if self.multiple_of_warp(left, 0, 0) => Aligned,
+                        (Aligned, Uniform) if self.whole_warps_or_rows(right) => Aligned,
+                        (Uniform, Aligned) if self.whole_warps_or_rows(left) => Aligned,
                         _ => Varying,
                     },
                     "-" => match (a, b) {
@@ -593,6 +622,9 @@ mod tests {
         // through locals: a warp number, a lane loop over whole warps
         assert_eq!(splits("int warp = threadIdx.x / WARP_SIZE; if (warp == 1) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
         assert_eq!(splits("int lane = threadIdx.x & 31; for (int j = lane; j < 64; j += 32) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [false]);
+        // a row loop stepped by the block's height, the warp number of a linear thread number
+        assert_eq!(splits("const int ty = threadIdx.y; for (int q = ty; q < 32; q += blockDim.y) o[q] = __shfl_sync(0xffffffff, o[q], 0);"), [false]);
+        assert_eq!(splits("unsigned tid(threadIdx.x + 16 * threadIdx.y); unsigned warp(tid >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
     }
 
     #[test]

@@ -306,8 +306,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// An offset that keeps an aligned value aligned: a multiple of 32, or the rows before the
-    /// thread's in its block (`threadIdx.x + TILE * threadIdx.y` is the thread's linear number
-    /// in a block `TILE` wide, whose warps are runs of 32 of those numbers).
+    /// thread's in its block (`threadIdx.x + TILE * threadIdx.y`, `x + W * (y + H * z)` is the
+    /// thread's linear number in a block `TILE` wide, whose warps are runs of 32 of those numbers).
     fn whole_warps_or_rows(&self, offset: Node<'t>) -> bool {
         if self.multiple_of_warp(offset, 0, 0) {
             return true;
@@ -316,14 +316,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         if offset.node_kind() != "binary_expression" || operator(offset, self.source) != "*" {
             return false;
         }
+        // a factor that depends on the thread but is the same across a warp: its row or layer
         [offset.field("left"), offset.field("right")]
             .into_iter()
             .flatten()
             .any(|factor| {
-                let factor = strip(factor, self.source);
-                factor.node_kind() == "field_expression"
-                    && factor.field("argument").is_some_and(|a| self.text(a) == "threadIdx")
-                    && factor.field("field").is_some_and(|f| self.text(f) != "x")
+                self.expression_deps(factor, 0).contains(Deps::THREAD)
+                    && self.lane_form(factor, 0) == LaneForm::Uniform
             })
     }
 
@@ -625,6 +624,7 @@ mod tests {
         // a row loop stepped by the block's height, the warp number of a linear thread number
         assert_eq!(splits("const int ty = threadIdx.y; for (int q = ty; q < 32; q += blockDim.y) o[q] = __shfl_sync(0xffffffff, o[q], 0);"), [false]);
         assert_eq!(splits("unsigned tid(threadIdx.x + 16 * threadIdx.y); unsigned warp(tid >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        assert_eq!(splits("unsigned warp((threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z)) >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
     }
 
     #[test]

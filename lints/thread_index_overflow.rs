@@ -11,6 +11,16 @@ crate::declare_lint!(
     check
 );
 
+/// Where a 32-bit variable of this type overflows: 2^32 unsigned (`auto` holds the `unsigned
+/// int` product), 2^31 signed.
+fn exponent(type_text: &str) -> u32 {
+    if type_text.contains("unsigned") || type_text.contains("uint") || type_text.contains("auto") {
+        32
+    } else {
+        31
+    }
+}
+
 fn check(model: &Model, cx: &mut LintContext) {
     for (_, facts) in model.kernel_facts() {
         for index in &facts.narrow_indices {
@@ -21,14 +31,14 @@ fn check(model: &Model, cx: &mut LintContext) {
                     "`{}` is declared `{}`, stepped through the grid and compared with {count}: past 2^{} elements it overflows before it reaches the count",
                     index.name,
                     index.type_text.trim(),
-                    if index.type_text.contains("unsigned") || index.type_text.contains("uint") { 32 } else { 31 }
+                    exponent(&index.type_text)
                 )
             } else if index.narrow_variable {
                 format!(
                     "`{}` is declared `{}`, computed from `{product}`, and compared with {count}: past 2^{} elements the index overflows and the threads past that point work on the wrong elements",
                     index.name,
                     index.type_text.trim(),
-                    if index.type_text.contains("unsigned") || index.type_text.contains("uint") { 32 } else { 31 }
+                    exponent(&index.type_text)
                 )
             } else {
                 format!(

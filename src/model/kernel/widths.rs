@@ -68,8 +68,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         if counts.is_empty() {
             return;
         }
-        let mut found: Vec<NarrowIndex<'t>> = Vec::new();
+        // a count that scales another value (`row * width + col`) is one extent of a larger
+        // array: the index it bounds is a coordinate, far from 2^31 in any array that fits
         let source = self.source;
+        let counts: Vec<(String, String)> = counts
+            .into_iter()
+            .filter(|(count, _)| !self.scales_another_value(count))
+            .collect();
+        if counts.is_empty() {
+            return;
+        }
+        let mut found: Vec<NarrowIndex<'t>> = Vec::new();
         syntax::walk_iterative(self.function.body, |node| {
             if node.node_kind() == "lambda_expression" {
                 return false;
@@ -104,6 +113,34 @@ impl<'a, 't> Analyzer<'a, 't> {
             true
         });
         self.out.narrow_indices = found;
+    }
+
+    /// Whether the parameter `count` multiplies a value that is not a constant somewhere in the
+    /// body (`y * width`, `(c * H + y) * W`).
+    fn scales_another_value(&self, count: &str) -> bool {
+        let mut scales = false;
+        syntax::walk_iterative(self.function.body, |node| {
+            if scales {
+                return false;
+            }
+            if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return true;
+                };
+                for (side, other) in [(left, right), (right, left)] {
+                    let side = strip(side, self.source);
+                    if side.node_kind() == "identifier"
+                        && self.text(side) == count
+                        && self.constant_value(other, 0).is_none()
+                        && !matches!(strip(other, self.source).node_kind(), "sizeof_expression")
+                    {
+                        scales = true;
+                    }
+                }
+            }
+            true
+        });
+        scales
     }
 
     /// `name` as a thread index that wraps: its declaration, the 32-bit product, and how.
@@ -348,6 +385,8 @@ mod tests {
             "__global__ void k(float* x) { int i = blockIdx.x * blockDim.x + threadIdx.x; x[i] = 0; }",
             // the y axis cannot reach 2^31 threads
             "__global__ void k(float* x, size_t rows) { int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < rows) x[r] = 0; }",
+            // one extent of a 2D array: the coordinate it bounds stays far below 2^31
+            "__global__ void k(float* x, size_t rows, size_t cols) { size_t r = blockIdx.y; size_t c = blockIdx.x * blockDim.x + threadIdx.x; if (c < cols) x[r * cols + c] = 0; }",
             // not a thread index
             "__global__ void k(float* x, size_t n) { for (int j = 0; j < n; ++j) x[j] = 0; }",
         ] {

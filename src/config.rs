@@ -156,6 +156,14 @@ impl Settings {
         }
     }
 
+    /// Whether a rule that reads the error flow is selected for some path: without one, the
+    /// model does not build the flow (it is most of an edit's cost in the language server).
+    pub fn selects_error_handling(&self) -> bool {
+        crate::lints::ALL.iter().any(|lint| {
+            lint.category == crate::lint::Category::ErrorHandling && self.rule_selected(lint.name)
+        })
+    }
+
     /// Whether `rule` runs on `path` (selection and per-path ignores).
     pub fn rule_enabled(&self, rule: &str, path: &Path) -> bool {
         if !self.rule_selected(rule) {
@@ -517,9 +525,11 @@ mod tests {
         let default = Settings::default();
         assert!(default.rule_selected("unguarded-thread-index"));
         assert!(!default.rule_selected("unchecked-cuda-call"));
+        assert!(!default.selects_error_handling());
         let text = "select = [\"error-handling\"]\n";
         let settings = Settings::parse(Path::new("c.toml"), text).unwrap();
         assert!(settings.rule_selected("unchecked-kernel-launch"));
+        assert!(settings.selects_error_handling());
         assert!(!settings.rule_selected("unguarded-thread-index"));
         let all = Settings::default().with_overrides(&["all".into()], &["memory".into()]);
         assert!(all.rule_selected("unchecked-cuda-call"));

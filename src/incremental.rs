@@ -110,6 +110,7 @@ fn lint_tree_incremental(
         tree,
         &lines,
         &settings.check_macros,
+        settings.selects_error_handling(),
         index,
         cache,
     );

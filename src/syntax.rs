@@ -270,6 +270,45 @@ pub fn declarator_is_pointer(mut node: Node) -> bool {
     false
 }
 
+/// Parents of the nodes inside one subtree (a function), found by descending from its root.
+/// `Node::parent` descends from the tree's root on every call, scanning the file's top-level
+/// declarations each time: over a file of hundreds of functions that scan is most of the cost of
+/// walking upwards.
+#[derive(Clone, Copy)]
+pub struct Within<'t> {
+    root: Node<'t>,
+}
+
+impl<'t> Within<'t> {
+    pub fn new(root: Node<'t>) -> Self {
+        Within { root }
+    }
+
+    pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let inside = self.root.start_byte() <= node.start_byte()
+            && node.end_byte() <= self.root.end_byte()
+            && node.id() != self.root.id();
+        if !inside {
+            return node.parent();
+        }
+        let mut current = self.root;
+        // a node's depth below its function is far under this; the bound only guards the loop
+        for _ in 0..100_000 {
+            let child = current.child_with_descendant(node)?;
+            if child.id() == node.id() {
+                return Some(current);
+            }
+            current = child;
+        }
+        node.parent()
+    }
+
+    /// The ancestors of `node`, nearest first, up to the tree's root.
+    pub fn ancestors(self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+        std::iter::successors(self.parent(node), move |n| self.parent(*n))
+    }
+}
+
 /// Visits every node below `root` (pre-order) without recursion, so nesting depth cannot
 /// overflow the stack. The visitor returns false to skip a node's children.
 pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {

@@ -96,6 +96,7 @@ fn header_index(
         &tree,
         &lines,
         &settings.check_macros,
+        settings.selects_error_handling(),
         ProjectIndex::empty(),
         &mut OffersOnly,
     );

@@ -28,7 +28,8 @@ pub struct FileOutcome {
     pub functions_with_parse_errors: usize,
     /// Findings not reported because they rest on code the parser could not read.
     pub findings_on_broken_code: usize,
-    /// What the file offers the other files of the run.
+    /// What the file offers the other files of the run: filled only by a project run, which reads
+    /// it between its phases (building it is a tenth of an editor keystroke's lint).
     pub index: FileIndex,
     /// What the file looked up outside itself.
     pub lookups: Lookups,
@@ -147,6 +148,23 @@ pub fn lint_text_with(
     lint_tree(path, text, &view, &tree, settings, index)
 }
 
+/// Lints one text on its own, with what it offers the other files of the run (the first phase).
+fn lint_text_offering(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
+    let view = source::preprocess_with(text, &settings.view_options());
+    let Some(tree) = parse(&view.text, None) else {
+        return FileOutcome::default();
+    };
+    lint_tree_with(
+        path,
+        text,
+        &view,
+        &tree,
+        settings,
+        ProjectIndex::empty(),
+        true,
+    )
+}
+
 /// Lints an already parsed view.
 pub fn lint_tree(
     path: &Path,
@@ -156,6 +174,18 @@ pub fn lint_tree(
     settings: &Settings,
     index: &ProjectIndex,
 ) -> FileOutcome {
+    lint_tree_with(path, text, view, tree, settings, index, false)
+}
+
+fn lint_tree_with(
+    path: &Path,
+    text: &str,
+    view: &source::PreprocessedView,
+    tree: &tree_sitter::Tree,
+    settings: &Settings,
+    index: &ProjectIndex,
+    offers: bool,
+) -> FileOutcome {
     let lines = LineIndex::new(text);
     let mut model = Model::build_reusing(
         path,
@@ -164,12 +194,17 @@ pub fn lint_tree(
         tree,
         &lines,
         &settings.check_macros,
+        settings.selects_error_handling(),
         index,
         &mut crate::model::AnalyseAll,
     );
     model.max_allocation_bytes = settings.max_allocation_bytes;
     let found = run_lints(&model, settings, path);
-    outcome(&model, found, settings, path)
+    let mut outcome = outcome(&model, found, settings, path);
+    if offers {
+        outcome.index = model.file_index();
+    }
+    outcome
 }
 
 /// Whether a rule that reads the error flow across files runs on `path`: without one, what other
@@ -234,7 +269,7 @@ pub(crate) fn outcome(
             .filter(|f| f.has_parse_errors)
             .count(),
         findings_on_broken_code,
-        index: model.file_index(),
+        index: FileIndex::default(),
         lookups: model.lookups.borrow().clone(),
     }
 }
@@ -724,8 +759,7 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
     let first: Vec<FileOutcome> = files
         .par_iter()
         .map(|file| {
-            let outcome =
-                lint_text_with(file.path, file.text, file.settings, ProjectIndex::empty());
+            let outcome = lint_text_offering(file.path, file.text, file.settings);
             progress.file_done();
             outcome
         })
@@ -753,7 +787,10 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
                 .for_rules(reads_error_flow(file.settings, file.path));
             if index.answers(file.path, &lookups) {
                 relinted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                lint_text_with(file.path, file.text, file.settings, &index)
+                FileOutcome {
+                    index: outcome.index,
+                    ..lint_text_with(file.path, file.text, file.settings, &index)
+                }
             } else {
                 outcome
             }

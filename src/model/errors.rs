@@ -2344,6 +2344,7 @@ mod tests {
             &tree,
             &lines,
             &[],
+            true,
             &index,
             &mut crate::model::AnalyseAll,
         );

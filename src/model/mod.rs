@@ -223,6 +223,7 @@ impl<'t> Model<'t> {
             tree,
             lines,
             check_macros,
+            true,
             ProjectIndex::empty(),
             &mut AnalyseAll,
         )
@@ -230,6 +231,8 @@ impl<'t> Model<'t> {
 
     /// The model without the facts of the functions `reuse` covers: `kernels` and
     /// `host.functions` hold only the analysed ones; `host.kernels` has every kernel's summary.
+    /// `error_flow`: whether to build the error flow (`errors` stays empty otherwise, so the file
+    /// offers other files nothing about its checks).
     // the file's parts are borrowed separately: the language server keeps the tree and view
     // between edits while the text and lines are new
     #[allow(clippy::too_many_arguments)]
@@ -240,6 +243,7 @@ impl<'t> Model<'t> {
         tree: &'t Tree,
         lines: &'t LineIndex,
         check_macros: &'t [String],
+        error_flow: bool,
         index: &'t ProjectIndex,
         reuse: &mut dyn Reuse<'t>,
     ) -> Model<'t> {
@@ -302,7 +306,9 @@ impl<'t> Model<'t> {
             model.kernels.push((index, facts));
         }
         model.note_calls_outside_the_file();
-        model.errors = errors::ErrorFlow::build(&model);
+        if error_flow {
+            model.errors = errors::ErrorFlow::build(&model);
+        }
         let (functions, analysed, stored) = host::build(&model, reuse);
         model.host.functions = functions;
         model.host.analysed = analysed;

@@ -7,17 +7,24 @@
 //! has no `goto`; a `switch` body is not straight-line code (its cases are jumped into), so a
 //! definition there hides nothing.
 
-use crate::syntax::{operator, NodeExt};
+use crate::syntax::{operator, NodeExt, Within};
 use tree_sitter::Node;
 
 /// Of `definitions` (the values assigned to one local: initialisers, right-hand sides, or the
-/// target itself for `+=` and `++`), those that may be the value read at `at`.
-pub fn reaching<'t>(definitions: &[Node<'t>], at: Node<'t>, source: &str) -> Vec<Node<'t>> {
+/// target itself for `+=` and `++`), those that may be the value read at `at`. `scope` holds them
+/// all (their function).
+pub fn reaching<'t>(
+    definitions: &[Node<'t>],
+    at: Node<'t>,
+    scope: Node<'t>,
+    source: &str,
+) -> Vec<Node<'t>> {
+    let within = Within::new(scope);
     let use_start = at.start_byte();
     let mut before: Vec<(Node<'t>, usize)> = Vec::new();
     let mut after: Vec<Node<'t>> = Vec::new();
     for value in definitions {
-        let Some(statement) = completion(*value) else {
+        let Some(statement) = completion(*value, within) else {
             continue;
         };
         if statement.end_byte() <= use_start {
@@ -29,16 +36,16 @@ pub fn reaching<'t>(definitions: &[Node<'t>], at: Node<'t>, source: &str) -> Vec
         // in effect there
     }
     before.sort_by_key(|(_, end)| *end);
-    let hiding = before
-        .iter()
-        .rposition(|(value, _)| !updates_itself(*value, source) && dominates(*value, at));
+    let hiding = before.iter().rposition(|(value, _)| {
+        !updates_itself_within(*value, within, source) && dominates(*value, at, within)
+    });
     let mut reaching: Vec<Node<'t>> = match hiding {
         Some(at_index) => before[at_index..].iter().map(|(v, _)| *v).collect(),
         None => before.iter().map(|(v, _)| *v).collect(),
     };
     let hider = hiding.map(|i| before[i].0);
     for value in after {
-        let carried = enclosing_loops(at).any(|lp| {
+        let carried = enclosing_loops(at, within).any(|lp| {
             contains(lp, value) && hider.is_none_or(|h| !contains(loop_body(lp).unwrap_or(lp), h))
         });
         if carried {
@@ -50,12 +57,12 @@ pub fn reaching<'t>(definitions: &[Node<'t>], at: Node<'t>, source: &str) -> Vec
 
 /// The node whose end is where a definition takes effect: the declarator, the assignment, the
 /// `++`.
-fn completion(value: Node) -> Option<Node> {
+fn completion<'t>(value: Node<'t>, within: Within<'t>) -> Option<Node<'t>> {
     let mut node = value;
     for _ in 0..8 {
         match node.node_kind() {
             "init_declarator" | "assignment_expression" | "update_expression" => return Some(node),
-            _ => node = node.parent()?,
+            _ => node = within.parent(node)?,
         }
     }
     None
@@ -63,7 +70,11 @@ fn completion(value: Node) -> Option<Node> {
 
 /// `x += k`, `x++`: the new value is built from the old one, so it hides nothing.
 pub fn updates_itself(value: Node, source: &str) -> bool {
-    match completion(value) {
+    updates_itself_within(value, Within::new(value), source)
+}
+
+fn updates_itself_within<'t>(value: Node<'t>, within: Within<'t>, source: &str) -> bool {
+    match completion(value, within) {
         Some(node) if node.node_kind() == "assignment_expression" => operator(node, source) != "=",
         Some(node) => node.node_kind() == "update_expression",
         None => true,
@@ -77,16 +88,16 @@ fn contains(outer: Node, inner: Node) -> bool {
 /// Whether the definition runs on every path that reaches `at`: its statement sits directly in
 /// a block (or a `for` initializer) that also holds `at`, and nothing between it and that
 /// statement makes it conditional (`c && (x = 1)`, `c ? x = 1 : 0`).
-fn dominates(value: Node, at: Node) -> bool {
+fn dominates<'t>(value: Node<'t>, at: Node<'t>, within: Within<'t>) -> bool {
     let mut node = value;
     for _ in 0..64 {
-        let Some(parent) = node.parent() else {
+        let Some(parent) = within.parent(node) else {
             return false;
         };
         match parent.node_kind() {
             "compound_statement" => {
-                let in_switch = parent
-                    .parent()
+                let in_switch = within
+                    .parent(parent)
                     .is_some_and(|p| p.node_kind() == "switch_statement");
                 return !in_switch && contains(parent, at);
             }
@@ -110,8 +121,8 @@ fn dominates(value: Node, at: Node) -> bool {
     false
 }
 
-fn enclosing_loops<'t>(at: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    std::iter::successors(at.parent(), |n| n.parent()).filter(|n| {
+fn enclosing_loops<'t>(at: Node<'t>, within: Within<'t>) -> impl Iterator<Item = Node<'t>> {
+    within.ancestors(at).filter(|n| {
         matches!(
             n.node_kind(),
             "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
@@ -175,7 +186,7 @@ mod tests {
             true
         });
         let at = *uses.last().expect("a use");
-        reaching(&definitions, at, code)
+        reaching(&definitions, at, tree.root_node(), code)
             .into_iter()
             .map(|n| text(n, code).to_string())
             .collect()

@@ -1112,36 +1112,56 @@ enum Stored {
 
 /// Up to three accesses of one byte: the first accessor, a second thread, and the first from
 /// another warp than the first's. Every later access that conflicts with some earlier one
-/// conflicts with one of these.
-#[derive(Clone, Copy, Default)]
+/// conflicts with one of these. Held as positions in `Log::records`: a slot is made for every
+/// element a block touches, and small slots keep that table in the cache.
+#[derive(Clone, Copy)]
 struct Kept {
-    items: [Option<Record>; 3],
+    items: [u32; 3],
+}
+
+const NO_RECORD: u32 = u32::MAX;
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept {
+            items: [NO_RECORD; 3],
+        }
+    }
 }
 
 impl Kept {
-    fn iter(&self) -> impl Iterator<Item = &Record> {
-        self.items.iter().map_while(Option::as_ref)
+    fn iter<'r>(&self, records: &'r [Record]) -> impl Iterator<Item = &'r Record> + 'r {
+        let items = self.items;
+        items
+            .into_iter()
+            .take_while(|item| *item != NO_RECORD)
+            .filter_map(move |item| records.get(item as usize))
     }
 
-    fn offer(&mut self, record: Record) {
+    fn offer(&mut self, record: Record, records: &mut Vec<Record>) {
         let warp = |r: &Record| r.linear / 32;
-        let keep = match self.items {
+        let mut kept: [Option<Record>; 3] = [None; 3];
+        for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
+            *place = Some(*kept_record);
+        }
+        let keep = match kept {
             [None, ..] => true,
             [Some(first), None, _] => first.linear != record.linear,
-            [Some(first), Some(_), None] => {
-                warp(&first) != warp(&record) && self.iter().all(|r| warp(r) != warp(&record))
+            [Some(first), Some(second), None] => {
+                warp(&first) != warp(&record) && warp(&second) != warp(&record)
             }
             _ => false,
         };
         if keep {
-            if let Some(free) = self.items.iter_mut().find(|r| r.is_none()) {
-                *free = Some(record);
+            if let Some(free) = self.items.iter_mut().find(|item| **item == NO_RECORD) {
+                *free = records.len() as u32;
+                records.push(record);
             }
         }
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Slot {
     writes: Kept,
     reads: Kept,
@@ -1162,6 +1182,8 @@ struct Log<'t> {
     site_ids: HashMap<usize, u32>,
     /// Per barrier interval still open to some thread: per array and element, what touched it.
     slots: HashMap<u32, HashMap<(u32, i64), Slot>>,
+    /// The accesses the slots keep.
+    records: Vec<Record>,
     conflicts: Vec<Found>,
     /// Epochs in which some thread called what may hide a barrier: nothing is concluded there.
     poisoned: Vec<u32>,
@@ -1193,6 +1215,7 @@ impl<'t> Log<'t> {
             o.start < record.start + record.size.max(1) && record.start < o.start + o.size.max(1)
         };
         let slots = self.slots.entry(epoch).or_default();
+        let records = &mut self.records;
         for element in first..=last.min(first + 31) {
             let byte = record.start.max(element * unit);
             let slot = slots.entry((array, element)).or_default();
@@ -1201,27 +1224,29 @@ impl<'t> Log<'t> {
             } else {
                 Kept::default()
             };
-            let against = || slot.writes.iter().chain(reads.iter());
-            let other_warp = against().find(|o| {
-                o.linear != record.linear
-                    && warp(o) != warp(&record)
-                    && overlap(o)
-                    && !benign(o, &record)
-            });
-            let same_warp = against().find(|o| {
-                o.linear != record.linear
-                    && overlap(o)
-                    && warp(o) == warp(&record)
-                    && o.warp_syncs == record.warp_syncs
-                    && !benign(o, &record)
-            });
-            let found = other_warp
-                .map(|o| (*o, false))
-                .or(same_warp.map(|o| (*o, true)));
+            let found = {
+                let against = || slot.writes.iter(records).chain(reads.iter(records));
+                let other_warp = against().find(|o| {
+                    o.linear != record.linear
+                        && warp(o) != warp(&record)
+                        && overlap(o)
+                        && !benign(o, &record)
+                });
+                let same_warp = against().find(|o| {
+                    o.linear != record.linear
+                        && overlap(o)
+                        && warp(o) == warp(&record)
+                        && o.warp_syncs == record.warp_syncs
+                        && !benign(o, &record)
+                });
+                other_warp
+                    .map(|o| (*o, false))
+                    .or(same_warp.map(|o| (*o, true)))
+            };
             if record.kind.writes() {
-                slot.writes.offer(record);
+                slot.writes.offer(record, records);
             } else {
-                slot.reads.offer(record);
+                slot.reads.offer(record, records);
             }
             if let Some((earlier, same_warp)) = found {
                 // a pair is kept in a few intervals (one may turn out to hide a barrier), not in
@@ -1880,6 +1905,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return;
         };
         self.log.slots.retain(|epoch, _| *epoch >= open);
+        if self.log.slots.is_empty() {
+            self.log.records.clear();
+        }
     }
 
     fn declaration(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {

@@ -359,7 +359,12 @@ impl<'m, 't> Builder<'m, 't> {
                 }
                 // a local kind: the values that reach here
                 let definitions = self.plain_definitions.get(name)?;
-                let values = crate::model::reaching::reaching(definitions, node, self.source);
+                let values = crate::model::reaching::reaching(
+                    definitions,
+                    node,
+                    self.function.definition,
+                    self.source,
+                );
                 if values.is_empty() {
                     return None;
                 }

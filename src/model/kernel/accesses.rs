@@ -163,6 +163,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             "identifier" => match crate::model::reaching::reaching(
                 self.definitions.get(self.text(node))?,
                 node,
+                self.function.definition,
                 self.source,
             )
             .as_slice()

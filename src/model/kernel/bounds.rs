@@ -136,7 +136,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn reaching_definitions(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = self.text(use_);
         let all = self.definitions.get(name)?;
-        let values = crate::model::reaching::reaching(all, use_, self.source);
+        let values =
+            crate::model::reaching::reaching(all, use_, self.function.definition, self.source);
         let first = values.first()?;
         Some((format!("{name}@{}", first.start_byte()), values))
     }

@@ -101,7 +101,8 @@ impl<'t> Analyzer<'_, 't> {
             .flatten()
             .copied()
             .collect();
-        let values = crate::model::reaching::reaching(&all, use_, self.source);
+        let values =
+            crate::model::reaching::reaching(&all, use_, self.function.definition, self.source);
         let first = values.first().map_or(use_.start_byte(), |v| v.start_byte());
         Some((format!("{name}@{first}"), values))
     }

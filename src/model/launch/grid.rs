@@ -15,11 +15,16 @@ pub(super) struct Locals<'t> {
     pub(super) dim3: HashMap<&'t str, Node<'t>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+    /// The function body they were read from.
+    pub(super) scope: Option<Node<'t>>,
 }
 
 impl<'t> Locals<'t> {
     pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
-        let mut locals = Locals::default();
+        let mut locals = Locals {
+            scope: Some(body),
+            ..Locals::default()
+        };
         syntax::walk_iterative(body, |node| {
             match node.node_kind() {
                 // `dim3 grid(rows);` parses as a function declaration
@@ -104,7 +109,7 @@ impl<'t> Locals<'t> {
     pub(super) fn value_at(&self, name: &str, at: Node<'t>, source: &str) -> Held<'t> {
         match self.values.get(name) {
             None => Held::NotLocal,
-            Some(values) => Held::of(values, at, source),
+            Some(values) => Held::of(values, at, self.scope, source),
         }
     }
 
@@ -118,7 +123,7 @@ impl<'t> Locals<'t> {
     ) -> Held<'t> {
         match self.components.get(&(object, field)) {
             None => Held::NotLocal,
-            Some(values) => Held::of(values, at, source),
+            Some(values) => Held::of(values, at, self.scope, source),
         }
     }
 }
@@ -134,8 +139,10 @@ pub(super) enum Held<'t> {
 }
 
 impl<'t> Held<'t> {
-    fn of(values: &[Node<'t>], at: Node<'t>, source: &str) -> Held<'t> {
-        match reaching::reaching(values, at, source).as_slice() {
+    fn of(values: &[Node<'t>], at: Node<'t>, scope: Option<Node<'t>>, source: &str) -> Held<'t> {
+        // without the function, parents are found from the tree's root (slower, the same answer)
+        let scope = scope.unwrap_or(at);
+        match reaching::reaching(values, at, scope, source).as_slice() {
             [] => Held::NotLocal,
             [value] if !reaching::updates_itself(*value, source) => Held::One(*value),
             _ => Held::Several,

@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 struct Context<'t> {
     source: &'t str,
+    root: Node<'t>,
     definitions: HashMap<String, Vec<Node<'t>>>,
     limit: Option<i128>,
 }
@@ -20,7 +21,7 @@ impl<'t> RangeContext<'t> for Context<'t> {
     fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = text(use_, self.source);
         let all = self.definitions.get(name)?;
-        let values = crate::model::reaching::reaching(all, use_, self.source);
+        let values = crate::model::reaching::reaching(all, use_, self.root, self.source);
         Some((format!("{name}@{}", use_.start_byte()), values))
     }
     fn is_uniform(&self, node: Node<'t>) -> bool {
@@ -135,6 +136,7 @@ fn range_with_limit(code: &str, limit: Option<i128>) -> String {
     }
     let context = Context {
         source: code,
+        root: tree.root_node(),
         definitions,
         limit,
     };

@@ -59,12 +59,14 @@ fn check(model: &Model, cx: &mut LintContext) {
                 .diagnostic(collective.node.byte_range(), message)
                 .with_label(condition.byte_range(), label);
             for other in later.iter().take(3) {
-                diagnostic = diagnostic.with_label(other.node.byte_range(), "also under this condition");
+                diagnostic =
+                    diagnostic.with_label(other.node.byte_range(), "also under this condition");
             }
             if later.len() > 3 {
-                diagnostic
-                    .message
-                    .push_str(&format!(" ({} more calls under the same condition)", later.len()));
+                diagnostic.message.push_str(&format!(
+                    " ({} more calls under the same condition)",
+                    later.len()
+                ));
             }
             if let Some(via) = &collective.via {
                 match (&via.span, &via.file) {

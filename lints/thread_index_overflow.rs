@@ -49,10 +49,16 @@ fn check(model: &Model, cx: &mut LintContext) {
             };
             let mut diagnostic = cx
                 .diagnostic(index.product.byte_range(), message)
-                .with_label(index.comparison.byte_range(), "compared with the 64-bit count here");
-            if !index.declaration.byte_range().contains(&index.product.start_byte()) {
-                diagnostic =
-                    diagnostic.with_label(index.declaration.byte_range(), "declared here");
+                .with_label(
+                    index.comparison.byte_range(),
+                    "compared with the 64-bit count here",
+                );
+            if !index
+                .declaration
+                .byte_range()
+                .contains(&index.product.start_byte())
+            {
+                diagnostic = diagnostic.with_label(index.declaration.byte_range(), "declared here");
             }
             let help = if index.grid_stride {
                 format!(

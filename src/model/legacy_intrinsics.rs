@@ -104,7 +104,9 @@ fn is_hip(source: &str) -> bool {
         let line = line.trim_start();
         line.starts_with('#')
             && line.contains("include")
-            && (line.contains("cuda") || line.contains("cooperative_groups") || line.contains("cub/"))
+            && (line.contains("cuda")
+                || line.contains("cooperative_groups")
+                || line.contains("cub/"))
     });
     !(includes_cuda || calls_api(source, "cuda") || calls_api(source, "cu"))
 }
@@ -199,9 +201,15 @@ fn chosen_by_toolkit(regions: &[Region], offset: usize) -> bool {
     regions.iter().any(|region| {
         region.start <= offset
             && offset < region.end
-            && ["CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER", "HIP", "ROCM"]
-                .iter()
-                .any(|word| region.conditions.contains(word))
+            && [
+                "CUDA_VERSION",
+                "CUDART_VERSION",
+                "__CUDACC_VER",
+                "HIP",
+                "ROCM",
+            ]
+            .iter()
+            .any(|word| region.conditions.contains(word))
     })
 }
 

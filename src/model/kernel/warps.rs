@@ -137,7 +137,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             mask,
             full_mask,
             splitting_condition: splitting.map(|f| f.condition.node),
-            after_early_exit: splitting.is_some_and(|f| matches!(f.exit, Exit::Skip | Exit::Return)),
+            after_early_exit: splitting
+                .is_some_and(|f| matches!(f.exit, Exit::Skip | Exit::Return)),
             exited: splitting.is_some_and(|f| f.exit == Exit::Return),
             via,
         });
@@ -213,13 +214,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// `left op right`: the same for a whole warp when both sides are, or when an aligned value
     /// is compared with a uniform bound at a warp boundary (`tid < 64`, `tid <= 31`).
-    fn comparison_form(
-        &self,
-        left: Node<'t>,
-        op: &str,
-        right: Node<'t>,
-        depth: usize,
-    ) -> LaneForm {
+    fn comparison_form(&self, left: Node<'t>, op: &str, right: Node<'t>, depth: usize) -> LaneForm {
         let (a, b) = (
             self.lane_form(left, depth + 1),
             self.lane_form(right, depth + 1),
@@ -331,12 +326,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.lane_form_of(value, depth, &mut Vec::new())
     }
 
-    fn lane_form_of(
-        &self,
-        value: Node<'t>,
-        depth: usize,
-        visiting: &mut Vec<&'a str>,
-    ) -> LaneForm {
+    fn lane_form_of(&self, value: Node<'t>, depth: usize, visiting: &mut Vec<&'a str>) -> LaneForm {
         use LaneForm::*;
         if depth > 16 {
             return Unknown;
@@ -587,7 +577,8 @@ fn combine(a: LaneForm, b: LaneForm) -> LaneForm {
 mod tests {
     /// For each collective of the kernel `k`, whether a condition in force splits its warp.
     fn splits(body: &str) -> Vec<bool> {
-        let source = format!("#define WARP_SIZE 32\n__global__ void k(float* o, int n) {{ {body} }}");
+        let source =
+            format!("#define WARP_SIZE 32\n__global__ void k(float* o, int n) {{ {body} }}");
         crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
             model
                 .kernel_facts()
@@ -615,7 +606,9 @@ mod tests {
             "n > 3",
             "blockIdx.x * blockDim.x + threadIdx.x < 64 * n",
         ] {
-            let body = format!("float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;");
+            let body = format!(
+                "float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;"
+            );
             assert_eq!(splits(&body), [false], "{condition}");
         }
         // through locals: a warp number, a lane loop over whole warps
@@ -640,7 +633,9 @@ mod tests {
             "threadIdx.x < blockDim.x / 3",
             "threadIdx.x + 1 < 32",
         ] {
-            let body = format!("float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;");
+            let body = format!(
+                "float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;"
+            );
             assert_eq!(splits(&body), [true], "{condition}");
         }
         assert_eq!(splits("const bool leader = threadIdx.x % 32 == 0; if (leader) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);

@@ -34,18 +34,35 @@ pub struct NarrowIndex<'t> {
 pub fn integer_width(type_text: &str) -> Option<u32> {
     let t: String = type_text
         .split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "constexpr" | "static" | "register" | "volatile"))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "constexpr" | "static" | "register" | "volatile"
+            )
+        })
         .collect::<Vec<_>>()
         .concat()
         .replace("std::", "");
     match t.trim_start_matches("::") {
         "int" | "unsigned" | "unsignedint" | "signed" | "signedint" | "int32_t" | "uint32_t"
         | "uint" | "int32" | "uint32" => Some(32),
-        "size_t" | "ssize_t" | "int64_t" | "uint64_t" | "long" | "longint" | "unsignedlong"
-        | "unsignedlongint" | "longlong" | "longlongint" | "unsignedlonglong"
-        | "unsignedlonglongint" | "ptrdiff_t" | "intptr_t" | "uintptr_t" | "int64" | "uint64" => {
-            Some(64)
-        }
+        "size_t"
+        | "ssize_t"
+        | "int64_t"
+        | "uint64_t"
+        | "long"
+        | "longint"
+        | "unsignedlong"
+        | "unsignedlongint"
+        | "longlong"
+        | "longlongint"
+        | "unsignedlonglong"
+        | "unsignedlonglongint"
+        | "ptrdiff_t"
+        | "intptr_t"
+        | "uintptr_t"
+        | "int64"
+        | "uint64" => Some(64),
         _ => None,
     }
 }
@@ -62,7 +79,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter(|p| !self.definitions.contains_key(&p.name))
             .filter_map(|p| {
                 let resolved = self.resolved_type(&p.type_text);
-                (integer_width(&resolved) == Some(64)).then(|| (p.name.clone(), p.type_text.clone()))
+                (integer_width(&resolved) == Some(64))
+                    .then(|| (p.name.clone(), p.type_text.clone()))
             })
             .collect();
         if counts.is_empty() {
@@ -185,13 +203,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         } else {
             integer_width(&self.resolved_type(&type_text))
         }?;
-        let (product, narrow_variable, grid_stride) = match (declared, start_product, stride_product)
-        {
-            (32, Some((product, _)), stride) => (product, true, stride.is_some()),
-            (32, None, Some(stride)) => (stride, true, true),
-            (64, Some((product, false)), stride) => (product, false, stride.is_some()),
-            _ => return None,
-        };
+        let (product, narrow_variable, grid_stride) =
+            match (declared, start_product, stride_product) {
+                (32, Some((product, _)), stride) => (product, true, stride.is_some()),
+                (32, None, Some(stride)) => (stride, true, true),
+                (64, Some((product, false)), stride) => (product, false, stride.is_some()),
+                _ => return None,
+            };
         Some(NarrowIndex {
             declaration,
             name: name.to_string(),
@@ -207,7 +225,12 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// The first product in `value` of an `x`-axis `object` (`blockIdx.x`, `gridDim.x`, through
     /// a local defined as one) with something else, and whether it is multiplied in 64 bits.
-    fn product_with(&self, value: Node<'t>, object: &str, depth: usize) -> Option<(Node<'t>, bool)> {
+    fn product_with(
+        &self,
+        value: Node<'t>,
+        object: &str,
+        depth: usize,
+    ) -> Option<(Node<'t>, bool)> {
         if depth > 4 {
             return None;
         }
@@ -247,7 +270,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         let node = strip(node, self.source);
         match node.node_kind() {
             "field_expression" => {
-                node.field("argument").is_some_and(|a| self.text(a) == object)
+                node.field("argument")
+                    .is_some_and(|a| self.text(a) == object)
                     && node.field("field").is_some_and(|f| self.text(f) == "x")
             }
             "identifier" if depth < 4 && !self.updated.contains(self.text(node)) => {

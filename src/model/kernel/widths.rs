@@ -196,10 +196,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         let declared = if type_text.split_whitespace().any(|w| w == "auto") {
-            match start_product {
-                Some((_, wide)) => Some(if wide { 64 } else { 32 }),
-                None => None,
-            }
+            start_product.map(|(_, wide)| if wide { 64 } else { 32 })
         } else {
             integer_width(&self.resolved_type(&type_text))
         }?;

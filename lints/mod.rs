@@ -11,12 +11,15 @@ mod divergent_barrier;
 mod double_free;
 mod host_pointer_to_kernel;
 mod invalid_launch_config;
+mod legacy_warp_intrinsic;
 mod memcpy_direction_mismatch;
 mod out_of_range_access;
 mod oversized_allocation;
+mod partial_warp_shuffle;
 mod shared_memory_race;
 mod sizeof_mismatch;
 mod support;
+mod thread_index_overflow;
 mod unchecked_cuda_call;
 mod unchecked_kernel_launch;
 mod unguarded_thread_index;
@@ -35,6 +38,9 @@ pub static ALL: &[&Lint] = &[
     &divergent_barrier::DIVERGENT_BARRIER,
     &shared_memory_race::SHARED_MEMORY_RACE,
     &warp_synchronous_without_sync::WARP_SYNCHRONOUS_WITHOUT_SYNC,
+    &partial_warp_shuffle::PARTIAL_WARP_SHUFFLE,
+    &legacy_warp_intrinsic::LEGACY_WARP_INTRINSIC,
+    &thread_index_overflow::THREAD_INDEX_OVERFLOW,
     &alloc_smaller_than_copy::ALLOC_SMALLER_THAN_COPY,
     &uninitialized_device_read::UNINITIALIZED_DEVICE_READ,
     &uninitialized_device_pointer::UNINITIALIZED_DEVICE_POINTER,

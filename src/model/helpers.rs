@@ -30,6 +30,21 @@ pub struct HelperSummary {
     /// The first block-wide barrier (`__syncthreads()` and its variants) its body reaches,
     /// written in it or in a function it calls: a call of it is a barrier for the caller.
     pub barrier: Option<BarrierSite>,
+    /// The first warp collective with a full mask (`__shfl_down_sync(0xffffffff, ...)`) its body
+    /// reaches, written in it or in a function it calls: a call of it needs the whole warp.
+    pub collective: Option<CollectiveSite>,
+}
+
+/// A warp collective with a full mask as written in some function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectiveSite {
+    /// The function holding the call, by name and arity.
+    pub function: String,
+    pub arity: usize,
+    /// The call, relative to the start of that function's definition.
+    pub span: Range<usize>,
+    /// The intrinsic called.
+    pub intrinsic: String,
 }
 
 /// A block-wide barrier as written in some function.

@@ -7,6 +7,7 @@ pub mod host;
 pub mod index;
 pub mod kernel;
 pub mod launch;
+pub mod legacy_intrinsics;
 pub mod ranges;
 pub mod reaching;
 pub mod runtime;

@@ -708,7 +708,8 @@ impl<'t> FileScope<'t> {
         self.view.defines.get(name).map(String::as_str)
     }
 
-    fn named_constant(&self, name: &str) -> Option<i64> {
+    /// The value of a file-scope integer constant or a `#define` of known constants.
+    pub fn named_constant(&self, name: &str) -> Option<i64> {
         if let Some(v) = self.constants.get(name) {
             return Some(*v);
         }

@@ -437,7 +437,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// `if (i >= n) return;` on a global index `i` that every visible launch keeps inside the
     /// problem (an exact grid on each of its axes): no thread takes the return.
-    fn exits_no_thread(&self, condition: Node<'t>) -> bool {
+    pub(super) fn exits_no_thread(&self, condition: Node<'t>) -> bool {
         self.expression_deps(condition, 0).is_global_index() && self.bounded_by_launches(condition)
     }
 }

@@ -20,10 +20,14 @@ mod ranges;
 mod summary;
 mod thread_values;
 mod walk;
+mod warps;
+mod widths;
 
 pub(crate) use calls::called_names;
 pub use dynamic_shared::{OverrunLaunch, SharedOverrun};
 pub(crate) use summary::summarize_helper;
+pub use warps::{is_collective, reads_other_lanes, WarpCollective};
+pub use widths::{integer_width, NarrowIndex};
 
 /// Where a value comes from, as far as thread identity goes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -168,6 +172,10 @@ pub struct KernelFacts<'t> {
     pub launches: Vec<LaunchSite>,
     pub accesses: Vec<Access<'t>>,
     pub barriers: Vec<Barrier<'t>>,
+    /// Every warp collective the kernel calls, with the condition in force that splits a warp.
+    pub collectives: Vec<WarpCollective<'t>>,
+    /// Thread indices computed in 32 bits and compared with a 64-bit count.
+    pub narrow_indices: Vec<NarrowIndex<'t>>,
     pub thread_variables: Vec<ThreadVariable<'t>>,
     /// Code nested deeper than the analysis follows.
     pub skipped: Vec<Range<usize>>,
@@ -282,6 +290,8 @@ struct Fact<'t> {
 
 struct Analyzer<'a, 't> {
     source: &'a str,
+    /// The file's model, for its `#define`s and file-scope constants (None in unit analyses).
+    model: Option<&'a Model<'t>>,
     function: &'a Function<'t>,
     /// Summaries of the device functions this function may call.
     helpers: &'a DeviceFunctions,
@@ -331,6 +341,7 @@ type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
+    analyzer.model = Some(model);
     analyzer.out.launches = model.launches_of(function);
     if function.kind == super::FunctionKind::Kernel && !analyzer.out.launches.is_empty() {
         analyzer.extern_shared = dynamic_shared::extern_arrays(function, model.source);
@@ -339,6 +350,7 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     analyzer.propagate_thread_deps();
     analyzer.cache_deps = true;
     analyzer.statement(function.body, 0);
+    analyzer.find_narrow_indices();
     analyzer.out
 }
 
@@ -347,6 +359,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn new(source: &'a str, function: &'a Function<'t>, helpers: &'a DeviceFunctions) -> Self {
         let mut analyzer = Analyzer {
             source,
+            model: None,
             function,
             helpers,
             updated: Default::default(),

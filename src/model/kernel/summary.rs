@@ -8,7 +8,9 @@
 
 use super::barriers::Multiple;
 use super::*;
-use crate::model::helpers::{BarrierSite, HelperSummary, ParameterAccess, ReturnSummary};
+use crate::model::helpers::{
+    BarrierSite, CollectiveSite, HelperSummary, ParameterAccess, ReturnSummary,
+};
 
 /// Scalar parameters taken one at a time as thread indices; later ones are read as uniform.
 const MAX_SEEDED_PARAMETERS: usize = 16;
@@ -27,11 +29,13 @@ pub(crate) fn summarize_helper<'t>(
         returns: None,
         accesses: Vec::new(),
         barrier: None,
+        collective: None,
     };
     if function.has_parse_errors {
         return summary; // what it computes rests on code the parser could not read
     }
     summary.barrier = first_barrier(model.source, function, known);
+    summary.collective = first_collective(model, function, known);
     let returned = returned_values(function.body);
     let has_pointers = function.parameters.iter().any(|p| p.is_pointer);
     if returned.is_empty() && !has_pointers {
@@ -242,6 +246,67 @@ fn first_access_through<'t>(body: Node<'t>, name: &str, source: &str) -> Option<
         };
         if access {
             found = Some(node);
+        }
+        found.is_none()
+    });
+    found
+}
+
+/// The first warp collective with a full mask in `function`'s body (outside lambdas): an
+/// intrinsic of its own, or a call of a function already summarised that reaches one.
+fn first_collective<'t>(
+    model: &Model<'t>,
+    function: &Function<'t>,
+    known: &DeviceFunctions,
+) -> Option<CollectiveSite> {
+    let source = model.source;
+    // the locals a mask may be held in are read only when an intrinsic is met
+    let mut analyzer: Option<Analyzer> = None;
+    let start = function.definition.start_byte();
+    let mut found = None;
+    syntax::walk_iterative(function.body, |node| {
+        if found.is_some() || node.node_kind() == "lambda_expression" {
+            return false;
+        }
+        if node.node_kind() != "call_expression" {
+            return true;
+        }
+        let Some(callee) = node.field("function") else {
+            return true;
+        };
+        let name = syntax::text(callee, source);
+        if super::warps::is_collective(name) {
+            let mask = node
+                .field("arguments")
+                .and_then(|a| named_children(a).find(|c| c.node_kind() != "comment"));
+            let analyzer = analyzer.get_or_insert_with(|| {
+                let mut analyzer = Analyzer::new(source, function, known);
+                analyzer.model = Some(model);
+                analyzer.collect_definitions();
+                analyzer
+            });
+            if mask.is_some_and(|m| analyzer.names_all_lanes(m, 0)) {
+                found = Some(CollectiveSite {
+                    function: function.name.clone(),
+                    arity: function.parameters.len(),
+                    span: node.start_byte().saturating_sub(start)
+                        ..node.end_byte().saturating_sub(start),
+                    intrinsic: name.to_string(),
+                });
+            }
+            return found.is_none();
+        }
+        let arity = node
+            .field("arguments")
+            .map(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .count()
+            })
+            .unwrap_or(0);
+        let called = super::calls::callee_name(callee, source);
+        if let Some(called) = called.filter(|c| *c != function.name) {
+            found = known.get(called, arity).and_then(|s| s.collective.clone());
         }
         found.is_none()
     });

@@ -293,6 +293,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.record_barrier(node, Some(via));
                 }
                 self.record_helper_accesses(node);
+                self.record_collective(node);
                 for child in named_children(node) {
                     self.expression(child, depth + 1);
                 }

@@ -1,0 +1,644 @@
+//! Warp collectives (`__shfl_*_sync`, `__ballot_sync`, ...) and whether the conditions in force
+//! where they run can hold for some lanes of a warp and not for others.
+//!
+//! A thread's `threadIdx.x` is `32 * w + l`, its warp `w` and its lane `l`. A value is *aligned*
+//! when it is the lane plus a multiple of 32 that the whole warp shares (`threadIdx.x`, the
+//! global index `blockIdx.x * blockDim.x + threadIdx.x`, `tid % 64`, `tid & 31`, a loop variable
+//! that starts aligned and steps by whole warps): a comparison of an aligned value with a
+//! warp-uniform bound is the same for all lanes of a warp exactly when the bound is a multiple of
+//! 32 (`tid < 64`, `tid < warpSize`, `i < n` only when `n` is). A value divided by a multiple of
+//! 32 (`tid / 32`, `tid >> 5`) is the warp's. Block widths are taken to be whole warps, as a
+//! warp-synchronous kernel is written for, so `threadIdx.y` and `blockIdx.x * blockDim.x` are the
+//! same for all lanes of a warp. What the reasoning cannot place (a helper's result, a value
+//! read from memory) is taken as uniform: only a split it can show is reported.
+
+use super::*;
+
+/// A call that exchanges values or votes between the lanes its mask names.
+#[derive(Debug, Clone)]
+pub struct WarpCollective<'t> {
+    /// The call (for a helper that reaches one, the call of the helper).
+    pub node: Node<'t>,
+    /// The intrinsic (`__shfl_down_sync`).
+    pub intrinsic: String,
+    /// The mask argument, when the call is the intrinsic itself.
+    pub mask: Option<Node<'t>>,
+    /// Whether the mask names all 32 lanes (`0xffffffff`, `-1`, `FULL_MASK`).
+    pub full_mask: bool,
+    /// The condition in force that holds for some lanes of a warp and not for others.
+    pub splitting_condition: Option<Node<'t>>,
+    /// Whether that condition is an early `return`, `continue` or `break` before the call.
+    pub after_early_exit: bool,
+    /// Whether the threads that left took a `return` (they have exited) rather than a `continue`
+    /// or `break` (they are alive elsewhere).
+    pub exited: bool,
+    /// For a call of a device function that reaches a collective, where it is.
+    pub via: Option<BarrierVia>,
+}
+
+/// The warp intrinsics that name their lanes with a mask as first argument.
+pub fn is_collective(name: &str) -> bool {
+    matches!(
+        name,
+        "__shfl_sync"
+            | "__shfl_up_sync"
+            | "__shfl_down_sync"
+            | "__shfl_xor_sync"
+            | "__ballot_sync"
+            | "__any_sync"
+            | "__all_sync"
+            | "__uni_sync"
+            | "__match_any_sync"
+            | "__match_all_sync"
+            | "__reduce_add_sync"
+            | "__reduce_min_sync"
+            | "__reduce_max_sync"
+            | "__reduce_and_sync"
+            | "__reduce_or_sync"
+            | "__reduce_xor_sync"
+    )
+}
+
+/// Whether a lane that reads another's value needs that lane present: the shuffles. A vote,
+/// match or reduction counts only the lanes that have not exited.
+pub fn reads_other_lanes(name: &str) -> bool {
+    matches!(
+        name,
+        "__shfl_sync" | "__shfl_down_sync" | "__shfl_xor_sync" | "__shfl_up_sync"
+    )
+}
+
+/// How a value varies across the 32 lanes of one warp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LaneForm {
+    /// The same for every lane of a warp.
+    Uniform,
+    /// The lane plus a multiple of 32 shared by the warp.
+    Aligned,
+    /// Differs between lanes in some other way (`tid * 2`, `tid + 1`, `tid == 0`).
+    Varying,
+    /// Not known (a helper's result, a local with no visible definition): taken as uniform.
+    Unknown,
+}
+
+impl<'a, 't> Analyzer<'a, 't> {
+    /// A warp collective called here: `__shfl_down_sync(mask, ...)` itself, or a device function
+    /// whose body reaches one with a full mask.
+    pub(super) fn record_collective(&mut self, call: Node<'t>) {
+        let Some(function) = call.field("function") else {
+            return;
+        };
+        let name = self.text(function);
+        let (intrinsic, mask, full_mask, via) = if is_collective(name) {
+            let mask = call
+                .field("arguments")
+                .and_then(|a| named_children(a).find(|c| c.node_kind() != "comment"));
+            let full = mask.is_some_and(|m| self.names_all_lanes(m, 0));
+            (name.to_string(), mask, full, None)
+        } else {
+            let Some((summary, _)) = self.helper_call(call) else {
+                return;
+            };
+            let Some(site) = summary.collective.as_ref() else {
+                return;
+            };
+            let file = self
+                .helpers
+                .foreign_file(&site.function, site.arity)
+                .map(std::path::Path::to_path_buf);
+            let start = self.helpers.start(&site.function, site.arity);
+            if start.is_none() && file.is_none() {
+                return;
+            }
+            let via = BarrierVia {
+                helper: summary.name.clone(),
+                function: site.function.clone(),
+                span: start.map(|start| start + site.span.start..start + site.span.end),
+                file,
+            };
+            (site.intrinsic.clone(), None, true, Some(via))
+        };
+        let splitting = self
+            .facts
+            .iter()
+            .filter(|fact| {
+                fact.exit != Exit::Stated
+                    && (fact.exit != Exit::Return || reads_other_lanes(&intrinsic))
+                    && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
+                    && (fact.exit != Exit::None || !self.exits_no_thread(fact.condition.node))
+                    && !self.has_uniform_trip_count(fact.condition.node)
+                    && !self.compares_two_thread_values(fact.condition.node)
+            })
+            .find(|fact| self.splits_warp(fact.condition.node))
+            .copied();
+        self.out.collectives.push(WarpCollective {
+            node: call,
+            intrinsic,
+            mask,
+            full_mask,
+            splitting_condition: splitting.map(|f| f.condition.node),
+            after_early_exit: splitting
+                .is_some_and(|f| matches!(f.exit, Exit::Skip | Exit::Return)),
+            exited: splitting.is_some_and(|f| f.exit == Exit::Return),
+            via,
+        });
+    }
+
+    /// Whether `condition` can hold for some lanes of a warp and not for others.
+    pub(crate) fn splits_warp(&self, condition: Node<'t>) -> bool {
+        self.expression_deps(condition, 0).varies_within_block()
+            && self.condition_form(condition, 0) == LaneForm::Varying
+    }
+
+    /// How a condition's truth varies across a warp: `Uniform` when every lane of a warp gets
+    /// the same answer, `Varying` when the reasoning shows lanes that differ.
+    fn condition_form(&self, condition: Node<'t>, depth: usize) -> LaneForm {
+        if depth > 12 {
+            return LaneForm::Unknown;
+        }
+        let condition = match condition.node_kind() {
+            "condition_clause" => condition.field("value").unwrap_or(condition),
+            _ => condition,
+        };
+        let condition = strip(condition, self.source);
+        match condition.node_kind() {
+            "unary_expression" if operator(condition, self.source) == "!" => condition
+                .field("argument")
+                .map_or(LaneForm::Unknown, |a| self.condition_form(a, depth + 1)),
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (condition.field("left"), condition.field("right"))
+                else {
+                    return LaneForm::Unknown;
+                };
+                let op = operator(condition, self.source);
+                match op {
+                    "&&" | "||" => {
+                        let (a, b) = (
+                            self.condition_form(left, depth + 1),
+                            self.condition_form(right, depth + 1),
+                        );
+                        if a == LaneForm::Varying || b == LaneForm::Varying {
+                            LaneForm::Varying
+                        } else {
+                            LaneForm::Uniform
+                        }
+                    }
+                    "<" | "<=" | ">" | ">=" | "==" | "!=" => {
+                        self.comparison_form(left, op, right, depth)
+                    }
+                    _ => self.value_as_condition(condition, depth),
+                }
+            }
+            "identifier" => {
+                // a flag holding a test (`const bool leader = lane == 0;`)
+                match guards::Flags::flag_value(self, self.text(condition)) {
+                    Some(value) if strip(value, self.source) != condition => {
+                        self.condition_form(value, depth + 1)
+                    }
+                    _ => self.value_as_condition(condition, depth),
+                }
+            }
+            _ => self.value_as_condition(condition, depth),
+        }
+    }
+
+    /// A value tested for being non-zero (`if (lane)`, `if (tid & 1)`).
+    fn value_as_condition(&self, value: Node<'t>, depth: usize) -> LaneForm {
+        match self.lane_form(value, depth + 1) {
+            LaneForm::Uniform => LaneForm::Uniform,
+            LaneForm::Unknown => LaneForm::Unknown,
+            // `if (tid)`: lane 0 of warp 0 differs from the others
+            LaneForm::Aligned | LaneForm::Varying => LaneForm::Varying,
+        }
+    }
+
+    /// `left op right`: the same for a whole warp when both sides are, or when an aligned value
+    /// is compared with a uniform bound at a warp boundary (`tid < 64`, `tid <= 31`).
+    fn comparison_form(&self, left: Node<'t>, op: &str, right: Node<'t>, depth: usize) -> LaneForm {
+        let (a, b) = (
+            self.lane_form(left, depth + 1),
+            self.lane_form(right, depth + 1),
+        );
+        use LaneForm::*;
+        match (a, b) {
+            (Uniform, Uniform) => Uniform,
+            (Unknown, _) | (_, Unknown) => Unknown,
+            (Aligned, Uniform) => self.boundary_form(op, right, false),
+            (Uniform, Aligned) => self.boundary_form(op, left, true),
+            // two per-lane values (`i < j`): whether they split a warp is not known
+            (Aligned, Aligned) => Unknown,
+            _ => Varying,
+        }
+    }
+
+    /// An aligned value compared with the uniform `bound`: the same for a whole warp when the
+    /// bound sits at a warp boundary for that relation. `flipped`: the bound is on the left.
+    fn boundary_form(&self, op: &str, bound: Node<'t>, flipped: bool) -> LaneForm {
+        let op = match (op, flipped) {
+            ("<", true) => ">",
+            (">", true) => "<",
+            ("<=", true) => ">=",
+            (">=", true) => "<=",
+            (op, _) => op,
+        };
+        // `x < b` and `x >= b` split at `b`; `x <= b` and `x > b` split at `b + 1`
+        let offset = match op {
+            "<" | ">=" => 0,
+            "<=" | ">" => 1,
+            _ => return LaneForm::Varying, // `lane == 0`
+        };
+        if self.multiple_of_warp(bound, offset, 0) {
+            LaneForm::Uniform
+        } else {
+            LaneForm::Varying
+        }
+    }
+
+    /// Whether `value + offset` is a multiple of 32 for every launch: a constant that is, a
+    /// product with such a factor, `warpSize`, `blockDim.x` (block widths are whole warps).
+    fn multiple_of_warp(&self, value: Node<'t>, offset: i64, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        if let Some(constant) = self.constant_value(value, 0) {
+            return (constant + offset).rem_euclid(32) == 0;
+        }
+        if offset != 0 {
+            return false;
+        }
+        let value = strip(value, self.source);
+        match value.node_kind() {
+            "field_expression" => syntax::same_text(value, self.source, "blockDim.x"),
+            "identifier" => {
+                let name = self.text(value);
+                if self.updated.contains(name) {
+                    return false;
+                }
+                match self.definitions.get(name).map(Vec::as_slice) {
+                    Some([definition]) => self.multiple_of_warp(*definition, 0, depth + 1),
+                    _ => false,
+                }
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (value.field("left"), value.field("right")) else {
+                    return false;
+                };
+                match operator(value, self.source) {
+                    "*" => {
+                        self.multiple_of_warp(left, 0, depth + 1)
+                            || self.multiple_of_warp(right, 0, depth + 1)
+                    }
+                    "+" | "-" => {
+                        self.multiple_of_warp(left, 0, depth + 1)
+                            && self.multiple_of_warp(right, 0, depth + 1)
+                    }
+                    "<<" => self.constant_value(right, 0).is_some_and(|s| s >= 5),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// An offset that keeps an aligned value aligned: a multiple of 32, or the rows before the
+    /// thread's in its block (`threadIdx.x + TILE * threadIdx.y`, `x + W * (y + H * z)` is the
+    /// thread's linear number in a block `TILE` wide, whose warps are runs of 32 of those numbers).
+    fn whole_warps_or_rows(&self, offset: Node<'t>) -> bool {
+        if self.multiple_of_warp(offset, 0, 0) {
+            return true;
+        }
+        let offset = strip(offset, self.source);
+        if offset.node_kind() != "binary_expression" || operator(offset, self.source) != "*" {
+            return false;
+        }
+        // a factor that depends on the thread but is the same across a warp: its row or layer
+        [offset.field("left"), offset.field("right")]
+            .into_iter()
+            .flatten()
+            .any(|factor| {
+                self.expression_deps(factor, 0).contains(Deps::THREAD)
+                    && self.lane_form(factor, 0) == LaneForm::Uniform
+            })
+    }
+
+    /// How `value` varies across the lanes of a warp.
+    pub(crate) fn lane_form(&self, value: Node<'t>, depth: usize) -> LaneForm {
+        self.lane_form_of(value, depth, &mut Vec::new())
+    }
+
+    fn lane_form_of(&self, value: Node<'t>, depth: usize, visiting: &mut Vec<&'a str>) -> LaneForm {
+        use LaneForm::*;
+        if depth > 16 {
+            return Unknown;
+        }
+        let value = strip(value, self.source);
+        if !self.expression_deps(value, 0).varies_within_block() {
+            return Uniform;
+        }
+        match value.node_kind() {
+            "field_expression" => {
+                let argument = value.field("argument").map(|a| self.text(a));
+                let field = value.field("field").map(|f| self.text(f));
+                match (argument, field) {
+                    (Some("threadIdx"), Some("x")) => Aligned,
+                    (Some("threadIdx"), _) => Uniform,
+                    _ => Unknown,
+                }
+            }
+            "identifier" => {
+                let name = self.text(value);
+                if visiting.contains(&name) {
+                    return Unknown;
+                }
+                if self.updated.contains(name) {
+                    return Varying; // `i++` moves it off the warp's alignment
+                }
+                let Some(values) = self.definitions.get(name) else {
+                    return Unknown;
+                };
+                visiting.push(name);
+                let mut form: Option<LaneForm> = None;
+                // a uniform step that is not whole warps keeps a uniform value uniform but moves
+                // an aligned one off the warp's alignment
+                let mut misaligning = false;
+                for definition in values {
+                    let this = match self.step_of(*definition) {
+                        Some(true) => match self.lane_form_of(*definition, depth + 1, visiting) {
+                            Uniform => {
+                                misaligning |= !self.multiple_of_warp(*definition, 0, 0);
+                                continue;
+                            }
+                            Unknown => Unknown,
+                            _ => Varying,
+                        },
+                        Some(false) => Varying,
+                        None => self.lane_form_of(*definition, depth + 1, visiting),
+                    };
+                    form = Some(match form {
+                        None => this,
+                        Some(so_far) => combine(so_far, this),
+                    });
+                }
+                if misaligning && form == Some(Aligned) {
+                    form = Some(Varying);
+                }
+                visiting.pop();
+                form.unwrap_or(Unknown)
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (value.field("left"), value.field("right")) else {
+                    return Unknown;
+                };
+                let op = operator(value, self.source);
+                if matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||") {
+                    return match self.condition_form(value, depth + 1) {
+                        Varying | Aligned => Varying,
+                        other => other,
+                    };
+                }
+                let (a, b) = (
+                    self.lane_form_of(left, depth + 1, visiting),
+                    self.lane_form_of(right, depth + 1, visiting),
+                );
+                if a == Unknown || b == Unknown {
+                    return Unknown;
+                }
+                if a == Uniform && b == Uniform {
+                    return Uniform;
+                }
+                match op {
+                    "+" => match (a, b) {
+                        (Aligned, Uniform) if self.whole_warps_or_rows(right) => Aligned,
+                        (Uniform, Aligned) if self.whole_warps_or_rows(left) => Aligned,
+                        _ => Varying,
+                    },
+                    "-" => match (a, b) {
+                        (Aligned, Uniform) if self.multiple_of_warp(right, 0, 0) => Aligned,
+                        _ => Varying,
+                    },
+                    // `tid / 32`, `tid / blockDim.x`: the warp's (or the block's) number
+                    "/" if a != Varying && b == Uniform && self.multiple_of_warp(right, 0, 0) => {
+                        Uniform
+                    }
+                    ">>" if a != Varying
+                        && b == Uniform
+                        && self.constant_value(right, 0).is_some_and(|s| s >= 5) =>
+                    {
+                        Uniform
+                    }
+                    // `tid % 32`, `tid % 64`: the lane, plus whole warps
+                    "%" if a == Aligned && b == Uniform && self.multiple_of_warp(right, 0, 0) => {
+                        Aligned
+                    }
+                    "&" | "|" | "^" => {
+                        let mask = match (a, b) {
+                            (_, Uniform) => self.constant_value(right, 0),
+                            (Uniform, _) => self.constant_value(left, 0),
+                            _ => None,
+                        };
+                        match (op, mask) {
+                            // `tid & 31`, `tid & 63`: the lane kept whole
+                            ("&", Some(m)) if a != Varying && b != Varying && m & 31 == 31 => {
+                                Aligned
+                            }
+                            // `tid & 32`, `tid & ~31`: only the warp's bits
+                            ("&", Some(m)) if a != Varying && b != Varying && m & 31 == 0 => {
+                                Uniform
+                            }
+                            _ => Varying,
+                        }
+                    }
+                    _ => Varying,
+                }
+            }
+            "conditional_expression" => {
+                let (Some(condition), Some(yes), Some(no)) = (
+                    value.field("condition"),
+                    value.field("consequence"),
+                    value.field("alternative"),
+                ) else {
+                    return Unknown;
+                };
+                match self.condition_form(condition, depth + 1) {
+                    Uniform => combine(
+                        self.lane_form_of(yes, depth + 1, visiting),
+                        self.lane_form_of(no, depth + 1, visiting),
+                    ),
+                    other => other,
+                }
+            }
+            "call_expression" => {
+                let name = value.field("function").map(|f| self.text(f)).unwrap_or("");
+                if name.ends_with("laneid") || name == "__lane_id" {
+                    return Aligned;
+                }
+                if name.ends_with("thread_rank") && name.contains("this_thread_block") {
+                    return Aligned;
+                }
+                Unknown
+            }
+            _ => Unknown,
+        }
+    }
+
+    /// For the value of an assignment: `Some(true)` for `+=`/`-=` (a step by it), `Some(false)`
+    /// for another compound assignment, None for a plain definition.
+    fn step_of(&self, value: Node<'t>) -> Option<bool> {
+        let assignment = value.parent()?;
+        if assignment.node_kind() != "assignment_expression"
+            || assignment.field("right") != Some(value)
+        {
+            return None;
+        }
+        match operator(assignment, self.source) {
+            "=" => None,
+            "+=" | "-=" => Some(true),
+            _ => Some(false),
+        }
+    }
+
+    /// The integer value of a constant expression: literals, `warpSize`, `#define`s and
+    /// file-scope constants, locals defined once as one, and arithmetic on them.
+    pub(crate) fn constant_value(&self, node: Node<'t>, depth: usize) -> Option<i64> {
+        if depth > 8 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "number_literal" => crate::model::size::parse_number(self.text(node))
+                .and_then(|v| i64::try_from(v).ok()),
+            "identifier" => {
+                let name = self.text(node);
+                if name == "warpSize" {
+                    return Some(32);
+                }
+                if self.function.parameter(name).is_some() || self.updated.contains(name) {
+                    return None;
+                }
+                if let Some(values) = self.definitions.get(name) {
+                    return match values.as_slice() {
+                        [value] => self.constant_value(*value, depth + 1),
+                        _ => None,
+                    };
+                }
+                self.model?.shared_scope().named_constant(name)
+            }
+            "unary_expression" => {
+                let inner = self.constant_value(node.field("argument")?, depth + 1)?;
+                match operator(node, self.source) {
+                    "-" => inner.checked_neg(),
+                    "~" => Some(!inner),
+                    "+" => Some(inner),
+                    _ => None,
+                }
+            }
+            "binary_expression" => {
+                let left = self.constant_value(node.field("left")?, depth + 1)?;
+                let right = self.constant_value(node.field("right")?, depth + 1)?;
+                match operator(node, self.source) {
+                    "+" => left.checked_add(right),
+                    "-" => left.checked_sub(right),
+                    "*" => left.checked_mul(right),
+                    "/" => left.checked_div(right),
+                    "%" => left.checked_rem(right),
+                    "&" => Some(left & right),
+                    "|" => Some(left | right),
+                    "^" => Some(left ^ right),
+                    "<<" => u32::try_from(right).ok().and_then(|s| left.checked_shl(s)),
+                    ">>" => u32::try_from(right).ok().and_then(|s| left.checked_shr(s)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a mask names all 32 lanes: `0xffffffff`, `-1`, `~0`, `FULL_MASK`, a local or
+    /// constant holding one.
+    pub(crate) fn names_all_lanes(&self, mask: Node<'t>, depth: usize) -> bool {
+        self.constant_value(mask, depth)
+            .is_some_and(|value| value & 0xffff_ffff == 0xffff_ffff)
+    }
+}
+
+/// Two definitions of one local: the form both share, else the weaker claim.
+fn combine(a: LaneForm, b: LaneForm) -> LaneForm {
+    use LaneForm::*;
+    match (a, b) {
+        (x, y) if x == y => x,
+        (Unknown, _) | (_, Unknown) => Unknown,
+        (Varying, _) | (_, Varying) => Varying,
+        // a lane-dependent value on some paths and a uniform one on others
+        _ => Varying,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// For each collective of the kernel `k`, whether a condition in force splits its warp.
+    fn splits(body: &str) -> Vec<bool> {
+        let source =
+            format!("#define WARP_SIZE 32\n__global__ void k(float* o, int n) {{ {body} }}");
+        crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
+            model
+                .kernel_facts()
+                .flat_map(|(_, facts)| facts.collectives.iter())
+                .map(|c| c.splitting_condition.is_some())
+                .collect()
+        })
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn conditions_true_for_whole_warps_do_not_split_one() {
+        for condition in [
+            "threadIdx.x < 32",
+            "threadIdx.x >= 64",
+            "threadIdx.x <= 31",
+            "threadIdx.x < warpSize",
+            "threadIdx.x < 4 * WARP_SIZE",
+            "threadIdx.x < 32 * n",
+            "threadIdx.x / 32 == 0",
+            "(threadIdx.x >> 5) < n",
+            "(threadIdx.x & 32) == 0",
+            "blockIdx.x < n",
+            "threadIdx.y < n",
+            "n > 3",
+            "blockIdx.x * blockDim.x + threadIdx.x < 64 * n",
+        ] {
+            let body = format!(
+                "float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;"
+            );
+            assert_eq!(splits(&body), [false], "{condition}");
+        }
+        // through locals: a warp number, a lane loop over whole warps
+        assert_eq!(splits("int warp = threadIdx.x / WARP_SIZE; if (warp == 1) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        assert_eq!(splits("int lane = threadIdx.x & 31; for (int j = lane; j < 64; j += 32) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [false]);
+        // a row loop stepped by the block's height, the warp number of a linear thread number
+        assert_eq!(splits("const int ty = threadIdx.y; for (int q = ty; q < 32; q += blockDim.y) o[q] = __shfl_sync(0xffffffff, o[q], 0);"), [false]);
+        assert_eq!(splits("unsigned tid(threadIdx.x + 16 * threadIdx.y); unsigned warp(tid >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        assert_eq!(splits("unsigned warp((threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z)) >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+    }
+
+    #[test]
+    fn conditions_that_split_a_warp() {
+        for condition in [
+            "threadIdx.x < 16",
+            "threadIdx.x == 0",
+            "threadIdx.x % 32 < 8",
+            "(threadIdx.x & 31) > 0",
+            "threadIdx.x % 2 == 0",
+            "threadIdx.x < n",
+            "blockIdx.x * blockDim.x + threadIdx.x < n",
+            "threadIdx.x < blockDim.x / 3",
+            "threadIdx.x + 1 < 32",
+        ] {
+            let body = format!(
+                "float v = o[0]; if ({condition}) v = __shfl_xor_sync(0xffffffff, v, 1); o[0] = v;"
+            );
+            assert_eq!(splits(&body), [true], "{condition}");
+        }
+        assert_eq!(splits("const bool leader = threadIdx.x % 32 == 0; if (leader) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
+        assert_eq!(splits("for (int j = threadIdx.x; j < n; j += blockDim.x) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [true]);
+    }
+}

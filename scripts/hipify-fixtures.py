@@ -41,6 +41,9 @@ WAVEFRONT = {
 }
 # what HIP builds of such code include instead; fixtures with these are not twinned
 SKIPPED_INCLUDES = ('ATen/cuda', 'torch/extension.h', 'cublas_v2.h', 'curand_kernel.h')
+# fixtures of rules that speak of CUDA only: in HIP `__shfl_down` and `__ballot` are the warp
+# intrinsics, not legacy ones
+CUDA_ONLY = ('legacy_warp_intrinsic.cu', os.path.join('legacy-warp-intrinsic', ''))
 
 
 def sources():
@@ -132,7 +135,9 @@ def main():
     for index, (source, target) in enumerate(sources()):
         with open(os.path.join(ROOT, source)) as f:
             text = f.read()
-        if any(include in text for include in SKIPPED_INCLUDES):
+        if any(include in text for include in SKIPPED_INCLUDES) or any(
+            part in source for part in CUDA_ONLY
+        ):
             continue
         target = target.replace('cuda_check.h', 'hip_check.h')
         twin = hipify(text, index % 2 == 1, target)

@@ -102,7 +102,7 @@ fn lint_tree_incremental(
     cache: &mut FunctionCache,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
-    cache.begin(FileContext::new(path, settings, view));
+    cache.begin(FileContext::new(path, text, settings, view));
     let mut model = Model::build_reusing(
         path,
         text,
@@ -133,10 +133,12 @@ pub struct FileContext {
     /// Function-like macros that check the last error: what the error flow counts as a check.
     last_error_macros: Vec<String>,
     lint_options: crate::lint::LintOptions,
+    /// Whether legacy warp intrinsics are judged (the file shows it is CUDA, anywhere in it).
+    judges_legacy_intrinsics: bool,
 }
 
 impl FileContext {
-    pub fn new(path: &Path, settings: &Settings, view: &PreprocessedView) -> Self {
+    pub fn new(path: &Path, text: &str, settings: &Settings, view: &PreprocessedView) -> Self {
         let mut defines: Vec<(String, String)> = view
             .defines
             .iter()
@@ -154,6 +156,7 @@ impl FileContext {
             defines,
             last_error_macros: view.last_error_macros.clone(),
             lint_options: settings.lint_options(),
+            judges_legacy_intrinsics: crate::model::legacy_intrinsics::judges(text),
         }
     }
 }

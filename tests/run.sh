@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 echo "== cargo test"
 cargo test --release --locked
 
+echo "== HIP twins of the fixtures match what scripts/hipify-fixtures.py generates"
+python3 scripts/hipify-fixtures.py --check
+
 echo "== SARIF: the official 2.1.0 schema and Sarif.Multitool (SARIF and GitHub rules)"
 bash tests/sarif_validate.sh
 

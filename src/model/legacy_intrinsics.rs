@@ -92,6 +92,12 @@ pub fn legacy_calls<'t>(model: &Model<'t>) -> Vec<LegacyCall<'t>> {
     calls
 }
 
+/// Whether the file's legacy warp intrinsics are judged at all (it shows it is CUDA): a fact of
+/// the whole text, so an editor's reuse of unchanged functions keys on it.
+pub fn judges(source: &str) -> bool {
+    !is_hip(source)
+}
+
 /// Whether the file is not known to be CUDA: HIP (there `__shfl_down` and `__ballot` are the
 /// warp intrinsics: `hip/` headers, `hipcub`, a `hipMalloc`-style call), or a header or kernel
 /// file that says neither (ported trees keep both, and only the includer knows). CUDA says so

@@ -39,7 +39,7 @@ static void squareOnDevice(const float* h_in, int n) {
     HIP_CHECK(hipMalloc(&d_in, bytes));
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(square, (n + 255) / 256, 256, 0, 0, d_in, d_out, n);
+    square<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_out, d_out, bytes, hipMemcpyHostToDevice)); // expect: memcpy-direction-mismatch
     printf("out[3] = %f\n", h_out[3]);

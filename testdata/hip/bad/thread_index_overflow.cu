@@ -1,0 +1,37 @@
+// thread-index-overflow: 32-bit thread indices compared with 64-bit element counts.
+#include <cstdint>
+#include <cstddef>
+
+__global__ void fillInt(float* x, float v, size_t n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x; // expect: thread-index-overflow
+    if (i < n) {
+        x[i] = v;
+    }
+}
+
+// Stored into a size_t, but multiplied as unsigned int first.
+__global__ void fillWide(float* x, float v, int64_t n) {
+    size_t i = blockIdx.x * blockDim.x + threadIdx.x; // expect: thread-index-overflow
+    if (i >= n) return;
+    x[i] = v;
+}
+
+// A grid-stride loop over an int index.
+__global__ void axpy(const float* x, float* y, float a, long long n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) { // expect: thread-index-overflow
+        y[i] += a * x[i];
+    }
+}
+
+// 64-bit arithmetic, 32-bit counts and rows are fine.
+__global__ void fillOk(float* x, float v, size_t n, int m, size_t rows) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = v;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < m) x[j] = v;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows) x[r] = v;
+    for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < n; k += (int64_t)blockDim.x * gridDim.x) {
+        x[k] = v;
+    }
+}

@@ -1,4 +1,4 @@
-use super::support::snippet;
+use super::support::{snippet, with_site_in_helper};
 use crate::lint::LintContext;
 use crate::model::Model;
 
@@ -57,22 +57,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 diagnostic = diagnostic.with_label(other.node.byte_range(), "skipped as well");
             }
             if let Some(via) = &barrier.via {
-                match (&via.span, &via.file) {
-                    (Some(span), _) => {
-                        diagnostic = diagnostic.with_label(
-                            span.clone(),
-                            format!("the barrier `{}` reaches", via.helper),
-                        );
-                    }
-                    (None, Some(file)) => {
-                        diagnostic.message.push_str(&format!(
-                            " (`{}` is in {})",
-                            via.function,
-                            file.display()
-                        ));
-                    }
-                    (None, None) => {}
-                }
+                diagnostic = with_site_in_helper(diagnostic, via, "barrier");
             }
             cx.report(diagnostic.with_help(
                 "move the barrier out of the thread-dependent branch so that every thread of the block reaches it",

@@ -1,4 +1,4 @@
-use super::support::snippet;
+use super::support::{snippet, with_site_in_helper};
 use crate::lint::LintContext;
 use crate::model::Model;
 
@@ -69,22 +69,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 ));
             }
             if let Some(via) = &collective.via {
-                match (&via.span, &via.file) {
-                    (Some(span), _) => {
-                        diagnostic = diagnostic.with_label(
-                            span.clone(),
-                            format!("the collective `{}` reaches", via.helper),
-                        );
-                    }
-                    (None, Some(file)) => {
-                        diagnostic.message.push_str(&format!(
-                            " (`{}` is in {})",
-                            via.function,
-                            file.display()
-                        ));
-                    }
-                    (None, None) => {}
-                }
+                diagnostic = with_site_in_helper(diagnostic, via, "collective");
             }
             let help = if collective.via.is_none() && collective.mask.is_some() {
                 format!(

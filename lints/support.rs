@@ -141,3 +141,25 @@ pub fn callers_named(
     named.dedup();
     (named, labels)
 }
+
+/// A finding on a call of a device function, pointed at what the helper reaches (`what`: "the
+/// barrier", "the collective"): a label when it is in this file, its file named otherwise.
+pub fn with_site_in_helper(
+    mut diagnostic: crate::diagnostic::Diagnostic,
+    via: &crate::model::kernel::BarrierVia,
+    what: &str,
+) -> crate::diagnostic::Diagnostic {
+    match (&via.span, &via.file) {
+        (Some(span), _) => {
+            diagnostic =
+                diagnostic.with_label(span.clone(), format!("the {what} `{}` reaches", via.helper));
+        }
+        (None, Some(file)) => {
+            diagnostic
+                .message
+                .push_str(&format!(" (`{}` is in {})", via.function, file.display()));
+        }
+        (None, None) => {}
+    }
+    diagnostic
+}

@@ -201,19 +201,8 @@ fn first_barrier(
             });
             return false;
         }
-        let arity = node
-            .field("arguments")
-            .map(|a| {
-                named_children(a)
-                    .filter(|c| c.node_kind() != "comment")
-                    .count()
-            })
-            .unwrap_or(0);
-        let called = super::calls::callee_name(callee, source);
-        // a recursive call reaches what the body reaches anyway
-        if let Some(called) = called.filter(|c| *c != function.name) {
-            found = known.get(called, arity).and_then(|s| s.barrier.clone());
-        }
+        found =
+            summary_of_call(node, callee, function, known, source).and_then(|s| s.barrier.clone());
         found.is_none()
     });
     found
@@ -296,21 +285,35 @@ fn first_collective<'t>(
             }
             return found.is_none();
         }
-        let arity = node
-            .field("arguments")
-            .map(|a| {
-                named_children(a)
-                    .filter(|c| c.node_kind() != "comment")
-                    .count()
-            })
-            .unwrap_or(0);
-        let called = super::calls::callee_name(callee, source);
-        if let Some(called) = called.filter(|c| *c != function.name) {
-            found = known.get(called, arity).and_then(|s| s.collective.clone());
-        }
+        found = summary_of_call(node, callee, function, known, source)
+            .and_then(|s| s.collective.clone());
         found.is_none()
     });
     found
+}
+
+/// The summary of the device function a call reaches, by name and argument count; none for a
+/// call of `function` itself (a recursive call reaches what the body reaches anyway).
+fn summary_of_call<'k>(
+    call: Node,
+    callee: Node,
+    function: &Function,
+    known: &'k DeviceFunctions,
+    source: &str,
+) -> Option<&'k crate::model::helpers::HelperSummary> {
+    let arity = call
+        .field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .count()
+        })
+        .unwrap_or(0);
+    let called = super::calls::callee_name(callee, source)?;
+    if called == function.name {
+        return None;
+    }
+    known.get(called, arity)
 }
 
 /// The values of the `return` statements of `body` (outside lambdas).

@@ -141,28 +141,26 @@ pub fn lint_text_with(
     settings: &Settings,
     index: &ProjectIndex,
 ) -> FileOutcome {
-    let view = source::preprocess_with(text, &settings.view_options());
-    let Some(tree) = parse(&view.text, None) else {
-        return FileOutcome::default();
-    };
-    lint_tree(path, text, &view, &tree, settings, index)
+    lint_text_offering_if(path, text, settings, index, false)
 }
 
 /// Lints one text on its own, with what it offers the other files of the run (the first phase).
 fn lint_text_offering(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
+    lint_text_offering_if(path, text, settings, ProjectIndex::empty(), true)
+}
+
+fn lint_text_offering_if(
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+    index: &ProjectIndex,
+    offers: bool,
+) -> FileOutcome {
     let view = source::preprocess_with(text, &settings.view_options());
     let Some(tree) = parse(&view.text, None) else {
         return FileOutcome::default();
     };
-    lint_tree_with(
-        path,
-        text,
-        &view,
-        &tree,
-        settings,
-        ProjectIndex::empty(),
-        true,
-    )
+    lint_tree_with(path, text, &view, &tree, settings, index, offers)
 }
 
 /// Lints an already parsed view.

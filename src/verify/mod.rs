@@ -864,16 +864,7 @@ fn judge_barrier(
             );
         }
     }
-    let tried: Vec<String> = built
-        .experiment
-        .configs
-        .iter()
-        .zip(results)
-        .map(|(config, result)| match &result.error {
-            Some(error) => format!("{} (launch failed: {error})", config.description),
-            None => config.description.clone(),
-        })
-        .collect();
+    let tried = configurations_tried(built, results);
     verification(
         "not-reproduced",
         format!(
@@ -882,6 +873,20 @@ fn judge_barrier(
             tried.join("; ")
         ),
     )
+}
+
+/// Each configuration a kernel ran in, as a verdict names it (with its launch error, if any).
+fn configurations_tried(built: &KernelExperiment, results: &[ConfigResult]) -> Vec<String> {
+    built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .map(|(config, result)| match &result.error {
+            Some(error) => format!("{} (launch failed: {error})", config.description),
+            None => config.description.clone(),
+        })
+        .collect()
 }
 
 /// The outcome for one finding, from its site's violations in each configuration.
@@ -923,16 +928,7 @@ fn judge(
             return verification("confirmed", detail);
         }
     }
-    let tried: Vec<String> = built
-        .experiment
-        .configs
-        .iter()
-        .zip(results)
-        .map(|(config, result)| match &result.error {
-            Some(error) => format!("{} (launch failed: {error})", config.description),
-            None => config.description.clone(),
-        })
-        .collect();
+    let tried = configurations_tried(built, results);
     verification(
         "not-reproduced",
         format!(

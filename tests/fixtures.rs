@@ -415,3 +415,44 @@ fn hip_twins_report_what_their_cuda_originals_report() {
         failures.join("\n")
     );
 }
+
+/// A run over many programs reads each program's headers: the limit on headers read holds per
+/// linted file, not for the run. Seventy programs each launch their kernel from a header that
+/// only their `main.cu` includes, with an exact grid; every kernel sees its launch.
+#[test]
+fn headers_outside_the_paths_are_read_for_every_program_of_a_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for program in 0..70 {
+        let folder = dir.path().join(format!("program{program:02}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("kernel.cu"),
+            "__global__ void scale(float* data, float factor, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    data[i] *= factor;\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            folder.join("launch.h"),
+            "__global__ void scale(float* data, float factor, int n);\nvoid run_scale(float* data, int n) {\n    int blocks = n / 256;\n    scale<<<blocks, 256>>>(data, 2.0f, n);\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            folder.join("main.cu"),
+            "#include \"launch.h\"\nint main() {\n    float* d;\n    cudaMalloc(&d, 4096 * sizeof(float));\n    run_scale(d, 4096);\n    cudaFree(d);\n    return 0;\n}\n",
+        )
+        .unwrap();
+    }
+    let run = engine::check(&[dir.path().to_path_buf()], engine::CheckOptions::default());
+    assert!(run.errors.is_empty(), "{:?}", run.errors);
+    assert_eq!(run.reports.len(), 140);
+    let unguarded: Vec<String> = run
+        .reports
+        .iter()
+        .flat_map(|r| {
+            r.diagnostics
+                .iter()
+                .filter(|d| d.rule == "unguarded-thread-index")
+                .map(move |_| r.path.display().to_string())
+        })
+        .collect();
+    assert!(unguarded.is_empty(), "{unguarded:?}");
+}

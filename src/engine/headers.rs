@@ -15,7 +15,7 @@ use std::time::SystemTime;
 
 /// Headers included through other headers are followed this deep.
 const MAX_INCLUDE_DEPTH: usize = 3;
-/// And no more than this many per file.
+/// And no more than this many per linted file.
 const MAX_HEADERS: usize = 64;
 
 type Stamp = (Option<SystemTime>, u64);
@@ -124,7 +124,9 @@ fn identity(path: &Path) -> PathBuf {
 }
 
 /// Follows the quoted includes of `roots` (each with the file that includes it) breadth first,
-/// skipping the files in `known`; returns the headers read.
+/// skipping the files in `known`; returns the headers read. The limit on headers holds per
+/// linted file (each root's own includes and theirs), so a project of many programs reads each
+/// program's headers, not only the first programs'.
 fn follow(
     roots: Vec<(PathBuf, String)>,
     known: &mut HashSet<PathBuf>,
@@ -132,12 +134,18 @@ fn follow(
     wanted: &HashSet<String>,
 ) -> Vec<FileIndex> {
     let mut found = Vec::new();
-    let mut frontier = roots;
+    // per root file: how many headers were read for it
+    let mut read_for: HashMap<PathBuf, usize> = HashMap::new();
+    let mut frontier: Vec<(PathBuf, PathBuf, String)> = roots
+        .into_iter()
+        .map(|(from, target)| (from.clone(), from, target))
+        .collect();
     for _ in 0..MAX_INCLUDE_DEPTH {
         let mut next = Vec::new();
-        for (from, target) in frontier {
-            if found.len() >= MAX_HEADERS {
-                return found;
+        for (root, from, target) in frontier {
+            let count = read_for.entry(root.clone()).or_default();
+            if *count >= MAX_HEADERS {
+                continue;
             }
             let Some(header) = resolve_include(&from, &target) else {
                 continue;
@@ -148,7 +156,13 @@ fn follow(
             let Some(index) = header_index(&header, settings, wanted) else {
                 continue;
             };
-            next.extend(index.includes.iter().map(|t| (header.clone(), t.clone())));
+            *count += 1;
+            next.extend(
+                index
+                    .includes
+                    .iter()
+                    .map(|t| (root.clone(), header.clone(), t.clone())),
+            );
             found.push((*index).clone());
         }
         frontier = next;

@@ -15,16 +15,55 @@ pub(super) struct Locals<'t> {
     pub(super) dim3: HashMap<&'t str, Node<'t>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+    /// File-scope constants (`const int NBLOCK = 56 * 4;`, `constexpr int kThreads = 256;`),
+    /// by name, with their values; their `dim3` ones (`const dim3 grid(128, 128);`) are in
+    /// `dim3` unless a local of the name hides them.
+    pub(super) file_constants: HashMap<&'t str, Node<'t>>,
     /// The function body they were read from.
     pub(super) scope: Option<Node<'t>>,
 }
 
 impl<'t> Locals<'t> {
     pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
+        Locals::entering(body, source, None)
+    }
+
+    /// The locals of `body` and, when `lambda` is given, of that lambda and the lambdas around
+    /// it: a launch inside `[&] { ... }` (a worker thread's body) sees the lambda's locals and,
+    /// through the capture, the function's. Other lambdas are not entered; their assignments
+    /// run when they are called, which is not known.
+    pub(super) fn entering(
+        body: Node<'t>,
+        source: &'t str,
+        lambda: Option<Node<'t>>,
+    ) -> Locals<'t> {
         let mut locals = Locals {
             scope: Some(body),
             ..Locals::default()
         };
+        locals.read_file_scope(body, source);
+        // a parameter hides a file-scope constant of its name
+        let mut parameter_list = None;
+        if let Some(declarator) = body.parent().and_then(|f| f.field("declarator")) {
+            syntax::walk_iterative(declarator, |n| {
+                if parameter_list.is_none() && n.node_kind() == "parameter_list" {
+                    parameter_list = Some(n);
+                }
+                parameter_list.is_none()
+            });
+        }
+        if let Some(parameters) = parameter_list {
+            for parameter in syntax::named_children(parameters) {
+                if let Some(name) = parameter
+                    .field("declarator")
+                    .and_then(syntax::declarator_name)
+                    .map(|n| text(n, source))
+                {
+                    locals.file_constants.remove(name);
+                    locals.dim3.remove(name);
+                }
+            }
+        }
         syntax::walk_iterative(body, |node| {
             match node.node_kind() {
                 // `dim3 grid(rows);` parses as a function declaration
@@ -103,12 +142,95 @@ impl<'t> Locals<'t> {
                         }
                     }
                 }
-                "lambda_expression" => return false,
+                "lambda_expression" => {
+                    return lambda.is_some_and(|inner| {
+                        node.start_byte() <= inner.start_byte()
+                            && inner.end_byte() <= node.end_byte()
+                    })
+                }
                 _ => {}
             }
             true
         });
         locals
+    }
+
+    /// The constants declared at file scope (in namespaces too) of the file holding `body`: each
+    /// `const`/`constexpr` declaration with an initializer, and each `const dim3` built with
+    /// arguments. Those are values every launch of the file shares.
+    fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
+        let mut root = body;
+        while let Some(parent) = root.parent() {
+            root = parent;
+        }
+        if root.node_kind() != "translation_unit" {
+            return;
+        }
+        let mut scopes = vec![root];
+        let mut visited = 0;
+        while let Some(scope) = scopes.pop() {
+            for item in syntax::named_children(scope) {
+                visited += 1;
+                if visited > 20_000 {
+                    return;
+                }
+                match item.node_kind() {
+                    "namespace_definition" | "linkage_specification" => {
+                        if let Some(inner) = item.field("body") {
+                            scopes.push(inner);
+                        }
+                    }
+                    "declaration_list" => scopes.push(item),
+                    "declaration" => self.read_constant_declaration(item, source),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn read_constant_declaration(&mut self, declaration: Node<'t>, source: &'t str) {
+        let constant = syntax::named_children(declaration).any(|c| {
+            matches!(c.node_kind(), "type_qualifier") && {
+                let q = text(c, source);
+                q == "const" || q == "constexpr"
+            }
+        });
+        if !constant {
+            return;
+        }
+        let is_dim3 = declaration
+            .field("type")
+            .is_some_and(|t| text(t, source) == "dim3");
+        for declarator in syntax::named_children(declaration) {
+            match declarator.node_kind() {
+                // `const dim3 grid(128, 128, 1);` parses as a function declaration
+                "function_declarator" if is_dim3 => {
+                    let name = declarator.field("declarator").map(|n| text(n, source));
+                    if let (Some(name), Some(parameters)) = (name, declarator.field("parameters")) {
+                        self.dim3.insert(name, parameters);
+                    }
+                }
+                "init_declarator" => {
+                    let name = declarator
+                        .field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .map(|n| text(n, source));
+                    let (Some(name), Some(value)) = (name, declarator.field("value")) else {
+                        continue;
+                    };
+                    if value.node_kind() == "argument_list"
+                        || value.node_kind() == "initializer_list"
+                    {
+                        if is_dim3 {
+                            self.dim3.insert(name, value);
+                        }
+                    } else {
+                        self.file_constants.insert(name, value);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The one value of a local assigned once.
@@ -189,7 +311,12 @@ impl<'t> Classifier<'_, 't> {
                     Held::Several => return GridAxis::Unknown,
                     Held::NotLocal => {}
                 }
-                if self.helpers.define(name).is_some() {
+                if let Some(value) = self.locals.file_constants.get(name) {
+                    return self.axis(*value, depth + 1);
+                }
+                // a macro of the file, or one of a header by its spelling (`NB_BLOCKS`,
+                // `BLOCK_NUM`): a constant, the same for every launch
+                if self.helpers.define(name).is_some() || names_a_macro(name) {
                     return GridAxis::Exact;
                 }
                 if names_a_block_count(name) {
@@ -231,9 +358,18 @@ impl<'t> Classifier<'_, 't> {
         let (left, right) = (strip(left, self.source), strip(right, self.source));
         match operator(node, self.source) {
             "/" | ">>" => {
-                if let Some(total) =
-                    self.rounded_numerator(left, right, operator(node, self.source) == ">>")
-                {
+                let shift = operator(node, self.source) == ">>";
+                if let Some(total) = self.rounded_numerator(left, right, shift) {
+                    // `(400 + 7) / 8`: constants the block divides leave no thread over
+                    let divisor = super::constant(right, self).and_then(|d| match shift {
+                        true => (0..62).contains(&d).then(|| 1i128 << d),
+                        false => Some(d),
+                    });
+                    if let (Some(sum), Some(divisor)) = (super::constant(left, self), divisor) {
+                        if divisor > 0 && (sum + 1) % divisor == 0 {
+                            return GridAxis::Exact;
+                        }
+                    }
                     return GridAxis::RoundedUp(total);
                 }
                 // a floor division (`width / dimBlock.x`) never adds threads, whatever it
@@ -241,7 +377,7 @@ impl<'t> Classifier<'_, 't> {
                 if self.is_fractional(right) {
                     return GridAxis::Unknown;
                 }
-                self.axis(left, depth + 1)
+                self.numerator(left, depth + 1)
             }
             "+" => {
                 // `n / 176.f + 0.5` rounds to nearest: it may round up
@@ -254,9 +390,42 @@ impl<'t> Classifier<'_, 't> {
                 }
                 self.both(left, right, depth)
             }
-            "*" | "-" | "<<" => self.both(left, right, depth),
+            // taking something away never adds blocks: `(dim - i) / B - 1` with `i` a host loop
+            // counter stays inside `dim / B`
+            "-" => match self.axis(left, depth + 1) {
+                GridAxis::Exact if !self.is_fractional(right) => GridAxis::Exact,
+                GridAxis::RoundedUp(total) => GridAxis::RoundedUp(total),
+                _ => GridAxis::Unknown,
+            },
+            "*" | "<<" => self.both(left, right, depth),
             _ => GridAxis::Unknown,
         }
+    }
+
+    /// What `E / B` is, from its numerator `E`. A size the analysis cannot compute (`width =
+    /// image.getWidth()`, `n = (int)rint(n / scale)`, `limit = pad(n, 16)`, a local assigned on
+    /// several paths) still gives an exact grid when floored by the block: the threads stop at
+    /// or before `E`, whatever `E` is. Only a numerator rounded up (`ceil(E / C) * C`) or one
+    /// that counts blocks (`num_blocks / 2`) is taken as it classifies.
+    fn numerator(&self, node: Node<'t>, depth: usize) -> GridAxis {
+        let node = strip(node, self.source);
+        let classified = self.axis(node, depth);
+        if classified != GridAxis::Unknown || node.node_kind() != "identifier" {
+            return classified;
+        }
+        let name = self.text(node);
+        if names_a_block_count(name) {
+            return GridAxis::Unknown;
+        }
+        let Some(values) = self.locals.values.get(name) else {
+            return GridAxis::Exact;
+        };
+        for value in values {
+            if let rounded @ GridAxis::RoundedUp(_) = self.axis(*value, depth + 1) {
+                return rounded;
+            }
+        }
+        GridAxis::Exact
     }
 
     /// A floating-point literal, or an expression with one (`176.f`, `0.5`, `n / 2.0`).
@@ -392,13 +561,11 @@ impl<'t> Classifier<'_, 't> {
                 return match arguments.as_slice() {
                     [quotient] => {
                         let quotient = strip(*quotient, self.source);
-                        if self.is_quotient(quotient) {
-                            quotient
-                                .field("left")
-                                .map(|l| GridAxis::RoundedUp(normalized(l, self.source)))
-                                .unwrap_or(GridAxis::Unknown)
-                        } else {
-                            GridAxis::Unknown
+                        match (quotient.field("left"), quotient.field("right")) {
+                            (Some(total), Some(divisor)) if self.is_quotient(quotient) => {
+                                self.rounded_up(total, divisor)
+                            }
+                            _ => GridAxis::Unknown,
                         }
                     }
                     _ => GridAxis::Unknown,
@@ -422,18 +589,29 @@ impl<'t> Classifier<'_, 't> {
             _ => {}
         }
         let short = name.rsplit("::").next().unwrap_or(name);
+        // the divisor of a two-argument helper is the argument that is not the total
+        let rounded = |total: usize| match (arguments.get(total), arguments.as_slice()) {
+            (Some(t), [_, _]) => self.rounded_up(*t, arguments[1 - total.min(1)]),
+            (Some(t), _) => GridAxis::RoundedUp(normalized(*t, self.source)),
+            (None, _) => GridAxis::Unknown,
+        };
         match self.helpers.rounds_up(short, arguments.len()) {
-            Some(RoundingHelper::RoundsUp { total }) => arguments
-                .get(total)
-                .map(|a| GridAxis::RoundedUp(normalized(*a, self.source)))
-                .unwrap_or(GridAxis::Unknown),
+            Some(RoundingHelper::RoundsUp { total }) => rounded(total),
             Some(RoundingHelper::Other) => GridAxis::Unknown,
-            None if names_a_rounding_division(short) => arguments
-                .first()
-                .map(|a| GridAxis::RoundedUp(normalized(*a, self.source)))
-                .unwrap_or(GridAxis::Unknown),
+            None if names_a_rounding_division(short) => rounded(0),
             None => GridAxis::Unknown,
         }
+    }
+
+    /// `ceil(total / divisor)` blocks: exact when both are constants and the divisor divides
+    /// the total (`DIV_UP(400, 8)`), else rounded up from `total`.
+    fn rounded_up(&self, total: Node<'t>, divisor: Node<'t>) -> GridAxis {
+        if let (Some(t), Some(d)) = (super::constant(total, self), super::constant(divisor, self)) {
+            if d > 0 && t >= 0 && t % d == 0 {
+                return GridAxis::Exact;
+            }
+        }
+        GridAxis::RoundedUp(normalized(total, self.source))
     }
 }
 
@@ -458,6 +636,15 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
         terms.push((sign, current));
     }
     terms
+}
+
+/// `NB_THREADS_BLOCKS`, `BLOCK_NUM`: spelled as object-like macros are, in capitals.
+fn names_a_macro(name: &str) -> bool {
+    name.len() >= 2
+        && name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// `n_blocks`, `gridSize`, `num_blocks`, `blk`: a count of blocks, not a problem dimension.

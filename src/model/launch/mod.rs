@@ -296,23 +296,51 @@ pub fn launches_in<'t>(
     if calls.is_empty() {
         return Vec::new();
     }
-    let locals = Locals::of(function.body, source);
-    let classifier = Classifier {
-        source,
-        locals: &locals,
-        helpers,
-    };
     let allocations = Allocations {
         function: function.definition,
         file: allocations,
     };
-    calls
-        .into_iter()
-        .filter_map(|(call, chevron)| {
-            launch_site(&classifier, &allocations, call, chevron, path, lines)
-        })
-        .flat_map(|site| through_pointer(site, &locals, source))
-        .collect()
+    // the locals a launch sees: the function's, and those of the lambda it sits in
+    let mut by_lambda: Vec<(Option<Node<'t>>, Locals<'t>)> = Vec::new();
+    let mut sites = Vec::new();
+    for (call, chevron) in calls {
+        let lambda = enclosing_lambda(call, function.body);
+        let at = match by_lambda
+            .iter()
+            .position(|(l, _)| l.map(|n| n.id()) == lambda.map(|n| n.id()))
+        {
+            Some(at) => at,
+            None => {
+                by_lambda.push((lambda, Locals::entering(function.body, source, lambda)));
+                by_lambda.len() - 1
+            }
+        };
+        let locals = &by_lambda[at].1;
+        let classifier = Classifier {
+            source,
+            locals,
+            helpers,
+        };
+        if let Some(site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
+            sites.extend(through_pointer(site, locals, source));
+        }
+    }
+    sites
+}
+
+/// The innermost lambda around `node` inside `body`, if any.
+fn enclosing_lambda<'t>(node: Node<'t>, body: Node<'t>) -> Option<Node<'t>> {
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        if parent.id() == body.id() {
+            return None;
+        }
+        if parent.node_kind() == "lambda_expression" {
+            return Some(parent);
+        }
+        current = parent.parent();
+    }
+    None
 }
 
 /// `kernel = &copy; ... kernel<<<g, b>>>(...)`: a launch through a function pointer is a launch
@@ -921,7 +949,10 @@ struct LaunchScope<'c, 'a, 't>(&'c Classifier<'a, 't>);
 
 impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
     fn definition(&self, name: &str) -> Option<Node<'t>> {
-        self.0.locals.single(name)
+        match self.0.locals.values.get(name) {
+            Some(_) => self.0.locals.single(name),
+            None => self.0.locals.file_constants.get(name).copied(),
+        }
     }
     fn pointee(&self, _: &str) -> Option<String> {
         None
@@ -934,7 +965,9 @@ impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
     }
     /// `sizeof(curandState)` parses as an expression; a name no local holds is a type there.
     fn is_type(&self, name: &str) -> bool {
-        !self.0.locals.values.contains_key(name) && !self.0.locals.dim3.contains_key(name)
+        !self.0.locals.values.contains_key(name)
+            && !self.0.locals.dim3.contains_key(name)
+            && !self.0.locals.file_constants.contains_key(name)
     }
 }
 

@@ -334,3 +334,111 @@ fn a_local_written_through_its_address_holds_no_known_value() {
     assert_eq!(found[0].block[0], None);
     assert_ne!(found[0].shared_bytes, SharedBytes::Known(vec![]));
 }
+
+#[test]
+fn a_launch_inside_a_lambda_sees_the_lambdas_locals_and_the_functions() {
+    let source = "void f(float* p, int rows, int cols, int threads) {
+        int half = rows / 2;
+        std::thread worker([&]() {
+            dim3 grid(cols / threads, half / threads);
+            dim3 block(threads, threads);
+            k<<<grid, block>>>(p, rows, cols);
+            int blocks = (rows + 255) / 256;
+            k<<<blocks, 256>>>(p, rows, cols);
+        });
+        auto other = [&]() { half = (rows + 7) / 8; };
+        worker.join();
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].grid, [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]);
+    assert_eq!(found[0].block, [None, None, Some(1)]);
+    assert_eq!(found[1].grid[0], rounded("rows"));
+}
+
+#[test]
+fn file_scope_constants_and_macro_names_are_constant_grids() {
+    let source = "const int NTHR_PER_BLK = 256;
+    const int NBLOCK = 56 * 4;
+    static const int kRounded = (1000 + 255) / 256;
+    const dim3 grid(128, 128, 1);
+    void f(float* p, int n) {
+        k<<<NBLOCK, NTHR_PER_BLK>>>(p, n);
+        k<<<grid, 64>>>(p, n);
+        k<<<dim3(LOOKBACK_NUM_BLOCKS), dim3(THREADS)>>>(p, n);
+        k<<<kRounded, 256>>>(p, n);
+        k<<<gridBlocks, 256>>>(p, n);
+    }
+    void g(float* p, dim3 grid) { k<<<grid, 64>>>(p, 1); }";
+    let found = sites(source);
+    let axes: Vec<[GridAxis; 3]> = found.iter().map(|s| s.grid.clone()).collect();
+    assert_eq!(found.len(), 6, "{found:?}");
+    let exact = [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact];
+    assert_eq!(axes[0][0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(256));
+    assert_eq!(axes[1], exact);
+    assert_eq!(axes[2][0], GridAxis::Exact);
+    assert_eq!(axes[3][0], rounded("1000"));
+    // a camel-case count of blocks from elsewhere, and a parameter hiding the file's grid
+    assert_eq!(axes[4][0], GridAxis::Unknown);
+    assert_eq!(axes[5][0], GridAxis::Unknown);
+}
+
+#[test]
+fn grids_rounded_up_over_constants_the_block_divides_are_exact() {
+    let source = "#define DATAXSIZE 400
+    #define DATAYSIZE 300
+    void f(float* p, int n) {
+        dim3 grid((DATAXSIZE + 7) / 8, (DATAYSIZE + 7) / 8, (DATAXSIZE + 3) / 4);
+        dim3 block(8, 8, 4);
+        k<<<grid, block>>>(p, n);
+        k<<<DIV_UP(4096, 256), 256>>>(p, n);
+        k<<<(1000 + 255) >> 8, 256>>>(p, n);
+        k<<<ceil(1024 / (float)128), 128>>>(p, n);
+        k<<<DIV_UP(n, 256), 256>>>(p, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 5, "{found:?}");
+    assert_eq!(
+        found[0].grid,
+        [GridAxis::Exact, rounded("DATAYSIZE"), GridAxis::Exact]
+    );
+    assert_eq!(found[1].grid[0], GridAxis::Exact);
+    assert_eq!(found[2].grid[0], rounded("1000"));
+    assert_eq!(found[3].grid[0], GridAxis::Exact);
+    assert_eq!(found[4].grid[0], rounded("n"));
+}
+
+#[test]
+fn floor_divisions_of_sizes_the_analysis_cannot_compute_are_exact() {
+    for (launch, expected) in [
+        (
+            "const int width = image.getWidth(); dim3 grid(width / 4); k<<<grid, 4>>>(p, width);",
+            GridAxis::Exact,
+        ),
+        (
+            "n = (int)rint((float)n / scale); k<<<n / 512, 512>>>(p, n);",
+            GridAxis::Exact,
+        ),
+        (
+            "unsigned count = shape.x; k<<<count / 16, 16>>>(p, count);",
+            GridAxis::Exact,
+        ),
+        (
+            "int total = n; if (wide) total = 2 * n; k<<<total / 256, 256>>>(p, total);",
+            GridAxis::Exact,
+        ),
+        (
+            "int padded = n; if (wide) padded = (n + 255) / 256 * 256; k<<<padded / 256, 256>>>(p, n);",
+            rounded("n"),
+        ),
+        ("int blocks = pick(n); k<<<blocks / 2, 256>>>(p, n);", GridAxis::Unknown),
+        (
+            "for (int i = 0; i < n; i += 16) k<<<(n - i) / 16 - 1, 32>>>(p, n);",
+            GridAxis::Exact,
+        ),
+    ] {
+        let source = format!("void f(float* p, int n, float scale, bool wide, Image image, dim3 shape) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], expected, "{launch}");
+    }
+}

@@ -421,6 +421,9 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             let mut range = if crate::model::reaching::updates_itself(value, source) {
                 match self.context.companion(value) {
                     Some(equal) => self.range_at(equal, &at_definition, depth + 1),
+                    None if self.single_step(value) => {
+                        self.after_step(value, &at_definition, depth)
+                    }
                     // a step keeps the side it moves away from: `i += 4` never goes below
                     // where `i` started
                     None => match self.step_direction(value, facts, depth) {
@@ -461,6 +464,81 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         joined
             .map(Range::without_starting_value)
             .unwrap_or_default()
+    }
+
+    /// Whether the in-place update whose target is `value` (`y++`, `off += k`) runs at most once
+    /// between the definitions that reach it and any later use: it sits in no loop, or each loop
+    /// around it also holds every definition reaching the update (`int y = b; if (y >= x) y++;`
+    /// in a loop body starts again from `b` on each trip).
+    fn single_step(&self, value: Node<'t>) -> bool {
+        let Some((target, _)) = update_of(value) else {
+            return false;
+        };
+        let Some((_, before)) = self.context.reaching(target) else {
+            return false;
+        };
+        if before.is_empty() {
+            return false;
+        }
+        let mut node = value;
+        while let Some(parent) = node.parent() {
+            match parent.node_kind() {
+                "function_definition" | "lambda_expression" => return true,
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    let inside = |v: &Node<'t>| {
+                        parent.start_byte() <= v.start_byte() && v.end_byte() <= parent.end_byte()
+                    };
+                    if !before.iter().all(inside) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+            node = parent;
+        }
+        true
+    }
+
+    /// The range of a local right after the single update whose target is `value`: its range
+    /// before the update plus (or minus) the step's.
+    fn after_step(&self, value: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let source = self.source();
+        let Some((target, update)) = update_of(value) else {
+            return Range::unknown();
+        };
+        // the reaching definitions at the target are those before the update
+        let before = self.range_at(target, facts, depth + 1);
+        let step = match update.node_kind() {
+            "update_expression" => {
+                let op = text(update, source);
+                if op.contains("++") {
+                    Range::exactly(Sym::constant(1))
+                } else if op.contains("--") {
+                    Range::exactly(Sym::constant(-1))
+                } else {
+                    return Range::unknown();
+                }
+            }
+            "assignment_expression" => {
+                let Some(right) = update.field("right") else {
+                    return Range::unknown();
+                };
+                let amount = self.range_at(right, facts, depth + 1);
+                match operator(update, source) {
+                    "+=" => amount,
+                    "-=" => Range {
+                        lo: amount.hi.and_then(|h| h.negate()),
+                        hi: amount.lo.and_then(|l| l.negate()),
+                    },
+                    _ => return Range::unknown(),
+                }
+            }
+            _ => return Range::unknown(),
+        };
+        Range {
+            lo: both(&before.lo, &step.lo, Sym::add),
+            hi: both(&before.hi, &step.hi, Sym::add),
+        }
     }
 
     /// Whether the in-place update at `value` only increases the local (`++`, `+= s` with `s`
@@ -725,6 +803,18 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     }
 }
 
+/// For the value recorded for an update in place (its target, or the right-hand side of a
+/// compound assignment), the target read and the update: `(y, y++)`, `(off, off += k)`.
+fn update_of(value: Node) -> Option<(Node, Node)> {
+    let update = value.parent()?;
+    let target = match update.node_kind() {
+        "update_expression" => update.field("argument")?,
+        "assignment_expression" => update.field("left")?,
+        _ => return None,
+    };
+    (target.node_kind() == "identifier").then_some((target, update))
+}
+
 fn both(a: &Option<Sym>, b: &Option<Sym>, op: fn(&Sym, &Sym) -> Option<Sym>) -> Option<Sym> {
     op(a.as_ref()?, b.as_ref()?)
 }
@@ -744,17 +834,28 @@ fn multiply(a: &Range, b: &Range) -> Range {
     }
     for (x, y) in [(a, b), (b, a)] {
         if let Some(k) = constant(y) {
-            return if k >= 0 {
-                Range {
+            if k >= 0 {
+                return Range {
                     lo: x.lo.as_ref().and_then(|l| l.times(k)),
                     hi: x.hi.as_ref().and_then(|h| h.times(k)),
-                }
-            } else {
-                Range {
-                    lo: x.hi.as_ref().and_then(|h| h.times(k)),
-                    hi: x.lo.as_ref().and_then(|l| l.times(k)),
-                }
+                };
+            }
+            return Range {
+                lo: x.hi.as_ref().and_then(|h| h.times(k)),
+                hi: x.lo.as_ref().and_then(|l| l.times(k)),
             };
+        }
+    }
+    // a factor at least 0 times one of unknown sign whose top is at least 0: `x * y <= x.hi *
+    // y.hi` (`cols * (width - bx - 1)` with `bx` below a grid passed as `width`)
+    for (x, y) in [(a, b), (b, a)] {
+        if let (true, Some(x_hi), Some(y_hi)) = (x.is_nonnegative(), &x.hi, &y.hi) {
+            if y_hi.is_nonnegative() {
+                return Range {
+                    lo: None,
+                    hi: x_hi.mul(y_hi),
+                };
+            }
         }
     }
     Range::unknown()

@@ -104,7 +104,8 @@ impl<'t> Analyzer<'_, 't> {
         let values =
             crate::model::reaching::reaching(&all, use_, self.function.definition, self.source);
         let first = values.first().map_or(use_.start_byte(), |v| v.start_byte());
-        Some((format!("{name}@{first}"), values))
+        // the values before an update in place are fewer than those after it: another set
+        Some((format!("{name}@{first}#{}", values.len()), values))
     }
 }
 

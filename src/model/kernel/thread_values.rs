@@ -123,7 +123,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         for (name, value, compound) in assigned {
             // `i += blockDim.x * gridDim.x` in a loop walks past the launch's threads; added once
             // (`index += gtidy * stride + gtidx`) it is a position like any other
-            if compound && in_loop(value) && self.mentions_launch_dimensions(value, 0) {
+            if compound
+                && in_loop(value)
+                && self.mentions_launch_dimensions(value, 0)
+                && !self.mentions_thread_identity(value, 0)
+            {
                 self.stride_variables.insert(name.clone());
             }
             if self.pointers.contains_key(&name)
@@ -156,6 +160,30 @@ impl<'a, 't> Analyzer<'a, 't> {
                     found |= values
                         .iter()
                         .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
+                }
+            }
+            !found
+        });
+        found
+    }
+
+    /// Whether a value involves `threadIdx`/`blockIdx`, directly or through a local definition:
+    /// a step that does (`off += lane * w`) differs between threads, so it is no grid stride.
+    fn mentions_thread_identity(&self, value: Node<'t>, depth: usize) -> bool {
+        let text = self.text(value);
+        if text.contains("threadIdx") || text.contains("blockIdx") {
+            return true;
+        }
+        if depth > 2 {
+            return false;
+        }
+        let mut found = false;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                if let Some(values) = self.definitions.get(self.text(node)) {
+                    found |= values
+                        .iter()
+                        .any(|v| *v != value && self.mentions_thread_identity(*v, depth + 1));
                 }
             }
             !found

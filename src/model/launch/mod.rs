@@ -583,8 +583,23 @@ fn launch_site<'t>(
         .map(|a| normalized(a, source))
         .collect();
     let grid_in_arguments = grid_values.map(|value| {
-        let value = value?;
-        in_arguments(value, &arguments, classifier)
+        // as written, or through the locals it is assigned from (`global_work = blk;
+        // k<<<global_work, 16>>>(..., blk)`)
+        let mut value = value?;
+        for _ in 0..4 {
+            if let Some(found) = in_arguments(value, &arguments, classifier) {
+                return Some(found);
+            }
+            let name = strip(value, source);
+            if name.node_kind() != "identifier" {
+                return None;
+            }
+            match classifier.locals.value_at(text(name, source), name, source) {
+                Held::One(assigned) => value = assigned,
+                _ => return None,
+            }
+        }
+        None
     });
     let shared_bytes = match shared {
         Shared::Omitted => SharedBytes::Omitted,

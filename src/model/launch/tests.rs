@@ -442,3 +442,17 @@ fn floor_divisions_of_sizes_the_analysis_cannot_compute_are_exact() {
         assert_eq!(grid_of(&source)[0], expected, "{launch}");
     }
 }
+
+#[test]
+fn a_grid_assigned_from_an_argument_is_known_in_the_kernels_terms() {
+    let source = "void f(int* d, int max_cols, int block_width) {
+        size_t global_work;
+        for (int blk = block_width - 1; blk >= 1; blk--) {
+            global_work = blk;
+            k<<<global_work, 16>>>(d, block_width, max_cols, blk);
+        }
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].grid_in_arguments[0], Some(vec![(1, vec![3])]));
+}

@@ -485,8 +485,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             match parent.node_kind() {
                 "function_definition" | "lambda_expression" => return true,
                 "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    // defined again in the body on every trip (a `for` header's initializer
+                    // runs once, its update on every trip)
+                    let Some(body) = parent.field("body") else {
+                        return false;
+                    };
                     let inside = |v: &Node<'t>| {
-                        parent.start_byte() <= v.start_byte() && v.end_byte() <= parent.end_byte()
+                        body.start_byte() <= v.start_byte() && v.end_byte() <= body.end_byte()
                     };
                     if !before.iter().all(inside) {
                         return false;

@@ -15,6 +15,8 @@ pub(super) struct Locals<'t> {
     pub(super) dim3: HashMap<&'t str, Node<'t>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+    /// Values assigned to entries of local tables (`szGlobalWorkSize[0] = ...`).
+    pub(super) elements: HashMap<&'t str, Vec<Node<'t>>>,
     /// File-scope constants (`const int NBLOCK = 56 * 4;`, `constexpr int kThreads = 256;`),
     /// by name, with their values; their `dim3` ones (`const dim3 grid(128, 128);`) are in
     /// `dim3` unless a local of the name hides them.
@@ -111,6 +113,20 @@ impl<'t> Locals<'t> {
                             if let (Some(object), Some(field)) = (object, field) {
                                 let values = locals.components.entry((object, field)).or_default();
                                 values.push(if compound { left } else { right });
+                            }
+                        }
+                        // `sizes[0] = ...`: the table's entries are values assigned here
+                        "subscript_expression" => {
+                            if let Some(table) = left
+                                .field("argument")
+                                .map(|t| strip(t, source))
+                                .filter(|t| t.node_kind() == "identifier")
+                            {
+                                locals
+                                    .elements
+                                    .entry(text(table, source))
+                                    .or_default()
+                                    .push(if compound { left } else { right });
                             }
                         }
                         _ => {}
@@ -306,6 +322,13 @@ impl<'t> Classifier<'_, 't> {
             "number_literal" | "sizeof_expression" => GridAxis::Exact,
             "identifier" | "type_identifier" => {
                 let name = self.text(node);
+                // `dim3 gws(work[0], work[1])` parses as a declaration of array parameters
+                // named by the table: an entry of it
+                if node.node_kind() == "type_identifier" {
+                    if let Some(entries) = self.entries(name, depth) {
+                        return entries;
+                    }
+                }
                 match self.locals.value_at(name, node, self.source) {
                     Held::One(value) => return self.axis(value, depth + 1),
                     Held::Several => return GridAxis::Unknown,
@@ -342,13 +365,34 @@ impl<'t> Classifier<'_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "call_expression" => self.call(node, depth),
-            // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name
-            "subscript_expression" => node
-                .field("argument")
-                .map(|table| self.axis(table, depth + 1))
-                .unwrap_or(GridAxis::Unknown),
+            // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name, or
+            // by every value the function assigns to its entries
+            "subscript_expression" => {
+                let Some(table) = node.field("argument").map(|t| strip(t, self.source)) else {
+                    return GridAxis::Unknown;
+                };
+                self.entries(self.text(table), depth)
+                    .unwrap_or_else(|| self.axis(table, depth + 1))
+            }
             _ => GridAxis::Unknown,
         }
+    }
+
+    /// What the entries of a local table are, from every value the function assigns to them:
+    /// None when it assigns none.
+    fn entries(&self, table: &str, depth: usize) -> Option<GridAxis> {
+        let values = self.locals.elements.get(table)?;
+        let mut all = GridAxis::Exact;
+        for value in values {
+            match (self.axis(*value, depth + 1), &all) {
+                (GridAxis::Exact, _) => {}
+                (rounded @ GridAxis::RoundedUp(_), GridAxis::Exact) => all = rounded,
+                (rounded, _) if rounded == all => {}
+                // rounded up from different extents: which one an entry covers is not known
+                _ => return Some(GridAxis::Unknown),
+            }
+        }
+        Some(all)
     }
 
     fn binary(&self, node: Node<'t>, depth: usize) -> GridAxis {

@@ -276,6 +276,11 @@ fn sizes_read_from_input_or_a_table_are_problem_dimensions() {
     }
     let counts = "void f(float* p, int* blockCounts, int i) { k<<<blockCounts[i], 64>>>(p); }";
     assert_eq!(grid_of(counts)[0], GridAxis::Unknown);
+    // a table whose entries are assigned here is what they are assigned
+    let assigned = "void f(float* p, int w, int h) { size_t work[2]; work[0] = roundUpTo(16, w) / 16; work[1] = (h + 15) / 16; dim3 g(work[0], work[1]); k<<<g, dim3(16, 16)>>>(p, w, h); }";
+    assert_eq!(grid_of(assigned)[0], GridAxis::Unknown);
+    let exact = "void f(float* p, int w, int h) { size_t work[2]; work[0] = w / 16; work[1] = h / 16; dim3 g(work[0], work[1]); k<<<g, dim3(16, 16)>>>(p, w, h); }";
+    assert_eq!(grid_of(exact)[0], GridAxis::Exact);
 }
 
 #[test]

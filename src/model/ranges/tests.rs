@@ -273,6 +273,9 @@ fn a_step_taken_once_adds_its_amount() {
     // a local carried across the trips of a loop is not stepped once
     let carried = "__global__ void k(int n, int c) { int o = threadIdx.x; while (n) { if (c) o += 8; use(o); } }";
     assert_eq!(range_of(carried), "[0, ?]");
+    // a `for` header's initializer runs once, its update on every trip
+    let header = "__global__ void k(int n, int s) { for (int a = 0, b = threadIdx.x; a < n; a += s, b += s) use(b); }";
+    assert_eq!(range_of(header), "[0, ?]");
 }
 
 #[test]

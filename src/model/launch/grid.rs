@@ -454,7 +454,19 @@ impl<'t> Classifier<'_, 't> {
     fn numerator(&self, node: Node<'t>, depth: usize) -> GridAxis {
         let node = strip(node, self.source);
         let classified = self.axis(node, depth);
-        if classified != GridAxis::Unknown || node.node_kind() != "identifier" {
+        if classified != GridAxis::Unknown {
+            return classified;
+        }
+        // `(dim - i) / B`: what is taken away never adds threads
+        if node.node_kind() == "binary_expression" && operator(node, self.source) == "-" {
+            return match (node.field("left"), node.field("right")) {
+                (Some(left), Some(right)) if !self.is_fractional(right) => {
+                    self.numerator(left, depth + 1)
+                }
+                _ => GridAxis::Unknown,
+            };
+        }
+        if node.node_kind() != "identifier" {
             return classified;
         }
         let name = self.text(node);

@@ -356,7 +356,10 @@ fn a_launch_inside_a_lambda_sees_the_lambdas_locals_and_the_functions() {
     }";
     let found = sites(source);
     assert_eq!(found.len(), 2, "{found:?}");
-    assert_eq!(found[0].grid, [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]);
+    assert_eq!(
+        found[0].grid,
+        [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]
+    );
     assert_eq!(found[0].block, [None, None, Some(1)]);
     assert_eq!(found[1].grid[0], rounded("rows"));
 }
@@ -442,8 +445,12 @@ fn floor_divisions_of_sizes_the_analysis_cannot_compute_are_exact() {
             "for (int i = 0; i < n; i += 16) k<<<(n - i) / 16 - 1, 32>>>(p, n);",
             GridAxis::Exact,
         ),
+        (
+            "int dim = 32; if (wide) dim = atoi(argv); for (int i = 0; i < dim; i += 16) k<<<(dim - i) / 16 - 1, 32>>>(p, dim);",
+            GridAxis::Exact,
+        ),
     ] {
-        let source = format!("void f(float* p, int n, float scale, bool wide, Image image, dim3 shape) {{ {launch} }}");
+        let source = format!("void f(float* p, int n, float scale, bool wide, Image image, dim3 shape, char* argv) {{ {launch} }}");
         assert_eq!(grid_of(&source)[0], expected, "{launch}");
     }
 }

@@ -268,7 +268,8 @@ fn a_step_taken_once_adds_its_amount() {
     // in a loop that defines the local again on every trip
     let per_trip = "__global__ void k(int n, int c) { while (n) { int o = threadIdx.x; if (c) o += 8; use(o); } }";
     assert_eq!(range_of(per_trip), "[0, blockDim.x + 7]");
-    let down = "__global__ void k(int n, int m) { int y = threadIdx.x + m; if (n) y -= m; use(y); }";
+    let down =
+        "__global__ void k(int n, int m) { int y = threadIdx.x + m; if (n) y -= m; use(y); }";
     assert_eq!(range_of(down), "[0, blockDim.x + m - 1]");
     // a local carried across the trips of a loop is not stepped once
     let carried = "__global__ void k(int n, int c) { int o = threadIdx.x; while (n) { if (c) o += 8; use(o); } }";
@@ -281,6 +282,7 @@ fn a_step_taken_once_adds_its_amount() {
 #[test]
 fn a_product_with_a_factor_of_unknown_sign_keeps_its_top() {
     // `w - t - 1` may be below 0 (the test knows nothing of `t`), but not above `w - 1`
-    let code = "__global__ void k(int w, int c) { int t = threadIdx.x; int r = w - t - 1; use(c * r); }";
+    let code =
+        "__global__ void k(int w, int c) { int t = threadIdx.x; int r = w - t - 1; use(c * r); }";
     assert_eq!(range_of(code), "[?, c * w - c]");
 }

@@ -302,6 +302,8 @@ mod tests {
                 "#define IN_RANGE(x, min, max) ((x) >= (min) && (x) <= (max))\n__global__ void k(const int* src, int* dst, int cols) { int x = blockIdx.x * blockDim.x + threadIdx.x; if (IN_RANGE(x, 0, cols - 1)) dst[x] = src[x]; }",
                 // a reused loop variable name: the second loop is uniform
                 "__global__ void k(long* c, int n) { __shared__ long s[32]; long sum = 0; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x) sum += c[i]; for (int i = 16; i > 0; i /= 2) { c[i] = sum; } }",
+                // an offset stepped alongside a guarded counter, set again for a later loop
+                "__global__ void k(float4* v, int group_size) { int id = threadIdx.x; int g = blockIdx.x * group_size + id; while (id < group_size) { float4 d = v[g]; v[g] = d; g += blockDim.x; id += blockDim.x; } id = threadIdx.x; for (int i = 0; i < 4; i++) { g = i * blockDim.x + id; if (g < group_size) v[g + blockIdx.x * group_size] = v[0]; } }\nvoid run(float4* v, int groups, int size) { k<<<groups, 1024>>>(v, size); }",
                 // bound tests kept in flags
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (valid) o[i] = 1; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; const bool valid = i < n; if (!valid) return; o[i] = 1; }",

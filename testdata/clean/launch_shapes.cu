@@ -2,7 +2,8 @@
 // and application code write them: a worker thread's lambda, constants at file scope or in a
 // header, a floor division of a size read through a getter or recomputed, a grid that shrinks
 // with a host loop counter, a constant grid the block divides, one block per tile of a diagonal
-// passed to the kernel, and a tile index moved past a skipped tile. No index needs a test.
+// passed to the kernel, a tile index moved past a skipped tile, and an offset walking a group
+// alongside the counter its loop tests. No index needs a test.
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -99,6 +100,29 @@ __global__ void pool_grad(const float* out, float* grad, int nthreads, int chann
     }
 }
 
+// One block per quantization group: `offset` walks the group alongside `id`, which the loop
+// tests; a later loop sets `offset` again from its own counter.
+__global__ void quantize_groups(float4* vals, int group_size, float scale) {
+    int id = threadIdx.x;
+    int offset = blockIdx.x * group_size + id;
+    float4 regs[4];
+    int count = 0;
+    while (id < group_size && count < 4) {
+        regs[count++] = vals[offset];
+        offset += blockDim.x;
+        id += blockDim.x;
+    }
+    id = threadIdx.x;
+    for (int r = 0; r < count; r++) {
+        offset = r * blockDim.x + id;
+        if (offset < group_size) {
+            float4 q = regs[r];
+            q.x *= scale;
+            vals[offset + blockIdx.x * group_size] = q;
+        }
+    }
+}
+
 void run_frames(std::vector<unsigned char*>& frames, unsigned char* d_in, unsigned char* d_out,
                 int rows, int cols, int threads) {
     std::thread worker([&]() {
@@ -165,6 +189,11 @@ void run_relax(int* d_adj, int nodes) {
         relax_row<<<others, 32>>>(d_adj, upper, pivot, others);
         CUDA_CHECK(cudaGetLastError());
     }
+}
+
+void run_quantize(float4* d_vals, int total, int groups) {
+    quantize_groups<<<dim3(groups), dim3(1024)>>>(d_vals, total / groups / 4, 0.5f);
+    CUDA_CHECK(cudaGetLastError());
 }
 
 void run_pool(const float* d_out, float* d_grad, int batch, int channels, int height, int width) {

@@ -128,7 +128,7 @@ impl<'t> Analyzer<'_, 't> {
         }
         let target = strip(assignment.field("left")?, self.source);
         let name = self.text(target);
-        let (start, steps) = self.start_and_steps(name)?;
+        let (start, steps) = self.start_and_steps(name, target)?;
         let step_text = normalized(step, self.source);
         if steps
             .iter()
@@ -195,28 +195,44 @@ impl<'t> Analyzer<'_, 't> {
         Some(steps)
     }
 
-    /// The single plain definition of a local and the steps (`+=` right-hand sides) it takes.
-    fn start_and_steps(&self, name: &str) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+    /// The plain definition of a local that reaches the step whose target is `target`, and the
+    /// steps (`+=` right-hand sides) it takes before the local is defined again: a local set
+    /// again after its loop (`group_index = i * blockDim.x + id` in a later loop) keeps its
+    /// first start for the steps of the first loop.
+    fn start_and_steps(&self, name: &str, target: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
         if self.steps.contains_key(name) {
             return None;
         }
         let values = self.definitions.get(name)?;
-        let mut start = None;
+        let plain = |v: &Node<'t>| !crate::model::reaching::updates_itself(*v, self.source);
+        let reaching =
+            crate::model::reaching::reaching(values, target, self.function.definition, self.source);
+        let mut starts = reaching.iter().filter(|v| plain(v));
+        let start = *starts.next()?;
+        if starts.next().is_some() {
+            return None;
+        }
+        // the steps between this start and the next plain definition after it
+        let until = values
+            .iter()
+            .filter(|v| plain(v) && v.start_byte() > start.end_byte())
+            .map(|v| v.start_byte())
+            .min()
+            .unwrap_or(usize::MAX);
         let mut steps = Vec::new();
         for value in values {
-            if crate::model::reaching::updates_itself(*value, self.source) {
-                let plus = value.parent().is_some_and(|p| {
-                    p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
-                });
-                if !plus {
-                    return None;
-                }
-                steps.push(*value);
-            } else if start.replace(*value).is_some() {
+            if plain(value) || value.start_byte() < start.end_byte() || value.start_byte() > until {
+                continue;
+            }
+            let plus = value.parent().is_some_and(|p| {
+                p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
+            });
+            if !plus {
                 return None;
             }
+            steps.push(*value);
         }
-        Some((start?, steps)).filter(|(_, steps)| !steps.is_empty())
+        Some((start, steps)).filter(|(_, steps)| !steps.is_empty())
     }
 }
 

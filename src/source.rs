@@ -204,8 +204,10 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     blank_inactive_branches(
         text,
         &mut bytes,
-        &given,
-        &compiled_blocks,
+        &BranchChoice {
+            given: &given,
+            compiled_blocks: &compiled_blocks,
+        },
         &mut defines,
         &mut qualifier_macros,
         &mut bodies,
@@ -346,6 +348,14 @@ fn is_configuration_block(block: &str) -> bool {
     block.trim_start().starts_with('#')
 }
 
+/// What decides a conditional: the `-D` definitions, and the blocks read as compiled (their
+/// `#if` offsets, sorted).
+#[derive(Clone, Copy)]
+struct BranchChoice<'a> {
+    given: &'a HashMap<String, String>,
+    compiled_blocks: &'a [usize],
+}
+
 struct Conditional {
     /// Whether the branch being read is the one kept.
     active: bool,
@@ -362,13 +372,16 @@ struct Conditional {
 fn blank_inactive_branches(
     text: &str,
     bytes: &mut [u8],
-    given: &HashMap<String, String>,
-    compiled_blocks: &[usize],
+    choice: &BranchChoice,
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
     bodies: &mut DefineBodies,
     last_error_macros: &mut Vec<String>,
 ) {
+    let BranchChoice {
+        given,
+        compiled_blocks,
+    } = *choice;
     let mut stack: Vec<Conditional> = Vec::new();
     // Every macro name defined so far in kept code, for the blocks read as compiled.
     let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();

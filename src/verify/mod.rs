@@ -588,6 +588,8 @@ pub fn verify(
         let path = report.path.clone();
         let text = report.source.clone();
         let findings = &report.diagnostics;
+        let hip =
+            crate::model::runtime::Runtime::of(&path, &text) == crate::model::runtime::Runtime::Hip;
         let pairs: Vec<(Result<KernelExperiment, String>, Option<Twin>)> =
             with_model(&path, &text, |model| {
                 kernels
@@ -683,6 +685,16 @@ pub fn verify(
                 diagnostic.verification = match (&outcome, built) {
                     (Outcome::NotVerifiable(reason), _) => {
                         verification("not-verifiable", reason.clone())
+                    }
+                    // A HIP kernel that names a wavefront constant its headers define
+                    // (`ROCM_WAVEFRONT_SIZE`) depends on the width, whatever else the log says.
+                    (Outcome::CompileFailed(log), _)
+                        if hip
+                            && WAVEFRONT_NAMES
+                                .iter()
+                                .any(|name| first_error(log).contains(name)) =>
+                    {
+                        verification("not-verifiable", HIP_WAVEFRONT)
                     }
                     (Outcome::CompileFailed(log), _) => verification(
                         "not-verifiable",

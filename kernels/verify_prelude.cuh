@@ -177,11 +177,20 @@ __device__ __forceinline__ T* cl_at_if(bool keep, T* pointer, long long local, l
 }
 
 // Barrier arrivals: each block-wide barrier `b` of the kernel under test is rewritten to
-// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), barrier)`, which counts the
-// threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
+// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), CL_WAIT(barrier))`, which
+// counts the threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
 // a block reaches a barrier equally often, its count is a multiple of the block's size; any other
 // count is a block where some threads waited at a barrier that others skipped or left before.
 #define CL_BARRIER_BLOCKS 4096
+
+// A launch whose threads wait at different barriers can hang; it is run again compiled with
+// CL_BARRIERS_DO_NOT_WAIT, where a barrier only counts its arrivals (and a counting barrier such
+// as `__syncthreads_count` gives 0).
+#ifdef CL_BARRIERS_DO_NOT_WAIT
+#define CL_WAIT(barrier) 0
+#else
+#define CL_WAIT(barrier) (barrier)
+#endif
 
 __device__ __forceinline__ void cl_arrive(cl_u64* barriers, unsigned barrier) {
     cl_u64 block = blockIdx.x + (cl_u64)gridDim.x * (blockIdx.y + (cl_u64)gridDim.y * blockIdx.z);

@@ -928,7 +928,8 @@ fn instrument(
             format!("{separator}{}", added.join(", ")),
         ));
     }
-    // Each barrier written in the kernel counts its arrivals first: `(cl_arrive(..), barrier)`.
+    // Each barrier written in the kernel counts its arrivals first:
+    // `(cl_arrive(..), CL_WAIT(barrier))`.
     let mut barriers: Vec<Range<usize>> = Vec::new();
     if let Some(facts) = facts {
         let barrier_words = format!(
@@ -946,9 +947,9 @@ fn instrument(
             }
             edits.push((
                 span.start..span.start,
-                format!("(cl_arrive({barrier_words}, {}u), ", barriers.len()),
+                format!("(cl_arrive({barrier_words}, {}u), CL_WAIT(", barriers.len()),
             ));
-            edits.push((span.end..span.end, ")".to_string()));
+            edits.push((span.end..span.end, "))".to_string()));
             barriers.push(span);
         }
     }

@@ -440,10 +440,22 @@ fn witness(
 /// What happened to one experiment.
 enum Outcome {
     Ran(Vec<ConfigResult>),
+    /// Ran with barriers that count arrivals without waiting, after the launch as written hung.
+    RanWithoutWaiting(Vec<ConfigResult>),
     /// NVRTC's log.
     CompileFailed(String),
+    /// No answer within the timeout, the message saying so.
+    TimedOut(String),
     NotVerifiable(String),
 }
+
+/// The macro that makes the instrumented barriers count without waiting (the prelude's
+/// `CL_WAIT`).
+pub const BARRIERS_DO_NOT_WAIT: &str = "CL_BARRIERS_DO_NOT_WAIT";
+
+/// What a verdict reached from barriers that did not wait adds to its detail.
+const COUNTED_WITHOUT_WAITING: &str =
+    " (the launch as written hung at its barriers; arrivals counted in a run whose barriers do not wait)";
 
 /// Runs every verifiable finding in `run` and fills its `verification`.
 pub fn verify(
@@ -674,6 +686,21 @@ pub fn verify(
                                 ran => ran,
                             }
                         }
+                        // A block whose threads wait at different barriers can hang: the same
+                        // launches again, each barrier counting its arrivals without waiting,
+                        // say which barrier was reached by part of a block.
+                        (Outcome::TimedOut(_), _) if built.experiment.barriers > 0 => {
+                            let mut options = built.experiment.options.clone();
+                            options.push(format!("-D{BARRIERS_DO_NOT_WAIT}"));
+                            let experiment = Experiment {
+                                options,
+                                ..built.experiment.clone()
+                            };
+                            match run_one(client, &experiment, built, report, &mut summary, 0.0) {
+                                Outcome::Ran(results) => Outcome::RanWithoutWaiting(results),
+                                _ => outcome,
+                            }
+                        }
                         _ => outcome,
                     }
                 }
@@ -683,9 +710,24 @@ pub fn verify(
                     continue;
                 };
                 diagnostic.verification = match (&outcome, built) {
-                    (Outcome::NotVerifiable(reason), _) => {
+                    (Outcome::NotVerifiable(reason) | Outcome::TimedOut(reason), _) => {
                         verification("not-verifiable", reason.clone())
                     }
+                    (Outcome::RanWithoutWaiting(results), Ok(built))
+                        if diagnostic.rule == "divergent-barrier" =>
+                    {
+                        judge(diagnostic, built, results, &text).map(|mut v| {
+                            v.detail.push_str(COUNTED_WITHOUT_WAITING);
+                            v.compiler = Some(compiler_used(summary.compiler.as_deref(), built));
+                            v
+                        })
+                    }
+                    // Without waiting, shared memory is read before it is written: only the
+                    // barrier counts are evidence.
+                    (Outcome::RanWithoutWaiting(_), _) => verification(
+                        "not-verifiable",
+                        "the launch as written hung at its barriers (worker killed and replaced)",
+                    ),
                     // A HIP kernel that names a wavefront constant its headers define
                     // (`ROCM_WAVEFRONT_SIZE`) depends on the width, whatever else the log says.
                     (Outcome::CompileFailed(log), _)
@@ -867,6 +909,7 @@ fn run_one(
         Ok(other) => {
             Outcome::NotVerifiable(format!("unexpected answer from the worker: {other:?}"))
         }
+        Err(failure @ WorkerFailure::Timeout(_)) => Outcome::TimedOut(failure.to_string()),
         Err(failure) => Outcome::NotVerifiable(failure.to_string()),
     }
 }

@@ -208,6 +208,27 @@ fn launch_site_constants_become_the_first_configuration() {
 }
 
 #[test]
+fn hip_launches_give_their_constants_as_cuda_launches_do() {
+    let text =
+        std::fs::read_to_string("testdata/hip/kernels/unguarded-thread-index/bad.cu").unwrap();
+    assert!(text.contains("hipLaunchKernelGGL(saxpy"));
+    let configs = with_model(Path::new("bad.cu"), &text, |m| {
+        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
+        experiment_for_kernel(m, index).unwrap().experiment.configs
+    })
+    .unwrap();
+    let first = &configs[0];
+    assert_eq!(first.grid, [4, 1, 1]);
+    assert_eq!(first.block, [256, 1, 1]);
+    assert_eq!(first.arguments[0], Argument::I32 { value: 1000 });
+    assert!(
+        first.description.starts_with("as launched at line 42"),
+        "{}",
+        first.description
+    );
+}
+
+#[test]
 fn adversarial_sizes_are_not_multiples_of_the_block() {
     let shapes = vec![
         (

@@ -297,8 +297,10 @@ fn launch_site(
     call: Node,
 ) -> Option<LaunchSite> {
     let source = model.source;
-    let config_node = named_children(call).find(|c| c.node_kind() == "kernel_call_syntax")?;
-    let callee = call.field("function")?;
+    // `kernel<<<grid, block, shared>>>(args)` or HIP's
+    // `hipLaunchKernelGGL(kernel, grid, block, shared, stream, args)`, read by the model.
+    let form = crate::model::runtime::launch_form(call, source)?;
+    let callee = form.kernel;
     let (name, template_arguments) = match callee.node_kind() {
         "template_function" => {
             let name = callee.field("name").map(|n| text(n, source))?;
@@ -331,13 +333,12 @@ fn launch_site(
     let config = constant_config(
         model,
         kernel,
-        call,
-        config_node,
+        &form,
         &environment,
         &template_arguments,
         line,
     );
-    let block_shape = block_shape(model, config_node, &environment);
+    let block_shape = block_shape(model, &form.configuration, &environment);
     Some(LaunchSite {
         line,
         template_arguments,
@@ -346,8 +347,7 @@ fn launch_site(
     })
 }
 
-fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> Option<BlockShape> {
-    let parts: Vec<Node> = named_children(config_node).collect();
+fn block_shape(model: &Model, parts: &[Node], environment: &Environment) -> Option<BlockShape> {
     let block = environment.dim3(text(*parts.get(1)?, model.source))?;
     let shared_bytes = match parts.get(2) {
         Some(node) => environment
@@ -364,14 +364,13 @@ fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> O
 fn constant_config(
     model: &Model,
     kernel: &Function,
-    call: Node,
-    config_node: Node,
+    form: &crate::model::runtime::LaunchForm,
     environment: &Environment,
     template_arguments: &[String],
     line: usize,
 ) -> Option<LaunchConfig> {
     let source = model.source;
-    let parts: Vec<Node> = named_children(config_node).collect();
+    let parts = &form.configuration;
     let grid = environment.dim3(text(*parts.first()?, source))?;
     let block = environment.dim3(text(*parts.get(1)?, source))?;
     let shared_bytes = match parts.get(2) {
@@ -383,8 +382,10 @@ fn constant_config(
         .zip(template_arguments.iter().cloned())
         .collect();
     let shapes = parameter_shapes(kernel, &bindings);
-    let arguments_node = call.field("arguments")?;
-    let arguments: Vec<Node> = named_children(arguments_node)
+    let arguments: Vec<Node> = form
+        .arguments
+        .iter()
+        .copied()
         .filter(|c| c.node_kind() != "comment")
         .collect();
     if arguments.len() != shapes.len() {
@@ -539,8 +540,10 @@ impl Environment {
                             .field("function")
                             .map(|f| text(f, source))
                             .unwrap_or("");
+                        // `hipMalloc` reads as its CUDA twin.
+                        let callee = crate::model::runtime::cuda_name(callee);
                         if matches!(
-                            callee,
+                            callee.as_ref(),
                             "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
                         ) {
                             if let Some(arguments) = node.field("arguments") {

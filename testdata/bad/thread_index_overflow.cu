@@ -23,6 +23,14 @@ __global__ void axpy(const float* x, float* y, float a, long long n) {
     }
 }
 
+// The count offsets the pointer once (to the second of two arrays packed together): it is
+// the number of elements, not a row stride.
+__global__ void fillSecond(float* packed, float v, size_t n) {
+    packed += n;
+    int i = blockIdx.x * blockDim.x + threadIdx.x; // expect: thread-index-overflow
+    if (i < n) packed[i] = v;
+}
+
 // 64-bit arithmetic, 32-bit counts and rows are fine.
 __global__ void fillOk(float* x, float v, size_t n, int m, size_t rows) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

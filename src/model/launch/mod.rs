@@ -77,6 +77,9 @@ pub struct LaunchSite {
     /// 1-based.
     pub line: usize,
     pub grid: [GridAxis; 3],
+    /// Constant grid dimensions (`<<<64, 256>>>`, `dim3 grid(128)`, a `#define` or a local
+    /// constant): the number of blocks on each axis, when it is one number.
+    pub grid_blocks: [Option<i128>; 3],
     /// Constant block dimensions.
     pub block: [Option<i128>; 3],
     /// Each argument's text, normalized, with a local defined once replaced by its definition's
@@ -151,6 +154,12 @@ impl LaunchSite {
         !axes.is_empty() && axes.iter().all(|axis| self.grid[axis] == GridAxis::Exact)
     }
 
+    /// How many threads the launch gives the `x` axis (`gridDim.x * blockDim.x`), when the grid
+    /// and the block are constant there: no thread index on that axis reaches it.
+    pub fn threads_x(&self) -> Option<i128> {
+        self.grid_blocks[0]?.checked_mul(self.block[0]?)
+    }
+
     /// The position of the argument that carries the rounded-up extent `E` of `axis`.
     pub fn bound_argument(&self, axis: usize) -> Option<usize> {
         let GridAxis::RoundedUp(total) = &self.grid[axis] else {
@@ -165,6 +174,7 @@ impl LaunchSite {
             && self.arity == other.arity
             && self.path == other.path
             && self.grid == other.grid
+            && self.grid_blocks == other.grid_blocks
             && self.block == other.block
             && self.arguments == other.arguments
             && self.per_thread_elements == other.per_thread_elements
@@ -508,6 +518,7 @@ fn launch_site<'t>(
         .filter(|g| g.node_kind() == "identifier");
     let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
     let mut grid_values: [Option<Node<'t>>; 3] = [None, None, None];
+    let mut grid_blocks = [None, None, None];
     for (axis, slot) in grid_axes.iter_mut().enumerate() {
         // `grid.y = ...` after the declaration: the assignment the launch sees is what counts
         let assigned = match grid_name {
@@ -521,13 +532,18 @@ fn launch_site<'t>(
             (Held::NotLocal, part) => part,
             _ => None,
         };
+        let default_one = grid.is_some() && grid_parts.iter().any(Option::is_some);
+        grid_blocks[axis] = match (&assigned, grid_values[axis]) {
+            (Held::Several, _) => None,
+            (_, Some(value)) => constant(value, classifier),
+            (Held::NotLocal, None) if default_one => Some(1), // dim3 default 1
+            _ => None,
+        };
         *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
             (Held::One(value), _) => classifier.axis(value, 0),
             (Held::Several, _) => GridAxis::Unknown,
             (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
-            (Held::NotLocal, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
-                GridAxis::Exact
-            } // dim3 default 1
+            (Held::NotLocal, None) if default_one => GridAxis::Exact, // dim3 default 1
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
     }
@@ -570,6 +586,7 @@ fn launch_site<'t>(
         span: call.byte_range(),
         line: lines.line_of(call.start_byte()) + 1,
         grid: grid_axes,
+        grid_blocks,
         block: block_dims,
         arguments,
         per_thread_elements,

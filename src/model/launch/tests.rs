@@ -334,3 +334,23 @@ fn a_local_written_through_its_address_holds_no_known_value() {
     assert_eq!(found[0].block[0], None);
     assert_ne!(found[0].shared_bytes, SharedBytes::Known(vec![]));
 }
+
+#[test]
+fn constant_grids_give_their_thread_count() {
+    for (launch, blocks, threads) in [
+        ("k<<<64, 256>>>(p, n);", [Some(64), Some(1), Some(1)], Some(64 * 256)),
+        ("dim3 grid(128); dim3 block(128); k<<<grid, block>>>(p, n);", [Some(128), Some(1), Some(1)], Some(128 * 128)),
+        ("const int blocks = 4096; k<<<blocks, 256>>>(p, n);", [Some(4096), Some(1), Some(1)], Some(4096 * 256)),
+        ("k<<<NBLOCKS * 2, 256>>>(p, n);", [Some(256), Some(1), Some(1)], Some(256 * 256)),
+        ("dim3 grid(8, rows); k<<<grid, 256>>>(p, n);", [Some(8), None, Some(1)], Some(8 * 256)),
+        ("k<<<(n + 255) / 256, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        ("k<<<64, block>>>(p, n);", [Some(64), Some(1), Some(1)], None),
+        ("dim3 grid(64); grid.x = n; k<<<grid, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+    ] {
+        let source = format!("#define NBLOCKS 128\nvoid f(float* p, int n, int rows, int block) {{ {launch} }}");
+        let found = sites(&source);
+        assert_eq!(found.len(), 1, "{launch}");
+        assert_eq!(found[0].grid_blocks, blocks, "{launch}");
+        assert_eq!(found[0].threads_x(), threads, "{launch}");
+    }
+}

@@ -582,7 +582,7 @@ mod tests {
     }
 
     #[test]
-    fn launches_of_a_constant_size_bound_the_index() {
+    fn launches_that_bound_the_grid_bound_the_index() {
         let kernel = "__global__ void k(float* x, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; for (; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }";
         let narrow_int = "__global__ void k(float* x, size_t n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }";
         let int_stride = "__global__ void k(float* x, size_t n) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }";
@@ -591,6 +591,10 @@ mod tests {
             (kernel, "void run(float* x, size_t n) { k<<<64, 256>>>(x, n); }", false),
             (kernel, "#define BLOCKS 4096\nvoid run(float* x, size_t n) { dim3 grid(BLOCKS); k<<<grid, 256>>>(x, n); }", false),
             (kernel, "void run(float* x, size_t n) { const int blocks = 128; const int threads = 512; k<<<blocks, threads>>>(x, n); }", false),
+            // a grid clamped, or sized by the occupancy API for the device
+            (kernel, "void run(float* x, size_t n) { int blocks = (n + 255) / 256; if (blocks > 192) blocks = 192; k<<<blocks, 256>>>(x, n); }", false),
+            (kernel, "void run(float* x, size_t n) { k<<<min((n + 255) / 256, (size_t)4096), 256>>>(x, n); }", false),
+            (kernel, "void run(float* x, size_t n) { int grid, block; cudaOccupancyMaxPotentialBlockSize(&grid, &block, k); k<<<grid, block>>>(x, n); }", false),
             // every launch must be fixed
             (kernel, "void run(float* x, size_t n) { k<<<64, 256>>>(x, n); k<<<(n + 255) / 256, 256>>>(x, n); }", true),
             // a grid that grows with the count, or none in sight

@@ -19,6 +19,31 @@
 
 typedef unsigned long long cl_u64;
 
+// What cuda.h and cuda_runtime_api.h tell code built by nvcc about the toolkit, which a block
+// choosing definitions by version (`#if CUDA_VERSION >= 11000`) reads.
+#ifndef CUDA_VERSION
+#define CUDA_VERSION (__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10)
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION CUDA_VERSION
+#endif
+
+// HIP's spellings of the built-in variables and of a dynamic shared array, for HIP kernels run
+// as CUDA.
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[];
+
 // The short unsigned names glibc's <sys/types.h> gives code built by nvcc (through
 // cuda_runtime.h); NVRTC has no host headers. Redeclaring a typedef as the same type is allowed,
 // so a file that declares them itself still compiles.
@@ -29,17 +54,19 @@ typedef unsigned long ulong;
 // The fixed-width integers and limits that code built by nvcc gets from the host's <cstdint>,
 // <climits> and <cfloat>, which NVRTC does not have. When the experiment includes libcu++'s
 // <cuda/std/cstdint> instead, or declares these names itself, CL_HAVE_CSTDINT is defined first.
+// The types are libcu++'s under NVRTC, so a header that brings its names in later (the full
+// <cooperative_groups.h>) redeclares them as the same types.
 #ifndef CL_HAVE_CSTDINT
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;
-typedef long int64_t;
+typedef long long int64_t;
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
-typedef unsigned long uint64_t;
-typedef long intptr_t;
-typedef unsigned long uintptr_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
 #endif
 #ifndef INT_MAX
 #define CHAR_BIT 8

@@ -15,7 +15,7 @@ pub mod worker;
 
 use crate::diagnostic::{Diagnostic, Verification};
 use crate::engine::RunResult;
-use crate::model::Model;
+use crate::model::{FunctionKind, Model};
 use crate::source::{self, LineIndex};
 use client::{WorkerClient, WorkerFailure};
 use protocol::{ConfigResult, Experiment, LaunchConfig, Request, Response, SiteViolation};
@@ -75,9 +75,63 @@ pub struct VerifySummary {
 }
 
 pub const STATIC_ONLY: &str = "static-only rule";
-/// Why a finding in HIP code is not run: the experiments compile with NVRTC and run on a CUDA
-/// device, and HIP code needs ROCm's compiler and device.
+/// Why a host finding in HIP code is not run: its calls are replayed through CUDA's driver API.
 pub const HIP_CODE: &str = "HIP";
+/// Why a kernel finding in HIP code is not run: the kernel's behaviour depends on the width of a
+/// wavefront, 64 lanes on most AMD GPUs and 32 on the NVIDIA GPU the experiment runs on.
+pub const HIP_WAVEFRONT: &str =
+    "HIP: the kernel depends on the wavefront width (64 lanes on AMD GPUs, 32 on this device)";
+
+/// Names whose meaning changes with the wavefront width: warp-wide collectives, lane masks and
+/// the width itself.
+const WAVEFRONT_NAMES: &[&str] = &[
+    "warpSize",
+    "__shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "__lane_id",
+    "__syncwarp",
+    "__reduce_",
+    "__match_",
+    "__builtin_amdgcn",
+    "wavefront",
+    "WAVEFRONT",
+    "__AMDGCN_WAVEFRONT_SIZE",
+];
+
+/// Whether a HIP kernel runs the same on a CUDA device: device code in HIP and CUDA is one
+/// language, so a kernel is run as CUDA unless it, or a device function of the file it names,
+/// reads the wavefront width.
+fn runs_as_cuda(model: &Model, kernel: usize) -> bool {
+    let Some(function) = model.functions.get(kernel) else {
+        return false;
+    };
+    let body = model.text(function.body);
+    let reached = model.functions.iter().filter(|f| {
+        f.kind != FunctionKind::Kernel
+            && f.kind != FunctionKind::Host
+            && body.contains(f.name.as_str())
+    });
+    let texts: Vec<&str> = std::iter::once(body)
+        .chain(reached.map(|f| model.text(f.body)))
+        .collect();
+    let reads_width = |text: &str| WAVEFRONT_NAMES.iter().any(|name| text.contains(name));
+    // A macro of the file the kernel names (`#define TILE (ROCM_WAVEFRONT_SIZE * 4)`).
+    let macro_reads_width = model.source.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix("#define") else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, definition) = rest.split_at(name_end);
+        !name.is_empty() && reads_width(definition) && texts.iter().any(|t| t.contains(name))
+    });
+    !macro_reads_width && !texts.iter().any(|text| reads_width(text))
+}
 
 fn verification(status: &str, detail: impl Into<String>) -> Option<Verification> {
     Some(Verification {
@@ -266,7 +320,8 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     } else {
         None
     };
-    match params::adversarial_configs(&shapes, two_dimensional, launched) {
+    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source);
+    match params::adversarial_configs(&shapes, two_dimensional, launched, dynamic_shared) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
         Err(_) => {}
@@ -294,7 +349,15 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
 
 /// Parses `text` and hands the model to `with`.
 pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) -> Option<R> {
-    let view = source::preprocess(text, &[]);
+    // Blocks choosing macro definitions read as the compiler reads them, so a launch's block size
+    // is the one the compiled kernel has (`source::ViewOptions::as_compiled`).
+    let view = source::preprocess_with(
+        text,
+        &source::ViewOptions {
+            as_compiled: true,
+            ..source::ViewOptions::default()
+        },
+    );
     let tree = crate::engine::parse(&view.text, None)?;
     let lines = LineIndex::new(text);
     let model = Model::build(path, text, &view, &tree, &lines, &[]);
@@ -399,8 +462,9 @@ pub fn verify(
         let text = report.source.clone();
         let diagnostics = &mut report.diagnostics;
         with_model(&path, &text, |model| {
+            let hip = model.runtime == crate::model::runtime::Runtime::Hip;
             for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
-                if model.runtime == crate::model::runtime::Runtime::Hip {
+                if hip && HOST_RULES.contains(&diagnostic.rule) {
                     diagnostic.verification = verification("not-verifiable", HIP_CODE);
                     continue;
                 }
@@ -410,7 +474,9 @@ pub fn verify(
                 } else {
                     None
                 };
-                if HOST_RULES.contains(&diagnostic.rule) {
+                if hip && kernel.is_some_and(|kernel| !runs_as_cuda(model, kernel)) {
+                    diagnostic.verification = verification("not-verifiable", HIP_WAVEFRONT);
+                } else if HOST_RULES.contains(&diagnostic.rule) {
                     host_findings.push((report_index, index));
                 } else if !verifiable {
                     diagnostic.verification = verification("not-verifiable", STATIC_ONLY);

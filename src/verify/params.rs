@@ -126,8 +126,14 @@ fn integer_argument(bytes: u8, value: i64) -> Argument {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockShape {
     pub block: [u32; 3],
-    pub shared_bytes: u32,
+    /// None when the launch's amount is not a constant.
+    pub shared_bytes: Option<u32>,
 }
+
+/// The dynamic shared memory given to a kernel with an `extern __shared__` array when no launch
+/// says how much: the most a launch gets without opting in. The array's own bounds are the
+/// static rules' concern; the experiment only must not fault on an array given nothing.
+pub const UNKNOWN_DYNAMIC_SHARED_BYTES: u32 = 48 * 1024;
 
 /// The configurations tried when the launch site gives no constants: the element count is not a
 /// multiple of the block, so the last block has threads past the end. A block shape known from a
@@ -137,11 +143,17 @@ pub fn adversarial_configs(
     shapes: &[(String, ParameterShape)],
     two_dimensional: bool,
     launched: Option<BlockShape>,
+    dynamic_shared: bool,
 ) -> Result<Vec<LaunchConfig>, String> {
     let mut plans: Vec<(u64, [u32; 3], [u32; 3])> = Vec::new();
-    let mut shared_bytes = 0;
+    let unknown_shared_bytes = if dynamic_shared {
+        UNKNOWN_DYNAMIC_SHARED_BYTES
+    } else {
+        0
+    };
+    let mut shared_bytes = unknown_shared_bytes;
     if let Some(shape) = launched {
-        shared_bytes = shape.shared_bytes;
+        shared_bytes = shape.shared_bytes.unwrap_or(unknown_shared_bytes);
         let block = shape.block.map(|b| b.max(1));
         let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
         // The second count is two and a half blocks: a kernel that indexes by threadIdx alone
@@ -307,6 +319,15 @@ fn launch_site(
     }
     let line = model.lines.line_of(call.start_byte()) + 1;
     let environment = Environment::of(model, host);
+    // A value argument named by the host (`const int THREADS = 256; k<THREADS><<<...>>>`) means
+    // nothing in the extracted kernel: it is bound to its value. Types and literals stay as written.
+    let template_arguments: Vec<String> = template_arguments
+        .into_iter()
+        .map(|argument| match environment.evaluate(&argument) {
+            Some(value) if argument.trim().parse::<i128>().is_err() => value.to_string(),
+            _ => argument,
+        })
+        .collect();
     let config = constant_config(
         model,
         kernel,
@@ -329,8 +350,10 @@ fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> O
     let parts: Vec<Node> = named_children(config_node).collect();
     let block = environment.dim3(text(*parts.get(1)?, model.source))?;
     let shared_bytes = match parts.get(2) {
-        Some(node) => u32::try_from(environment.evaluate(text(*node, model.source))?).ok()?,
-        None => 0,
+        Some(node) => environment
+            .evaluate(text(*node, model.source))
+            .and_then(|bytes| u32::try_from(bytes).ok()),
+        None => Some(0),
     };
     Some(BlockShape {
         block,

@@ -24,7 +24,7 @@ mod warps;
 mod widths;
 
 pub(crate) use calls::called_names;
-pub use dynamic_shared::{OverrunLaunch, SharedOverrun};
+pub use dynamic_shared::{uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun};
 pub(crate) use summary::summarize_helper;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 pub use widths::{integer_width, NarrowIndex};

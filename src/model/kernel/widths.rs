@@ -6,6 +6,10 @@
 //! already wrapped past 2^32. Only the `x` axis can get there (`gridDim.y` and `gridDim.z` are at
 //! most 65,535, times at most 1,024 threads). The product is 64-bit when one of its operands is
 //! (`(size_t)blockIdx.x * blockDim.x`, a `size_t` local holding `blockIdx.x`).
+//!
+//! A count that is one extent of a larger array (`row * width + col`, `row += width`) bounds a
+//! coordinate, not a flat index, and a kernel whose every launch bounds its grid (`<<<64, 256>>>`,
+//! the occupancy API's grid) never has the threads that would wrap; neither is reported.
 
 use super::*;
 
@@ -218,16 +222,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                         && matches!(operator(right, source), "+" | "-")
                         && match (right.field("left"), right.field("right")) {
                             (Some(a), Some(b)) => {
-                                let a_is_pointer = {
-                                    let a = strip(a, source);
-                                    a.node_kind() == "identifier" && self.text(a) == pointer
+                                let is_pointer = |side: Node<'t>| {
+                                    let side = strip(side, source);
+                                    side.node_kind() == "identifier" && self.text(side) == pointer
                                 };
-                                let b_is_pointer = {
-                                    let b = strip(b, source);
-                                    b.node_kind() == "identifier" && self.text(b) == pointer
-                                };
-                                (a_is_pointer && is_step(b))
-                                    || (b_is_pointer && operator(right, source) == "+" && is_step(a))
+                                (is_pointer(a) && is_step(b))
+                                    || (is_pointer(b)
+                                        && operator(right, source) == "+"
+                                        && is_step(a))
                             }
                             _ => false,
                         }
@@ -250,7 +252,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             } else {
                 Some(*declarator)
             };
-            target.is_some_and(|t| t.node_kind() != "array_declarator" && syntax::declarator_is_pointer(t))
+            target.is_some_and(|t| {
+                t.node_kind() != "array_declarator" && syntax::declarator_is_pointer(t)
+            })
         })
     }
 

@@ -1108,11 +1108,11 @@ fn clamped<'t>(
             || branch.field("alternative").is_some()
             || value.end_byte() > branch.start_byte()
             || branch.end_byte() > at.start_byte()
-            || !branch
-                .parent()
-                .is_some_and(|block| block.node_kind() == "compound_statement"
+            || !branch.parent().is_some_and(|block| {
+                block.node_kind() == "compound_statement"
                     && block.start_byte() <= at.start_byte()
-                    && at.end_byte() <= block.end_byte())
+                    && at.end_byte() <= block.end_byte()
+            })
         {
             return None;
         }

@@ -202,6 +202,18 @@ impl<'t> KernelFacts<'t> {
             .get_or_init(|| crate::model::shared_memory::analyze(model, kernel, self))
     }
 
+    /// The most threads the kernel's launches give the `x` axis, when it is launched where the
+    /// analysis sees and every launch has a constant grid and block there (`<<<64, 256>>>`):
+    /// a thread index on that axis stays below it.
+    pub fn launched_threads_x(&self) -> Option<i128> {
+        let mut most: Option<i128> = None;
+        for launch in &self.launches {
+            let threads = launch.threads_x()?;
+            most = Some(most.map_or(threads, |m| m.max(threads)));
+        }
+        most
+    }
+
     pub fn thread_variable(&self, name: &str) -> Option<&ThreadVariable<'t>> {
         self.thread_variables.iter().find(|v| v.name == name)
     }

@@ -19,6 +19,31 @@
 
 typedef unsigned long long cl_u64;
 
+// What cuda.h and cuda_runtime_api.h tell code built by nvcc about the toolkit, which a block
+// choosing definitions by version (`#if CUDA_VERSION >= 11000`) reads.
+#ifndef CUDA_VERSION
+#define CUDA_VERSION (__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10)
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION CUDA_VERSION
+#endif
+
+// HIP's spellings of the built-in variables and of a dynamic shared array, for HIP kernels run
+// as CUDA.
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#define HIP_DYNAMIC_SHARED(type, name) extern __shared__ type name[];
+
 // The short unsigned names glibc's <sys/types.h> gives code built by nvcc (through
 // cuda_runtime.h); NVRTC has no host headers. Redeclaring a typedef as the same type is allowed,
 // so a file that declares them itself still compiles.
@@ -29,17 +54,19 @@ typedef unsigned long ulong;
 // The fixed-width integers and limits that code built by nvcc gets from the host's <cstdint>,
 // <climits> and <cfloat>, which NVRTC does not have. When the experiment includes libcu++'s
 // <cuda/std/cstdint> instead, or declares these names itself, CL_HAVE_CSTDINT is defined first.
+// The types are libcu++'s under NVRTC, so a header that brings its names in later (the full
+// <cooperative_groups.h>) redeclares them as the same types.
 #ifndef CL_HAVE_CSTDINT
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;
-typedef long int64_t;
+typedef long long int64_t;
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
-typedef unsigned long uint64_t;
-typedef long intptr_t;
-typedef unsigned long uintptr_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
 #endif
 #ifndef INT_MAX
 #define CHAR_BIT 8
@@ -150,11 +177,20 @@ __device__ __forceinline__ T* cl_at_if(bool keep, T* pointer, long long local, l
 }
 
 // Barrier arrivals: each block-wide barrier `b` of the kernel under test is rewritten to
-// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), barrier)`, which counts the
-// threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
+// `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), CL_WAIT(barrier))`, which
+// counts the threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of
 // a block reaches a barrier equally often, its count is a multiple of the block's size; any other
 // count is a block where some threads waited at a barrier that others skipped or left before.
 #define CL_BARRIER_BLOCKS 4096
+
+// A launch whose threads wait at different barriers can hang; it is run again compiled with
+// CL_BARRIERS_DO_NOT_WAIT, where a barrier only counts its arrivals (and a counting barrier such
+// as `__syncthreads_count` gives 0).
+#ifdef CL_BARRIERS_DO_NOT_WAIT
+#define CL_WAIT(barrier) 0
+#else
+#define CL_WAIT(barrier) (barrier)
+#endif
 
 __device__ __forceinline__ void cl_arrive(cl_u64* barriers, unsigned barrier) {
     cl_u64 block = blockIdx.x + (cl_u64)gridDim.x * (blockIdx.y + (cl_u64)gridDim.y * blockIdx.z);

@@ -6,9 +6,9 @@ Usage: scripts/verify-sample.py BINARY CORPUS OUTDIR [HECBENCH_FILES]
 For each project folder of CORPUS, runs `BINARY check PROJECT --format json --exit-zero` and keeps
 the .cu files with a finding of a kernel rule. Every such file of the projects other than
 HeCBench is kept, and HECBENCH_FILES (default 40) of HeCBench's, evenly spread over its sorted list.
-Each kept file is copied with the sources of its own folder and of an `include/` folder beside it
-(for quoted includes), to OUTDIR/<project>/<path>; OUTDIR/files.txt lists the kept files. The
-copies are for local runs only: OUTDIR must be an ignored folder (target/...).
+Each kept file is copied with the sources of its own folder and of the `include/` or `includes/`
+folders of it and its parents (for quoted includes), to OUTDIR/<project>/<path>; OUTDIR/files.txt
+lists the kept files. The copies are for local runs only: OUTDIR must be an ignored folder (target/...).
 """
 import json
 import os
@@ -20,7 +20,7 @@ KERNEL_RULES = {"unguarded-thread-index", "out-of-range-access", "divergent-barr
 SOURCES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".inc", ".inl")
 MAX_BYTES = 1 << 20
 
-binary, corpus, out = sys.argv[1], sys.argv[2], sys.argv[3]
+binary, corpus, out = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 hecbench_files = int(sys.argv[4]) if len(sys.argv) > 4 else 40
 kept = []
 for project in sorted(os.listdir(corpus)):
@@ -58,8 +58,15 @@ shutil.rmtree(out, ignore_errors=True)
 for project, path in kept:
     folder = os.path.dirname(path)
     copy_folder(project, folder)
-    copy_folder(project, os.path.join(folder, "include"))
-    copy_folder(project, os.path.join(os.path.dirname(folder), "include"))
+    # The header folders the quoted-include search looks in: `include/` or `includes/` of the
+    # file's folder and of up to three folders above it.
+    above = folder
+    for _ in range(4):
+        for headers in ("include", "includes"):
+            copy_folder(project, os.path.join(above, headers))
+        if not above:
+            break
+        above = os.path.dirname(above)
 with open(os.path.join(out, "files.txt"), "w") as listing:
     for project, path in kept:
         listing.write(os.path.join(out, project, path) + "\n")

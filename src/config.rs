@@ -200,6 +200,7 @@ impl Settings {
         crate::source::ViewOptions {
             qualifier_macros: self.qualifier_macros.clone(),
             defines: self.defines.clone(),
+            as_compiled: false,
         }
     }
 

@@ -160,6 +160,12 @@ pub struct ViewOptions {
     pub qualifier_macros: Vec<String>,
     /// `NAME` or `NAME=VALUE`, as given to the compiler with `-D`.
     pub defines: Vec<String>,
+    /// Blocks that only choose macro definitions (`configuration_blocks`) are read as the
+    /// compiler reads them: a name tested with `#ifdef` or `defined()` that is neither given nor
+    /// defined above is undefined, so `#ifdef RD_WG_SIZE ... #else #define BLOCK_SIZE 16` gives
+    /// 16. Elsewhere, and without it, an undecided condition keeps its first branch, so that
+    /// code under `#ifdef USE_X` is read.
+    pub as_compiled: bool,
 }
 
 pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
@@ -168,6 +174,7 @@ pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
         &ViewOptions {
             qualifier_macros: extra_qualifiers.to_vec(),
             defines: Vec::new(),
+            as_compiled: false,
         },
     )
 }
@@ -186,10 +193,21 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         })
         .collect();
     let mut bodies = DefineBodies::default();
+    let compiled_blocks = if options.as_compiled {
+        configuration_blocks(text)
+            .into_iter()
+            .map(|block| block.start)
+            .collect()
+    } else {
+        Vec::new()
+    };
     blank_inactive_branches(
         text,
         &mut bytes,
-        &given,
+        &BranchChoice {
+            given: &given,
+            compiled_blocks: &compiled_blocks,
+        },
         &mut defines,
         &mut qualifier_macros,
         &mut bodies,
@@ -266,6 +284,78 @@ fn blank(bytes: &mut [u8], range: Range<usize>) {
     }
 }
 
+/// The conditionals of `source` that only choose macro definitions (`#ifdef RD_WG_SIZE_0
+/// #define BLOCK_SIZE RD_WG_SIZE_0 #else #define BLOCK_SIZE 16 #endif`), outermost first, by byte
+/// range from `#if` to the end of `#endif`. The view keeps one branch of a condition it cannot
+/// decide; `--verify` writes such a block out whole where the view's definition was, so the
+/// compiler decides with the build's own definitions, and reads it as compiled
+/// (`ViewOptions::as_compiled`) for the launch's constants.
+pub fn configuration_blocks(source: &str) -> Vec<Range<usize>> {
+    let mut blocks: Vec<Range<usize>> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let Some(directive) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let directive = directive.trim_start();
+        if directive.starts_with("if") {
+            open.push(start);
+        } else if directive.starts_with("endif") {
+            let Some(opened) = open.pop() else { continue };
+            let block = opened..offset;
+            if is_configuration_block(&source[block.clone()]) {
+                // An enclosing block found later replaces the ones it holds.
+                blocks.retain(|b| !(block.start <= b.start && b.end <= block.end));
+                blocks.push(block);
+            }
+        }
+    }
+    blocks
+}
+
+fn is_configuration_block(block: &str) -> bool {
+    const DIRECTIVES: &[&str] = &[
+        "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "define", "undef",
+    ];
+    let mut continued = false;
+    let mut in_comment = false;
+    for line in block.lines() {
+        let trimmed = line.trim();
+        let was_continued = continued;
+        continued = trimmed.ends_with('\\');
+        if was_continued || trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        if in_comment || trimmed.starts_with("/*") {
+            in_comment = !trimmed.contains("*/");
+            continue;
+        }
+        let Some(directive) = trimmed.strip_prefix('#') else {
+            return false;
+        };
+        let word: String = directive
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        if !DIRECTIVES.contains(&word.as_str()) {
+            return false;
+        }
+    }
+    block.trim_start().starts_with('#')
+}
+
+/// What decides a conditional: the `-D` definitions, and the blocks read as compiled (their
+/// `#if` offsets, sorted).
+#[derive(Clone, Copy)]
+struct BranchChoice<'a> {
+    given: &'a HashMap<String, String>,
+    compiled_blocks: &'a [usize],
+}
+
 struct Conditional {
     /// Whether the branch being read is the one kept.
     active: bool,
@@ -273,6 +363,8 @@ struct Conditional {
     taken: bool,
     /// Whether every enclosing chain is active.
     parent_active: bool,
+    /// Whether the chain is a configuration block read as compiled.
+    as_compiled: bool,
 }
 
 /// Keeps the first branch of each `#if` chain (or the `#else` of `#if 0`), blanks the others and the
@@ -280,13 +372,19 @@ struct Conditional {
 fn blank_inactive_branches(
     text: &str,
     bytes: &mut [u8],
-    given: &HashMap<String, String>,
+    choice: &BranchChoice,
     defines: &mut HashMap<String, String>,
     qualifier_macros: &mut HashMap<String, String>,
     bodies: &mut DefineBodies,
     last_error_macros: &mut Vec<String>,
 ) {
+    let BranchChoice {
+        given,
+        compiled_blocks,
+    } = *choice;
     let mut stack: Vec<Conditional> = Vec::new();
+    // Every macro name defined so far in kept code, for the blocks read as compiled.
+    let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut offset = 0;
     let mut in_block_comment = false;
     while offset < text.len() {
@@ -320,7 +418,13 @@ fn blank_inactive_branches(
             let rest = directive[word.len()..].trim();
             match word.as_str() {
                 "if" | "ifdef" | "ifndef" => {
-                    let keep_first = match condition_value(&word, rest, given) {
+                    let as_compiled = compiled_blocks.binary_search(&offset).is_ok();
+                    let decided = condition_value(&word, rest, given).or_else(|| {
+                        as_compiled
+                            .then(|| compiled_definedness(&word, rest, given, &defined))
+                            .flatten()
+                    });
+                    let keep_first = match decided {
                         Some(value) => value,
                         None => !(word == "if" && is_false_condition(rest)),
                     };
@@ -328,12 +432,18 @@ fn blank_inactive_branches(
                         active: keep_first,
                         taken: keep_first,
                         parent_active: active,
+                        as_compiled,
                     });
                     blank(bytes, offset..end);
                 }
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
-                        let chosen = match condition_value(&word, rest, given) {
+                        let decided = condition_value(&word, rest, given).or_else(|| {
+                            top.as_compiled
+                                .then(|| compiled_definedness(&word, rest, given, &defined))
+                                .flatten()
+                        });
+                        let chosen = match decided {
                             Some(value) => value,
                             None => !(word == "elif" && is_false_condition(rest)),
                         };
@@ -355,12 +465,16 @@ fn blank_inactive_branches(
                     blank(bytes, offset..end);
                 }
                 "define" if active => {
+                    defined.insert(leading_identifier(rest).to_string());
                     bodies.note(rest);
                     record_define(rest, defines, qualifier_macros, last_error_macros);
                 }
                 "define" => {
                     bodies.note(rest);
                     blank(bytes, offset..end);
+                }
+                "undef" if active => {
+                    defined.remove(leading_identifier(rest));
                 }
                 _ if !active => blank(bytes, offset..end),
                 _ => {}
@@ -423,6 +537,44 @@ fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> O
             (parser.position == tokens.len()).then_some(value != 0)
         }
     }
+}
+
+/// A test of whether one name is defined (`#ifdef N`, `#ifndef N`, `#if defined(N)`,
+/// `#elif !defined N`), decided as the compiler would when the name is neither given nor defined
+/// above: undefined. Names the compiler predefines (`__CUDACC__`, ...) and other conditions stay
+/// undecided.
+fn compiled_definedness(
+    word: &str,
+    rest: &str,
+    given: &HashMap<String, String>,
+    defined: &std::collections::HashSet<String>,
+) -> Option<bool> {
+    let rest = rest.split("//").next().unwrap_or("").trim();
+    let (name, negated) = match word {
+        "ifdef" | "elifdef" => (leading_identifier(rest), false),
+        "ifndef" | "elifndef" => (leading_identifier(rest), true),
+        _ => {
+            let (negated, test) = match rest.strip_prefix('!') {
+                Some(test) => (true, test.trim_start()),
+                None => (false, rest),
+            };
+            let operand = test.strip_prefix("defined")?.trim();
+            let operand = operand
+                .strip_prefix('(')
+                .and_then(|o| o.strip_suffix(')'))
+                .unwrap_or(operand)
+                .trim();
+            if leading_identifier(operand).len() != operand.len() {
+                return None;
+            }
+            (operand, negated)
+        }
+    };
+    if name.is_empty() || name.starts_with("__") {
+        return None;
+    }
+    let is_defined = given.contains_key(name) || defined.contains(name);
+    Some(is_defined != negated)
 }
 
 fn leading_identifier(text: &str) -> &str {
@@ -1565,6 +1717,7 @@ mod tests {
         let options = ViewOptions {
             qualifier_macros: Vec::new(),
             defines: vec!["N=1".into()],
+            as_compiled: false,
         };
         let chosen = preprocess_with(text, &options);
         // USE_A is not given but may come from elsewhere: the first branch stays
@@ -1578,12 +1731,14 @@ mod tests {
         let options = ViewOptions {
             qualifier_macros: Vec::new(),
             defines: vec!["N=4".into(), "SLOW".into()],
+            as_compiled: false,
         };
         let chosen = preprocess_with(text, &options);
         assert!(chosen.text.contains("int small;"));
         let options = ViewOptions {
             qualifier_macros: Vec::new(),
             defines: vec!["N=4".into()],
+            as_compiled: false,
         };
         // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
         assert!(preprocess_with(text, &options).text.contains("int big;"));

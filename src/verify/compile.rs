@@ -31,6 +31,10 @@ impl Compiler {
         let mut base_options = vec![
             format!("--gpu-architecture={arch}"),
             "-std=c++17".to_string(),
+            // Member functions of the file's structs and helpers written without a qualifier
+            // compile for the device, as nvcc accepts them in constant expressions; the
+            // experiment holds no host code for them to be meant for.
+            "--device-as-default-execution-space".to_string(),
         ];
         base_options.extend(include_paths.iter().map(|p| format!("--include-path={p}")));
         if let Ok(extra) = std::env::var(OPTIONS_VARIABLE) {

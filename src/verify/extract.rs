@@ -13,7 +13,23 @@ pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
 
 /// Headers NVRTC resolves from the toolkit's include directory; every other include is dropped
 /// (the experiment holds no host code).
-const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
+const DEVICE_HEADERS: &[&str] = &[
+    "cooperative_groups",
+    "cuda_fp16.h",
+    "cuda_bf16.h",
+    "hip/hip_fp16.h",
+    "hip/hip_bf16.h",
+    "hip/hip_bfloat16.h",
+];
+
+/// HIP's device headers and the CUDA headers that declare the same names, for HIP kernels run as
+/// CUDA.
+const HIP_DEVICE_HEADERS: &[(&str, &str)] = &[
+    ("hip/hip_cooperative_groups.h", "<cooperative_groups.h>"),
+    ("hip/hip_fp16.h", "<cuda_fp16.h>"),
+    ("hip/hip_bf16.h", "<cuda_bf16.h>"),
+    ("hip/hip_bfloat16.h", "<cuda_bf16.h>"),
+];
 
 /// A standard header NVRTC does not have, and the libcu++ header that stands in for it.
 struct Substitute {
@@ -204,6 +220,57 @@ fn used_headers(headers: Vec<String>, body: String) -> (Vec<String>, String) {
     (kept, body)
 }
 
+/// Toolkit headers a project reaches through its own headers (`common.h` including
+/// <cuda_fp16.h>), and the names that show the extracted code needs them: a project header that
+/// was not found, or whose include was dropped, must not leave `__half` undeclared.
+const TOOLKIT_HEADERS_BY_USE: &[(&str, &[&str])] = &[
+    ("#include <cooperative_groups.h>", &["cooperative_groups"]),
+    (
+        "#include <cuda_fp16.h>",
+        &[
+            "__half",
+            "__half2",
+            "half",
+            "half2",
+            "__float2half",
+            "__half2float",
+        ],
+    ),
+    (
+        "#include <cuda_bf16.h>",
+        &[
+            "__nv_bfloat16",
+            "__nv_bfloat162",
+            "__float2bfloat16",
+            "__bfloat162float",
+        ],
+    ),
+];
+
+fn add_toolkit_headers_by_use(headers: &mut Vec<String>, body: &str) {
+    for (header, names) in TOOLKIT_HEADERS_BY_USE {
+        let file = header
+            .trim_start_matches("#include <")
+            .trim_end_matches('>');
+        if headers.iter().any(|h| h.contains(file)) {
+            continue;
+        }
+        if names.iter().any(|name| contains_word(body, name)) {
+            headers.push(header.to_string());
+        }
+    }
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+fn contains_word(text: &str, word: &str) -> bool {
+    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(is_identifier) && !after.is_some_and(is_identifier)
+    })
+}
+
 /// Headers whose every name lives in one namespace, so their use can be seen in the text.
 const HEADER_NAMESPACES: &[(&str, &str)] = &[("cooperative_groups", "cooperative_groups")];
 
@@ -295,6 +362,10 @@ fn build_with(
         result: None,
         guards,
         included: &mut included,
+        configuration: crate::source::configuration_blocks(model.source)
+            .into_iter()
+            .map(|block| (block, false))
+            .collect(),
     };
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
@@ -334,6 +405,7 @@ fn build_with(
     rewritten.template_bindings = bindings.0.into_iter().map(|b| (b.name, b.value)).collect();
     (rewritten.headers, rewritten.body) =
         used_headers(headers, std::mem::take(&mut rewritten.body));
+    add_toolkit_headers_by_use(&mut rewritten.headers, &rewritten.body);
     if let Some(reason) = bindings.1 {
         return Err(reason);
     }
@@ -350,6 +422,8 @@ struct Extraction<'a, 'm, 't> {
     result: Option<KernelSource>,
     guards: Option<&'a super::twin::Guards>,
     included: &'a mut Includes,
+    /// The file's configuration blocks (`configuration_blocks`), and whether each is written out.
+    configuration: Vec<(Range<usize>, bool)>,
 }
 
 /// The project headers read into an experiment (quoted includes found beside the file, in an
@@ -369,9 +443,11 @@ pub struct Includes {
 const MAX_INCLUDES: usize = 24;
 const MAX_INCLUDE_BYTES: u64 = 512 * 1024;
 const MAX_INCLUDE_DEPTH: usize = 4;
+/// How many folders above the file's own an `include/` folder is looked for in.
+const MAX_INCLUDE_FOLDER_LEVELS: usize = 3;
 
-/// Where a quoted include `name` of the file `from` is: its folder, then `include/` beside it and
-/// above it, then `search`.
+/// Where a quoted include `name` of the file `from` is: its folder, then `include/` or
+/// `includes/` beside it and in the folders above it, then `search`.
 pub fn resolve_include(
     from: &std::path::Path,
     name: &str,
@@ -383,11 +459,16 @@ pub fn resolve_include(
     } else {
         folder
     };
-    let mut candidates = vec![
-        folder.join(name),
-        folder.join("include").join(name),
-        folder.join("..").join("include").join(name),
-    ];
+    let mut candidates = vec![folder.join(name)];
+    // Projects keep shared headers in an `include/` or `includes/` folder of the file's folder or
+    // of one of its parents (`csrc/includes/` for `csrc/transformer/x.cu`).
+    let mut above = folder.to_path_buf();
+    for _ in 0..=MAX_INCLUDE_FOLDER_LEVELS {
+        for headers in ["include", "includes"] {
+            candidates.push(above.join(headers).join(name));
+        }
+        above.push("..");
+    }
     candidates.extend(search.iter().map(|dir| dir.join(name)));
     candidates.into_iter().find(|path| {
         std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_INCLUDE_BYTES)
@@ -413,7 +494,11 @@ impl<'t> Extraction<'_, '_, 't> {
         let item_text = text(item, source);
         match item.node_kind() {
             "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
-                let header = item_text.trim().to_string();
+                let header = HIP_DEVICE_HEADERS
+                    .iter()
+                    .find(|(hip, _)| item_text.contains(hip))
+                    .map(|(_, cuda)| format!("#include {cuda}"))
+                    .unwrap_or_else(|| item_text.trim().to_string());
                 if !self.headers.contains(&header) {
                     self.headers.push(header);
                 }
@@ -440,7 +525,19 @@ impl<'t> Extraction<'_, '_, 't> {
                 }
             }
             "preproc_def" | "preproc_function_def" | "preproc_call" => {
-                self.push(item_text.trim_end())
+                match self
+                    .configuration
+                    .iter_mut()
+                    .find(|(block, _)| block.contains(&item.start_byte()))
+                {
+                    Some((_, emitted)) if *emitted => {}
+                    Some((block, emitted)) => {
+                        *emitted = true;
+                        let block = block.clone();
+                        self.push(source[block].trim_end())
+                    }
+                    None => self.push(item_text.trim_end()),
+                }
             }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => {
@@ -560,6 +657,10 @@ impl<'t> Extraction<'_, '_, 't> {
                 result: None,
                 guards: None,
                 included,
+                configuration: crate::source::configuration_blocks(model.source)
+                    .into_iter()
+                    .map(|block| (block, false))
+                    .collect(),
             };
             inner.items(model.tree.root_node(), depth + 1);
         });
@@ -827,7 +928,8 @@ fn instrument(
             format!("{separator}{}", added.join(", ")),
         ));
     }
-    // Each barrier written in the kernel counts its arrivals first: `(cl_arrive(..), barrier)`.
+    // Each barrier written in the kernel counts its arrivals first:
+    // `(cl_arrive(..), CL_WAIT(barrier))`.
     let mut barriers: Vec<Range<usize>> = Vec::new();
     if let Some(facts) = facts {
         let barrier_words = format!(
@@ -845,9 +947,9 @@ fn instrument(
             }
             edits.push((
                 span.start..span.start,
-                format!("(cl_arrive({barrier_words}, {}u), ", barriers.len()),
+                format!("(cl_arrive({barrier_words}, {}u), CL_WAIT(", barriers.len()),
             ));
-            edits.push((span.end..span.end, ")".to_string()));
+            edits.push((span.end..span.end, "))".to_string()));
             barriers.push(span);
         }
     }

@@ -15,7 +15,7 @@ pub mod worker;
 
 use crate::diagnostic::{Diagnostic, Verification};
 use crate::engine::RunResult;
-use crate::model::Model;
+use crate::model::{FunctionKind, Model};
 use crate::source::{self, LineIndex};
 use client::{WorkerClient, WorkerFailure};
 use protocol::{ConfigResult, Experiment, LaunchConfig, Request, Response, SiteViolation};
@@ -75,9 +75,63 @@ pub struct VerifySummary {
 }
 
 pub const STATIC_ONLY: &str = "static-only rule";
-/// Why a finding in HIP code is not run: the experiments compile with NVRTC and run on a CUDA
-/// device, and HIP code needs ROCm's compiler and device.
+/// Why a host finding in HIP code is not run: its calls are replayed through CUDA's driver API.
 pub const HIP_CODE: &str = "HIP";
+/// Why a kernel finding in HIP code is not run: the kernel's behaviour depends on the width of a
+/// wavefront, 64 lanes on most AMD GPUs and 32 on the NVIDIA GPU the experiment runs on.
+pub const HIP_WAVEFRONT: &str =
+    "HIP: the kernel depends on the wavefront width (64 lanes on AMD GPUs, 32 on this device)";
+
+/// Names whose meaning changes with the wavefront width: warp-wide collectives, lane masks and
+/// the width itself.
+const WAVEFRONT_NAMES: &[&str] = &[
+    "warpSize",
+    "__shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "__lane_id",
+    "__syncwarp",
+    "__reduce_",
+    "__match_",
+    "__builtin_amdgcn",
+    "wavefront",
+    "WAVEFRONT",
+    "__AMDGCN_WAVEFRONT_SIZE",
+];
+
+/// Whether a HIP kernel runs the same on a CUDA device: device code in HIP and CUDA is one
+/// language, so a kernel is run as CUDA unless it, or a device function of the file it names,
+/// reads the wavefront width.
+fn runs_as_cuda(model: &Model, kernel: usize) -> bool {
+    let Some(function) = model.functions.get(kernel) else {
+        return false;
+    };
+    let body = model.text(function.body);
+    let reached = model.functions.iter().filter(|f| {
+        f.kind != FunctionKind::Kernel
+            && f.kind != FunctionKind::Host
+            && body.contains(f.name.as_str())
+    });
+    let texts: Vec<&str> = std::iter::once(body)
+        .chain(reached.map(|f| model.text(f.body)))
+        .collect();
+    let reads_width = |text: &str| WAVEFRONT_NAMES.iter().any(|name| text.contains(name));
+    // A macro of the file the kernel names (`#define TILE (ROCM_WAVEFRONT_SIZE * 4)`).
+    let macro_reads_width = model.source.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix("#define") else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, definition) = rest.split_at(name_end);
+        !name.is_empty() && reads_width(definition) && texts.iter().any(|t| t.contains(name))
+    });
+    !macro_reads_width && !texts.iter().any(|text| reads_width(text))
+}
 
 fn verification(status: &str, detail: impl Into<String>) -> Option<Verification> {
     Some(Verification {
@@ -266,7 +320,8 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     } else {
         None
     };
-    match params::adversarial_configs(&shapes, two_dimensional, launched) {
+    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source);
+    match params::adversarial_configs(&shapes, two_dimensional, launched, dynamic_shared) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
         Err(_) => {}
@@ -294,7 +349,15 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
 
 /// Parses `text` and hands the model to `with`.
 pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) -> Option<R> {
-    let view = source::preprocess(text, &[]);
+    // Blocks choosing macro definitions read as the compiler reads them, so a launch's block size
+    // is the one the compiled kernel has (`source::ViewOptions::as_compiled`).
+    let view = source::preprocess_with(
+        text,
+        &source::ViewOptions {
+            as_compiled: true,
+            ..source::ViewOptions::default()
+        },
+    );
     let tree = crate::engine::parse(&view.text, None)?;
     let lines = LineIndex::new(text);
     let model = Model::build(path, text, &view, &tree, &lines, &[]);
@@ -377,10 +440,22 @@ fn witness(
 /// What happened to one experiment.
 enum Outcome {
     Ran(Vec<ConfigResult>),
+    /// Ran with barriers that count arrivals without waiting, after the launch as written hung.
+    RanWithoutWaiting(Vec<ConfigResult>),
     /// NVRTC's log.
     CompileFailed(String),
+    /// No answer within the timeout, the message saying so.
+    TimedOut(String),
     NotVerifiable(String),
 }
+
+/// The macro that makes the instrumented barriers count without waiting (the prelude's
+/// `CL_WAIT`).
+pub const BARRIERS_DO_NOT_WAIT: &str = "CL_BARRIERS_DO_NOT_WAIT";
+
+/// What a verdict reached from barriers that did not wait adds to its detail.
+const COUNTED_WITHOUT_WAITING: &str =
+    " (the launch as written hung at its barriers; arrivals counted in a run whose barriers do not wait)";
 
 /// Runs every verifiable finding in `run` and fills its `verification`.
 pub fn verify(
@@ -399,8 +474,9 @@ pub fn verify(
         let text = report.source.clone();
         let diagnostics = &mut report.diagnostics;
         with_model(&path, &text, |model| {
+            let hip = model.runtime == crate::model::runtime::Runtime::Hip;
             for (index, diagnostic) in diagnostics.iter_mut().enumerate() {
-                if model.runtime == crate::model::runtime::Runtime::Hip {
+                if hip && HOST_RULES.contains(&diagnostic.rule) {
                     diagnostic.verification = verification("not-verifiable", HIP_CODE);
                     continue;
                 }
@@ -410,7 +486,9 @@ pub fn verify(
                 } else {
                     None
                 };
-                if HOST_RULES.contains(&diagnostic.rule) {
+                if hip && kernel.is_some_and(|kernel| !runs_as_cuda(model, kernel)) {
+                    diagnostic.verification = verification("not-verifiable", HIP_WAVEFRONT);
+                } else if HOST_RULES.contains(&diagnostic.rule) {
                     host_findings.push((report_index, index));
                 } else if !verifiable {
                     diagnostic.verification = verification("not-verifiable", STATIC_ONLY);
@@ -522,6 +600,8 @@ pub fn verify(
         let path = report.path.clone();
         let text = report.source.clone();
         let findings = &report.diagnostics;
+        let hip =
+            crate::model::runtime::Runtime::of(&path, &text) == crate::model::runtime::Runtime::Hip;
         let pairs: Vec<(Result<KernelExperiment, String>, Option<Twin>)> =
             with_model(&path, &text, |model| {
                 kernels
@@ -606,6 +686,21 @@ pub fn verify(
                                 ran => ran,
                             }
                         }
+                        // A block whose threads wait at different barriers can hang: the same
+                        // launches again, each barrier counting its arrivals without waiting,
+                        // say which barrier was reached by part of a block.
+                        (Outcome::TimedOut(_), _) if built.experiment.barriers > 0 => {
+                            let mut options = built.experiment.options.clone();
+                            options.push(format!("-D{BARRIERS_DO_NOT_WAIT}"));
+                            let experiment = Experiment {
+                                options,
+                                ..built.experiment.clone()
+                            };
+                            match run_one(client, &experiment, built, report, &mut summary, 0.0) {
+                                Outcome::Ran(results) => Outcome::RanWithoutWaiting(results),
+                                _ => outcome,
+                            }
+                        }
                         _ => outcome,
                     }
                 }
@@ -615,8 +710,33 @@ pub fn verify(
                     continue;
                 };
                 diagnostic.verification = match (&outcome, built) {
-                    (Outcome::NotVerifiable(reason), _) => {
+                    (Outcome::NotVerifiable(reason) | Outcome::TimedOut(reason), _) => {
                         verification("not-verifiable", reason.clone())
+                    }
+                    (Outcome::RanWithoutWaiting(results), Ok(built))
+                        if diagnostic.rule == "divergent-barrier" =>
+                    {
+                        judge(diagnostic, built, results, &text).map(|mut v| {
+                            v.detail.push_str(COUNTED_WITHOUT_WAITING);
+                            v.compiler = Some(compiler_used(summary.compiler.as_deref(), built));
+                            v
+                        })
+                    }
+                    // Without waiting, shared memory is read before it is written: only the
+                    // barrier counts are evidence.
+                    (Outcome::RanWithoutWaiting(_), _) => verification(
+                        "not-verifiable",
+                        "the launch as written hung at its barriers (worker killed and replaced)",
+                    ),
+                    // A HIP kernel that names a wavefront constant its headers define
+                    // (`ROCM_WAVEFRONT_SIZE`) depends on the width, whatever else the log says.
+                    (Outcome::CompileFailed(log), _)
+                        if hip
+                            && WAVEFRONT_NAMES
+                                .iter()
+                                .any(|name| first_error(log).contains(name)) =>
+                    {
+                        verification("not-verifiable", HIP_WAVEFRONT)
                     }
                     (Outcome::CompileFailed(log), _) => verification(
                         "not-verifiable",
@@ -789,6 +909,7 @@ fn run_one(
         Ok(other) => {
             Outcome::NotVerifiable(format!("unexpected answer from the worker: {other:?}"))
         }
+        Err(failure @ WorkerFailure::Timeout(_)) => Outcome::TimedOut(failure.to_string()),
         Err(failure) => Outcome::NotVerifiable(failure.to_string()),
     }
 }

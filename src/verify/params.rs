@@ -126,8 +126,14 @@ fn integer_argument(bytes: u8, value: i64) -> Argument {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockShape {
     pub block: [u32; 3],
-    pub shared_bytes: u32,
+    /// None when the launch's amount is not a constant.
+    pub shared_bytes: Option<u32>,
 }
+
+/// The dynamic shared memory given to a kernel with an `extern __shared__` array when no launch
+/// says how much: the most a launch gets without opting in. The array's own bounds are the
+/// static rules' concern; the experiment only must not fault on an array given nothing.
+pub const UNKNOWN_DYNAMIC_SHARED_BYTES: u32 = 48 * 1024;
 
 /// The configurations tried when the launch site gives no constants: the element count is not a
 /// multiple of the block, so the last block has threads past the end. A block shape known from a
@@ -137,11 +143,17 @@ pub fn adversarial_configs(
     shapes: &[(String, ParameterShape)],
     two_dimensional: bool,
     launched: Option<BlockShape>,
+    dynamic_shared: bool,
 ) -> Result<Vec<LaunchConfig>, String> {
     let mut plans: Vec<(u64, [u32; 3], [u32; 3])> = Vec::new();
-    let mut shared_bytes = 0;
+    let unknown_shared_bytes = if dynamic_shared {
+        UNKNOWN_DYNAMIC_SHARED_BYTES
+    } else {
+        0
+    };
+    let mut shared_bytes = unknown_shared_bytes;
     if let Some(shape) = launched {
-        shared_bytes = shape.shared_bytes;
+        shared_bytes = shape.shared_bytes.unwrap_or(unknown_shared_bytes);
         let block = shape.block.map(|b| b.max(1));
         let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
         // The second count is two and a half blocks: a kernel that indexes by threadIdx alone
@@ -285,8 +297,10 @@ fn launch_site(
     call: Node,
 ) -> Option<LaunchSite> {
     let source = model.source;
-    let config_node = named_children(call).find(|c| c.node_kind() == "kernel_call_syntax")?;
-    let callee = call.field("function")?;
+    // `kernel<<<grid, block, shared>>>(args)` or HIP's
+    // `hipLaunchKernelGGL(kernel, grid, block, shared, stream, args)`, read by the model.
+    let form = crate::model::runtime::launch_form(call, source)?;
+    let callee = form.kernel;
     let (name, template_arguments) = match callee.node_kind() {
         "template_function" => {
             let name = callee.field("name").map(|n| text(n, source))?;
@@ -307,16 +321,24 @@ fn launch_site(
     }
     let line = model.lines.line_of(call.start_byte()) + 1;
     let environment = Environment::of(model, host);
+    // A value argument named by the host (`const int THREADS = 256; k<THREADS><<<...>>>`) means
+    // nothing in the extracted kernel: it is bound to its value. Types and literals stay as written.
+    let template_arguments: Vec<String> = template_arguments
+        .into_iter()
+        .map(|argument| match environment.evaluate(&argument) {
+            Some(value) if argument.trim().parse::<i128>().is_err() => value.to_string(),
+            _ => argument,
+        })
+        .collect();
     let config = constant_config(
         model,
         kernel,
-        call,
-        config_node,
+        &form,
         &environment,
         &template_arguments,
         line,
     );
-    let block_shape = block_shape(model, config_node, &environment);
+    let block_shape = block_shape(model, &form.configuration, &environment);
     Some(LaunchSite {
         line,
         template_arguments,
@@ -325,12 +347,13 @@ fn launch_site(
     })
 }
 
-fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> Option<BlockShape> {
-    let parts: Vec<Node> = named_children(config_node).collect();
+fn block_shape(model: &Model, parts: &[Node], environment: &Environment) -> Option<BlockShape> {
     let block = environment.dim3(text(*parts.get(1)?, model.source))?;
     let shared_bytes = match parts.get(2) {
-        Some(node) => u32::try_from(environment.evaluate(text(*node, model.source))?).ok()?,
-        None => 0,
+        Some(node) => environment
+            .evaluate(text(*node, model.source))
+            .and_then(|bytes| u32::try_from(bytes).ok()),
+        None => Some(0),
     };
     Some(BlockShape {
         block,
@@ -341,14 +364,13 @@ fn block_shape(model: &Model, config_node: Node, environment: &Environment) -> O
 fn constant_config(
     model: &Model,
     kernel: &Function,
-    call: Node,
-    config_node: Node,
+    form: &crate::model::runtime::LaunchForm,
     environment: &Environment,
     template_arguments: &[String],
     line: usize,
 ) -> Option<LaunchConfig> {
     let source = model.source;
-    let parts: Vec<Node> = named_children(config_node).collect();
+    let parts = &form.configuration;
     let grid = environment.dim3(text(*parts.first()?, source))?;
     let block = environment.dim3(text(*parts.get(1)?, source))?;
     let shared_bytes = match parts.get(2) {
@@ -360,8 +382,10 @@ fn constant_config(
         .zip(template_arguments.iter().cloned())
         .collect();
     let shapes = parameter_shapes(kernel, &bindings);
-    let arguments_node = call.field("arguments")?;
-    let arguments: Vec<Node> = named_children(arguments_node)
+    let arguments: Vec<Node> = form
+        .arguments
+        .iter()
+        .copied()
         .filter(|c| c.node_kind() != "comment")
         .collect();
     if arguments.len() != shapes.len() {
@@ -516,8 +540,10 @@ impl Environment {
                             .field("function")
                             .map(|f| text(f, source))
                             .unwrap_or("");
+                        // `hipMalloc` reads as its CUDA twin.
+                        let callee = crate::model::runtime::cuda_name(callee);
                         if matches!(
-                            callee,
+                            callee.as_ref(),
                             "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
                         ) {
                             if let Some(arguments) = node.field("arguments") {

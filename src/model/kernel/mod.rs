@@ -24,7 +24,7 @@ mod warps;
 mod widths;
 
 pub(crate) use calls::called_names;
-pub use dynamic_shared::{OverrunLaunch, SharedOverrun};
+pub use dynamic_shared::{uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun};
 pub(crate) use summary::summarize_helper;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 pub use widths::{integer_width, NarrowIndex};
@@ -200,6 +200,18 @@ impl<'t> KernelFacts<'t> {
     ) -> &crate::model::shared_memory::SharedFacts<'t> {
         self.shared
             .get_or_init(|| crate::model::shared_memory::analyze(model, kernel, self))
+    }
+
+    /// The most threads the kernel's launches give the `x` axis, when it is launched where the
+    /// analysis sees and every launch has a constant grid and block there (`<<<64, 256>>>`):
+    /// a thread index on that axis stays below it.
+    pub fn launched_threads_x(&self) -> Option<i128> {
+        let mut most: Option<i128> = None;
+        for launch in &self.launches {
+            let threads = launch.threads_x()?;
+            most = Some(most.map_or(threads, |m| m.max(threads)));
+        }
+        most
     }
 
     pub fn thread_variable(&self, name: &str) -> Option<&ThreadVariable<'t>> {

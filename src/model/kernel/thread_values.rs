@@ -464,7 +464,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 }
 
 /// Whether `node` sits in a loop of its function.
-fn in_loop(node: Node) -> bool {
+pub(super) fn in_loop(node: Node) -> bool {
     std::iter::successors(node.parent(), |n| n.parent())
         .take_while(|n| n.node_kind() != "function_definition")
         .any(|n| {

@@ -6,6 +6,10 @@
 //! already wrapped past 2^32. Only the `x` axis can get there (`gridDim.y` and `gridDim.z` are at
 //! most 65,535, times at most 1,024 threads). The product is 64-bit when one of its operands is
 //! (`(size_t)blockIdx.x * blockDim.x`, a `size_t` local holding `blockIdx.x`).
+//!
+//! A count that is one extent of a larger array (`row * width + col`, `row += width`) bounds a
+//! coordinate, not a flat index, and a kernel whose every launch bounds its grid (`<<<64, 256>>>`,
+//! the occupancy API's grid) never has the threads that would wrap; neither is reported.
 
 use super::*;
 
@@ -86,12 +90,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         if counts.is_empty() {
             return;
         }
-        // a count that scales another value (`row * width + col`) is one extent of a larger
-        // array: the index it bounds is a coordinate, far from 2^31 in any array that fits
+        // a count that is one extent of a larger array (`row * width + col`, `row += width`)
+        // bounds a coordinate, far from 2^31 in any array that fits
         let source = self.source;
         let counts: Vec<(String, String)> = counts
             .into_iter()
-            .filter(|(count, _)| !self.scales_another_value(count))
+            .filter(|(count, _)| !self.is_extent(count))
             .collect();
         if counts.is_empty() {
             return;
@@ -133,6 +137,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.out.narrow_indices = found;
     }
 
+    /// Whether the parameter `count` is one extent of a multi-dimensional array rather than the
+    /// number of its elements: it multiplies a value that is not a constant (`y * width`,
+    /// `(c * H + y) * W`), or it is the stride by which a pointer walks the array in a loop
+    /// (`row += width`, `p = p + width`, `p -= 2 * width`), stepping from one row to the next.
+    fn is_extent(&self, count: &str) -> bool {
+        self.scales_another_value(count) || self.steps_a_pointer(count)
+    }
+
     /// Whether the parameter `count` multiplies a value that is not a constant somewhere in the
     /// body (`y * width`, `(c * H + y) * W`).
     fn scales_another_value(&self, count: &str) -> bool {
@@ -159,6 +171,91 @@ impl<'a, 't> Analyzer<'a, 't> {
             true
         });
         scales
+    }
+
+    /// Whether the parameter `count` is the step of a pointer advanced in a loop: `p += count`,
+    /// `p -= count`, `p = p + count` (through casts: `p = (T*)((char*)p + count)`), the step
+    /// possibly scaled (`p += count * k`). Added once (`x += n` to reach a second array) it is
+    /// an offset, not a stride, and says nothing of the array's shape.
+    fn steps_a_pointer(&self, count: &str) -> bool {
+        let source = self.source;
+        let is_step = |step: Node<'t>| {
+            let step = strip(step, source);
+            match step.node_kind() {
+                "identifier" => self.text(step) == count,
+                "binary_expression" if operator(step, source) == "*" => {
+                    [step.field("left"), step.field("right")]
+                        .into_iter()
+                        .flatten()
+                        .any(|side| {
+                            let side = strip(side, source);
+                            side.node_kind() == "identifier" && self.text(side) == count
+                        })
+                }
+                _ => false,
+            }
+        };
+        let mut steps = false;
+        syntax::walk_iterative(self.function.body, |node| {
+            if steps {
+                return false;
+            }
+            if node.node_kind() == "lambda_expression" {
+                return false;
+            }
+            if node.node_kind() != "assignment_expression" {
+                return true;
+            }
+            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                return true;
+            };
+            let left = strip(left, source);
+            if left.node_kind() != "identifier" || !self.is_pointer_variable(self.text(left)) {
+                return true;
+            }
+            let pointer = self.text(left);
+            steps = match operator(node, source) {
+                "+=" | "-=" => is_step(right),
+                "=" => {
+                    let right = strip(right, source);
+                    right.node_kind() == "binary_expression"
+                        && matches!(operator(right, source), "+" | "-")
+                        && match (right.field("left"), right.field("right")) {
+                            (Some(a), Some(b)) => {
+                                let is_pointer = |side: Node<'t>| {
+                                    let side = strip(side, source);
+                                    side.node_kind() == "identifier" && self.text(side) == pointer
+                                };
+                                (is_pointer(a) && is_step(b))
+                                    || (is_pointer(b)
+                                        && operator(right, source) == "+"
+                                        && is_step(a))
+                            }
+                            _ => false,
+                        }
+                }
+                _ => false,
+            } && thread_values::in_loop(node);
+            true
+        });
+        steps
+    }
+
+    /// Whether `name` is a pointer: a pointer parameter or a local declared as one.
+    fn is_pointer_variable(&self, name: &str) -> bool {
+        if let Some(parameter) = self.function.parameter(name) {
+            return parameter.is_pointer;
+        }
+        self.declarations.get(name).is_some_and(|declarator| {
+            let target = if declarator.node_kind() == "init_declarator" {
+                declarator.field("declarator")
+            } else {
+                Some(*declarator)
+            };
+            target.is_some_and(|t| {
+                t.node_kind() != "array_declarator" && syntax::declarator_is_pointer(t)
+            })
+        })
     }
 
     /// `name` as a thread index that wraps: its declaration, the 32-bit product, and how.
@@ -207,6 +304,25 @@ impl<'a, 't> Analyzer<'a, 't> {
                 (64, Some((product, false)), stride) => (product, false, stride.is_some()),
                 _ => return None,
             };
+        // launches of a constant size no larger than what the index holds: a thread's index
+        // stays below the launch's thread count, and only a 32-bit variable stepped through the
+        // grid can still count past it
+        let holds: i128 = if narrow_variable
+            && !is_unsigned(&type_text)
+            && !is_unsigned(&self.resolved_type(&type_text))
+        {
+            1 << 31
+        } else {
+            1 << 32
+        };
+        if !(narrow_variable && grid_stride)
+            && self
+                .out
+                .launched_threads_x()
+                .is_some_and(|threads| threads <= holds)
+        {
+            return None;
+        }
         Some(NarrowIndex {
             declaration,
             name: name.to_string(),
@@ -346,6 +462,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 }
 
+/// Whether a 32-bit type is unsigned (`auto` holds the `unsigned int` product).
+fn is_unsigned(type_text: &str) -> bool {
+    type_text.contains("unsigned") || type_text.contains("uint") || type_text.contains("auto")
+}
+
 /// Whether `node` reads the name `name`.
 fn mentions(node: Node, name: &str, source: &str) -> bool {
     let mut found = false;
@@ -372,6 +493,72 @@ mod tests {
         .unwrap_or_default()
     }
 
+    /// Whether each of `names` is one extent of an array in the (first) kernel of `source`.
+    fn extents(source: &str, names: &[&str]) -> Vec<bool> {
+        crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+            let (function, _) = model.kernel_facts().next()?;
+            let mut analyzer =
+                super::Analyzer::new(model.source, function, &model.device_functions);
+            analyzer.model = Some(model);
+            analyzer.collect_definitions();
+            Some(names.iter().map(|n| analyzer.is_extent(n)).collect())
+        })
+        .flatten()
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn extents_scale_a_value_or_step_a_pointer_through_rows() {
+        // a row width scaling the row
+        assert_eq!(
+            extents("__global__ void k(float* x, size_t rows, size_t cols) { size_t r = blockIdx.y; x[r * cols] = 0; }", &["cols", "rows"]),
+            [true, false]
+        );
+        // rows walked by the width: compound, plain and scaled steps, forwards and back
+        for step in [
+            "p += w;",
+            "p -= w;",
+            "p = p + w;",
+            "p = w + p;",
+            "p = p - w;",
+            "p += 2 * w;",
+            "p += w * k;",
+            "p = (float*)((char*)p + w);",
+        ] {
+            let source = format!("__global__ void k(float* x, size_t w, size_t h, int k) {{ float* p = x + threadIdx.x; for (size_t y = 0; y < h; ++y) {{ *p = 0; {step} }} }}");
+            assert_eq!(extents(&source, &["w", "h"]), [true, false], "{step}");
+        }
+        // a pointer parameter stepped in a `while` loop, and in a `for` header
+        assert_eq!(
+            extents("__global__ void k(const float* in, float* out, size_t width, size_t height) { size_t y = 0; while (y < height) { *out = *in; in += width; out += width; ++y; } }", &["width", "height"]),
+            [true, false]
+        );
+        assert_eq!(
+            extents("__global__ void k(float* col, size_t pitch, int h) { for (int y = 0; y < h; ++y, col += pitch) *col = 0; }", &["pitch"]),
+            [true]
+        );
+    }
+
+    #[test]
+    fn counts_that_are_not_extents() {
+        for (source, name) in [
+            // added once: an offset to a second array, not a stride between rows
+            ("__global__ void k(float* x, size_t n) { x += n; int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }", "n"),
+            // an end pointer
+            ("__global__ void k(float* x, size_t n) { float* end = x + n; for (float* p = x; p < end; ++p) *p = 0; }", "n"),
+            // an integer, not a pointer, stepped by the count
+            ("__global__ void k(float* x, size_t n) { size_t s = 0; for (int j = 0; j < 4; ++j) s += n; x[0] = s; }", "n"),
+            // an element stepped, not the pointer
+            ("__global__ void k(float* x, size_t n) { for (int j = 0; j < 4; ++j) x[j] += n; }", "n"),
+            // a flat array walked in quarters: the step is a part of the count, not the count
+            ("__global__ void k(float* x, size_t n) { for (int j = 0; j < 4; ++j) { *x = 0; x += n / 4; } }", "n"),
+            // the count scaled by a constant only
+            ("__global__ void k(float* x, size_t n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[2 * n - 1 - i] = 0; }", "n"),
+        ] {
+            assert_eq!(extents(source, &[name]), [false], "{source}");
+        }
+    }
+
     #[test]
     fn indices_that_wrap_before_a_64_bit_count() {
         assert_eq!(
@@ -386,11 +573,46 @@ mod tests {
             narrow("__global__ void k(float* x, long long n) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }"),
             [("i".to_string(), true, true)]
         );
+        // a flat count that offsets a pointer once is still the number of elements
+        assert_eq!(
+            narrow("__global__ void k(float* x, size_t n) { x += n; int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }"),
+            [("i".to_string(), true, false)]
+        );
         // the variable truncates what a 64-bit product gave
         assert_eq!(
             narrow("__global__ void k(float* x, size_t n) { unsigned i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; x[i] = 0; }"),
             [("i".to_string(), true, false)]
         );
+    }
+
+    #[test]
+    fn launches_that_bound_the_grid_bound_the_index() {
+        let kernel = "__global__ void k(float* x, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; for (; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }";
+        let narrow_int = "__global__ void k(float* x, size_t n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = 0; }";
+        let int_stride = "__global__ void k(float* x, size_t n) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }";
+        for (kernel, host, wraps) in [
+            // a fixed grid: the product stays below 64 * 256
+            (kernel, "void run(float* x, size_t n) { k<<<64, 256>>>(x, n); }", false),
+            (kernel, "#define BLOCKS 4096\nvoid run(float* x, size_t n) { dim3 grid(BLOCKS); k<<<grid, 256>>>(x, n); }", false),
+            (kernel, "void run(float* x, size_t n) { const int blocks = 128; const int threads = 512; k<<<blocks, threads>>>(x, n); }", false),
+            // a grid clamped, or sized by the occupancy API for the device
+            (kernel, "void run(float* x, size_t n) { int blocks = (n + 255) / 256; if (blocks > 192) blocks = 192; k<<<blocks, 256>>>(x, n); }", false),
+            (kernel, "void run(float* x, size_t n) { k<<<min((n + 255) / 256, (size_t)4096), 256>>>(x, n); }", false),
+            (kernel, "void run(float* x, size_t n) { int grid, block; cudaOccupancyMaxPotentialBlockSize(&grid, &block, k); k<<<grid, block>>>(x, n); }", false),
+            // every launch must be fixed
+            (kernel, "void run(float* x, size_t n) { k<<<64, 256>>>(x, n); k<<<(n + 255) / 256, 256>>>(x, n); }", true),
+            // a grid that grows with the count, or none in sight
+            (kernel, "void run(float* x, size_t n) { k<<<(n + 255) / 256, 256>>>(x, n); }", true),
+            (kernel, "", true),
+            // 2^31 threads, each below 2^31: an `int` holds them all; one block more it does not
+            (narrow_int, "void run(float* x, size_t n) { k<<<1 << 23, 256>>>(x, n); }", false),
+            (narrow_int, "void run(float* x, size_t n) { k<<<(1 << 23) + 1, 256>>>(x, n); }", true),
+            // an `int` stepped through the grid counts past 2^31 whatever the grid
+            (int_stride, "void run(float* x, size_t n) { k<<<64, 256>>>(x, n); }", true),
+        ] {
+            let source = format!("{kernel}\n{host}");
+            assert_eq!(!narrow(&source).is_empty(), wraps, "{source}");
+        }
     }
 
     #[test]
@@ -408,6 +630,8 @@ mod tests {
             "__global__ void k(float* x, size_t rows) { int r = blockIdx.y * blockDim.y + threadIdx.y; if (r < rows) x[r] = 0; }",
             // one extent of a 2D array: the coordinate it bounds stays far below 2^31
             "__global__ void k(float* x, size_t rows, size_t cols) { size_t r = blockIdx.y; size_t c = blockIdx.x * blockDim.x + threadIdx.x; if (c < cols) x[r * cols + c] = 0; }",
+            // a row width that steps a pointer from row to row
+            "__global__ void k(const float* in, float* out, size_t width, size_t height) { size_t x = blockIdx.x * blockDim.x + threadIdx.x; if (x >= width) return; in += x; out += x; for (size_t y = 0; y < height; ++y) { *out = *in; in += width; out += width; } }",
             // not a thread index
             "__global__ void k(float* x, size_t n) { for (int j = 0; j < n; ++j) x[j] = 0; }",
         ] {

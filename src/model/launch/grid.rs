@@ -306,11 +306,24 @@ pub(super) struct Classifier<'a, 't> {
     pub(super) source: &'t str,
     pub(super) locals: &'a Locals<'t>,
     pub(super) helpers: &'a dyn GridHelpers,
+    /// Whether a rounded-up grid over constants the block divides counts as exact (what the
+    /// threads are); off, a rounding division is rounded up by its shape (what the code is
+    /// written for, whatever the constants are today).
+    pub(super) constants_divide: bool,
 }
 
 impl<'t> Classifier<'_, 't> {
     pub(super) fn text(&self, node: Node) -> &'t str {
         text(node, self.source)
+    }
+
+    /// Whether `node` is written as a grid rounded up from an extent, whatever its constants.
+    pub(super) fn rounds_up_by_shape(&self, node: Node<'t>) -> bool {
+        let by_shape = Classifier {
+            constants_divide: false,
+            ..*self
+        };
+        matches!(by_shape.axis(node, 0), GridAxis::RoundedUp(_))
     }
 
     pub(super) fn axis(&self, node: Node<'t>, depth: usize) -> GridAxis {
@@ -409,7 +422,9 @@ impl<'t> Classifier<'_, 't> {
                         true => (0..62).contains(&d).then(|| 1i128 << d),
                         false => Some(d),
                     });
-                    if let (Some(sum), Some(divisor)) = (super::constant(left, self), divisor) {
+                    if let (true, Some(sum), Some(divisor)) =
+                        (self.constants_divide, super::constant(left, self), divisor)
+                    {
                         if divisor > 0 && (sum + 1) % divisor == 0 {
                             return GridAxis::Exact;
                         }
@@ -662,6 +677,9 @@ impl<'t> Classifier<'_, 't> {
     /// `ceil(total / divisor)` blocks: exact when both are constants and the divisor divides
     /// the total (`DIV_UP(400, 8)`), else rounded up from `total`.
     fn rounded_up(&self, total: Node<'t>, divisor: Node<'t>) -> GridAxis {
+        if !self.constants_divide {
+            return GridAxis::RoundedUp(normalized(total, self.source));
+        }
         if let (Some(t), Some(d)) = (super::constant(total, self), super::constant(divisor, self)) {
             if d > 0 && t >= 0 && t % d == 0 {
                 return GridAxis::Exact;

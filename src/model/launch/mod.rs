@@ -77,6 +77,9 @@ pub struct LaunchSite {
     /// 1-based.
     pub line: usize,
     pub grid: [GridAxis; 3],
+    /// The most blocks the grid has on each axis, when the launch bounds it (see
+    /// `most_blocks`): `<<<64, 256>>>`, `min(blocks, 1024)`, the occupancy API's grid.
+    pub grid_blocks: [Option<i128>; 3],
     /// Constant block dimensions.
     pub block: [Option<i128>; 3],
     /// Each argument's text, normalized, with a local defined once replaced by its definition's
@@ -151,6 +154,13 @@ impl LaunchSite {
         !axes.is_empty() && axes.iter().all(|axis| self.grid[axis] == GridAxis::Exact)
     }
 
+    /// The most threads the launch gives the `x` axis (`gridDim.x * blockDim.x`), when its grid
+    /// is bounded there (a block has at most 1,024 threads on `x`): no thread index on that
+    /// axis reaches it.
+    pub fn threads_x(&self) -> Option<i128> {
+        self.grid_blocks[0]?.checked_mul(self.block[0].unwrap_or(MAX_BLOCK_X))
+    }
+
     /// The position of the argument that carries the rounded-up extent `E` of `axis`.
     pub fn bound_argument(&self, axis: usize) -> Option<usize> {
         let GridAxis::RoundedUp(total) = &self.grid[axis] else {
@@ -165,6 +175,7 @@ impl LaunchSite {
             && self.arity == other.arity
             && self.path == other.path
             && self.grid == other.grid
+            && self.grid_blocks == other.grid_blocks
             && self.block == other.block
             && self.arguments == other.arguments
             && self.per_thread_elements == other.per_thread_elements
@@ -242,6 +253,7 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
         source,
         locals: &locals,
         helpers: &NoHelpers,
+        constants_divide: true,
     };
     match classifier.axis(*value, 0) {
         GridAxis::RoundedUp(total) => function
@@ -320,6 +332,7 @@ pub fn launches_in<'t>(
             source,
             locals,
             helpers,
+            constants_divide: true,
         };
         if let Some(site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
             sites.extend(through_pointer(site, locals, source));
@@ -536,6 +549,7 @@ fn launch_site<'t>(
         .filter(|g| g.node_kind() == "identifier");
     let mut grid_axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
     let mut grid_values: [Option<Node<'t>>; 3] = [None, None, None];
+    let mut grid_blocks = [None, None, None];
     for (axis, slot) in grid_axes.iter_mut().enumerate() {
         // `grid.y = ...` after the declaration: the assignment the launch sees is what counts
         let assigned = match grid_name {
@@ -549,13 +563,18 @@ fn launch_site<'t>(
             (Held::NotLocal, part) => part,
             _ => None,
         };
+        let default_one = grid.is_some() && grid_parts.iter().any(Option::is_some);
+        grid_blocks[axis] = match (&assigned, grid_values[axis]) {
+            (Held::Several, _) => None,
+            (_, Some(value)) => most_blocks(classifier, value, 0),
+            (Held::NotLocal, None) if default_one => Some(1), // dim3 default 1
+            _ => None,
+        };
         *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
             (Held::One(value), _) => classifier.axis(value, 0),
             (Held::Several, _) => GridAxis::Unknown,
             (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
-            (Held::NotLocal, None) if grid.is_some() && grid_parts.iter().any(Option::is_some) => {
-                GridAxis::Exact
-            } // dim3 default 1
+            (Held::NotLocal, None) if default_one => GridAxis::Exact, // dim3 default 1
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
     }
@@ -613,6 +632,7 @@ fn launch_site<'t>(
         span: call.byte_range(),
         line: lines.line_of(call.start_byte()) + 1,
         grid: grid_axes,
+        grid_blocks,
         block: block_dims,
         arguments,
         per_thread_elements,
@@ -832,6 +852,7 @@ fn per_thread_unit<'t>(
                 &no_locals
             },
             helpers: classifier.helpers,
+            constants_divide: classifier.constants_divide,
         };
         let scope = LaunchScope(&scope_classifier);
         let evaluator = Evaluator {
@@ -984,6 +1005,188 @@ impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
             && !self.0.locals.dim3.contains_key(name)
             && !self.0.locals.file_constants.contains_key(name)
     }
+}
+
+/// The most threads a block has on `x`, on every device.
+pub const MAX_BLOCK_X: i128 = 1024;
+
+/// More blocks than any device holds resident at once (at most 32 per multiprocessor, and no
+/// device has 512 multiprocessors): the bound of a grid sized by the occupancy API.
+pub const RESIDENT_BLOCKS: i128 = 1 << 14;
+
+/// The most blocks a grid component `node` can be, when the launch shows a bound that does not
+/// grow with the problem: a constant (not one rounded up from a count),
+/// the smaller of two values of which one is bounded (`min(blocks, 1024)`, `b < 1024 ? b :
+/// 1024`), a local clamped before the launch (`if (blocks > 192) blocks = 192;`), or the grid the
+/// occupancy API chose for the device (`cudaOccupancyMaxPotentialBlockSize(&blocks, &threads,
+/// k)`, at most `RESIDENT_BLOCKS`).
+fn most_blocks<'t>(classifier: &Classifier<'_, 't>, node: Node<'t>, depth: usize) -> Option<i128> {
+    if depth > 8 {
+        return None;
+    }
+    // a grid rounded up from a count grows with it, whatever that count is where it is launched
+    // (`(n + 255) / 256` with `const size_t n = 1 << 20` is meant for any `n`)
+    let grows = classifier.rounds_up_by_shape(node);
+    if let Some(value) = constant(node, classifier).filter(|_| !grows) {
+        return Some(value);
+    }
+    let source = classifier.source;
+    let node = strip(node, source);
+    let bound = |side: Node<'t>| most_blocks(classifier, side, depth + 1);
+    match node.node_kind() {
+        "call_expression" => {
+            let function = node.field("function")?;
+            let name = text(function, source)
+                .trim_start_matches("::")
+                .trim_start_matches("std::");
+            if !matches!(name, "min" | "umin" | "imin" | "llmin" | "ullmin") {
+                return None;
+            }
+            // the smaller of the two is no larger than the bounded one
+            syntax::call_arguments(node)
+                .into_iter()
+                .filter_map(bound)
+                .min()
+        }
+        "conditional_expression" => {
+            let yes = node.field("consequence")?;
+            let no = node.field("alternative")?;
+            let condition = strip(node.field("condition")?, source);
+            if condition.node_kind() == "binary_expression" {
+                let (left, right) = (condition.field("left")?, condition.field("right")?);
+                let same = |a: Node, b: Node| normalized(a, source) == normalized(b, source);
+                let smaller = match syntax::operator(condition, source) {
+                    "<" | "<=" => same(yes, left) && same(no, right),
+                    ">" | ">=" => same(yes, right) && same(no, left),
+                    _ => false,
+                };
+                if smaller {
+                    return [left, right].into_iter().filter_map(bound).min();
+                }
+            }
+            Some(bound(yes)?.max(bound(no)?))
+        }
+        "identifier" => {
+            let name = text(node, source);
+            let values = classifier.locals.values.get(name)?;
+            let scope = classifier.locals.scope?;
+            let mut most: Option<i128> = None;
+            // written through its address: known only when the occupancy API writes it
+            for value in values.iter().filter(|v| is_address_taken(**v, source)) {
+                if !is_occupancy_grid(*value, source) {
+                    return None;
+                }
+                most = Some(RESIDENT_BLOCKS);
+            }
+            for value in super::reaching::reaching(values, node, scope, source) {
+                if super::reaching::updates_itself(value, source) {
+                    return None;
+                }
+                let value_bound = match bound(value) {
+                    Some(b) => b,
+                    None => clamped(classifier, name, value, node, depth)?,
+                };
+                most = Some(most.map_or(value_bound, |m| m.max(value_bound)));
+            }
+            most
+        }
+        _ => None,
+    }
+}
+
+/// `&name` passed to a call.
+fn is_address_taken(value: Node, source: &str) -> bool {
+    value.node_kind() == "identifier"
+        && value.parent().is_some_and(|p| {
+            p.node_kind() == "pointer_expression" && syntax::operator(p, source) == "&"
+        })
+}
+
+/// `&name` as the grid a `cudaOccupancyMaxPotentialBlockSize` call (or HIP's, or their
+/// variable shared-memory forms) writes: its first argument.
+fn is_occupancy_grid(value: Node, source: &str) -> bool {
+    let Some(address) = value.parent() else {
+        return false;
+    };
+    let Some(call) = address
+        .parent()
+        .filter(|list| list.node_kind() == "argument_list")
+        .and_then(|list| list.parent())
+        .filter(|call| call.node_kind() == "call_expression")
+    else {
+        return false;
+    };
+    let name = call
+        .field("function")
+        .map(|f| launched_kernel(f, source))
+        .unwrap_or("");
+    let api = name
+        .strip_prefix("cuda")
+        .or_else(|| name.strip_prefix("hip"))
+        .unwrap_or("");
+    matches!(
+        api,
+        "OccupancyMaxPotentialBlockSize" | "OccupancyMaxPotentialBlockSizeVariableSMem"
+    ) && syntax::call_arguments(call).first() == Some(&address)
+}
+
+/// The bound a clamp puts on `value` of local `name` before `at`: `if (name > B) name = C;` run
+/// on every path from `value` to `at` leaves `name` no larger than `B` when it was not taken
+/// (`C`, when it was, is a value of its own).
+fn clamped<'t>(
+    classifier: &Classifier<'_, 't>,
+    name: &str,
+    value: Node<'t>,
+    at: Node<'t>,
+    depth: usize,
+) -> Option<i128> {
+    let source = classifier.source;
+    let values = classifier.locals.values.get(name)?;
+    values.iter().find_map(|assigned| {
+        let assignment = assigned
+            .parent()
+            .filter(|a| a.node_kind() == "assignment_expression")?;
+        let mut statement = assignment
+            .parent()
+            .filter(|s| s.node_kind() == "expression_statement")?;
+        let mut branch = statement.parent()?;
+        if branch.node_kind() == "compound_statement" && branch.named_child_count() == 1 {
+            statement = branch;
+            branch = statement.parent()?;
+        }
+        if branch.node_kind() != "if_statement"
+            || branch.field("consequence") != Some(statement)
+            || branch.field("alternative").is_some()
+            || value.end_byte() > branch.start_byte()
+            || branch.end_byte() > at.start_byte()
+            || !branch.parent().is_some_and(|block| {
+                block.node_kind() == "compound_statement"
+                    && block.start_byte() <= at.start_byte()
+                    && at.end_byte() <= block.end_byte()
+            })
+        {
+            return None;
+        }
+        let condition = strip(branch.field("condition")?, source);
+        let condition = match condition.node_kind() {
+            "condition_clause" => strip(condition.field("value")?, source),
+            _ => condition,
+        };
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (condition.field("left")?, condition.field("right")?);
+        let names = |side: Node| {
+            let side = strip(side, source);
+            side.node_kind() == "identifier" && text(side, source) == name
+        };
+        let limit = match syntax::operator(condition, source) {
+            ">" | ">=" if names(left) => right,
+            "<" | "<=" if names(right) => left,
+            _ => return None,
+        };
+        most_blocks(classifier, limit, depth + 1)
+    })
 }
 
 /// A block dimension's value, when it is a constant.

@@ -468,3 +468,44 @@ fn a_grid_assigned_from_an_argument_is_known_in_the_kernels_terms() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].grid_in_arguments[0], Some(vec![(1, vec![3])]));
 }
+
+#[test]
+fn constant_grids_give_their_thread_count() {
+    for (launch, blocks, threads) in [
+        ("k<<<64, 256>>>(p, n);", [Some(64), Some(1), Some(1)], Some(64 * 256)),
+        ("dim3 grid(128); dim3 block(128); k<<<grid, block>>>(p, n);", [Some(128), Some(1), Some(1)], Some(128 * 128)),
+        ("const int blocks = 4096; k<<<blocks, 256>>>(p, n);", [Some(4096), Some(1), Some(1)], Some(4096 * 256)),
+        ("k<<<NBLOCKS * 2, 256>>>(p, n);", [Some(256), Some(1), Some(1)], Some(256 * 256)),
+        ("dim3 grid(8, rows); k<<<grid, 256>>>(p, n);", [Some(8), None, Some(1)], Some(8 * 256)),
+        ("k<<<(n + 255) / 256, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        // rounded up from a count that is constant here: still a grid that grows with it
+        ("const size_t total = 1 << 20; k<<<(total + 255) / 256, 256>>>(p, total);", [None, Some(1), Some(1)], None),
+        ("const int total = 4096; int blocks = (total + 127) / 128; k<<<blocks, 128>>>(p, total);", [None, Some(1), Some(1)], None),
+        // a block holds at most 1,024 threads on `x`
+        ("k<<<64, block>>>(p, n);", [Some(64), Some(1), Some(1)], Some(64 * 1024)),
+        ("dim3 grid(64); grid.x = n; k<<<grid, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        // the smaller of a bounded value and another
+        ("k<<<min((n + 255) / 256, 1024), 256>>>(p, n);", [Some(1024), Some(1), Some(1)], Some(1024 * 256)),
+        ("k<<<std::min(NBLOCKS, rows), 256>>>(p, n);", [Some(128), Some(1), Some(1)], Some(128 * 256)),
+        ("int b = (n + 255) / 256; k<<<b < 512 ? b : 512, 256>>>(p, n);", [Some(512), Some(1), Some(1)], Some(512 * 256)),
+        ("int b = (n + 255) / 256; k<<<b > 512 ? b : 512, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        ("k<<<max(rows, 64), 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        // a local clamped before the launch, braced or not
+        ("int blocks = (n + 255) / 256; if (blocks > 8 * 24) blocks = 8 * 24; k<<<blocks, 256>>>(p, n);", [Some(192), Some(1), Some(1)], Some(192 * 256)),
+        ("int blocks = (n + 255) / 256; if (1024 <= blocks) { blocks = 1024; } k<<<blocks, 256>>>(p, n);", [Some(1024), Some(1), Some(1)], Some(1024 * 256)),
+        // a clamp that only some paths take, or one that bounds from below, bounds nothing
+        ("int blocks = (n + 255) / 256; if (rows) { if (blocks > 64) blocks = 64; } k<<<blocks, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        ("int blocks = (n + 255) / 256; if (blocks < 64) blocks = 64; k<<<blocks, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+        // the grid the occupancy API sizes for the device, and one written by another call
+        ("int grid, block; cudaOccupancyMaxPotentialBlockSize(&grid, &block, k); k<<<grid, block>>>(p, n);", [Some(RESIDENT_BLOCKS), Some(1), Some(1)], Some(RESIDENT_BLOCKS * 1024)),
+        ("int minGrid = 0, block = 0; cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, (void*)k); dim3 grid(minGrid, 1, 1); k<<<grid, block>>>(p, n);", [Some(RESIDENT_BLOCKS), Some(1), Some(1)], Some(RESIDENT_BLOCKS * 1024)),
+        ("int grid, block; cudaOccupancyMaxPotentialBlockSize(&block, &grid, k); k<<<grid, block>>>(p, n);", [None, Some(1), Some(1)], None),
+        ("int grid = 64; plan(&grid, n); k<<<grid, 256>>>(p, n);", [None, Some(1), Some(1)], None),
+    ] {
+        let source = format!("#define NBLOCKS 128\nvoid f(float* p, int n, int rows, int block) {{ {launch} }}");
+        let found = sites(&source);
+        assert_eq!(found.len(), 1, "{launch}");
+        assert_eq!(found[0].grid_blocks, blocks, "{launch}");
+        assert_eq!(found[0].threads_x(), threads, "{launch}");
+    }
+}

@@ -13,7 +13,7 @@ __global__ void attentionScores(const float* q, float* scores, int seq_len) {
 
 void launchScores(const float* q, float* scores, int seq_len, int num_heads, int batch_size) {
     dim3 grid((seq_len + 127) / 128, num_heads, batch_size);
-    attentionScores<<<grid, 128>>>(q, scores, seq_len);
+    hipLaunchKernelGGL(attentionScores, grid, 128, 0, 0, q, scores, seq_len);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "scores failed\n");
 }
 
@@ -28,7 +28,7 @@ __global__ void rowSums(const float* in, float* out, int cols, int rows) {
 void launchRowSums(const float* in, float* out, int cols, int num_rows) {
     // grid y capped at the hardware limit; the kernel strides over the remaining rows
     dim3 grid(1, std::min(num_rows, 65535));
-    rowSums<<<grid, 256>>>(in, out, cols, num_rows);
+    hipLaunchKernelGGL(rowSums, grid, 256, 0, 0, in, out, cols, num_rows);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "row sums failed\n");
 }
 
@@ -38,6 +38,6 @@ __global__ void perRow(float* data, int cols) {
 
 void launchPerRow(float* data, int num_rows, int cols) {
     // rows on grid x, a fixed block looping over the columns
-    perRow<<<num_rows, 256>>>(data, cols);
+    hipLaunchKernelGGL(perRow, num_rows, 256, 0, 0, data, cols);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "per row failed\n");
 }

@@ -1,19 +1,19 @@
 // Clean: launches whose geometry keeps every thread inside the data, written the ways benchmark
-// and application code write them: a worker thread's lambda, constants at file scope or in a
-// header, a floor division of a size read through a getter or recomputed, a grid that shrinks
-// with a host loop counter, a constant grid the block divides, one block per tile of a diagonal
-// passed to the kernel, a tile index moved past a skipped tile, and an offset walking a group
-// alongside the counter its loop tests. No index needs a test.
+// and application code write them: a worker thread's lambda, a floor division of a size read
+// through a getter or recomputed, a grid that shrinks with a host loop counter, one block per
+// tile of a diagonal passed to the kernel, a tile index moved past a skipped tile, a layout
+// offset added once, and an offset walking a group alongside the counter its loop tests
+// (constant grids are in launch_constants.cu). No index needs a test.
 #include <cmath>
 #include <thread>
 #include <vector>
 #include "hip_check.h"
-#include "sim_config.h"
 
-const int kPoints = 8192;
-const int kThreadsPerBlock = 256;
-const int kBlocks = kPoints / kThreadsPerBlock;
-const dim3 kTileGrid(32, 32, 1);
+// One thread per point.
+__global__ void init_points(float* x, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    x[i] = 0.0f;
+}
 
 struct Image {
     int width() const;
@@ -27,39 +27,11 @@ __global__ void blur_rows(const unsigned char* in, unsigned char* out, int rows,
     out[row * cols + col] = in[row * cols + col] / 2;
 }
 
-// One thread per point, the grid a constant product.
-__global__ void init_points(float* x, int n) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    x[i] = 0.0f;
-}
-
-// One thread per state, the launch constants from the shared header.
-__global__ void seed_states(unsigned* states, unsigned seed, int total) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    states[i] = seed ^ i;
-}
-
-// One block per 32 x 32 tile of a 1024 x 1024 matrix.
-__global__ void tile_sum(const float* m, float* sums, int width) {
-    const int row = blockIdx.y * 32 + threadIdx.y;
-    const int col = blockIdx.x * 32 + threadIdx.x;
-    atomicAdd(&sums[blockIdx.y * gridDim.x + blockIdx.x], m[row * width + col]);
-}
-
 // The trailing submatrix of a blocked factorisation shrinks as the host loop advances.
 __global__ void update_trailing(float* m, int dim, int offset) {
     const int row = offset + (blockIdx.y + 1) * 16 + threadIdx.y;
     const int col = offset + (blockIdx.x + 1) * 16 + threadIdx.x;
     m[row * dim + col] -= m[row * dim + offset] * m[offset * dim + col];
-}
-
-// A 400-cell cube in 8 x 8 x 4 blocks: `(400 + 7) / 8` is exactly 50.
-#define CUBE 400
-__global__ void clear_cube(double* field, int side) {
-    const unsigned z = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    const unsigned x = blockIdx.z * blockDim.z + threadIdx.z;
-    field[(x * side + y) * side + z] = 0.0;
 }
 
 // Anti-diagonal `diag` of a wavefront: one block per tile on it, the count passed as `diag`.
@@ -130,53 +102,37 @@ void run_frames(std::vector<unsigned char*>& frames, unsigned char* d_in, unsign
             HIP_CHECK(hipMemcpy(d_in, frame, rows * cols, hipMemcpyHostToDevice));
             dim3 grid(cols / threads, rows / threads);
             dim3 block(threads, threads);
-            hipLaunchKernelGGL(blur_rows, grid, block, 0, 0, d_in, d_out, rows, cols);
+            blur_rows<<<grid, block>>>(d_in, d_out, rows, cols);
             HIP_CHECK(hipGetLastError());
         }
     });
     worker.join();
 }
 
-void run_constants(float* d_points, unsigned* d_states, const float* d_m, float* d_sums) {
-    hipLaunchKernelGGL(init_points, kBlocks, kThreadsPerBlock, 0, 0, d_points, kPoints);
-    HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(seed_states, SIM_NUM_BLOCKS, SIM_THREADS_PER_BLOCK, 0, 0, d_states, 5551212u, SIM_TOTAL_THREADS);
-    HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(tile_sum, kTileGrid, dim3(32, 32), 0, 0, d_m, d_sums, 1024);
-    HIP_CHECK(hipGetLastError());
-}
-
 void run_sizes(const Image& image, unsigned char* d_in, unsigned char* d_out, float* d_points,
                int n, float scale) {
     const int width = image.width();
     const int height = image.height();
-    hipLaunchKernelGGL(blur_rows, dim3(width / 16, height / 16), dim3(16, 16), 0, 0, d_in, d_out, height, width);
+    blur_rows<<<dim3(width / 16, height / 16), dim3(16, 16)>>>(d_in, d_out, height, width);
     HIP_CHECK(hipGetLastError());
     n = (int)rint((float)n / scale);
-    hipLaunchKernelGGL(init_points, n / 512, 512, 0, 0, d_points, n);
+    init_points<<<n / 512, 512>>>(d_points, n);
     HIP_CHECK(hipGetLastError());
 }
 
 void run_factorisation(float* d_m, int dim) {
     for (int i = 0; i < dim - 16; i += 16) {
         dim3 grid((dim - i) / 16 - 1, (dim - i) / 16 - 1);
-        hipLaunchKernelGGL(update_trailing, grid, dim3(16, 16), 0, 0, d_m, dim, i);
+        update_trailing<<<grid, dim3(16, 16)>>>(d_m, dim, i);
         HIP_CHECK(hipGetLastError());
     }
-}
-
-void run_cube(double* d_field) {
-    dim3 grid((CUBE + 7) / 8, (CUBE + 7) / 8, (CUBE + 3) / 4);
-    dim3 block(8, 8, 4);
-    hipLaunchKernelGGL(clear_cube, grid, block, 0, 0, d_field, CUBE);
-    HIP_CHECK(hipGetLastError());
 }
 
 void run_wavefront(int* d_score, int cols, int tiles) {
     size_t blocks;
     for (int diag = tiles - 1; diag >= 1; diag--) {
         blocks = diag;
-        hipLaunchKernelGGL(wavefront, blocks, 16, 0, 0, d_score, tiles, cols, diag);
+        wavefront<<<blocks, 16>>>(d_score, tiles, cols, diag);
         HIP_CHECK(hipGetLastError());
     }
 }
@@ -186,19 +142,19 @@ void run_relax(int* d_adj, int nodes) {
     const int upper = tiles * 32;
     const int others = tiles - 1;
     for (int pivot = 0; pivot < tiles; pivot++) {
-        hipLaunchKernelGGL(relax_row, others, 32, 0, 0, d_adj, upper, pivot, others);
+        relax_row<<<others, 32>>>(d_adj, upper, pivot, others);
         HIP_CHECK(hipGetLastError());
     }
 }
 
 void run_quantize(float4* d_vals, int total, int groups) {
-    hipLaunchKernelGGL(quantize_groups, dim3(groups), dim3(1024), 0, 0, d_vals, total / groups / 4, 0.5f);
+    quantize_groups<<<dim3(groups), dim3(1024)>>>(d_vals, total / groups / 4, 0.5f);
     HIP_CHECK(hipGetLastError());
 }
 
 void run_pool(const float* d_out, float* d_grad, int batch, int channels, int height, int width) {
     const int nthreads = batch * channels * height * width;
     const int blocks = (nthreads + 255) / 256;
-    hipLaunchKernelGGL(pool_grad, blocks, 256, 0, 0, d_out, d_grad, nthreads, channels, height, width, false);
+    pool_grad<<<blocks, 256>>>(d_out, d_grad, nthreads, channels, height, width, false);
     HIP_CHECK(hipGetLastError());
 }

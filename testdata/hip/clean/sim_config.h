@@ -1,4 +1,4 @@
-// Launch constants shared by the host and the kernels of launch_shapes.cu (not itself a fixture).
+// Launch constants shared by the host and the kernels of launch_constants.cu (not itself a fixture).
 #pragma once
 
 #define SIM_THREADS_PER_BLOCK 128

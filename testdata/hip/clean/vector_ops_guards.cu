@@ -82,13 +82,13 @@ int main() {
 
     int threadsPerBlock = 256;
     int blocksPerGrid = (numElements + threadsPerBlock - 1) / threadsPerBlock;
-    vectorAdd<<<blocksPerGrid, threadsPerBlock>>>(d_A, d_B, d_C, numElements);
+    hipLaunchKernelGGL(vectorAdd, blocksPerGrid, threadsPerBlock, 0, 0, d_A, d_B, d_C, numElements);
     HIP_CHECK(hipGetLastError());
 
-    copyPadded<<<(padded + 255) / 256, 256>>>(d_C, d_padded, numElements, padded);
+    hipLaunchKernelGGL(copyPadded, (padded + 255) / 256, 256, 0, 0, d_C, d_padded, numElements, padded);
     HIP_CHECK(hipGetLastError());
 
-    countPositive<<<blocksPerGrid, threadsPerBlock>>>(d_B, d_counter, numElements);
+    hipLaunchKernelGGL(countPositive, blocksPerGrid, threadsPerBlock, 0, 0, d_B, d_counter, numElements);
     HIP_CHECK(hipGetLastError());
 
     int positives = 0;
@@ -104,7 +104,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_y, n * sizeof(double)));
     HIP_CHECK(hipMemset(d_x, 0, n * sizeof(double)));
     HIP_CHECK(hipMemset(d_y, 0, n * sizeof(double)));
-    axpyLong<<<(unsigned int)((n + 255) / 256), 256>>>(d_x, d_y, 3.0, n);
+    hipLaunchKernelGGL(axpyLong, (unsigned int)((n + 255) / 256), 256, 0, 0, d_x, d_y, 3.0, n);
     HIP_CHECK(hipGetLastError());
 
     const unsigned int len = 4096;
@@ -116,7 +116,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, len * sizeof(int)));
     HIP_CHECK(hipMemset(d_a, 1, len * sizeof(int)));
     HIP_CHECK(hipMemset(d_b, 2, len * sizeof(int)));
-    absDiff<<<(len + 127) / 128, 128>>>(d_a, d_b, d_out, len);
+    hipLaunchKernelGGL(absDiff, (len + 127) / 128, 128, 0, 0, d_a, d_b, d_out, len);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -57,11 +57,11 @@ int main() {
 
     dim3 block(8, 8, 8);
     dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 7) / 8);
-    scaleVolume<<<grid, block>>>(d_u, d_scaled, nx, ny, nz, 0.5f);
+    hipLaunchKernelGGL(scaleVolume, grid, block, 0, 0, d_u, d_scaled, nx, ny, nz, 0.5f);
     HIP_CHECK(hipGetLastError());
 
     dim3 grid2((nx + 7) / 8, (ny + 7) / 8, 2);
-    laplacian7<<<grid2, block>>>(d_scaled, d_lap, nx, ny, nz);
+    hipLaunchKernelGGL(laplacian7, grid2, block, 0, 0, d_scaled, d_lap, nx, ny, nz);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

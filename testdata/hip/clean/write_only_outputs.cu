@@ -49,11 +49,11 @@ int main() {
 
     const int threads = 256;
     const int blocks = (count + threads - 1) / threads;
-    hipLaunchKernelGGL(iota, blocks, threads, 0, 0, d_keys, count);
+    iota<<<blocks, threads>>>(d_keys, count);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(hashValues, blocks, threads, 0, 0, d_keys, d_hashes, count);
+    hashValues<<<blocks, threads>>>(d_keys, d_hashes, count);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(linspace, blocks, threads, 0, 0, d_grid, -1.0f, 1.0f, count);
+    linspace<<<blocks, threads>>>(d_grid, -1.0f, 1.0f, count);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(d_gridCopy, d_grid, count * sizeof(float), hipMemcpyDeviceToDevice));
 

@@ -50,7 +50,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_c, bytes));
     HIP_CHECK(hipMemcpy(d_b, h_b, bytes, hipMemcpyHostToDevice));
 
-    vectorAdd<<<(n + 255) / 256, 256>>>(d_a, d_b, d_c, n); // expect: cross-device-pointer
+    hipLaunchKernelGGL(vectorAdd, (n + 255) / 256, 256, 0, 0, d_a, d_b, d_c, n); // expect: cross-device-pointer
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_c, d_c, bytes, hipMemcpyDeviceToHost));

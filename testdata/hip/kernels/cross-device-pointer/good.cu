@@ -61,7 +61,7 @@ int main() {
     }
     HIP_CHECK(hipDeviceEnablePeerAccess(0, 0));
 
-    hipLaunchKernelGGL(vectorAdd, (n + 255) / 256, 256, 0, 0, d_a, d_b, d_c, n);
+    vectorAdd<<<(n + 255) / 256, 256>>>(d_a, d_b, d_c, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_c, d_c, bytes, hipMemcpyDeviceToHost));

@@ -31,7 +31,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_data, n * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_data, h_data, n * sizeof(float), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, d_data, 3.0f, n);
+    scale<<<(n + 255) / 256, 256>>>(d_data, 3.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -31,7 +31,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_counters, n * sizeof(int)));
     HIP_CHECK(hipMemcpy(d_counters, h_counters, n * sizeof(int), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(increment, (n + 255) / 256, 256, 0, 0, d_counters, n);
+    increment<<<(n + 255) / 256, 256>>>(d_counters, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

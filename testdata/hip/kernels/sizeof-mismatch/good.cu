@@ -34,7 +34,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, n * sizeof(double)));
     HIP_CHECK(hipMemcpy(d_base, h_base, n * sizeof(double), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(powers, (n + 255) / 256, 256, 0, 0, d_base, d_out, n);
+    powers<<<(n + 255) / 256, 256>>>(d_base, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

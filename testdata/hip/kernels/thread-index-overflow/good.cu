@@ -30,7 +30,7 @@ int main() {
     float* d_x = nullptr;
     HIP_CHECK(hipMalloc(&d_x, n * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_x, h_x, n * sizeof(float), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(scale, (unsigned)((n + 255) / 256), 256, 0, 0, d_x, 2.0f, n);
+    scale<<<(unsigned)((n + 255) / 256), 256>>>(d_x, 2.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_x, d_x, n * sizeof(float), hipMemcpyDeviceToHost));

@@ -32,7 +32,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_data, bytes));
     HIP_CHECK(hipMemcpy(d_data, h_data, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(offsetValues, (n + 255) / 256, 256, 0, 0, d_data, 10.0f, n);
+    offsetValues<<<(n + 255) / 256, 256>>>(d_data, 10.0f, n);
     HIP_CHECK(hipGetLastError());
 
     HIP_CHECK(hipMemcpy(h_data, d_data, bytes, hipMemcpyDeviceToHost));

@@ -35,7 +35,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(addOffset, (n + 255) / 256, 256, 0, 0, d_in, d_out, 0.75f, n);
+    addOffset<<<(n + 255) / 256, 256>>>(d_in, d_out, 0.75f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -83,13 +83,16 @@ fn every_access_becomes_a_checked_access() {
 }
 
 fn kernel_source(text: &str, kernel: &str) -> cudalint::verify::extract::KernelSource {
+    kernel_experiment(text, kernel).source
+}
+
+fn kernel_experiment(text: &str, kernel: &str) -> cudalint::verify::KernelExperiment {
     with_model(Path::new("k.cu"), text, |m| {
         let index = m.functions.iter().position(|f| f.name == kernel).unwrap();
         experiment_for_kernel(m, index)
     })
     .unwrap()
     .unwrap()
-    .source
 }
 
 #[test]
@@ -831,16 +834,7 @@ fn standard_headers_nvrtc_lacks_are_replaced_by_libcudacxx_when_used() {
 #[test]
 fn a_constant_block_at_the_launch_is_kept_when_the_grid_is_not_constant() {
     let file = "#define TILE 16\n__global__ void transpose(float* out, const float* in, int width) {\n  __shared__ float tile[TILE][TILE];\n  int x = blockIdx.x * TILE + threadIdx.x;\n  int y = blockIdx.y * TILE + threadIdx.y;\n  tile[threadIdx.y][threadIdx.x] = in[y * width + x];\n  __syncthreads();\n  out[x * width + y] = tile[threadIdx.x][threadIdx.y];\n}\nvoid run(float* d_out, float* d_in, int width) {\n  dim3 threads(TILE, TILE);\n  dim3 grid(width / TILE, width / TILE);\n  transpose<<<grid, threads>>>(d_out, d_in, width);\n}\n";
-    let built = with_model(Path::new("t.cu"), file, |m| {
-        let index = m
-            .functions
-            .iter()
-            .position(|f| f.name == "transpose")
-            .unwrap();
-        experiment_for_kernel(m, index)
-    })
-    .unwrap()
-    .unwrap();
+    let built = kernel_experiment(file, "transpose");
     let configs = &built.experiment.configs;
     assert!(!configs.is_empty());
     for config in configs {
@@ -1139,16 +1133,7 @@ fn toolkit_headers_a_project_header_would_have_included_are_added_by_use() {
 #[test]
 fn a_dynamic_shared_array_gets_memory_when_no_launch_says_how_much() {
     let file = "__global__ void stage(const long* in, long* out, int size) {\n  extern __shared__ long shared_data[];\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n  if (idx >= size) return;\n  shared_data[threadIdx.x] = in[idx];\n  __syncthreads();\n  out[idx] = shared_data[threadIdx.x];\n}\nvoid run(const long* in, long* out, int size, int threads) {\n  dim3 block(256);\n  stage<<<(size + 255) / 256, block, threads * sizeof(long)>>>(in, out, size);\n}\n__global__ void plain(long* out, int size) { out[blockIdx.x * blockDim.x + threadIdx.x] = size; }\n";
-    let configs = |kernel: &str| {
-        with_model(Path::new("s.cu"), file, |m| {
-            let index = m.functions.iter().position(|f| f.name == kernel).unwrap();
-            experiment_for_kernel(m, index)
-        })
-        .unwrap()
-        .unwrap()
-        .experiment
-        .configs
-    };
+    let configs = |kernel: &str| kernel_experiment(file, kernel).experiment.configs;
     let staged = configs("stage");
     assert!(!staged.is_empty());
     for config in &staged {
@@ -1185,12 +1170,7 @@ fn quoted_includes_are_found_in_include_folders_above_the_file() {
 #[test]
 fn a_template_value_named_by_the_host_is_bound_to_its_value() {
     let file = "template <int THREADS>\n__global__ void scan(float* out, int n) {\n  __shared__ float tile[THREADS];\n  int i = blockIdx.x * THREADS + threadIdx.x;\n  tile[threadIdx.x] = 1.0f;\n  __syncthreads();\n  out[i] = tile[threadIdx.x];\n}\nvoid run(float* d, int n) {\n  const int THREADS_PER_BLOCK = 256;\n  scan<THREADS_PER_BLOCK><<<(n + 255) / 256, THREADS_PER_BLOCK>>>(d, n);\n}\n";
-    let built = with_model(Path::new("t.cu"), file, |m| {
-        let index = m.functions.iter().position(|f| f.name == "scan").unwrap();
-        experiment_for_kernel(m, index)
-    })
-    .unwrap()
-    .unwrap();
+    let built = kernel_experiment(file, "scan");
     assert_eq!(built.template_arguments, ["256"]);
     assert_eq!(
         built.source.template_bindings,
@@ -1214,16 +1194,7 @@ fn a_block_size_chosen_by_an_undefined_name_is_the_default_branch() {
     // nvcc without `-D RD_WG_SIZE...` compiles BLOCK_SIZE as 16: the launch's block is 16 threads,
     // and the shared tile sized by it is not overrun by a block of another size.
     let file = "#ifdef RD_WG_SIZE_0_0\n#define BLOCK_SIZE RD_WG_SIZE_0_0\n#elif defined(RD_WG_SIZE_0)\n#define BLOCK_SIZE RD_WG_SIZE_0\n#else\n#define BLOCK_SIZE 16\n#endif\n#ifndef GUARD_H\n#define GUARD_H\n#endif\n__global__ void diagonal(int* m, int cols) {\n  __shared__ int tile[BLOCK_SIZE + 1];\n  int tx = threadIdx.x;\n  tile[tx] = m[blockIdx.x * BLOCK_SIZE + tx];\n  __syncthreads();\n  m[blockIdx.x * BLOCK_SIZE + tx + cols] = tile[tx];\n}\nvoid run(int* d, int cols) {\n  dim3 block(BLOCK_SIZE);\n  diagonal<<<cols / BLOCK_SIZE, block>>>(d, cols);\n}\n";
-    let built = with_model(Path::new("nw.cu"), file, |m| {
-        let index = m
-            .functions
-            .iter()
-            .position(|f| f.name == "diagonal")
-            .unwrap();
-        experiment_for_kernel(m, index)
-    })
-    .unwrap()
-    .unwrap();
+    let built = kernel_experiment(file, "diagonal");
     assert!(!built.experiment.configs.is_empty());
     for config in &built.experiment.configs {
         assert_eq!(config.block, [16, 1, 1], "{}", config.description);

@@ -124,6 +124,9 @@ pub struct Model<'t> {
     pub lookups: RefCell<Lookups>,
     /// What the shared-memory runs of every kernel read of the file, built on first use.
     shared_scope: std::cell::OnceCell<shared_memory::FileScope<'t>>,
+    /// Whether the file's text names `__shared__` at all, found once: asked for every kernel,
+    /// a scan of the whole text each time is quadratic in a file of many kernels.
+    mentions_shared: std::cell::OnceCell<bool>,
     /// Function-like macros the file defines (`#define CLEANUP(s) ...`): name and body.
     pub function_macros: Vec<(&'t str, &'t str)>,
     /// Names the file gives types (`typedef float real;`, `using T = double;`,
@@ -270,6 +273,7 @@ impl<'t> Model<'t> {
             launch_sites: Vec::new(),
             lookups: RefCell::default(),
             shared_scope: std::cell::OnceCell::new(),
+            mentions_shared: std::cell::OnceCell::new(),
             function_macros: Vec::new(),
             type_aliases: HashMap::default(),
             runtime: runtime::Runtime::of(path, source),
@@ -354,6 +358,12 @@ impl<'t> Model<'t> {
     }
 
     /// The file-level facts the shared-memory runs read (see `shared_memory::FileScope`).
+    pub fn mentions_shared(&self) -> bool {
+        *self
+            .mentions_shared
+            .get_or_init(|| self.source.contains("__shared__"))
+    }
+
     pub fn shared_scope(&self) -> &shared_memory::FileScope<'t> {
         self.shared_scope
             .get_or_init(|| shared_memory::FileScope::new(self))

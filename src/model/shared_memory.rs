@@ -104,7 +104,7 @@ pub fn analyze<'t>(
     let out = SharedFacts::default();
     // what `reaches_shared` answers for a file that declares nothing `__shared__`, without the
     // file-wide scope (built on the first kernel, so on every edit of an editor's kernel)
-    if !model.source.contains("__shared__") {
+    if !model.mentions_shared() {
         return out;
     }
     let scope = model.shared_scope();

@@ -355,7 +355,10 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
     analyzer.model = Some(model);
     analyzer.out.launches = model.launches_of(function);
-    if function.kind == super::FunctionKind::Kernel && !analyzer.out.launches.is_empty() {
+    if function.kind == super::FunctionKind::Kernel
+        && !analyzer.out.launches.is_empty()
+        && model.mentions_shared()
+    {
         analyzer.extern_shared = dynamic_shared::extern_arrays(function, model.source);
     }
     analyzer.collect_definitions();

@@ -58,35 +58,21 @@ pub fn text<'a>(node: Node, source: &'a str) -> &'a str {
     source.get(node.byte_range()).unwrap_or("")
 }
 
-/// The named children, through a cursor: `Node::named_child(i)` scans from the first child, so
-/// indexing in a loop is quadratic.
+/// The named children, from the tree's table when one is installed (see `TreeTable`), else
+/// through a cursor: `Node::named_child(i)` scans from the first child, so indexing in a loop is
+/// quadratic.
 pub fn named_children<'t>(node: Node<'t>) -> NamedChildren<'t> {
-    NamedChildren {
-        cursor: node.walk(),
-        started: false,
-    }
+    NamedChildren(Children::of(node))
 }
 
-pub struct NamedChildren<'t> {
-    cursor: tree_sitter::TreeCursor<'t>,
-    started: bool,
-}
+pub struct NamedChildren<'t>(Children<'t>);
 
 impl<'t> Iterator for NamedChildren<'t> {
     type Item = Node<'t>;
 
     fn next(&mut self) -> Option<Node<'t>> {
         loop {
-            let moved = if self.started {
-                self.cursor.goto_next_sibling()
-            } else {
-                self.started = true;
-                self.cursor.goto_first_child()
-            };
-            if !moved {
-                return None;
-            }
-            let node = self.cursor.node();
+            let node = self.0.next()?;
             if node.is_named() {
                 return Some(node);
             }
@@ -94,10 +80,71 @@ impl<'t> Iterator for NamedChildren<'t> {
     }
 }
 
+/// Every child, named or not.
 pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'t>> = node.children(&mut cursor).collect();
-    children.into_iter()
+    Children::of(node)
+}
+
+enum Children<'t> {
+    /// Positions in a table: the next child and the end of the parent's subtree.
+    Table {
+        table: std::rc::Rc<TreeTable>,
+        next: usize,
+        end: usize,
+        tree: std::marker::PhantomData<Node<'t>>,
+    },
+    Cursor {
+        cursor: tree_sitter::TreeCursor<'t>,
+        started: bool,
+    },
+}
+
+impl<'t> Children<'t> {
+    fn of(node: Node<'t>) -> Children<'t> {
+        match TreeTable::find(node) {
+            Some((table, parent)) => {
+                let end = table.end_of(parent);
+                Children::Table {
+                    table,
+                    next: parent + 1,
+                    end,
+                    tree: std::marker::PhantomData,
+                }
+            }
+            None => Children::Cursor {
+                cursor: node.walk(),
+                started: false,
+            },
+        }
+    }
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        match self {
+            Children::Table {
+                table, next, end, ..
+            } => {
+                if *next >= *end {
+                    return None;
+                }
+                let node = table.node(*next)?;
+                *next = table.end_of(*next);
+                Some(node)
+            }
+            Children::Cursor { cursor, started } => {
+                let moved = if *started {
+                    cursor.goto_next_sibling()
+                } else {
+                    *started = true;
+                    cursor.goto_first_child()
+                };
+                moved.then(|| cursor.node())
+            }
+        }
+    }
 }
 
 /// The arguments of a call, comments left out.
@@ -312,6 +359,22 @@ impl<'t> Within<'t> {
 /// Visits every node below `root` (pre-order) without recursion, so nesting depth cannot
 /// overflow the stack. The visitor returns false to skip a node's children.
 pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    if let Some((table, start)) = TreeTable::find(root) {
+        let end = table.end_of(start);
+        let mut index = start;
+        while index < end {
+            let Some(node) = table.node(index) else {
+                return;
+            };
+            let descend = visit(node);
+            index = if descend {
+                index + 1
+            } else {
+                table.end_of(index)
+            };
+        }
+        return;
+    }
     let mut cursor = root.walk();
     let mut descend = visit(root);
     loop {
@@ -331,6 +394,129 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
                 return;
             }
         }
+    }
+}
+
+/// The nodes of one tree in pre-order, each with the end of its subtree. Walks and child
+/// iterations read this table instead of moving a tree cursor: a cursor step costs several
+/// times what reading the next entry does, and the model walks each function body a dozen
+/// times. A table is installed on a thread while its tree is linted (`TreeTable::install`) and
+/// serves the nodes of that tree; any other node is walked with a cursor.
+pub struct TreeTable {
+    tree: *const tree_sitter::ffi::TSTree,
+    /// The nodes in pre-order, as tree-sitter's plain values.
+    nodes: Vec<tree_sitter::ffi::TSNode>,
+    /// Per node, one past the last node of its subtree.
+    ends: Vec<u32>,
+}
+
+thread_local! {
+    /// The tables installed on this thread, innermost last.
+    static TABLES: std::cell::RefCell<Vec<std::rc::Rc<TreeTable>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps a tree's table installed on the thread that built it (it is not sent to another); it
+/// borrows the tree, so the tree outlives it and is not changed meanwhile.
+pub struct InstalledTable<'t> {
+    table: std::rc::Rc<TreeTable>,
+    tree: std::marker::PhantomData<&'t tree_sitter::Tree>,
+}
+
+impl Drop for InstalledTable<'_> {
+    fn drop(&mut self) {
+        TABLES.with(|tables| {
+            if let Ok(mut tables) = tables.try_borrow_mut() {
+                tables.retain(|t| !std::rc::Rc::ptr_eq(t, &self.table));
+            }
+        });
+    }
+}
+
+impl TreeTable {
+    /// Builds the table of `tree` (one walk with a cursor) and installs it on this thread until
+    /// the guard returned is dropped.
+    pub fn install(tree: &tree_sitter::Tree) -> InstalledTable<'_> {
+        let root = tree.root_node();
+        let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::new();
+        let mut ends: Vec<u32> = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        let mut cursor = root.walk();
+        'walk: loop {
+            open.push(nodes.len());
+            nodes.push(cursor.node().into_raw());
+            ends.push(0);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            // close the subtrees that end here, up to the next sibling
+            loop {
+                if let Some(end) = open.pop().and_then(|index| ends.get_mut(index)) {
+                    *end = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
+                }
+                if open.is_empty() {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        // a tree too large for the positions is walked with cursors
+        let tree_pointer = if u32::try_from(nodes.len()).is_ok() {
+            root.into_raw().tree
+        } else {
+            nodes.clear();
+            ends.clear();
+            std::ptr::null()
+        };
+        let table = std::rc::Rc::new(TreeTable {
+            tree: tree_pointer,
+            nodes,
+            ends,
+        });
+        TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
+        InstalledTable {
+            table,
+            tree: std::marker::PhantomData,
+        }
+    }
+
+    /// The installed table that holds `node`, and its position there.
+    fn find(node: Node) -> Option<(std::rc::Rc<TreeTable>, usize)> {
+        let raw = node.into_raw();
+        TABLES.with(|tables| {
+            let tables = tables.try_borrow().ok()?;
+            let table = tables.iter().rev().find(|t| t.tree == raw.tree)?;
+            // pre-order keeps start bytes in order: the nodes that start where this one does
+            // are together, and it is the one of them that is the same value
+            let start = raw.context[0];
+            let first = table.nodes.partition_point(|n| n.context[0] < start);
+            let index = table
+                .nodes
+                .get(first..)?
+                .iter()
+                .take_while(|n| n.context[0] == start)
+                .position(|n| n.id == raw.id && n.context == raw.context)?;
+            Some((std::rc::Rc::clone(table), first + index))
+        })
+    }
+
+    fn end_of(&self, index: usize) -> usize {
+        self.ends.get(index).map_or(index + 1, |end| *end as usize)
+    }
+
+    /// The node at `index`.
+    fn node<'t>(&self, index: usize) -> Option<Node<'t>> {
+        let raw = *self.nodes.get(index)?;
+        // SAFETY: `raw` was read from a node of the tree at `self.tree`, which the installed
+        // guard keeps alive and unchanged (it borrows the tree). Positions are only read from a
+        // table found for a node of that same tree (`find` compares the tree), and `'t` is that
+        // node's lifetime, which the tree outlives.
+        Some(unsafe { Node::from_raw(raw) })
     }
 }
 

@@ -393,7 +393,7 @@ impl Array {
 }
 
 /// The inner extents of a pointer into a multi-dimensional array (`tile[ty]` has `[17]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Shape {
     dims: [i64; 4],
     len: u8,
@@ -418,15 +418,122 @@ impl Shape {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Ptr {
+/// What a pointer into shared memory points at, apart from the byte: the array, the size of an
+/// element, the inner extents and the first subscript's extent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct PtrKind {
     array: u32,
-    byte: i64,
     /// Size of what it points at.
     element: i64,
     shape: Shape,
     /// The first subscript's extent, when known: `tile[ty]` must stay below it.
     extent: Option<i64>,
+}
+
+/// A pointer into shared memory: its kind, kept once per kernel (`Kinds`), and the byte it
+/// points at. A run holds a value per thread for every expression it reads, so values are kept
+/// small (16 bytes; packed, so that `Val` needs no more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
+struct Ptr {
+    kind: u32,
+    byte: i64,
+}
+
+/// The pointer kinds of one kernel's runs, each kept once and named by its position.
+#[derive(Default)]
+struct Kinds {
+    all: RefCell<Vec<PtrKind>>,
+    ids: RefCell<HashMap<PtrKind, u32>>,
+    /// Per kind, once asked: the kind of one of its rows (`tile[ty]` of `tile`), and the same
+    /// kind with no first extent (`tile + 1`).
+    derived: RefCell<Vec<[Option<u32>; 2]>>,
+    /// Per kind, once asked: what a subscript of it reads.
+    steps: RefCell<Vec<Option<Step>>>,
+}
+
+/// What a subscript of a pointer reads (`Kinds::step`).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// The bytes one index moves; None on overflow.
+    bytes: Option<i64>,
+    extent: Option<i64>,
+    /// The kind of what it lands on.
+    lands: u32,
+    /// It lands on a row of a multi-dimensional array.
+    row: bool,
+}
+
+impl Kinds {
+    fn id(&self, kind: PtrKind) -> u32 {
+        if let Some(id) = self.ids.borrow().get(&kind) {
+            return *id;
+        }
+        let mut all = self.all.borrow_mut();
+        let id = u32::try_from(all.len()).unwrap_or(u32::MAX);
+        all.push(kind);
+        self.derived.borrow_mut().push([None, None]);
+        self.ids.borrow_mut().insert(kind, id);
+        id
+    }
+
+    fn get(&self, id: u32) -> Option<PtrKind> {
+        self.all.borrow().get(id as usize).copied()
+    }
+
+    fn derive(&self, id: u32, which: usize, make: impl Fn(PtrKind) -> PtrKind) -> u32 {
+        if let Some(Some(known)) = self.derived.borrow().get(id as usize).map(|d| d[which]) {
+            return known;
+        }
+        let Some(kind) = self.get(id) else {
+            return id;
+        };
+        let derived = self.id(make(kind));
+        if let Some(slot) = self.derived.borrow_mut().get_mut(id as usize) {
+            slot[which] = Some(derived);
+        }
+        derived
+    }
+
+    /// The kind of a row of kind `id`: its inner extents, the first of them its extent.
+    fn row(&self, id: u32) -> u32 {
+        self.derive(id, 0, |kind| PtrKind {
+            shape: kind.shape.inner(),
+            extent: (kind.shape.len > 0).then(|| kind.shape.dims[0]),
+            ..kind
+        })
+    }
+
+    /// What subscripting a pointer of kind `id` reads: the bytes of one step, the first
+    /// extent, and the kind of what it lands on (a row, or an element).
+    fn step(&self, id: u32) -> Option<Step> {
+        if let Some(Some(known)) = self.steps.borrow().get(id as usize) {
+            return Some(*known);
+        }
+        let kind = self.get(id)?;
+        let step = Step {
+            bytes: kind.shape.row_bytes(kind.element),
+            extent: kind.extent,
+            lands: self.row(id),
+            row: kind.shape.len > 0,
+        };
+        let mut steps = self.steps.borrow_mut();
+        if steps.len() <= id as usize {
+            steps.resize(id as usize + 1, None);
+        }
+        if let Some(slot) = steps.get_mut(id as usize) {
+            *slot = Some(step);
+        }
+        Some(step)
+    }
+
+    /// Kind `id` with no first extent: a pointer moved off the start of its row.
+    fn unbounded(&self, id: u32) -> u32 {
+        self.derive(id, 1, |kind| PtrKind {
+            extent: None,
+            ..kind
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -834,6 +941,8 @@ struct Program<'m, 't> {
     /// What each region run as unknown assigns (None: it may pass a barrier or leave), by node
     /// and whether it is a loop: every thread meets the same regions many times.
     regions: RefCell<HashMap<(usize, bool), Rc<Region<'t>>>>,
+    /// The kinds of the pointers into shared memory the runs make.
+    kinds: Kinds,
 }
 
 impl<'m, 't> Program<'m, 't> {
@@ -905,6 +1014,7 @@ impl<'m, 't> Program<'m, 't> {
             declared: HashMap::default(),
             barriers: Vec::new(),
             regions: RefCell::default(),
+            kinds: Kinds::default(),
         };
         let mut shared_declarations = Vec::new();
         let mut barriers = Vec::new();
@@ -938,7 +1048,10 @@ impl<'m, 't> Program<'m, 't> {
 
     fn run(&self, block: [i64; 3], left: &mut u64) -> Run<'t> {
         let threads = block[0] * block[1] * block[2];
-        let mut log = Log::default();
+        let mut log = Log {
+            warp: self.scope.warp,
+            ..Log::default()
+        };
         let mut budget = STEP_BUDGET.min(*left);
         let start_budget = budget;
         let result = self.run_with(block, threads, &mut log, &mut budget);
@@ -1151,18 +1264,22 @@ impl Kept {
     }
 
     fn offer(&mut self, record: Record, records: &mut Vec<Record>) {
-        let warp = |r: &Record| r.warp;
-        let mut kept: [Option<Record>; 3] = [None; 3];
-        for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
-            *place = Some(*kept_record);
+        if self.items[2] != NO_RECORD && (self.items[2] as usize) < records.len() {
+            return; // three kept: nothing more is
         }
-        let keep = match kept {
-            [None, ..] => true,
-            [Some(first), None, _] => first.linear != record.linear,
-            [Some(first), Some(second), None] => {
-                warp(&first) != warp(&record) && warp(&second) != warp(&record)
+        let keep = {
+            let mut kept: [Option<&Record>; 3] = [None; 3];
+            for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
+                *place = Some(kept_record);
             }
-            _ => false,
+            match kept {
+                [None, ..] => true,
+                [Some(first), None, _] => first.linear != record.linear,
+                [Some(first), Some(second), None] => {
+                    first.warp != record.warp && second.warp != record.warp
+                }
+                _ => false,
+            }
         };
         if keep {
             if let Some(free) = self.items.iter_mut().find(|item| **item == NO_RECORD) {
@@ -1179,6 +1296,52 @@ struct Slot {
     reads: Kept,
 }
 
+/// The slots of one array in one barrier interval, by element: the first elements in a table
+/// (an array of shared memory is small, and a run touches most of it), the rest by hash.
+#[derive(Default)]
+struct Slots {
+    table: Vec<Slot>,
+    rest: HashMap<i64, Slot>,
+}
+
+impl Slots {
+    /// Elements below this are kept in the table.
+    const TABLE: i64 = 1 << 12;
+
+    fn get(&mut self, element: i64) -> &mut Slot {
+        if (0..Self::TABLE).contains(&element) {
+            let index = element as usize;
+            if index >= self.table.len() {
+                self.table.resize(index + 1, Slot::default());
+            }
+            &mut self.table[index]
+        } else {
+            self.rest.entry(element).or_default()
+        }
+    }
+}
+
+/// A read put aside (`Log::deferred`): its threads, all in one interval, through pointers of
+/// one kind, with the same `__syncwarp()` count.
+struct Deferred {
+    key: (u32, u32),
+    site: u32,
+    locs: Lanes<Loc>,
+    lanes: Mask,
+    pointee: Pointee,
+    warp_syncs: u32,
+}
+
+/// What an access through a pointer reads: the array, the bytes it touches, the array's
+/// element size, and the array's size when known.
+#[derive(Debug, Clone, Copy)]
+struct Pointee {
+    array: u32,
+    size: i64,
+    unit: i64,
+    total: Option<i64>,
+}
+
 struct Found {
     epoch: u32,
     array: u32,
@@ -1192,8 +1355,18 @@ struct Found {
 struct Log<'t> {
     sites: Vec<Node<'t>>,
     site_ids: HashMap<usize, u32>,
-    /// Per barrier interval still open to some thread: per array and element, what touched it.
-    slots: HashMap<u32, HashMap<(u32, i64), Slot>>,
+    /// Per barrier interval still open to some thread and array: per element, what touched it.
+    slots: Vec<(u32, u32, Slots)>,
+    /// Reads put aside, in order: a read conflicts only with a write, so the reads of an
+    /// interval and array that no write has touched yet make no pair. The first write there
+    /// logs them first, in order, as if each had been logged when it was made; the reads of an
+    /// interval that never sees a write to the array (a loop over a tile after its barrier)
+    /// are never logged one by one.
+    deferred: Vec<Deferred>,
+    /// The intervals and arrays some write has touched: their reads are logged at once.
+    written: Vec<(u32, u32)>,
+    /// The lanes of a warp.
+    warp: i64,
     /// The accesses the slots keep.
     records: Vec<Record>,
     conflicts: Vec<Found>,
@@ -1214,9 +1387,52 @@ impl<'t> Log<'t> {
         id
     }
 
+    /// Forgets the intervals before `open`: every running thread has left them.
+    fn close_before(&mut self, open: u32) {
+        self.slots.retain(|(epoch, _, _)| *epoch >= open);
+        self.deferred.retain(|d| d.key.0 >= open);
+        self.written.retain(|(epoch, _)| *epoch >= open);
+        if self.slots.is_empty() {
+            self.records.clear();
+        }
+    }
+
     /// Logs an access to the elements (of `unit` bytes) it touches, and the first conflict it
-    /// makes with an earlier access of the same interval.
+    /// makes with an earlier access of the same interval; the reads put aside there first.
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
+        let key = (epoch, array);
+        if self.deferred.iter().any(|d| d.key == key) {
+            let (due, rest): (Vec<Deferred>, Vec<Deferred>) =
+                std::mem::take(&mut self.deferred)
+                    .into_iter()
+                    .partition(|d| d.key == key);
+            self.deferred = rest;
+            for read in due {
+                for lane in read.lanes.lanes() {
+                    let Loc::Shared { ptr, row: false } = read.locs.get(lane) else {
+                        continue;
+                    };
+                    let earlier = Record {
+                        linear: lane as i64,
+                        warp: lane as i64 / self.warp,
+                        start: ptr.byte,
+                        size: read.pointee.size,
+                        site: read.site,
+                        kind: AccessKind::Read,
+                        warp_syncs: read.warp_syncs,
+                        stored: Stored::Varying,
+                    };
+                    self.put(epoch, array, read.pointee.unit, earlier);
+                }
+            }
+        }
+        if record.kind.writes() && !self.written.contains(&key) {
+            self.written.push(key);
+        }
+        self.put(epoch, array, unit, record);
+    }
+
+    fn put(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
         let warp = |r: &Record| r.warp;
         let unit = unit.max(1);
         let (first, last) = (
@@ -1226,11 +1442,22 @@ impl<'t> Log<'t> {
         let overlap = |o: &Record| {
             o.start < record.start + record.size.max(1) && record.start < o.start + o.size.max(1)
         };
-        let slots = self.slots.entry(epoch).or_default();
+        let position = match self
+            .slots
+            .iter()
+            .rposition(|(e, a, _)| *e == epoch && *a == array)
+        {
+            Some(position) => position,
+            None => {
+                self.slots.push((epoch, array, Slots::default()));
+                self.slots.len() - 1
+            }
+        };
+        let slots = &mut self.slots[position].2;
         let records = &mut self.records;
         for element in first..=last.min(first + 31) {
             let byte = record.start.max(element * unit);
-            let slot = slots.entry((array, element)).or_default();
+            let slot = slots.get(element);
             let reads = if record.kind.writes() {
                 slot.reads
             } else {
@@ -1380,7 +1607,7 @@ enum Lanes<T: Copy> {
     Per(Rc<Vec<T>>),
 }
 
-impl<T: Copy> Lanes<T> {
+impl<T: Copy + PartialEq> Lanes<T> {
     fn get(&self, lane: usize) -> T {
         match self {
             Lanes::Uni(v) => *v,
@@ -1388,34 +1615,51 @@ impl<T: Copy> Lanes<T> {
         }
     }
 
-    fn from_fn(n: usize, f: impl Fn(usize) -> T) -> Lanes<T> {
-        Lanes::Per(Rc::new((0..n).map(f).collect()))
-    }
-
-    fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> Lanes<U> {
-        match self {
-            Lanes::Uni(v) => Lanes::Uni(f(*v)),
-            Lanes::Per(values) => Lanes::Per(Rc::new(values.iter().map(|v| f(*v)).collect())),
+    /// Values per thread, held as one when every thread's is the same: what is computed from
+    /// them is then computed once.
+    fn per(values: Vec<T>) -> Lanes<T> {
+        match values.first() {
+            Some(first) if values.iter().all(|v| v == first) => Lanes::Uni(*first),
+            _ => Lanes::Per(Rc::new(values)),
         }
     }
 
-    fn zip<U: Copy, R: Copy>(&self, other: &Lanes<U>, f: impl Fn(T, U) -> R) -> Lanes<R> {
+    fn from_fn(n: usize, f: impl Fn(usize) -> T) -> Lanes<T> {
+        Lanes::per((0..n).map(f).collect())
+    }
+
+    fn map<U: Copy + PartialEq>(&self, f: impl Fn(T) -> U) -> Lanes<U> {
+        match self {
+            Lanes::Uni(v) => Lanes::Uni(f(*v)),
+            Lanes::Per(values) => Lanes::per(values.iter().map(|v| f(*v)).collect()),
+        }
+    }
+
+    fn zip<U: Copy + PartialEq, R: Copy + PartialEq>(
+        &self,
+        other: &Lanes<U>,
+        f: impl Fn(T, U) -> R,
+    ) -> Lanes<R> {
         match (self, other) {
             (Lanes::Uni(a), Lanes::Uni(b)) => Lanes::Uni(f(*a, *b)),
-            (Lanes::Per(a), _) => Lanes::Per(Rc::new(
+            (Lanes::Per(a), Lanes::Uni(b)) => Lanes::per(a.iter().map(|v| f(*v, *b)).collect()),
+            (Lanes::Per(a), Lanes::Per(b)) => Lanes::per(
                 a.iter()
                     .enumerate()
-                    .map(|(lane, v)| f(*v, other.get(lane)))
+                    .map(|(lane, v)| f(*v, b[lane]))
                     .collect(),
-            )),
-            (Lanes::Uni(a), Lanes::Per(b)) => {
-                Lanes::Per(Rc::new(b.iter().map(|v| f(*a, *v)).collect()))
-            }
+            ),
+            (Lanes::Uni(a), Lanes::Per(b)) => Lanes::per(b.iter().map(|v| f(*a, *v)).collect()),
         }
     }
 
     /// These values with the threads of `mask` taking `new`'s.
     fn blend(&self, new: &Lanes<T>, mask: Mask, n: usize) -> Lanes<T> {
+        if let (Lanes::Uni(old), Lanes::Uni(value)) = (self, new) {
+            if old == value {
+                return Lanes::Uni(*old);
+            }
+        }
         let mut values: Vec<T> = match self {
             Lanes::Uni(v) => vec![*v; n],
             Lanes::Per(values) => values.as_ref().clone(),
@@ -1425,14 +1669,14 @@ impl<T: Copy> Lanes<T> {
                 *slot = new.get(lane);
             }
         }
-        Lanes::Per(Rc::new(values))
+        Lanes::per(values)
     }
 }
 
 type Vals = Lanes<Val>;
 
 /// Where one thread's access lands.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Loc {
     /// An element, or with `row` a row of a multi-dimensional array (which decays to a pointer
     /// to its first element, `ptr`).
@@ -1581,13 +1825,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             // inner extents unknown: the array's rows cannot be told apart
             return Val::Unknown(true);
         }
-        Val::Ptr(Ptr {
+        let kind = self.program.kinds.id(PtrKind {
             array: id,
-            byte: 0,
             element: array.element,
             shape,
             extent: array.dims.first().copied().flatten(),
-        })
+        });
+        Val::Ptr(Ptr { kind, byte: 0 })
     }
 
     fn lookup(&self, name: &str) -> Option<&Vals> {
@@ -1918,10 +2162,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let Some(open) = self.alive.lanes().map(|lane| self.epoch[lane]).min() else {
             return;
         };
-        self.log.slots.retain(|epoch, _| *epoch >= open);
-        if self.log.slots.is_empty() {
-            self.log.records.clear();
-        }
+        self.log.close_before(open);
     }
 
     fn declaration(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {
@@ -1931,11 +2172,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let value = match self.program.arrays.get(id as usize) {
                     // a scalar is a place: the name itself is looked up as one
                     Some(array) if array.scalar => Val::Ptr(Ptr {
-                        array: id,
+                        kind: self.program.kinds.id(PtrKind {
+                            array: id,
+                            element: array.element,
+                            shape: Shape::FLAT,
+                            extent: None,
+                        }),
                         byte: 0,
-                        element: array.element,
-                        shape: Shape::FLAT,
-                        extent: None,
                     }),
                     _ => self.array_value(id),
                 };
@@ -1982,20 +2225,23 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 };
                 let evaluated = self.eval(value, mask, depth + 1)?;
                 let arrays = &self.program.arrays;
+                let kinds = &self.program.kinds;
                 stored = evaluated.map(|v| match v {
-                    Val::Ptr(p) if pointer => match element_size {
-                        Some(size) if size == p.element => Val::Ptr(p),
-                        _ if same_type(
-                            type_text,
-                            arrays
-                                .get(p.array as usize)
-                                .map_or("", |a| a.element_type.as_str()),
-                        ) =>
-                        {
-                            Val::Ptr(p)
+                    Val::Ptr(p) if pointer => {
+                        let kind = kinds.get(p.kind);
+                        match element_size {
+                            Some(size) if kind.is_some_and(|k| size == k.element) => Val::Ptr(p),
+                            _ if same_type(
+                                type_text,
+                                kind.and_then(|k| arrays.get(k.array as usize))
+                                    .map_or("", |a| a.element_type.as_str()),
+                            ) =>
+                            {
+                                Val::Ptr(p)
+                            }
+                            _ => Val::Unknown(true),
                         }
-                        _ => Val::Unknown(true),
-                    },
+                    }
                     Val::Ptr(_) => Val::Unknown(true),
                     Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => v,
                     Val::Load(..) if !pointer && !reference => v,
@@ -2073,7 +2319,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }
                 let r = self.eval(right, mask, depth + 1)?;
                 let op = Op::parse(op);
-                Ok(l.zip(&r, |a, b| binary(op, a, b)))
+                let kinds = &self.program.kinds;
+                Ok(l.zip(&r, |a, b| binary(op, a, b, kinds)))
             }
             "unary_expression" => {
                 let Some(argument) = node.field("argument") else {
@@ -2136,7 +2383,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let v = self.eval(value, mask, depth + 1)?;
                 let type_text = node.field("type").map(|t| self.text(t)).unwrap_or("");
                 let cast = Cast::new(type_text, &self.program.arrays);
-                Ok(v.map(|v| cast.apply(v)))
+                let kinds = &self.program.kinds;
+                Ok(v.map(|v| cast.apply(v, kinds)))
             }
             "assignment_expression" => self.assignment(node, mask, depth),
             "update_expression" => {
@@ -2149,7 +2397,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 match self.place(argument, mask, depth)? {
                     Place::Local(name) => {
                         let old = self.identifier_value(name);
-                        let new = old.map(|v| binary(Op::Add, v, Val::Int(delta, false)));
+                        let kinds = &self.program.kinds;
+                        let new = old.map(|v| binary(Op::Add, v, Val::Int(delta, false), kinds));
                         self.assign_local(name, &new, mask);
                         Ok(if prefix { new } else { old })
                     }
@@ -2378,10 +2627,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             Lanes::Uni(Val::Ptr(p))
                 if self
                     .program
-                    .arrays
-                    .get(p.array as usize)
+                    .kinds
+                    .get(p.kind)
+                    .and_then(|kind| self.program.arrays.get(kind.array as usize))
                     .is_some_and(|a| a.scalar && a.name == name)
-                    && p.byte == 0 =>
+                    && { p.byte } == 0 =>
             {
                 Place::Memory(
                     node,
@@ -2398,18 +2648,37 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// `base[index]` (or `*base`) per thread: the element's place, checked against the array's
     /// extents (a logged thread out of them marks the run as not fitting).
     fn offset(&mut self, base: &Vals, index: &Vals, subscript: bool, mask: Mask) -> Lanes<Loc> {
-        let locs = base.zip(index, |base, index| offset(base, index, subscript));
+        let kinds = &self.program.kinds;
+        // the threads of one subscript mostly share the kind of their pointer
+        let mut cached: Option<(u32, Option<Step>)> = None;
+        let mut step_of = |kind: u32| match cached {
+            Some((known, step)) if known == kind => step,
+            _ => {
+                let step = kinds.step(kind);
+                cached = Some((kind, step));
+                step
+            }
+        };
+        let locs = match (base, index) {
+            (Lanes::Uni(b), Lanes::Uni(i)) => Lanes::Uni(offset(*b, *i, subscript, &mut step_of)),
+            _ => Lanes::per(
+                (0..self.lanes)
+                    .map(|lane| offset(base.get(lane), index.get(lane), subscript, &mut step_of))
+                    .collect(),
+            ),
+        };
         if subscript {
-            // a thread that would leave the array's first extent
-            let check = base.zip(index, |base, index| match (base, index) {
-                (Val::Ptr(ptr), Val::Int(index, _)) => ptr
-                    .extent
+            // a logged thread that would leave the array's first extent
+            let mut leaves_at = |lane: usize| match (base.get(lane), index.get(lane)) {
+                (Val::Ptr(ptr), Val::Int(index, _)) => step_of(ptr.kind)
+                    .and_then(|step| step.extent)
                     .is_some_and(|extent| index < 0 || index >= extent),
                 _ => false,
-            });
-            let leaves = match &check {
-                Lanes::Uni(v) => *v && !self.certain(mask).is_empty(),
-                Lanes::Per(_) => self.certain(mask).lanes().any(|lane| check.get(lane)),
+            };
+            let certain = self.certain(mask);
+            let leaves = match (base, index) {
+                (Lanes::Uni(_), Lanes::Uni(_)) => !certain.is_empty() && leaves_at(0),
+                _ => certain.lanes().any(&mut leaves_at),
             };
             if leaves {
                 self.log.outside = true;
@@ -2454,16 +2723,62 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return;
         }
         let site = self.log.site(node);
+        // the array and sizes of the last kind met: the threads of one access share it
+        let mut last: Option<(u32, Pointee)> = None;
+        if kind == AccessKind::Read {
+            // a read whose threads are all in one interval, on one kind of pointer, is put
+            // aside while no write has touched that interval's array (`Log::defer`)
+            let mut common: Option<(u32, u32, u32)> = None;
+            let mut alike = true;
+            for lane in logged.lanes() {
+                let Loc::Shared { ptr, row: false } = locs.get(lane) else {
+                    continue;
+                };
+                let here = (ptr.kind, self.epoch[lane], self.warp_syncs[lane]);
+                match common {
+                    None => common = Some(here),
+                    Some(seen) if seen == here => {}
+                    Some(_) => alike = false,
+                }
+                let Some(pointee) = self.pointee(ptr.kind, &mut last) else {
+                    alike = false;
+                    continue;
+                };
+                let byte = ptr.byte;
+                if byte < 0 || pointee.total.is_some_and(|total| byte + pointee.size > total) {
+                    self.log.outside = true;
+                    return;
+                }
+            }
+            let Some((kind_id, epoch, warp_syncs)) = common else {
+                return;
+            };
+            if alike {
+                if let Some((_, pointee)) = last.filter(|(k, _)| *k == kind_id) {
+                    let key = (epoch, pointee.array);
+                    if !self.log.written.contains(&key) {
+                        self.log.deferred.push(Deferred {
+                            key,
+                            site,
+                            locs: locs.clone(),
+                            lanes: logged,
+                            pointee,
+                            warp_syncs,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
         for lane in logged.lanes() {
             let Loc::Shared { ptr, row: false } = locs.get(lane) else {
                 continue;
             };
-            let Some(array) = self.program.arrays.get(ptr.array as usize) else {
+            let Some(pointee) = self.pointee(ptr.kind, &mut last) else {
                 continue;
             };
-            let size = ptr.element.max(1);
-            let outside =
-                ptr.byte < 0 || array.bytes().is_some_and(|total| ptr.byte + size > total);
+            let byte = ptr.byte;
+            let outside = byte < 0 || pointee.total.is_some_and(|total| byte + pointee.size > total);
             if outside {
                 self.log.outside = true;
                 return;
@@ -2471,16 +2786,36 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             let record = Record {
                 linear: lane as i64,
                 warp: lane as i64 / self.program.scope.warp,
-                start: ptr.byte,
-                size,
+                start: byte,
+                size: pointee.size,
                 site,
                 kind,
                 warp_syncs: self.warp_syncs[lane],
                 stored: stored.map_or(Stored::Varying, |s| s.get(lane)),
             };
             self.log
-                .record(self.epoch[lane], ptr.array, array.element, record);
+                .record(self.epoch[lane], pointee.array, pointee.unit, record);
         }
+    }
+
+    /// The array a pointer of kind `kind` points into, and the sizes an access through it
+    /// reads; `last` keeps the last answer.
+    fn pointee(&self, kind: u32, last: &mut Option<(u32, Pointee)>) -> Option<Pointee> {
+        if let Some((known, pointee)) = last {
+            if *known == kind {
+                return Some(*pointee);
+            }
+        }
+        let target = self.program.kinds.get(kind)?;
+        let array = self.program.arrays.get(target.array as usize)?;
+        let pointee = Pointee {
+            array: target.array,
+            size: target.element.max(1),
+            unit: array.element,
+            total: array.bytes(),
+        };
+        *last = Some((kind, pointee));
+        Some(pointee)
     }
 
     fn assignment(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
@@ -2497,7 +2832,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 } else {
                     let old = self.identifier_value(name);
                     let op = Op::parse(op.trim_end_matches('='));
-                    old.zip(&value, |a, b| binary(op, a, b))
+                    let kinds = &self.program.kinds;
+                    old.zip(&value, |a, b| binary(op, a, b, kinds))
                 };
                 let was_pointer = self
                     .lookup(name)
@@ -2563,7 +2899,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 _ => self.text(function),
             };
             let cast = Cast::new(type_text, &self.program.arrays);
-            return Ok(value.map(|v| cast.apply(v)));
+            let kinds = &self.program.kinds;
+            return Ok(value.map(|v| cast.apply(v, kinds)));
         }
         if is_block_barrier(node, source) {
             if let Some(arguments) = node.field("arguments") {
@@ -2674,7 +3011,12 @@ fn coordinates(linear: i64, block: [i64; 3]) -> [i64; 3] {
 }
 
 /// One thread's `base[index]`.
-fn offset(base: Val, index: Val, subscript: bool) -> Loc {
+fn offset(
+    base: Val,
+    index: Val,
+    subscript: bool,
+    step_of: &mut impl FnMut(u32) -> Option<Step>,
+) -> Loc {
     let varies = base.varies() || index.varies();
     let (Val::Ptr(ptr), Val::Int(index, _)) = (base, index) else {
         return match (base, index) {
@@ -2682,11 +3024,14 @@ fn offset(base: Val, index: Val, subscript: bool) -> Loc {
             _ => Loc::Elsewhere(varies),
         };
     };
-    let Some(row) = ptr.shape.row_bytes(ptr.element) else {
+    let Some(step) = step_of(ptr.kind) else {
+        return Loc::Elsewhere(varies);
+    };
+    let Some(row) = step.bytes else {
         return Loc::Elsewhere(varies);
     };
     if subscript
-        && ptr
+        && step
             .extent
             .is_some_and(|extent| index < 0 || index >= extent)
     {
@@ -2695,17 +3040,12 @@ fn offset(base: Val, index: Val, subscript: bool) -> Loc {
     let Some(byte) = index.checked_mul(row).and_then(|b| b.checked_add(ptr.byte)) else {
         return Loc::Elsewhere(varies);
     };
-    let inner = ptr.shape.inner();
-    let extent = (ptr.shape.len > 0).then(|| ptr.shape.dims[0]);
     Loc::Shared {
         ptr: Ptr {
-            array: ptr.array,
+            kind: step.lands,
             byte,
-            element: ptr.element,
-            shape: inner,
-            extent,
         },
-        row: ptr.shape.len > 0,
+        row: step.row,
     }
 }
 
@@ -2758,20 +3098,28 @@ impl Cast {
         }
     }
 
-    fn apply(&self, value: Val) -> Val {
+    fn apply(&self, value: Val, kinds: &Kinds) -> Val {
         match value {
             Val::Ptr(p) => {
                 if !self.pointer {
                     return Val::Unknown(true);
                 }
+                let Some(kind) = kinds.get(p.kind) else {
+                    return Val::Unknown(true);
+                };
                 match self.pointee {
-                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr {
-                        element: size,
-                        shape: Shape::FLAT,
-                        extent: None,
-                        ..p
-                    }),
-                    _ if self.same_type.get(p.array as usize) == Some(&true) => Val::Ptr(p),
+                    Some(size) if kind.shape.len == 0 || size == kind.element => {
+                        Val::Ptr(Ptr {
+                            kind: kinds.id(PtrKind {
+                                element: size,
+                                shape: Shape::FLAT,
+                                extent: None,
+                                ..kind
+                            }),
+                            byte: p.byte,
+                        })
+                    }
+                    _ if self.same_type.get(kind.array as usize) == Some(&true) => Val::Ptr(p),
                     _ => Val::Unknown(true),
                 }
             }
@@ -2841,7 +3189,7 @@ impl Op {
     }
 }
 
-fn binary(op: Op, l: Val, r: Val) -> Val {
+fn binary(op: Op, l: Val, r: Val, kinds: &Kinds) -> Val {
     let varies = l.varies() || r.varies();
     match (l, r) {
         (Val::Int(a, _), Val::Int(b, _)) => {
@@ -2856,7 +3204,10 @@ fn binary(op: Op, l: Val, r: Val) -> Val {
             }
         }
         (Val::Ptr(p), Val::Int(b, _)) if op == Op::Add || op == Op::Sub => {
-            let Some(row) = p.shape.row_bytes(p.element) else {
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
                 return Val::Unknown(true);
             };
             let delta = if op == Op::Sub {
@@ -2869,15 +3220,14 @@ fn binary(op: Op, l: Val, r: Val) -> Val {
                 .and_then(|d| d.checked_add(p.byte))
             {
                 Some(byte) => Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
                     byte,
-                    extent: None,
-                    ..p
                 }),
                 None => Val::Unknown(true),
             }
         }
         (Val::Int(a, _), Val::Ptr(p)) if op == Op::Add => {
-            binary(Op::Add, Val::Ptr(p), Val::Int(a, false))
+            binary(Op::Add, Val::Ptr(p), Val::Int(a, false), kinds)
         }
         _ => Val::Unknown(varies),
     }

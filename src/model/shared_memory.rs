@@ -18,9 +18,12 @@
 //! that its arrays cannot hold. The facts are computed only when a rule asks for them
 //! (`KernelFacts::shared`), and only for kernels that can reach shared memory.
 
+mod lanes;
+
 use super::kernel::AccessKind;
 use super::{Function, KernelFacts, Model};
 use crate::syntax::{named_children, operator, text, walk_iterative, NodeExt};
+use lanes::{coordinates, Lane, Lanes, Linear, Mask, MAX_LANES};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -91,8 +94,6 @@ const FOLLOWED_SYNCHRONISED_ITERATIONS: u32 = 4;
 /// trip count is not what hides a conflict, and spreads an index it scales past any small array.
 const PARAMETER_VALUE: i64 = 256;
 const MAX_NESTING: usize = 200;
-/// The most threads a block run holds (a launch's block has at most 1024).
-const MAX_LANES: usize = 1024;
 
 /// The conflicts of one kernel. Run only when a rule asks (through `KernelFacts::shared`), and
 /// only for a kernel that can touch shared memory.
@@ -551,6 +552,69 @@ enum Val {
     /// every thread holds alike) returned at an index: not known, but the same for every thread
     /// that read that element there.
     Load(u32, i64),
+}
+
+impl Lane for Val {
+    fn numbered(self, number: i64) -> Self {
+        match self {
+            Val::Int(_, varies) => Val::Int(number, varies),
+            Val::Ptr(ptr) => Val::Ptr(Ptr {
+                kind: ptr.kind,
+                byte: number,
+            }),
+            Val::Load(site, _) => Val::Load(site, number),
+            other => other,
+        }
+    }
+}
+
+impl Lanes<Val> {
+    /// Every thread's value through `f`, which keeps a value's number or ignores it, choosing
+    /// which by everything but the number (its variant, its kind, whether it varies): a linear
+    /// form is converted once.
+    fn convert(&self, f: impl Fn(Val) -> Val) -> Vals {
+        if let Lanes::Linear(linear) = self {
+            let (zero, one) = (f(linear.shape.numbered(0)), f(linear.shape.numbered(1)));
+            if zero == one {
+                return Lanes::Uni(zero);
+            }
+            if one == zero.numbered(1) {
+                return Lanes::Linear(Linear {
+                    shape: zero,
+                    ..*linear
+                });
+            }
+        }
+        self.map(f)
+    }
+}
+
+impl Lane for Loc {
+    fn numbered(self, number: i64) -> Self {
+        match self {
+            Loc::Shared { ptr, row } => Loc::Shared {
+                ptr: Ptr {
+                    kind: ptr.kind,
+                    byte: number,
+                },
+                row,
+            },
+            Loc::Indexed(_) => Loc::Indexed(number),
+            other => other,
+        }
+    }
+}
+
+impl Lane for Stored {
+    fn numbered(self, _: i64) -> Self {
+        self
+    }
+}
+
+impl Lane for Option<i64> {
+    fn numbered(self, _: i64) -> Self {
+        self
+    }
 }
 
 impl Val {
@@ -1402,10 +1466,9 @@ impl<'t> Log<'t> {
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
         let key = (epoch, array);
         if self.deferred.iter().any(|d| d.key == key) {
-            let (due, rest): (Vec<Deferred>, Vec<Deferred>) =
-                std::mem::take(&mut self.deferred)
-                    .into_iter()
-                    .partition(|d| d.key == key);
+            let (due, rest): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut self.deferred)
+                .into_iter()
+                .partition(|d| d.key == key);
             self.deferred = rest;
             for read in due {
                 for lane in read.lanes.lanes() {
@@ -1530,149 +1593,6 @@ fn benign(a: &Record, b: &Record) -> bool {
         }
 }
 
-/// Which threads of the block (by linear index) an operation applies to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Mask([u64; MAX_LANES / 64]);
-
-impl Mask {
-    const NONE: Mask = Mask([0; MAX_LANES / 64]);
-
-    /// Threads `0..n`.
-    fn first(n: usize) -> Mask {
-        let mut words = [0u64; MAX_LANES / 64];
-        for (i, word) in words.iter_mut().enumerate() {
-            let low = i * 64;
-            if n >= low + 64 {
-                *word = u64::MAX;
-            } else if n > low {
-                *word = (1u64 << (n - low)) - 1;
-            }
-        }
-        Mask(words)
-    }
-
-    fn and(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= b;
-        }
-        out
-    }
-
-    fn or(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-        out
-    }
-
-    fn without(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= !b;
-        }
-        out
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
-    }
-
-    fn set(&mut self, lane: usize) {
-        if let Some(word) = self.0.get_mut(lane / 64) {
-            *word |= 1u64 << (lane % 64);
-        }
-    }
-
-    fn lanes(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(i, word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(i * 64 + bit)
-            })
-        })
-    }
-}
-
-/// One value per thread of the block, or one for all of them.
-#[derive(Debug, Clone)]
-enum Lanes<T: Copy> {
-    Uni(T),
-    Per(Rc<Vec<T>>),
-}
-
-impl<T: Copy + PartialEq> Lanes<T> {
-    fn get(&self, lane: usize) -> T {
-        match self {
-            Lanes::Uni(v) => *v,
-            Lanes::Per(values) => values[lane],
-        }
-    }
-
-    /// Values per thread, held as one when every thread's is the same: what is computed from
-    /// them is then computed once.
-    fn per(values: Vec<T>) -> Lanes<T> {
-        match values.first() {
-            Some(first) if values.iter().all(|v| v == first) => Lanes::Uni(*first),
-            _ => Lanes::Per(Rc::new(values)),
-        }
-    }
-
-    fn from_fn(n: usize, f: impl Fn(usize) -> T) -> Lanes<T> {
-        Lanes::per((0..n).map(f).collect())
-    }
-
-    fn map<U: Copy + PartialEq>(&self, f: impl Fn(T) -> U) -> Lanes<U> {
-        match self {
-            Lanes::Uni(v) => Lanes::Uni(f(*v)),
-            Lanes::Per(values) => Lanes::per(values.iter().map(|v| f(*v)).collect()),
-        }
-    }
-
-    fn zip<U: Copy + PartialEq, R: Copy + PartialEq>(
-        &self,
-        other: &Lanes<U>,
-        f: impl Fn(T, U) -> R,
-    ) -> Lanes<R> {
-        match (self, other) {
-            (Lanes::Uni(a), Lanes::Uni(b)) => Lanes::Uni(f(*a, *b)),
-            (Lanes::Per(a), Lanes::Uni(b)) => Lanes::per(a.iter().map(|v| f(*v, *b)).collect()),
-            (Lanes::Per(a), Lanes::Per(b)) => Lanes::per(
-                a.iter()
-                    .enumerate()
-                    .map(|(lane, v)| f(*v, b[lane]))
-                    .collect(),
-            ),
-            (Lanes::Uni(a), Lanes::Per(b)) => Lanes::per(b.iter().map(|v| f(*a, *v)).collect()),
-        }
-    }
-
-    /// These values with the threads of `mask` taking `new`'s.
-    fn blend(&self, new: &Lanes<T>, mask: Mask, n: usize) -> Lanes<T> {
-        if let (Lanes::Uni(old), Lanes::Uni(value)) = (self, new) {
-            if old == value {
-                return Lanes::Uni(*old);
-            }
-        }
-        let mut values: Vec<T> = match self {
-            Lanes::Uni(v) => vec![*v; n],
-            Lanes::Per(values) => values.as_ref().clone(),
-        };
-        for lane in mask.lanes() {
-            if let Some(slot) = values.get_mut(lane) {
-                *slot = new.get(lane);
-            }
-        }
-        Lanes::per(values)
-    }
-}
-
 type Vals = Lanes<Val>;
 
 /// Where one thread's access lands.
@@ -1756,8 +1676,18 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         log: &'p mut Log<'t>,
     ) -> Self {
         let lanes = (block[0] * block[1] * block[2]).clamp(1, MAX_LANES as i64) as usize;
+        // threads are numbered x first, then y, then z
+        let whole = block.iter().product::<i64>() == lanes as i64;
+        let linear = |coef: [i128; 3], per: &dyn Fn(usize) -> Val| {
+            whole
+                .then(|| Linear::new(Val::Int(0, true), 0, coef, block))
+                .flatten()
+                .unwrap_or_else(|| Lanes::from_fn(lanes, per))
+        };
         let axis = |a: usize| {
-            Lanes::from_fn(lanes, |lane| {
+            let mut coef = [0; 3];
+            coef[a] = 1;
+            linear(coef, &|lane| {
                 Val::Int(coordinates(lane as i64, block)[a], true)
             })
         };
@@ -1771,7 +1701,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             passed: vec![Vec::new(); lanes],
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
-            linear: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64, true)),
+            linear: linear(
+                [1, i128::from(block[0]), i128::from(block[0] * block[1])],
+                &|lane| Val::Int(lane as i64, true),
+            ),
             lane_id: Lanes::from_fn(lanes, |lane| {
                 Val::Int(lane as i64 % program.scope.warp, true)
             }),
@@ -2226,7 +2159,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let evaluated = self.eval(value, mask, depth + 1)?;
                 let arrays = &self.program.arrays;
                 let kinds = &self.program.kinds;
-                stored = evaluated.map(|v| match v {
+                stored = evaluated.convert(|v| match v {
                     Val::Ptr(p) if pointer => {
                         let kind = kinds.get(p.kind);
                         match element_size {
@@ -2319,8 +2252,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }
                 let r = self.eval(right, mask, depth + 1)?;
                 let op = Op::parse(op);
-                let kinds = &self.program.kinds;
-                Ok(l.zip(&r, |a, b| binary(op, a, b, kinds)))
+                Ok(binary_lanes(op, &l, &r, &self.program.kinds))
             }
             "unary_expression" => {
                 let Some(argument) = node.field("argument") else {
@@ -2383,8 +2315,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let v = self.eval(value, mask, depth + 1)?;
                 let type_text = node.field("type").map(|t| self.text(t)).unwrap_or("");
                 let cast = Cast::new(type_text, &self.program.arrays);
-                let kinds = &self.program.kinds;
-                Ok(v.map(|v| cast.apply(v, kinds)))
+                Ok(cast.apply_lanes(&v, &self.program.kinds))
             }
             "assignment_expression" => self.assignment(node, mask, depth),
             "update_expression" => {
@@ -2397,8 +2328,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 match self.place(argument, mask, depth)? {
                     Place::Local(name) => {
                         let old = self.identifier_value(name);
-                        let kinds = &self.program.kinds;
-                        let new = old.map(|v| binary(Op::Add, v, Val::Int(delta, false), kinds));
+                        let one = Lanes::Uni(Val::Int(delta, false));
+                        let new = binary_lanes(Op::Add, &old, &one, &self.program.kinds);
                         self.assign_local(name, &new, mask);
                         Ok(if prefix { new } else { old })
                     }
@@ -2606,10 +2537,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return Ok(match self.place(stripped, mask, depth + 1)? {
                 Place::Memory(node, locs) => {
                     let values = self.read(node, &locs, mask);
-                    locs.zip(&values, |loc, value| match loc {
-                        Loc::Shared { .. } => value,
-                        Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
-                    })
+                    match &locs {
+                        Lanes::Linear(linear) if matches!(linear.shape, Loc::Shared { .. }) => {
+                            values
+                        }
+                        Lanes::Linear(_) => Lanes::Uni(Val::Unknown(true)),
+                        _ => locs.zip(&values, |loc, value| match loc {
+                            Loc::Shared { .. } => value,
+                            Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
+                        }),
+                    }
                 }
                 Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
             });
@@ -2661,13 +2598,17 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         };
         let locs = match (base, index) {
             (Lanes::Uni(b), Lanes::Uni(i)) => Lanes::Uni(offset(*b, *i, subscript, &mut step_of)),
-            _ => Lanes::per(
-                (0..self.lanes)
-                    .map(|lane| offset(base.get(lane), index.get(lane), subscript, &mut step_of))
-                    .collect(),
-            ),
+            _ => linear_offset(base, index, subscript, &mut step_of).unwrap_or_else(|| {
+                Lanes::per(
+                    (0..self.lanes)
+                        .map(|lane| {
+                            offset(base.get(lane), index.get(lane), subscript, &mut step_of)
+                        })
+                        .collect(),
+                )
+            }),
         };
-        if subscript {
+        if subscript && !within_extent(base, index, &mut step_of) {
             // a logged thread that would leave the array's first extent
             let mut leaves_at = |lane: usize| match (base.get(lane), index.get(lane)) {
                 (Val::Ptr(ptr), Val::Int(index, _)) => step_of(ptr.kind)
@@ -2692,9 +2633,26 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         self.access(node, locs, mask, AccessKind::Read, None);
         let indexed = match locs {
             Lanes::Uni(loc) => matches!(loc, Loc::Indexed(_)),
+            Lanes::Linear(linear) => matches!(linear.shape, Loc::Indexed(_)),
             Lanes::Per(locs) => locs.iter().any(|l| matches!(l, Loc::Indexed(_))),
         };
         let site = if indexed { self.log.site(node) } else { 0 };
+        if let Lanes::Linear(linear) = locs {
+            // the same variant for every thread: a row is a pointer at the same byte, a read of
+            // memory not followed the value at the same index
+            let shape = match linear.shape {
+                Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
+                Loc::Shared { row: false, .. } => return Lanes::Uni(Val::Unknown(true)),
+                Loc::Elsewhere(varies) => return Lanes::Uni(Val::Unknown(varies)),
+                Loc::Indexed(index) => Val::Load(site, index),
+            };
+            return Lanes::Linear(Linear {
+                shape,
+                base: linear.base,
+                coef: linear.coef,
+                block: linear.block,
+            });
+        }
         locs.map(|loc| match loc {
             Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
             Loc::Shared { row: false, .. } => Val::Unknown(true),
@@ -2717,8 +2675,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         if logged.is_empty() {
             return;
         }
-        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. }) =
-            locs
+        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. })
+        | Lanes::Linear(Linear {
+            shape: Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. },
+            ..
+        }) = locs
         {
             return;
         }
@@ -2726,6 +2687,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         // the array and sizes of the last kind met: the threads of one access share it
         let mut last: Option<(u32, Pointee)> = None;
         if kind == AccessKind::Read {
+            if let Some(deferred) = self.defer_linear(locs, logged, site, &mut last) {
+                self.log.deferred.push(deferred);
+                return;
+            }
             // a read whose threads are all in one interval, on one kind of pointer, is put
             // aside while no write has touched that interval's array (`Log::defer`)
             let mut common: Option<(u32, u32, u32)> = None;
@@ -2745,7 +2710,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     continue;
                 };
                 let byte = ptr.byte;
-                if byte < 0 || pointee.total.is_some_and(|total| byte + pointee.size > total) {
+                if byte < 0
+                    || pointee
+                        .total
+                        .is_some_and(|total| byte + pointee.size > total)
+                {
                     self.log.outside = true;
                     return;
                 }
@@ -2778,7 +2747,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 continue;
             };
             let byte = ptr.byte;
-            let outside = byte < 0 || pointee.total.is_some_and(|total| byte + pointee.size > total);
+            let outside = byte < 0
+                || pointee
+                    .total
+                    .is_some_and(|total| byte + pointee.size > total);
             if outside {
                 self.log.outside = true;
                 return;
@@ -2796,6 +2768,53 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             self.log
                 .record(self.epoch[lane], pointee.array, pointee.unit, record);
         }
+    }
+
+    /// A read through a linear form of places to put aside: every logged thread inside the
+    /// array (its least and greatest byte are), in one interval, with one `__syncwarp()` count,
+    /// where no write has touched that interval's array. None where it is read thread by thread.
+    fn defer_linear(
+        &self,
+        locs: &Lanes<Loc>,
+        logged: Mask,
+        site: u32,
+        last: &mut Option<(u32, Pointee)>,
+    ) -> Option<Deferred> {
+        let Lanes::Linear(linear) = locs else {
+            return None;
+        };
+        let Loc::Shared { ptr, row: false } = linear.shape else {
+            return None;
+        };
+        let pointee = self.pointee(ptr.kind, last)?;
+        let (low, high) = linear.range();
+        let inside = low >= 0
+            && pointee
+                .total
+                .is_none_or(|total| high + i128::from(pointee.size) <= i128::from(total));
+        if !inside {
+            return None;
+        }
+        let mut lanes = logged.lanes();
+        let first = lanes.next()?;
+        let (epoch, warp_syncs) = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
+        if !lanes.all(|lane| {
+            self.epoch.get(lane) == Some(&epoch) && self.warp_syncs.get(lane) == Some(&warp_syncs)
+        }) {
+            return None;
+        }
+        let key = (epoch, pointee.array);
+        if self.log.written.contains(&key) {
+            return None;
+        }
+        Some(Deferred {
+            key,
+            site,
+            locs: locs.clone(),
+            lanes: logged,
+            pointee,
+            warp_syncs,
+        })
     }
 
     /// The array a pointer of kind `kind` points into, and the sizes an access through it
@@ -2832,23 +2851,22 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 } else {
                     let old = self.identifier_value(name);
                     let op = Op::parse(op.trim_end_matches('='));
-                    let kinds = &self.program.kinds;
-                    old.zip(&value, |a, b| binary(op, a, b, kinds))
+                    binary_lanes(op, &old, &value, &self.program.kinds)
                 };
-                let was_pointer = self
-                    .lookup(name)
-                    .map(|v| v.map(|v| matches!(v, Val::Ptr(_))));
+                let was_pointer = self.lookup(name).map(|v| match v {
+                    Lanes::Linear(old) => Lanes::Uni(matches!(old.shape, Val::Ptr(_))),
+                    _ => v.map(|v| matches!(v, Val::Ptr(_))),
+                });
+                // an integer local keeps integers; a pointer keeps pointers
+                let keep = |new: Val, was: bool| match (was, new) {
+                    (true, Val::Ptr(_)) | (_, Val::Int(..)) => new,
+                    (_, Val::Ptr(_)) => Val::Unknown(true),
+                    _ => new,
+                };
                 let new = match was_pointer {
-                    // an integer local keeps integers; a pointer keeps pointers
-                    Some(was) => new.zip(&was, |new, was| match (was, new) {
-                        (true, Val::Ptr(_)) | (_, Val::Int(..)) => new,
-                        (_, Val::Ptr(_)) => Val::Unknown(true),
-                        _ => new,
-                    }),
-                    None => new.map(|new| match new {
-                        Val::Ptr(_) => Val::Unknown(true),
-                        _ => new,
-                    }),
+                    Some(Lanes::Uni(was)) => new.convert(|new| keep(new, was)),
+                    Some(was) => new.zip(&was, keep),
+                    None => new.convert(|new| keep(new, false)),
                 };
                 self.assign_local(name, &new, mask);
                 Ok(new)
@@ -2859,6 +2877,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     let site_of_value = match &value {
                         Lanes::Uni(Val::Unknown(false)) => self.log.site(right),
                         Lanes::Per(values) if values.contains(&Val::Unknown(false)) => {
+                            self.log.site(right)
+                        }
+                        Lanes::Linear(linear) if linear.shape == Val::Unknown(false) => {
                             self.log.site(right)
                         }
                         _ => 0,
@@ -2899,8 +2920,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 _ => self.text(function),
             };
             let cast = Cast::new(type_text, &self.program.arrays);
-            let kinds = &self.program.kinds;
-            return Ok(value.map(|v| cast.apply(v, kinds)));
+            return Ok(cast.apply_lanes(&value, &self.program.kinds));
         }
         if is_block_barrier(node, source) {
             if let Some(arguments) = node.field("arguments") {
@@ -3001,13 +3021,121 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 }
 
-/// The `threadIdx` of the thread with linear index `linear` in a block of shape `block`.
-fn coordinates(linear: i64, block: [i64; 3]) -> [i64; 3] {
-    [
-        linear % block[0].max(1),
-        (linear / block[0].max(1)) % block[1].max(1),
-        linear / (block[0] * block[1]).max(1),
-    ]
+/// `base[index]` (or `*base`) for every thread, where a base or an index is a linear form and
+/// the other one value: a linear form of places, or one place for all; None where the threads'
+/// places are neither (some leave the first extent, some do not; a byte that overflows).
+fn linear_offset(
+    base: &Vals,
+    index: &Vals,
+    subscript: bool,
+    step_of: &mut impl FnMut(u32) -> Option<Step>,
+) -> Option<Lanes<Loc>> {
+    let form = |values: &Vals| match values {
+        Lanes::Uni(v) => Some((*v, None)),
+        Lanes::Linear(linear) => Some((linear.shape, Some(*linear))),
+        Lanes::Per(_) => None,
+    };
+    let (base_value, base_form) = form(base)?;
+    let (index_value, index_form) = form(index)?;
+    let block = match (base_form, index_form) {
+        (Some(b), Some(i)) if b.block != i.block => return None,
+        (Some(linear), _) | (None, Some(linear)) => linear.block,
+        (None, None) => return None,
+    };
+    let number = |value: Val, linear: Option<Linear<Val>>| -> (i128, [i128; 3]) {
+        match linear {
+            Some(linear) => (i128::from(linear.base), linear.coef.map(i128::from)),
+            None => match value {
+                Val::Int(v, _) => (i128::from(v), [0; 3]),
+                Val::Ptr(p) => (i128::from(p.byte), [0; 3]),
+                _ => (0, [0; 3]),
+            },
+        }
+    };
+    // what varies and which variants meet is the same for every thread
+    let varies = base_value.varies() || index_value.varies();
+    let (Val::Ptr(ptr), Val::Int(..)) = (base_value, index_value) else {
+        return Some(match (base_value, index_value, index_form) {
+            (Val::Unknown(false), Val::Int(_, true), Some(linear)) if subscript => {
+                Lanes::Linear(Linear {
+                    shape: Loc::Indexed(0),
+                    base: linear.base,
+                    coef: linear.coef,
+                    block: linear.block,
+                })
+            }
+            (Val::Unknown(false), Val::Int(_, true), None) if subscript => return None,
+            _ => Lanes::Uni(Loc::Elsewhere(varies)),
+        });
+    };
+    let elsewhere = Some(Lanes::Uni(Loc::Elsewhere(varies)));
+    let Some(step) = step_of(ptr.kind) else {
+        return elsewhere;
+    };
+    let Some(row) = step.bytes else {
+        return elsewhere;
+    };
+    let (index_base, index_coef) = number(index_value, index_form);
+    let (low, high) = match index_form {
+        Some(linear) => linear.range(),
+        None => (index_base, index_base),
+    };
+    if let (true, Some(extent)) = (subscript, step.extent) {
+        let extent = i128::from(extent);
+        if high < 0 || low >= extent {
+            return elsewhere;
+        }
+        if low < 0 || high >= extent {
+            return None;
+        }
+    }
+    // each thread computes `index * row` first
+    let row = i128::from(row);
+    let fits = |v: i128| i64::try_from(v).is_ok();
+    if !(fits(low * row) && fits(high * row)) {
+        return None;
+    }
+    let (byte_base, byte_coef) = number(base_value, base_form);
+    let mut coef = [0i128; 3];
+    for (axis, slot) in coef.iter_mut().enumerate() {
+        *slot = index_coef[axis] * row + byte_coef[axis];
+    }
+    Linear::new(
+        Loc::Shared {
+            ptr: Ptr {
+                kind: step.lands,
+                byte: 0,
+            },
+            row: step.row,
+        },
+        index_base * row + byte_base,
+        coef,
+        block,
+    )
+}
+
+/// Whether no thread's index leaves the first extent of its pointer, where that is known for
+/// every thread at once (the base is one kind of value for all, the index one integer or a
+/// linear form inside the extent); false where it must be read thread by thread.
+fn within_extent(base: &Vals, index: &Vals, step_of: &mut impl FnMut(u32) -> Option<Step>) -> bool {
+    let base_value = match base {
+        Lanes::Uni(value) => *value,
+        Lanes::Linear(linear) => linear.shape,
+        Lanes::Per(_) => return false,
+    };
+    let Val::Ptr(ptr) = base_value else {
+        return true; // no thread subscripts a pointer
+    };
+    let (low, high) = match index {
+        Lanes::Uni(Val::Int(i, _)) => (i128::from(*i), i128::from(*i)),
+        Lanes::Linear(linear) if matches!(linear.shape, Val::Int(..)) => linear.range(),
+        Lanes::Uni(_) | Lanes::Linear(_) => return true, // no thread's index is an integer
+        Lanes::Per(_) => return false,
+    };
+    match step_of(ptr.kind).and_then(|step| step.extent) {
+        Some(extent) => low >= 0 && high < i128::from(extent),
+        None => true,
+    }
 }
 
 /// One thread's `base[index]`.
@@ -3098,6 +3226,33 @@ impl Cast {
         }
     }
 
+    /// The conversion of every thread's value. A linear form of pointers keeps its bytes (the
+    /// pointer's kind alone decides); one of integers stays as it is where no thread's integer
+    /// changes.
+    fn apply_lanes(&self, values: &Vals, kinds: &Kinds) -> Vals {
+        if let Lanes::Linear(linear) = values {
+            match linear.shape {
+                Val::Ptr(_) => return values.convert(|v| self.apply(v, kinds)),
+                Val::Int(_, varies) => {
+                    let (low, high) = linear.range();
+                    let unchanged = match self.kind {
+                        IntCast::Float => return Lanes::Uni(Val::Unknown(varies)),
+                        IntCast::Unsigned32 => low >= 0 && high <= 0xffff_ffff,
+                        IntCast::Signed32 => {
+                            low >= i128::from(i32::MIN) && high <= i128::from(i32::MAX)
+                        }
+                        IntCast::Keep => true,
+                    };
+                    if unchanged {
+                        return values.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        values.map(|v| self.apply(v, kinds))
+    }
+
     fn apply(&self, value: Val, kinds: &Kinds) -> Val {
         match value {
             Val::Ptr(p) => {
@@ -3108,17 +3263,15 @@ impl Cast {
                     return Val::Unknown(true);
                 };
                 match self.pointee {
-                    Some(size) if kind.shape.len == 0 || size == kind.element => {
-                        Val::Ptr(Ptr {
-                            kind: kinds.id(PtrKind {
-                                element: size,
-                                shape: Shape::FLAT,
-                                extent: None,
-                                ..kind
-                            }),
-                            byte: p.byte,
-                        })
-                    }
+                    Some(size) if kind.shape.len == 0 || size == kind.element => Val::Ptr(Ptr {
+                        kind: kinds.id(PtrKind {
+                            element: size,
+                            shape: Shape::FLAT,
+                            extent: None,
+                            ..kind
+                        }),
+                        byte: p.byte,
+                    }),
                     _ if self.same_type.get(kind.array as usize) == Some(&true) => Val::Ptr(p),
                     _ => Val::Unknown(true),
                 }
@@ -3187,6 +3340,142 @@ impl Op {
             _ => Op::Other,
         }
     }
+}
+
+/// `l op r` for every thread. A linear form stays one where every thread's result is the
+/// form's (sums, differences and multiples of integers, pointers moved by an integer, each
+/// checked for overflow on the threads at the ends of the form's range); any other operation is
+/// read thread by thread.
+fn binary_lanes(op: Op, l: &Vals, r: &Vals, kinds: &Kinds) -> Vals {
+    let linear = match (l, r) {
+        (Lanes::Linear(a), Lanes::Uni(b)) => linear_binary(op, a, *b, true, kinds),
+        (Lanes::Uni(b), Lanes::Linear(a)) => linear_binary(op, a, *b, false, kinds),
+        (Lanes::Linear(a), Lanes::Linear(b)) => linear_pair(op, a, b),
+        _ => None,
+    };
+    linear.unwrap_or_else(|| l.zip(r, |a, b| binary(op, a, b, kinds)))
+}
+
+/// `a op b` (`b op a` unless `linear_left`) for a linear form `a` and a value every thread
+/// shares, where the result is one value or a linear form: None where it is neither.
+fn linear_binary(
+    op: Op,
+    a: &Linear<Val>,
+    b: Val,
+    linear_left: bool,
+    kinds: &Kinds,
+) -> Option<Vals> {
+    let base = i128::from(a.base);
+    let coef = a.coef.map(i128::from);
+    match (a.shape, b) {
+        (Val::Int(_, va), Val::Int(c, vb)) => {
+            let c = i128::from(c);
+            let (base, coef) = match (op, linear_left) {
+                (Op::Add, _) => (base + c, coef),
+                (Op::Sub, true) => (base - c, coef),
+                (Op::Sub, false) => (c - base, coef.map(|k| -k)),
+                (Op::Mul, _) => (base * c, coef.map(|k| k * c)),
+                _ => return None,
+            };
+            Linear::new(Val::Int(0, va || vb), base, coef, a.block)
+        }
+        // with a chosen parameter, a varying integer gives a varying unknown, but for an order
+        (Val::Int(_, true), Val::Chosen(_)) if !matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) => {
+            Some(Lanes::Uni(Val::Unknown(true)))
+        }
+        // a pointer moved by a varying integer
+        (Val::Int(..), Val::Ptr(p)) if (op == Op::Add) || (op == Op::Sub && !linear_left) => {
+            let negate = op == Op::Sub;
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            let (low, high) = a.range();
+            let (low, high) = if negate { (-high, -low) } else { (low, high) };
+            // every thread's `delta * row` must fit, as each thread computes it first
+            let fits = |v: i128| i64::try_from(v).is_ok();
+            if !(fits(low)
+                && fits(high)
+                && fits(low * i128::from(row))
+                && fits(high * i128::from(row)))
+            {
+                return None;
+            }
+            let sign = if negate { -1 } else { 1 };
+            let row = i128::from(row);
+            Linear::new(
+                Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
+                    byte: 0,
+                }),
+                i128::from(p.byte) + sign * row * base,
+                coef.map(|k| sign * row * k),
+                a.block,
+            )
+        }
+        (Val::Int(_, va), Val::Unknown(_) | Val::Load(..)) => {
+            Some(Lanes::Uni(Val::Unknown(va || b.varies())))
+        }
+        (Val::Int(..), Val::Ptr(_)) => Some(Lanes::Uni(Val::Unknown(true))),
+        // a pointer moved by an integer every thread shares
+        (Val::Ptr(p), Val::Int(c, _))
+            if (linear_left && (op == Op::Add || op == Op::Sub))
+                || (!linear_left && op == Op::Add) =>
+        {
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            let delta = if op == Op::Sub {
+                c.checked_neg()
+            } else {
+                Some(c)
+            };
+            let Some(moved) = delta.and_then(|d| d.checked_mul(row)) else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            Linear::new(
+                Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
+                    byte: 0,
+                }),
+                base + i128::from(moved),
+                coef,
+                a.block,
+            )
+        }
+        (Val::Ptr(_), _) => Some(Lanes::Uni(Val::Unknown(true))),
+        _ => None,
+    }
+}
+
+/// `a op b` for two linear forms of integers, where it is one.
+fn linear_pair(op: Op, a: &Linear<Val>, b: &Linear<Val>) -> Option<Vals> {
+    let (Val::Int(_, va), Val::Int(_, vb)) = (a.shape, b.shape) else {
+        return None;
+    };
+    if a.block != b.block {
+        return None;
+    }
+    let sign: i128 = match op {
+        Op::Add => 1,
+        Op::Sub => -1,
+        _ => return None,
+    };
+    let mut coef = [0i128; 3];
+    for (axis, slot) in coef.iter_mut().enumerate() {
+        *slot = i128::from(a.coef[axis]) + sign * i128::from(b.coef[axis]);
+    }
+    Linear::new(
+        Val::Int(0, va || vb),
+        i128::from(a.base) + sign * i128::from(b.base),
+        coef,
+        a.block,
+    )
 }
 
 fn binary(op: Op, l: Val, r: Val, kinds: &Kinds) -> Val {

@@ -1680,7 +1680,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let whole = block.iter().product::<i64>() == lanes as i64;
         let linear = |coef: [i128; 3], per: &dyn Fn(usize) -> Val| {
             whole
-                .then(|| Linear::new(Val::Int(0, true), 0, coef, block))
+                .then(|| Linear::form(Val::Int(0, true), 0, coef, block))
                 .flatten()
                 .unwrap_or_else(|| Lanes::from_fn(lanes, per))
         };
@@ -3100,7 +3100,7 @@ fn linear_offset(
     for (axis, slot) in coef.iter_mut().enumerate() {
         *slot = index_coef[axis] * row + byte_coef[axis];
     }
-    Linear::new(
+    Linear::form(
         Loc::Shared {
             ptr: Ptr {
                 kind: step.lands,
@@ -3377,7 +3377,7 @@ fn linear_binary(
                 (Op::Mul, _) => (base * c, coef.map(|k| k * c)),
                 _ => return None,
             };
-            Linear::new(Val::Int(0, va || vb), base, coef, a.block)
+            Linear::form(Val::Int(0, va || vb), base, coef, a.block)
         }
         // with a chosen parameter, a varying integer gives a varying unknown, but for an order
         (Val::Int(_, true), Val::Chosen(_)) if !matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) => {
@@ -3405,7 +3405,7 @@ fn linear_binary(
             }
             let sign = if negate { -1 } else { 1 };
             let row = i128::from(row);
-            Linear::new(
+            Linear::form(
                 Val::Ptr(Ptr {
                     kind: kinds.unbounded(p.kind),
                     byte: 0,
@@ -3420,10 +3420,7 @@ fn linear_binary(
         }
         (Val::Int(..), Val::Ptr(_)) => Some(Lanes::Uni(Val::Unknown(true))),
         // a pointer moved by an integer every thread shares
-        (Val::Ptr(p), Val::Int(c, _))
-            if (linear_left && (op == Op::Add || op == Op::Sub))
-                || (!linear_left && op == Op::Add) =>
-        {
+        (Val::Ptr(p), Val::Int(c, _)) if op == Op::Add || (linear_left && op == Op::Sub) => {
             let Some(row) = kinds
                 .get(p.kind)
                 .and_then(|kind| kind.shape.row_bytes(kind.element))
@@ -3438,7 +3435,7 @@ fn linear_binary(
             let Some(moved) = delta.and_then(|d| d.checked_mul(row)) else {
                 return Some(Lanes::Uni(Val::Unknown(true)));
             };
-            Linear::new(
+            Linear::form(
                 Val::Ptr(Ptr {
                     kind: kinds.unbounded(p.kind),
                     byte: 0,
@@ -3470,7 +3467,7 @@ fn linear_pair(op: Op, a: &Linear<Val>, b: &Linear<Val>) -> Option<Vals> {
     for (axis, slot) in coef.iter_mut().enumerate() {
         *slot = i128::from(a.coef[axis]) + sign * i128::from(b.coef[axis]);
     }
-    Linear::new(
+    Linear::form(
         Val::Int(0, va || vb),
         i128::from(a.base) + sign * i128::from(b.base),
         coef,

@@ -103,7 +103,7 @@ impl Lane for bool {
 
 /// `shape` with `base + x·coef[0] + y·coef[1] + z·coef[2]` as its number, for the thread at
 /// `(x, y, z)` of a block of shape `block`. Built only where every thread's number fits in an
-/// `i64` (`Linear::new`), so reading one never overflows.
+/// `i64` (`Linear::form`), so reading one never overflows.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Linear<T> {
     pub(super) shape: T,
@@ -116,7 +116,7 @@ impl<T: Lane> Linear<T> {
     /// The values `shape` numbered `base + coef · (x, y, z)` for the threads of `block`: one for
     /// all when the number does not depend on the thread, None when some thread's number (or
     /// the form itself) does not fit in an `i64`.
-    pub(super) fn new(shape: T, base: i128, coef: [i128; 3], block: [i64; 3]) -> Option<Lanes<T>> {
+    pub(super) fn form(shape: T, base: i128, coef: [i128; 3], block: [i64; 3]) -> Option<Lanes<T>> {
         let mut kept = [0i64; 3];
         for axis in 0..3 {
             // a coordinate that is always 0 adds nothing
@@ -144,10 +144,10 @@ impl<T: Lane> Linear<T> {
     /// The number of the thread at `at`.
     fn number_at(&self, at: [i64; 3]) -> i64 {
         let mut total = i128::from(self.base);
-        for axis in 0..3 {
-            total += i128::from(self.coef[axis]) * i128::from(at[axis]);
+        for (coef, at) in self.coef.iter().zip(at) {
+            total += i128::from(*coef) * i128::from(at);
         }
-        // in range for every thread of the block (`Linear::new`)
+        // in range for every thread of the block (`Linear::form`)
         total as i64
     }
 
@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn a_linear_form_reads_as_its_threads_values() {
         let block = [4, 3, 2];
-        let Some(Lanes::Linear(linear)) = Linear::new(0i64, 7, [1, 10, 100], block) else {
+        let Some(Lanes::Linear(linear)) = Linear::form(0i64, 7, [1, 10, 100], block) else {
             panic!("a linear form");
         };
         let values = linear.values();
@@ -302,21 +302,21 @@ mod tests {
     #[test]
     fn a_form_that_does_not_depend_on_the_thread_is_one_value() {
         // the z axis has one thread: its coefficient adds nothing
-        let lanes = Linear::new(0i64, 5, [0, 0, 9], [8, 4, 1]);
+        let lanes = Linear::form(0i64, 5, [0, 0, 9], [8, 4, 1]);
         assert!(matches!(lanes, Some(Lanes::Uni(5))));
     }
 
     #[test]
     fn a_form_out_of_range_for_some_thread_is_not_built() {
         let big = i128::from(i64::MAX) - 2;
-        assert!(Linear::new(0i64, big, [1, 0, 0], [4, 1, 1]).is_none());
-        assert!(Linear::new(0i64, big, [1, 0, 0], [3, 1, 1]).is_some());
+        assert!(Linear::form(0i64, big, [1, 0, 0], [4, 1, 1]).is_none());
+        assert!(Linear::form(0i64, big, [1, 0, 0], [3, 1, 1]).is_some());
     }
 
     #[test]
     fn operations_on_a_linear_form_read_every_thread() {
         let block = [4, 2, 1];
-        let Some(lanes) = Linear::new(0i64, 0, [1, 4, 0], block) else {
+        let Some(lanes) = Linear::form(0i64, 0, [1, 4, 0], block) else {
             panic!("a linear form");
         };
         let doubled = lanes.map(|v| v * 2);

@@ -32,15 +32,30 @@ fn kind_names() -> &'static [&'static str] {
     })
 }
 
-/// Fast field and kind access on tree-sitter nodes.
+/// Fast field, kind and parent access on tree-sitter nodes.
 pub trait NodeExt<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>>;
     fn node_kind(&self) -> &'static str;
+    /// The parent (`Node::parent`), from the tree's table when one is installed: `Node::parent`
+    /// descends from the root of the tree on every call.
+    fn up(&self) -> Option<Node<'t>>;
 }
 
 impl<'t> NodeExt<'t> for Node<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>> {
-        self.child_by_field_id(field_ids().get(name)?.get())
+        let id = field_ids().get(name)?.get();
+        // the table holds the field of each child as a cursor reads it; tree-sitter also finds
+        // fields of hidden children (`(x = f())` answers `left`) and reads an ERROR node's its
+        // own way, so a field the table does not hold, or any field of broken code, is asked of
+        // tree-sitter
+        if !self.has_error() {
+            if let Some((table, index)) = TreeTable::find(*self) {
+                if let Some(child) = table.field(index, id) {
+                    return Some(child);
+                }
+            }
+        }
+        self.child_by_field_id(id)
     }
 
     fn node_kind(&self) -> &'static str {
@@ -48,6 +63,10 @@ impl<'t> NodeExt<'t> for Node<'t> {
             Some(name) => name,
             None => self.kind(),
         }
+    }
+
+    fn up(&self) -> Option<Node<'t>> {
+        parent(*self)
     }
 }
 
@@ -356,6 +375,18 @@ impl<'t> Within<'t> {
     }
 }
 
+/// The node's parent: `Node::parent`, read from the tree's table when one is installed
+/// (`Node::parent` descends from the root of the tree on every call).
+pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
+    match TreeTable::find(node) {
+        Some((table, index)) => {
+            let parent = *table.parents.get(index)?;
+            table.node(parent as usize)
+        }
+        None => node.parent(),
+    }
+}
+
 /// Visits every node below `root` (pre-order) without recursion, so nesting depth cannot
 /// overflow the stack. The visitor returns false to skip a node's children.
 pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
@@ -408,6 +439,12 @@ pub struct TreeTable {
     nodes: Vec<tree_sitter::ffi::TSNode>,
     /// Per node, one past the last node of its subtree.
     ends: Vec<u32>,
+    /// Per node, its parent's position (`u32::MAX` for the root).
+    parents: Vec<u32>,
+    /// Per node, the field it fills in its parent (0: none).
+    fields: Vec<u16>,
+    /// Positions by node id.
+    positions: FxHashMap<usize, u32>,
 }
 
 thread_local! {
@@ -440,9 +477,17 @@ impl TreeTable {
         let root = tree.root_node();
         let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::new();
         let mut ends: Vec<u32> = Vec::new();
+        let mut parents: Vec<u32> = Vec::new();
+        let mut fields: Vec<u16> = Vec::new();
         let mut open: Vec<usize> = Vec::new();
         let mut cursor = root.walk();
         'walk: loop {
+            parents.push(
+                open.last()
+                    .and_then(|p| u32::try_from(*p).ok())
+                    .unwrap_or(u32::MAX),
+            );
+            fields.push(cursor.field_id().map_or(0, |id| id.get()));
             open.push(nodes.len());
             nodes.push(cursor.node().into_raw());
             ends.push(0);
@@ -471,12 +516,22 @@ impl TreeTable {
         } else {
             nodes.clear();
             ends.clear();
+            parents.clear();
+            fields.clear();
             std::ptr::null()
         };
+        let mut positions = FxHashMap::default();
+        positions.reserve(nodes.len());
+        for (index, node) in nodes.iter().enumerate() {
+            positions.insert(node.id as usize, index as u32);
+        }
         let table = std::rc::Rc::new(TreeTable {
             tree: tree_pointer,
             nodes,
             ends,
+            parents,
+            fields,
+            positions,
         });
         TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
         InstalledTable {
@@ -491,18 +546,25 @@ impl TreeTable {
         TABLES.with(|tables| {
             let tables = tables.try_borrow().ok()?;
             let table = tables.iter().rev().find(|t| t.tree == raw.tree)?;
-            // pre-order keeps start bytes in order: the nodes that start where this one does
-            // are together, and it is the one of them that is the same value
-            let start = raw.context[0];
-            let first = table.nodes.partition_point(|n| n.context[0] < start);
-            let index = table
-                .nodes
-                .get(first..)?
-                .iter()
-                .take_while(|n| n.context[0] == start)
-                .position(|n| n.id == raw.id && n.context == raw.context)?;
-            Some((std::rc::Rc::clone(table), first + index))
+            let index = *table.positions.get(&(raw.id as usize))? as usize;
+            let found = table.nodes.get(index)?;
+            // the same node: the same subtree at the same place
+            (found.id == raw.id && found.context == raw.context)
+                .then(|| (std::rc::Rc::clone(table), index))
         })
+    }
+
+    /// The child of the node at `index` that fills field `id`: the first one that does.
+    fn field<'t>(&self, index: usize, id: u16) -> Option<Node<'t>> {
+        let end = self.end_of(index);
+        let mut child = index + 1;
+        while child < end {
+            if self.fields.get(child) == Some(&id) {
+                return self.node(child);
+            }
+            child = self.end_of(child);
+        }
+        None
     }
 
     fn end_of(&self, index: usize) -> usize {

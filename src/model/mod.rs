@@ -414,7 +414,7 @@ impl<'t> Model<'t> {
             ) {
                 extent_end = extent_end.max(current.end_byte());
             }
-            node = current.parent();
+            node = current.up();
         }
         self.broken_regions.iter().any(|r| {
             r.start >= definition.start && r.start < definition.end && r.start <= extent_end
@@ -726,7 +726,7 @@ fn function_from_definition<'t>(
             syntax::walk_iterative(list, |n| {
                 if n.node_kind() == "type_identifier"
                     || (n.node_kind() == "identifier"
-                        && n.parent().map(|p| p.node_kind()) != Some("template_parameter_list"))
+                        && n.up().map(|p| p.node_kind()) != Some("template_parameter_list"))
                 {
                     template_parameters.push(text(n, source).to_string());
                 }

@@ -1390,10 +1390,13 @@ impl Slots {
 struct Deferred {
     key: (u32, u32),
     site: u32,
+    kind: AccessKind,
     locs: Lanes<Loc>,
     lanes: Mask,
     pointee: Pointee,
     warp_syncs: u32,
+    /// What a write stores, per thread.
+    stored: Option<Lanes<Stored>>,
 }
 
 /// What an access through a pointer reads: the array, the bytes it touches, the array's
@@ -1465,34 +1468,65 @@ impl<'t> Log<'t> {
     /// makes with an earlier access of the same interval; the reads put aside there first.
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
         let key = (epoch, array);
-        if self.deferred.iter().any(|d| d.key == key) {
-            let (due, rest): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut self.deferred)
-                .into_iter()
-                .partition(|d| d.key == key);
-            self.deferred = rest;
-            for read in due {
-                for lane in read.lanes.lanes() {
-                    let Loc::Shared { ptr, row: false } = read.locs.get(lane) else {
-                        continue;
-                    };
-                    let earlier = Record {
-                        linear: lane as i64,
-                        warp: lane as i64 / self.warp,
-                        start: ptr.byte,
-                        size: read.pointee.size,
-                        site: read.site,
-                        kind: AccessKind::Read,
-                        warp_syncs: read.warp_syncs,
-                        stored: Stored::Varying,
-                    };
-                    self.put(epoch, array, read.pointee.unit, earlier);
-                }
-            }
-        }
+        self.replay(key);
         if record.kind.writes() && !self.written.contains(&key) {
             self.written.push(key);
         }
         self.put(epoch, array, unit, record);
+    }
+
+    /// Logs the accesses put aside for an interval and array, in order.
+    fn replay(&mut self, key: (u32, u32)) {
+        if !self.deferred.iter().any(|d| d.key == key) {
+            return;
+        }
+        let (due, rest): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut self.deferred)
+            .into_iter()
+            .partition(|d| d.key == key);
+        self.deferred = rest;
+        let (epoch, array) = key;
+        for access in due {
+            if access.kind.writes() && !self.written.contains(&key) {
+                self.written.push(key);
+            }
+            for lane in access.lanes.lanes() {
+                let Loc::Shared { ptr, row: false } = access.locs.get(lane) else {
+                    continue;
+                };
+                let earlier = Record {
+                    linear: lane as i64,
+                    warp: lane as i64 / self.warp,
+                    start: ptr.byte,
+                    size: access.pointee.size,
+                    site: access.site,
+                    kind: access.kind,
+                    warp_syncs: access.warp_syncs,
+                    stored: access
+                        .stored
+                        .as_ref()
+                        .map_or(Stored::Varying, |s| s.get(lane)),
+                };
+                self.put(epoch, array, access.pointee.unit, earlier);
+            }
+        }
+    }
+
+    /// Whether an access to an interval and array may be put aside: a read, while no write
+    /// there is logged or put aside; a write whose threads touch bytes apart, while nothing
+    /// else there is.
+    fn may_defer(&self, key: (u32, u32), writes: bool) -> bool {
+        if self.written.contains(&key) {
+            return false;
+        }
+        if writes {
+            !self.deferred.iter().any(|d| d.key == key)
+                && !self.slots.iter().any(|(e, a, _)| (*e, *a) == key)
+        } else {
+            !self
+                .deferred
+                .iter()
+                .any(|d| d.key == key && d.kind.writes())
+        }
     }
 
     fn put(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
@@ -2686,11 +2720,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let site = self.log.site(node);
         // the array and sizes of the last kind met: the threads of one access share it
         let mut last: Option<(u32, Pointee)> = None;
+        if let Some(deferred) = self.defer_linear(locs, logged, site, kind, stored, &mut last) {
+            self.log.deferred.push(deferred);
+            return;
+        }
         if kind == AccessKind::Read {
-            if let Some(deferred) = self.defer_linear(locs, logged, site, &mut last) {
-                self.log.deferred.push(deferred);
-                return;
-            }
             // a read whose threads are all in one interval, on one kind of pointer, is put
             // aside while no write has touched that interval's array (`Log::defer`)
             let mut common: Option<(u32, u32, u32)> = None;
@@ -2725,14 +2759,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             if alike {
                 if let Some((_, pointee)) = last.filter(|(k, _)| *k == kind_id) {
                     let key = (epoch, pointee.array);
-                    if !self.log.written.contains(&key) {
+                    if self.log.may_defer(key, false) {
                         self.log.deferred.push(Deferred {
                             key,
                             site,
+                            kind,
                             locs: locs.clone(),
                             lanes: logged,
                             pointee,
                             warp_syncs,
+                            stored: None,
                         });
                         return;
                     }
@@ -2770,14 +2806,17 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }
     }
 
-    /// A read through a linear form of places to put aside: every logged thread inside the
-    /// array (its least and greatest byte are), in one interval, with one `__syncwarp()` count,
-    /// where no write has touched that interval's array. None where it is read thread by thread.
+    /// An access through a linear form of places to put aside (`Log::may_defer`): every logged
+    /// thread inside the array (its least and greatest byte are), in one interval, with one
+    /// `__syncwarp()` count, and for a write, no two threads on a common byte. None where it is
+    /// logged thread by thread.
     fn defer_linear(
         &self,
         locs: &Lanes<Loc>,
         logged: Mask,
         site: u32,
+        kind: AccessKind,
+        stored: Option<&Lanes<Stored>>,
         last: &mut Option<(u32, Pointee)>,
     ) -> Option<Deferred> {
         let Lanes::Linear(linear) = locs else {
@@ -2804,16 +2843,21 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return None;
         }
         let key = (epoch, pointee.array);
-        if self.log.written.contains(&key) {
+        if kind.writes() && !linear.apart(pointee.size) {
+            return None;
+        }
+        if !self.log.may_defer(key, kind.writes()) {
             return None;
         }
         Some(Deferred {
             key,
             site,
+            kind,
             locs: locs.clone(),
             lanes: logged,
             pointee,
             warp_syncs,
+            stored: stored.cloned(),
         })
     }
 
@@ -3368,6 +3412,18 @@ fn linear_binary(
     let base = i128::from(a.base);
     let coef = a.coef.map(i128::from);
     match (a.shape, b) {
+        (Val::Int(_, va), Val::Int(c, vb))
+            if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne) =>
+        {
+            let (low, high) = a.range();
+            decided(op, low, high, i128::from(c), linear_left)
+                .map(|truth| Lanes::Uni(Val::Int(truth, va || vb)))
+        }
+        (Val::Int(_, va), Val::Chosen(c)) if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) => {
+            let (low, high) = a.range();
+            decided(op, low, high, i128::from(c), linear_left)
+                .map(|truth| Lanes::Uni(Val::Int(truth, va)))
+        }
         (Val::Int(_, va), Val::Int(c, vb)) => {
             let c = i128::from(c);
             let (base, coef) = match (op, linear_left) {
@@ -3447,6 +3503,35 @@ fn linear_binary(
         }
         (Val::Ptr(_), _) => Some(Lanes::Uni(Val::Unknown(true))),
         _ => None,
+    }
+}
+
+/// A comparison of every thread's `x` (between `low` and `high`) with `c` (`x op c`, or
+/// `c op x` unless `linear_left`), where it comes out the same for all.
+fn decided(op: Op, low: i128, high: i128, c: i128, linear_left: bool) -> Option<i64> {
+    let op = match (linear_left, op) {
+        (true, op) => op,
+        (false, Op::Lt) => Op::Gt,
+        (false, Op::Le) => Op::Ge,
+        (false, Op::Gt) => Op::Lt,
+        (false, Op::Ge) => Op::Le,
+        (false, op) => op,
+    };
+    let (all, none) = match op {
+        Op::Lt => (high < c, low >= c),
+        Op::Le => (high <= c, low > c),
+        Op::Gt => (low > c, high <= c),
+        Op::Ge => (low >= c, high < c),
+        Op::Eq => (low == c && high == c, c < low || c > high),
+        Op::Ne => (c < low || c > high, low == c && high == c),
+        _ => return None,
+    };
+    if all {
+        Some(1)
+    } else if none {
+        Some(0)
+    } else {
+        None
     }
 }
 

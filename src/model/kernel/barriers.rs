@@ -50,10 +50,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// cannot see (the host, a header), and the barrier is then not known to split the block. A
     /// name with a visible definition is judged by that definition alone.
     pub(super) fn has_uniform_trip_count(&self, condition: Node<'t>) -> bool {
-        let Some(for_loop) = condition
-            .up()
-            .filter(|p| p.node_kind() == "for_statement")
-        else {
+        let Some(for_loop) = condition.up().filter(|p| p.node_kind() == "for_statement") else {
             return false;
         };
         if for_loop.field("condition") != Some(condition) {

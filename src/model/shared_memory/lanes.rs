@@ -162,6 +162,30 @@ impl<T: Lane> Linear<T> {
         (low, high)
     }
 
+    /// Whether the spans of `size` starting at the threads' numbers are pairwise apart: with
+    /// the axes in order of their coefficients' sizes, each coefficient passes everything the
+    /// smaller ones reach, so two threads that differ are at least `size` apart.
+    pub(super) fn apart(&self, size: i64) -> bool {
+        let mut axes: Vec<(i128, i128)> = (0..3)
+            .filter(|axis| self.block[*axis] > 1)
+            .map(|axis| {
+                (
+                    i128::from(self.coef[axis]).abs(),
+                    i128::from(self.block[axis] - 1),
+                )
+            })
+            .collect();
+        axes.sort_unstable();
+        let mut reach = i128::from(size.max(1)) - 1;
+        for (coef, steps) in axes {
+            if coef <= reach {
+                return false;
+            }
+            reach += coef * steps;
+        }
+        true
+    }
+
     fn get(&self, lane: usize) -> T {
         self.shape
             .numbered(self.number_at(coordinates(lane as i64, self.block)))
@@ -297,6 +321,34 @@ mod tests {
             assert_eq!(linear.get(lane), *value);
         }
         assert_eq!(linear.range(), (7, 7 + 3 + 20 + 100));
+    }
+
+    #[test]
+    fn threads_apart_when_each_axis_passes_the_smaller_ones() {
+        let form = |coef: [i128; 3], block: [i64; 3]| match Linear::form(0i64, 0, coef, block) {
+            Some(Lanes::Linear(linear)) => linear,
+            _ => panic!("a linear form"),
+        };
+        // `tile[ty][tx]` of floats in a 16 x 16 tile
+        assert!(form([4, 64, 0], [16, 16, 1]).apart(4));
+        // rows of 15 floats: row 1 starts inside row 0's last element's reach
+        assert!(!form([4, 60, 0], [16, 16, 1]).apart(4));
+        // two threads on one element
+        assert!(!form([2, 0, 0], [8, 1, 1]).apart(4));
+        // a negative coefficient reaches as far
+        assert!(form([-4, 0, 0], [32, 1, 1]).apart(4));
+        // every pair checked by brute force agrees on a few shapes
+        for coef in [[4, 64, 0], [4, 60, 0], [8, 4, 0], [1, 3, 0], [3, 1, 12]] {
+            let linear = form(coef, [4, 3, 2]);
+            let values = linear.values();
+            let mut brute = true;
+            for (i, a) in values.iter().enumerate() {
+                for b in &values[i + 1..] {
+                    brute &= (a - b).abs() >= 4;
+                }
+            }
+            assert!(!linear.apart(4) || brute, "{coef:?}");
+        }
     }
 
     #[test]

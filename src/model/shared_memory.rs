@@ -251,7 +251,7 @@ fn candidate_blocks(
 /// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
 /// in a subscript of a shared array (or of a pointer into one), directly or through locals
 /// computed from it. A thread rank or lane id counts as every axis.
-fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
+fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
     let mut definitions: Vec<(&str, &str)> = Vec::new();
     let mut shared: Vec<&str> = Vec::new();
     let mut subscripts: Vec<(&str, &str)> = Vec::new();
@@ -288,36 +288,39 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
         }
         true
     });
-    let words = |t: &str| -> Vec<String> {
+    let words = |t: &'s str| -> Vec<&'s str> {
         t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .map(str::to_string)
             .collect()
     };
+    // each definition's words, and whether it reads a thread rank or lane id, once
+    let read: Vec<(&str, Vec<&str>, bool)> = definitions
+        .iter()
+        .map(|(name, value)| {
+            let rank = value.contains("thread_rank")
+                || value.contains("laneid")
+                || value.contains("lane_id");
+            (*name, words(value), rank)
+        })
+        .collect();
     // locals that follow each axis, and pointers into shared memory
     let mut follows: [Vec<&str>; 3] = Default::default();
     let mut pointers: Vec<&str> = shared.clone();
     for _ in 0..6 {
-        for (name, value) in &definitions {
-            let value_words = words(value);
+        for (name, value_words, rank) in &read {
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
                 .enumerate()
             {
-                let rank = value.contains("thread_rank")
-                    || value.contains("laneid")
-                    || value.contains("lane_id");
                 if !follows[axis].contains(name)
-                    && (rank
+                    && (*rank
                         || value_words
                             .iter()
-                            .any(|w| w == field || follows[axis].contains(&w.as_str())))
+                            .any(|w| w == field || follows[axis].contains(w)))
                 {
                     follows[axis].push(name);
                 }
             }
-            if !pointers.contains(name)
-                && value_words.iter().any(|w| pointers.contains(&w.as_str()))
-            {
+            if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(w)) {
                 pointers.push(name);
             }
         }
@@ -336,23 +339,22 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
             if index.contains("thread_rank")
                 || index_words
                     .iter()
-                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+                    .any(|w| w == field || follows[axis].contains(w))
             {
                 axes[axis] = true;
             }
         }
     }
     // a pointer offset by the thread (`float* row = s + ty * 17`) follows the thread too
-    for (name, value) in &definitions {
+    for (name, value_words, _) in &read {
         if pointers.contains(name) && !shared.contains(name) {
-            let value_words = words(value);
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
                 .enumerate()
             {
                 if value_words
                     .iter()
-                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+                    .any(|w| w == field || follows[axis].contains(w))
                 {
                     axes[axis] = true;
                 }
@@ -1137,23 +1139,18 @@ impl<'m, 't> Program<'m, 't> {
         }
         let passed = std::mem::take(&mut state.passed);
         drop(state);
-        // every thread passes the same barriers in the same order, up to where it exits
-        let mut reference: Vec<usize> = Vec::new();
-        let mut barrier_nodes: Vec<Node<'t>> = Vec::new();
-        for lane_passed in passed.into_iter().take(threads.max(0) as usize) {
-            let common = lane_passed.len().min(reference.len());
-            if lane_passed[..common]
-                .iter()
-                .map(|n| n.id())
-                .ne(reference[..common].iter().copied())
-            {
+        // every thread passes the same barriers in the same order, up to where it exits: of
+        // any two threads' sequences, one begins the other
+        let mut reference = Passes::NONE;
+        for lane in passed.lanes.iter().take(threads.max(0) as usize) {
+            if !passed.one_begins_the_other(*lane, reference) {
                 return Run::Invalid;
             }
-            if lane_passed.len() > reference.len() {
-                reference = lane_passed.iter().map(|n| n.id()).collect();
-                barrier_nodes = lane_passed;
+            if passed.length(*lane) > passed.length(reference) {
+                reference = *lane;
             }
         }
+        let barrier_nodes = passed.sequence(reference);
         if log.outside {
             return Run::Invalid;
         }
@@ -1675,6 +1672,95 @@ impl Jumps {
     }
 }
 
+/// The barriers each thread has passed, in order. The sequences are held as the paths of a tree
+/// from an empty root, so that threads that pass the same barriers share one path, and passing
+/// one is a step along it rather than a copy per thread.
+#[derive(Default)]
+struct Passes<'t> {
+    /// Per path end: the end it extends, its barrier, its length.
+    ends: Vec<(u32, Node<'t>, u32)>,
+    /// The end each barrier leads to from an end (by the barrier's node id).
+    next: HashMap<(u32, usize), u32>,
+    /// Per thread, its end.
+    lanes: Vec<u32>,
+}
+
+impl<'t> Passes<'t> {
+    /// The empty sequence.
+    const NONE: u32 = u32::MAX;
+
+    fn new(lanes: usize) -> Self {
+        Passes {
+            lanes: vec![Self::NONE; lanes],
+            ..Passes::default()
+        }
+    }
+
+    /// The threads of `mask` pass barrier `node`.
+    fn pass(&mut self, mask: Mask, node: Node<'t>) {
+        let mut last: Option<(u32, u32)> = None;
+        for lane in mask.lanes() {
+            let Some(from) = self.lanes.get(lane).copied() else {
+                continue;
+            };
+            let to = match last {
+                Some((seen, to)) if seen == from => to,
+                _ => {
+                    let to = self.step(from, node);
+                    last = Some((from, to));
+                    to
+                }
+            };
+            if let Some(end) = self.lanes.get_mut(lane) {
+                *end = to;
+            }
+        }
+    }
+
+    fn step(&mut self, from: u32, node: Node<'t>) -> u32 {
+        if let Some(to) = self.next.get(&(from, node.id())) {
+            return *to;
+        }
+        let to = u32::try_from(self.ends.len()).unwrap_or(Self::NONE);
+        let length = self.length(from) + 1;
+        self.ends.push((from, node, length));
+        self.next.insert((from, node.id()), to);
+        to
+    }
+
+    fn length(&self, end: u32) -> u32 {
+        self.ends.get(end as usize).map_or(0, |e| e.2)
+    }
+
+    fn parent(&self, end: u32) -> u32 {
+        self.ends.get(end as usize).map_or(Self::NONE, |e| e.0)
+    }
+
+    /// Whether one of the two sequences begins the other.
+    fn one_begins_the_other(&self, a: u32, b: u32) -> bool {
+        let (mut longer, shorter) = if self.length(a) >= self.length(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        while self.length(longer) > self.length(shorter) {
+            longer = self.parent(longer);
+        }
+        longer == shorter
+    }
+
+    /// The barriers of a sequence, in order.
+    fn sequence(&self, mut end: u32) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        while let Some((from, node, _)) = self.ends.get(end as usize) {
+            out.push(*node);
+            end = *from;
+        }
+        out.reverse();
+        out
+    }
+}
+
 /// The threads of one block run together: each statement and expression is read once for all
 /// the threads that reach it, with a value per thread. Threads that take different branches run
 /// them one after the other, as each thread would on its own; nothing a thread logs depends on
@@ -1689,7 +1775,7 @@ struct Block<'p, 'm, 't> {
     speculative: Mask,
     /// Per thread: barriers passed, and `__syncwarp()` calls.
     epoch: Vec<u32>,
-    passed: Vec<Vec<Node<'t>>>,
+    passed: Passes<'t>,
     warp_syncs: Vec<u32>,
     /// `threadIdx` per axis, the linear thread index and the lane within the warp.
     coordinates: [Vals; 3],
@@ -1732,7 +1818,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             alive: Mask::first(lanes),
             speculative: Mask::NONE,
             epoch: vec![0; lanes],
-            passed: vec![Vec::new(); lanes],
+            passed: Passes::new(lanes),
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
             linear: linear(
@@ -2116,8 +2202,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);
         }
-        for lane in mask.and(self.alive).lanes() {
-            self.passed[lane].push(node);
+        let passing = mask.and(self.alive);
+        self.passed.pass(passing, node);
+        for lane in passing.lanes() {
             self.epoch[lane] += 1;
         }
         self.close_intervals();
@@ -2974,8 +3061,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             // a barrier reached speculatively: those threads stop there
             self.stop(mask.and(self.speculative));
-            for lane in mask.and(self.alive).lanes() {
-                self.passed[lane].push(node);
+            let passing = mask.and(self.alive);
+            self.passed.pass(passing, node);
+            for lane in passing.lanes() {
                 self.epoch[lane] += 1;
             }
             self.close_intervals();

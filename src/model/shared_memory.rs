@@ -3773,6 +3773,14 @@ fn is_block_barrier(call: Node, source: &str) -> bool {
 }
 
 fn is_integer_type(type_text: &str) -> bool {
+    let holds = |part: &[u8]| type_text.as_bytes().windows(part.len()).any(|w| w == part);
+    if !holds(b"const") && !holds(b"signed") {
+        // one word needs no replacing or joining
+        let mut words = type_text.split_whitespace();
+        if let (Some(word), None) = (words.next(), words.next()) {
+            return is_integer_word(word);
+        }
+    }
     let t = type_text
         .replace("const", "")
         .replace("unsigned", "int")
@@ -3804,6 +3812,30 @@ fn is_integer_type(type_text: &str) -> bool {
             | "std::int64_t"
             | "char"
             | "int char"
+    )
+}
+
+/// The one-word names `is_integer_type` accepts.
+fn is_integer_word(word: &str) -> bool {
+    matches!(
+        word,
+        "int"
+            | "long"
+            | "short"
+            | "size_t"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
+            | "int16_t"
+            | "uint16_t"
+            | "ptrdiff_t"
+            | "uint"
+            | "bool"
+            | "index_t"
+            | "std::size_t"
+            | "std::int64_t"
+            | "char"
     )
 }
 

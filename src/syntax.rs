@@ -48,14 +48,16 @@ impl<'t> NodeExt<'t> for Node<'t> {
         // fields of hidden children (`(x = f())` answers `left`) and reads an ERROR node's its
         // own way, so a field the table does not hold, or any field of broken code, is asked of
         // tree-sitter
-        if !self.has_error() {
-            if let Some((table, index)) = TreeTable::find(*self) {
-                if let Some(child) = table.field(index, id) {
-                    return Some(child);
-                }
+        let found = TreeTable::read(*self, |table, index| {
+            if table.broken.get(index).copied().unwrap_or(true) {
+                return None;
             }
+            table.field(index, id)
+        });
+        match found {
+            Some(Some(child)) => Some(child),
+            _ => self.child_by_field_id(id),
         }
-        self.child_by_field_id(id)
     }
 
     fn node_kind(&self) -> &'static str {
@@ -378,11 +380,11 @@ impl<'t> Within<'t> {
 /// The node's parent: `Node::parent`, read from the tree's table when one is installed
 /// (`Node::parent` descends from the root of the tree on every call).
 pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
-    match TreeTable::find(node) {
-        Some((table, index)) => {
-            let parent = *table.parents.get(index)?;
-            table.node(parent as usize)
-        }
+    match TreeTable::read(node, |table, index| {
+        let parent = *table.parents.get(index)?;
+        table.node(parent as usize)
+    }) {
+        Some(parent) => parent,
         None => node.parent(),
     }
 }
@@ -445,6 +447,10 @@ pub struct TreeTable {
     fields: Vec<u16>,
     /// Positions by node id.
     positions: FxHashMap<usize, u32>,
+    /// Per node, whether its subtree holds an error (`Node::has_error`).
+    broken: Vec<bool>,
+    /// The last node found and its position: a node is often asked for several fields in turn.
+    last: std::cell::Cell<(usize, u32)>,
 }
 
 thread_local! {
@@ -475,37 +481,51 @@ impl TreeTable {
     /// the guard returned is dropped.
     pub fn install(tree: &tree_sitter::Tree) -> InstalledTable<'_> {
         let root = tree.root_node();
-        let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::new();
-        let mut ends: Vec<u32> = Vec::new();
-        let mut parents: Vec<u32> = Vec::new();
-        let mut fields: Vec<u16> = Vec::new();
-        let mut open: Vec<usize> = Vec::new();
+        let capacity = root.descendant_count();
+        let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::with_capacity(capacity);
+        let mut ends: Vec<u32> = Vec::with_capacity(capacity);
+        let mut parents: Vec<u32> = Vec::with_capacity(capacity);
+        let mut fields: Vec<u16> = Vec::with_capacity(capacity);
+        let mut broken: Vec<bool> = Vec::with_capacity(capacity);
+        // the nodes whose subtrees are open, each with the children it has left to visit: a
+        // cursor's step to a next sibling costs as much when there is none, so the last child
+        // is known from the count instead of from a failed step
+        let mut open: Vec<(usize, usize)> = Vec::new();
         let mut cursor = root.walk();
+        let position = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         'walk: loop {
-            parents.push(
-                open.last()
-                    .and_then(|p| u32::try_from(*p).ok())
-                    .unwrap_or(u32::MAX),
-            );
+            let index = nodes.len();
+            parents.push(open.last().map_or(u32::MAX, |(p, _)| position(*p)));
             fields.push(cursor.field_id().map_or(0, |id| id.get()));
-            open.push(nodes.len());
-            nodes.push(cursor.node().into_raw());
+            let node = cursor.node();
+            broken.push(node.has_error());
+            nodes.push(node.into_raw());
             ends.push(0);
-            if cursor.goto_first_child() {
+            let children = node.child_count();
+            if children > 0 && cursor.goto_first_child() {
+                open.push((index, children - 1));
                 continue;
+            }
+            if let Some(end) = ends.get_mut(index) {
+                *end = position(nodes.len());
             }
             // close the subtrees that end here, up to the next sibling
             loop {
-                if let Some(end) = open.pop().and_then(|index| ends.get_mut(index)) {
-                    *end = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
-                }
-                if open.is_empty() {
+                let Some((parent, left)) = open.last_mut() else {
                     break 'walk;
+                };
+                if *left > 0 {
+                    *left -= 1;
+                    if cursor.goto_next_sibling() {
+                        break;
+                    }
                 }
-                if cursor.goto_next_sibling() {
-                    break;
+                let parent = *parent;
+                open.pop();
+                if let Some(end) = ends.get_mut(parent) {
+                    *end = position(nodes.len());
                 }
-                if !cursor.goto_parent() {
+                if open.is_empty() || !cursor.goto_parent() {
                     break 'walk;
                 }
             }
@@ -518,6 +538,7 @@ impl TreeTable {
             ends.clear();
             parents.clear();
             fields.clear();
+            broken.clear();
             std::ptr::null()
         };
         let mut positions = FxHashMap::default();
@@ -532,6 +553,8 @@ impl TreeTable {
             parents,
             fields,
             positions,
+            broken,
+            last: std::cell::Cell::new((0, u32::MAX)),
         });
         TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
         InstalledTable {
@@ -542,15 +565,28 @@ impl TreeTable {
 
     /// The installed table that holds `node`, and its position there.
     fn find(node: Node) -> Option<(std::rc::Rc<TreeTable>, usize)> {
+        Self::read(node, |table, index| (std::rc::Rc::clone(table), index))
+    }
+
+    /// `read` applied to the installed table that holds `node` and its position there; None
+    /// where no installed table holds it.
+    fn read<R>(node: Node, read: impl FnOnce(&std::rc::Rc<TreeTable>, usize) -> R) -> Option<R> {
         let raw = node.into_raw();
         TABLES.with(|tables| {
             let tables = tables.try_borrow().ok()?;
             let table = tables.iter().rev().find(|t| t.tree == raw.tree)?;
-            let index = *table.positions.get(&(raw.id as usize))? as usize;
+            let id = raw.id as usize;
+            let index = match table.last.get() {
+                (last, index) if last == id => index as usize,
+                _ => {
+                    let index = *table.positions.get(&id)?;
+                    table.last.set((id, index));
+                    index as usize
+                }
+            };
             let found = table.nodes.get(index)?;
             // the same node: the same subtree at the same place
-            (found.id == raw.id && found.context == raw.context)
-                .then(|| (std::rc::Rc::clone(table), index))
+            (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
         })
     }
 

@@ -1775,6 +1775,9 @@ struct Block<'p, 'm, 't> {
     speculative: Mask,
     /// Per thread: barriers passed, and `__syncwarp()` calls.
     epoch: Vec<u32>,
+    /// The barrier interval and `__syncwarp()` count every alive thread is at, when they agree:
+    /// found again after either changes, or a thread stops (`common_interval`).
+    common: std::cell::Cell<Option<Option<(u32, u32)>>>,
     passed: Passes<'t>,
     warp_syncs: Vec<u32>,
     /// `threadIdx` per axis, the linear thread index and the lane within the warp.
@@ -1818,6 +1821,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             alive: Mask::first(lanes),
             speculative: Mask::NONE,
             epoch: vec![0; lanes],
+            common: std::cell::Cell::new(None),
             passed: Passes::new(lanes),
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
@@ -1907,6 +1911,24 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }
     }
 
+    /// The barrier interval and `__syncwarp()` count every alive thread is at, when they agree.
+    fn common_interval(&self) -> Option<(u32, u32)> {
+        if let Some(known) = self.common.get() {
+            return known;
+        }
+        let mut lanes = self.alive.lanes();
+        let found = lanes.next().and_then(|first| {
+            let at = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
+            lanes
+                .all(|lane| {
+                    self.epoch.get(lane) == Some(&at.0) && self.warp_syncs.get(lane) == Some(&at.1)
+                })
+                .then_some(at)
+        });
+        self.common.set(Some(found));
+        found
+    }
+
     /// Threads of `mask` whose accesses are logged: alive and not speculative.
     fn certain(&self, mask: Mask) -> Mask {
         mask.and(self.alive).without(self.speculative)
@@ -1915,6 +1937,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// The threads of `mask` stop where they are, keeping what they logged.
     fn stop(&mut self, mask: Mask) {
         self.alive = self.alive.without(mask);
+        self.common.set(None);
     }
 
     /// One statement or expression read for the threads of `mask`: a step, and one more for
@@ -2207,6 +2230,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         for lane in passing.lanes() {
             self.epoch[lane] += 1;
         }
+        self.common.set(None);
         self.close_intervals();
     }
 
@@ -2921,14 +2945,21 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         if !inside {
             return None;
         }
-        let mut lanes = logged.lanes();
-        let first = lanes.next()?;
-        let (epoch, warp_syncs) = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
-        if !lanes.all(|lane| {
-            self.epoch.get(lane) == Some(&epoch) && self.warp_syncs.get(lane) == Some(&warp_syncs)
-        }) {
-            return None;
-        }
+        // the logged threads are alive: where every alive thread is at one interval, so are they
+        let (epoch, warp_syncs) = match self.common_interval() {
+            Some(at) => at,
+            None => {
+                let mut lanes = logged.lanes();
+                let first = lanes.next()?;
+                let at = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
+                if !lanes.all(|lane| {
+                    self.epoch.get(lane) == Some(&at.0) && self.warp_syncs.get(lane) == Some(&at.1)
+                }) {
+                    return None;
+                }
+                at
+            }
+        };
         let key = (epoch, pointee.array);
         if kind.writes() && !linear.apart(pointee.size) {
             return None;
@@ -3066,6 +3097,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             for lane in passing.lanes() {
                 self.epoch[lane] += 1;
             }
+            self.common.set(None);
             self.close_intervals();
             // `__syncthreads_count` and the like return the same value to every thread
             return Ok(Lanes::Uni(Val::Unknown(false)));
@@ -3078,6 +3110,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             for lane in mask.and(self.alive).lanes() {
                 self.warp_syncs[lane] += 1;
             }
+            self.common.set(None);
         }
         let arguments: Vec<Node<'t>> = node
             .field("arguments")

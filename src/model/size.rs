@@ -586,6 +586,27 @@ impl<'s, 't> Evaluator<'s, 't> {
                 // `v.size()`: a count that stays put between the allocation and the copy
                 let function = node.field("function")?;
                 let arguments = node.field("arguments")?;
+                // `min(partials, block)` of two constants is a constant
+                let name = match function.node_kind() {
+                    "template_function" => function.field("name").map(|n| text(n, self.source)),
+                    _ => Some(text(function, self.source)),
+                }
+                .unwrap_or("");
+                let short = name.rsplit("::").next().unwrap_or(name);
+                if let Some(smaller) = match short {
+                    "min" | "MIN" | "umin" | "imin" | "llmin" | "ullmin" => Some(true),
+                    "max" | "MAX" | "umax" | "imax" | "llmax" | "ullmax" => Some(false),
+                    _ => None,
+                } {
+                    let values: Vec<i128> = named_children(arguments)
+                        .filter(|a| a.node_kind() != "comment")
+                        .map(|a| self.eval_at(a, depth + 1)?.as_constant())
+                        .collect::<Option<Vec<i128>>>()?;
+                    let [a, b] = values.as_slice() else {
+                        return None;
+                    };
+                    return Some(Sym::constant(if smaller { *a.min(b) } else { *a.max(b) }));
+                }
                 if function.node_kind() == "field_expression"
                     && named_children(arguments).next().is_none()
                 {

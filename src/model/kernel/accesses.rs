@@ -82,6 +82,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     IndexStatus::Bounded { bound: None }
                 }
+                // the values that reach the index here are not the thread's position (a
+                // permutation read back from shared memory, chosen per thread): not a thread index
+                IndexStatus::Unguarded { .. }
+                    if !self.reaches_as_global_index(index, pointer_offset) =>
+                {
+                    IndexStatus::NotThreadIndexed
+                }
                 status => status,
             }
         } else {

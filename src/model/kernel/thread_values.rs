@@ -446,6 +446,81 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// Whether the values that reach `index` (and the pointer's `offset`) at this access carry
+    /// the global thread index: each local read there through the definitions that reach that
+    /// read, and a choice `c ? a : b` through the values it chooses between.
+    pub(super) fn reaches_as_global_index(
+        &self,
+        index: Node<'t>,
+        offset: Option<Node<'t>>,
+    ) -> bool {
+        let mut visiting = Vec::new();
+        let mut deps = self.value_deps(index, 0, &mut visiting);
+        if let Some(offset) = offset {
+            deps = deps.union(self.value_deps(offset, 0, &mut visiting));
+        }
+        deps.is_global_index()
+    }
+
+    /// The thread identity of the value `node` has where it is written: like `expression_deps`,
+    /// but a local contributes only the definitions that reach this read of it, and a
+    /// conditional only the values it may take (which thread chooses does not make the chosen
+    /// value a thread index).
+    fn value_deps(&self, node: Node<'t>, depth: usize, visiting: &mut Vec<String>) -> Deps {
+        let whole = self.expression_deps(node, 0);
+        if depth > 16 || whole.is_uniform() {
+            return whole;
+        }
+        let node = strip(node, self.source);
+        // what flows here is never more than the expression's thread identity as a whole
+        let within = |deps: Deps| deps.intersection(whole);
+        within(match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+                    || self.stride_variables.contains(name)
+                {
+                    return whole;
+                }
+                let Some((key, values)) = crate::model::ranges::RangeContext::reaching(self, node)
+                else {
+                    return whole;
+                };
+                if values.is_empty() || visiting.contains(&key) {
+                    return whole;
+                }
+                visiting.push(key);
+                let mut deps = Deps::NONE;
+                for value in values {
+                    deps = deps.union(
+                        if crate::model::reaching::updates_itself(value, self.source) {
+                            whole
+                        } else {
+                            self.value_deps(value, depth + 1, visiting)
+                        },
+                    );
+                    if deps == whole {
+                        break;
+                    }
+                }
+                visiting.pop();
+                deps
+            }
+            "conditional_expression" => {
+                let mut deps = Deps::NONE;
+                for branch in [node.field("consequence"), node.field("alternative")] {
+                    let Some(branch) = branch else { return whole };
+                    deps = deps.union(self.value_deps(branch, depth + 1, visiting));
+                }
+                deps
+            }
+            "binary_expression" => named_children(node).fold(Deps::NONE, |deps, child| {
+                deps.union(self.value_deps(child, depth + 1, visiting))
+            }),
+            _ => whole,
+        })
+    }
+
     /// Whether every visible launch keeps this global index inside the problem: each axis its
     /// thread identity comes from has an exact grid (one block per row, a grid the size of the
     /// problem), never one rounded up. No launch visible: nothing is known.

@@ -86,12 +86,19 @@ impl<'t> Locals<'t> {
                         .and_then(syntax::declarator_name)
                         .map(|n| text(n, source));
                     if let (Some(name), Some(value)) = (name, node.field("value")) {
-                        if value.node_kind() == "argument_list"
-                            || value.node_kind() == "initializer_list"
-                        {
-                            locals.dim3.insert(name, value);
-                        } else {
-                            locals.values.entry(name).or_default().push(value);
+                        // `unsigned blocks(n / 256);` is a scalar initialised directly
+                        let is_dim3 = node
+                            .parent()
+                            .and_then(|d| d.field("type"))
+                            .is_some_and(|t| text(t, source) == "dim3");
+                        match direct_initializer(value, is_dim3) {
+                            Some(scalar) => locals.values.entry(name).or_default().push(scalar),
+                            None if value.node_kind() == "argument_list"
+                                || value.node_kind() == "initializer_list" =>
+                            {
+                                locals.dim3.insert(name, value);
+                            }
+                            None => locals.values.entry(name).or_default().push(value),
                         }
                     }
                 }
@@ -234,7 +241,10 @@ impl<'t> Locals<'t> {
                     let (Some(name), Some(value)) = (name, declarator.field("value")) else {
                         continue;
                     };
-                    if value.node_kind() == "argument_list"
+                    if let Some(scalar) = direct_initializer(value, is_dim3) {
+                        // `constexpr unsigned int blocks(cells / 128);`
+                        self.file_constants.insert(name, scalar);
+                    } else if value.node_kind() == "argument_list"
                         || value.node_kind() == "initializer_list"
                     {
                         if is_dim3 {
@@ -280,13 +290,27 @@ impl<'t> Locals<'t> {
     }
 }
 
+/// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
+/// (its list is its components) or a list of more than one value.
+fn direct_initializer(value: Node, is_dim3: bool) -> Option<Node> {
+    if is_dim3 || !matches!(value.node_kind(), "argument_list" | "initializer_list") {
+        return None;
+    }
+    let mut values = syntax::named_children(value).filter(|c| c.node_kind() != "comment");
+    let first = values.next()?;
+    values.next().is_none().then_some(first)
+}
+
 /// A local's value at one point of its function.
 pub(super) enum Held<'t> {
     /// Never assigned before that point (a parameter, a global, a component left as declared).
     NotLocal,
     /// Exactly this value, assigned on every path.
     One(Node<'t>),
-    /// Several values may reach it, or one built from an earlier value.
+    /// One of these values, each assigned whole on its own path (`if (small) g = 1; else g = n /
+    /// 256;`, or the value a loop's last trip left).
+    Alternatives(Vec<Node<'t>>),
+    /// A value built from an earlier one (`g *= 2`, `g++`) may reach it.
     Several,
 }
 
@@ -294,11 +318,30 @@ impl<'t> Held<'t> {
     fn of(values: &[Node<'t>], at: Node<'t>, scope: Option<Node<'t>>, source: &str) -> Held<'t> {
         // without the function, parents are found from the tree's root (slower, the same answer)
         let scope = scope.unwrap_or(at);
-        match reaching::reaching(values, at, scope, source).as_slice() {
+        let reaching = reaching::reaching(values, at, scope, source);
+        match reaching.as_slice() {
             [] => Held::NotLocal,
             [value] if !reaching::updates_itself(*value, source) => Held::One(*value),
+            _ if reaching
+                .iter()
+                .all(|v| !reaching::updates_itself(*v, source)) =>
+            {
+                Held::Alternatives(reaching)
+            }
             _ => Held::Several,
         }
+    }
+}
+
+/// What a grid axis is when it may be any of several: exact when each is, rounded up from `E`
+/// when each is exact or rounded up from that same `E`, unknown otherwise.
+pub(super) fn join(a: GridAxis, b: GridAxis) -> GridAxis {
+    match (a, b) {
+        (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
+        (GridAxis::RoundedUp(total), GridAxis::Exact)
+        | (GridAxis::Exact, GridAxis::RoundedUp(total)) => GridAxis::RoundedUp(total),
+        (GridAxis::RoundedUp(a), GridAxis::RoundedUp(b)) if a == b => GridAxis::RoundedUp(a),
+        _ => GridAxis::Unknown,
     }
 }
 
@@ -344,6 +387,9 @@ impl<'t> Classifier<'_, 't> {
                 }
                 match self.locals.value_at(name, node, self.source) {
                     Held::One(value) => return self.axis(value, depth + 1),
+                    // assigned on several paths (`if (n < 512) g = 1; else g = n / 512;`): every
+                    // path's grid must keep the threads inside the data
+                    Held::Alternatives(values) => return self.alternatives(&values, depth),
                     Held::Several => return GridAxis::Unknown,
                     Held::NotLocal => {}
                 }
@@ -378,6 +424,15 @@ impl<'t> Classifier<'_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "call_expression" => self.call(node, depth),
+            // `n % B == 0 ? n / B : n / B + 1`: either value may be the grid
+            "conditional_expression" => {
+                match (node.field("consequence"), node.field("alternative")) {
+                    (Some(yes), Some(no)) => {
+                        join(self.axis(yes, depth + 1), self.axis(no, depth + 1))
+                    }
+                    _ => GridAxis::Unknown,
+                }
+            }
             // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name, or
             // by every value the function assigns to its entries
             "subscript_expression" => {
@@ -389,6 +444,18 @@ impl<'t> Classifier<'_, 't> {
             }
             _ => GridAxis::Unknown,
         }
+    }
+
+    /// The grid one of `values` gives, each reaching on its own path.
+    pub(super) fn alternatives(&self, values: &[Node<'t>], depth: usize) -> GridAxis {
+        let mut all = GridAxis::Exact;
+        for value in values {
+            all = join(all, self.axis(*value, depth + 1));
+            if all == GridAxis::Unknown {
+                break;
+            }
+        }
+        all
     }
 
     /// What the entries of a local table are, from every value the function assigns to them:
@@ -471,6 +538,29 @@ impl<'t> Classifier<'_, 't> {
         let classified = self.axis(node, depth);
         if classified != GridAxis::Unknown {
             return classified;
+        }
+        // `(count * sizeof(T)) / BYTES`: a floor of a product of sizes stays inside that product
+        if node.node_kind() == "binary_expression"
+            && matches!(operator(node, self.source), "*" | "<<")
+        {
+            return match (node.field("left"), node.field("right")) {
+                (Some(left), Some(right))
+                    if !self.is_fractional(left) && !self.is_fractional(right) =>
+                {
+                    match (
+                        self.numerator(left, depth + 1),
+                        self.numerator(right, depth + 1),
+                    ) {
+                        (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
+                        (GridAxis::RoundedUp(total), GridAxis::Exact)
+                        | (GridAxis::Exact, GridAxis::RoundedUp(total)) => {
+                            GridAxis::RoundedUp(total)
+                        }
+                        _ => GridAxis::Unknown,
+                    }
+                }
+                _ => GridAxis::Unknown,
+            };
         }
         // `(dim - i) / B`: what is taken away never adds threads
         if node.node_kind() == "binary_expression" && operator(node, self.source) == "-" {

@@ -116,7 +116,7 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
             match locals.component_at(name, field, config, source) {
                 Held::NotLocal => {}
                 Held::One(value) => parts[axis] = Some(value),
-                Held::Several => parts[axis] = None,
+                Held::Several | Held::Alternatives(_) => parts[axis] = None,
             }
         }
     }
@@ -158,7 +158,7 @@ fn unbounded_size<'t>(
                     return unbounded_size(locals, definition, source, block, depth + 1)
                         .map(|(_, inner)| (definition, inner));
                 }
-                Held::Several => return None,
+                Held::Several | Held::Alternatives(_) => return None,
                 Held::NotLocal => {}
             }
             counts_items(name, block).then_some((value, name))

@@ -209,6 +209,11 @@ pub trait GridHelpers {
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper>;
     /// The value of an object-like `#define`.
     fn define(&self, name: &str) -> Option<&str>;
+    /// For a host function `name` with `arity` arguments that returns a `dim3`, each axis of the
+    /// grid it returns (see `returned_grid_of`); None when it is not one or is not visible.
+    fn returned_grid(&self, _name: &str, _arity: usize) -> Option<[GridAxis; 3]> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -433,7 +438,7 @@ fn components<'t>(
                 (None, Held::One(value)) => dim3_arguments(strip(value, source), source),
                 (Some(_), Held::One(value)) => dim3_arguments(strip(value, source), source),
                 // declared with a shape and assigned again: which one a launch sees is not known
-                (Some(_), Held::Several) => return vec![None, None, None],
+                (Some(_), Held::Several | Held::Alternatives(_)) => return vec![None, None, None],
                 _ => None,
             }
         }
@@ -454,13 +459,16 @@ fn components<'t>(
     }
 }
 
-/// The components of `dim3(a, b)` or `{a, b}`.
+/// The components of `dim3(a, b)`, `make_uint3(a, b, c)` or `{a, b}`.
 fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     match node.node_kind() {
         "call_expression"
-            if node
-                .field("function")
-                .is_some_and(|f| text(f, source) == "dim3") =>
+            if node.field("function").is_some_and(|f| {
+                matches!(
+                    text(f, source),
+                    "dim3" | "make_uint3" | "make_int3" | "uint3" | "int3"
+                )
+            }) =>
         {
             node.field("arguments")
         }
@@ -565,18 +573,26 @@ fn launch_site<'t>(
         };
         let default_one = grid.is_some() && grid_parts.iter().any(Option::is_some);
         grid_blocks[axis] = match (&assigned, grid_values[axis]) {
-            (Held::Several, _) => None,
+            (Held::Several | Held::Alternatives(_), _) => None,
             (_, Some(value)) => most_blocks(classifier, value, 0),
             (Held::NotLocal, None) if default_one => Some(1), // dim3 default 1
             _ => None,
         };
         *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
             (Held::One(value), _) => classifier.axis(value, 0),
+            // `grid.x` assigned in each branch of an `if`: the grid of every path
+            (Held::Alternatives(values), _) => classifier.alternatives(&values, 0),
             (Held::Several, _) => GridAxis::Unknown,
             (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
             (Held::NotLocal, None) if default_one => GridAxis::Exact, // dim3 default 1
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
+    }
+    // `dim3 grid = grid_for(rows, cols);`: the grid a host helper returns, read in the helper
+    if let Some(returned) = grid.and_then(|g| returned_grid(classifier, g)) {
+        grid_axes = returned;
+        grid_values = [None, None, None];
+        grid_blocks = [None, None, None];
     }
     let mut block_dims = [None, None, None];
     for (axis, slot) in block_dims.iter_mut().enumerate() {
@@ -640,6 +656,112 @@ fn launch_site<'t>(
         grid_in_arguments,
         shared_bytes,
     })
+}
+
+/// The grid a launch's configuration argument holds when it is the value of a host helper that
+/// returns one (`dim3 grid = grid_for(b, h, s);` or the call itself): each axis as the helper
+/// computes it.
+fn returned_grid<'t>(classifier: &Classifier<'_, 't>, grid: Node<'t>) -> Option<[GridAxis; 3]> {
+    let source = classifier.source;
+    let mut node = strip(grid, source);
+    if node.node_kind() == "identifier" {
+        node = match classifier.locals.value_at(text(node, source), node, source) {
+            Held::One(value) => strip(value, source),
+            _ => return None,
+        };
+    }
+    if node.node_kind() != "call_expression" {
+        return None;
+    }
+    let function = node.field("function")?;
+    let name = text(function, source);
+    if matches!(name, "dim3" | "make_uint3" | "make_int3") {
+        return None;
+    }
+    let arguments = syntax::call_arguments(node);
+    let mut axes = classifier.helpers.returned_grid(name, arguments.len())?;
+    // an extent the helper was given is the argument the call passes for it
+    for axis in &mut axes {
+        if let GridAxis::RoundedUp(total) = axis {
+            if let Some(position) = total
+                .strip_prefix(HELPER_PARAMETER)
+                .and_then(|p| p.parse::<usize>().ok())
+            {
+                *axis = match arguments.get(position) {
+                    Some(argument) => GridAxis::RoundedUp(normalized(*argument, source)),
+                    None => GridAxis::Unknown,
+                };
+            }
+        }
+    }
+    Some(axes)
+}
+
+/// Marks an extent that is a grid helper's parameter, by position, in what the helper returns.
+const HELPER_PARAMETER: &str = "\u{1}parameter ";
+
+/// What a host function that returns a `dim3` gives on each axis: its single `return` of
+/// `{x, y}`, `dim3(x, y)` or a local `dim3` built so, each component classified with the
+/// function's own locals (its parameters are the caller's sizes). None for any other function.
+pub fn returned_grid_of(
+    function: &super::Function,
+    source: &str,
+    helpers: &dyn GridHelpers,
+) -> Option<[GridAxis; 3]> {
+    // a grid helper is a few lines; longer bodies are not read for one
+    if function.body.byte_range().len() > 2000 || function.kind != super::FunctionKind::Host {
+        return None;
+    }
+    let returns_dim3 = function
+        .definition
+        .field("type")
+        .is_some_and(|t| text(t, source) == "dim3");
+    if !returns_dim3 {
+        return None;
+    }
+    let mut returns = Vec::new();
+    syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "return_statement" {
+            returns.push(node.named_child(0));
+            return false;
+        }
+        node.node_kind() != "lambda_expression"
+    });
+    let [Some(value)] = returns.as_slice() else {
+        return None;
+    };
+    let locals = Locals::of(function.body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers,
+        constants_divide: true,
+    };
+    let parts = components(&classifier, Some(*value));
+    let grid_name = strip(*value, source);
+    let grid_name = (grid_name.node_kind() == "identifier").then_some(grid_name);
+    let mut axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
+    for (axis, slot) in axes.iter_mut().enumerate() {
+        let assigned = match grid_name {
+            Some(g) => locals.component_at(text(g, source), AXIS_NAMES[axis], g, source),
+            None => Held::NotLocal,
+        };
+        *slot = match (assigned, parts.get(axis).copied().flatten()) {
+            (Held::One(value), _) => classifier.axis(value, 0),
+            (Held::Alternatives(values), _) => classifier.alternatives(&values, 0),
+            (Held::Several, _) => GridAxis::Unknown,
+            (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
+            // a component left out of the list is 1
+            (Held::NotLocal, None) if parts.iter().any(Option::is_some) => GridAxis::Exact,
+            (Held::NotLocal, None) => GridAxis::Unknown,
+        };
+        if let GridAxis::RoundedUp(total) = slot {
+            if let Some(position) = function.parameters.iter().position(|p| p.name == *total) {
+                *slot = GridAxis::RoundedUp(format!("{HELPER_PARAMETER}{position}"));
+            }
+        }
+    }
+    Some(axes)
 }
 
 /// Where a launch's dynamic shared-memory byte count is, if anywhere.

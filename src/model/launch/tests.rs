@@ -64,7 +64,7 @@ fn exact_grids_and_unknown_ones() {
         ("k<<<num_blocks, 256>>>(p, n);", GridAxis::Unknown),
         ("k<<<max(1, n / 256), 256>>>(p, n);", GridAxis::Unknown),
         (
-            "int g = 1; if (n > 4) g = n; k<<<g, 256>>>(p, n);",
+            "int g = 1; if (n > 4) g = num_blocks; k<<<g, 256>>>(p, n);",
             GridAxis::Unknown,
         ),
         (
@@ -201,10 +201,110 @@ fn each_launch_sees_the_grid_assigned_last_on_its_path() {
         [
             GridAxis::Exact,
             rounded("n"),
-            GridAxis::Unknown,
+            // rounded up on one of its paths
+            rounded("n"),
             GridAxis::Exact
         ]
     );
+}
+
+#[test]
+fn a_grid_chosen_in_branches_is_what_every_branch_gives() {
+    for (launch, expected) in [
+        // one block of the whole signal, or whole blocks of 512
+        (
+            "dim3 grid, block; if (n <= 512) { block.x = n; } else { grid.x = n / 512; block.x = 512; } k<<<grid, block>>>(p, n);",
+            GridAxis::Exact,
+        ),
+        (
+            "int blocks; if (rows > 64) blocks = rows / 4; else blocks = rows; k<<<blocks, 4>>>(p, rows);",
+            GridAxis::Exact,
+        ),
+        (
+            "int blocks = n / 256; if (tail) blocks = (n + 255) / 256; k<<<blocks, 256>>>(p, n);",
+            rounded("n"),
+        ),
+        (
+            "int blocks = (rows + 3) / 4; if (tail) blocks = (n + 255) / 256; k<<<blocks, 256>>>(p, n);",
+            GridAxis::Unknown,
+        ),
+        (
+            "int blocks = n / 256; if (tail) blocks++; k<<<blocks, 256>>>(p, n);",
+            GridAxis::Unknown,
+        ),
+        (
+            "k<<<(n % 256 == 0) ? n / 256 : n / 256 + 1, 256>>>(p, n);",
+            rounded("n"),
+        ),
+        (
+            "k<<<rows > 1024 ? rows / 4 : rows, 256>>>(p, rows);",
+            GridAxis::Exact,
+        ),
+    ] {
+        let source = format!("void f(float* p, int n, int rows, bool tail) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], expected, "{launch}");
+    }
+}
+
+#[test]
+fn helpers_written_as_a_choice_round_up_and_constants_fold_through_min() {
+    let helper = "static unsigned div_up(unsigned a, unsigned b) { return (a % b == 0) ? (a / b) : (a / b + 1); }\n";
+    let grid = grid_of(&format!(
+        "{helper}void f(float* p, int n) {{ k<<<div_up(n, 128), 128>>>(p, n); }}"
+    ));
+    assert_eq!(grid[0], rounded("n"));
+    // 65536 / 256 partial sums in one block of as many threads: nothing rounds up
+    let grid = grid_of(&format!(
+        "{helper}void f(int* p) {{ const int count = 65536; int block = 256; int partials = count / block; int threads = min(partials, block); k<<<div_up(partials, threads), threads>>>(p); }}"
+    ));
+    assert_eq!(grid[0], GridAxis::Exact);
+}
+
+#[test]
+fn grids_from_vector_constructors_direct_initialisers_and_floors_of_products() {
+    let grid = grid_of(
+        "void f(unsigned* h, int blocks) { dim3 grid(blocks, 1, 1); grid = make_uint3(64, 1, 1); merge<<<grid, 64>>>(h, blocks); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    let grid = grid_of(
+        "constexpr unsigned cells(64 * 64 * 64);\nconstexpr unsigned cellBlocks(cells / 128);\nvoid f(float* m) { scan<<<cellBlocks, 128>>>(m); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    let grid = grid_of(
+        "void f(char* d, const char* name) { unsigned bytes = file_size(name); unsigned padding = bytes % 2048 == 0 ? 0 : 2048 - bytes % 2048; unsigned words = (bytes + padding) / sizeof(int); unsigned chunks = words * sizeof(int) / 2048; pack<<<chunks, 128>>>(d, chunks); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    // a floor of a rounded-up count is still rounded up
+    let grid = grid_of(
+        "void f(float* p, int n) { int padded = ((n + 255) / 256) * 4; k<<<padded * 64 / 256, 256>>>(p, n); }",
+    );
+    assert_eq!(grid[0], rounded("n"));
+}
+
+#[test]
+fn a_grid_returned_by_a_host_helper_is_read_in_the_helper() {
+    let helper = "dim3 softmax_grid(int batch, int heads, int seq, int threads) {\n  int per_block = threads / seq;\n  unsigned x = heads * seq / per_block;\n  unsigned y = batch;\n  return {x, y};\n}\n";
+    let found = sites(&format!(
+        "{helper}void f(float* v, int b, int h, int s) {{ dim3 grid = softmax_grid(b, h, s, 128); softmax<<<grid, 128>>>(v, h, s); }}"
+    ));
+    let launch = found
+        .iter()
+        .find(|l| l.kernel == "softmax")
+        .expect("launch");
+    assert_eq!(
+        launch.grid,
+        [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]
+    );
+    let rounding = "dim3 cover(int count) { return dim3((count + 255) / 256); }\n";
+    let found = sites(&format!(
+        "{rounding}void f(float* v, int n) {{ fill<<<cover(n), 256>>>(v, n); }}"
+    ));
+    assert_eq!(found[0].grid[0], rounded("n"));
+    // a helper that does not return a `dim3` is not read as one
+    let found = sites(
+        "int count(int n) { return n; }\nvoid f(float* v, int n) { fill<<<count(n), 256>>>(v, n); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
 }
 
 #[test]

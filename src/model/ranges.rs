@@ -650,6 +650,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             }
             _ => return None,
         };
+        // `int p(0)`, `int p{0}`: initialised directly
+        let start = match start.node_kind() {
+            "argument_list" | "initializer_list" if start.named_child_count() == 1 => {
+                start.named_child(0)?
+            }
+            _ => start,
+        };
         let counter = text(strip(counter, source), source);
         let update = strip(looped.field("update")?, source);
         let steps_by_one = match update.node_kind() {

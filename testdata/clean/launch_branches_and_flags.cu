@@ -4,7 +4,9 @@
 // divides, a grid built with `make_uint3`, a constant initialised directly, a floor of a product
 // of sizes, an offset stepped a counted number of times inside its block's span, positions read
 // back from shared memory after a sort, a flag set under a test of the valid range of a tile,
-// and a copy of a row number taken before the row is turned into an element offset.
+// a copy of a row number taken before the row is turned into an element offset, and buffers
+// the host sizes from the grid it launches (a padded count, a count of blocks read back from
+// the device).
 #include <algorithm>
 #include "cuda_check.h"
 
@@ -144,6 +146,28 @@ __global__ void row_dot(const float* m, const float* v, float* y, int rows, int 
     }
 }
 
+// One slot of generator state per thread of a grid sized from a padded count.
+__global__ void seed_states(unsigned seed, unsigned* state) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    state[i] = seed ^ i;
+}
+
+// Each block records the low and high value of each of its 9 planes of 5 x 5 columns.
+constexpr unsigned kColumns(5 * 5);
+constexpr unsigned kPlanes(9);
+__global__ void plane_ranges(const float* volume, const unsigned* active, float* ranges) {
+    const unsigned column(threadIdx.y);
+    unsigned at(2 * (column + kColumns * kPlanes * blockIdx.x));
+    const float* cell = volume + active[blockIdx.x] * kColumns * kPlanes;
+    for (int p(0); p < kPlanes; ++p) {
+        if (threadIdx.x == 0) {
+            ranges[at] = cell[column];
+            ranges[at + 1] = cell[column];
+            at += 2 * kColumns;
+        }
+    }
+}
+
 dim3 score_grid(int batch, int heads, int seq, int threads) {
     const int per_block = threads / seq > 0 ? threads / seq : 1;
     unsigned x = heads * seq / per_block;
@@ -205,4 +229,25 @@ void run(const float* d_signal, float* d_out, float* d_scores, int* d_data, unsi
     relax_tiles<<<tiles, TILE>>>(d_src, d_dst, cols, steps);
     row_dot<<<(rows + 3) / 4, 128>>>(d_m, d_v, d_y, rows, mcols);
     CUDA_CHECK(cudaGetLastError());
+
+    const int state_count = (rows / 256 + 1) * 256;
+    unsigned* d_state;
+    CUDA_CHECK(cudaMalloc((void**)&d_state, sizeof(unsigned) * state_count));
+    seed_states<<<state_count / 256, 256>>>(42u, d_state);
+    CUDA_CHECK(cudaGetLastError());
+
+    // the blocks to scan are counted on the device
+    unsigned live_blocks = 0;
+    unsigned* d_live;
+    CUDA_CHECK(cudaMalloc((void**)&d_live, sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(d_live, 0, sizeof(unsigned)));
+    CUDA_CHECK(cudaMemcpy(&live_blocks, d_live, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    float* d_ranges;
+    CUDA_CHECK(cudaMalloc((void**)&d_ranges, live_blocks * kColumns * kPlanes * 2 * sizeof(float)));
+    const dim3 columns{16, kColumns, 1};
+    plane_ranges<<<live_blocks, columns>>>(d_src, d_live, d_ranges);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaFree(d_ranges));
+    CUDA_CHECK(cudaFree(d_live));
+    CUDA_CHECK(cudaFree(d_state));
 }

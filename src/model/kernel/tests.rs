@@ -112,3 +112,50 @@ fn a_copy_taken_before_the_tested_value_changes_carries_the_test() {
         .replace("    float sum", "    int out_row = row;\n    float sum");
     assert_eq!(statuses(&late), [(7, "unguarded"), (8, "unguarded")]);
 }
+
+#[test]
+fn an_index_inside_the_buffer_every_launch_sizes_from_its_grid() {
+    let source = "constexpr unsigned kRows(5);
+constexpr unsigned kCols(5);
+constexpr unsigned kPlanes(9);
+__global__ void plane_ranges(const float* volume, float* ranges, int width) {
+    unsigned at(2 * (threadIdx.y + kRows * kCols * kPlanes * blockIdx.x));
+    for (int p(0); p < kPlanes; ++p) {
+        if (threadIdx.x == 0) {
+            ranges[at] = volume[0];
+            ranges[at + 1] = volume[1];
+            at += 2 * kRows * kCols;
+        }
+    }
+}
+void run(const float* d_volume, unsigned* d_count, int width) {
+    unsigned blocks;
+    cudaMemcpy(&blocks, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost);
+    float* d_ranges;
+    cudaMalloc(&d_ranges, blocks * kRows * kCols * kPlanes * 2 * sizeof(float));
+    const dim3 shape{16, kRows * kCols, 1};
+    plane_ranges<<<blocks, shape>>>(d_volume, d_ranges, width);
+}
+";
+    let at = |found: Vec<(usize, &'static str)>| -> Vec<&'static str> {
+        found
+            .into_iter()
+            .filter(|(line, _)| *line == 8 || *line == 9)
+            .filter(|(_, s)| *s != "not a thread index")
+            .map(|(_, s)| s)
+            .collect()
+    };
+    assert_eq!(at(statuses(source)), ["bounded", "bounded"]);
+    // one plane fewer allocated than the blocks write
+    let short = source.replace("kPlanes * 2 * sizeof", "(kPlanes - 1) * 2 * sizeof");
+    assert_eq!(at(statuses(&short)), ["unguarded", "unguarded"]);
+    // a block of more rows than each block's share holds
+    let tall = source.replace("{16, kRows * kCols, 1}", "{16, kRows * kCols + 1, 1}");
+    assert_eq!(at(statuses(&tall)), ["unguarded", "unguarded"]);
+    // a launch whose buffer is not in sight proves nothing
+    let elsewhere = source.replace(
+        "    cudaMalloc(&d_ranges, blocks * kRows * kCols * kPlanes * 2 * sizeof(float));\n",
+        "",
+    );
+    assert_eq!(at(statuses(&elsewhere)), ["unguarded", "unguarded"]);
+}

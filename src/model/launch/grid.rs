@@ -181,7 +181,7 @@ impl<'t> Locals<'t> {
     /// The constants declared at file scope (in namespaces too) of the file holding `body`: each
     /// `const`/`constexpr` declaration with an initializer, and each `const dim3` built with
     /// arguments. Those are values every launch of the file shares.
-    fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
+    pub(super) fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
         let mut root = body;
         while let Some(parent) = root.parent() {
             root = parent;
@@ -316,6 +316,10 @@ pub(super) enum Held<'t> {
 
 impl<'t> Held<'t> {
     fn of(values: &[Node<'t>], at: Node<'t>, scope: Option<Node<'t>>, source: &str) -> Held<'t> {
+        // written through its address (`cudaMemcpy(&blocks, ...)`): what it holds is not in sight
+        if values.iter().any(|v| written_through_address(*v, source)) {
+            return Held::Several;
+        }
         // without the function, parents are found from the tree's root (slower, the same answer)
         let scope = scope.unwrap_or(at);
         let reaching = reaching::reaching(values, at, scope, source);
@@ -331,6 +335,14 @@ impl<'t> Held<'t> {
             _ => Held::Several,
         }
     }
+}
+
+/// `&name` handed to a call: the entry `Locals` keeps for a local written through its address.
+fn written_through_address(value: Node, source: &str) -> bool {
+    value.node_kind() == "identifier"
+        && value
+            .parent()
+            .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
 }
 
 /// What a grid axis is when it may be any of several: exact when each is, rounded up from `E`

@@ -609,3 +609,32 @@ fn constant_grids_give_their_thread_count() {
         assert_eq!(found[0].threads_x(), threads, "{launch}");
     }
 }
+
+#[test]
+fn launch_sizes_name_the_host_values() {
+    let source = "constexpr unsigned kPerBlock(25 * 9);
+    void f(float* out, int n, unsigned* d_count) {
+        unsigned blocks;
+        cudaMemcpy(&blocks, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost);
+        float* ranges;
+        cudaMalloc(&ranges, blocks * kPerBlock * 2 * sizeof(float));
+        const dim3 shape{16, 25, 1};
+        scan<<<blocks, shape>>>(ranges, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1);
+    let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
+    let sizes = &found[0].sizes;
+    // with the locals as names (the grid read back from the device has no value to put in)
+    assert_eq!(sizes.len(), 1, "{sizes:?}");
+    assert_eq!(shown(&sizes[0].grid[0]).as_deref(), Some("blocks"));
+    assert_eq!(shown(&sizes[0].block[1]).as_deref(), Some("25"));
+    assert_eq!(
+        shown(&sizes[0].buffers[0]).as_deref(),
+        Some("1800 * blocks")
+    );
+    assert_eq!(shown(&sizes[0].arguments[1]).as_deref(), Some("n"));
+    // a launch passing no buffer allocated in sight has none
+    let found = sites("void f(float* out, int n) { fill<<<n / 256, 256>>>(out, n); }");
+    assert!(found[0].sizes.is_empty());
+}

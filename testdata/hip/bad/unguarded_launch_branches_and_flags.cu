@@ -3,8 +3,8 @@
 // a rounding helper written as a choice over a count the block does not divide, an offset
 // stepped a counted number of times from a position that already spans the grid, a gather
 // whose positions are still the thread's own on one path, a flag set under a test of a value
-// that changes afterwards, and a copy of a row number taken after it changed. Each access needs
-// its test.
+// that changes afterwards, a copy of a row number taken after it changed, and buffers smaller
+// than the grid they are launched with. Each access needs its test.
 #include "hip_check.h"
 
 static unsigned div_up(unsigned total, unsigned per) {
@@ -68,6 +68,25 @@ __global__ void row_norm(const float* m, float* norms, int rows, int cols) {
     if (in_rows && threadIdx.x % 32 == 0) norms[out] = m[row]; // expect: unguarded-thread-index, unguarded-thread-index
 }
 
+// One slot per thread, but the buffer holds the count before padding.
+__global__ void seed_states(unsigned seed, unsigned* state) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    state[i] = seed ^ i; // expect: unguarded-thread-index
+}
+
+// Each block writes 9 planes of ranges, the buffer holds 8 per block.
+constexpr unsigned kColumns(5 * 5);
+constexpr unsigned kPlanes(9);
+__global__ void plane_ranges(const float* volume, float* ranges) {
+    unsigned at(2 * (threadIdx.y + kColumns * kPlanes * blockIdx.x));
+    for (int p(0); p < kPlanes; ++p) {
+        if (threadIdx.x == 0) {
+            ranges[at] = volume[0]; // expect: unguarded-thread-index
+            at += 2 * kColumns;
+        }
+    }
+}
+
 dim3 cover(int count, int threads) {
     return dim3((count + threads - 1) / threads);
 }
@@ -87,4 +106,18 @@ void run(const float* d_in, float* d_out, float* d_x, int* d_data, const int* d_
     HIP_CHECK(hipGetLastError());
     row_norm<<<(rows + 3) / 4, 128>>>(d_m, d_norms, rows, cols);
     HIP_CHECK(hipGetLastError());
+
+    const int state_count = (rows / 256 + 1) * 256;
+    unsigned* d_state;
+    HIP_CHECK(hipMalloc((void**)&d_state, sizeof(unsigned) * rows));
+    seed_states<<<state_count / 256, 256>>>(42u, d_state);
+    unsigned live_blocks = 0;
+    HIP_CHECK(hipMemcpy(&live_blocks, d_state, sizeof(unsigned), hipMemcpyDeviceToHost));
+    float* d_ranges;
+    HIP_CHECK(hipMalloc((void**)&d_ranges, live_blocks * kColumns * (kPlanes - 1) * 2 * sizeof(float)));
+    const dim3 columns{16, kColumns, 1};
+    plane_ranges<<<live_blocks, columns>>>(d_in, d_ranges);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipFree(d_ranges));
+    HIP_CHECK(hipFree(d_state));
 }

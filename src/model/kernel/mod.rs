@@ -324,6 +324,8 @@ struct Analyzer<'a, 't> {
     /// definition passed on the way to a use: finding them walks the tree upwards.
     reaching_cache: std::cell::RefCell<HashMap<usize, Option<Reaching<'t>>>>,
     passed_cache: std::cell::RefCell<HashMap<(usize, usize), Vec<Comparison<'t>>>>,
+    /// The file-scope constants, read on first use (an index set against a launch's buffers).
+    file_constants: std::cell::OnceCell<Option<crate::model::launch::FileConstants<'t>>>,
     /// While summarising a device function: per `return` met by the walk, whether its value is
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
@@ -389,6 +391,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             launch_bound: ranges::declared_launch_bound(function, source),
             reaching_cache: Default::default(),
             passed_cache: Default::default(),
+            file_constants: Default::default(),
             returns: None,
             pointers: HashMap::default(),
             extern_shared: HashMap::default(),

@@ -153,11 +153,13 @@ impl<'t> Analyzer<'_, 't> {
             return false;
         };
         // the names the index is written in that the file gives values
-        let constants = self
-            .model
-            .map(|model| crate::model::launch::FileConstants::of(self.function.body, model.source));
+        let constants = self.file_constants.get_or_init(|| {
+            self.model.map(|model| {
+                crate::model::launch::FileConstants::of(self.function.body, model.source)
+            })
+        });
         let Some(top) = top.substitute(&|atom| {
-            let value = match (&constants, self.model) {
+            let value = match (constants, self.model) {
                 (Some(constants), Some(model)) if !atom.contains('.') => {
                     constants.value(atom, model)
                 }

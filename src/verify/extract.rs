@@ -353,6 +353,18 @@ fn build_with(
             .map(|block| (block, false))
             .collect(),
     };
+    // A file compiled as part of another (`#include "kernels.cu"` in main.cu) sees the headers
+    // that file includes before it.
+    if let Some((includer, names)) = includer_context(model.path) {
+        let own = model
+            .path
+            .canonicalize()
+            .unwrap_or(model.path.to_path_buf());
+        state.included.read.push(own);
+        for name in names {
+            state.include_named(&includer, &name, 1);
+        }
+    }
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
         return Err(format!(
@@ -478,6 +490,11 @@ impl<'t> Extraction<'_, '_, 't> {
     fn item(&mut self, item: Node, depth: usize) {
         let source = self.source();
         let item_text = text(item, source);
+        // A type defined after the kernel cannot be the kernel's; host-only classes there
+        // (argument parsers, timers) would not compile as device code.
+        if self.result.is_some() && defines_a_type(item) {
+            return;
+        }
         match item.node_kind() {
             "preproc_include"
                 if DEVICE_HEADERS
@@ -618,13 +635,18 @@ impl<'t> Extraction<'_, '_, 't> {
         else {
             return;
         };
+        self.include_named(self.model.path, &name, depth);
+    }
+
+    /// The header `name` as `from` includes it.
+    fn include_named(&mut self, from: &std::path::Path, name: &str, depth: usize) {
         if self.included.off
             || depth > MAX_INCLUDE_DEPTH
             || self.included.read.len() >= MAX_INCLUDES
         {
             return;
         }
-        let Some(path) = resolve_include(self.model.path, &name, &self.included.search) else {
+        let Some(path) = resolve_include(from, name, &self.included.search) else {
             return;
         };
         let key = path.canonicalize().unwrap_or_else(|_| path.clone());
@@ -636,10 +658,17 @@ impl<'t> Extraction<'_, '_, 't> {
             return;
         };
         let kernel = self.kernel;
+        let defines = self
+            .model
+            .view
+            .defines
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
         let out = &mut *self.out;
         let headers = &mut *self.headers;
         let included = &mut *self.included;
-        super::with_model(&path, &header, |model| {
+        super::with_header_model(&path, &header, defines, |model| {
             let mut inner = Extraction {
                 model,
                 kernel,
@@ -692,6 +721,70 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             FunctionKind::Kernel => {}
         }
+    }
+}
+
+/// The most files of a folder read to find one that includes the file under test.
+const MAX_INCLUDER_CANDIDATES: usize = 64;
+
+/// A file of the same folder that includes `path` (`#include "kernels.cu"`), and the quoted
+/// includes it has before that line, in order.
+fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<String>)> {
+    let file_name = path.file_name()?.to_str()?;
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => std::path::Path::new("."),
+    };
+    let mut candidates: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|candidate| {
+            candidate.as_path() != path
+                && candidate
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "cu" | "cpp" | "cc" | "cxx" | "hip"))
+                && std::fs::metadata(candidate).is_ok_and(|m| m.len() <= MAX_INCLUDE_BYTES)
+        })
+        .take(MAX_INCLUDER_CANDIDATES)
+        .collect();
+    candidates.sort();
+    for candidate in candidates {
+        let Ok(text) = std::fs::read_to_string(&candidate) else {
+            continue;
+        };
+        let mut before = Vec::new();
+        for line in text.lines() {
+            let Some(name) = quoted_include(line) else {
+                continue;
+            };
+            if name == file_name || name.strip_prefix("./") == Some(file_name) {
+                return Some((candidate, before));
+            }
+            before.push(name.to_string());
+        }
+    }
+    None
+}
+
+/// `header.h` of `#include "header.h"`.
+fn quoted_include(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("include")?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    Some(&rest[..rest.find('"')?])
+}
+
+/// Whether a file-level item defines a type (and nothing the kernel could call).
+fn defines_a_type(item: Node) -> bool {
+    match item.node_kind() {
+        "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
+        | "type_definition" | "alias_declaration" => true,
+        "template_declaration" => {
+            !named_children(item).any(|c| c.node_kind() == "function_definition")
+        }
+        _ => false,
     }
 }
 

@@ -202,6 +202,7 @@ impl Settings {
             defines: self.defines.clone(),
             as_compiled: false,
             compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         }
     }
 

@@ -98,6 +98,9 @@ pub struct PreprocessedView {
     /// Function-like macros whose body queries the last CUDA or HIP error
     /// (`#define CHECK_KERNEL(s) { cudaError_t e = cudaGetLastError(); ... }`), sorted.
     pub last_error_macros: Vec<String>,
+    /// Qualifier macros this text defines (`#define DS_D_INLINE __device__ __forceinline__`), with
+    /// what they stand for, sorted: a file that includes it reads them as qualifiers too.
+    pub defined_qualifiers: Vec<(String, String)>,
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
@@ -171,6 +174,8 @@ pub struct ViewOptions {
     /// switches (`#ifdef __HIP_PLATFORM_AMD__ ... #else`, `#ifdef _WIN32`) must give the branch a
     /// build for this device compiles.
     pub compiled_everywhere: bool,
+    /// Qualifier macros defined elsewhere (in a header included before), with their expansion.
+    pub known_qualifiers: Vec<(String, String)>,
 }
 
 pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
@@ -181,6 +186,7 @@ pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
             defines: Vec::new(),
             as_compiled: false,
             compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         },
     )
 }
@@ -223,6 +229,16 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     );
     last_error_macros.sort_unstable();
     last_error_macros.dedup();
+    let mut defined_qualifiers: Vec<(String, String)> = qualifier_macros
+        .iter()
+        .map(|(name, expansion)| (name.clone(), expansion.clone()))
+        .collect();
+    defined_qualifiers.sort_unstable();
+    for (name, expansion) in &options.known_qualifiers {
+        qualifier_macros
+            .entry(name.clone())
+            .or_insert_with(|| expansion.clone());
+    }
     for name in &options.qualifier_macros {
         qualifier_macros.entry(name.clone()).or_default();
     }
@@ -243,6 +259,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         defines,
         ambiguous_defines: bodies.ambiguous,
         last_error_macros,
+        defined_qualifiers,
     }
 }
 
@@ -1751,6 +1768,7 @@ mod tests {
             defines: vec!["N=1".into()],
             as_compiled: false,
             compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         let chosen = preprocess_with(text, &options);
         // USE_A is not given but may come from elsewhere: the first branch stays
@@ -1766,6 +1784,7 @@ mod tests {
             defines: vec!["N=4".into(), "SLOW".into()],
             as_compiled: false,
             compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         let chosen = preprocess_with(text, &options);
         assert!(chosen.text.contains("int small;"));
@@ -1774,6 +1793,7 @@ mod tests {
             defines: vec!["N=4".into()],
             as_compiled: false,
             compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
         assert!(preprocess_with(text, &options).text.contains("int big;"));

@@ -1335,3 +1335,52 @@ fn a_struct_holding_a_pointer_is_not_synthesised_and_says_why() {
     .unwrap();
     assert!(reason.contains("`View` holds a pointer"), "{reason}");
 }
+
+#[test]
+fn header_types_nothing_names_are_left_out() {
+    let root = std::env::temp_dir().join(format!("cudalint-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("common.h"),
+        "#pragma once\nclass Timer { struct timespec start; public: void begin(); };\nstruct Vec2 { float x, y; };\nstruct Segment { Vec2 a, b; };\ntypedef int host_only_t;\n",
+    )
+    .unwrap();
+    let file = root.join("kernels.cu");
+    let text = "#include \"common.h\"\n__global__ void length(const Segment* s, float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = s[i].b.x - s[i].a.x;\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(!program.contains("class Timer"), "{program}");
+    assert!(!program.contains("host_only_t"), "{program}");
+    // Named by the kernel, or by a type the kernel names.
+    assert!(program.contains("struct Segment"), "{program}");
+    assert!(program.contains("struct Vec2"), "{program}");
+}
+
+#[test]
+fn qualifier_macros_of_a_nested_header_make_device_functions_of_the_next() {
+    let root = std::env::temp_dir().join(format!("cudalint-qualifiers-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("includes")).unwrap();
+    std::fs::write(
+        root.join("includes").join("kernel_utils.h"),
+        "#pragma once\n#define DEV_INLINE __device__ __forceinline__\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("includes").join("convert.h"),
+        "#pragma once\n#include \"kernel_utils.h\"\nnamespace convert {\ntemplate <typename T>\nDEV_INLINE T twice(T v) { return v + v; }\n}\n",
+    )
+    .unwrap();
+    let file = root.join("scale.cu");
+    let text = "#include \"convert.h\"\n__global__ void scale(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = convert::twice(out[i]);\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(program.contains("DEV_INLINE T twice(T v)"), "{program}");
+}

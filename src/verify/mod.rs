@@ -364,11 +364,13 @@ pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) ->
 }
 
 /// Parses a project header that the program includes: every conditional read as the compiler
-/// reads it, with the definitions of the file including it (`defines`, `NAME=VALUE`) given.
+/// reads it, with the definitions of the file including it (`defines`, `NAME=VALUE`) given, and
+/// the qualifier macros of the headers read before it.
 pub fn with_header_model<R>(
     path: &Path,
     text: &str,
     defines: Vec<String>,
+    known_qualifiers: Vec<(String, String)>,
     with: impl FnOnce(&Model) -> R,
 ) -> Option<R> {
     with_view(
@@ -376,6 +378,7 @@ pub fn with_header_model<R>(
         text,
         &source::ViewOptions {
             defines,
+            known_qualifiers,
             as_compiled: true,
             compiled_everywhere: true,
             ..source::ViewOptions::default()

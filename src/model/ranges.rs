@@ -959,7 +959,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
         // what one comparison leaves open, two added together may close: `x < hi` with `hi`
         // chosen as `n - base` or `B` (under `base + B <= n`) bounds `base + x` by `n`
-        if !result.is_bounded() || result.lo.is_none() {
+        // asked of locals only: a sum's parts are read through the locals they name
+        if (!result.is_bounded() || result.lo.is_none())
+            && matches!(strip(node, source).node_kind(), "identifier")
+        {
             result = result.meet(self.range_from_sums(node, facts, depth));
         }
         result
@@ -971,10 +974,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     /// `!c`, and the two ranges joined.
     fn range_from_sums(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
         let left = self.budget.get();
-        if facts.is_empty() || facts.len() > 16 || self.plain.get() || left < 16 {
+        if facts.is_empty() || facts.len() > 16 || self.plain.get() || left < 64 {
             return Range::unknown();
         }
-        self.budget.set(left - 16);
+        self.budget.set(left - 64);
         let source = self.source();
         let Some(target) = Linear::of(node, source, Some(self.context), 0) else {
             return Range::unknown();

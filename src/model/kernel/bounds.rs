@@ -483,8 +483,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // its values only: `out < n` says nothing of `i` after the change
                 Some(values)
                     if values.len() == 1
-                        && !(strip(values[0], self.source).node_kind() == "identifier"
-                            && !self.reads_settled_values(values[0])) =>
+                        && (strip(values[0], self.source).node_kind() != "identifier"
+                            || self.reads_settled_values(values[0])) =>
                 {
                     self.covers(values[0], target, depth + 1)
                 }

@@ -16,6 +16,7 @@ crate::declare_lint!(
 const MAX_SHARED_BYTES: i128 = 227 * 1024;
 
 fn check(model: &Model, cx: &mut LintContext) {
+    let mut reported = std::collections::HashSet::new();
     for host in &model.host.functions {
         for launch in &host.launches {
             let kernel = &launch.kernel;
@@ -58,11 +59,20 @@ fn check(model: &Model, cx: &mut LintContext) {
             let dimensions = limits::unbounded_dimensions(
                 function.body,
                 model.source,
+                model,
+                launch.call,
                 launch.grid_node,
                 launch.block_node,
             );
-            // one finding per launch: the first dimension that can overflow
-            if let Some(dimension) = dimensions.first() {
+            // one finding per launch, the first dimension that can overflow; one per value when
+            // launches share a configuration
+            let Some(dimension) = dimensions.first() else {
+                continue;
+            };
+            if !reported.insert(dimension.value.byte_range().start) {
+                continue;
+            }
+            {
                 let axis = ["x", "y", "z"][dimension.axis.min(2)];
                 let (what, limit, help) = if dimension.block {
                     (

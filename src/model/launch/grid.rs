@@ -713,7 +713,7 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
 }
 
 /// `NB_THREADS_BLOCKS`, `BLOCK_NUM`: spelled as object-like macros are, in capitals.
-fn names_a_macro(name: &str) -> bool {
+pub(super) fn names_a_macro(name: &str) -> bool {
     name.len() >= 2
         && name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -731,7 +731,7 @@ fn names_a_block_count(name: &str) -> bool {
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
 /// the name is all there is.
-fn names_a_rounding_division(name: &str) -> bool {
+pub(super) fn names_a_rounding_division(name: &str) -> bool {
     let lower: String = name
         .chars()
         .filter(|c| *c != '_')
@@ -753,7 +753,7 @@ fn names_a_rounding_division(name: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+pub(super) fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
     match function.node_kind() {
         "template_function" => function
             .field("name")

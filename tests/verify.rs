@@ -189,11 +189,7 @@ fn template_kernels_are_bound_to_the_launch_types() {
 #[test]
 fn launch_site_constants_become_the_first_configuration() {
     let text = std::fs::read_to_string("kernels/unguarded-thread-index/bad.cu").unwrap();
-    let configs = with_model(Path::new("bad.cu"), &text, |m| {
-        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
-        experiment_for_kernel(m, index).unwrap().experiment.configs
-    })
-    .unwrap();
+    let configs = kernel_experiment(&text, "saxpy").experiment.configs;
     let first = &configs[0];
     assert_eq!(first.grid, [4, 1, 1]);
     assert_eq!(first.block, [256, 1, 1]);
@@ -215,11 +211,7 @@ fn hip_launches_give_their_constants_as_cuda_launches_do() {
     let text =
         std::fs::read_to_string("testdata/hip/kernels/unguarded-thread-index/bad.cu").unwrap();
     assert!(text.contains("hipLaunchKernelGGL(saxpy"));
-    let configs = with_model(Path::new("bad.cu"), &text, |m| {
-        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
-        experiment_for_kernel(m, index).unwrap().experiment.configs
-    })
-    .unwrap();
+    let configs = kernel_experiment(&text, "saxpy").experiment.configs;
     let first = &configs[0];
     assert_eq!(first.grid, [4, 1, 1]);
     assert_eq!(first.block, [256, 1, 1]);

@@ -13,14 +13,7 @@ pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
 
 /// Headers NVRTC resolves from the toolkit's include directory; every other include is dropped
 /// (the experiment holds no host code).
-const DEVICE_HEADERS: &[&str] = &[
-    "cooperative_groups",
-    "cuda_fp16.h",
-    "cuda_bf16.h",
-    "hip/hip_fp16.h",
-    "hip/hip_bf16.h",
-    "hip/hip_bfloat16.h",
-];
+const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
 
 /// HIP's device headers and the CUDA headers that declare the same names, for HIP kernels run as
 /// CUDA.
@@ -255,20 +248,13 @@ fn add_toolkit_headers_by_use(headers: &mut Vec<String>, body: &str) {
         if headers.iter().any(|h| h.contains(file)) {
             continue;
         }
-        if names.iter().any(|name| contains_word(body, name)) {
+        if names
+            .iter()
+            .any(|name| crate::syntax::contains_identifier(body, name))
+        {
             headers.push(header.to_string());
         }
     }
-}
-
-/// Whether `word` occurs in `text` as a whole identifier.
-fn contains_word(text: &str, word: &str) -> bool {
-    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        !before.is_some_and(is_identifier) && !after.is_some_and(is_identifier)
-    })
 }
 
 /// Headers whose every name lives in one namespace, so their use can be seen in the text.
@@ -493,7 +479,12 @@ impl<'t> Extraction<'_, '_, 't> {
         let source = self.source();
         let item_text = text(item, source);
         match item.node_kind() {
-            "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
+            "preproc_include"
+                if DEVICE_HEADERS
+                    .iter()
+                    .chain(HIP_DEVICE_HEADERS.iter().map(|(hip, _)| hip))
+                    .any(|h| item_text.contains(h)) =>
+            {
                 let header = HIP_DEVICE_HEADERS
                     .iter()
                     .find(|(hip, _)| item_text.contains(hip))

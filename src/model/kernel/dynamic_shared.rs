@@ -91,19 +91,10 @@ pub fn uses_dynamic_shared_memory(function: &Function, source: &str) -> bool {
     let arrays = extern_arrays(function, source);
     !arrays.is_empty() && {
         let body = crate::syntax::text(function.body, source);
-        arrays.keys().any(|name| contains_identifier(body, name))
+        arrays
+            .keys()
+            .any(|name| crate::syntax::contains_identifier(body, name))
     }
-}
-
-fn contains_identifier(text: &str, name: &str) -> bool {
-    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        !text[..at].chars().next_back().is_some_and(is_identifier)
-            && !text[at + name.len()..]
-                .chars()
-                .next()
-                .is_some_and(is_identifier)
-    })
 }
 
 /// `extern __shared__ float s[];`: the name and element type.

@@ -142,36 +142,24 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
     pub(super) fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
-        let text = self.text(value);
-        if text.contains("blockDim")
-            || text.contains("gridDim")
-            || text.contains(".size()")
-            || text.contains("num_threads")
-        {
-            return true;
-        }
-        if depth > 2 {
-            return false;
-        }
-        let mut found = false;
-        syntax::walk_iterative(value, |node| {
-            if node.node_kind() == "identifier" {
-                if let Some(values) = self.definitions.get(self.text(node)) {
-                    found |= values
-                        .iter()
-                        .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
-                }
-            }
-            !found
-        });
-        found
+        self.mentions_through_definitions(
+            value,
+            &["blockDim", "gridDim", ".size()", "num_threads"],
+            depth,
+        )
     }
 
     /// Whether a value involves `threadIdx`/`blockIdx`, directly or through a local definition:
     /// a step that does (`off += lane * w`) differs between threads, so it is no grid stride.
     fn mentions_thread_identity(&self, value: Node<'t>, depth: usize) -> bool {
+        self.mentions_through_definitions(value, &["threadIdx", "blockIdx"], depth)
+    }
+
+    /// Whether the text of `value`, or of a local definition it names (two levels down), holds
+    /// one of `words`.
+    fn mentions_through_definitions(&self, value: Node<'t>, words: &[&str], depth: usize) -> bool {
         let text = self.text(value);
-        if text.contains("threadIdx") || text.contains("blockIdx") {
+        if words.iter().any(|word| text.contains(word)) {
             return true;
         }
         if depth > 2 {
@@ -181,9 +169,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(value, |node| {
             if node.node_kind() == "identifier" {
                 if let Some(values) = self.definitions.get(self.text(node)) {
-                    found |= values
-                        .iter()
-                        .any(|v| *v != value && self.mentions_thread_identity(*v, depth + 1));
+                    found |= values.iter().any(|v| {
+                        *v != value && self.mentions_through_definitions(*v, words, depth + 1)
+                    });
                 }
             }
             !found

@@ -36,6 +36,8 @@ pub struct UnboundedDimension<'t> {
     pub size: Node<'t>,
     /// The size's name.
     pub name: &'t str,
+    /// A divisor the size goes through that can be 1 (`seq_len * heads / per_block`).
+    pub divisor: Option<Node<'t>>,
 }
 
 /// The dimensions of the launch `call` (configuration `grid`/`block`) in `body` that an
@@ -90,13 +92,19 @@ pub fn unbounded_dimensions<'t>(
             let Some(value) = parts.get(axis).copied().flatten() else {
                 continue;
             };
-            if let Magnitude::Unbounded { size, name } = reader.magnitude(value, 0) {
+            if let Magnitude::Unbounded {
+                size,
+                name,
+                divisor,
+            } = reader.magnitude(value, 0)
+            {
                 found.push(UnboundedDimension {
                     block: is_block,
                     axis,
                     value,
                     size,
                     name,
+                    divisor,
                 });
             }
         }
@@ -108,7 +116,12 @@ pub fn unbounded_dimensions<'t>(
 #[derive(Debug, Clone, Copy)]
 enum Magnitude<'t> {
     /// It grows with the size `name` (defined at `size`), which nothing bounds.
-    Unbounded { size: Node<'t>, name: &'t str },
+    /// `divisor` is a divisor on the way that can be 1.
+    Unbounded {
+        size: Node<'t>,
+        name: &'t str,
+        divisor: Option<Node<'t>>,
+    },
     /// At most a known constant: a literal, a macro, a `min(...)` with a constant, a size the
     /// launch's path compares with a constant.
     Bounded,
@@ -141,9 +154,14 @@ impl<'t> Reader<'_, 't> {
                 }
                 match locals.value_at(name, value, self.source) {
                     Held::One(definition) => match self.magnitude(definition, depth + 1) {
-                        Magnitude::Unbounded { name: inner, .. } => Magnitude::Unbounded {
+                        Magnitude::Unbounded {
+                            name: inner,
+                            divisor,
+                            ..
+                        } => Magnitude::Unbounded {
                             size: definition,
                             name: inner,
+                            divisor,
                         },
                         Magnitude::Bounded => Magnitude::Bounded,
                         // `int rows = x.size(0)`: the local's name says what it counts
@@ -168,6 +186,17 @@ impl<'t> Reader<'_, 't> {
             },
             "call_expression" => self.call(value, depth),
             "binary_expression" => self.binary(value, depth),
+            "parameter_declaration" => {
+                let (Some(left), Some(declarator)) =
+                    (value.field("type"), value.field("declarator"))
+                else {
+                    return Magnitude::Unknown;
+                };
+                match (declarator.node_kind(), declarator.field("declarator")) {
+                    ("pointer_declarator", Some(right)) => self.product(value, left, right, depth),
+                    _ => Magnitude::Unknown,
+                }
+            }
             "conditional_expression" => {
                 let arms = [value.field("consequence"), value.field("alternative")];
                 let arms: Vec<Magnitude<'t>> = arms
@@ -187,7 +216,11 @@ impl<'t> Reader<'_, 't> {
         if self.bounded.contains(&name) {
             Magnitude::Bounded
         } else if counts_items(name, self.block) {
-            Magnitude::Unbounded { size, name }
+            Magnitude::Unbounded {
+                size,
+                name,
+                divisor: None,
+            }
         } else {
             Magnitude::Unknown
         }
@@ -235,21 +268,17 @@ impl<'t> Reader<'_, 't> {
         };
         let of = |node: Node<'t>| self.magnitude(node, depth + 1);
         match operator(node, self.source) {
-            "*" => {
-                let factors = [of(left), of(right)];
-                match either(&factors) {
-                    Magnitude::Unknown if self.many_per_item(node) => Magnitude::Unbounded {
-                        size: node,
-                        name: text(node, self.source),
-                    },
-                    product => product,
-                }
-            }
+            "*" => self.product(node, left, right, depth),
             "/" | ">>" => self.quotient(left, right, depth),
             "+" => either(&[of(left), of(right)]),
             "-" => match (of(left), of(right)) {
                 (unbounded @ Magnitude::Unbounded { .. }, Magnitude::Bounded) => unbounded,
                 (Magnitude::Bounded, _) => Magnitude::Bounded,
+                _ => Magnitude::Unknown,
+            },
+            "<<" => match (of(left), of(right)) {
+                (unbounded @ Magnitude::Unbounded { .. }, Magnitude::Bounded) => unbounded,
+                (Magnitude::Bounded, Magnitude::Bounded) => Magnitude::Bounded,
                 _ => Magnitude::Unknown,
             },
             "%" => match of(right) {
@@ -269,7 +298,15 @@ impl<'t> Reader<'_, 't> {
     fn quotient(&self, total: Node<'t>, divisor: Node<'t>, depth: usize) -> Magnitude<'t> {
         match self.magnitude(total, depth + 1) {
             Magnitude::Bounded => Magnitude::Bounded,
-            unbounded @ Magnitude::Unbounded { .. } if self.can_be_one(divisor, depth) => unbounded,
+            Magnitude::Unbounded {
+                size,
+                name,
+                divisor: earlier,
+            } if self.can_be_one(divisor, depth) => Magnitude::Unbounded {
+                size,
+                name,
+                divisor: earlier.or(Some(divisor)),
+            },
             _ => Magnitude::Unknown,
         }
     }
@@ -317,17 +354,43 @@ impl<'t> Reader<'_, 't> {
         }
     }
 
+    /// `left * right` (written `product`): unbounded when a factor is, or when it is the batch
+    /// times the heads.
+    fn product(
+        &self,
+        product: Node<'t>,
+        left: Node<'t>,
+        right: Node<'t>,
+        depth: usize,
+    ) -> Magnitude<'t> {
+        let factors = [
+            self.magnitude(left, depth + 1),
+            self.magnitude(right, depth + 1),
+        ];
+        match either(&factors) {
+            Magnitude::Unknown if self.many_per_item(&[left, right]) => Magnitude::Unbounded {
+                size: product,
+                name: text(product, self.source),
+                divisor: None,
+            },
+            product => product,
+        }
+    }
+
     /// `batch_size * heads`: a product of the batch and a per-sample count, each small by
     /// design, together as large as the batch is.
-    fn many_per_item(&self, product: Node<'t>) -> bool {
+    fn many_per_item(&self, product: &[Node<'t>]) -> bool {
         let mut factors = Vec::new();
-        let mut stack = vec![product];
+        let mut stack = product.to_vec();
         while let Some(node) = stack.pop() {
             let node = strip(node, self.source);
             if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
                 stack.extend(node.field("left"));
                 stack.extend(node.field("right"));
-            } else if matches!(node.node_kind(), "identifier" | "field_expression") {
+            } else if matches!(
+                node.node_kind(),
+                "identifier" | "type_identifier" | "field_expression"
+            ) {
                 let name = match node.field("field") {
                     Some(field) => text(field, self.source),
                     None => text(node, self.source),
@@ -507,8 +570,11 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
     let list = match config.node_kind() {
         "identifier" => {
             let name = text(config, source);
-            match (locals.dim3.get(name), locals.value_at(name, config, source)) {
-                (Some(list), Held::NotLocal) => Some(*list),
+            match (
+                locals.dim3_at(name, config),
+                locals.value_at(name, config, source),
+            ) {
+                (Some(list), Held::NotLocal) => Some(list),
                 (_, Held::One(value)) => arguments(strip(value, source), source),
                 (None, Held::NotLocal) => None,
                 _ => return vec![None, None, None],
@@ -521,6 +587,9 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
             let mut parts: Vec<Option<Node<'t>>> = syntax::named_children(list)
                 .filter(|c| c.node_kind() != "comment")
                 .map(|c| match c.node_kind() {
+                    // `dim3 g(b, heads * seq_len)` parses as a declaration of `seq_len`, a
+                    // pointer to `heads`: kept whole, read as the product
+                    "parameter_declaration" if c.field("declarator").is_some() => Some(c),
                     "parameter_declaration" => Some(c.field("type").unwrap_or(c)),
                     _ => Some(c),
                 })

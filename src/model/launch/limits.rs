@@ -4,10 +4,13 @@
 //! that puts an unbounded size there (a row or token count, a number of elements) works on the
 //! test inputs and fails with `cudaErrorInvalidConfiguration` on a large one. A size is
 //! *unbounded* when its name says it counts items of the problem (rows, tokens, points,
-//! elements), not a dimension that is small by design (a batch, heads, channels, an image side):
-//! a grid `y` of `batch` is how kernels are written and not worth a finding. A size is *clamped*
-//! when the grid value goes through `min`/`clamp`, or when the launching function names the limit
-//! (`65535`, `maxGridSize`, a test that caps it).
+//! elements, a sequence length), not a dimension that is small by design (a batch, heads,
+//! channels, an image side): a grid `y` of `batch` is how kernels are written and not worth a
+//! finding. A value built from sizes is as large as its largest part: a product or sum with an
+//! unbounded size, a quotient of one by a divisor that can be 1, the batch times the heads. A
+//! size is *clamped* when the value goes through `min`/`clamp`, when a test on the launch's path
+//! bounds it by a constant within the limit (`if (seq_len <= 1024)`, `TORCH_CHECK(n < 4096)`), or
+//! when the launching function names the limit (`65535`, `maxGridSize`).
 
 use super::grid::{
     callee_name, names_a_macro, names_a_rounding_division, Classifier, Held, Locals,

@@ -27,7 +27,9 @@ mod widths;
 mod tests;
 
 pub(crate) use calls::called_names;
-pub use dynamic_shared::{uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun};
+pub use dynamic_shared::{
+    uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun, SharedUnguarded,
+};
 pub(crate) use summary::summarize_helper;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 pub use widths::{integer_width, NarrowIndex};
@@ -191,6 +193,9 @@ pub struct KernelFacts<'t> {
     pub calls: Vec<String>,
     /// Accesses of `extern __shared__` arrays past what every visible launch gives them.
     pub shared_overruns: Vec<SharedOverrun<'t>>,
+    /// Accesses of `extern __shared__` arrays at a global thread index no guard bounds, which
+    /// every visible launch lets pass what it gives.
+    pub shared_unguarded: Vec<SharedUnguarded<'t>>,
     /// Conflicting shared-memory accesses between threads of a block, computed on first use
     /// (see `shared`).
     shared: std::cell::OnceCell<crate::model::shared_memory::SharedFacts<'t>>,

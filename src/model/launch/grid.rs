@@ -12,7 +12,8 @@ use tree_sitter::Node;
 #[derive(Default)]
 pub(super) struct Locals<'t> {
     pub(super) values: HashMap<&'t str, Vec<Node<'t>>>,
-    pub(super) dim3: HashMap<&'t str, Node<'t>>,
+    /// Each declaration's argument list, in the order they are written.
+    pub(super) dim3: HashMap<&'t str, Vec<Node<'t>>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
     /// Values assigned to entries of local tables (`szGlobalWorkSize[0] = ...`).
@@ -77,7 +78,7 @@ impl<'t> Locals<'t> {
                 {
                     let name = node.field("declarator").map(|n| text(n, source));
                     if let (Some(name), Some(parameters)) = (name, node.field("parameters")) {
-                        locals.dim3.insert(name, parameters);
+                        locals.dim3.entry(name).or_default().push(parameters);
                     }
                 }
                 "init_declarator" => {
@@ -96,7 +97,7 @@ impl<'t> Locals<'t> {
                             None if value.node_kind() == "argument_list"
                                 || value.node_kind() == "initializer_list" =>
                             {
-                                locals.dim3.insert(name, value);
+                                locals.dim3.entry(name).or_default().push(value);
                             }
                             None => locals.values.entry(name).or_default().push(value),
                         }
@@ -230,7 +231,7 @@ impl<'t> Locals<'t> {
                 "function_declarator" if is_dim3 => {
                     let name = declarator.field("declarator").map(|n| text(n, source));
                     if let (Some(name), Some(parameters)) = (name, declarator.field("parameters")) {
-                        self.dim3.insert(name, parameters);
+                        self.dim3.entry(name).or_default().push(parameters);
                     }
                 }
                 "init_declarator" => {
@@ -248,7 +249,7 @@ impl<'t> Locals<'t> {
                         || value.node_kind() == "initializer_list"
                     {
                         if is_dim3 {
-                            self.dim3.insert(name, value);
+                            self.dim3.entry(name).or_default().push(value);
                         }
                     } else {
                         self.file_constants.insert(name, value);
@@ -257,6 +258,31 @@ impl<'t> Locals<'t> {
                 _ => {}
             }
         }
+    }
+
+    /// The arguments of the `dim3` declaration of `name` that `at` sees: the last one written
+    /// before it in a block that holds it (`dim3 grid(...)` declared in each branch).
+    pub(super) fn dim3_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        let lists = self.dim3.get(name)?;
+        lists
+            .iter()
+            .rev()
+            .find(|list| {
+                if list.start_byte() > at.start_byte() {
+                    return false;
+                }
+                let mut scope = list.parent();
+                while let Some(block) = scope {
+                    if block.node_kind() == "compound_statement" {
+                        break;
+                    }
+                    scope = block.parent();
+                }
+                scope.is_none_or(|block| {
+                    block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte()
+                })
+            })
+            .copied()
     }
 
     /// The one value of a local assigned once.
@@ -815,7 +841,7 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
 }
 
 /// `NB_THREADS_BLOCKS`, `BLOCK_NUM`: spelled as object-like macros are, in capitals.
-fn names_a_macro(name: &str) -> bool {
+pub(super) fn names_a_macro(name: &str) -> bool {
     name.len() >= 2
         && name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -833,7 +859,7 @@ fn names_a_block_count(name: &str) -> bool {
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
 /// the name is all there is.
-fn names_a_rounding_division(name: &str) -> bool {
+pub(super) fn names_a_rounding_division(name: &str) -> bool {
     let lower: String = name
         .chars()
         .filter(|c| *c != '_')
@@ -855,7 +881,7 @@ fn names_a_rounding_division(name: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+pub(super) fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
     match function.node_kind() {
         "template_function" => function
             .field("name")

@@ -471,7 +471,7 @@ fn components<'t>(
     let list = match node.node_kind() {
         "identifier" => {
             let name = text(node, source);
-            let declared = classifier.locals.dim3.get(name).copied();
+            let declared = classifier.locals.dim3_at(name, node);
             match (declared, classifier.locals.value_at(name, node, source)) {
                 (Some(list), Held::NotLocal) => Some(list),
                 // `dim3 grid; grid = dim3(w / 16, h / 16);`, the assignment this launch sees

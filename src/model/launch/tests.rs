@@ -638,3 +638,113 @@ fn launch_sizes_name_the_host_values() {
     let found = sites("void f(float* out, int n) { fill<<<n / 256, 256>>>(out, n); }");
     assert!(found[0].sizes.is_empty());
 }
+
+/// The unbounded launch dimensions of the one launch in `body` (a host function of sizes), as
+/// (block?, axis, size name, divisor that can be 1).
+fn unbounded(body: &str) -> Vec<(bool, usize, String, Option<String>)> {
+    let source = format!(
+        "__global__ void k(float* p) {{ p[threadIdx.x] = 0; }}\nvoid f(float* p, int batch_size, int heads, int seq_len, int num_rows, int cols, int hidden_size) {{ {body} }}"
+    );
+    crate::verify::with_model(std::path::Path::new("t.cu"), &source, |model| {
+        let host = model
+            .host
+            .functions
+            .iter()
+            .find(|h| !h.launches.is_empty())?;
+        let launch = host.launches.first()?;
+        let function = model.functions.get(host.function_index)?;
+        Some(
+            limits::unbounded_dimensions(
+                function.body,
+                model.source,
+                model,
+                launch.call,
+                launch.grid_node,
+                launch.block_node,
+            )
+            .into_iter()
+            .map(|d| {
+                (
+                    d.block,
+                    d.axis,
+                    d.name.to_string(),
+                    d.divisor.map(|n| model.text(n).to_string()),
+                )
+            })
+            .collect(),
+        )
+    })
+    .flatten()
+    .unwrap_or_default()
+}
+
+#[test]
+fn sizes_reach_grid_y_through_products_sums_and_quotients_that_can_divide_by_one() {
+    let grid_y = |name: &str| vec![(false, 1, name.to_string(), None)];
+    assert_eq!(
+        unbounded("dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);"),
+        grid_y("seq_len")
+    );
+    assert_eq!(
+        unbounded("dim3 g(batch_size, heads * seq_len); k<<<g, 128>>>(p);"),
+        grid_y("seq_len")
+    );
+    assert_eq!(
+        unbounded("dim3 g(1, num_rows + 1); k<<<g, 128>>>(p);"),
+        grid_y("num_rows")
+    );
+    assert_eq!(
+        unbounded("dim3 g(seq_len / 128, batch_size * heads); k<<<g, 128>>>(p);"),
+        grid_y("batch_size * heads")
+    );
+    assert_eq!(
+        unbounded("int per = seq_len < 128 ? 128 / seq_len : 1; dim3 g(batch_size, heads * seq_len / per); k<<<g, 128>>>(p);"),
+        vec![(false, 1, "seq_len".to_string(), Some("per".to_string()))]
+    );
+    assert_eq!(
+        unbounded("k<<<dim3(1, 1, max(num_rows, 1)), 128>>>(p);"),
+        vec![(false, 2, "num_rows".to_string(), None)]
+    );
+    // a local named for what it counts, whatever it is read from
+    assert_eq!(
+        unbounded("int rows = lookup(cols); dim3 g(1, rows); k<<<g, 128>>>(p);"),
+        grid_y("rows")
+    );
+    // the block: a hidden size, plain
+    assert_eq!(
+        unbounded("k<<<num_rows, hidden_size>>>(p);"),
+        vec![(true, 0, "hidden_size".to_string(), None)]
+    );
+}
+
+#[test]
+fn clamped_divided_and_path_bounded_sizes_are_not_unbounded() {
+    for body in [
+        // small by design, alone
+        "dim3 g(seq_len, batch_size, heads); k<<<g, 128>>>(p);",
+        // on grid x
+        "k<<<heads * seq_len, 128>>>(p);",
+        // the smaller of the size and a constant
+        "dim3 g(1, min(num_rows, 4096)); k<<<g, 128>>>(p);",
+        "dim3 g(1, std::min(heads * seq_len, 1 << 15)); k<<<g, 128>>>(p);",
+        // divided by a constant above 1, or by a count that may grow with the size
+        "dim3 g(1, (num_rows + 15) / 16); k<<<g, 128>>>(p);",
+        "dim3 g(1, num_rows / cols); k<<<g, 128>>>(p);",
+        // a local assigned on several paths
+        "int y = 1; if (cols > 1) y = num_rows; dim3 g(1, y); k<<<g, 128>>>(p);",
+        // bounded by a constant where the launch runs
+        "if (seq_len <= 2048) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); }",
+        "if (seq_len > 8192) return; dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);",
+        "if (seq_len > 8192) { exit(1); } dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);",
+        "TORCH_CHECK(seq_len <= 1024, \"too long\"); dim3 g(batch_size, heads * seq_len); k<<<g, 128>>>(p);",
+        "if (seq_len < 512) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); } else { k<<<seq_len, 128>>>(p); }",
+    ] {
+        assert_eq!(unbounded(body), vec![], "{body}");
+    }
+    // a bound above the limit bounds nothing
+    assert_eq!(
+        unbounded("if (seq_len <= 1000000) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); }")
+            .len(),
+        1
+    );
+}

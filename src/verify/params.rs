@@ -413,6 +413,15 @@ fn launch_site(
     })
 }
 
+/// The arguments a launch passes, comments left out.
+fn launch_arguments<'t>(form: &crate::model::runtime::LaunchForm<'t>) -> Vec<Node<'t>> {
+    form.arguments
+        .iter()
+        .copied()
+        .filter(|c| c.node_kind() != "comment")
+        .collect()
+}
+
 /// The template arguments a launch leaves to deduction (`k<256><<<g, b>>>(payoff, ...)` with
 /// `template <int N, typename Payoff> __global__ void k(Payoff payoff, ...)`): a type parameter
 /// that is the type of a kernel parameter takes the declared type of the host variable passed
@@ -425,12 +434,7 @@ fn deduce_template_arguments(
     mut given: Vec<String>,
 ) -> Vec<String> {
     let source = model.source;
-    let arguments: Vec<Node> = form
-        .arguments
-        .iter()
-        .copied()
-        .filter(|c| c.node_kind() != "comment")
-        .collect();
+    let arguments = launch_arguments(form);
     for name in kernel.template_parameters.iter().skip(given.len()) {
         let position = kernel.parameters.iter().position(|p| {
             !p.is_pointer
@@ -519,12 +523,7 @@ fn constant_config(
         .zip(template_arguments.iter().cloned())
         .collect();
     let shapes = parameter_shapes(model, kernel, &bindings);
-    let arguments: Vec<Node> = form
-        .arguments
-        .iter()
-        .copied()
-        .filter(|c| c.node_kind() != "comment")
-        .collect();
+    let arguments = launch_arguments(form);
     if arguments.len() != shapes.len() {
         return None;
     }

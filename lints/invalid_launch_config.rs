@@ -16,6 +16,7 @@ crate::declare_lint!(
 const MAX_SHARED_BYTES: i128 = 227 * 1024;
 
 fn check(model: &Model, cx: &mut LintContext) {
+    let mut reported = std::collections::HashSet::new();
     for host in &model.host.functions {
         for launch in &host.launches {
             let kernel = &launch.kernel;
@@ -58,11 +59,20 @@ fn check(model: &Model, cx: &mut LintContext) {
             let dimensions = limits::unbounded_dimensions(
                 function.body,
                 model.source,
+                model,
+                launch.call,
                 launch.grid_node,
                 launch.block_node,
             );
-            // one finding per launch: the first dimension that can overflow
-            if let Some(dimension) = dimensions.first() {
+            // one finding per launch, the first dimension that can overflow; one per value when
+            // launches share a configuration
+            let Some(dimension) = dimensions.first() else {
+                continue;
+            };
+            if !reported.insert(dimension.value.byte_range().start) {
+                continue;
+            }
+            {
                 let axis = ["x", "y", "z"][dimension.axis.min(2)];
                 let (what, limit, help) = if dimension.block {
                     (
@@ -85,10 +95,22 @@ fn check(model: &Model, cx: &mut LintContext) {
                 let mut diagnostic = cx
                     .diagnostic(dimension.value.byte_range(), message)
                     .with_label(launch.call.byte_range(), "this launch");
-                if dimension.size != dimension.value {
+                let (size, value) = (dimension.size.byte_range(), dimension.value.byte_range());
+                if size != value {
+                    let within = value.start <= size.start && size.end <= value.end;
                     diagnostic = diagnostic.with_label(
-                        dimension.size.byte_range(),
-                        format!("`{}` is defined here, unbounded", dimension.name),
+                        size,
+                        if within {
+                            format!("`{}` grows with the input", dimension.name)
+                        } else {
+                            format!("`{}` is defined here, unbounded", dimension.name)
+                        },
+                    );
+                }
+                if let Some(divisor) = dimension.divisor {
+                    diagnostic = diagnostic.with_label(
+                        divisor.byte_range(),
+                        format!("`{}` can be 1", snippet(model, divisor)),
                     );
                 }
                 cx.report(diagnostic.with_help(help));
@@ -117,6 +139,20 @@ mod tests {
             "void f(float* d, int rows) { dim3 g(1, min(rows, 65535)); k<<<g, 256>>>(d); }",
             "void f(float* d, int num_rows) { k<<<num_rows, 256>>>(d); }",
             "void f(float* d, int rows) { if (rows > 65535) return; dim3 g(1, rows); k<<<g, 256>>>(d); }",
+            // a sequence length on grid x, the batch on y
+            "void f(float* d, int batch_size, int heads, int seq_len) { dim3 g(heads * seq_len, batch_size); k<<<g, 128>>>(d); }",
+            // a size the launch's path bounds by a constant
+            "void f(float* d, int batch, int seq_len) { if (seq_len <= 1024) { dim3 g(batch, seq_len); k<<<g, 128>>>(d); } }",
+            "void f(float* d, int batch, int seq_len) { if (seq_len > 4096) throw 1; dim3 g(batch, seq_len); k<<<g, 128>>>(d); }",
+            "void f(float* d, int batch, int heads, int seq_len) { assert(seq_len < 512); dim3 g(batch, heads * seq_len); k<<<g, 128>>>(d); }",
+            // capped with a named limit
+            "#define MAX_GRID_Y 65535\nvoid f(float* d, int b, int num_rows) { dim3 g(b, min(num_rows, MAX_GRID_Y)); k<<<g, 128>>>(d); }",
+            // a divisor that never reaches 1, or one that may grow with the size
+            "void f(float* d, int b, int num_rows, int rows_per_block) { dim3 g(b, num_rows / rows_per_block); k<<<g, 128>>>(d); }",
+            // a grid built by a helper: not read
+            "dim3 grid_for(int, int); void f(float* d, int b, int seq_len) { dim3 g = grid_for(b, seq_len); k<<<g, 128>>>(d); }",
+            // the declaration each launch sees, in its own branch
+            "void f(float* d, int b, int seq_len) { if (seq_len > 64) { dim3 g(seq_len, b); k<<<g, 128>>>(d); } else { dim3 g(b, 1); k<<<g, 128>>>(d); } }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 2048>>>(d); }",
@@ -126,6 +162,19 @@ mod tests {
             // one block per row on grid y
             "void f(float* d, int cols, int num_rows) { dim3 g((cols + 31) / 32, num_rows); k<<<g, 32>>>(d); }",
             "void f(float* d, int rows, int hidden_size) { k<<<rows, hidden_size>>>(d); }",
+            // a sequence length, alone or times the heads, on grid y or z
+            "void f(float* d, int batch_size, int seq_length) { dim3 g(batch_size, seq_length); k<<<g, 128>>>(d); }",
+            "void f(float* d, int batch_size, int heads, int seq_length) { dim3 g(batch_size, 3, seq_length * heads); k<<<g, 128>>>(d); }",
+            // divided by a count that is 1 for long sequences
+            "void f(float* d, int batch_size, int heads, int seq_len) { int per_block = seq_len < 128 ? 128 / seq_len : 1; dim3 g(batch_size, heads * seq_len / per_block); k<<<g, 128>>>(d); }",
+            // the batch times the heads
+            "void f(float* d, int batch_size, int num_heads, int seq_len) { dim3 g((seq_len + 127) / 128, batch_size * num_heads); k<<<g, 128>>>(d); }",
+            // a local named for what it counts, read from a tensor
+            "void f(float* d, Tensor x) { int num_rows = x.size(0); dim3 g(1, num_rows); k<<<g, 128>>>(d); }",
+            // a bound on another launch's path does not hold here
+            "void f(float* d, int b, int seq_len) { if (seq_len <= 1024) { k<<<b, 128>>>(d); } dim3 g(b, seq_len); k<<<g, 128>>>(d); }",
+            // the declaration this launch sees, in its branch
+            "void f(float* d, int b, int seq_len) { if (seq_len > 64) { dim3 g(b, seq_len); k<<<g, 128>>>(d); } else { dim3 g(seq_len, b); k<<<g, 128>>>(d); } }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -2,7 +2,7 @@ use super::support::{likely_bound_parameter, snippet, verb};
 use crate::diagnostic::{Edit, Fix};
 use crate::lint::LintContext;
 use crate::model::launch::{Axes, GridAxis, LaunchSite, AXIS_NAMES};
-use crate::model::{IndexStatus, Model};
+use crate::model::{AccessKind, IndexStatus, Model};
 use crate::syntax::NodeExt;
 
 crate::declare_lint!(
@@ -19,6 +19,9 @@ crate::declare_lint!(
 /// since a single guard fixes them all.
 fn check(model: &Model, cx: &mut LintContext) {
     for (kernel, facts) in model.kernel_facts() {
+        for access in &facts.shared_unguarded {
+            shared_unguarded(model, cx, kernel, facts, access);
+        }
         let mut groups: Vec<(String, Vec<&crate::model::Access>)> = Vec::new();
         for access in &facts.accesses {
             let IndexStatus::Unguarded { leaf, .. } = &access.status else {
@@ -213,6 +216,80 @@ fn check(model: &Model, cx: &mut LintContext) {
             cx.report(diagnostic);
         }
     }
+}
+
+/// An `extern __shared__` array indexed by the global thread index: each block has its own
+/// copy, as large as the launch's byte count, and the index passes it in every block but the
+/// first.
+fn shared_unguarded(
+    model: &Model,
+    cx: &mut LintContext,
+    kernel: &crate::model::Function,
+    facts: &crate::model::KernelFacts,
+    access: &crate::model::kernel::SharedUnguarded,
+) {
+    let access_text = snippet(model, access.node);
+    let leaf_text = snippet(model, access.leaf);
+    let verb = match access.kind {
+        AccessKind::Read => "reads",
+        AccessKind::Write => "writes",
+        AccessKind::ReadWrite => "updates",
+    };
+    let given = |bytes: &str| match bytes {
+        "no" => "no dynamic shared memory".to_string(),
+        bytes => format!("`{bytes}` bytes of dynamic shared memory"),
+    };
+    let mut diagnostic = cx
+        .diagnostic(
+            access.node.byte_range(),
+            format!(
+                "`{access_text}` {verb} the `extern __shared__` array `{}` at an index derived from the global thread index that no guard bounds; each block of `{}` has its own copy, as large as its launch gives, so the threads of later blocks index past it",
+                access.array, kernel.name
+            ),
+        )
+        .with_label(
+            access.declaration.byte_range(),
+            format!(
+                "`{}` holds what the launch's byte count gives one block",
+                access.array
+            ),
+        );
+    diagnostic = match access.leaf_declaration {
+        Some(declaration) => diagnostic.with_label(
+            declaration.byte_range(),
+            format!("`{leaf_text}` is computed from the thread index here"),
+        ),
+        None => diagnostic.with_label(
+            access.leaf.byte_range(),
+            format!("`{leaf_text}` spans the whole grid"),
+        ),
+    };
+    let mut labelled = 0;
+    let mut elsewhere = Vec::new();
+    for launch in &access.launches {
+        let Some(site) = facts.launches.get(launch.launch) else {
+            continue;
+        };
+        if site.path != model.path {
+            elsewhere.push(site.location());
+        } else if labelled < 2 {
+            labelled += 1;
+            diagnostic = diagnostic.with_label(
+                site.span.clone(),
+                format!("launched here with {}", given(&launch.bytes)),
+            );
+        }
+    }
+    if !elsewhere.is_empty() {
+        elsewhere.sort();
+        elsewhere.dedup();
+        diagnostic
+            .message
+            .push_str(&format!(" (launched at {})", elsewhere.join(", ")));
+    }
+    cx.report(diagnostic.with_help(
+        "index the shared array with the thread's position in its block (`threadIdx.x`), or bound the index by what the launch gives",
+    ));
 }
 
 /// What a launch that leaves threads past the problem does on the index's axes.

@@ -201,6 +201,8 @@ impl Settings {
             qualifier_macros: self.qualifier_macros.clone(),
             defines: self.defines.clone(),
             as_compiled: false,
+            compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         }
     }
 

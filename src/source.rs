@@ -102,6 +102,9 @@ pub struct PreprocessedView {
     /// Function-like macros whose body queries the last CUDA or HIP error
     /// (`#define CHECK_KERNEL(s) { cudaError_t e = cudaGetLastError(); ... }`), sorted.
     pub last_error_macros: Vec<String>,
+    /// Qualifier macros this text defines (`#define DS_D_INLINE __device__ __forceinline__`), with
+    /// what they stand for, sorted: a file that includes it reads them as qualifiers too.
+    pub defined_qualifiers: Vec<(String, String)>,
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
@@ -170,6 +173,13 @@ pub struct ViewOptions {
     /// 16. Elsewhere, and without it, an undecided condition keeps its first branch, so that
     /// code under `#ifdef USE_X` is read.
     pub as_compiled: bool,
+    /// Every conditional, not only the blocks choosing definitions, is read as `as_compiled`
+    /// reads those: for a project header that `--verify` writes into the program, whose platform
+    /// switches (`#ifdef __HIP_PLATFORM_AMD__ ... #else`, `#ifdef _WIN32`) must give the branch a
+    /// build for this device compiles.
+    pub compiled_everywhere: bool,
+    /// Qualifier macros defined elsewhere (in a header included before), with their expansion.
+    pub known_qualifiers: Vec<(String, String)>,
 }
 
 pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
@@ -179,6 +189,8 @@ pub fn preprocess(text: &str, extra_qualifiers: &[String]) -> PreprocessedView {
             qualifier_macros: extra_qualifiers.to_vec(),
             defines: Vec::new(),
             as_compiled: false,
+            compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         },
     )
 }
@@ -211,6 +223,8 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         &BranchChoice {
             given: &given,
             compiled_blocks: &compiled_blocks,
+            compiled_everywhere: options.compiled_everywhere,
+            as_compiled: options.as_compiled,
         },
         &mut defines,
         &mut qualifier_macros,
@@ -219,6 +233,16 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     );
     last_error_macros.sort_unstable();
     last_error_macros.dedup();
+    let mut defined_qualifiers: Vec<(String, String)> = qualifier_macros
+        .iter()
+        .map(|(name, expansion)| (name.clone(), expansion.clone()))
+        .collect();
+    defined_qualifiers.sort_unstable();
+    for (name, expansion) in &options.known_qualifiers {
+        qualifier_macros
+            .entry(name.clone())
+            .or_insert_with(|| expansion.clone());
+    }
     for name in &options.qualifier_macros {
         qualifier_macros.entry(name.clone()).or_default();
     }
@@ -239,6 +263,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         defines,
         ambiguous_defines: bodies.ambiguous,
         last_error_macros,
+        defined_qualifiers,
     }
 }
 
@@ -358,6 +383,10 @@ fn is_configuration_block(block: &str) -> bool {
 struct BranchChoice<'a> {
     given: &'a HashMap<String, String>,
     compiled_blocks: &'a [usize],
+    compiled_everywhere: bool,
+    /// Whether the view is read as compiled at all (`ViewOptions::as_compiled`): then a test of
+    /// another platform's name is decided everywhere.
+    as_compiled: bool,
 }
 
 struct Conditional {
@@ -385,6 +414,8 @@ fn blank_inactive_branches(
     let BranchChoice {
         given,
         compiled_blocks,
+        compiled_everywhere,
+        as_compiled: platforms_decided,
     } = *choice;
     let mut stack: Vec<Conditional> = Vec::new();
     // Every macro name defined so far in kept code, for the blocks read as compiled.
@@ -422,10 +453,13 @@ fn blank_inactive_branches(
             let rest = directive[word.len()..].trim();
             match word.as_str() {
                 "if" | "ifdef" | "ifndef" => {
-                    let as_compiled = compiled_blocks.binary_search(&offset).is_ok();
+                    let as_compiled =
+                        compiled_everywhere || compiled_blocks.binary_search(&offset).is_ok();
                     let decided = condition_value(&word, rest, given).or_else(|| {
-                        as_compiled
-                            .then(|| compiled_definedness(&word, rest, given, &defined))
+                        (as_compiled || platforms_decided)
+                            .then(|| {
+                                compiled_definedness(&word, rest, given, &defined, !as_compiled)
+                            })
                             .flatten()
                     });
                     let keep_first = match decided {
@@ -443,8 +477,16 @@ fn blank_inactive_branches(
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
                         let decided = condition_value(&word, rest, given).or_else(|| {
-                            top.as_compiled
-                                .then(|| compiled_definedness(&word, rest, given, &defined))
+                            (top.as_compiled || platforms_decided)
+                                .then(|| {
+                                    compiled_definedness(
+                                        &word,
+                                        rest,
+                                        given,
+                                        &defined,
+                                        !top.as_compiled,
+                                    )
+                                })
                                 .flatten()
                         });
                         let chosen = match decided {
@@ -546,12 +588,13 @@ fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> O
 /// A test of whether one name is defined (`#ifdef N`, `#ifndef N`, `#if defined(N)`,
 /// `#elif !defined N`), decided as the compiler would when the name is neither given nor defined
 /// above: undefined. Names the compiler predefines (`__CUDACC__`, ...) and other conditions stay
-/// undecided.
+/// undecided; with `only_other_platform`, every name but another platform's does.
 fn compiled_definedness(
     word: &str,
     rest: &str,
     given: &HashMap<String, String>,
     defined: &std::collections::HashSet<String>,
+    only_other_platform: bool,
 ) -> Option<bool> {
     let rest = rest.split("//").next().unwrap_or("").trim();
     let (name, negated) = match word {
@@ -574,12 +617,18 @@ fn compiled_definedness(
             (operand, negated)
         }
     };
-    if name.is_empty() || name.starts_with("__") {
+    // Other reserved names may be the compiler's own (`__CUDACC__`, `__CUDA_ARCH__`).
+    let other_platform = OTHER_PLATFORM_PREFIXES.iter().any(|p| name.starts_with(p));
+    if name.is_empty() || (name.starts_with("__") || only_other_platform) && !other_platform {
         return None;
     }
     let is_defined = given.contains_key(name) || defined.contains(name);
     Some(is_defined != negated)
 }
+
+/// Reserved names that only AMD's compilers define (`__HIP_PLATFORM_AMD__`, `__HIPCC__`,
+/// `__AMDGCN_WAVEFRONT_SIZE`): undefined in a build for an NVIDIA device.
+const OTHER_PLATFORM_PREFIXES: &[&str] = &["__HIP", "__HCC", "__AMDGCN", "__gfx", "__clang_hip"];
 
 fn leading_identifier(text: &str) -> &str {
     let end = text
@@ -1722,6 +1771,8 @@ mod tests {
             qualifier_macros: Vec::new(),
             defines: vec!["N=1".into()],
             as_compiled: false,
+            compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         let chosen = preprocess_with(text, &options);
         // USE_A is not given but may come from elsewhere: the first branch stays
@@ -1736,6 +1787,8 @@ mod tests {
             qualifier_macros: Vec::new(),
             defines: vec!["N=4".into(), "SLOW".into()],
             as_compiled: false,
+            compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         let chosen = preprocess_with(text, &options);
         assert!(chosen.text.contains("int small;"));
@@ -1743,9 +1796,51 @@ mod tests {
             qualifier_macros: Vec::new(),
             defines: vec!["N=4".into()],
             as_compiled: false,
+            compiled_everywhere: false,
+            known_qualifiers: Vec::new(),
         };
         // SLOW unknown: `!defined(SLOW)` is unknown, so the first branch stays
         assert!(preprocess_with(text, &options).text.contains("int big;"));
+    }
+
+    #[test]
+    fn platform_switches_read_as_a_build_for_this_device_compiles_them() {
+        let text = "#ifdef __HIP_PLATFORM_AMD__\nint amd;\n#else\nint nvidia;\n#endif\n#ifdef _WIN32\nint windows;\n#else\nint posix;\n#endif\n#ifdef USE_X\nint x;\n#endif\n#ifdef __CUDACC__\nint cuda;\n#endif\n";
+        let kept = |options: &ViewOptions, name: &str| {
+            preprocess_with(text, options)
+                .text
+                .contains(&format!("int {name};"))
+        };
+        // The lint reads the first branch of what it cannot decide.
+        let lint = ViewOptions::default();
+        assert!(kept(&lint, "amd") && kept(&lint, "windows") && kept(&lint, "x"));
+        // The file under test, as compiled: another platform's switch is decided, the rest of
+        // the file is still read (a kernel under `#ifdef USE_X` stays verifiable).
+        let file = ViewOptions {
+            as_compiled: true,
+            ..ViewOptions::default()
+        };
+        assert!(kept(&file, "nvidia") && !kept(&file, "amd"));
+        assert!(kept(&file, "windows") && kept(&file, "x"));
+        // A project header the program includes: every switch as the compiler decides it, and
+        // the including file's definitions given.
+        let header = ViewOptions {
+            as_compiled: true,
+            compiled_everywhere: true,
+            ..ViewOptions::default()
+        };
+        assert!(kept(&header, "nvidia") && !kept(&header, "amd"));
+        assert!(kept(&header, "posix") && !kept(&header, "windows"));
+        assert!(!kept(&header, "x"));
+        assert!(
+            kept(&header, "cuda"),
+            "the compiler's own names stay undecided"
+        );
+        let given = ViewOptions {
+            defines: vec!["USE_X=1".into()],
+            ..header
+        };
+        assert!(kept(&given, "x"));
     }
 
     #[test]

@@ -637,3 +637,29 @@ pub fn broken_regions(root: Node) -> (Vec<std::ops::Range<usize>>, Vec<std::ops:
     });
     (errors, missing)
 }
+
+/// Whether `name` occurs in `text` as a whole identifier (`half` in `__half h`, not in
+/// `half_size`).
+pub fn contains_identifier(text: &str, name: &str) -> bool {
+    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(is_identifier)
+                && !text[at + name.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(is_identifier)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn identifiers_are_matched_whole() {
+        assert!(super::contains_identifier("__half h = x;", "__half"));
+        assert!(super::contains_identifier("f(half2 v)", "half2"));
+        assert!(!super::contains_identifier("int half_size;", "half"));
+        assert!(!super::contains_identifier("__half2 v;", "__half"));
+        assert!(!super::contains_identifier("anything", ""));
+    }
+}

@@ -189,11 +189,7 @@ fn template_kernels_are_bound_to_the_launch_types() {
 #[test]
 fn launch_site_constants_become_the_first_configuration() {
     let text = std::fs::read_to_string("kernels/unguarded-thread-index/bad.cu").unwrap();
-    let configs = with_model(Path::new("bad.cu"), &text, |m| {
-        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
-        experiment_for_kernel(m, index).unwrap().experiment.configs
-    })
-    .unwrap();
+    let configs = kernel_experiment(&text, "saxpy").experiment.configs;
     let first = &configs[0];
     assert_eq!(first.grid, [4, 1, 1]);
     assert_eq!(first.block, [256, 1, 1]);
@@ -215,11 +211,7 @@ fn hip_launches_give_their_constants_as_cuda_launches_do() {
     let text =
         std::fs::read_to_string("testdata/hip/kernels/unguarded-thread-index/bad.cu").unwrap();
     assert!(text.contains("hipLaunchKernelGGL(saxpy"));
-    let configs = with_model(Path::new("bad.cu"), &text, |m| {
-        let index = m.functions.iter().position(|f| f.name == "saxpy").unwrap();
-        experiment_for_kernel(m, index).unwrap().experiment.configs
-    })
-    .unwrap();
+    let configs = kernel_experiment(&text, "saxpy").experiment.configs;
     let first = &configs[0];
     assert_eq!(first.grid, [4, 1, 1]);
     assert_eq!(first.block, [256, 1, 1]);
@@ -291,12 +283,11 @@ fn adversarial_sizes_are_not_multiples_of_the_block() {
     assert_eq!(config.arguments[2], Argument::I64 { value: 37 });
     let unsupported = vec![(
         "p".to_string(),
-        ParameterShape::Unsupported("Params".into()),
+        ParameterShape::Unsupported("`Params` is not defined here".into()),
     )];
-    assert!(
-        params::adversarial_configs(&unsupported, false, None, false)
-            .unwrap_err()
-            .contains("`Params`")
+    assert_eq!(
+        params::adversarial_configs(&unsupported, false, None, false).unwrap_err(),
+        "parameter `p` cannot be synthesised: `Params` is not defined here"
     );
 }
 
@@ -1211,4 +1202,185 @@ fn a_block_size_chosen_by_an_undefined_name_is_the_default_branch() {
     );
     assert!(compiled.text.contains("#define BLOCK_SIZE 16"));
     assert!(!compiled.text.contains("RD_WG_SIZE_0_0\n#"));
+}
+
+#[test]
+fn a_pointer_to_arrays_gives_each_buffer_element_the_whole_array() {
+    let file = "#define Y 400\n#define Z 400\nconst int W = 3;\n__global__ void step(double phi[][Y][Z], float (*rows)[W * 2], int* flat, double cube[8][Y][Z]) {\n  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;\n  phi[x][1][1] = rows[x][0] + flat[x] + cube[x][0][0];\n}\n";
+    let built = kernel_experiment(file, "step");
+    let bytes: Vec<Option<u64>> = built
+        .shapes
+        .iter()
+        .map(|(_, shape)| match shape {
+            ParameterShape::Pointer { element_bytes, .. } => *element_bytes,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        bytes,
+        vec![
+            Some(8 * 400 * 400),
+            Some(4 * 6),
+            Some(4),
+            Some(8 * 400 * 400)
+        ]
+    );
+    // Rows of 1.28 MB are given as whole rows: the fill still writes doubles.
+    let Some(Argument::Buffer { bytes, fill, .. }) = built.experiment.configs[0].arguments.first()
+    else {
+        panic!("phi is not a buffer")
+    };
+    assert_eq!(*fill, cudalint::verify::protocol::Fill::F64);
+    assert_eq!(bytes % (8 * 400 * 400), 0, "{bytes}");
+}
+
+#[test]
+fn project_headers_are_written_as_a_build_for_this_device_compiles_them() {
+    let root = std::env::temp_dir().join(format!("cudalint-platform-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("includes")).unwrap();
+    std::fs::write(
+        root.join("includes").join("utils.h"),
+        "#pragma once\n#ifdef __HIP_PLATFORM_AMD__\nconstexpr int lanes = ROCM_WAVEFRONT_SIZE;\n#else\nconstexpr int lanes = 32;\n#endif\n#ifdef _WIN32\nstruct Clock { LARGE_INTEGER start; };\n#else\nstruct Clock { long long start; };\n#endif\n#ifdef WIDE\nconstexpr int width = 8;\n#else\nconstexpr int width = 4;\n#endif\n",
+    )
+    .unwrap();
+    let file = root.join("kernels.cu");
+    let text = "#define WIDE\n#include \"utils.h\"\n__global__ void fill(int* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = lanes * width;\n}\n";
+    let program = with_model(&file, text, |m| {
+        let index = m.functions.iter().position(|f| f.name == "fill").unwrap();
+        experiment_for_kernel(m, index).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(program.contains("constexpr int lanes = 32;"), "{program}");
+    assert!(!program.contains("ROCM_WAVEFRONT_SIZE"), "{program}");
+    assert!(!program.contains("LARGE_INTEGER"), "{program}");
+    // The including file's definitions choose the header's branches.
+    assert!(program.contains("constexpr int width = 8;"), "{program}");
+    assert!(!program.contains("width = 4"), "{program}");
+}
+
+#[test]
+fn a_file_compiled_inside_another_sees_the_headers_included_before_it() {
+    let root = std::env::temp_dir().join(format!("cudalint-includer-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("types.h"), "typedef unsigned char byte_t;\n").unwrap();
+    std::fs::write(
+        root.join("main.cu"),
+        "#include <cstdio>\n#include \"types.h\"\n#include \"kernels.cu\"\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let file = root.join("kernels.cu");
+    let text = "__global__ void mask(byte_t* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 1;\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    let typedef = program.find("typedef unsigned char byte_t;");
+    assert!(
+        typedef.is_some_and(|at| at < program.find("void mask").unwrap()),
+        "{program}"
+    );
+    // The file itself is not included a second time through its includer.
+    assert_eq!(program.matches("void mask").count(), 1, "{program}");
+}
+
+#[test]
+fn a_plain_struct_parameter_is_passed_as_its_bytes() {
+    let file = "struct Grid { int nx; int ny; float h; };\nstruct Scale { double k; __host__ __device__ double operator()(double v) const { return k * v; } };\n__global__ void relax(float* u, Grid g) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  u[i] = g.h * (float)(g.nx + g.ny);\n}\ntemplate <int BLOCK, typename Op>\n__global__ void apply(double* out, Op op, int n) {\n  int i = blockIdx.x * BLOCK + threadIdx.x;\n  out[i] = op(1.0);\n}\nvoid run(double* d, int n) {\n  Scale twice;\n  twice.k = 2.0;\n  apply<128><<<(n + 127) / 128, 128>>>(d, twice, n);\n}\n";
+    let relax = kernel_experiment(file, "relax");
+    let config = &relax.experiment.configs[0];
+    let Argument::Bytes { value } = &config.arguments[1] else {
+        panic!("{:?}", config.arguments[1])
+    };
+    assert_eq!(value.len(), 12);
+    let nx = i32::from_le_bytes(value[0..4].try_into().unwrap());
+    assert!(nx > 0 && value[0..4] == value[4..8], "{value:?}");
+    assert_eq!(value[8..12], 1.5f32.to_le_bytes());
+    // Two integer fields make the buffer a plane of them.
+    let Argument::Buffer { bytes, .. } = config.arguments[0] else {
+        panic!("u is not a buffer")
+    };
+    assert_eq!(
+        bytes,
+        (nx as u64) * (nx as u64) * 4,
+        "{}",
+        config.description
+    );
+    // The functor's type is deduced from the host variable passed for it.
+    let apply = kernel_experiment(file, "apply");
+    assert_eq!(apply.template_arguments, ["128", "Scale"]);
+    assert!(apply.source.source().contains("typedef Scale Op;"));
+    assert!(
+        apply
+            .experiment
+            .configs
+            .iter()
+            .all(|c| matches!(c.arguments[1], Argument::Bytes { ref value } if value.len() == 8)),
+        "{:?}",
+        apply.experiment.configs
+    );
+}
+
+#[test]
+fn a_struct_holding_a_pointer_is_not_synthesised_and_says_why() {
+    let file = "struct View { float* data; int n; };\n__global__ void touch(View v) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  v.data[i] = 0;\n}\n";
+    let reason = with_model(Path::new("k.cu"), file, |m| {
+        experiment_for_kernel(m, 0).err()
+    })
+    .unwrap()
+    .unwrap();
+    assert!(reason.contains("`View` holds a pointer"), "{reason}");
+}
+
+#[test]
+fn header_types_nothing_names_are_left_out() {
+    let root = std::env::temp_dir().join(format!("cudalint-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("common.h"),
+        "#pragma once\nclass Timer { struct timespec start; public: void begin(); };\nstruct Vec2 { float x, y; };\nstruct Segment { Vec2 a, b; };\ntypedef int host_only_t;\n",
+    )
+    .unwrap();
+    let file = root.join("kernels.cu");
+    let text = "#include \"common.h\"\n__global__ void length(const Segment* s, float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = s[i].b.x - s[i].a.x;\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(!program.contains("class Timer"), "{program}");
+    assert!(!program.contains("host_only_t"), "{program}");
+    // Named by the kernel, or by a type the kernel names.
+    assert!(program.contains("struct Segment"), "{program}");
+    assert!(program.contains("struct Vec2"), "{program}");
+}
+
+#[test]
+fn qualifier_macros_of_a_nested_header_make_device_functions_of_the_next() {
+    let root = std::env::temp_dir().join(format!("cudalint-qualifiers-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("includes")).unwrap();
+    std::fs::write(
+        root.join("includes").join("kernel_utils.h"),
+        "#pragma once\n#define DEV_INLINE __device__ __forceinline__\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("includes").join("convert.h"),
+        "#pragma once\n#include \"kernel_utils.h\"\nnamespace convert {\ntemplate <typename T>\nDEV_INLINE T twice(T v) { return v + v; }\n}\n",
+    )
+    .unwrap();
+    let file = root.join("scale.cu");
+    let text = "#include \"convert.h\"\n__global__ void scale(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = convert::twice(out[i]);\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(program.contains("DEV_INLINE T twice(T v)"), "{program}");
 }

@@ -35,7 +35,7 @@ impl Relation {
         })
     }
 
-    fn negated(self) -> Relation {
+    pub fn negated(self) -> Relation {
         match self {
             Relation::Less => Relation::GreaterEqual,
             Relation::LessEqual => Relation::Greater,
@@ -93,6 +93,18 @@ pub trait Flags<'t> {
     /// tests that clear it: where it still holds, each of them failed. None for anything else.
     fn clearing_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
         None
+    }
+    /// For a flag only ever set `true` inside one `if` (`computed = false; ... if (c) {
+    /// computed = true; ... }`), the parts of that test that still hold wherever the flag does:
+    /// the conjuncts of `c` whose values never change. None for anything else.
+    fn setting_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
+        None
+    }
+    /// For a flag holding a test of a local that changes later (`bool ok = i < n; ... i = i *
+    /// s;`), the same test of the copies taken before it changed (`int out = i;` with `i`'s value
+    /// the flag tested): `out < n`.
+    fn tests_of_copies(&self, _name: &str, _holds: bool) -> Vec<Comparison<'t>> {
+        Vec::new()
     }
 }
 
@@ -246,6 +258,16 @@ impl<'t> Splitter<'_, 't> {
                         });
                     }
                 }
+                // `IN_RANGE(x, lo, hi)`: a value between two others is at least the first
+                if let ([value, low, _], true) = (arguments.as_slice(), names_a_range(node, source))
+                {
+                    out.push(Comparison {
+                        left: strip(*value, source),
+                        relation: Relation::GreaterEqual,
+                        right: strip(*low, source),
+                        origin,
+                    });
+                }
             }
             // `valid`, defined once as `i < n`: the comparison it holds
             "identifier" if self.hops < MAX_FLAG_HOPS => {
@@ -261,6 +283,12 @@ impl<'t> Splitter<'_, 't> {
                     for test in tests {
                         deeper.split(test, false, test, out, disjunctions, depth + 1);
                     }
+                } else if let (true, Some(tests)) = (holds, self.flags.setting_tests(name)) {
+                    for test in tests {
+                        deeper.split(test, true, test, out, disjunctions, depth + 1);
+                    }
+                } else {
+                    out.extend(self.flags.tests_of_copies(name, holds));
                 }
             }
             _ => {}
@@ -284,6 +312,18 @@ fn is_range_check(call: Node, source: &str) -> bool {
     ["inrange", "inbounds", "inbound", "within", "inside"]
         .iter()
         .any(|word| name.ends_with(word))
+}
+
+/// `IN_RANGE(x, lo, hi)`, `inRange(...)`: a test of a value against a low and a high end.
+fn names_a_range(call: Node, source: &str) -> bool {
+    call.field("function").is_some_and(|function| {
+        syntax::text(function, source)
+            .chars()
+            .filter(|c| *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase()
+            .ends_with("inrange")
+    })
 }
 
 fn is_comparison_within<'t>(
@@ -313,11 +353,14 @@ fn is_comparison_within<'t>(
             let name = syntax::text(node, source);
             match flags.flag_value(name) {
                 Some(value) => is_comparison_within(value, source, flags, hops + 1, depth + 1),
-                None => flags.clearing_tests(name).is_some_and(|tests| {
-                    tests
-                        .iter()
-                        .all(|t| is_comparison_within(*t, source, flags, hops + 1, depth + 1))
-                }),
+                None => flags
+                    .clearing_tests(name)
+                    .or_else(|| flags.setting_tests(name))
+                    .is_some_and(|tests| {
+                        tests
+                            .iter()
+                            .all(|t| is_comparison_within(*t, source, flags, hops + 1, depth + 1))
+                    }),
             }
         }
         _ => false,

@@ -835,4 +835,22 @@ impl GridHelpers for Model<'_> {
     fn define(&self, name: &str) -> Option<&str> {
         self.view.defines.get(name).map(String::as_str)
     }
+
+    fn returned_grid(&self, name: &str, arity: usize) -> Option<[launch::GridAxis; 3]> {
+        let function = self
+            .functions
+            .iter()
+            .find(|f| f.name == name && f.parameters.len() == arity)?;
+        /// The model's helpers and defines, but no returned grids: a grid helper is read alone.
+        struct Inner<'m, 't>(&'m Model<'t>);
+        impl GridHelpers for Inner<'_, '_> {
+            fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
+                self.0.rounds_up(name, arity)
+            }
+            fn define(&self, name: &str) -> Option<&str> {
+                self.0.define(name)
+            }
+        }
+        launch::returned_grid_of(function, self.source, &Inner(self))
+    }
 }

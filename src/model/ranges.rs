@@ -69,10 +69,27 @@ impl Range {
     /// A range holding every value of either.
     fn join(self, other: Range) -> Range {
         let start = Sym::atom(STARTING_VALUE);
+        // `start + k` (a counted number of steps, `k` at least 0) after a definition `b`: `b + k`,
+        // the larger of the two
+        let from = |stepped: &Sym, other: &Sym| -> Option<Sym> {
+            if other.atoms().any(|a| a == STARTING_VALUE) {
+                return None;
+            }
+            stepped.substitute(&|atom| {
+                Some(if atom == STARTING_VALUE {
+                    other.clone()
+                } else {
+                    Sym::atom(atom)
+                })
+            })
+        };
+        let mentions = |s: &Sym| s.atoms().any(|a| a == STARTING_VALUE);
         let side =
             |a: Option<Sym>, b: Option<Sym>, combine: fn(&Sym, &Sym) -> Option<Sym>| match (a, b) {
                 (Some(a), Some(b)) if a == start => Some(b),
                 (Some(a), Some(b)) if b == start => Some(a),
+                (Some(a), Some(b)) if mentions(&a) => from(&a, &b),
+                (Some(a), Some(b)) if mentions(&b) => from(&b, &a),
                 (Some(a), Some(b)) => combine(&a, &b),
                 _ => None,
             };
@@ -425,11 +442,14 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                         self.after_step(value, &at_definition, depth)
                     }
                     // a step keeps the side it moves away from: `i += 4` never goes below
-                    // where `i` started
+                    // where `i` started; in `for (int p = 0; p < P; p++)` it goes at most `P`
+                    // steps above it
                     None => match self.step_direction(value, facts, depth) {
                         Some(true) => Range {
                             lo: Some(Sym::atom(STARTING_VALUE)),
-                            hi: None,
+                            hi: self
+                                .counted_steps(value, node, &at_definition, depth)
+                                .and_then(|most| Sym::atom(STARTING_VALUE).add(&most)),
                         },
                         Some(false) => Range {
                             lo: None,
@@ -544,6 +564,155 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             lo: both(&before.lo, &step.lo, Sym::add),
             hi: both(&before.hi, &step.hi, Sym::add),
         }
+    }
+
+    /// For an in-place step that only increases the local (`++`, `+= s` with `s` at least 0)
+    /// inside a counted loop (`for (int p = A; p < B; p++)`, the counter changed nowhere else,
+    /// the step in no loop nested inside it), the most the steps add by the time of `use_`:
+    /// `(B - A) * s`, one step fewer when `use_` sits in the loop's body before the step. Each
+    /// loop further out must define the local again on every trip, as `single_step` asks.
+    fn counted_steps(
+        &self,
+        value: Node<'t>,
+        use_: Node<'t>,
+        facts: &[Comparison<'t>],
+        depth: usize,
+    ) -> Option<Sym> {
+        let source = self.source();
+        let (target, update) = update_of(value)?;
+        let step = match update.node_kind() {
+            "update_expression" if text(update, source).contains("++") => Sym::constant(1),
+            "assignment_expression" if operator(update, source) == "+=" => {
+                let amount = self.range_at(update.field("right")?, facts, depth + 1);
+                if !amount.is_nonnegative() {
+                    return None;
+                }
+                amount.hi?
+            }
+            _ => return None,
+        };
+        let (_, before) = self.context.reaching(target)?;
+        let starts: Vec<Node<'t>> = before
+            .into_iter()
+            .filter(|v| !crate::model::reaching::updates_itself(*v, source))
+            .collect();
+        if starts.is_empty() {
+            return None;
+        }
+        // the loop around the step, and the loops around that one
+        let mut counted: Option<(Node<'t>, Sym)> = None;
+        let mut node = update;
+        while let Some(parent) = node.parent() {
+            match parent.node_kind() {
+                "function_definition" | "lambda_expression" => break,
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    let body = parent.field("body")?;
+                    if counted.is_none() {
+                        counted = Some((parent, self.trip_count(parent, depth)?));
+                    } else if !starts.iter().all(|v| {
+                        body.start_byte() <= v.start_byte() && v.end_byte() <= body.end_byte()
+                    }) {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+            node = parent;
+        }
+        let (looped, trips) = counted?;
+        let body = looped.field("body")?;
+        let before_the_step =
+            body.start_byte() <= use_.start_byte() && use_.end_byte() <= update.start_byte();
+        let trips = if before_the_step {
+            trips.sub(&Sym::constant(1))?
+        } else {
+            trips
+        };
+        trips.mul(&step)
+    }
+
+    /// The number of trips of `for (int p = A; p < B; p++)` (or `p <= B`, `++p`, `p += 1`) whose
+    /// counter its body never assigns: `B - A` from the range of each; None for other loops.
+    fn trip_count(&self, looped: Node<'t>, depth: usize) -> Option<Sym> {
+        let source = self.source();
+        if looped.node_kind() != "for_statement" {
+            return None;
+        }
+        let initializer = looped.field("initializer")?;
+        let (counter, start) = match initializer.node_kind() {
+            "declaration" => {
+                let declarator =
+                    named_children(initializer).find(|c| c.node_kind() == "init_declarator")?;
+                (declarator.field("declarator")?, declarator.field("value")?)
+            }
+            "assignment_expression" if operator(initializer, source) == "=" => {
+                (initializer.field("left")?, initializer.field("right")?)
+            }
+            _ => return None,
+        };
+        // `int p(0)`, `int p{0}`: initialised directly
+        let start = match start.node_kind() {
+            "argument_list" | "initializer_list" if start.named_child_count() == 1 => {
+                start.named_child(0)?
+            }
+            _ => start,
+        };
+        let counter = text(strip(counter, source), source);
+        let update = strip(looped.field("update")?, source);
+        let steps_by_one = match update.node_kind() {
+            "update_expression" => text(update, source).contains("++"),
+            "assignment_expression" => {
+                operator(update, source) == "+="
+                    && update
+                        .field("right")
+                        .is_some_and(|r| text(r, source).trim() == "1")
+            }
+            _ => false,
+        };
+        let updated = update
+            .field("argument")
+            .or_else(|| update.field("left"))
+            .map(|t| text(strip(t, source), source));
+        if !steps_by_one || updated != Some(counter) {
+            return None;
+        }
+        let condition = strip(looped.field("condition")?, source);
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (condition.field("left")?, condition.field("right")?);
+        let names = |n: Node| text(strip(n, source), source) == counter;
+        let (limit, inclusive) = match operator(condition, source) {
+            "<" if names(left) => (right, false),
+            "<=" if names(left) => (right, true),
+            ">" if names(right) => (left, false),
+            ">=" if names(right) => (left, true),
+            _ => return None,
+        };
+        // the body never sets the counter itself
+        let body = looped.field("body")?;
+        let mut assigned = false;
+        crate::syntax::walk_iterative(body, |n| {
+            let target = match n.node_kind() {
+                "assignment_expression" => n.field("left"),
+                "update_expression" => n.field("argument"),
+                _ => None,
+            };
+            assigned |= target.is_some_and(|t| text(strip(t, source), source) == counter);
+            !assigned
+        });
+        if assigned {
+            return None;
+        }
+        let lo = self.plain_range(start, depth + 1).lo?;
+        let hi = self.plain_range(limit, depth + 1).hi?;
+        let trips = hi.sub(&lo)?;
+        let trips = if inclusive {
+            trips.add(&Sym::constant(1))?
+        } else {
+            trips
+        };
+        trips.is_nonnegative().then_some(trips)
     }
 
     /// Whether the in-place update at `value` only increases the local (`++`, `+= s` with `s`
@@ -788,6 +957,149 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 });
             }
         }
+        // what one comparison leaves open, two added together may close: `x < hi` with `hi`
+        // chosen as `n - base` or `B` (under `base + B <= n`) bounds `base + x` by `n`
+        // asked of locals only: a sum's parts are read through the locals they name
+        if (!result.is_bounded() || result.lo.is_none())
+            && matches!(strip(node, source).node_kind(), "identifier")
+        {
+            result = result.meet(self.range_from_sums(node, facts, depth));
+        }
+        result
+    }
+
+    /// The range of `node` from the comparisons in force read as linear facts `f <= 0` (locals
+    /// replaced by their single definitions), one at a time or two added together; a fact that
+    /// compares with a choice `c ? a : b` is read once with each value, under `c` and under
+    /// `!c`, and the two ranges joined.
+    fn range_from_sums(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
+        let left = self.budget.get();
+        if facts.is_empty() || facts.len() > 16 || self.plain.get() || left < 64 {
+            return Range::unknown();
+        }
+        self.budget.set(left - 64);
+        let source = self.source();
+        let Some(target) = Linear::of(node, source, Some(self.context), 0) else {
+            return Range::unknown();
+        };
+        if target.terms.is_empty() {
+            return Range::unknown();
+        }
+        let mut plain_forms: Vec<Linear<'t>> = Vec::new();
+        let mut choices: Vec<Vec<Vec<Linear<'t>>>> = Vec::new();
+        for fact in facts {
+            let cases = self.cases_of(fact, true);
+            if cases.len() > 1 && choices.len() < 4 {
+                choices.push(cases);
+            }
+            plain_forms.extend(self.cases_of(fact, false).into_iter().flatten());
+        }
+        let mut result = self.bound_by_sums(&target, &plain_forms, depth);
+        for cases in choices {
+            let mut joined: Option<Range> = None;
+            for case in cases {
+                let mut forms = case;
+                forms.extend(plain_forms.iter().cloned());
+                let range = self.bound_by_sums(&target, &forms, depth);
+                joined = Some(match joined {
+                    None => range,
+                    Some(so_far) => so_far.join(range),
+                });
+            }
+            if let Some(range) = joined {
+                result = result.meet(range);
+            }
+        }
+        result
+    }
+
+    /// `comparison` as linear facts `f <= 0`: one case, or with `split`, two when one side holds
+    /// a choice `c ? a : b` (each with the facts its test gives); none when a side is not linear.
+    fn cases_of(&self, comparison: &Comparison<'t>, split: bool) -> Vec<Vec<Linear<'t>>> {
+        let source = self.source();
+        let context = Some(self.context);
+        let (Some(left), Some(right)) = (
+            Linear::of(comparison.left, source, context, 0),
+            Linear::of(comparison.right, source, context, 0),
+        ) else {
+            return Vec::new();
+        };
+        let Some(difference) = left.plus(&right, -1) else {
+            return Vec::new();
+        };
+        let choice = difference
+            .terms
+            .iter()
+            .position(|(_, t)| strip(t.node, source).node_kind() == "conditional_expression");
+        let Some(at) = choice.filter(|_| split) else {
+            return vec![forms_of(difference, comparison.relation)];
+        };
+        let (factor, term) = difference.terms[at].clone();
+        let chosen = strip(term.node, source);
+        let (Some(test), Some(yes), Some(no)) = (
+            chosen.field("condition"),
+            chosen.field("consequence"),
+            chosen.field("alternative"),
+        ) else {
+            return Vec::new();
+        };
+        let mut rest = difference.clone();
+        rest.terms.remove(at);
+        let mut cases = Vec::new();
+        for (value, holds) in [(yes, true), (no, false)] {
+            let Some(arm) =
+                Linear::of(value, source, context, 0).and_then(|arm| rest.plus(&arm, factor))
+            else {
+                return Vec::new();
+            };
+            let mut forms = forms_of(arm, comparison.relation);
+            let mut tested = Vec::new();
+            super::guards::comparisons(
+                super::guards::Condition { node: test, holds },
+                source,
+                &super::guards::NoFlags,
+                &mut tested,
+                &mut Vec::new(),
+            );
+            for fact in tested.iter().take(4) {
+                forms.extend(self.cases_of(fact, false).into_iter().flatten());
+            }
+            cases.push(forms);
+        }
+        cases
+    }
+
+    /// The bounds on `target` that the facts `f <= 0` give, alone or added in pairs: `target +
+    /// rest <= 0` bounds it by `-rest`, `rest - target <= 0` from below by `rest`.
+    fn bound_by_sums(&self, target: &Linear<'t>, forms: &[Linear<'t>], depth: usize) -> Range {
+        let mut result = Range::unknown();
+        let forms = &forms[..forms.len().min(24)];
+        let mut consider = |form: &Linear<'t>| {
+            let Some((factor, rest)) = form.solve_for(target) else {
+                return;
+            };
+            let rest = self.linear_range(&rest, depth);
+            let found = match factor {
+                1 => Range {
+                    lo: None,
+                    hi: rest.lo.and_then(|l| l.negate()),
+                },
+                -1 => Range {
+                    lo: rest.lo,
+                    hi: None,
+                },
+                _ => return,
+            };
+            result = std::mem::take(&mut result).meet(found);
+        };
+        for (i, first) in forms.iter().enumerate() {
+            consider(first);
+            for second in &forms[i + 1..] {
+                if let Some(sum) = first.plus(second, 1) {
+                    consider(&sum);
+                }
+            }
+        }
         result
     }
 
@@ -805,6 +1117,29 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             };
         }
         total
+    }
+}
+
+/// `difference relation 0` as facts `f <= 0` on integers.
+fn forms_of<'t>(difference: Linear<'t>, relation: Relation) -> Vec<Linear<'t>> {
+    let negated = |mut form: Linear<'t>| {
+        form.constant = -form.constant;
+        for (coefficient, _) in &mut form.terms {
+            *coefficient = -*coefficient;
+        }
+        form
+    };
+    let plus_one = |mut form: Linear<'t>| {
+        form.constant += 1;
+        form
+    };
+    match relation {
+        Relation::Less => vec![plus_one(difference)],
+        Relation::LessEqual => vec![difference],
+        Relation::Greater => vec![plus_one(negated(difference))],
+        Relation::GreaterEqual => vec![negated(difference)],
+        Relation::Equal => vec![difference.clone(), negated(difference)],
+        Relation::NotEqual => Vec::new(),
     }
 }
 
@@ -994,6 +1329,21 @@ impl<'t> Linear<'t> {
         }
         self.terms.retain(|(c, _)| *c != 0);
         Some(())
+    }
+
+    /// `self + k * other`.
+    fn plus(&self, other: &Linear<'t>, k: i128) -> Option<Linear<'t>> {
+        let mut sum = self.clone();
+        sum.constant = sum.constant.checked_add(other.constant.checked_mul(k)?)?;
+        for (coefficient, term) in &other.terms {
+            let added = coefficient.checked_mul(k)?;
+            match sum.terms.iter_mut().find(|(_, t)| t.key == term.key) {
+                Some((existing, _)) => *existing = existing.checked_add(added)?,
+                None => sum.terms.push((added, term.clone())),
+            }
+        }
+        sum.terms.retain(|(c, _)| *c != 0);
+        Some(sum)
     }
 
     /// `self = factor * target + rest`, when every term of `target` appears in `self` with the

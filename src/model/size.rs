@@ -10,7 +10,7 @@ use crate::syntax::{self, named_children, operator, text, MAX_DEPTH};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Ratio {
     num: i128,
     den: i128,
@@ -57,7 +57,7 @@ impl Ratio {
 }
 
 /// A polynomial: monomial (sorted atom names) → coefficient.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sym {
     terms: BTreeMap<Vec<String>, Ratio>,
     /// Rounded down somewhere: the true value is at most this one.
@@ -192,6 +192,30 @@ impl Sym {
             result.floored = true;
         }
         Some(result)
+    }
+
+    /// `self / divisor` when every coefficient stays an integer (`4 * n / 4`): no rounding.
+    pub fn divided_exactly(&self, divisor: i128) -> Option<Sym> {
+        if divisor <= 0 {
+            return None;
+        }
+        let result = self.scale(Ratio::new(1, divisor)?)?;
+        result.terms.values().all(|c| c.den == 1).then_some(result)
+    }
+
+    /// `self / atom` when every term holds `atom` (`sizeof(T) * n / sizeof(T)`).
+    pub fn divided_by_atom_exactly(&self, atom: &str) -> Option<Sym> {
+        let mut terms = BTreeMap::new();
+        for (monomial, coefficient) in &self.terms {
+            let mut reduced = monomial.clone();
+            let at = reduced.iter().position(|a| a == atom)?;
+            reduced.remove(at);
+            terms.insert(reduced, *coefficient);
+        }
+        Some(Sym {
+            terms,
+            floored: self.floored,
+        })
     }
 
     /// `self / divisor` for a positive constant, marked rounded down.
@@ -591,6 +615,27 @@ impl<'s, 't> Evaluator<'s, 't> {
                 // `v.size()`: a count that stays put between the allocation and the copy
                 let function = node.field("function")?;
                 let arguments = node.field("arguments")?;
+                // `min(partials, block)` of two constants is a constant
+                let name = match function.node_kind() {
+                    "template_function" => function.field("name").map(|n| text(n, self.source)),
+                    _ => Some(text(function, self.source)),
+                }
+                .unwrap_or("");
+                let short = name.rsplit("::").next().unwrap_or(name);
+                if let Some(smaller) = match short {
+                    "min" | "MIN" | "umin" | "imin" | "llmin" | "ullmin" => Some(true),
+                    "max" | "MAX" | "umax" | "imax" | "llmax" | "ullmax" => Some(false),
+                    _ => None,
+                } {
+                    let values: Vec<i128> = named_children(arguments)
+                        .filter(|a| a.node_kind() != "comment")
+                        .map(|a| self.eval_at(a, depth + 1)?.as_constant())
+                        .collect::<Option<Vec<i128>>>()?;
+                    let [a, b] = values.as_slice() else {
+                        return None;
+                    };
+                    return Some(Sym::constant(if smaller { *a.min(b) } else { *a.max(b) }));
+                }
                 if function.node_kind() == "field_expression"
                     && named_children(arguments).next().is_none()
                 {

@@ -13,14 +13,7 @@ pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
 
 /// Headers NVRTC resolves from the toolkit's include directory; every other include is dropped
 /// (the experiment holds no host code).
-const DEVICE_HEADERS: &[&str] = &[
-    "cooperative_groups",
-    "cuda_fp16.h",
-    "cuda_bf16.h",
-    "hip/hip_fp16.h",
-    "hip/hip_bf16.h",
-    "hip/hip_bfloat16.h",
-];
+const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
 
 /// HIP's device headers and the CUDA headers that declare the same names, for HIP kernels run as
 /// CUDA.
@@ -255,20 +248,13 @@ fn add_toolkit_headers_by_use(headers: &mut Vec<String>, body: &str) {
         if headers.iter().any(|h| h.contains(file)) {
             continue;
         }
-        if names.iter().any(|name| contains_word(body, name)) {
+        if names
+            .iter()
+            .any(|name| crate::syntax::contains_identifier(body, name))
+        {
             headers.push(header.to_string());
         }
     }
-}
-
-/// Whether `word` occurs in `text` as a whole identifier.
-fn contains_word(text: &str, word: &str) -> bool {
-    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        !before.is_some_and(is_identifier) && !after.is_some_and(is_identifier)
-    })
 }
 
 /// Headers whose every name lives in one namespace, so their use can be seen in the text.
@@ -353,8 +339,10 @@ fn build_with(
         read: Vec::new(),
         search: context.include_dirs.clone(),
         off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
+        qualifiers: model.view.defined_qualifiers.clone(),
     };
     let mut state = Extraction {
+        under_test: model.source,
         model,
         kernel: function,
         out: &mut out,
@@ -367,6 +355,18 @@ fn build_with(
             .map(|block| (block, false))
             .collect(),
     };
+    // A file compiled as part of another (`#include "kernels.cu"` in main.cu) sees the headers
+    // that file includes before it.
+    if let Some((includer, names)) = includer_context(model.path) {
+        let own = model
+            .path
+            .canonicalize()
+            .unwrap_or(model.path.to_path_buf());
+        state.included.read.push(own);
+        for name in names {
+            state.include_named(&includer, &name, 1);
+        }
+    }
     state.items(model.tree.root_node(), 0);
     let Some(mut rewritten) = state.result.take() else {
         return Err(format!(
@@ -424,6 +424,8 @@ struct Extraction<'a, 'm, 't> {
     included: &'a mut Includes,
     /// The file's configuration blocks (`configuration_blocks`), and whether each is written out.
     configuration: Vec<(Range<usize>, bool)>,
+    /// The text of the file under test (the header's includer, at any depth).
+    under_test: &'a str,
 }
 
 /// The project headers read into an experiment (quoted includes found beside the file, in an
@@ -436,6 +438,8 @@ pub struct Includes {
     pub search: Vec<std::path::PathBuf>,
     /// No quoted include is read.
     pub off: bool,
+    /// The qualifier macros of the headers read so far (`DS_D_INLINE`), for the next ones.
+    pub qualifiers: Vec<(String, String)>,
 }
 
 /// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
@@ -492,8 +496,21 @@ impl<'t> Extraction<'_, '_, 't> {
     fn item(&mut self, item: Node, depth: usize) {
         let source = self.source();
         let item_text = text(item, source);
+        // A type defined after the kernel cannot be the kernel's; host-only classes there
+        // (argument parsers, timers) would not compile as device code.
+        if self.result.is_some() && defines_a_type(item) {
+            return;
+        }
+        if defines_a_type(item) && !self.type_may_be_used(item) {
+            return;
+        }
         match item.node_kind() {
-            "preproc_include" if DEVICE_HEADERS.iter().any(|h| item_text.contains(h)) => {
+            "preproc_include"
+                if DEVICE_HEADERS
+                    .iter()
+                    .chain(HIP_DEVICE_HEADERS.iter().map(|(hip, _)| hip))
+                    .any(|h| item_text.contains(h)) =>
+            {
                 let header = HIP_DEVICE_HEADERS
                     .iter()
                     .find(|(hip, _)| item_text.contains(hip))
@@ -618,6 +635,24 @@ impl<'t> Extraction<'_, '_, 't> {
         }
     }
 
+    /// Whether a type a project header defines is named anywhere else: in the file under test,
+    /// or in the header outside its own definition. A header's host-only classes (a timer over
+    /// `timespec`, an argument parser) would not compile as device code.
+    fn type_may_be_used(&self, item: Node) -> bool {
+        if std::ptr::eq(self.model.source, self.under_test) {
+            return true;
+        }
+        let Some(name) = defined_type_name(item, self.source()) else {
+            return true;
+        };
+        let range = item.byte_range();
+        // The header as compiled: a twin definition in a branch not taken does not count.
+        let source = self.model.view.text.as_str();
+        crate::syntax::contains_identifier(self.under_test, name)
+            || crate::syntax::contains_identifier(source.get(..range.start).unwrap_or(""), name)
+            || crate::syntax::contains_identifier(source.get(range.end..).unwrap_or(""), name)
+    }
+
     /// A quoted include of a project header: its macros, types, constants and device functions,
     /// extracted as the file's own are, in place.
     fn include(&mut self, item: Node, depth: usize) {
@@ -627,13 +662,18 @@ impl<'t> Extraction<'_, '_, 't> {
         else {
             return;
         };
+        self.include_named(self.model.path, &name, depth);
+    }
+
+    /// The header `name` as `from` includes it.
+    fn include_named(&mut self, from: &std::path::Path, name: &str, depth: usize) {
         if self.included.off
             || depth > MAX_INCLUDE_DEPTH
             || self.included.read.len() >= MAX_INCLUDES
         {
             return;
         }
-        let Some(path) = resolve_include(self.model.path, &name, &self.included.search) else {
+        let Some(path) = resolve_include(from, name, &self.included.search) else {
             return;
         };
         let key = path.canonicalize().unwrap_or_else(|_| path.clone());
@@ -645,11 +685,35 @@ impl<'t> Extraction<'_, '_, 't> {
             return;
         };
         let kernel = self.kernel;
+        let under_test = self.under_test;
+        let defines = self
+            .model
+            .view
+            .defines
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
         let out = &mut *self.out;
         let headers = &mut *self.headers;
         let included = &mut *self.included;
-        super::with_model(&path, &header, |model| {
+        // The qualifier macros of the headers it includes itself are known before it is read.
+        let mut known_qualifiers = included.qualifiers.clone();
+        let mut visited = vec![key_of(&path)];
+        nested_qualifiers(
+            &path,
+            &header,
+            &included.search,
+            &mut visited,
+            &mut known_qualifiers,
+        );
+        super::with_header_model(&path, &header, defines, known_qualifiers, |model| {
+            for qualifier in &model.view.defined_qualifiers {
+                if !included.qualifiers.contains(qualifier) {
+                    included.qualifiers.push(qualifier.clone());
+                }
+            }
             let mut inner = Extraction {
+                under_test,
                 model,
                 kernel,
                 out,
@@ -701,6 +765,120 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             FunctionKind::Kernel => {}
         }
+    }
+}
+
+/// The qualifier macros (`#define DS_D_INLINE __device__ __forceinline__`) that the headers
+/// `text` includes define, at any depth, added to `out`.
+fn nested_qualifiers(
+    path: &std::path::Path,
+    text: &str,
+    search: &[std::path::PathBuf],
+    visited: &mut Vec<std::path::PathBuf>,
+    out: &mut Vec<(String, String)>,
+) {
+    for name in text.lines().filter_map(quoted_include) {
+        let Some(nested) = resolve_include(path, name, search) else {
+            continue;
+        };
+        let key = key_of(&nested);
+        if visited.contains(&key) || visited.len() >= MAX_INCLUDES {
+            continue;
+        }
+        visited.push(key);
+        let Ok(nested_text) = std::fs::read_to_string(&nested) else {
+            continue;
+        };
+        for qualifier in crate::source::preprocess(&nested_text, &[]).defined_qualifiers {
+            if !out.contains(&qualifier) {
+                out.push(qualifier);
+            }
+        }
+        nested_qualifiers(&nested, &nested_text, search, visited, out);
+    }
+}
+
+fn key_of(path: &std::path::Path) -> std::path::PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The most files of a folder read to find one that includes the file under test.
+const MAX_INCLUDER_CANDIDATES: usize = 64;
+
+/// A file of the same folder that includes `path` (`#include "kernels.cu"`), and the quoted
+/// includes it has before that line, in order.
+fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<String>)> {
+    let file_name = path.file_name()?.to_str()?;
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => std::path::Path::new("."),
+    };
+    let mut candidates: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|candidate| {
+            candidate.as_path() != path
+                && candidate
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "cu" | "cpp" | "cc" | "cxx" | "hip"))
+                && std::fs::metadata(candidate).is_ok_and(|m| m.len() <= MAX_INCLUDE_BYTES)
+        })
+        .take(MAX_INCLUDER_CANDIDATES)
+        .collect();
+    candidates.sort();
+    for candidate in candidates {
+        let Ok(text) = std::fs::read_to_string(&candidate) else {
+            continue;
+        };
+        let mut before = Vec::new();
+        for line in text.lines() {
+            let Some(name) = quoted_include(line) else {
+                continue;
+            };
+            if name == file_name || name.strip_prefix("./") == Some(file_name) {
+                return Some((candidate, before));
+            }
+            before.push(name.to_string());
+        }
+    }
+    None
+}
+
+/// `header.h` of `#include "header.h"`.
+fn quoted_include(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("include")?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    Some(&rest[..rest.find('"')?])
+}
+
+/// The name of the type a file-level item defines (`struct Timer {...}`, `typedef ... Timer;`,
+/// `using Timer = ...;`, `template <...> class Timer {...}`).
+fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
+    let named = match item.node_kind() {
+        "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
+        | "alias_declaration" => item.field("name"),
+        "type_definition" => item.field("declarator"),
+        "template_declaration" => named_children(item)
+            .find(|c| matches!(c.node_kind(), "struct_specifier" | "class_specifier"))
+            .and_then(|c| c.field("name")),
+        _ => None,
+    }?;
+    let name = text(named, source).trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+}
+
+/// Whether a file-level item defines a type (and nothing the kernel could call).
+fn defines_a_type(item: Node) -> bool {
+    match item.node_kind() {
+        "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
+        | "type_definition" | "alias_declaration" => true,
+        "template_declaration" => {
+            !named_children(item).any(|c| c.node_kind() == "function_definition")
+        }
+        _ => false,
     }
 }
 

@@ -9,6 +9,7 @@ pub mod context;
 pub mod extract;
 pub mod params;
 pub mod protocol;
+pub mod records;
 pub mod replay;
 pub mod twin;
 pub mod worker;
@@ -293,7 +294,7 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         .map(|l| l.template_arguments.clone())
         .unwrap_or_default();
     let source = extract::build(model, kernel, &template_arguments)?;
-    let shapes = params::parameter_shapes(function, &source.template_bindings);
+    let shapes = params::parameter_shapes(model, function, &source.template_bindings);
     let mut configs: Vec<LaunchConfig> = Vec::new();
     for launch in &launches {
         if let Some(config) = &launch.config {
@@ -351,13 +352,48 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
 pub fn with_model<R>(path: &Path, text: &str, with: impl FnOnce(&Model) -> R) -> Option<R> {
     // Blocks choosing macro definitions read as the compiler reads them, so a launch's block size
     // is the one the compiled kernel has (`source::ViewOptions::as_compiled`).
-    let view = source::preprocess_with(
+    with_view(
+        path,
         text,
         &source::ViewOptions {
             as_compiled: true,
             ..source::ViewOptions::default()
         },
-    );
+        with,
+    )
+}
+
+/// Parses a project header that the program includes: every conditional read as the compiler
+/// reads it, with the definitions of the file including it (`defines`, `NAME=VALUE`) given, and
+/// the qualifier macros of the headers read before it.
+pub fn with_header_model<R>(
+    path: &Path,
+    text: &str,
+    defines: Vec<String>,
+    known_qualifiers: Vec<(String, String)>,
+    with: impl FnOnce(&Model) -> R,
+) -> Option<R> {
+    with_view(
+        path,
+        text,
+        &source::ViewOptions {
+            defines,
+            known_qualifiers,
+            as_compiled: true,
+            compiled_everywhere: true,
+            ..source::ViewOptions::default()
+        },
+        with,
+    )
+}
+
+fn with_view<R>(
+    path: &Path,
+    text: &str,
+    options: &source::ViewOptions,
+    with: impl FnOnce(&Model) -> R,
+) -> Option<R> {
+    let view = source::preprocess_with(text, options);
     let tree = crate::engine::parse(&view.text, None)?;
     let lines = LineIndex::new(text);
     let model = Model::build(path, text, &view, &tree, &lines, &[]);

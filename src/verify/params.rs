@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// Largest buffer an experiment allocates, in bytes.
-pub const MAX_BUFFER_BYTES: u64 = 256 << 20;
+pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 /// What the kernel's parameters are, as far as synthesis goes.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,13 +24,19 @@ pub enum ParameterShape {
     Float,
     Double,
     Bool,
+    /// A plain-data struct passed by value, laid out field by field.
+    Record(super::records::Record),
+    /// Why it cannot be synthesised (`its type `X` is not a scalar, a pointer or a plain struct
+    /// of this file`).
     Unsupported(String),
 }
 
 pub fn parameter_shapes(
+    model: &Model,
     function: &Function,
     bindings: &[(String, String)],
 ) -> Vec<(String, ParameterShape)> {
+    let file_scope = Environment::of_file(model);
     function
         .parameters
         .iter()
@@ -47,16 +53,60 @@ pub fn parameter_shapes(
             }
             let type_text = type_text.split_whitespace().collect::<Vec<_>>().join(" ");
             let shape = if p.is_pointer {
+                // `double f[][Y][Z]` and `double (*f)[Y][Z]` point at whole `[Y][Z]` blocks.
+                let pointee_elements = pointee_array_extents(p.declaration, model.source)
+                    .iter()
+                    .try_fold(1u64, |product, extent| {
+                        let extent = u64::try_from(file_scope.evaluate(extent)?).ok()?;
+                        product.checked_mul(extent)
+                    });
                 ParameterShape::Pointer {
-                    element_bytes: element_bytes(&type_text),
+                    element_bytes: element_bytes(&type_text)
+                        .zip(pointee_elements)
+                        .and_then(|(bytes, count)| bytes.checked_mul(count)),
                     element: type_text,
                 }
             } else {
-                scalar_shape(&type_text)
+                match scalar_shape(&type_text) {
+                    ParameterShape::Unsupported(_) => {
+                        match super::records::record(model, &type_text) {
+                            Ok(record) => ParameterShape::Record(record),
+                            Err(why) => ParameterShape::Unsupported(why),
+                        }
+                    }
+                    shape => shape,
+                }
             };
             (p.name.clone(), shape)
         })
         .collect()
+}
+
+/// The array extents of what a pointer parameter points at, innermost first: `[Z, Y]` for
+/// `double f[][Y][Z]` (the first extent of an array parameter is the pointer's own) and for
+/// `double (*f)[Y][Z]`; none for `double* f`.
+fn pointee_array_extents(declaration: Node, source: &str) -> Vec<String> {
+    let mut extents = Vec::new();
+    let mut node = declaration.field("declarator");
+    for _ in 0..crate::syntax::MAX_DEPTH {
+        let Some(current) = node else { break };
+        match current.node_kind() {
+            "array_declarator" => {
+                extents.push(current.field("size").map(|s| text(s, source).to_string()));
+                node = current.field("declarator");
+            }
+            "parenthesized_declarator" => node = current.named_child(0),
+            "pointer_declarator" | "abstract_pointer_declarator" => {
+                return extents.into_iter().map(|e| e.unwrap_or_default()).collect();
+            }
+            _ => {
+                // The innermost array is the parameter itself, adjusted to a pointer.
+                extents.pop();
+                break;
+            }
+        }
+    }
+    extents.into_iter().map(|e| e.unwrap_or_default()).collect()
 }
 
 pub fn element_bytes(type_text: &str) -> Option<u64> {
@@ -90,7 +140,7 @@ fn scalar_shape(type_text: &str) -> ParameterShape {
         }
         "long" | "unsigned long" | "ulong" | "long long" | "unsigned long long" | "size_t"
         | "int64_t" | "uint64_t" | "ptrdiff_t" => ParameterShape::Integer { bytes: 8 },
-        other => ParameterShape::Unsupported(other.to_string()),
+        other => ParameterShape::Unsupported(format!("`{other}` is not a known scalar type")),
     }
 }
 
@@ -185,10 +235,20 @@ pub fn adversarial_configs(
             plans.push((37, [3, 3, 1], [16, 16, 1]));
         }
     }
-    let integers = shapes
+    // Each integer, a parameter's or a struct field's, may be one dimension of the data.
+    let integers: usize = shapes
         .iter()
-        .filter(|(_, s)| matches!(s, ParameterShape::Integer { .. }))
-        .count();
+        .map(|(_, shape)| match shape {
+            ParameterShape::Integer { .. } => 1,
+            ParameterShape::Record(record) => record
+                .scalars
+                .iter()
+                .filter(|(_, v)| matches!(v, super::records::FieldValue::Integer(_)))
+                .count()
+                .min(4),
+            _ => 0,
+        })
+        .sum();
     let mut configs = Vec::new();
     for (size, grid, block) in plans {
         let elements = size.saturating_pow(integers.max(1) as u32);
@@ -200,9 +260,9 @@ pub fn adversarial_configs(
                     element,
                     element_bytes,
                 } => {
-                    let bytes = elements
-                        .saturating_mul(element_bytes.unwrap_or(64))
-                        .min(MAX_BUFFER_BYTES);
+                    // Whole elements only, up to the cap.
+                    let element_size = element_bytes.unwrap_or(64).clamp(1, MAX_BUFFER_BYTES);
+                    let bytes = elements.min(MAX_BUFFER_BYTES / element_size) * element_size;
                     Argument::Buffer {
                         bytes,
                         fill: fill_for(element, *element_bytes),
@@ -216,10 +276,14 @@ pub fn adversarial_configs(
                 ParameterShape::Float => Argument::F32 { value: 1.5 },
                 ParameterShape::Double => Argument::F64 { value: 1.5 },
                 ParameterShape::Bool => Argument::I8 { value: 1 },
-                ParameterShape::Unsupported(type_text) => {
-                    return Err(format!(
-                        "parameter `{name}` of type `{type_text}` cannot be synthesised"
-                    ))
+                ParameterShape::Record(record) => {
+                    described.push(format!("{name} with its integer fields {size}"));
+                    Argument::Bytes {
+                        value: record.bytes(size as i64),
+                    }
+                }
+                ParameterShape::Unsupported(why) => {
+                    return Err(format!("parameter `{name}` cannot be synthesised: {why}"))
                 }
             });
         }
@@ -330,6 +394,8 @@ fn launch_site(
             _ => argument,
         })
         .collect();
+    let template_arguments =
+        deduce_template_arguments(model, host, kernel, &form, template_arguments);
     let config = constant_config(
         model,
         kernel,
@@ -345,6 +411,81 @@ fn launch_site(
         config,
         block_shape,
     })
+}
+
+/// The arguments a launch passes, comments left out.
+fn launch_arguments<'t>(form: &crate::model::runtime::LaunchForm<'t>) -> Vec<Node<'t>> {
+    form.arguments
+        .iter()
+        .copied()
+        .filter(|c| c.node_kind() != "comment")
+        .collect()
+}
+
+/// The template arguments a launch leaves to deduction (`k<256><<<g, b>>>(payoff, ...)` with
+/// `template <int N, typename Payoff> __global__ void k(Payoff payoff, ...)`): a type parameter
+/// that is the type of a kernel parameter takes the declared type of the host variable passed
+/// there. Deduction stops at the first parameter it cannot give.
+fn deduce_template_arguments(
+    model: &Model,
+    host: &Function,
+    kernel: &Function,
+    form: &crate::model::runtime::LaunchForm,
+    mut given: Vec<String>,
+) -> Vec<String> {
+    let source = model.source;
+    let arguments = launch_arguments(form);
+    for name in kernel.template_parameters.iter().skip(given.len()) {
+        let position = kernel.parameters.iter().position(|p| {
+            !p.is_pointer
+                && p.type_text
+                    .replace("const", " ")
+                    .trim_end_matches('&')
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    == [name.as_str()]
+        });
+        let argument = position.and_then(|i| arguments.get(i).copied());
+        let declared = argument
+            .filter(|a| a.node_kind() == "identifier")
+            .and_then(|a| declared_type(model, host, text(a, source)));
+        match declared {
+            Some(type_text) => given.push(type_text),
+            None => break,
+        }
+    }
+    given
+}
+
+/// The type `host` declares `name` with: a parameter, or a local declared by value.
+fn declared_type(model: &Model, host: &Function, name: &str) -> Option<String> {
+    let source = model.source;
+    if let Some(parameter) = host.parameters.iter().find(|p| p.name == name) {
+        return (!parameter.is_pointer).then(|| parameter.type_text.clone());
+    }
+    let mut found = None;
+    crate::syntax::walk_iterative(host.body, |node| {
+        if found.is_some() {
+            return false;
+        }
+        if node.node_kind() == "declaration" {
+            let type_text = node.field("type").map(|t| text(t, source));
+            for declarator in named_children(node) {
+                let target = match declarator.node_kind() {
+                    "identifier" => Some(declarator),
+                    "init_declarator" => declarator
+                        .field("declarator")
+                        .filter(|d| d.node_kind() == "identifier"),
+                    _ => None,
+                };
+                if target.is_some_and(|t| text(t, source) == name) {
+                    found = type_text.map(str::to_string);
+                }
+            }
+        }
+        true
+    });
+    found.filter(|t| t != "auto")
 }
 
 fn block_shape(model: &Model, parts: &[Node], environment: &Environment) -> Option<BlockShape> {
@@ -381,13 +522,8 @@ fn constant_config(
         .into_iter()
         .zip(template_arguments.iter().cloned())
         .collect();
-    let shapes = parameter_shapes(kernel, &bindings);
-    let arguments: Vec<Node> = form
-        .arguments
-        .iter()
-        .copied()
-        .filter(|c| c.node_kind() != "comment")
-        .collect();
+    let shapes = parameter_shapes(model, kernel, &bindings);
+    let arguments = launch_arguments(form);
     if arguments.len() != shapes.len() {
         return None;
     }
@@ -427,7 +563,8 @@ fn constant_config(
             ParameterShape::Bool => Argument::I8 {
                 value: i8::from(environment.evaluate(argument_text)? != 0),
             },
-            ParameterShape::Unsupported(_) => return None,
+            // The host's value of a struct is not evaluated.
+            ParameterShape::Record(_) | ParameterShape::Unsupported(_) => return None,
         });
     }
     Some(LaunchConfig {
@@ -462,7 +599,16 @@ pub struct Environment {
 const MAX_EVALUATION_DEPTH: usize = 24;
 
 impl Environment {
+    /// The file's `#define`s and constants.
+    pub fn of_file(model: &Model) -> Environment {
+        Self::visible(model, None)
+    }
+
     pub fn of(model: &Model, host: &Function) -> Environment {
+        Self::visible(model, Some(host))
+    }
+
+    fn visible(model: &Model, host: Option<&Function>) -> Environment {
         let source = model.source;
         let mut environment = Environment {
             values: HashMap::new(),
@@ -473,7 +619,7 @@ impl Environment {
             environment.values.insert(name.clone(), value.clone());
         }
         let mut scopes = vec![model.tree.root_node()];
-        scopes.push(host.body);
+        scopes.extend(host.map(|host| host.body));
         for scope in scopes {
             let is_root = scope == model.tree.root_node();
             crate::syntax::walk_iterative(scope, |node| {

@@ -48,6 +48,10 @@ pub enum Argument {
     F64 {
         value: f64,
     },
+    /// A struct passed by value, as its bytes.
+    Bytes {
+        value: Vec<u8>,
+    },
     /// A buffer of which only the first `initialized_elements` elements were written by the host
     /// before the launch: the bitmap starts with those bits set and the rest clear.
     PartlyInitialized {

@@ -331,11 +331,28 @@ fn upload_filled(
     let bytes = usize::try_from(bytes)
         .map_err(|_| LaunchFailure::Recoverable("buffer too large".into()))?;
     let pointer = allocate(allocations, bytes)?;
-    let contents = fill_bytes(fill, bytes, random);
-    // SAFETY: the allocation holds at least `bytes` bytes.
+    // Buffers reach hundreds of megabytes: random data is made on the host for one period and
+    // repeated on the device, copy by copy, each doubling the filled prefix.
+    let period = bytes.min(FILL_PERIOD_BYTES);
+    let contents = fill_bytes(fill, period, random);
+    // SAFETY: the allocation holds at least `bytes` >= `period` bytes.
     unsafe { result::memcpy_htod_sync(pointer, &contents) }.map_err(classify)?;
+    let mut filled = period;
+    while filled < bytes {
+        let count = filled.min(bytes - filled);
+        // SAFETY: source `[0, count)` and destination `[filled, filled + count)` lie inside the
+        // allocation and do not overlap (`count <= filled`).
+        unsafe { result::memcpy_dtod_sync(pointer + filled as u64, pointer, count) }
+            .map_err(classify)?;
+        filled += count;
+    }
     Ok((pointer, bytes))
 }
+
+/// The length of the random pattern a buffer repeats: a multiple of every filled element size
+/// (1, 2, 4 and 8 bytes), and longer than a block's reach, so neighbouring threads still read
+/// different values.
+const FILL_PERIOD_BYTES: usize = 64 << 10;
 
 /// A small deterministic generator: experiments repeat exactly.
 struct XorShift(u64);
@@ -411,21 +428,24 @@ fn launch(
                 values.push(pointer.to_le_bytes().to_vec());
                 extra.push((bytes as u64).to_le_bytes().to_vec());
                 let words = bytes.div_ceil(32).max(1);
-                let mut bits = vec![0u32; words];
                 let set = usize::try_from(initialized_elements)
                     .unwrap_or(usize::MAX)
                     .min(words * 32);
-                for (index, word) in bits.iter_mut().enumerate() {
-                    let first = index * 32;
-                    if set >= first + 32 {
-                        *word = u32::MAX;
-                    } else if set > first {
-                        *word = (1u32 << (set - first)) - 1;
-                    }
-                }
                 let bitmap = allocate(&mut allocations, words * 4)?;
-                // SAFETY: the bitmap allocation holds exactly `bits`.
-                unsafe { result::memcpy_htod_sync(bitmap, &bits) }.map_err(classify)?;
+                let full_words = set / 32;
+                // SAFETY: both ranges lie inside the bitmap's `words * 4` bytes.
+                unsafe { result::memset_d8_sync(bitmap, 0, words * 4) }.map_err(classify)?;
+                if full_words > 0 {
+                    // SAFETY: `full_words <= words`.
+                    unsafe { result::memset_d8_sync(bitmap, 0xFF, full_words * 4) }
+                        .map_err(classify)?;
+                }
+                if set % 32 != 0 {
+                    let partial = [(1u32 << (set % 32)) - 1];
+                    // SAFETY: `set % 32 != 0` puts word `full_words` inside the bitmap.
+                    unsafe { result::memcpy_htod_sync(bitmap + (full_words * 4) as u64, &partial) }
+                        .map_err(classify)?;
+                }
                 extra.push(bitmap.to_le_bytes().to_vec());
             }
             Argument::Dangling { bytes, freed } => {
@@ -453,6 +473,7 @@ fn launch(
             Argument::I64 { value } => values.push(value.to_le_bytes().to_vec()),
             Argument::F32 { value } => values.push(value.to_le_bytes().to_vec()),
             Argument::F64 { value } => values.push(value.to_le_bytes().to_vec()),
+            Argument::Bytes { ref value } => values.push(value.clone()),
         }
     }
     let report_words = SCRATCH_WORDS + sites * SITE_WORDS + barriers * BARRIER_BLOCKS;

@@ -104,3 +104,39 @@ void launchScaleRows(float* data, int rows, int hidden_size) {
     scaleRows<<<rows, hidden_size>>>(data, hidden_size); // expect: invalid-launch-config
     if (cudaGetLastError() != cudaSuccess) return;
 }
+
+// Attention softmax, one block per group of rows: a row of every head of every position on
+// grid y. For sequences of 512 and more a block takes one row, so with 32 heads and 2048
+// positions grid y needs 65,536 blocks.
+__global__ void attnSoftmax(float* scores, const float* mask, int heads, int seq_len) {
+    int batch = blockIdx.x;
+    int row = blockIdx.y;
+    float* line = scores + ((size_t)batch * gridDim.y + row) * seq_len;
+    for (int c = threadIdx.x; c < seq_len; c += blockDim.x) line[c] = expf(line[c] + mask[batch * seq_len + c]);
+}
+
+void launchAttnSoftmax(float* scores, const float* mask, int batch_size, int heads, int seq_len,
+                       cudaStream_t stream) {
+    const int threads = 128;
+    int seq4 = seq_len / 4;
+    int rows_per_block = seq4 < threads ? threads / seq4 : 1;
+    dim3 grid(batch_size, heads * seq_len / rows_per_block); // expect: invalid-launch-config
+    attnSoftmax<<<grid, threads, 0, stream>>>(scores, mask, heads, seq_len);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+// One block per position of the sequence on grid y, the batch on x.
+__global__ void addPositions(float* x, const float* pos, int hidden) {
+    float* token = x + ((size_t)blockIdx.y * gridDim.x + blockIdx.x) * hidden;
+    for (int c = threadIdx.x; c < hidden; c += blockDim.x) token[c] += pos[blockIdx.y * hidden + c];
+}
+
+void launchAddPositions(float* x, const float* pos, int batch_size, int seq_length, int hidden) {
+    if (hidden > 4096) {
+        fprintf(stderr, "hidden size %d is not supported\n", hidden);
+        return;
+    }
+    dim3 grid_dim(batch_size, seq_length); // expect: invalid-launch-config
+    addPositions<<<grid_dim, 256>>>(x, pos, hidden);
+    CUDA_CHECK(cudaGetLastError());
+}

@@ -93,3 +93,46 @@ void run(const float* dIn, float* dOut, float* dRows, int n, int rows, int width
     gather<<<(n + block - 1) / block, block, bytes>>>(dIn, dOut, n);
     CUDA_CHECK(cudaGetLastError());
 }
+
+// The moving average with each block's window indexed by the thread's place in the block.
+__global__ void movingAverage(const float* in, float* out, int n) {
+    extern __shared__ float window[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    window[threadIdx.x] = in[min(i, n - 1)];
+    __syncthreads();
+    if (i < n && threadIdx.x > 0) out[i] = 0.5f * (window[threadIdx.x] + window[threadIdx.x - 1]);
+}
+
+// One block holds the whole input: the global index is the thread's index.
+__global__ void scanSmall(const int* in, int* out, int n) {
+    extern __shared__ int partial[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    partial[i] = i < n ? in[i] : 0;
+    __syncthreads();
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+        int v = threadIdx.x >= stride ? partial[threadIdx.x - stride] : 0;
+        __syncthreads();
+        partial[threadIdx.x] += v;
+        __syncthreads();
+    }
+    if (i < n) out[i] = partial[threadIdx.x];
+}
+
+// A staging buffer as large as the whole problem, its byte count computed by the caller.
+__global__ void stageAll(const float* in, float* out, int n) {
+    extern __shared__ float staged[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    staged[i] = in[min(i, n - 1)];
+    __syncthreads();
+    if (i < n) out[i] = staged[n - 1 - i];
+}
+
+void smooth(const float* dIn, float* dOut, int* dScanIn, int* dScanOut, int n, size_t stagedBytes) {
+    const int threads = 256;
+    movingAverage<<<(n + threads - 1) / threads, threads, threads * sizeof(float)>>>(dIn, dOut, n);
+    CUDA_CHECK(cudaGetLastError());
+    scanSmall<<<1, 1024, 1024 * sizeof(int)>>>(dScanIn, dScanOut, n);
+    CUDA_CHECK(cudaGetLastError());
+    stageAll<<<1, threads, stagedBytes>>>(dIn, dOut, n);
+    CUDA_CHECK(cudaGetLastError());
+}

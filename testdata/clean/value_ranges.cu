@@ -95,6 +95,7 @@ __global__ void split_heads(float* output, const float* vals, int hidden_dim, in
 cudaError_t launch_split_heads(float* output, const float* vals, int batch, int seq_length,
                         int hidden_dim, int heads, cudaStream_t stream)
 {
+    if (seq_length > 4096 || hidden_dim > 8192) return cudaErrorInvalidValue;
     const int head_ext = (hidden_dim - 1) / 1024 + 1;
     dim3 block_dim(hidden_dim / heads, heads / head_ext);
     dim3 grid_dim(batch, seq_length * head_ext);

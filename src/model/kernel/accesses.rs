@@ -82,6 +82,21 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     IndexStatus::Bounded { bound: None }
                 }
+                // every launch's buffer holds what the index reaches under it
+                IndexStatus::Unguarded { .. }
+                    if pointer_offset.is_none()
+                        && is_plain_subscript(node, &pointer, self.source)
+                        && self.fits_every_buffer(parameter_index, index) =>
+                {
+                    IndexStatus::Bounded { bound: None }
+                }
+                // the values that reach the index here are not the thread's position (a
+                // permutation read back from shared memory, chosen per thread): not a thread index
+                IndexStatus::Unguarded { .. }
+                    if !self.reaches_as_global_index(index, pointer_offset) =>
+                {
+                    IndexStatus::NotThreadIndexed
+                }
                 status => status,
             }
         } else {
@@ -319,6 +334,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         all
     }
+}
+
+/// `p[i]` on the pointer `p` itself (not through a cast to another element type).
+fn is_plain_subscript(node: Node, pointer: &str, source: &str) -> bool {
+    node.node_kind() == "subscript_expression"
+        && node
+            .field("argument")
+            .is_some_and(|a| a.node_kind() == "identifier" && text(a, source) == pointer)
 }
 
 /// The parts the global `x` index is built from.

@@ -479,7 +479,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
             }
             "identifier" => match self.definitions.get(self.text(expression)) {
-                Some(values) if values.len() == 1 => self.covers(values[0], target, depth + 1),
+                // a copy of a local that changes later (`int out = i; i *= 4;`) is of one of
+                // its values only: `out < n` says nothing of `i` after the change
+                Some(values)
+                    if values.len() == 1
+                        && (strip(values[0], self.source).node_kind() != "identifier"
+                            || self.reads_settled_values(values[0])) =>
+                {
+                    self.covers(values[0], target, depth + 1)
+                }
                 _ => false,
             },
             _ => false,

@@ -170,7 +170,17 @@ impl<'a, 't> Analyzer<'a, 't> {
                 deps = deps.union(self.expression_deps(offset, 0));
             }
             let (status, index) = if deps.is_global_index() {
-                self.helper_index_status(first, &indices, offset)
+                match self.helper_index_status(first, &indices, offset) {
+                    // `init(states + i)`: every launch's buffer holds what `i` reaches
+                    (IndexStatus::Unguarded { .. }, index)
+                        if offset.is_none()
+                            && indices.len() == 1
+                            && self.fits_every_buffer(origin.parameter_index, first) =>
+                    {
+                        (IndexStatus::Bounded { bound: None }, index)
+                    }
+                    found => found,
+                }
             } else {
                 (IndexStatus::NotThreadIndexed, first)
             };

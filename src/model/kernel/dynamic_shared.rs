@@ -3,7 +3,7 @@
 //! every visible launch runs off the end of the block's shared memory.
 
 use super::*;
-use crate::model::launch::{SharedAtom, SharedBytes, AXIS_NAMES};
+use crate::model::launch::{LaunchSite, SharedAtom, SharedBytes, AXIS_NAMES};
 use crate::model::ranges::Ranges;
 use crate::model::size::{self, Order, Sym};
 
@@ -30,6 +30,26 @@ pub struct SharedOverrun<'t> {
     pub highest: Option<String>,
     pub kind: AccessKind,
     /// Every visible launch, each too small.
+    pub launches: Vec<OverrunLaunch>,
+}
+
+/// An access of an `extern __shared__` array at a global thread index that no guard bounds,
+/// where every visible launch gives the block a known number of bytes and none bounds its grid
+/// so that the index stays inside them: the threads of later blocks index past the block's
+/// shared memory (`s[blockIdx.x * blockDim.x + threadIdx.x]`).
+#[derive(Debug, Clone)]
+pub struct SharedUnguarded<'t> {
+    /// The access: `s[e]`.
+    pub node: Node<'t>,
+    pub array: String,
+    /// The array's declaration.
+    pub declaration: Node<'t>,
+    pub index: Node<'t>,
+    /// The variable of the index that spans the grid, and where it is computed.
+    pub leaf: Node<'t>,
+    pub leaf_declaration: Option<Node<'t>>,
+    pub kind: AccessKind,
+    /// Every visible launch, with the bytes it gives (`reach` is None).
     pub launches: Vec<OverrunLaunch>,
 }
 
@@ -91,19 +111,10 @@ pub fn uses_dynamic_shared_memory(function: &Function, source: &str) -> bool {
     let arrays = extern_arrays(function, source);
     !arrays.is_empty() && {
         let body = crate::syntax::text(function.body, source);
-        arrays.keys().any(|name| contains_identifier(body, name))
+        arrays
+            .keys()
+            .any(|name| crate::syntax::contains_identifier(body, name))
     }
-}
-
-fn contains_identifier(text: &str, name: &str) -> bool {
-    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        !text[..at].chars().next_back().is_some_and(is_identifier)
-            && !text[at + name.len()..]
-                .chars()
-                .next()
-                .is_some_and(is_identifier)
-    })
 }
 
 /// `extern __shared__ float s[];`: the name and element type.
@@ -194,7 +205,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `s[index]` on an `extern __shared__` array: an overrun when, under every visible launch,
-    /// the index's range reaches past the elements the launch's byte count gives.
+    /// the index's range reaches past the elements the launch's byte count gives; unguarded
+    /// when it is a global thread index that no guard bounds and every launch gives a known
+    /// byte count it can pass (see [`SharedUnguarded`]).
     pub(super) fn record_extern_shared(&mut self, node: Node<'t>, name: &str, index: Node<'t>) {
         let Some(array) = self.extern_shared.get(name) else {
             return;
@@ -208,23 +221,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         // the ranges bound a local stepped by more than one (`for (i = 0; i < 128; i += 4)`)
         // by the loop's limit, not its last value: such an index is not judged by its range;
         // an index of unknown range still overruns a launch that gives no bytes at all
-        let highest = if self.reads_coarse_step(index, 0) {
+        let reach = if self.reads_coarse_step(index, 0) {
             None
         } else {
             let split = self.current_comparisons();
-            Ranges::new(self)
-                .range(index, &split.0)
-                .hi
-                .filter(crate::model::ranges::is_bounded)
+            Ranges::new(self).range(index, &split.0).hi
         };
-        let mut launches = Vec::new();
-        for (position, launch) in self.out.launches.iter().enumerate() {
-            let block = |axis: usize| -> Sym {
-                match launch.block.get(axis).copied().flatten() {
-                    Some(value) => Sym::constant(value),
-                    None => Sym::atom(&format!("blockDim.{}", AXIS_NAMES[axis.min(2)])),
-                }
-            };
+        let highest = reach.clone().filter(crate::model::ranges::is_bounded);
+        // what each launch gives; nothing is said when one is not known
+        let mut given = Vec::new();
+        for launch in &self.out.launches {
+            let block = block_of(launch);
             let bytes = launch.shared_bytes.value(&|atom| match atom {
                 SharedAtom::Block(axis) => Some(block(axis)),
                 SharedAtom::Argument(position) => {
@@ -236,18 +243,20 @@ impl<'a, 't> Analyzer<'a, 't> {
             let Some(bytes) = bytes else {
                 return;
             };
+            let written = match &launch.shared_bytes {
+                SharedBytes::Omitted => "no".to_string(),
+                _ => bytes.display(),
+            };
+            given.push((bytes, written));
+        }
+        let mut launches = Vec::new();
+        for (position, (launch, (bytes, written))) in
+            self.out.launches.iter().zip(&given).enumerate()
+        {
             let mut elements = None;
             let overruns = match &highest {
                 Some(highest) => {
-                    let reached = highest.substitute(&|atom| {
-                        Some(match atom.strip_prefix("blockDim.") {
-                            Some(field) => match AXIS_NAMES.iter().position(|a| *a == field) {
-                                Some(axis) => block(axis),
-                                None => Sym::atom(atom),
-                            },
-                            None => Sym::atom(atom),
-                        })
-                    });
+                    let reached = within_launch(highest, launch);
                     let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
                     elements = reached
                         .as_ref()
@@ -259,27 +268,190 @@ impl<'a, 't> Analyzer<'a, 't> {
                 None => bytes.as_constant() == Some(0),
             };
             if !overruns {
-                return;
+                launches.clear();
+                break;
             }
-            let written = match &launch.shared_bytes {
-                SharedBytes::Omitted => "no".to_string(),
-                _ => bytes.display(),
-            };
             launches.push(OverrunLaunch {
                 launch: position,
-                bytes: written,
+                bytes: written.clone(),
                 reach: elements,
             });
         }
-        self.out.shared_overruns.push(SharedOverrun {
+        if !launches.is_empty() {
+            self.out.shared_overruns.push(SharedOverrun {
+                node,
+                array: name.to_string(),
+                declaration: array.declaration,
+                element: array.element.clone(),
+                index,
+                highest: highest.map(|h| h.display()),
+                kind: access_kind(node, self.source),
+                launches,
+            });
+            return;
+        }
+        if !self.expression_deps(index, 0).is_global_index() {
+            return;
+        }
+        // no guard bounds it: what bounds a global index's range otherwise (a grid that covers
+        // the problem) says nothing of one block's shared memory
+        let split = self.current_comparisons();
+        let Err(leaf) = self.bounded_by_guard(index, &split.0, &mut Vec::new(), 0) else {
+            return;
+        };
+        let IndexStatus::Unguarded {
+            leaf, declaration, ..
+        } = self.unguarded(leaf, index, &split.0)
+        else {
+            return;
+        };
+        // a launch whose grid is bounded can keep the index inside what it gives
+        let fits = |launch: &LaunchSite, bytes: &Sym| {
+            let Some(reach) = &reach else {
+                return false;
+            };
+            // the grid the ranges name (`gridDim.x`, or `blocks.x` for a grid that covers the
+            // problem), as many blocks as this launch is known to have at most
+            let bound = reach.substitute(&|atom| {
+                Some(match grid_axis(atom) {
+                    Some(axis) => launch.grid_blocks[axis]
+                        .map(Sym::constant)
+                        .unwrap_or_else(|| Sym::atom(atom)),
+                    None => Sym::atom(atom),
+                })
+            });
+            bound
+                .as_ref()
+                .and_then(|b| within_launch(b, launch))
+                .and_then(|b| b.add(&Sym::constant(1)))
+                .and_then(|count| count.times(element_size))
+                .is_some_and(|needed| needed.at_most(bytes))
+        };
+        if self
+            .out
+            .launches
+            .iter()
+            .zip(&given)
+            .any(|(launch, (bytes, _))| fits(launch, bytes))
+        {
+            return;
+        }
+        let launches = given
+            .into_iter()
+            .enumerate()
+            .map(|(launch, (_, bytes))| OverrunLaunch {
+                launch,
+                bytes,
+                reach: None,
+            })
+            .collect();
+        self.out.shared_unguarded.push(SharedUnguarded {
             node,
             array: name.to_string(),
             declaration: array.declaration,
-            element: array.element.clone(),
             index,
-            highest: highest.map(|h| h.display()),
+            leaf,
+            leaf_declaration: declaration,
             kind: access_kind(node, self.source),
             launches,
         });
+    }
+}
+
+/// The launch's block on an axis: its constant, or `blockDim` there.
+fn block_of(launch: &LaunchSite) -> impl Fn(usize) -> Sym + '_ {
+    |axis: usize| -> Sym {
+        match launch.block.get(axis).copied().flatten() {
+            Some(value) => Sym::constant(value),
+            None => Sym::atom(&format!("blockDim.{}", AXIS_NAMES[axis.min(2)])),
+        }
+    }
+}
+
+/// `value` with the launch's constant block dimensions in place of `blockDim`.
+fn within_launch(value: &Sym, launch: &LaunchSite) -> Option<Sym> {
+    let block = block_of(launch);
+    value.substitute(&|atom| {
+        Some(match atom.strip_prefix("blockDim.") {
+            Some(field) => match AXIS_NAMES.iter().position(|a| *a == field) {
+                Some(axis) => block(axis),
+                None => Sym::atom(atom),
+            },
+            None => Sym::atom(atom),
+        })
+    })
+}
+
+/// `gridDim.y`, `blocks.y` → 1.
+fn grid_axis(atom: &str) -> Option<usize> {
+    let field = atom
+        .strip_prefix("gridDim.")
+        .or_else(|| atom.strip_prefix("blocks."))?;
+    AXIS_NAMES.iter().position(|a| *a == field)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `extern __shared__` accesses of `source` found unguarded, by their text, and the
+    /// overruns, by theirs.
+    fn found(source: &str) -> (Vec<String>, Vec<String>) {
+        crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+            let mut unguarded = Vec::new();
+            let mut overruns = Vec::new();
+            for (_, facts) in model.kernel_facts() {
+                unguarded.extend(
+                    facts
+                        .shared_unguarded
+                        .iter()
+                        .map(|a| model.text(a.node).to_string()),
+                );
+                overruns.extend(
+                    facts
+                        .shared_overruns
+                        .iter()
+                        .map(|a| model.text(a.node).to_string()),
+                );
+            }
+            (unguarded, overruns)
+        })
+        .unwrap_or_default()
+    }
+
+    const KERNEL: &str = "__global__ void k(const float* in, float* out, int n) { extern __shared__ float s[]; int i = blockIdx.x * blockDim.x + threadIdx.x; s[i] = in[0]; __syncthreads(); out[0] = s[threadIdx.x]; }\n";
+
+    #[test]
+    fn a_global_index_passes_the_shared_memory_of_every_launch_with_more_than_one_block() {
+        for launch in [
+            "k<<<(n + 255) / 256, 256, 256 * sizeof(float)>>>(in, out, n);",
+            "k<<<blocks, threads, threads * sizeof(float)>>>(in, out, n);",
+            "k<<<4, 256, 256 * sizeof(float)>>>(in, out, n); k<<<n, 128, 128 * sizeof(float)>>>(in, out, n);",
+        ] {
+            let source = format!("{KERNEL}void run(const float* in, float* out, int n, int blocks, int threads) {{ {launch} }}");
+            assert_eq!(found(&source), (vec!["s[i]".to_string()], vec![]), "{launch}");
+        }
+    }
+
+    #[test]
+    fn one_block_an_unknown_byte_count_or_a_guard_keep_it_silent() {
+        for launch in [
+            // one block: the global index is the thread's
+            "k<<<1, 256, 256 * sizeof(float)>>>(in, out, n);",
+            // the bytes are computed where the analysis does not follow, for one launch
+            "k<<<(n + 255) / 256, 256, bytes>>>(in, out, n);",
+            "k<<<4, 256, 256 * sizeof(float)>>>(in, out, n); k<<<n, 256, bytes>>>(in, out, n);",
+        ] {
+            let source = format!(
+                "{KERNEL}void run(const float* in, float* out, int n, size_t bytes) {{ {launch} }}"
+            );
+            assert_eq!(found(&source), (vec![], vec![]), "{launch}");
+        }
+        // no launch in sight
+        assert_eq!(found(KERNEL), (vec![], vec![]));
+        // a guard bounds the index
+        let guarded = "__global__ void k(const float* in, int n) { extern __shared__ float s[]; int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) s[i] = in[i]; }\nvoid run(const float* in, int n) { k<<<(n + 255) / 256, 256, 256 * sizeof(float)>>>(in, n); }";
+        assert_eq!(found(guarded), (vec![], vec![]));
+        // the thread's index in its block
+        let local = "__global__ void k(const float* in) { extern __shared__ float s[]; int i = blockIdx.x * blockDim.x + threadIdx.x; s[threadIdx.x] = in[i]; }\nvoid run(const float* in, int n) { k<<<n / 256, 256, 256 * sizeof(float)>>>(in); }";
+        assert_eq!(found(local), (vec![], vec![]));
     }
 }

@@ -23,8 +23,13 @@ mod walk;
 mod warps;
 mod widths;
 
+#[cfg(test)]
+mod tests;
+
 pub(crate) use calls::called_names;
-pub use dynamic_shared::{uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun};
+pub use dynamic_shared::{
+    uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun, SharedUnguarded,
+};
 pub(crate) use summary::summarize_helper;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 pub use widths::{integer_width, NarrowIndex};
@@ -44,6 +49,10 @@ impl Deps {
 
     pub fn union(self, other: Deps) -> Deps {
         Deps(self.0 | other.0)
+    }
+    /// The parts both have.
+    pub fn intersection(self, other: Deps) -> Deps {
+        Deps(self.0 & other.0)
     }
     pub fn contains(self, other: Deps) -> bool {
         self.0 & other.0 == other.0
@@ -184,6 +193,9 @@ pub struct KernelFacts<'t> {
     pub calls: Vec<String>,
     /// Accesses of `extern __shared__` arrays past what every visible launch gives them.
     pub shared_overruns: Vec<SharedOverrun<'t>>,
+    /// Accesses of `extern __shared__` arrays at a global thread index no guard bounds, which
+    /// every visible launch lets pass what it gives.
+    pub shared_unguarded: Vec<SharedUnguarded<'t>>,
     /// Conflicting shared-memory accesses between threads of a block, computed on first use
     /// (see `shared`).
     shared: std::cell::OnceCell<crate::model::shared_memory::SharedFacts<'t>>,
@@ -317,6 +329,8 @@ struct Analyzer<'a, 't> {
     /// definition passed on the way to a use: finding them walks the tree upwards.
     reaching_cache: std::cell::RefCell<HashMap<usize, Option<Reaching<'t>>>>,
     passed_cache: std::cell::RefCell<HashMap<(usize, usize), Vec<Comparison<'t>>>>,
+    /// The file-scope constants, read on first use (an index set against a launch's buffers).
+    file_constants: std::cell::OnceCell<Option<crate::model::launch::FileConstants<'t>>>,
     /// While summarising a device function: per `return` met by the walk, whether its value is
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
@@ -382,6 +396,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             launch_bound: ranges::declared_launch_bound(function, source),
             reaching_cache: Default::default(),
             passed_cache: Default::default(),
+            file_constants: Default::default(),
             returns: None,
             pointers: HashMap::default(),
             extern_shared: HashMap::default(),
@@ -468,9 +483,139 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
             .all(|test| self.reads_settled_values(*test))
             .then_some(tests)
     }
+
+    fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
+        self.set_under(name)
+    }
+
+    fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        self.copies_tested(name, holds)
+    }
 }
 
 impl<'t> Analyzer<'_, 't> {
+    /// `if (c) { flag = true; ... }`, the only `true` the local `name` is given (every other
+    /// value `false`): the conjuncts of `c` that read values never changed afterwards.
+    fn set_under(&self, name: &str) -> Option<Vec<Node<'t>>> {
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+            || !self.declarations.contains_key(name)
+        {
+            return None;
+        }
+        let mut test = None;
+        for value in self.definitions.get(name)? {
+            match self.text(*value).trim() {
+                "false" => {}
+                "true" if test.is_none() => test = Some(setting_test(*value)?),
+                _ => return None,
+            }
+        }
+        let mut conjuncts = Vec::new();
+        let mut pending = vec![test?];
+        while let Some(part) = pending.pop() {
+            let part = strip(part, self.source);
+            if conjuncts.len() + pending.len() > 16 {
+                break;
+            }
+            match (part.node_kind(), part.field("left"), part.field("right")) {
+                ("binary_expression", Some(left), Some(right))
+                    if operator(part, self.source) == "&&" =>
+                {
+                    pending.push(right);
+                    pending.push(left);
+                }
+                _ => conjuncts.push(part),
+            }
+        }
+        conjuncts.retain(|c| self.reads_settled_values(*c));
+        (!conjuncts.is_empty()).then_some(conjuncts)
+    }
+
+    /// `bool ok = i < n;` with `i` changed later: `ok`'s test of each local `out` given `i`'s
+    /// value (`int out = i;`, defined once, never changed) while `i` still held what `ok` tested.
+    fn copies_tested(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        let mut found = Vec::new();
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+        {
+            return found;
+        }
+        let (Some([value]), Some(declarator)) = (
+            self.definitions.get(name).map(Vec::as_slice),
+            self.declarations.get(name),
+        ) else {
+            return found;
+        };
+        if !(declarator.start_byte() <= value.start_byte()
+            && value.end_byte() <= declarator.end_byte())
+        {
+            return found;
+        }
+        let test = strip(*value, self.source);
+        let (Some(left), Some(right)) = (test.field("left"), test.field("right")) else {
+            return found;
+        };
+        let Some(relation) = relation_of(operator(test, self.source)) else {
+            return found;
+        };
+        let (tested, bound, relation) = match (strip(left, self.source), strip(right, self.source))
+        {
+            (l, r) if l.node_kind() == "identifier" && self.reads_settled_values(r) => {
+                (l, r, relation)
+            }
+            (l, r) if r.node_kind() == "identifier" && self.reads_settled_values(l) => {
+                (r, l, relation.flipped())
+            }
+            _ => return found,
+        };
+        let relation = if holds { relation } else { relation.negated() };
+        let Some((_, seen)) = crate::model::ranges::RangeContext::reaching(self, tested) else {
+            return found;
+        };
+        let tested_name = self.text(tested);
+        for (copy, values) in &self.definitions {
+            let [copied] = values.as_slice() else {
+                continue;
+            };
+            let copied = strip(*copied, self.source);
+            if copied.node_kind() != "identifier"
+                || self.text(copied) != tested_name
+                || self.updated.contains(copy.as_str())
+                || self.function.parameter(copy).is_some()
+            {
+                continue;
+            }
+            let Some(copy_declarator) = self.declarations.get(copy.as_str()) else {
+                continue;
+            };
+            let declared_so = copy_declarator.start_byte() <= copied.start_byte()
+                && copied.end_byte() <= copy_declarator.end_byte();
+            let same_value = crate::model::ranges::RangeContext::reaching(self, copied)
+                .is_some_and(|(_, there)| {
+                    there.len() == seen.len()
+                        && there.iter().zip(&seen).all(|(a, b)| a.id() == b.id())
+                });
+            let Some(copy_name) = copy_declarator
+                .field("declarator")
+                .and_then(syntax::declarator_name)
+            else {
+                continue;
+            };
+            if declared_so && same_value {
+                found.push(guards::Comparison {
+                    left: copy_name,
+                    relation,
+                    right: bound,
+                    origin: *value,
+                });
+            }
+        }
+        found
+    }
+
     /// Whether every local `expression` reads keeps one value (assigned at most once, never
     /// stepped), so the expression means the same wherever a flag built from it is read.
     fn reads_settled_values(&self, expression: Node<'t>) -> bool {
@@ -489,6 +634,44 @@ impl<'t> Analyzer<'_, 't> {
         });
         settled
     }
+}
+
+/// `if (test) { flag = true; ... }` (the assignment a statement of the branch taken when the
+/// test holds): `test`.
+fn setting_test(value: Node) -> Option<Node> {
+    let assignment = value.parent()?;
+    let statement = assignment.parent()?;
+    if assignment.node_kind() != "assignment_expression"
+        || statement.node_kind() != "expression_statement"
+    {
+        return None;
+    }
+    let mut branch = statement.parent()?;
+    let mut taken = statement;
+    if branch.node_kind() == "compound_statement" {
+        taken = branch;
+        branch = branch.parent()?;
+    }
+    (branch.node_kind() == "if_statement"
+        && branch
+            .field("consequence")
+            .is_some_and(|c| c.id() == taken.id()))
+    .then(|| branch.field("condition"))
+    .flatten()
+    .map(|c| match c.node_kind() {
+        "condition_clause" => c.field("value").unwrap_or(c),
+        _ => c,
+    })
+}
+
+fn relation_of(op: &str) -> Option<Relation> {
+    Some(match op {
+        "<" => Relation::Less,
+        "<=" => Relation::LessEqual,
+        ">" => Relation::Greater,
+        ">=" => Relation::GreaterEqual,
+        _ => return None,
+    })
 }
 
 /// `if (test) flag = false;` (the assignment alone in the branch, no `else`): `test`.

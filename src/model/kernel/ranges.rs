@@ -87,7 +87,110 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
     }
 }
 
+/// The kernel's answers with the grid left as `gridDim`: the range of an index in terms of the
+/// launch's own sizes, to be set against a buffer each launch sizes from them.
+pub(super) struct OwnGrid<'k, 'a, 't>(pub(super) &'k Analyzer<'a, 't>);
+
+impl<'t> RangeContext<'t> for OwnGrid<'_, '_, 't> {
+    fn source(&self) -> &str {
+        self.0.source
+    }
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        RangeContext::reaching(self.0, use_)
+    }
+    fn is_uniform(&self, node: Node<'t>) -> bool {
+        RangeContext::is_uniform(self.0, node)
+    }
+    fn facts_at_definition(
+        &self,
+        value: Node<'t>,
+        facts: &[Comparison<'t>],
+    ) -> Vec<Comparison<'t>> {
+        RangeContext::facts_at_definition(self.0, value, facts)
+    }
+    fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
+        RangeContext::facts_between(self.0, value, use_)
+    }
+    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+        RangeContext::companion(self.0, value)
+    }
+    fn block_limit(&self, axis: usize) -> Option<i128> {
+        RangeContext::block_limit(self.0, axis)
+    }
+}
+
 impl<'t> Analyzer<'_, 't> {
+    /// Whether the access of the buffer parameter `parameter` at `index` stays inside the buffer
+    /// every visible launch passes for it: the index's largest value, with each launch's grid,
+    /// block and arguments put in for `gridDim`, `blockDim` and the kernel's parameters, is below
+    /// the elements that launch's allocation of the buffer holds (`grid * 450` floats for a grid
+    /// of `grid` blocks that each index 450 of them). Every launch must show its allocation.
+    pub(super) fn fits_every_buffer(&self, parameter: usize, index: Node<'t>) -> bool {
+        if self.out.launches.is_empty() || self.out.launches.iter().any(|l| l.sizes.is_empty()) {
+            return false;
+        }
+        let Some(declared) = self.function.parameters.get(parameter) else {
+            return false;
+        };
+        let element = crate::model::size::normalize_type(&declared.type_text);
+        let element = element.trim_start_matches("const ").trim();
+        if self
+            .function
+            .template_parameters
+            .iter()
+            .any(|t| t == element)
+        {
+            return false;
+        }
+        let per_element = |bytes: &Sym| -> Option<Sym> {
+            match crate::model::size::builtin_size(element) {
+                Some(size) => bytes.divided_exactly(size),
+                None => bytes.divided_by_atom_exactly(&format!("sizeof({element})")),
+            }
+        };
+        let split = self.current_comparisons();
+        let Some(top) = Ranges::new(&OwnGrid(self)).range(index, &split.0).hi else {
+            return false;
+        };
+        // the names the index is written in that the file gives values
+        let constants = self.file_constants.get_or_init(|| {
+            self.model.map(|model| {
+                crate::model::launch::FileConstants::of(self.function.body, model.source)
+            })
+        });
+        let Some(top) = top.substitute(&|atom| {
+            let value = match (constants, self.model) {
+                (Some(constants), Some(model)) if !atom.contains('.') => {
+                    constants.value(atom, model)
+                }
+                _ => None,
+            };
+            Some(value.map_or_else(|| Sym::atom(atom), Sym::constant))
+        }) else {
+            return false;
+        };
+        let names: Vec<&str> = self
+            .function
+            .parameters
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        self.out.launches.iter().all(|launch| {
+            launch.sizes.iter().any(|sizes| {
+                let Some(Some(bytes)) = sizes.buffers.get(parameter) else {
+                    return false;
+                };
+                let (Some(elements), Some(top)) = (per_element(bytes), sizes.bind(&top, &names))
+                else {
+                    return false;
+                };
+                elements
+                    .sub(&Sym::constant(1))
+                    .is_some_and(|last| top.at_most(&last))
+            })
+        })
+    }
+
     fn reaching_uncached(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
         let name = self.text(use_);
         let defined = self.definitions.get(name);

@@ -142,36 +142,24 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
     pub(super) fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
-        let text = self.text(value);
-        if text.contains("blockDim")
-            || text.contains("gridDim")
-            || text.contains(".size()")
-            || text.contains("num_threads")
-        {
-            return true;
-        }
-        if depth > 2 {
-            return false;
-        }
-        let mut found = false;
-        syntax::walk_iterative(value, |node| {
-            if node.node_kind() == "identifier" {
-                if let Some(values) = self.definitions.get(self.text(node)) {
-                    found |= values
-                        .iter()
-                        .any(|v| *v != value && self.mentions_launch_dimensions(*v, depth + 1));
-                }
-            }
-            !found
-        });
-        found
+        self.mentions_through_definitions(
+            value,
+            &["blockDim", "gridDim", ".size()", "num_threads"],
+            depth,
+        )
     }
 
     /// Whether a value involves `threadIdx`/`blockIdx`, directly or through a local definition:
     /// a step that does (`off += lane * w`) differs between threads, so it is no grid stride.
     fn mentions_thread_identity(&self, value: Node<'t>, depth: usize) -> bool {
+        self.mentions_through_definitions(value, &["threadIdx", "blockIdx"], depth)
+    }
+
+    /// Whether the text of `value`, or of a local definition it names (two levels down), holds
+    /// one of `words`.
+    fn mentions_through_definitions(&self, value: Node<'t>, words: &[&str], depth: usize) -> bool {
         let text = self.text(value);
-        if text.contains("threadIdx") || text.contains("blockIdx") {
+        if words.iter().any(|word| text.contains(word)) {
             return true;
         }
         if depth > 2 {
@@ -181,9 +169,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         syntax::walk_iterative(value, |node| {
             if node.node_kind() == "identifier" {
                 if let Some(values) = self.definitions.get(self.text(node)) {
-                    found |= values
-                        .iter()
-                        .any(|v| *v != value && self.mentions_thread_identity(*v, depth + 1));
+                    found |= values.iter().any(|v| {
+                        *v != value && self.mentions_through_definitions(*v, words, depth + 1)
+                    });
                 }
             }
             !found
@@ -444,6 +432,81 @@ impl<'a, 't> Analyzer<'a, 't> {
                 axes.union(self.thread_axes_of(child, depth + 1, visiting))
             }),
         }
+    }
+
+    /// Whether the values that reach `index` (and the pointer's `offset`) at this access carry
+    /// the global thread index: each local read there through the definitions that reach that
+    /// read, and a choice `c ? a : b` through the values it chooses between.
+    pub(super) fn reaches_as_global_index(
+        &self,
+        index: Node<'t>,
+        offset: Option<Node<'t>>,
+    ) -> bool {
+        let mut visiting = Vec::new();
+        let mut deps = self.value_deps(index, 0, &mut visiting);
+        if let Some(offset) = offset {
+            deps = deps.union(self.value_deps(offset, 0, &mut visiting));
+        }
+        deps.is_global_index()
+    }
+
+    /// The thread identity of the value `node` has where it is written: like `expression_deps`,
+    /// but a local contributes only the definitions that reach this read of it, and a
+    /// conditional only the values it may take (which thread chooses does not make the chosen
+    /// value a thread index).
+    fn value_deps(&self, node: Node<'t>, depth: usize, visiting: &mut Vec<String>) -> Deps {
+        let whole = self.expression_deps(node, 0);
+        if depth > 16 || whole.is_uniform() {
+            return whole;
+        }
+        let node = strip(node, self.source);
+        // what flows here is never more than the expression's thread identity as a whole
+        let within = |deps: Deps| deps.intersection(whole);
+        within(match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+                    || self.stride_variables.contains(name)
+                {
+                    return whole;
+                }
+                let Some((key, values)) = crate::model::ranges::RangeContext::reaching(self, node)
+                else {
+                    return whole;
+                };
+                if values.is_empty() || visiting.contains(&key) {
+                    return whole;
+                }
+                visiting.push(key);
+                let mut deps = Deps::NONE;
+                for value in values {
+                    deps = deps.union(
+                        if crate::model::reaching::updates_itself(value, self.source) {
+                            whole
+                        } else {
+                            self.value_deps(value, depth + 1, visiting)
+                        },
+                    );
+                    if deps == whole {
+                        break;
+                    }
+                }
+                visiting.pop();
+                deps
+            }
+            "conditional_expression" => {
+                let mut deps = Deps::NONE;
+                for branch in [node.field("consequence"), node.field("alternative")] {
+                    let Some(branch) = branch else { return whole };
+                    deps = deps.union(self.value_deps(branch, depth + 1, visiting));
+                }
+                deps
+            }
+            "binary_expression" => named_children(node).fold(Deps::NONE, |deps, child| {
+                deps.union(self.value_deps(child, depth + 1, visiting))
+            }),
+            _ => whole,
+        })
     }
 
     /// Whether every visible launch keeps this global index inside the problem: each axis its

@@ -12,7 +12,8 @@ use tree_sitter::Node;
 #[derive(Default)]
 pub(super) struct Locals<'t> {
     pub(super) values: HashMap<&'t str, Vec<Node<'t>>>,
-    pub(super) dim3: HashMap<&'t str, Node<'t>>,
+    /// Each declaration's argument list, in the order they are written.
+    pub(super) dim3: HashMap<&'t str, Vec<Node<'t>>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
     /// Values assigned to entries of local tables (`szGlobalWorkSize[0] = ...`).
@@ -77,7 +78,7 @@ impl<'t> Locals<'t> {
                 {
                     let name = node.field("declarator").map(|n| text(n, source));
                     if let (Some(name), Some(parameters)) = (name, node.field("parameters")) {
-                        locals.dim3.insert(name, parameters);
+                        locals.dim3.entry(name).or_default().push(parameters);
                     }
                 }
                 "init_declarator" => {
@@ -86,12 +87,19 @@ impl<'t> Locals<'t> {
                         .and_then(syntax::declarator_name)
                         .map(|n| text(n, source));
                     if let (Some(name), Some(value)) = (name, node.field("value")) {
-                        if value.node_kind() == "argument_list"
-                            || value.node_kind() == "initializer_list"
-                        {
-                            locals.dim3.insert(name, value);
-                        } else {
-                            locals.values.entry(name).or_default().push(value);
+                        // `unsigned blocks(n / 256);` is a scalar initialised directly
+                        let is_dim3 = node
+                            .parent()
+                            .and_then(|d| d.field("type"))
+                            .is_some_and(|t| text(t, source) == "dim3");
+                        match direct_initializer(value, is_dim3) {
+                            Some(scalar) => locals.values.entry(name).or_default().push(scalar),
+                            None if value.node_kind() == "argument_list"
+                                || value.node_kind() == "initializer_list" =>
+                            {
+                                locals.dim3.entry(name).or_default().push(value);
+                            }
+                            None => locals.values.entry(name).or_default().push(value),
                         }
                     }
                 }
@@ -174,7 +182,7 @@ impl<'t> Locals<'t> {
     /// The constants declared at file scope (in namespaces too) of the file holding `body`: each
     /// `const`/`constexpr` declaration with an initializer, and each `const dim3` built with
     /// arguments. Those are values every launch of the file shares.
-    fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
+    pub(super) fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
         let mut root = body;
         while let Some(parent) = root.up() {
             root = parent;
@@ -223,7 +231,7 @@ impl<'t> Locals<'t> {
                 "function_declarator" if is_dim3 => {
                     let name = declarator.field("declarator").map(|n| text(n, source));
                     if let (Some(name), Some(parameters)) = (name, declarator.field("parameters")) {
-                        self.dim3.insert(name, parameters);
+                        self.dim3.entry(name).or_default().push(parameters);
                     }
                 }
                 "init_declarator" => {
@@ -234,11 +242,14 @@ impl<'t> Locals<'t> {
                     let (Some(name), Some(value)) = (name, declarator.field("value")) else {
                         continue;
                     };
-                    if value.node_kind() == "argument_list"
+                    if let Some(scalar) = direct_initializer(value, is_dim3) {
+                        // `constexpr unsigned int blocks(cells / 128);`
+                        self.file_constants.insert(name, scalar);
+                    } else if value.node_kind() == "argument_list"
                         || value.node_kind() == "initializer_list"
                     {
                         if is_dim3 {
-                            self.dim3.insert(name, value);
+                            self.dim3.entry(name).or_default().push(value);
                         }
                     } else {
                         self.file_constants.insert(name, value);
@@ -247,6 +258,31 @@ impl<'t> Locals<'t> {
                 _ => {}
             }
         }
+    }
+
+    /// The arguments of the `dim3` declaration of `name` that `at` sees: the last one written
+    /// before it in a block that holds it (`dim3 grid(...)` declared in each branch).
+    pub(super) fn dim3_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        let lists = self.dim3.get(name)?;
+        lists
+            .iter()
+            .rev()
+            .find(|list| {
+                if list.start_byte() > at.start_byte() {
+                    return false;
+                }
+                let mut scope = list.parent();
+                while let Some(block) = scope {
+                    if block.node_kind() == "compound_statement" {
+                        break;
+                    }
+                    scope = block.parent();
+                }
+                scope.is_none_or(|block| {
+                    block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte()
+                })
+            })
+            .copied()
     }
 
     /// The one value of a local assigned once.
@@ -280,25 +316,70 @@ impl<'t> Locals<'t> {
     }
 }
 
+/// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
+/// (its list is its components) or a list of more than one value.
+fn direct_initializer(value: Node, is_dim3: bool) -> Option<Node> {
+    if is_dim3 || !matches!(value.node_kind(), "argument_list" | "initializer_list") {
+        return None;
+    }
+    let mut values = syntax::named_children(value).filter(|c| c.node_kind() != "comment");
+    let first = values.next()?;
+    values.next().is_none().then_some(first)
+}
+
 /// A local's value at one point of its function.
 pub(super) enum Held<'t> {
     /// Never assigned before that point (a parameter, a global, a component left as declared).
     NotLocal,
     /// Exactly this value, assigned on every path.
     One(Node<'t>),
-    /// Several values may reach it, or one built from an earlier value.
+    /// One of these values, each assigned whole on its own path (`if (small) g = 1; else g = n /
+    /// 256;`, or the value a loop's last trip left).
+    Alternatives(Vec<Node<'t>>),
+    /// A value built from an earlier one (`g *= 2`, `g++`) may reach it.
     Several,
 }
 
 impl<'t> Held<'t> {
     fn of(values: &[Node<'t>], at: Node<'t>, scope: Option<Node<'t>>, source: &str) -> Held<'t> {
+        // written through its address (`cudaMemcpy(&blocks, ...)`): what it holds is not in sight
+        if values.iter().any(|v| written_through_address(*v, source)) {
+            return Held::Several;
+        }
         // without the function, parents are found from the tree's root (slower, the same answer)
         let scope = scope.unwrap_or(at);
-        match reaching::reaching(values, at, scope, source).as_slice() {
+        let reaching = reaching::reaching(values, at, scope, source);
+        match reaching.as_slice() {
             [] => Held::NotLocal,
             [value] if !reaching::updates_itself(*value, source) => Held::One(*value),
+            _ if reaching
+                .iter()
+                .all(|v| !reaching::updates_itself(*v, source)) =>
+            {
+                Held::Alternatives(reaching)
+            }
             _ => Held::Several,
         }
+    }
+}
+
+/// `&name` handed to a call: the entry `Locals` keeps for a local written through its address.
+fn written_through_address(value: Node, source: &str) -> bool {
+    value.node_kind() == "identifier"
+        && value
+            .parent()
+            .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
+}
+
+/// What a grid axis is when it may be any of several: exact when each is, rounded up from `E`
+/// when each is exact or rounded up from that same `E`, unknown otherwise.
+pub(super) fn join(a: GridAxis, b: GridAxis) -> GridAxis {
+    match (a, b) {
+        (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
+        (GridAxis::RoundedUp(total), GridAxis::Exact)
+        | (GridAxis::Exact, GridAxis::RoundedUp(total)) => GridAxis::RoundedUp(total),
+        (GridAxis::RoundedUp(a), GridAxis::RoundedUp(b)) if a == b => GridAxis::RoundedUp(a),
+        _ => GridAxis::Unknown,
     }
 }
 
@@ -344,6 +425,9 @@ impl<'t> Classifier<'_, 't> {
                 }
                 match self.locals.value_at(name, node, self.source) {
                     Held::One(value) => return self.axis(value, depth + 1),
+                    // assigned on several paths (`if (n < 512) g = 1; else g = n / 512;`): every
+                    // path's grid must keep the threads inside the data
+                    Held::Alternatives(values) => return self.alternatives(&values, depth),
                     Held::Several => return GridAxis::Unknown,
                     Held::NotLocal => {}
                 }
@@ -378,6 +462,15 @@ impl<'t> Classifier<'_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "call_expression" => self.call(node, depth),
+            // `n % B == 0 ? n / B : n / B + 1`: either value may be the grid
+            "conditional_expression" => {
+                match (node.field("consequence"), node.field("alternative")) {
+                    (Some(yes), Some(no)) => {
+                        join(self.axis(yes, depth + 1), self.axis(no, depth + 1))
+                    }
+                    _ => GridAxis::Unknown,
+                }
+            }
             // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name, or
             // by every value the function assigns to its entries
             "subscript_expression" => {
@@ -389,6 +482,18 @@ impl<'t> Classifier<'_, 't> {
             }
             _ => GridAxis::Unknown,
         }
+    }
+
+    /// The grid one of `values` gives, each reaching on its own path.
+    pub(super) fn alternatives(&self, values: &[Node<'t>], depth: usize) -> GridAxis {
+        let mut all = GridAxis::Exact;
+        for value in values {
+            all = join(all, self.axis(*value, depth + 1));
+            if all == GridAxis::Unknown {
+                break;
+            }
+        }
+        all
     }
 
     /// What the entries of a local table are, from every value the function assigns to them:
@@ -471,6 +576,29 @@ impl<'t> Classifier<'_, 't> {
         let classified = self.axis(node, depth);
         if classified != GridAxis::Unknown {
             return classified;
+        }
+        // `(count * sizeof(T)) / BYTES`: a floor of a product of sizes stays inside that product
+        if node.node_kind() == "binary_expression"
+            && matches!(operator(node, self.source), "*" | "<<")
+        {
+            return match (node.field("left"), node.field("right")) {
+                (Some(left), Some(right))
+                    if !self.is_fractional(left) && !self.is_fractional(right) =>
+                {
+                    match (
+                        self.numerator(left, depth + 1),
+                        self.numerator(right, depth + 1),
+                    ) {
+                        (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
+                        (GridAxis::RoundedUp(total), GridAxis::Exact)
+                        | (GridAxis::Exact, GridAxis::RoundedUp(total)) => {
+                            GridAxis::RoundedUp(total)
+                        }
+                        _ => GridAxis::Unknown,
+                    }
+                }
+                _ => GridAxis::Unknown,
+            };
         }
         // `(dim - i) / B`: what is taken away never adds threads
         if node.node_kind() == "binary_expression" && operator(node, self.source) == "-" {
@@ -713,7 +841,7 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
 }
 
 /// `NB_THREADS_BLOCKS`, `BLOCK_NUM`: spelled as object-like macros are, in capitals.
-fn names_a_macro(name: &str) -> bool {
+pub(super) fn names_a_macro(name: &str) -> bool {
     name.len() >= 2
         && name.chars().any(|c| c.is_ascii_uppercase())
         && name
@@ -731,7 +859,7 @@ fn names_a_block_count(name: &str) -> bool {
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
 /// the name is all there is.
-fn names_a_rounding_division(name: &str) -> bool {
+pub(super) fn names_a_rounding_division(name: &str) -> bool {
     let lower: String = name
         .chars()
         .filter(|c| *c != '_')
@@ -753,7 +881,7 @@ fn names_a_rounding_division(name: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
-fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
+pub(super) fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
     match function.node_kind() {
         "template_function" => function
             .field("name")

@@ -4,13 +4,21 @@
 //! that puts an unbounded size there (a row or token count, a number of elements) works on the
 //! test inputs and fails with `cudaErrorInvalidConfiguration` on a large one. A size is
 //! *unbounded* when its name says it counts items of the problem (rows, tokens, points,
-//! elements), not a dimension that is small by design (a batch, heads, channels, an image side):
-//! a grid `y` of `batch` is how kernels are written and not worth a finding. A size is *clamped*
-//! when the grid value goes through `min`/`clamp`, or when the launching function names the limit
-//! (`65535`, `maxGridSize`, a test that caps it).
+//! elements, a sequence length), not a dimension that is small by design (a batch, heads,
+//! channels, an image side): a grid `y` of `batch` is how kernels are written and not worth a
+//! finding. A value built from sizes is as large as its largest part: a product or sum with an
+//! unbounded size, a quotient of one by a divisor that can be 1, the batch times the heads. A
+//! size is *clamped* when the value goes through `min`/`clamp`, when a test on the launch's path
+//! bounds it by a constant within the limit (`if (seq_len <= 1024)`, `TORCH_CHECK(n < 4096)`), or
+//! when the launching function names the limit (`65535`, `maxGridSize`).
 
-use super::grid::{Held, Locals};
-use crate::syntax::{self, strip, text, NodeExt};
+use super::grid::{
+    callee_name, names_a_macro, names_a_rounding_division, Classifier, Held, Locals,
+};
+use super::{constant, GridHelpers};
+use crate::model::guards::{self, Comparison, Condition, NoFlags, Relation};
+use crate::model::size;
+use crate::syntax::{self, operator, strip, text, NodeExt};
 use tree_sitter::Node;
 
 /// Grid `y` and `z` may hold at most this many blocks.
@@ -31,13 +39,17 @@ pub struct UnboundedDimension<'t> {
     pub size: Node<'t>,
     /// The size's name.
     pub name: &'t str,
+    /// A divisor the size goes through that can be 1 (`seq_len * heads / per_block`).
+    pub divisor: Option<Node<'t>>,
 }
 
-/// The dimensions of the launch configuration `grid`/`block` in `body` that an unbounded size
-/// reaches with no clamp: grid `y` and `z`, and each block dimension.
+/// The dimensions of the launch `call` (configuration `grid`/`block`) in `body` that an
+/// unbounded size reaches with no clamp: grid `y` and `z`, and each block dimension.
 pub fn unbounded_dimensions<'t>(
     body: Node<'t>,
     source: &'t str,
+    helpers: &dyn GridHelpers,
+    call: Node<'t>,
     grid: Option<Node<'t>>,
     block: Option<Node<'t>>,
 ) -> Vec<UnboundedDimension<'t>> {
@@ -57,26 +69,500 @@ pub fn unbounded_dimensions<'t>(
         return Vec::new();
     }
     let locals = Locals::of(body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers,
+        constants_divide: true,
+    };
+    let facts = facts_at(call, body, source);
     let mut found = Vec::new();
     for (is_block, config, axes) in [(false, grid, 1..3), (true, block, 0..3)] {
         let Some(config) = config else { continue };
+        let limit = if is_block {
+            MAX_BLOCK_THREADS
+        } else {
+            MAX_GRID_YZ
+        };
+        let reader = Reader {
+            classifier: &classifier,
+            source,
+            block: is_block,
+            bounded: bounded_names(&facts, &classifier, limit),
+        };
         let parts = parts_of(&locals, config, source);
         for axis in axes {
             let Some(value) = parts.get(axis).copied().flatten() else {
                 continue;
             };
-            if let Some((size, name)) = unbounded_size(&locals, value, source, is_block, 0) {
+            if let Magnitude::Unbounded {
+                size,
+                name,
+                divisor,
+            } = reader.magnitude(value, 0)
+            {
                 found.push(UnboundedDimension {
                     block: is_block,
                     axis,
                     value,
                     size,
                     name,
+                    divisor,
                 });
             }
         }
     }
     found
+}
+
+/// How large a launch dimension can get.
+#[derive(Debug, Clone, Copy)]
+enum Magnitude<'t> {
+    /// It grows with the size `name` (defined at `size`), which nothing bounds.
+    /// `divisor` is a divisor on the way that can be 1.
+    Unbounded {
+        size: Node<'t>,
+        name: &'t str,
+        divisor: Option<Node<'t>>,
+    },
+    /// At most a known constant: a literal, a macro, a `min(...)` with a constant, a size the
+    /// launch's path compares with a constant.
+    Bounded,
+    /// Nothing known either way.
+    Unknown,
+}
+
+/// Reads the magnitude of a launch dimension's expression.
+struct Reader<'a, 't> {
+    classifier: &'a Classifier<'a, 't>,
+    source: &'t str,
+    block: bool,
+    /// Names the launch's path bounds by a constant within the limit (`if (seq_len <= 1024)`).
+    bounded: Vec<&'t str>,
+}
+
+impl<'t> Reader<'_, 't> {
+    fn magnitude(&self, value: Node<'t>, depth: usize) -> Magnitude<'t> {
+        if depth > 8 {
+            return Magnitude::Unknown;
+        }
+        let value = strip(value, self.source);
+        let locals = self.classifier.locals;
+        match value.node_kind() {
+            "number_literal" | "char_literal" | "sizeof_expression" => Magnitude::Bounded,
+            "identifier" | "type_identifier" => {
+                let name = text(value, self.source);
+                if self.bounded.contains(&name) {
+                    return Magnitude::Bounded;
+                }
+                match locals.value_at(name, value, self.source) {
+                    Held::One(definition) => match self.magnitude(definition, depth + 1) {
+                        Magnitude::Unbounded {
+                            name: inner,
+                            divisor,
+                            ..
+                        } => Magnitude::Unbounded {
+                            size: definition,
+                            name: inner,
+                            divisor,
+                        },
+                        Magnitude::Bounded => Magnitude::Bounded,
+                        // `int rows = x.size(0)`: the local's name says what it counts
+                        Magnitude::Unknown => self.by_name(definition, name),
+                    },
+                    Held::Several | Held::Alternatives(_) => Magnitude::Unknown,
+                    Held::NotLocal => {
+                        if locals.file_constants.contains_key(name)
+                            || names_a_macro(name)
+                            || self.classifier.helpers.define(name).is_some()
+                        {
+                            Magnitude::Bounded
+                        } else {
+                            self.by_name(value, name)
+                        }
+                    }
+                }
+            }
+            "field_expression" => match value.field("field") {
+                Some(field) => self.by_name(value, text(field, self.source)),
+                None => Magnitude::Unknown,
+            },
+            "call_expression" => self.call(value, depth),
+            "binary_expression" => self.binary(value, depth),
+            "parameter_declaration" => {
+                let (Some(left), Some(declarator)) =
+                    (value.field("type"), value.field("declarator"))
+                else {
+                    return Magnitude::Unknown;
+                };
+                match (declarator.node_kind(), declarator.field("declarator")) {
+                    ("pointer_declarator", Some(right)) => self.product(value, left, right, depth),
+                    _ => Magnitude::Unknown,
+                }
+            }
+            "conditional_expression" => {
+                let arms = [value.field("consequence"), value.field("alternative")];
+                let arms: Vec<Magnitude<'t>> = arms
+                    .into_iter()
+                    .map(|arm| match arm {
+                        Some(arm) => self.magnitude(arm, depth + 1),
+                        None => Magnitude::Unknown,
+                    })
+                    .collect();
+                either(&arms)
+            }
+            _ => Magnitude::Unknown,
+        }
+    }
+
+    fn by_name(&self, size: Node<'t>, name: &'t str) -> Magnitude<'t> {
+        if self.bounded.contains(&name) {
+            Magnitude::Bounded
+        } else if counts_items(name, self.block) {
+            Magnitude::Unbounded {
+                size,
+                name,
+                divisor: None,
+            }
+        } else {
+            Magnitude::Unknown
+        }
+    }
+
+    fn call(&self, call: Node<'t>, depth: usize) -> Magnitude<'t> {
+        let Some(function) = call.field("function") else {
+            return Magnitude::Unknown;
+        };
+        let callee = callee_name(function, self.source);
+        let short = callee.rsplit("::").next().unwrap_or(callee);
+        let arguments = syntax::call_arguments(call);
+        let of = |node: Node<'t>| self.magnitude(node, depth + 1);
+        match (short, arguments.as_slice()) {
+            (
+                "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int32_t" | "int64_t"
+                | "uint64_t" | "long" | "ceil" | "ceilf" | "floor" | "floorf",
+                [only],
+            ) => of(*only),
+            // the smaller of the values: bounded when one of them is
+            ("min" | "fmin" | "fminf" | "MIN" | "clamp", _) => {
+                if arguments
+                    .iter()
+                    .any(|a| matches!(of(*a), Magnitude::Bounded))
+                {
+                    Magnitude::Bounded
+                } else {
+                    Magnitude::Unknown
+                }
+            }
+            ("max" | "fmax" | "fmaxf" | "MAX", _) => {
+                let all: Vec<Magnitude<'t>> = arguments.iter().map(|a| of(*a)).collect();
+                either(&all)
+            }
+            (_, [total, divisor, ..]) if names_a_rounding_division(short) => {
+                self.quotient(*total, *divisor, depth)
+            }
+            _ => Magnitude::Unknown,
+        }
+    }
+
+    fn binary(&self, node: Node<'t>, depth: usize) -> Magnitude<'t> {
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return Magnitude::Unknown;
+        };
+        let of = |node: Node<'t>| self.magnitude(node, depth + 1);
+        match operator(node, self.source) {
+            "*" => self.product(node, left, right, depth),
+            "/" | ">>" => self.quotient(left, right, depth),
+            "+" => either(&[of(left), of(right)]),
+            "-" => match (of(left), of(right)) {
+                (unbounded @ Magnitude::Unbounded { .. }, Magnitude::Bounded) => unbounded,
+                (Magnitude::Bounded, _) => Magnitude::Bounded,
+                _ => Magnitude::Unknown,
+            },
+            "<<" => match (of(left), of(right)) {
+                (unbounded @ Magnitude::Unbounded { .. }, Magnitude::Bounded) => unbounded,
+                (Magnitude::Bounded, Magnitude::Bounded) => Magnitude::Bounded,
+                _ => Magnitude::Unknown,
+            },
+            "%" => match of(right) {
+                Magnitude::Bounded => Magnitude::Bounded,
+                _ => Magnitude::Unknown,
+            },
+            "&" => match (of(left), of(right)) {
+                (Magnitude::Bounded, _) | (_, Magnitude::Bounded) => Magnitude::Bounded,
+                _ => Magnitude::Unknown,
+            },
+            _ => Magnitude::Unknown,
+        }
+    }
+
+    /// `total / divisor`: as large as `total` when the divisor can be 1 (`seq < t ? t / seq :
+    /// 1`); a larger divisor, or one that may grow with the problem, leaves it unknown.
+    fn quotient(&self, total: Node<'t>, divisor: Node<'t>, depth: usize) -> Magnitude<'t> {
+        match self.magnitude(total, depth + 1) {
+            Magnitude::Bounded => Magnitude::Bounded,
+            Magnitude::Unbounded {
+                size,
+                name,
+                divisor: earlier,
+            } if self.can_be_one(divisor, depth) => Magnitude::Unbounded {
+                size,
+                name,
+                divisor: earlier.or(Some(divisor)),
+            },
+            _ => Magnitude::Unknown,
+        }
+    }
+
+    /// Whether `node` takes the value 1 on some path: the literal, an arm of a conditional, a
+    /// `max(1, ...)`, a local holding one of those.
+    fn can_be_one(&self, node: Node<'t>, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "number_literal" => size::parse_number(text(node, self.source)) == Some(1),
+            "conditional_expression" => [node.field("consequence"), node.field("alternative")]
+                .into_iter()
+                .flatten()
+                .any(|arm| self.can_be_one(arm, depth + 1)),
+            "identifier" => {
+                match self
+                    .classifier
+                    .locals
+                    .value_at(text(node, self.source), node, self.source)
+                {
+                    Held::One(definition) => self.can_be_one(definition, depth + 1),
+                    _ => false,
+                }
+            }
+            "call_expression" => {
+                let callee = node
+                    .field("function")
+                    .map(|f| callee_name(f, self.source))
+                    .unwrap_or("");
+                let short = callee.rsplit("::").next().unwrap_or(callee);
+                let arguments = syntax::call_arguments(node);
+                match (short, arguments.as_slice()) {
+                    ("max" | "MAX", _) => arguments.iter().any(|a| self.can_be_one(*a, depth + 1)),
+                    (
+                        "static_cast" | "int" | "unsigned" | "size_t" | "int64_t" | "long",
+                        [only],
+                    ) => self.can_be_one(*only, depth + 1),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// `left * right` (written `product`): unbounded when a factor is, or when it is the batch
+    /// times the heads.
+    fn product(
+        &self,
+        product: Node<'t>,
+        left: Node<'t>,
+        right: Node<'t>,
+        depth: usize,
+    ) -> Magnitude<'t> {
+        let factors = [
+            self.magnitude(left, depth + 1),
+            self.magnitude(right, depth + 1),
+        ];
+        match either(&factors) {
+            Magnitude::Unknown if self.many_per_item(&[left, right]) => Magnitude::Unbounded {
+                size: product,
+                name: text(product, self.source),
+                divisor: None,
+            },
+            product => product,
+        }
+    }
+
+    /// `batch_size * heads`: a product of the batch and a per-sample count, each small by
+    /// design, together as large as the batch is.
+    fn many_per_item(&self, product: &[Node<'t>]) -> bool {
+        let mut factors = Vec::new();
+        let mut stack = product.to_vec();
+        while let Some(node) = stack.pop() {
+            let node = strip(node, self.source);
+            if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
+                stack.extend(node.field("left"));
+                stack.extend(node.field("right"));
+            } else if matches!(
+                node.node_kind(),
+                "identifier" | "type_identifier" | "field_expression"
+            ) {
+                let name = match node.field("field") {
+                    Some(field) => text(field, self.source),
+                    None => text(node, self.source),
+                };
+                factors.push(name);
+            }
+        }
+        let batch = factors
+            .iter()
+            .any(|f| names_one_of(f, &["batch", "bsz", "bs"]));
+        let heads = factors
+            .iter()
+            .any(|f| names_one_of(f, &["head", "heads", "nheads"]));
+        batch && heads && !self.bounded.iter().any(|b| factors.contains(b))
+    }
+}
+
+/// The larger of several magnitudes: unbounded when one is, bounded when all are.
+fn either<'t>(all: &[Magnitude<'t>]) -> Magnitude<'t> {
+    if let Some(unbounded) = all
+        .iter()
+        .find(|m| matches!(m, Magnitude::Unbounded { .. }))
+    {
+        return *unbounded;
+    }
+    if all.iter().all(|m| matches!(m, Magnitude::Bounded)) {
+        Magnitude::Bounded
+    } else {
+        Magnitude::Unknown
+    }
+}
+
+/// The comparisons known to hold where the launch `call` runs: the conditions of the `if`s,
+/// loops and `else`s around it, the tests before it that leave the function, and the checks
+/// (`TORCH_CHECK(seq_len <= 1024)`, `assert(rows < 4096)`) before it.
+fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<Comparison<'t>> {
+    let mut facts = Vec::new();
+    let mut disjunctions = Vec::new();
+    let mut add = |node: Node<'t>, holds: bool| {
+        guards::comparisons(
+            Condition { node, holds },
+            source,
+            &NoFlags,
+            &mut facts,
+            &mut disjunctions,
+        );
+    };
+    let mut node = call;
+    while let Some(parent) = node.parent() {
+        if node == body {
+            break;
+        }
+        match parent.node_kind() {
+            "if_statement" | "while_statement" | "for_statement"
+                if parent.field("condition") != Some(node) =>
+            {
+                if let Some(condition) = parent.field("condition") {
+                    let in_else = parent.field("alternative") == Some(node)
+                        || (node.node_kind() == "else_clause");
+                    if parent.node_kind() == "if_statement" || !in_else {
+                        add(condition, !in_else);
+                    }
+                }
+            }
+            "else_clause" => {
+                if let Some(condition) = parent.parent().and_then(|i| i.field("condition")) {
+                    add(condition, false);
+                }
+            }
+            "compound_statement" => {
+                for sibling in syntax::named_children(parent) {
+                    if sibling.end_byte() > node.start_byte() {
+                        break;
+                    }
+                    if let Some((condition, holds)) = exit_test(sibling, source) {
+                        add(condition, holds);
+                    }
+                }
+            }
+            _ => {}
+        }
+        node = parent;
+    }
+    facts
+}
+
+/// `if (c) return;` (`c` fails after it) or `TORCH_CHECK(c, ...)` (`c` holds after it).
+fn exit_test<'t>(statement: Node<'t>, source: &str) -> Option<(Node<'t>, bool)> {
+    match statement.node_kind() {
+        "if_statement" => {
+            let consequence = statement.field("consequence")?;
+            leaves(consequence, source).then_some((statement.field("condition")?, false))
+        }
+        "expression_statement" => {
+            let call = statement
+                .named_child(0)
+                .filter(|c| c.node_kind() == "call_expression")?;
+            let callee = text(call.field("function")?, source);
+            let checks = matches!(
+                callee,
+                "assert"
+                    | "TORCH_CHECK"
+                    | "AT_ASSERT"
+                    | "AT_ASSERTM"
+                    | "TORCH_INTERNAL_ASSERT"
+                    | "CHECK"
+                    | "DCHECK"
+                    | "PADDLE_ENFORCE"
+            );
+            let stated = syntax::call_arguments(call).into_iter().next()?;
+            checks.then_some((stated, true))
+        }
+        _ => None,
+    }
+}
+
+/// Whether running `statement` leaves the function (a `return`, a `throw`, `exit(...)`).
+fn leaves(statement: Node, source: &str) -> bool {
+    match statement.node_kind() {
+        "return_statement" | "throw_statement" => true,
+        "compound_statement" => syntax::named_children(statement)
+            .filter(|c| c.node_kind() != "comment")
+            .last()
+            .is_some_and(|last| leaves(last, source)),
+        "expression_statement" => statement
+            .named_child(0)
+            .filter(|c| c.node_kind() == "call_expression")
+            .and_then(|c| c.field("function"))
+            .is_some_and(|f| {
+                matches!(
+                    text(f, source),
+                    "exit" | "std::exit" | "abort" | "std::abort" | "AT_ERROR"
+                )
+            }),
+        _ => false,
+    }
+}
+
+/// The names `facts` bound from above by a constant no larger than `limit`: `n <= 1024`,
+/// `n < 512`, `n == 64`, `4096 > n`.
+fn bounded_names<'t>(
+    facts: &[Comparison<'t>],
+    classifier: &Classifier<'_, 't>,
+    limit: i128,
+) -> Vec<&'t str> {
+    let mut names = Vec::new();
+    for fact in facts {
+        for left_side in [true, false] {
+            let fact = fact.oriented(left_side);
+            let left = strip(fact.left, classifier.source);
+            let name = match left.node_kind() {
+                "identifier" => text(left, classifier.source),
+                "field_expression" => match left.field("field") {
+                    Some(field) => text(field, classifier.source),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let bound = match fact.relation {
+                Relation::Less => constant(fact.right, classifier).map(|c| c - 1),
+                Relation::LessEqual | Relation::Equal => constant(fact.right, classifier),
+                _ => None,
+            };
+            if bound.is_some_and(|b| b <= limit) {
+                names.push(name);
+            }
+        }
+    }
+    names
 }
 
 /// The three components of a configuration argument: `dim3(a, b)`, `{a, b}`, a `dim3` local
@@ -87,8 +573,11 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
     let list = match config.node_kind() {
         "identifier" => {
             let name = text(config, source);
-            match (locals.dim3.get(name), locals.value_at(name, config, source)) {
-                (Some(list), Held::NotLocal) => Some(*list),
+            match (
+                locals.dim3_at(name, config),
+                locals.value_at(name, config, source),
+            ) {
+                (Some(list), Held::NotLocal) => Some(list),
                 (_, Held::One(value)) => arguments(strip(value, source), source),
                 (None, Held::NotLocal) => None,
                 _ => return vec![None, None, None],
@@ -101,6 +590,9 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
             let mut parts: Vec<Option<Node<'t>>> = syntax::named_children(list)
                 .filter(|c| c.node_kind() != "comment")
                 .map(|c| match c.node_kind() {
+                    // `dim3 g(b, heads * seq_len)` parses as a declaration of `seq_len`, a
+                    // pointer to `heads`: kept whole, read as the product
+                    "parameter_declaration" if c.field("declarator").is_some() => Some(c),
                     "parameter_declaration" => Some(c.field("type").unwrap_or(c)),
                     _ => Some(c),
                 })
@@ -116,7 +608,7 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
             match locals.component_at(name, field, config, source) {
                 Held::NotLocal => {}
                 Held::One(value) => parts[axis] = Some(value),
-                Held::Several => parts[axis] = None,
+                Held::Several | Held::Alternatives(_) => parts[axis] = None,
             }
         }
     }
@@ -137,75 +629,24 @@ fn arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     }
 }
 
-/// The size `value` is, when it is one whose name says it is unbounded, passed as it is (through
-/// locals defined once and integer casts): no division, no `min`.
-fn unbounded_size<'t>(
-    locals: &Locals<'t>,
-    value: Node<'t>,
-    source: &'t str,
-    block: bool,
-    depth: usize,
-) -> Option<(Node<'t>, &'t str)> {
-    if depth > 6 {
-        return None;
-    }
-    let value = strip(value, source);
-    match value.node_kind() {
-        "identifier" | "type_identifier" => {
-            let name = text(value, source);
-            match locals.value_at(name, value, source) {
-                Held::One(definition) => {
-                    return unbounded_size(locals, definition, source, block, depth + 1)
-                        .map(|(_, inner)| (definition, inner));
-                }
-                Held::Several => return None,
-                Held::NotLocal => {}
-            }
-            counts_items(name, block).then_some((value, name))
-        }
-        "field_expression" => {
-            let name = text(value.field("field")?, source);
-            counts_items(name, block).then_some((value, name))
-        }
-        "call_expression" => {
-            let function = text(value.field("function")?, source);
-            let arguments = syntax::call_arguments(value);
-            match (function, arguments.as_slice()) {
-                (
-                    "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int32_t"
-                    | "int64_t" | "uint64_t" | "long",
-                    [only],
-                ) => unbounded_size(locals, *only, source, block, depth + 1),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// A name that counts items of the problem, with no bound by design: `rows`, `num_tokens`,
-/// `n_points`, `nnz`; for a block, a hidden size too (`hidden_size`, `num_features`): a
-/// column count is often small by design and is left alone.
+/// `n_points`, `nnz`, a sequence length (`seq_len`, `sequence_length`); for a block, a hidden
+/// size too (`hidden_size`, `num_features`): a column count is often small by design and is
+/// left alone.
 fn counts_items(name: &str, block: bool) -> bool {
     // `ROWS_BLOCKDIM_X`: a constant, whatever it names
     if !name.chars().any(|c| c.is_ascii_lowercase()) {
         return false;
     }
-    let lower = name.to_ascii_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| c == '_' || c.is_ascii_digit())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let camel_tail = camel_words(name);
-    let has = |targets: &[&str]| {
-        words.iter().any(|w| targets.contains(w))
-            || camel_tail.iter().any(|w| targets.contains(&w.as_str()))
-    };
     // small by design: a batch, heads, channels, an image side, a count of blocks or threads
-    if has(&[
-        "batch", "bs", "head", "heads", "channel", "channels", "width", "height", "depth", "block",
-        "blocks", "thread", "threads", "grid", "warp", "warps", "tile", "tiles", "stream", "dim3",
-    ]) {
+    if names_one_of(
+        name,
+        &[
+            "batch", "bs", "head", "heads", "channel", "channels", "width", "height", "depth",
+            "block", "blocks", "thread", "threads", "grid", "warp", "warps", "tile", "tiles",
+            "stream", "dim3",
+        ],
+    ) {
         return false;
     }
     let items: &[&str] = &[
@@ -225,11 +666,25 @@ fn counts_items(name: &str, block: bool) -> bool {
         "vertices",
         "nodes",
         "edges",
+        "seq",
+        "seqlen",
+        "sequence",
     ];
-    if has(items) {
+    if names_one_of(name, items) {
         return true;
     }
-    block && has(&["hidden", "features"])
+    block && names_one_of(name, &["hidden", "features"])
+}
+
+/// Whether one of the words of `name` (`num_rows`, `numRows`, `rows2`) is one of `targets`.
+fn names_one_of(name: &str, targets: &[&str]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower
+        .split(|c: char| c == '_' || c.is_ascii_digit())
+        .any(|w| targets.contains(&w))
+        || camel_words(name)
+            .iter()
+            .any(|w| targets.contains(&w.as_str()))
 }
 
 /// `numRows` → `["num", "rows"]`.

@@ -99,6 +99,46 @@ pub struct LaunchSite {
     /// The dynamic shared memory each block is given (`<<<g, b, bytes>>>`, `cudaLaunchKernel`'s
     /// `sharedMem`).
     pub shared_bytes: SharedBytes,
+    /// The launch's sizes as the host computes them (see `LaunchSizes`): once with the
+    /// launching function's locals as names, once with each local defined once replaced by its
+    /// value; none when the launch gives no buffer allocated in sight.
+    pub sizes: Vec<LaunchSizes>,
+}
+
+/// A launch's grid, block, scalar arguments and buffers as symbolic values over the host's
+/// names, so that an index the kernel computes from `gridDim`, `blockDim` and its parameters
+/// can be set against the elements of the buffer it indexes (`grid * 450` floats for a grid of
+/// `grid` blocks that each write 450 of them).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LaunchSizes {
+    pub grid: [Option<Sym>; 3],
+    pub block: [Option<Sym>; 3],
+    /// Per argument: its value.
+    pub arguments: Vec<Option<Sym>>,
+    /// Per argument: the bytes of the buffer it passes, when every allocation of it in sight
+    /// gives the same count.
+    pub buffers: Vec<Option<Sym>>,
+}
+
+impl LaunchSizes {
+    /// `value` (over the kernel's `gridDim`, `blockDim` and parameters, `parameters` naming them
+    /// by position) with this launch's sizes put in; other names are kept. None when a size it
+    /// names is not known.
+    pub fn bind(&self, value: &Sym, parameters: &[&str]) -> Option<Sym> {
+        value.substitute(&|atom| {
+            let axis = |field: &str| AXIS_NAMES.iter().position(|a| *a == field);
+            if let Some(field) = atom.strip_prefix("gridDim.") {
+                return self.grid.get(axis(field)?)?.clone();
+            }
+            if let Some(field) = atom.strip_prefix("blockDim.") {
+                return self.block.get(axis(field)?)?.clone();
+            }
+            match parameters.iter().position(|p| *p == atom) {
+                Some(position) => self.arguments.get(position)?.clone(),
+                None => Some(Sym::atom(atom)),
+            }
+        })
+    }
 }
 
 /// A name a launch's dynamic shared-memory byte count is written in.
@@ -182,6 +222,7 @@ impl LaunchSite {
             && self.allocated_in_sight == other.allocated_in_sight
             && self.grid_in_arguments == other.grid_in_arguments
             && self.shared_bytes == other.shared_bytes
+            && self.sizes == other.sizes
     }
 
     /// How many elements of type `element` (any, for a template parameter) the buffer passed at
@@ -209,6 +250,11 @@ pub trait GridHelpers {
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper>;
     /// The value of an object-like `#define`.
     fn define(&self, name: &str) -> Option<&str>;
+    /// For a host function `name` with `arity` arguments that returns a `dim3`, each axis of the
+    /// grid it returns (see `returned_grid_of`); None when it is not one or is not visible.
+    fn returned_grid(&self, _name: &str, _arity: usize) -> Option<[GridAxis; 3]> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -425,7 +471,7 @@ fn components<'t>(
     let list = match node.node_kind() {
         "identifier" => {
             let name = text(node, source);
-            let declared = classifier.locals.dim3.get(name).copied();
+            let declared = classifier.locals.dim3_at(name, node);
             match (declared, classifier.locals.value_at(name, node, source)) {
                 (Some(list), Held::NotLocal) => Some(list),
                 // `dim3 grid; grid = dim3(w / 16, h / 16);`, the assignment this launch sees
@@ -433,7 +479,7 @@ fn components<'t>(
                 (None, Held::One(value)) => dim3_arguments(strip(value, source), source),
                 (Some(_), Held::One(value)) => dim3_arguments(strip(value, source), source),
                 // declared with a shape and assigned again: which one a launch sees is not known
-                (Some(_), Held::Several) => return vec![None, None, None],
+                (Some(_), Held::Several | Held::Alternatives(_)) => return vec![None, None, None],
                 _ => None,
             }
         }
@@ -454,13 +500,16 @@ fn components<'t>(
     }
 }
 
-/// The components of `dim3(a, b)` or `{a, b}`.
+/// The components of `dim3(a, b)`, `make_uint3(a, b, c)` or `{a, b}`.
 fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     match node.node_kind() {
         "call_expression"
-            if node
-                .field("function")
-                .is_some_and(|f| text(f, source) == "dim3") =>
+            if node.field("function").is_some_and(|f| {
+                matches!(
+                    text(f, source),
+                    "dim3" | "make_uint3" | "make_int3" | "uint3" | "int3"
+                )
+            }) =>
         {
             node.field("arguments")
         }
@@ -565,18 +614,26 @@ fn launch_site<'t>(
         };
         let default_one = grid.is_some() && grid_parts.iter().any(Option::is_some);
         grid_blocks[axis] = match (&assigned, grid_values[axis]) {
-            (Held::Several, _) => None,
+            (Held::Several | Held::Alternatives(_), _) => None,
             (_, Some(value)) => most_blocks(classifier, value, 0),
             (Held::NotLocal, None) if default_one => Some(1), // dim3 default 1
             _ => None,
         };
         *slot = match (assigned, grid_parts.get(axis).copied().flatten()) {
             (Held::One(value), _) => classifier.axis(value, 0),
+            // `grid.x` assigned in each branch of an `if`: the grid of every path
+            (Held::Alternatives(values), _) => classifier.alternatives(&values, 0),
             (Held::Several, _) => GridAxis::Unknown,
             (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
             (Held::NotLocal, None) if default_one => GridAxis::Exact, // dim3 default 1
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
+    }
+    // `dim3 grid = grid_for(rows, cols);`: the grid a host helper returns, read in the helper
+    if let Some(returned) = grid.and_then(|g| returned_grid(classifier, g)) {
+        grid_axes = returned;
+        grid_values = [None, None, None];
+        grid_blocks = [None, None, None];
     }
     let mut block_dims = [None, None, None];
     for (axis, slot) in block_dims.iter_mut().enumerate() {
@@ -593,10 +650,11 @@ fn launch_site<'t>(
         .iter()
         .map(|a| per_thread_unit(classifier, allocations, *a, &threads))
         .collect();
-    let allocated_in_sight = kernel_arguments
+    let allocated_in_sight: Vec<bool> = kernel_arguments
         .iter()
         .map(|a| is_allocated_in_sight(allocations, *a, source))
         .collect();
+    let kernel_argument_nodes = kernel_arguments.clone();
     let arguments: Vec<String> = kernel_arguments
         .into_iter()
         .map(|a| normalized(a, source))
@@ -625,6 +683,29 @@ fn launch_site<'t>(
         Shared::Unknown => SharedBytes::Unknown,
         Shared::At(bytes) => shared_bytes(classifier, bytes, block, &block_parts, &arguments),
     };
+    let sizes = if allocated_in_sight.iter().any(|a| *a) {
+        let block_values = configuration_values(classifier, block, &block_parts);
+        let grid_values = grid_values.to_vec();
+        let defaults = [
+            grid.is_some() && grid_parts.iter().any(Option::is_some),
+            block.is_some() && block_parts.iter().any(Option::is_some),
+        ];
+        [false, true]
+            .into_iter()
+            .filter_map(|resolve| {
+                launch_sizes(
+                    classifier,
+                    allocations,
+                    [&grid_values, &block_values],
+                    defaults,
+                    &kernel_argument_nodes,
+                    resolve,
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(LaunchSite {
         kernel: kernel.to_string(),
         arity,
@@ -639,7 +720,282 @@ fn launch_site<'t>(
         allocated_in_sight,
         grid_in_arguments,
         shared_bytes,
+        sizes,
     })
+}
+
+/// The value of each component of a launch's block (or grid) argument: `dim3(a, b)`, a local
+/// `dim3` with its components assigned later (the assignment the launch sees), or a scalar as
+/// `x`; None for a component left out (1) or not known.
+fn configuration_values<'t>(
+    classifier: &Classifier<'_, 't>,
+    whole: Option<Node<'t>>,
+    parts: &[Option<Node<'t>>],
+) -> Vec<Option<Node<'t>>> {
+    let source = classifier.source;
+    let name = whole
+        .map(|w| strip(w, source))
+        .filter(|w| w.node_kind() == "identifier");
+    (0..3)
+        .map(|axis| {
+            let assigned = match name {
+                Some(n) => {
+                    classifier
+                        .locals
+                        .component_at(text(n, source), AXIS_NAMES[axis], n, source)
+                }
+                None => Held::NotLocal,
+            };
+            match assigned {
+                Held::One(value) => Some(value),
+                Held::NotLocal => parts.get(axis).copied().flatten(),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The launch's sizes over the launching function's names (`resolve` false: a local is its own
+/// name) or with each local defined once replaced by its value; None when the grid's `x` or the
+/// block's `x` cannot be written so.
+fn launch_sizes<'t>(
+    classifier: &Classifier<'_, 't>,
+    allocations: &Allocations<'_, 't>,
+    [grid, block]: [&[Option<Node<'t>>]; 2],
+    defaults: [bool; 2],
+    arguments: &[Node<'t>],
+    resolve: bool,
+) -> Option<LaunchSizes> {
+    let source = classifier.source;
+    let scope = SizeScope {
+        classifier,
+        resolve,
+    };
+    let evaluator = Evaluator {
+        source,
+        scope: &scope,
+        fold_sizeof: true,
+    };
+    let axes = |values: &[Option<Node<'t>>], default_one: bool| -> [Option<Sym>; 3] {
+        let mut axes = [None, None, None];
+        for (axis, slot) in axes.iter_mut().enumerate() {
+            *slot = match values.get(axis).copied().flatten() {
+                Some(value) => evaluator.eval(value),
+                None if default_one && axis > 0 => Some(Sym::constant(1)),
+                None => None,
+            };
+        }
+        axes
+    };
+    let grid = axes(grid, defaults[0]);
+    let block = axes(block, defaults[1]);
+    grid[0].as_ref()?;
+    block[0].as_ref()?;
+    let buffers = arguments
+        .iter()
+        .map(|argument| {
+            let mut bytes: Option<Sym> = None;
+            for allocated in allocations.of_argument(*argument, source) {
+                let in_function = allocations
+                    .function
+                    .byte_range()
+                    .contains(&allocated.call.start_byte());
+                let no_locals = Locals::default();
+                let outside = Classifier {
+                    locals: &no_locals,
+                    ..*classifier
+                };
+                let scope = SizeScope {
+                    classifier: if in_function { classifier } else { &outside },
+                    resolve,
+                };
+                let evaluator = Evaluator {
+                    source,
+                    scope: &scope,
+                    fold_sizeof: true,
+                };
+                let size = evaluator.eval(allocated.size?)?;
+                match &bytes {
+                    Some(known) if *known != size => return None,
+                    _ => bytes = Some(size),
+                }
+            }
+            bytes
+        })
+        .collect();
+    Some(LaunchSizes {
+        grid,
+        block,
+        arguments: arguments.iter().map(|a| evaluator.eval(*a)).collect(),
+        buffers,
+    })
+}
+
+/// The launching function's names for the size evaluator: file-scope constants and defines
+/// are their values; a local is its own name, or with `resolve` its value where it has one.
+struct SizeScope<'c, 'a, 't> {
+    classifier: &'c Classifier<'a, 't>,
+    resolve: bool,
+}
+
+impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        let locals = self.classifier.locals;
+        match locals.values.get(name) {
+            Some(_) if self.resolve => locals.single(name),
+            Some(_) => None,
+            None => locals.file_constants.get(name).copied(),
+        }
+    }
+    fn pointee(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn scalar_type(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.classifier.helpers.define(name)
+    }
+    fn is_type(&self, name: &str) -> bool {
+        LaunchScope(self.classifier).is_type(name)
+    }
+}
+
+/// The file-scope constants a kernel's file declares, for reading the names a kernel's index
+/// is written in (`voxels * blockIdx.x` with `constexpr unsigned voxels(225);`) as numbers.
+pub struct FileConstants<'t> {
+    locals: Locals<'t>,
+    source: &'t str,
+}
+
+impl<'t> FileConstants<'t> {
+    /// The constants of the file holding `body`.
+    pub fn of(body: Node<'t>, source: &'t str) -> FileConstants<'t> {
+        let mut locals = Locals::default();
+        locals.read_file_scope(body, source);
+        FileConstants { locals, source }
+    }
+
+    /// The value of a file-scope constant or object-like `#define` named `name`.
+    pub fn value(&self, name: &str, helpers: &dyn GridHelpers) -> Option<i128> {
+        let classifier = Classifier {
+            source: self.source,
+            locals: &self.locals,
+            helpers,
+            constants_divide: true,
+        };
+        let scope = LaunchScope(&classifier);
+        match scope.definition(name) {
+            Some(value) => constant(value, &classifier),
+            None => size::parse_number(helpers.define(name)?.trim()),
+        }
+    }
+}
+
+/// The grid a launch's configuration argument holds when it is the value of a host helper that
+/// returns one (`dim3 grid = grid_for(b, h, s);` or the call itself): each axis as the helper
+/// computes it.
+fn returned_grid<'t>(classifier: &Classifier<'_, 't>, grid: Node<'t>) -> Option<[GridAxis; 3]> {
+    let source = classifier.source;
+    let mut node = strip(grid, source);
+    if node.node_kind() == "identifier" {
+        node = match classifier.locals.value_at(text(node, source), node, source) {
+            Held::One(value) => strip(value, source),
+            _ => return None,
+        };
+    }
+    if node.node_kind() != "call_expression" {
+        return None;
+    }
+    let function = node.field("function")?;
+    let name = text(function, source);
+    if matches!(name, "dim3" | "make_uint3" | "make_int3") {
+        return None;
+    }
+    let arguments = syntax::call_arguments(node);
+    let mut axes = classifier.helpers.returned_grid(name, arguments.len())?;
+    // an extent the helper was given is the argument the call passes for it
+    for axis in &mut axes {
+        if let GridAxis::RoundedUp(total) = axis {
+            if let Some(position) = total
+                .strip_prefix(HELPER_PARAMETER)
+                .and_then(|p| p.parse::<usize>().ok())
+            {
+                *axis = match arguments.get(position) {
+                    Some(argument) => GridAxis::RoundedUp(normalized(*argument, source)),
+                    None => GridAxis::Unknown,
+                };
+            }
+        }
+    }
+    Some(axes)
+}
+
+/// Marks an extent that is a grid helper's parameter, by position, in what the helper returns.
+const HELPER_PARAMETER: &str = "\u{1}parameter ";
+
+/// What a host function that returns a `dim3` gives on each axis: its single `return` of
+/// `{x, y}`, `dim3(x, y)` or a local `dim3` built so, each component classified with the
+/// function's own locals (its parameters are the caller's sizes). None for any other function.
+pub fn returned_grid_of(
+    function: &super::Function,
+    source: &str,
+    helpers: &dyn GridHelpers,
+) -> Option<[GridAxis; 3]> {
+    // a grid helper is a few lines; longer bodies are not read for one
+    if function.body.byte_range().len() > 2000 || function.kind != super::FunctionKind::Host {
+        return None;
+    }
+    let returns_dim3 = function
+        .definition
+        .field("type")
+        .is_some_and(|t| text(t, source) == "dim3");
+    if !returns_dim3 {
+        return None;
+    }
+    let mut returns = Vec::new();
+    syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "return_statement" {
+            returns.push(node.named_child(0));
+            return false;
+        }
+        node.node_kind() != "lambda_expression"
+    });
+    let [Some(value)] = returns.as_slice() else {
+        return None;
+    };
+    let locals = Locals::of(function.body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers,
+        constants_divide: true,
+    };
+    let parts = components(&classifier, Some(*value));
+    let grid_name = strip(*value, source);
+    let grid_name = (grid_name.node_kind() == "identifier").then_some(grid_name);
+    let mut axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
+    for (axis, slot) in axes.iter_mut().enumerate() {
+        let assigned = match grid_name {
+            Some(g) => locals.component_at(text(g, source), AXIS_NAMES[axis], g, source),
+            None => Held::NotLocal,
+        };
+        *slot = match (assigned, parts.get(axis).copied().flatten()) {
+            (Held::One(value), _) => classifier.axis(value, 0),
+            (Held::Alternatives(values), _) => classifier.alternatives(&values, 0),
+            (Held::Several, _) => GridAxis::Unknown,
+            (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
+            // a component left out of the list is 1
+            (Held::NotLocal, None) if parts.iter().any(Option::is_some) => GridAxis::Exact,
+            (Held::NotLocal, None) => GridAxis::Unknown,
+        };
+        if let GridAxis::RoundedUp(total) = slot {
+            if let Some(position) = function.parameters.iter().position(|p| p.name == *total) {
+                *slot = GridAxis::RoundedUp(format!("{HELPER_PARAMETER}{position}"));
+            }
+        }
+    }
+    Some(axes)
 }
 
 /// Where a launch's dynamic shared-memory byte count is, if anywhere.

@@ -64,7 +64,7 @@ fn exact_grids_and_unknown_ones() {
         ("k<<<num_blocks, 256>>>(p, n);", GridAxis::Unknown),
         ("k<<<max(1, n / 256), 256>>>(p, n);", GridAxis::Unknown),
         (
-            "int g = 1; if (n > 4) g = n; k<<<g, 256>>>(p, n);",
+            "int g = 1; if (n > 4) g = num_blocks; k<<<g, 256>>>(p, n);",
             GridAxis::Unknown,
         ),
         (
@@ -201,10 +201,110 @@ fn each_launch_sees_the_grid_assigned_last_on_its_path() {
         [
             GridAxis::Exact,
             rounded("n"),
-            GridAxis::Unknown,
+            // rounded up on one of its paths
+            rounded("n"),
             GridAxis::Exact
         ]
     );
+}
+
+#[test]
+fn a_grid_chosen_in_branches_is_what_every_branch_gives() {
+    for (launch, expected) in [
+        // one block of the whole signal, or whole blocks of 512
+        (
+            "dim3 grid, block; if (n <= 512) { block.x = n; } else { grid.x = n / 512; block.x = 512; } k<<<grid, block>>>(p, n);",
+            GridAxis::Exact,
+        ),
+        (
+            "int blocks; if (rows > 64) blocks = rows / 4; else blocks = rows; k<<<blocks, 4>>>(p, rows);",
+            GridAxis::Exact,
+        ),
+        (
+            "int blocks = n / 256; if (tail) blocks = (n + 255) / 256; k<<<blocks, 256>>>(p, n);",
+            rounded("n"),
+        ),
+        (
+            "int blocks = (rows + 3) / 4; if (tail) blocks = (n + 255) / 256; k<<<blocks, 256>>>(p, n);",
+            GridAxis::Unknown,
+        ),
+        (
+            "int blocks = n / 256; if (tail) blocks++; k<<<blocks, 256>>>(p, n);",
+            GridAxis::Unknown,
+        ),
+        (
+            "k<<<(n % 256 == 0) ? n / 256 : n / 256 + 1, 256>>>(p, n);",
+            rounded("n"),
+        ),
+        (
+            "k<<<rows > 1024 ? rows / 4 : rows, 256>>>(p, rows);",
+            GridAxis::Exact,
+        ),
+    ] {
+        let source = format!("void f(float* p, int n, int rows, bool tail) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], expected, "{launch}");
+    }
+}
+
+#[test]
+fn helpers_written_as_a_choice_round_up_and_constants_fold_through_min() {
+    let helper = "static unsigned div_up(unsigned a, unsigned b) { return (a % b == 0) ? (a / b) : (a / b + 1); }\n";
+    let grid = grid_of(&format!(
+        "{helper}void f(float* p, int n) {{ k<<<div_up(n, 128), 128>>>(p, n); }}"
+    ));
+    assert_eq!(grid[0], rounded("n"));
+    // 65536 / 256 partial sums in one block of as many threads: nothing rounds up
+    let grid = grid_of(&format!(
+        "{helper}void f(int* p) {{ const int count = 65536; int block = 256; int partials = count / block; int threads = min(partials, block); k<<<div_up(partials, threads), threads>>>(p); }}"
+    ));
+    assert_eq!(grid[0], GridAxis::Exact);
+}
+
+#[test]
+fn grids_from_vector_constructors_direct_initialisers_and_floors_of_products() {
+    let grid = grid_of(
+        "void f(unsigned* h, int blocks) { dim3 grid(blocks, 1, 1); grid = make_uint3(64, 1, 1); merge<<<grid, 64>>>(h, blocks); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    let grid = grid_of(
+        "constexpr unsigned cells(64 * 64 * 64);\nconstexpr unsigned cellBlocks(cells / 128);\nvoid f(float* m) { scan<<<cellBlocks, 128>>>(m); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    let grid = grid_of(
+        "void f(char* d, const char* name) { unsigned bytes = file_size(name); unsigned padding = bytes % 2048 == 0 ? 0 : 2048 - bytes % 2048; unsigned words = (bytes + padding) / sizeof(int); unsigned chunks = words * sizeof(int) / 2048; pack<<<chunks, 128>>>(d, chunks); }",
+    );
+    assert_eq!(grid[0], GridAxis::Exact);
+    // a floor of a rounded-up count is still rounded up
+    let grid = grid_of(
+        "void f(float* p, int n) { int padded = ((n + 255) / 256) * 4; k<<<padded * 64 / 256, 256>>>(p, n); }",
+    );
+    assert_eq!(grid[0], rounded("n"));
+}
+
+#[test]
+fn a_grid_returned_by_a_host_helper_is_read_in_the_helper() {
+    let helper = "dim3 softmax_grid(int batch, int heads, int seq, int threads) {\n  int per_block = threads / seq;\n  unsigned x = heads * seq / per_block;\n  unsigned y = batch;\n  return {x, y};\n}\n";
+    let found = sites(&format!(
+        "{helper}void f(float* v, int b, int h, int s) {{ dim3 grid = softmax_grid(b, h, s, 128); softmax<<<grid, 128>>>(v, h, s); }}"
+    ));
+    let launch = found
+        .iter()
+        .find(|l| l.kernel == "softmax")
+        .expect("launch");
+    assert_eq!(
+        launch.grid,
+        [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]
+    );
+    let rounding = "dim3 cover(int count) { return dim3((count + 255) / 256); }\n";
+    let found = sites(&format!(
+        "{rounding}void f(float* v, int n) {{ fill<<<cover(n), 256>>>(v, n); }}"
+    ));
+    assert_eq!(found[0].grid[0], rounded("n"));
+    // a helper that does not return a `dim3` is not read as one
+    let found = sites(
+        "int count(int n) { return n; }\nvoid f(float* v, int n) { fill<<<count(n), 256>>>(v, n); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
 }
 
 #[test]
@@ -508,4 +608,143 @@ fn constant_grids_give_their_thread_count() {
         assert_eq!(found[0].grid_blocks, blocks, "{launch}");
         assert_eq!(found[0].threads_x(), threads, "{launch}");
     }
+}
+
+#[test]
+fn launch_sizes_name_the_host_values() {
+    let source = "constexpr unsigned kPerBlock(25 * 9);
+    void f(float* out, int n, unsigned* d_count) {
+        unsigned blocks;
+        cudaMemcpy(&blocks, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost);
+        float* ranges;
+        cudaMalloc(&ranges, blocks * kPerBlock * 2 * sizeof(float));
+        const dim3 shape{16, 25, 1};
+        scan<<<blocks, shape>>>(ranges, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1);
+    let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
+    let sizes = &found[0].sizes;
+    // with the locals as names (the grid read back from the device has no value to put in)
+    assert_eq!(sizes.len(), 1, "{sizes:?}");
+    assert_eq!(shown(&sizes[0].grid[0]).as_deref(), Some("blocks"));
+    assert_eq!(shown(&sizes[0].block[1]).as_deref(), Some("25"));
+    assert_eq!(
+        shown(&sizes[0].buffers[0]).as_deref(),
+        Some("1800 * blocks")
+    );
+    assert_eq!(shown(&sizes[0].arguments[1]).as_deref(), Some("n"));
+    // a launch passing no buffer allocated in sight has none
+    let found = sites("void f(float* out, int n) { fill<<<n / 256, 256>>>(out, n); }");
+    assert!(found[0].sizes.is_empty());
+}
+
+/// The unbounded launch dimensions of the one launch in `body` (a host function of sizes), as
+/// (block?, axis, size name, divisor that can be 1).
+fn unbounded(body: &str) -> Vec<(bool, usize, String, Option<String>)> {
+    let source = format!(
+        "__global__ void k(float* p) {{ p[threadIdx.x] = 0; }}\nvoid f(float* p, int batch_size, int heads, int seq_len, int num_rows, int cols, int hidden_size) {{ {body} }}"
+    );
+    crate::verify::with_model(std::path::Path::new("t.cu"), &source, |model| {
+        let host = model
+            .host
+            .functions
+            .iter()
+            .find(|h| !h.launches.is_empty())?;
+        let launch = host.launches.first()?;
+        let function = model.functions.get(host.function_index)?;
+        Some(
+            limits::unbounded_dimensions(
+                function.body,
+                model.source,
+                model,
+                launch.call,
+                launch.grid_node,
+                launch.block_node,
+            )
+            .into_iter()
+            .map(|d| {
+                (
+                    d.block,
+                    d.axis,
+                    d.name.to_string(),
+                    d.divisor.map(|n| model.text(n).to_string()),
+                )
+            })
+            .collect(),
+        )
+    })
+    .flatten()
+    .unwrap_or_default()
+}
+
+#[test]
+fn sizes_reach_grid_y_through_products_sums_and_quotients_that_can_divide_by_one() {
+    let grid_y = |name: &str| vec![(false, 1, name.to_string(), None)];
+    assert_eq!(
+        unbounded("dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);"),
+        grid_y("seq_len")
+    );
+    assert_eq!(
+        unbounded("dim3 g(batch_size, heads * seq_len); k<<<g, 128>>>(p);"),
+        grid_y("seq_len")
+    );
+    assert_eq!(
+        unbounded("dim3 g(1, num_rows + 1); k<<<g, 128>>>(p);"),
+        grid_y("num_rows")
+    );
+    assert_eq!(
+        unbounded("dim3 g(seq_len / 128, batch_size * heads); k<<<g, 128>>>(p);"),
+        grid_y("batch_size * heads")
+    );
+    assert_eq!(
+        unbounded("int per = seq_len < 128 ? 128 / seq_len : 1; dim3 g(batch_size, heads * seq_len / per); k<<<g, 128>>>(p);"),
+        vec![(false, 1, "seq_len".to_string(), Some("per".to_string()))]
+    );
+    assert_eq!(
+        unbounded("k<<<dim3(1, 1, max(num_rows, 1)), 128>>>(p);"),
+        vec![(false, 2, "num_rows".to_string(), None)]
+    );
+    // a local named for what it counts, whatever it is read from
+    assert_eq!(
+        unbounded("int rows = lookup(cols); dim3 g(1, rows); k<<<g, 128>>>(p);"),
+        grid_y("rows")
+    );
+    // the block: a hidden size, plain
+    assert_eq!(
+        unbounded("k<<<num_rows, hidden_size>>>(p);"),
+        vec![(true, 0, "hidden_size".to_string(), None)]
+    );
+}
+
+#[test]
+fn clamped_divided_and_path_bounded_sizes_are_not_unbounded() {
+    for body in [
+        // small by design, alone
+        "dim3 g(seq_len, batch_size, heads); k<<<g, 128>>>(p);",
+        // on grid x
+        "k<<<heads * seq_len, 128>>>(p);",
+        // the smaller of the size and a constant
+        "dim3 g(1, min(num_rows, 4096)); k<<<g, 128>>>(p);",
+        "dim3 g(1, std::min(heads * seq_len, 1 << 15)); k<<<g, 128>>>(p);",
+        // divided by a constant above 1, or by a count that may grow with the size
+        "dim3 g(1, (num_rows + 15) / 16); k<<<g, 128>>>(p);",
+        "dim3 g(1, num_rows / cols); k<<<g, 128>>>(p);",
+        // a local assigned on several paths
+        "int y = 1; if (cols > 1) y = num_rows; dim3 g(1, y); k<<<g, 128>>>(p);",
+        // bounded by a constant where the launch runs
+        "if (seq_len <= 2048) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); }",
+        "if (seq_len > 8192) return; dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);",
+        "if (seq_len > 8192) { exit(1); } dim3 g(batch_size, seq_len); k<<<g, 128>>>(p);",
+        "TORCH_CHECK(seq_len <= 1024, \"too long\"); dim3 g(batch_size, heads * seq_len); k<<<g, 128>>>(p);",
+        "if (seq_len < 512) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); } else { k<<<seq_len, 128>>>(p); }",
+    ] {
+        assert_eq!(unbounded(body), vec![], "{body}");
+    }
+    // a bound above the limit bounds nothing
+    assert_eq!(
+        unbounded("if (seq_len <= 1000000) { dim3 g(batch_size, seq_len); k<<<g, 128>>>(p); }")
+            .len(),
+        1
+    );
 }

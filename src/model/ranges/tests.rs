@@ -286,3 +286,61 @@ fn a_product_with_a_factor_of_unknown_sign_keeps_its_top() {
         "__global__ void k(int w, int c) { int t = threadIdx.x; int r = w - t - 1; use(c * r); }";
     assert_eq!(range_of(code), "[?, c * w - c]");
 }
+
+#[test]
+fn a_step_in_a_counted_loop_adds_at_most_its_trips() {
+    let after = "__global__ void k(int n) {
+        int idx = threadIdx.x;
+        for (int p = 0; p < 8; p++) { idx += 32; use(idx); }
+    }";
+    assert_eq!(range_of(after), "[0, blockDim.x + 255]");
+    // read before the step: one step fewer
+    let before = "__global__ void k(int n) {
+        int idx = threadIdx.x;
+        for (int p = 0; p < 8; ++p) { use(idx); idx += 32; }
+    }";
+    assert_eq!(range_of(before), "[0, blockDim.x + 223]");
+    // a counter the body moves, or a loop around the loop that keeps the sum: no count
+    let moved = "__global__ void k(int n) {
+        int idx = threadIdx.x;
+        for (int p = 0; p < 8; p++) { idx += 32; p += 1; use(idx); }
+    }";
+    assert_eq!(range_of(moved), "[0, ?]");
+    let nested = "__global__ void k(int n) {
+        int idx = threadIdx.x;
+        for (int q = 0; q < n; q++) { for (int p = 0; p < 8; p++) { idx += 32; use(idx); } }
+    }";
+    assert_eq!(range_of(nested), "[0, ?]");
+    let restarted = "__global__ void k(int n) {
+        for (int q = 0; q < n; q++) { int idx = threadIdx.x; for (int p = 0; p < 8; p++) { idx += 32; use(idx); } }
+    }";
+    assert_eq!(range_of(restarted), "[0, blockDim.x + 255]");
+}
+
+#[test]
+fn two_facts_added_together_bound_a_position_inside_its_valid_range() {
+    // the last valid lane of a tile that may hang over the end of the row
+    let code = "__global__ void k(int n) {
+        int start = blockIdx.x * 14 - 1;
+        int x = start + threadIdx.x;
+        int last = (start + 15 > n - 1) ? 15 - (start + 15 - n + 1) : 15;
+        if (threadIdx.x <= last) use(x);
+    }";
+    assert_eq!(range_of(code), "[-1, n - 1]");
+    // and its first valid lane, from below
+    let code = "__global__ void k(int n) {
+        int start = blockIdx.x * 14 - 1;
+        int x = start + threadIdx.x;
+        int first = (start < 0) ? -start : 0;
+        if (threadIdx.x >= first) use(x);
+    }";
+    assert_eq!(range_of(code), "[0, blockDim.x + 14 * gridDim.x - 16]");
+    // a range that does not end at the row's end bounds nothing more
+    let code = "__global__ void k(int n) {
+        int start = blockIdx.x * 14 - 1;
+        int x = start + threadIdx.x;
+        int last = (start + 15 > n - 1) ? 15 : 15 - start;
+        if (threadIdx.x <= last) use(x);
+    }";
+    assert!(range_of(code).contains("gridDim"), "{}", range_of(code));
+}

@@ -71,25 +71,68 @@ __global__ void dotPartial(const double* a, const double* b, double* partial, in
 void dot(const double* dA, const double* dB, double* dPartial, int n) {
     int minGrid = 0, blockSize = 0;
     HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, dotPartial));
-    dotPartial<<<minGrid, blockSize, blockSize * sizeof(double)>>>(dA, dB, dPartial, n);
+    hipLaunchKernelGGL(dotPartial, minGrid, blockSize, blockSize * sizeof(double), 0, dA, dB, dPartial, n);
     HIP_CHECK(hipGetLastError());
 }
 
 void run(const float* dIn, float* dOut, float* dRows, int n, int rows, int width, size_t bytes) {
     const int block = 256;
     int scanBlocks = (n + 2 * block - 1) / (2 * block);
-    blockScan<<<scanBlocks, block, 2 * block * sizeof(float)>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(blockScan, scanBlocks, block, 2 * block * sizeof(float), 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 
     dim3 threads(block);
     dim3 grid((n + block - 1) / block);
-    reduceSum<<<grid, threads, threads.x * sizeof(float)>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(reduceSum, grid, threads, threads.x * sizeof(float), 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 
-    normalizeRows<<<rows, 128, width * sizeof(float)>>>(dRows, width);
+    hipLaunchKernelGGL(normalizeRows, rows, 128, width * sizeof(float), 0, dRows, width);
     HIP_CHECK(hipGetLastError());
 
     // a byte count computed elsewhere: not known, so nothing is said
-    gather<<<(n + block - 1) / block, block, bytes>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(gather, (n + block - 1) / block, block, bytes, 0, dIn, dOut, n);
+    HIP_CHECK(hipGetLastError());
+}
+
+// The moving average with each block's window indexed by the thread's place in the block.
+__global__ void movingAverage(const float* in, float* out, int n) {
+    extern __shared__ float window[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    window[threadIdx.x] = in[min(i, n - 1)];
+    __syncthreads();
+    if (i < n && threadIdx.x > 0) out[i] = 0.5f * (window[threadIdx.x] + window[threadIdx.x - 1]);
+}
+
+// One block holds the whole input: the global index is the thread's index.
+__global__ void scanSmall(const int* in, int* out, int n) {
+    extern __shared__ int partial[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    partial[i] = i < n ? in[i] : 0;
+    __syncthreads();
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+        int v = threadIdx.x >= stride ? partial[threadIdx.x - stride] : 0;
+        __syncthreads();
+        partial[threadIdx.x] += v;
+        __syncthreads();
+    }
+    if (i < n) out[i] = partial[threadIdx.x];
+}
+
+// A staging buffer as large as the whole problem, its byte count computed by the caller.
+__global__ void stageAll(const float* in, float* out, int n) {
+    extern __shared__ float staged[];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    staged[i] = in[min(i, n - 1)];
+    __syncthreads();
+    if (i < n) out[i] = staged[n - 1 - i];
+}
+
+void smooth(const float* dIn, float* dOut, int* dScanIn, int* dScanOut, int n, size_t stagedBytes) {
+    const int threads = 256;
+    hipLaunchKernelGGL(movingAverage, (n + threads - 1) / threads, threads, threads * sizeof(float), 0, dIn, dOut, n);
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(scanSmall, 1, 1024, 1024 * sizeof(int), 0, dScanIn, dScanOut, n);
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(stageAll, 1, threads, stagedBytes, 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 }

@@ -1,0 +1,161 @@
+//! The status of each access in small kernels: what reaches an index, and what flags hold.
+
+use crate::model::IndexStatus;
+
+/// For each access of the kernels in `source`, its 1-based line and status, in order.
+fn statuses(source: &str) -> Vec<(usize, &'static str)> {
+    crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        let mut found = Vec::new();
+        for (_, facts) in model.kernel_facts() {
+            for access in &facts.accesses {
+                let line = model.lines.line_of(access.node.start_byte()) + 1;
+                let status = match access.status {
+                    IndexStatus::NotThreadIndexed => "not a thread index",
+                    IndexStatus::Bounded { .. } => "bounded",
+                    IndexStatus::Unguarded { .. } => "unguarded",
+                    IndexStatus::OutOfRange { .. } => "out of range",
+                };
+                found.push((line, status));
+            }
+        }
+        found.sort_unstable();
+        found
+    })
+    .unwrap_or_default()
+}
+
+#[test]
+fn a_position_read_back_from_shared_memory_is_no_thread_index() {
+    let source =
+        "__global__ void gather(const float* in, float* out, const int* starts, int width) {
+    __shared__ int order[256];
+    int k = blockIdx.x * 512 + starts[0];
+    int v = threadIdx.x;
+    order[threadIdx.x] = v;
+    __syncthreads();
+    int other = (threadIdx.x < 128) ? order[255 - threadIdx.x] : order[threadIdx.x];
+    v = threadIdx.x % 2 ? other : order[threadIdx.x];
+    out[k + threadIdx.x] = in[k + v];
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (3, "not a thread index"),
+            (9, "not a thread index"),
+            (9, "unguarded")
+        ]
+    );
+    // where the thread's own position still reaches, it is one
+    let mixed = source.replace(": order[threadIdx.x];", ": threadIdx.x;");
+    assert_eq!(
+        statuses(&mixed),
+        [
+            (3, "not a thread index"),
+            (9, "unguarded"),
+            (9, "unguarded")
+        ]
+    );
+}
+
+#[test]
+fn a_flag_set_under_a_test_keeps_the_parts_that_do_not_change() {
+    let source = "__global__ void relax(float* out, const float* in, int n, int steps) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    bool done;
+    for (int it = 0; it < steps; ++it) {
+        done = false;
+        if (x < n && it + 1 < steps) {
+            done = true;
+        }
+    }
+    if (done) out[x] = in[0];
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(10, "bounded"), (10, "not a thread index")]
+    );
+    // a test of a value that changes afterwards says nothing of it there
+    let moved = source.replace("if (done) out[x]", "x += n; if (done) out[x]");
+    assert_eq!(
+        statuses(&moved),
+        [(10, "not a thread index"), (10, "unguarded")]
+    );
+    // set on a second path too: either test may have held
+    let twice = source.replace(
+        "    if (done) out[x]",
+        "    if (steps > 4) done = true;\n    if (done) out[x]",
+    );
+    assert_eq!(
+        statuses(&twice),
+        [(11, "not a thread index"), (11, "unguarded")]
+    );
+}
+
+#[test]
+fn a_copy_taken_before_the_tested_value_changes_carries_the_test() {
+    let source = "__global__ void rows(float* out, const float* in, int rows, int stride) {
+    int row = (blockDim.x / 32) * blockIdx.x + threadIdx.x / 32;
+    bool ok = row < rows;
+    int out_row = row;
+    row = row * stride + threadIdx.x % 32;
+    float sum = 0.0f;
+    if (ok) sum = in[row];
+    if (ok) out[out_row] = sum;
+}
+";
+    assert_eq!(statuses(source), [(7, "unguarded"), (8, "bounded")]);
+    // a copy taken after the change is of another value
+    let late = source
+        .replace("    int out_row = row;\n", "")
+        .replace("    float sum", "    int out_row = row;\n    float sum");
+    assert_eq!(statuses(&late), [(7, "unguarded"), (8, "unguarded")]);
+}
+
+#[test]
+fn an_index_inside_the_buffer_every_launch_sizes_from_its_grid() {
+    let source = "constexpr unsigned kRows(5);
+constexpr unsigned kCols(5);
+constexpr unsigned kPlanes(9);
+__global__ void plane_ranges(const float* volume, float* ranges, int width) {
+    unsigned at(2 * (threadIdx.y + kRows * kCols * kPlanes * blockIdx.x));
+    for (int p(0); p < kPlanes; ++p) {
+        if (threadIdx.x == 0) {
+            ranges[at] = volume[0];
+            ranges[at + 1] = volume[1];
+            at += 2 * kRows * kCols;
+        }
+    }
+}
+void run(const float* d_volume, unsigned* d_count, int width) {
+    unsigned blocks;
+    cudaMemcpy(&blocks, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost);
+    float* d_ranges;
+    cudaMalloc(&d_ranges, blocks * kRows * kCols * kPlanes * 2 * sizeof(float));
+    const dim3 shape{16, kRows * kCols, 1};
+    plane_ranges<<<blocks, shape>>>(d_volume, d_ranges, width);
+}
+";
+    let at = |found: Vec<(usize, &'static str)>| -> Vec<&'static str> {
+        found
+            .into_iter()
+            .filter(|(line, _)| *line == 8 || *line == 9)
+            .filter(|(_, s)| *s != "not a thread index")
+            .map(|(_, s)| s)
+            .collect()
+    };
+    assert_eq!(at(statuses(source)), ["bounded", "bounded"]);
+    // one plane fewer allocated than the blocks write
+    let short = source.replace("kPlanes * 2 * sizeof", "(kPlanes - 1) * 2 * sizeof");
+    assert_eq!(at(statuses(&short)), ["unguarded", "unguarded"]);
+    // a block of more rows than each block's share holds
+    let tall = source.replace("{16, kRows * kCols, 1}", "{16, kRows * kCols + 1, 1}");
+    assert_eq!(at(statuses(&tall)), ["unguarded", "unguarded"]);
+    // a launch whose buffer is not in sight proves nothing
+    let elsewhere = source.replace(
+        "    cudaMalloc(&d_ranges, blocks * kRows * kCols * kPlanes * 2 * sizeof(float));\n",
+        "",
+    );
+    assert_eq!(at(statuses(&elsewhere)), ["unguarded", "unguarded"]);
+}

@@ -662,4 +662,76 @@ mod tests {
         assert!(!super::contains_identifier("__half2 v;", "__half"));
         assert!(!super::contains_identifier("anything", ""));
     }
+
+    fn same(a: Option<tree_sitter::Node>, b: Option<tree_sitter::Node>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => a.id() == b.id() && a.byte_range() == b.byte_range(),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// Every node's parent, children, named children and fields as the installed table gives
+    /// them, against tree-sitter's own answers: the lints read the table in place of the tree.
+    fn assert_table_agrees_with_tree_sitter(origin: &str, text: &str) {
+        use super::NodeExt;
+        let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        let names: Vec<&str> = (1..=language.field_count() as u16)
+            .filter_map(|id| language.field_name_for_id(id))
+            .collect();
+        let tree = crate::engine::parse(text, None).expect("the parser accepts any text");
+        let _table = super::TreeTable::install(&tree);
+        let mut nodes = Vec::new();
+        super::walk_iterative(tree.root_node(), |node| {
+            nodes.push(node);
+            true
+        });
+        assert_eq!(nodes.len(), tree.root_node().descendant_count(), "{origin}");
+        for node in nodes {
+            let at = format!("{origin}: {} at {:?}", node.kind(), node.start_position());
+            assert!(same(super::parent(node), node.parent()), "parent, {at}");
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).map(|c| c.id()).collect();
+            let from_table: Vec<_> = super::children(node).map(|c| c.id()).collect();
+            assert_eq!(children, from_table, "children, {at}");
+            let named: Vec<_> = node.named_children(&mut cursor).map(|c| c.id()).collect();
+            let from_table: Vec<_> = super::named_children(node).map(|c| c.id()).collect();
+            assert_eq!(named, from_table, "named children, {at}");
+            for name in &names {
+                assert!(
+                    same(node.field(name), node.child_by_field_name(name)),
+                    "field {name}, {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_tree_table_answers_as_tree_sitter_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = 0;
+        for folder in ["testdata", "kernels"] {
+            for entry in ignore::WalkBuilder::new(root.join(folder))
+                .build()
+                .flatten()
+            {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "cu" || e == "cuh") {
+                    let text = std::fs::read_to_string(path).expect("fixtures are UTF-8");
+                    assert_table_agrees_with_tree_sitter(&path.display().to_string(), &text);
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 100, "the fixtures were found ({files})");
+        // broken code (ERROR and MISSING nodes), hidden children with fields, deep nesting
+        let broken = "__global__ void k(float* a, int n) { int i = threadIdx.x; if (i < n { a[i] = (x = f()); }\n";
+        assert_table_agrees_with_tree_sitter("broken", broken);
+        let deep = format!(
+            "void f() {{ int x = {}1{}; }}",
+            "(".repeat(300),
+            ")".repeat(300)
+        );
+        assert_table_agrees_with_tree_sitter("deep", &deep);
+    }
 }

@@ -3806,46 +3806,24 @@ fn is_block_barrier(call: Node, source: &str) -> bool {
 }
 
 fn is_integer_type(type_text: &str) -> bool {
-    let holds = |part: &[u8]| type_text.as_bytes().windows(part.len()).any(|w| w == part);
-    if !holds(b"const") && !holds(b"signed") {
-        // one word needs no replacing or joining
-        let mut words = type_text.split_whitespace();
-        if let (Some(word), None) = (words.next(), words.next()) {
-            return is_integer_word(word);
+    let mut signedness = false;
+    let mut words = type_text.split_whitespace().filter(|word| match *word {
+        "const" => false,
+        "unsigned" | "signed" => {
+            signedness = true;
+            false
         }
+        _ => true,
+    });
+    match (words.next(), words.next()) {
+        (None, _) => signedness,
+        (Some(word), None) => is_integer_word(word),
+        // `long long`, `unsigned long int`, `short int`
+        (Some(first), Some(second)) => [first, second]
+            .into_iter()
+            .chain(words)
+            .all(|word| matches!(word, "int" | "long" | "short")),
     }
-    let t = type_text
-        .replace("const", "")
-        .replace("unsigned", "int")
-        .replace("signed", "int");
-    let t = t.trim();
-    matches!(
-        t.split_whitespace().collect::<Vec<_>>().join(" ").as_str(),
-        "int"
-            | "int int"
-            | "long"
-            | "long long"
-            | "int long"
-            | "int long long"
-            | "long int"
-            | "short"
-            | "int short"
-            | "size_t"
-            | "int64_t"
-            | "uint64_t"
-            | "int32_t"
-            | "uint32_t"
-            | "int16_t"
-            | "uint16_t"
-            | "ptrdiff_t"
-            | "uint"
-            | "bool"
-            | "index_t"
-            | "std::size_t"
-            | "std::int64_t"
-            | "char"
-            | "int char"
-    )
 }
 
 /// The one-word names `is_integer_type` accepts.
@@ -4046,6 +4024,35 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn integer_types_are_read_with_their_qualifiers() {
+        for integer in [
+            "int",
+            "const int",
+            "unsigned",
+            "unsigned int",
+            "const unsigned long long",
+            "long int",
+            "short",
+            "unsigned char",
+            "size_t",
+            "const std::size_t",
+            "signed",
+        ] {
+            assert!(super::is_integer_type(integer), "{integer}");
+        }
+        for other in [
+            "float",
+            "const",
+            "int*",
+            "volatile int",
+            "const float",
+            "long double",
+        ] {
+            assert!(!super::is_integer_type(other), "{other}");
+        }
     }
 
     #[test]

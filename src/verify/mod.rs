@@ -222,6 +222,9 @@ pub fn footprint_configs(
         }
         let mut footprint: BTreeMap<usize, u64> = BTreeMap::new();
         for (site, bytes) in twin.source.sites.iter().zip(&result.footprint) {
+            if site.own_array {
+                continue;
+            }
             let entry = footprint.entry(site.parameter_index).or_default();
             *entry = (*entry).max(*bytes);
         }
@@ -321,7 +324,9 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     } else {
         None
     };
-    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source);
+    // HIP's `HIP_DYNAMIC_SHARED(float, s)` declares an `extern __shared__` array too.
+    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source)
+        || crate::syntax::contains_identifier(body, "HIP_DYNAMIC_SHARED");
     match params::adversarial_configs(&shapes, two_dimensional, launched, dynamic_shared) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
@@ -452,6 +457,11 @@ fn witness(
         format!(
             "at index {}, before the start of the buffer",
             violation.index
+        )
+    } else if site.own_array {
+        format!(
+            "at index {}, past the array's {} elements",
+            violation.index, violation.extent
         )
     } else {
         format!(
@@ -996,8 +1006,13 @@ fn judge_barrier(
         .collect::<Vec<_>>()
         .join(" ");
     let line = LineIndex::new(text).line_of(span.start) + 1;
+    let mut overflowed_witness = None;
     for (config, result) in built.experiment.configs.iter().zip(results) {
         if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
+            if let Some(overflow) = own_array_overflow(built, result, config, text) {
+                overflowed_witness.get_or_insert(overflow);
+                continue;
+            }
             let threads = u64::from(config.block[0])
                 * u64::from(config.block[1])
                 * u64::from(config.block[2]);
@@ -1020,6 +1035,17 @@ fn judge_barrier(
                 ),
             );
         }
+    }
+    if let Some(overflow) = overflowed_witness {
+        return verification(
+            "not-verifiable",
+            format!(
+                "`{call}` at line {line} was reached by part of a block only in configurations that overflow the kernel's own arrays: {overflow}"
+            ),
+        );
+    }
+    if let Some(reason) = every_configuration_overflowed(built, results, text) {
+        return verification("not-verifiable", reason);
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1069,12 +1095,19 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
+    let mut overflowed_witness = None;
     for (position, (config, result)) in built.experiment.configs.iter().zip(results).enumerate() {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
+            if let Some(overflow) = own_array_overflow(built, result, config, text) {
+                overflowed_witness.get_or_insert_with(|| {
+                    format!("{}; {overflow}", witness(site, violation, config, text))
+                });
+                continue;
+            }
             let mut detail = witness(site, violation, config, text);
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
@@ -1085,6 +1118,17 @@ fn judge(
             return verification("confirmed", detail);
         }
     }
+    if let Some(witnessed) = overflowed_witness {
+        return verification(
+            "not-verifiable",
+            format!(
+                "out of bounds only in configurations that overflow the kernel's own arrays, which a launch the kernel is written for does not: {witnessed}"
+            ),
+        );
+    }
+    if let Some(reason) = every_configuration_overflowed(built, results, text) {
+        return verification("not-verifiable", reason);
+    }
     let tried = configurations_tried(built, results);
     verification(
         "not-reproduced",
@@ -1094,6 +1138,47 @@ fn judge(
             tried.join("; ")
         ),
     )
+}
+
+/// The first access past one of the kernel's own arrays (local, `__shared__`, dynamic shared
+/// memory) in a configuration: such a launch does not fit the kernel (a block larger than its
+/// tiles, less dynamic shared memory than it indexes), so what else went wrong in it is no
+/// evidence about a launch the kernel is written for.
+fn own_array_overflow(
+    built: &KernelExperiment,
+    result: &ConfigResult,
+    config: &LaunchConfig,
+    text: &str,
+) -> Option<String> {
+    result.violations.iter().find_map(|violation| {
+        let site = built.source.sites.get(violation.site)?;
+        (site.own_array && violation.cause == 1).then(|| witness(site, violation, config, text))
+    })
+}
+
+/// Why no verdict is reached when every configuration that ran overflowed the kernel's own
+/// arrays.
+fn every_configuration_overflowed(
+    built: &KernelExperiment,
+    results: &[ConfigResult],
+    text: &str,
+) -> Option<String> {
+    let ran: Vec<(&LaunchConfig, &ConfigResult)> = built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .filter(|(_, result)| result.error.is_none())
+        .collect();
+    let first = ran.first()?;
+    ran.iter()
+        .all(|(config, result)| own_array_overflow(built, result, config, text).is_some())
+        .then(|| {
+            format!(
+                "every configuration tried overflows the kernel's own arrays: {}",
+                own_array_overflow(built, first.1, first.0, text).unwrap_or_default()
+            )
+        })
 }
 
 fn first_error(log: &str) -> String {

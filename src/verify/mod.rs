@@ -215,7 +215,14 @@ pub fn footprint_configs(
     let mut out = Vec::new();
     for (config, result) in twin.experiment.configs.iter().zip(results) {
         if result.error.is_some()
-            || result.violations.iter().any(|v| v.cause == 1)
+            || result.violations.iter().any(|v| {
+                v.cause == 1
+                    && twin
+                        .source
+                        .sites
+                        .get(v.site)
+                        .is_none_or(|site| !site.own_array)
+            })
             || result.footprint.len() != twin.source.sites.len()
         {
             continue;
@@ -1006,13 +1013,9 @@ fn judge_barrier(
         .collect::<Vec<_>>()
         .join(" ");
     let line = LineIndex::new(text).line_of(span.start) + 1;
-    let mut overflowed_witness = None;
-    for (config, result) in built.experiment.configs.iter().zip(results) {
+    // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
+    for (config, result, overflow) in by_fit(built, results, text) {
         if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
-            if let Some(overflow) = own_array_overflow(built, result, config, text) {
-                overflowed_witness.get_or_insert(overflow);
-                continue;
-            }
             let threads = u64::from(config.block[0])
                 * u64::from(config.block[1])
                 * u64::from(config.block[2]);
@@ -1025,27 +1028,17 @@ fn judge_barrier(
             return verification(
                 "confirmed",
                 format!(
-                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}",
+                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}{}",
                     found.block[0],
                     found.block[1],
                     found.block[2],
                     found.arrived,
                     found.blocks,
-                    config.description
+                    config.description,
+                    overflow_note(overflow)
                 ),
             );
         }
-    }
-    if let Some(overflow) = overflowed_witness {
-        return verification(
-            "not-verifiable",
-            format!(
-                "`{call}` at line {line} was reached by part of a block only in configurations that overflow the kernel's own arrays: {overflow}"
-            ),
-        );
-    }
-    if let Some(reason) = every_configuration_overflowed(built, results, text) {
-        return verification("not-verifiable", reason);
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1095,20 +1088,21 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
-    let mut overflowed_witness = None;
-    for (position, (config, result)) in built.experiment.configs.iter().zip(results).enumerate() {
+    // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
+    for (config, result, overflow) in by_fit(built, results, text) {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
-            if let Some(overflow) = own_array_overflow(built, result, config, text) {
-                overflowed_witness.get_or_insert_with(|| {
-                    format!("{}; {overflow}", witness(site, violation, config, text))
-                });
-                continue;
-            }
+            let position = built
+                .experiment
+                .configs
+                .iter()
+                .position(|c| std::ptr::eq(c, config))
+                .unwrap_or(usize::MAX);
             let mut detail = witness(site, violation, config, text);
+            detail.push_str(&overflow_note(overflow));
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
                     "; with {} injected the same launch stays within these buffers, so the suggested guard removes it",
@@ -1117,17 +1111,6 @@ fn judge(
             }
             return verification("confirmed", detail);
         }
-    }
-    if let Some(witnessed) = overflowed_witness {
-        return verification(
-            "not-verifiable",
-            format!(
-                "out of bounds only in configurations that overflow the kernel's own arrays, which a launch the kernel is written for does not: {witnessed}"
-            ),
-        );
-    }
-    if let Some(reason) = every_configuration_overflowed(built, results, text) {
-        return verification("not-verifiable", reason);
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1156,29 +1139,37 @@ fn own_array_overflow(
     })
 }
 
-/// Why no verdict is reached when every configuration that ran overflowed the kernel's own
-/// arrays.
-fn every_configuration_overflowed(
-    built: &KernelExperiment,
-    results: &[ConfigResult],
+/// The configurations with their results, those that fit the kernel's own arrays first, each
+/// with its overflow of them (`own_array_overflow`) if any.
+fn by_fit<'b>(
+    built: &'b KernelExperiment,
+    results: &'b [ConfigResult],
     text: &str,
-) -> Option<String> {
-    let ran: Vec<(&LaunchConfig, &ConfigResult)> = built
+) -> Vec<(&'b LaunchConfig, &'b ConfigResult, Option<String>)> {
+    let mut out: Vec<(&LaunchConfig, &ConfigResult, Option<String>)> = built
         .experiment
         .configs
         .iter()
         .zip(results)
-        .filter(|(_, result)| result.error.is_none())
+        .map(|(config, result)| {
+            let overflow = own_array_overflow(built, result, config, text);
+            (config, result, overflow)
+        })
         .collect();
-    let first = ran.first()?;
-    ran.iter()
-        .all(|(config, result)| own_array_overflow(built, result, config, text).is_some())
-        .then(|| {
+    // Stable: within each group the configurations keep their order (launches first).
+    out.sort_by_key(|(_, _, overflow)| overflow.is_some());
+    out
+}
+
+/// What a verdict reached in a configuration that overflowed the kernel's own arrays says of it.
+fn overflow_note(overflow: Option<String>) -> String {
+    overflow
+        .map(|overflow| {
             format!(
-                "every configuration tried overflows the kernel's own arrays: {}",
-                own_array_overflow(built, first.1, first.0, text).unwrap_or_default()
+                " (every configuration that showed it also overflowed one of the kernel's own arrays, so the launch is larger than the kernel is written for: {overflow})"
             )
         })
+        .unwrap_or_default()
 }
 
 fn first_error(log: &str) -> String {

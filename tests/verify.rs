@@ -1384,3 +1384,111 @@ fn qualifier_macros_of_a_nested_header_make_device_functions_of_the_next() {
     let program = program.unwrap();
     assert!(program.contains("DEV_INLINE T twice(T v)"), "{program}");
 }
+
+#[test]
+fn the_kernels_own_arrays_are_checked_dimension_by_dimension() {
+    let file = "#define TILE 16\n__global__ void tiled(const float* in, float* out, int n) {\n    __shared__ float tile[TILE + 1][TILE];\n    float local[4];\n    int tx = threadIdx.x;\n    tile[tx][0] = in[blockIdx.x * blockDim.x + tx];\n    local[tx & 3] = tile[0][tx];\n    __syncthreads();\n    out[blockIdx.x * blockDim.x + tx] = local[0] + tile[tx + 1][tx];\n}\n";
+    let built = kernel_experiment(file, "tiled");
+    let source = &built.source;
+    // The buffer accesses keep the first sites, the arrays' follow.
+    assert_eq!(
+        source
+            .sites
+            .iter()
+            .map(|s| (s.pointer.as_str(), s.own_array))
+            .collect::<Vec<_>>(),
+        [
+            ("in", false),
+            ("out", false),
+            ("tile", true),
+            ("tile", true),
+            ("local", true),
+            ("tile", true),
+            ("tile", true),
+            ("local", true),
+            ("tile", true),
+            ("tile", true),
+        ]
+    );
+    assert!(source.sites[2..].iter().all(|s| s.parameter_index == usize::MAX));
+    let body = &source.body;
+    assert!(
+        body.contains("(*cl_in((*cl_in(tile, (long long)(tx), 3u, 2u, cudalint_report)), (long long)(0), 2u, 2u, cudalint_report)) = (*cl_at(in, (long long)(blockIdx.x * blockDim.x + tx), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(*cl_in(local, (long long)(tx & 3), 4u, 2u, cudalint_report)) = (*cl_in((*cl_in(tile, (long long)(0), 6u, 1u, cudalint_report)), (long long)(tx), 5u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    // The barrier's counts come after every site.
+    assert!(
+        body.contains("CL_SCRATCH_WORDS + 10ull * CL_SITE_WORDS"),
+        "{body}"
+    );
+    assert_eq!(built.experiment.sites, 10);
+    let prelude = cudalint::verify::extract::PRELUDE;
+    assert!(prelude.contains("T* cl_in(T (&array)[N], long long index, unsigned site, unsigned kind, cl_u64* report)"));
+    assert!(prelude.contains("%%dynamic_smem_size"));
+}
+
+#[test]
+fn only_the_dimensions_an_array_declares_are_checked() {
+    // An array of pointers is left as written (its second subscript would index what a pointer
+    // points at). An address taken is not an access, and a constant table may be needed in a
+    // constant expression.
+    let file = "__global__ void rows(float* a, float* b, int n) {\n    float* ptrs[2] = {a, b};\n    constexpr int order[2] = {1, 0};\n    float sums[2];\n    float* last = &sums[1];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    sums[0] = ptrs[order[0]][i];\n    *last = 0;\n}\n";
+    let body = kernel_source(file, "rows").body;
+    assert!(
+        body.contains("(*cl_in(sums, (long long)(0), 0u, 2u, cudalint_report)) = ptrs[order[0]][i];"),
+        "{body}"
+    );
+    assert!(body.contains("float* last = &sums[1];"), "{body}");
+}
+
+#[test]
+fn dynamic_shared_memory_and_pointers_into_it_are_checked_against_the_launch() {
+    let file = "__global__ void solve(const float* a_d, float* x_d, int size) {\n    extern __shared__ float shared[];\n    float* a = shared;\n    float* b = &a[size + 1];\n    float* moved = shared;\n    moved = b;\n    float* mixed = size > 0 ? shared : x_d;\n    int t = threadIdx.x;\n    a[t] = a_d[t];\n    b[t] = a[t] * 2;\n    moved[t] = 0;\n    mixed[t] = 1;\n    x_d[t] = shared[t];\n}\n";
+    let built = kernel_experiment(file, "solve");
+    let body = &built.source.body;
+    assert!(body.contains("float* b = &a[size + 1];"), "{body}");
+    assert!(
+        body.contains("(*cl_dyn(a, (long long)(t), shared, 2u, 2u, cudalint_report)) = (*cl_at(a_d, (long long)(t), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(*cl_dyn(b, (long long)(t), shared, 3u, 2u, cudalint_report)) = (*cl_dyn(a, (long long)(t), shared, 4u, 1u, cudalint_report)) * 2;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("= (*cl_dyn(shared, (long long)(t), shared, 5u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    // Assigned again, or possibly a buffer: left as written.
+    assert!(body.contains("moved[t] = 0;"), "{body}");
+    assert!(body.contains("mixed[t] = 1;"), "{body}");
+    // The launch gives the block dynamic shared memory.
+    assert!(built.experiment.configs.iter().any(|c| c.shared_bytes > 0));
+}
+
+#[test]
+fn hips_dynamic_shared_array_is_checked_and_given_memory() {
+    let file = "#include <hip/hip_runtime.h>\n__global__ void cache(float* out, int n) {\n    HIP_DYNAMIC_SHARED(float, buffer);\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    buffer[threadIdx.x] = 1.0f;\n    __syncthreads();\n    out[i] = buffer[threadIdx.x];\n}\n";
+    let built = kernel_experiment(file, "cache");
+    let body = &built.source.body;
+    assert!(
+        body.contains("(*cl_dyn(buffer, (long long)(threadIdx.x), buffer, 1u, 2u, cudalint_report)) = 1.0f;"),
+        "{body}"
+    );
+    assert!(built.source.sites[1].own_array);
+    assert!(built.experiment.configs.iter().all(|c| c.shared_bytes > 0));
+}
+
+#[test]
+fn an_index_that_is_itself_an_access_is_checked_too() {
+    let file = "__global__ void gather(const int* map, float* out, const float* in) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = in[map[i]];\n}\n";
+    let body = kernel_source(file, "gather").body;
+    assert!(
+        body.contains("(*cl_at(in, (long long)((*cl_at(map, (long long)(i), 0,"),
+        "{body}"
+    );
+}

@@ -1492,3 +1492,29 @@ fn an_index_that_is_itself_an_access_is_checked_too() {
         "{body}"
     );
 }
+
+#[test]
+fn a_default_argument_does_not_precede_the_added_parameters() {
+    let file = "__global__ void scan(int* data, int width, int* partial = NULL) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    data[i] += width;\n    if (partial != NULL) partial[blockIdx.x] = data[i];\n}\n";
+    let body = kernel_source(file, "scan").body;
+    assert!(
+        body.contains("void scan(int* data, int width, int* partial, unsigned long long cudalint_bytes_0,"),
+        "{body}"
+    );
+}
+
+#[test]
+fn an_enumeration_template_parameter_takes_its_first_enumerator() {
+    // The launch passes the host function's own template parameter: nothing binds it.
+    let file = "enum class Op { Min, Max };\ntemplate <Op op>\n__global__ void reduce(const int* in, int* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = op == Op::Min ? in[i] : -in[i];\n}\ntemplate <Op op>\nvoid run(const int* in, int* out, int n) { reduce<op><<<(n + 255) / 256, 256>>>(in, out, n); }\n";
+    let source = kernel_source(file, "reduce");
+    assert!(
+        source.body.contains("constexpr Op op = Op::Min;"),
+        "{}",
+        source.body
+    );
+    assert_eq!(
+        source.template_bindings,
+        [("op".to_string(), "Op::Min".to_string())]
+    );
+}

@@ -953,7 +953,12 @@ fn bind_template(
                 let default = parameter
                     .field("default_value")
                     .map(|d| text(d, source).to_string());
-                let value = given.or(default).unwrap_or_else(|| "256".into());
+                // An enumeration's parameter takes its first enumerator (an `int` would not
+                // convert).
+                let value = given
+                    .or(default)
+                    .or_else(|| first_enumerator(model, &type_text))
+                    .unwrap_or_else(|| "256".into());
                 bindings.push(Binding {
                     declaration: format!("constexpr {type_text} {name} = {value};"),
                     name,
@@ -970,6 +975,33 @@ fn bind_template(
         }
     }
     (bindings, None)
+}
+
+/// `Kind::First` for an enumeration `Kind` the file defines, its first enumerator.
+fn first_enumerator(model: &Model, type_text: &str) -> Option<String> {
+    let name = type_text.trim().trim_start_matches("const ").trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let source = model.source;
+    let mut found = None;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if found.is_some() || node.node_kind() == "function_definition" {
+            return false;
+        }
+        if node.node_kind() == "enum_specifier"
+            && node.field("name").is_some_and(|n| text(n, source) == name)
+        {
+            found = node
+                .field("body")
+                .and_then(|body| named_children(body).find(|c| c.node_kind() == "enumerator"))
+                .and_then(|first| first.field("name"))
+                .map(|first| format!("{name}::{}", text(first, source)));
+            return false;
+        }
+        true
+    });
+    found
 }
 
 /// Whether the file defines namespace `name` (at file level or inside another namespace).
@@ -1090,6 +1122,20 @@ fn instrument(
             .get(range.end..)
             .map_or(0, |rest| rest.len() - rest.trim_start().len());
         edits.push((range.start..range.end + spaces, String::new()));
+    }
+    // A default argument (`int* partial = NULL`) would precede the added parameters, which have
+    // none; the driver passes every argument anyway.
+    if let Some(list) = find_parameter_list(function) {
+        for parameter in named_children(list) {
+            if parameter.node_kind() != "optional_parameter_declaration" {
+                continue;
+            }
+            if let (Some(declarator), Some(default)) =
+                (parameter.field("declarator"), parameter.field("default_value"))
+            {
+                edits.push((declarator.end_byte()..default.end_byte(), String::new()));
+            }
+        }
     }
     // Extra parameters before the parameter list's closing parenthesis.
     if let Some(list) = find_parameter_list(function) {

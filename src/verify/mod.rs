@@ -697,6 +697,8 @@ pub fn verify(
         }
         let shared = shared_program(&built);
         let mut shared_failed = false;
+        // Whether the shared program was compiled once (a later timeout is the kernel's own).
+        let mut shared_compiled = false;
         for (((_, indices), built), twin_ms) in kernels.iter().zip(&built).zip(twin_ms) {
             if let Some(bar) = &bar {
                 bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
@@ -712,9 +714,14 @@ pub fn verify(
                         };
                         match run_one(client, &experiment, built, report, &mut summary, twin_ms) {
                             // One kernel's construct that the shared program cannot hold (a
-                            // name clash, a `::`-qualified helper): every kernel goes alone.
+                            // name clash, a `::`-qualified helper), or a program of many kernels
+                            // whose compile alone outlasts the timeout: every kernel goes alone.
                             Outcome::CompileFailed(_) => shared_failed = true,
-                            ran => outcome = Some(ran),
+                            Outcome::TimedOut(_) if !shared_compiled => shared_failed = true,
+                            ran => {
+                                shared_compiled = true;
+                                outcome = Some(ran)
+                            }
                         }
                     }
                     let outcome = match outcome {

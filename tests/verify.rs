@@ -1410,7 +1410,9 @@ fn the_kernels_own_arrays_are_checked_dimension_by_dimension() {
             ("tile", true),
         ]
     );
-    assert!(source.sites[2..].iter().all(|s| s.parameter_index == usize::MAX));
+    assert!(source.sites[2..]
+        .iter()
+        .all(|s| s.parameter_index == usize::MAX));
     let body = &source.body;
     assert!(
         body.contains("(*cl_in((*cl_in(tile, (long long)(tx), 3u, 2u, cudalint_report)), (long long)(0), 2u, 2u, cudalint_report)) = (*cl_at(in, (long long)(blockIdx.x * blockDim.x + tx), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report));"),
@@ -1427,7 +1429,9 @@ fn the_kernels_own_arrays_are_checked_dimension_by_dimension() {
     );
     assert_eq!(built.experiment.sites, 10);
     let prelude = cudalint::verify::extract::PRELUDE;
-    assert!(prelude.contains("T* cl_in(T (&array)[N], long long index, unsigned site, unsigned kind, cl_u64* report)"));
+    assert!(prelude.contains(
+        "T* cl_in(T (&array)[N], long long index, unsigned site, unsigned kind, cl_u64* report)"
+    ));
     assert!(prelude.contains("%%dynamic_smem_size"));
 }
 
@@ -1439,7 +1443,9 @@ fn only_the_dimensions_an_array_declares_are_checked() {
     let file = "__global__ void rows(float* a, float* b, int n) {\n    float* ptrs[2] = {a, b};\n    constexpr int order[2] = {1, 0};\n    float sums[2];\n    float* last = &sums[1];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    sums[0] = ptrs[order[0]][i];\n    *last = 0;\n}\n";
     let body = kernel_source(file, "rows").body;
     assert!(
-        body.contains("(*cl_in(sums, (long long)(0), 0u, 2u, cudalint_report)) = ptrs[order[0]][i];"),
+        body.contains(
+            "(*cl_in(sums, (long long)(0), 0u, 2u, cudalint_report)) = ptrs[order[0]][i];"
+        ),
         "{body}"
     );
     assert!(body.contains("float* last = &sums[1];"), "{body}");
@@ -1476,7 +1482,9 @@ fn hips_dynamic_shared_array_is_checked_and_given_memory() {
     let built = kernel_experiment(file, "cache");
     let body = &built.source.body;
     assert!(
-        body.contains("(*cl_dyn(buffer, (long long)(threadIdx.x), buffer, 1u, 2u, cudalint_report)) = 1.0f;"),
+        body.contains(
+            "(*cl_dyn(buffer, (long long)(threadIdx.x), buffer, 1u, 2u, cudalint_report)) = 1.0f;"
+        ),
         "{body}"
     );
     assert!(built.source.sites[1].own_array);
@@ -1498,7 +1506,9 @@ fn a_default_argument_does_not_precede_the_added_parameters() {
     let file = "__global__ void scan(int* data, int width, int* partial = NULL) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    data[i] += width;\n    if (partial != NULL) partial[blockIdx.x] = data[i];\n}\n";
     let body = kernel_source(file, "scan").body;
     assert!(
-        body.contains("void scan(int* data, int width, int* partial, unsigned long long cudalint_bytes_0,"),
+        body.contains(
+            "void scan(int* data, int width, int* partial, unsigned long long cudalint_bytes_0,"
+        ),
         "{body}"
     );
 }

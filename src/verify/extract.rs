@@ -1130,9 +1130,10 @@ fn instrument(
             if parameter.node_kind() != "optional_parameter_declaration" {
                 continue;
             }
-            if let (Some(declarator), Some(default)) =
-                (parameter.field("declarator"), parameter.field("default_value"))
-            {
+            if let (Some(declarator), Some(default)) = (
+                parameter.field("declarator"),
+                parameter.field("default_value"),
+            ) {
                 edits.push((declarator.end_byte()..default.end_byte(), String::new()));
             }
         }
@@ -1379,8 +1380,11 @@ fn declared_name<'s>(declarator: Node, source: &'s str) -> Option<&'s str> {
     for _ in 0..16 {
         match current.node_kind() {
             "identifier" => return Some(text(current, source)),
-            "pointer_declarator" | "reference_declarator" | "array_declarator"
-            | "init_declarator" | "parenthesized_declarator" => {
+            "pointer_declarator"
+            | "reference_declarator"
+            | "array_declarator"
+            | "init_declarator"
+            | "parenthesized_declarator" => {
                 current = current
                     .field("declarator")
                     .or_else(|| named_children(current).last())?;

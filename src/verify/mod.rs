@@ -1021,7 +1021,7 @@ fn judge_barrier(
         .join(" ");
     let line = LineIndex::new(text).line_of(span.start) + 1;
     // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
-    for (config, result, overflow) in by_fit(built, results, text) {
+    for (config, result, overflow) in by_fit(built, results, None, text) {
         if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
             let threads = u64::from(config.block[0])
                 * u64::from(config.block[1])
@@ -1095,8 +1095,9 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
-    // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
-    for (config, result, overflow) in by_fit(built, results, text) {
+    // A configuration that fits the kernel's own arrays first (`own_array_overflow`); the
+    // flagged access may itself be one of them (an unguarded index into shared memory).
+    for (config, result, overflow) in by_fit(built, results, Some(site_index), text) {
         if let Some(violation) = result
             .violations
             .iter()
@@ -1138,11 +1139,13 @@ fn own_array_overflow(
     built: &KernelExperiment,
     result: &ConfigResult,
     config: &LaunchConfig,
+    except: Option<usize>,
     text: &str,
 ) -> Option<String> {
     result.violations.iter().find_map(|violation| {
         let site = built.source.sites.get(violation.site)?;
-        (site.own_array && violation.cause == 1).then(|| witness(site, violation, config, text))
+        (site.own_array && violation.cause == 1 && Some(violation.site) != except)
+            .then(|| witness(site, violation, config, text))
     })
 }
 
@@ -1151,6 +1154,7 @@ fn own_array_overflow(
 fn by_fit<'b>(
     built: &'b KernelExperiment,
     results: &'b [ConfigResult],
+    except: Option<usize>,
     text: &str,
 ) -> Vec<(&'b LaunchConfig, &'b ConfigResult, Option<String>)> {
     let mut out: Vec<(&LaunchConfig, &ConfigResult, Option<String>)> = built
@@ -1159,7 +1163,7 @@ fn by_fit<'b>(
         .iter()
         .zip(results)
         .map(|(config, result)| {
-            let overflow = own_array_overflow(built, result, config, text);
+            let overflow = own_array_overflow(built, result, config, except, text);
             (config, result, overflow)
         })
         .collect();

@@ -1274,3 +1274,73 @@ pub fn probe_file(path: &Path, client: &mut WorkerClient) -> Result<Vec<String>,
     }
     Ok(lines)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(site: usize, index: i64, extent: u64) -> SiteViolation {
+        SiteViolation {
+            site,
+            count: 1,
+            index,
+            kind: 2,
+            thread: [17, 0, 0],
+            block: [0, 0, 0],
+            extent,
+            cause: 1,
+        }
+    }
+
+    fn result(violations: Vec<SiteViolation>) -> ConfigResult {
+        ConfigResult {
+            run_ms: 0.0,
+            violations,
+            error: None,
+            footprint: Vec::new(),
+            barriers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_configuration_that_fits_the_kernels_own_arrays_is_the_first_witness() {
+        let text = "__global__ void k(float* out) {\n    __shared__ float tile[16];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    tile[threadIdx.x] = 1.0f;\n    out[i] = tile[threadIdx.x];\n}\n";
+        let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+            .unwrap()
+            .unwrap();
+        // out[i] is site 0; the two accesses of `tile` follow.
+        assert_eq!(built.source.sites.len(), 3);
+        assert!(built.source.sites[1].own_array && built.source.sites[2].own_array);
+        assert!(built.experiment.configs.len() >= 2);
+        let results = [
+            result(vec![violation(0, 1000, 1000), violation(1, 17, 16)]),
+            result(vec![violation(0, 1000, 1000)]),
+        ];
+        let built = KernelExperiment {
+            experiment: Experiment {
+                configs: built.experiment.configs[..2].to_vec(),
+                ..built.experiment
+            },
+            ..built
+        };
+        let ordered = by_fit(&built, &results, Some(0), text);
+        assert!(std::ptr::eq(ordered[0].1, &results[1]));
+        assert!(ordered[0].2.is_none());
+        let overflow = ordered[1].2.clone().unwrap();
+        assert!(
+            overflow
+                .contains("write `tile[threadIdx.x]` at index 17, past the array's 16 elements"),
+            "{overflow}"
+        );
+        assert!(overflow_note(Some(overflow)).contains("larger than the kernel is written for"));
+        // A finding at the array's own access is judged by it, not held against the launch.
+        assert!(own_array_overflow(
+            &built,
+            &results[0],
+            &built.experiment.configs[0],
+            Some(1),
+            text
+        )
+        .is_none());
+    }
+}

@@ -1528,3 +1528,34 @@ fn an_enumeration_template_parameter_takes_its_first_enumerator() {
         [("op".to_string(), "Op::Min".to_string())]
     );
 }
+
+#[test]
+fn a_guard_edit_that_begins_with_an_own_array_access_is_kept_in_the_twin() {
+    use cudalint::verify::twin::Guards;
+    let file = "__global__ void k(float* out, int n) {\n    __shared__ int s[256];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    s[threadIdx.x] = i;\n    if (s[threadIdx.x] <= n) out[i] = 1.0f;\n}\n";
+    let start = file.find("s[threadIdx.x] <= n").unwrap();
+    let guards = Guards {
+        sites: Vec::new(),
+        edits: vec![(
+            start..start + "s[threadIdx.x] <= n".len(),
+            "s[threadIdx.x] < n".to_string(),
+        )],
+        described: Vec::new(),
+    };
+    let twin = with_model(Path::new("k.cu"), file, |m| {
+        cudalint::verify::extract::build_twin(m, 0, &[], &guards)
+    })
+    .unwrap()
+    .unwrap();
+    assert!(
+        twin.body.contains("if (s[threadIdx.x] < n) (*cl_at(out,"),
+        "{}",
+        twin.body
+    );
+    // The access written before the guard is still checked.
+    assert!(
+        twin.body.contains("(*cl_in(s, (long long)(threadIdx.x),"),
+        "{}",
+        twin.body
+    );
+}

@@ -1562,7 +1562,9 @@ fn render(
             pieces.push((span.clone(), None, Some(replacement)));
         }
     }
-    pieces.sort_by_key(|p| (p.0.start, p.0.end));
+    // At one position: insertions first, then the longer piece (a guard's edit before the
+    // kernel's own array access it begins with: the edit wins).
+    pieces.sort_by_key(|p| (p.0.start, !p.0.is_empty(), std::cmp::Reverse(p.0.end)));
     for (span, plan, replacement) in pieces {
         if span.start < cursor {
             continue;

@@ -1021,8 +1021,12 @@ fn judge_barrier(
         .join(" ");
     let line = LineIndex::new(text).line_of(span.start) + 1;
     // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
-    for (config, result, overflow) in by_fit(built, results, None, text) {
+    let ordered = by_fit(built, results, None, text);
+    for (config, result, overflow) in &ordered {
         if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
             let threads = u64::from(config.block[0])
                 * u64::from(config.block[1])
                 * u64::from(config.block[2]);
@@ -1035,17 +1039,19 @@ fn judge_barrier(
             return verification(
                 "confirmed",
                 format!(
-                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}{}",
+                    "block ({},{},{}) reached `{call}` at line {line} with {} of {of} thread arrivals: the other threads of the block skipped it or had left; {} block(s) like it, with {}",
                     found.block[0],
                     found.block[1],
                     found.block[2],
                     found.arrived,
                     found.blocks,
                     config.description,
-                    overflow_note(overflow)
                 ),
             );
         }
+    }
+    if let Some(verdict) = no_launch_fits(&ordered) {
+        return verdict;
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1097,20 +1103,23 @@ fn judge(
     let site = &built.source.sites[site_index];
     // A configuration that fits the kernel's own arrays first (`own_array_overflow`); the
     // flagged access may itself be one of them (an unguarded index into shared memory).
-    for (config, result, overflow) in by_fit(built, results, Some(site_index), text) {
+    let ordered = by_fit(built, results, Some(site_index), text);
+    for (config, result, overflow) in &ordered {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
             let position = built
                 .experiment
                 .configs
                 .iter()
-                .position(|c| std::ptr::eq(c, config))
+                .position(|c| std::ptr::eq(c, *config))
                 .unwrap_or(usize::MAX);
             let mut detail = witness(site, violation, config, text);
-            detail.push_str(&overflow_note(overflow));
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
                     "; with {} injected the same launch stays within these buffers, so the suggested guard removes it",
@@ -1119,6 +1128,9 @@ fn judge(
             }
             return verification("confirmed", detail);
         }
+    }
+    if let Some(verdict) = no_launch_fits(&ordered) {
+        return verdict;
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1172,15 +1184,30 @@ fn by_fit<'b>(
     out
 }
 
-/// What a verdict reached in a configuration that overflowed the kernel's own arrays says of it.
-fn overflow_note(overflow: Option<String>) -> String {
-    overflow
-        .map(|overflow| {
-            format!(
-                " (every configuration that showed it also overflowed one of the kernel's own arrays, so the launch is larger than the kernel is written for: {overflow})"
-            )
-        })
-        .unwrap_or_default()
+/// A fault shown only by a launch that overflows the kernel's own arrays (a block larger than
+/// its tiles, less shared memory than it indexes) is no evidence about the launches the kernel
+/// is written for: no verdict.
+fn launch_larger_than_written_for(overflow: &str) -> Option<Verification> {
+    verification(
+        "not-verifiable",
+        format!(
+            "only launches larger than the kernel is written for showed it (they also overflowed one of the kernel's own arrays: {overflow})"
+        ),
+    )
+}
+
+/// Where every configuration overflowed the kernel's own arrays, its silence says nothing either.
+fn no_launch_fits(
+    ordered: &[(&LaunchConfig, &ConfigResult, Option<String>)],
+) -> Option<Option<Verification>> {
+    let (_, _, first) = ordered.first()?;
+    let overflow = first.as_ref()?;
+    Some(verification(
+        "not-verifiable",
+        format!(
+            "every configuration tried overflowed one of the kernel's own arrays, so none is a launch the kernel is written for: {overflow}"
+        ),
+    ))
 }
 
 fn first_error(log: &str) -> String {
@@ -1332,7 +1359,13 @@ mod tests {
                 .contains("write `tile[threadIdx.x]` at index 17, past the array's 16 elements"),
             "{overflow}"
         );
-        assert!(overflow_note(Some(overflow)).contains("larger than the kernel is written for"));
+        let verdict = launch_larger_than_written_for(&overflow).unwrap();
+        assert_eq!(verdict.status, "not-verifiable");
+        assert!(verdict
+            .detail
+            .contains("larger than the kernel is written for"));
+        assert!(no_launch_fits(&ordered).is_none(), "one configuration fits");
+        assert!(no_launch_fits(&ordered[1..]).is_some(), "none fits");
         // A finding at the array's own access is judged by it, not held against the launch.
         assert!(own_array_overflow(
             &built,

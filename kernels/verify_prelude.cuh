@@ -176,6 +176,51 @@ __device__ __forceinline__ T* cl_at_if(bool keep, T* pointer, long long local, l
     return cl_at(pointer, local, offset, bytes, initialized, site, kind, report);
 }
 
+// The kernel's own arrays. An access `a[e]` of a local or `__shared__` array declared in the
+// kernel with a fixed size is rewritten to `(*cl_in(a, e, site, kind, report))`, each dimension
+// of `a[i][j]` in turn; an access of the block's dynamic shared memory (an `extern __shared__`
+// array `s`, or a pointer `p` derived from it) to `(*cl_dyn(p, e, s, site, kind, report))`. An
+// index past the array is recorded at its site and redirected, so the run goes on to reach a
+// verdict on the kernel's global-memory accesses instead of faulting.
+
+// Where an access past one of the kernel's arrays goes: the report's scratch space when the
+// element fits in it, else the array's first element.
+template <typename T>
+__device__ __forceinline__ T* cl_redirect(T* first, cl_u64* report) {
+    if (sizeof(T) <= CL_SCRATCH_WORDS * sizeof(cl_u64)) {
+        return (T*)(void*)report;
+    }
+    return first;
+}
+
+template <typename T, unsigned long long N>
+__device__ __forceinline__ T* cl_in(T (&array)[N], long long index, unsigned site, unsigned kind, cl_u64* report) {
+    if (index < 0 || (cl_u64)index >= N) {
+        cl_record(report, site, index, kind, N, CL_OUT_OF_BOUNDS);
+        return cl_redirect(array + 0, report);
+    }
+    return array + index;
+}
+
+// The bytes of dynamic shared memory the launch gave the block.
+__device__ __forceinline__ unsigned cl_dynamic_shared_bytes() {
+    unsigned bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return bytes;
+}
+
+template <typename T, typename S>
+__device__ __forceinline__ T* cl_dyn(T* pointer, long long index, S* start, unsigned site, unsigned kind, cl_u64* report) {
+    long long size = (long long)sizeof(T);
+    long long byte = (long long)((const char*)pointer - (const char*)start) + index * size;
+    long long bytes = (long long)cl_dynamic_shared_bytes();
+    if (byte < 0 || byte + size > bytes) {
+        cl_record(report, site, byte / size, kind, (cl_u64)(bytes / size), CL_OUT_OF_BOUNDS);
+        return cl_redirect(pointer, report);
+    }
+    return pointer + index;
+}
+
 // Barrier arrivals: each block-wide barrier `b` of the kernel under test is rewritten to
 // `(cl_arrive(report + CL_SCRATCH_WORDS + sites * CL_SITE_WORDS, b), CL_WAIT(barrier))`, which
 // counts the threads of each block (the first CL_BARRIER_BLOCKS blocks) that reach it. Where every thread of

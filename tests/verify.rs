@@ -1384,3 +1384,178 @@ fn qualifier_macros_of_a_nested_header_make_device_functions_of_the_next() {
     let program = program.unwrap();
     assert!(program.contains("DEV_INLINE T twice(T v)"), "{program}");
 }
+
+#[test]
+fn the_kernels_own_arrays_are_checked_dimension_by_dimension() {
+    let file = "#define TILE 16\n__global__ void tiled(const float* in, float* out, int n) {\n    __shared__ float tile[TILE + 1][TILE];\n    float local[4];\n    int tx = threadIdx.x;\n    tile[tx][0] = in[blockIdx.x * blockDim.x + tx];\n    local[tx & 3] = tile[0][tx];\n    __syncthreads();\n    out[blockIdx.x * blockDim.x + tx] = local[0] + tile[tx + 1][tx];\n}\n";
+    let built = kernel_experiment(file, "tiled");
+    let source = &built.source;
+    // The buffer accesses keep the first sites, the arrays' follow.
+    assert_eq!(
+        source
+            .sites
+            .iter()
+            .map(|s| (s.pointer.as_str(), s.own_array))
+            .collect::<Vec<_>>(),
+        [
+            ("in", false),
+            ("out", false),
+            ("tile", true),
+            ("tile", true),
+            ("local", true),
+            ("tile", true),
+            ("tile", true),
+            ("local", true),
+            ("tile", true),
+            ("tile", true),
+        ]
+    );
+    assert!(source.sites[2..]
+        .iter()
+        .all(|s| s.parameter_index == usize::MAX));
+    let body = &source.body;
+    assert!(
+        body.contains("(*cl_in((*cl_in(tile, (long long)(tx), 3u, 2u, cudalint_report)), (long long)(0), 2u, 2u, cudalint_report)) = (*cl_at(in, (long long)(blockIdx.x * blockDim.x + tx), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(*cl_in(local, (long long)(tx & 3), 4u, 2u, cudalint_report)) = (*cl_in((*cl_in(tile, (long long)(0), 6u, 1u, cudalint_report)), (long long)(tx), 5u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    // The barrier's counts come after every site.
+    assert!(
+        body.contains("CL_SCRATCH_WORDS + 10ull * CL_SITE_WORDS"),
+        "{body}"
+    );
+    assert_eq!(built.experiment.sites, 10);
+    let prelude = cudalint::verify::extract::PRELUDE;
+    assert!(prelude.contains(
+        "T* cl_in(T (&array)[N], long long index, unsigned site, unsigned kind, cl_u64* report)"
+    ));
+    assert!(prelude.contains("%%dynamic_smem_size"));
+}
+
+#[test]
+fn only_the_dimensions_an_array_declares_are_checked() {
+    // An array of pointers is left as written (its second subscript would index what a pointer
+    // points at). An address taken is not an access, and a constant table may be needed in a
+    // constant expression.
+    let file = "__global__ void rows(float* a, float* b, int n) {\n    float* ptrs[2] = {a, b};\n    constexpr int order[2] = {1, 0};\n    float sums[2];\n    float* last = &sums[1];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    sums[0] = ptrs[order[0]][i];\n    *last = 0;\n}\n";
+    let body = kernel_source(file, "rows").body;
+    assert!(
+        body.contains(
+            "(*cl_in(sums, (long long)(0), 0u, 2u, cudalint_report)) = ptrs[order[0]][i];"
+        ),
+        "{body}"
+    );
+    assert!(body.contains("float* last = &sums[1];"), "{body}");
+}
+
+#[test]
+fn dynamic_shared_memory_and_pointers_into_it_are_checked_against_the_launch() {
+    let file = "__global__ void solve(const float* a_d, float* x_d, int size) {\n    extern __shared__ float shared[];\n    float* a = shared;\n    float* b = &a[size + 1];\n    float* moved = shared;\n    moved = b;\n    float* mixed = size > 0 ? shared : x_d;\n    int t = threadIdx.x;\n    a[t] = a_d[t];\n    b[t] = a[t] * 2;\n    moved[t] = 0;\n    mixed[t] = 1;\n    x_d[t] = shared[t];\n}\n";
+    let built = kernel_experiment(file, "solve");
+    let body = &built.source.body;
+    assert!(body.contains("float* b = &a[size + 1];"), "{body}");
+    assert!(
+        body.contains("(*cl_dyn(a, (long long)(t), shared, 2u, 2u, cudalint_report)) = (*cl_at(a_d, (long long)(t), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(*cl_dyn(b, (long long)(t), shared, 3u, 2u, cudalint_report)) = (*cl_dyn(a, (long long)(t), shared, 4u, 1u, cudalint_report)) * 2;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("= (*cl_dyn(shared, (long long)(t), shared, 5u, 1u, cudalint_report));"),
+        "{body}"
+    );
+    // Assigned again, or possibly a buffer: left as written.
+    assert!(body.contains("moved[t] = 0;"), "{body}");
+    assert!(body.contains("mixed[t] = 1;"), "{body}");
+    // The launch gives the block dynamic shared memory.
+    assert!(built.experiment.configs.iter().any(|c| c.shared_bytes > 0));
+}
+
+#[test]
+fn hips_dynamic_shared_array_is_checked_and_given_memory() {
+    let file = "#include <hip/hip_runtime.h>\n__global__ void cache(float* out, int n) {\n    HIP_DYNAMIC_SHARED(float, buffer);\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    buffer[threadIdx.x] = 1.0f;\n    __syncthreads();\n    out[i] = buffer[threadIdx.x];\n}\n";
+    let built = kernel_experiment(file, "cache");
+    let body = &built.source.body;
+    assert!(
+        body.contains(
+            "(*cl_dyn(buffer, (long long)(threadIdx.x), buffer, 1u, 2u, cudalint_report)) = 1.0f;"
+        ),
+        "{body}"
+    );
+    assert!(built.source.sites[1].own_array);
+    assert!(built.experiment.configs.iter().all(|c| c.shared_bytes > 0));
+}
+
+#[test]
+fn an_index_that_is_itself_an_access_is_checked_too() {
+    let file = "__global__ void gather(const int* map, float* out, const float* in) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = in[map[i]];\n}\n";
+    let body = kernel_source(file, "gather").body;
+    assert!(
+        body.contains("(*cl_at(in, (long long)((*cl_at(map, (long long)(i), 0,"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_default_argument_does_not_precede_the_added_parameters() {
+    let file = "__global__ void scan(int* data, int width, int* partial = NULL) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    data[i] += width;\n    if (partial != NULL) partial[blockIdx.x] = data[i];\n}\n";
+    let body = kernel_source(file, "scan").body;
+    assert!(
+        body.contains(
+            "void scan(int* data, int width, int* partial, unsigned long long cudalint_bytes_0,"
+        ),
+        "{body}"
+    );
+}
+
+#[test]
+fn an_enumeration_template_parameter_takes_its_first_enumerator() {
+    // The launch passes the host function's own template parameter: nothing binds it.
+    let file = "enum class Op { Min, Max };\ntemplate <Op op>\n__global__ void reduce(const int* in, int* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = op == Op::Min ? in[i] : -in[i];\n}\ntemplate <Op op>\nvoid run(const int* in, int* out, int n) { reduce<op><<<(n + 255) / 256, 256>>>(in, out, n); }\n";
+    let source = kernel_source(file, "reduce");
+    assert!(
+        source.body.contains("constexpr Op op = Op::Min;"),
+        "{}",
+        source.body
+    );
+    assert_eq!(
+        source.template_bindings,
+        [("op".to_string(), "Op::Min".to_string())]
+    );
+}
+
+#[test]
+fn a_guard_edit_that_begins_with_an_own_array_access_is_kept_in_the_twin() {
+    use cudalint::verify::twin::Guards;
+    let file = "__global__ void k(float* out, int n) {\n    __shared__ int s[256];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    s[threadIdx.x] = i;\n    if (s[threadIdx.x] <= n) out[i] = 1.0f;\n}\n";
+    let start = file.find("s[threadIdx.x] <= n").unwrap();
+    let guards = Guards {
+        sites: Vec::new(),
+        edits: vec![(
+            start..start + "s[threadIdx.x] <= n".len(),
+            "s[threadIdx.x] < n".to_string(),
+        )],
+        described: Vec::new(),
+    };
+    let twin = with_model(Path::new("k.cu"), file, |m| {
+        cudalint::verify::extract::build_twin(m, 0, &[], &guards)
+    })
+    .unwrap()
+    .unwrap();
+    assert!(
+        twin.body.contains("if (s[threadIdx.x] < n) (*cl_at(out,"),
+        "{}",
+        twin.body
+    );
+    // The access written before the guard is still checked.
+    assert!(
+        twin.body.contains("(*cl_in(s, (long long)(threadIdx.x),"),
+        "{}",
+        twin.body
+    );
+}

@@ -56,7 +56,13 @@ pub struct Site {
     pub span: Range<usize>,
     pub kind: AccessKind,
     pub pointer: String,
+    /// The kernel parameter the access reaches; `usize::MAX` for an access of the kernel's own
+    /// array.
     pub parameter_index: usize,
+    /// An access of one of the kernel's own arrays (local, `__shared__` or dynamic shared
+    /// memory) rather than of a buffer parameter: it is checked so that the run does not fault,
+    /// and its overflow says the launch does not fit the kernel.
+    pub own_array: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -947,7 +953,12 @@ fn bind_template(
                 let default = parameter
                     .field("default_value")
                     .map(|d| text(d, source).to_string());
-                let value = given.or(default).unwrap_or_else(|| "256".into());
+                // An enumeration's parameter takes its first enumerator (an `int` would not
+                // convert).
+                let value = given
+                    .or(default)
+                    .or_else(|| first_enumerator(model, &type_text))
+                    .unwrap_or_else(|| "256".into());
                 bindings.push(Binding {
                     declaration: format!("constexpr {type_text} {name} = {value};"),
                     name,
@@ -964,6 +975,33 @@ fn bind_template(
         }
     }
     (bindings, None)
+}
+
+/// `Kind::First` for an enumeration `Kind` the file defines, its first enumerator.
+fn first_enumerator(model: &Model, type_text: &str) -> Option<String> {
+    let name = type_text.trim().trim_start_matches("const ").trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let source = model.source;
+    let mut found = None;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if found.is_some() || node.node_kind() == "function_definition" {
+            return false;
+        }
+        if node.node_kind() == "enum_specifier"
+            && node.field("name").is_some_and(|n| text(n, source) == name)
+        {
+            found = node
+                .field("body")
+                .and_then(|body| named_children(body).find(|c| c.node_kind() == "enumerator"))
+                .and_then(|first| first.field("name"))
+                .map(|first| format!("{name}::{}", text(first, source)));
+            return false;
+        }
+        true
+    });
+    found
 }
 
 /// Whether the file defines namespace `name` (at file level or inside another namespace).
@@ -1014,7 +1052,7 @@ fn instrument(
     if let Some(facts) = facts {
         for access in &facts.accesses {
             let span = access.node.byte_range();
-            if planned.iter().any(|(s, ..)| *s == span) {
+            if planned.iter().any(|p| p.span == span) {
                 continue;
             }
             if let Some(via) = &access.via {
@@ -1049,15 +1087,22 @@ fn instrument(
                 uninstrumented.push((span, "the index lies outside the access".to_string()));
                 continue;
             }
-            planned.push((span.clone(), index, offset, sites.len()));
+            planned.push(Planned {
+                span: span.clone(),
+                index,
+                target: Target::Buffer { offset },
+                site: sites.len(),
+            });
             sites.push(Site {
                 span,
                 kind: access.kind,
                 pointer: access.pointer.clone(),
                 parameter_index: access.parameter_index,
+                own_array: false,
             });
         }
     }
+    plan_own_arrays(source, function, &mut planned, &mut sites);
     let pointer_parameters: Vec<usize> = function
         .parameters
         .iter()
@@ -1077,6 +1122,21 @@ fn instrument(
             .get(range.end..)
             .map_or(0, |rest| rest.len() - rest.trim_start().len());
         edits.push((range.start..range.end + spaces, String::new()));
+    }
+    // A default argument (`int* partial = NULL`) would precede the added parameters, which have
+    // none; the driver passes every argument anyway.
+    if let Some(list) = find_parameter_list(function) {
+        for parameter in named_children(list) {
+            if parameter.node_kind() != "optional_parameter_declaration" {
+                continue;
+            }
+            if let (Some(declarator), Some(default)) = (
+                parameter.field("declarator"),
+                parameter.field("default_value"),
+            ) {
+                edits.push((declarator.end_byte()..default.end_byte(), String::new()));
+            }
+        }
     }
     // Extra parameters before the parameter list's closing parenthesis.
     if let Some(list) = find_parameter_list(function) {
@@ -1116,7 +1176,8 @@ fn instrument(
         );
         for barrier in facts.barriers.iter().filter(|b| b.via.is_none()) {
             let span = barrier.node.byte_range();
-            let inside_access = planned.iter().any(|(access, ..)| {
+            let inside_access = planned.iter().any(|plan| {
+                let access = &plan.span;
                 access.start < span.start && span.start < access.end
                     || access.start < span.end && span.end < access.end
             });
@@ -1135,9 +1196,12 @@ fn instrument(
     if let Some(guards) = guards {
         for (span, replacement) in &guards.edits {
             let inside = span.start >= definition.start && span.end <= definition.end;
-            let crosses_access = planned
-                .iter()
-                .any(|(access, ..)| span.start < access.end && access.start < span.end);
+            // As before the kernel's own arrays were checked: only buffer accesses block a guard.
+            let crosses_access = planned.iter().any(|plan| {
+                matches!(plan.target, Target::Buffer { .. })
+                    && span.start < plan.span.end
+                    && plan.span.start < span.end
+            });
             if inside && !crosses_access {
                 edits.push((span.clone(), replacement.clone()));
             }
@@ -1165,6 +1229,271 @@ fn instrument(
     }
 }
 
+/// An array the kernel declares: `float tile[16][17]` (fixed size, `dimensions` 2), an
+/// `extern __shared__ float s[]` or `HIP_DYNAMIC_SHARED(float, s)` (dynamic shared memory), or a
+/// pointer the kernel derives from one of those (`float* b = &s[n + 1]`).
+struct OwnArray {
+    name: String,
+    /// How many subscripts index the array itself (1 for a pointer or dynamic array).
+    dimensions: usize,
+    /// For dynamic shared memory, the `extern __shared__` array where it starts.
+    start: Option<String>,
+}
+
+/// The kernel's own arrays (`OwnArray`): a name declared more than once in the kernel, or also
+/// a parameter, is left out, and so is a derived pointer that is assigned again or whose
+/// initializer also names a pointer parameter.
+fn own_arrays(source: &str, function: &Function) -> Vec<OwnArray> {
+    let mut declared: Vec<String> = function.parameters.iter().map(|p| p.name.clone()).collect();
+    let mut arrays: Vec<OwnArray> = Vec::new();
+    // (name, initializer) of single pointers, in order.
+    let mut pointers: Vec<(String, Node)> = Vec::new();
+    let mut assigned: Vec<String> = Vec::new();
+    crate::syntax::walk_iterative(function.body, |node| match node.node_kind() {
+        "lambda_expression" => false,
+        "declaration" => {
+            let words: Vec<&str> = named_children(node)
+                .filter(|c| {
+                    matches!(
+                        c.node_kind(),
+                        "storage_class_specifier" | "type_qualifier" | "attribute_specifier"
+                    )
+                })
+                .map(|c| text(c, source))
+                .collect();
+            let external = words.contains(&"extern");
+            // A constant table may be read where a constant expression is needed.
+            let constant = text(node, source).contains("constexpr");
+            let shared = words.iter().any(|w| w.contains("__shared__"));
+            for declarator in named_children(node).filter(|c| Some(*c) != node.field("type")) {
+                let (inner, value) = if declarator.node_kind() == "init_declarator" {
+                    (declarator.field("declarator"), declarator.field("value"))
+                } else {
+                    (Some(declarator), None)
+                };
+                let Some(inner) = inner else {
+                    continue;
+                };
+                if let Some(name) = declared_name(inner, source) {
+                    declared.push(name.to_string());
+                }
+                let mut dimensions = 0;
+                let mut open_ended = false;
+                let mut current = inner;
+                while current.node_kind() == "array_declarator" && dimensions < 8 {
+                    dimensions += 1;
+                    open_ended = current.field("size").is_none();
+                    let Some(next) = current.field("declarator") else {
+                        break;
+                    };
+                    current = next;
+                }
+                let named = current.node_kind() == "identifier";
+                if dimensions > 0 && named {
+                    let name = text(current, source).to_string();
+                    if external && shared && dimensions == 1 && open_ended {
+                        arrays.push(OwnArray {
+                            start: Some(name.clone()),
+                            name,
+                            dimensions: 1,
+                        });
+                    } else if !external && !open_ended && !constant {
+                        arrays.push(OwnArray {
+                            name,
+                            dimensions,
+                            start: None,
+                        });
+                    }
+                } else if inner.node_kind() == "pointer_declarator" {
+                    let target = inner.field("declarator");
+                    if let (Some(target), Some(value)) = (target, value) {
+                        if target.node_kind() == "identifier" {
+                            pointers.push((text(target, source).to_string(), value));
+                        }
+                    }
+                }
+            }
+            true
+        }
+        // `HIP_DYNAMIC_SHARED(float, s)`: HIP's spelling of `extern __shared__ float s[];`.
+        "call_expression" => {
+            let function_name = node.field("function").map(|f| text(f, source));
+            if function_name == Some("HIP_DYNAMIC_SHARED") {
+                let arguments: Vec<Node> = node
+                    .field("arguments")
+                    .map(|a| named_children(a).collect())
+                    .unwrap_or_default();
+                if let [_, name] = arguments.as_slice() {
+                    if name.node_kind() == "identifier" {
+                        let name = text(*name, source).to_string();
+                        declared.push(name.clone());
+                        arrays.push(OwnArray {
+                            start: Some(name.clone()),
+                            name,
+                            dimensions: 1,
+                        });
+                    }
+                }
+            }
+            true
+        }
+        "assignment_expression" => {
+            if let Some(left) = node.field("left") {
+                assigned.push(text(left, source).trim().to_string());
+            }
+            true
+        }
+        _ => true,
+    });
+    let pointer_parameters: Vec<&str> = function
+        .parameters
+        .iter()
+        .filter(|p| p.is_pointer)
+        .map(|p| p.name.as_str())
+        .collect();
+    for (name, value) in pointers {
+        let value_text = text(value, source);
+        let mentions = |other: &str| crate::syntax::contains_identifier(value_text, other);
+        if assigned.contains(&name) || pointer_parameters.iter().any(|p| mentions(p)) {
+            continue;
+        }
+        let start = arrays
+            .iter()
+            .find(|a| a.start.is_some() && mentions(&a.name))
+            .and_then(|a| a.start.clone());
+        if let Some(start) = start {
+            arrays.push(OwnArray {
+                name,
+                dimensions: 1,
+                start: Some(start),
+            });
+        }
+    }
+    arrays.retain(|array| declared.iter().filter(|d| **d == array.name).count() == 1);
+    arrays
+}
+
+/// The identifier a declarator declares, through pointers, references, arrays and
+/// initializers.
+fn declared_name<'s>(declarator: Node, source: &'s str) -> Option<&'s str> {
+    let mut current = declarator;
+    for _ in 0..16 {
+        match current.node_kind() {
+            "identifier" => return Some(text(current, source)),
+            "pointer_declarator"
+            | "reference_declarator"
+            | "array_declarator"
+            | "init_declarator"
+            | "parenthesized_declarator" => {
+                current = current
+                    .field("declarator")
+                    .or_else(|| named_children(current).last())?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Plans a checked access for every subscript of the kernel's own arrays (`own_arrays`), each
+/// a site after the buffer accesses' sites.
+fn plan_own_arrays(
+    source: &str,
+    function: &Function,
+    planned: &mut Vec<Planned>,
+    sites: &mut Vec<Site>,
+) {
+    let arrays = own_arrays(source, function);
+    if arrays.is_empty() {
+        return;
+    }
+    let mut found: Vec<(Node, Range<usize>, Range<usize>, &OwnArray)> = Vec::new();
+    crate::syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "lambda_expression" {
+            return false;
+        }
+        if node.node_kind() != "subscript_expression" {
+            return true;
+        }
+        let (Some(argument), Some(index)) = (node.field("argument"), own_subscript_index(node))
+        else {
+            return true;
+        };
+        // `a[i][j]`: the subscripts between this one and the array's name.
+        let mut level = 1;
+        let mut base = argument;
+        while base.node_kind() == "subscript_expression" && level < 16 {
+            let Some(inner) = base.field("argument") else {
+                return true;
+            };
+            base = inner;
+            level += 1;
+        }
+        if base.node_kind() != "identifier" || is_address_taken(node, source) {
+            return true;
+        }
+        let name = text(base, source);
+        if let Some(array) = arrays
+            .iter()
+            .find(|a| a.name == name && level <= a.dimensions)
+        {
+            found.push((node, argument.byte_range(), index.byte_range(), array));
+        }
+        true
+    });
+    for (node, argument, index, array) in found {
+        let span = node.byte_range();
+        if planned.iter().any(|p| p.span == span) {
+            continue;
+        }
+        planned.push(Planned {
+            span: span.clone(),
+            index,
+            target: Target::OwnArray {
+                argument,
+                start: array.start.clone(),
+            },
+            site: sites.len(),
+        });
+        sites.push(Site {
+            span,
+            kind: crate::model::kernel::access_kind(node, source),
+            pointer: array.name.clone(),
+            parameter_index: usize::MAX,
+            own_array: true,
+        });
+    }
+}
+
+/// `&a[i]`: an address computed, not an access (one past the end is a valid address).
+fn is_address_taken(node: Node, source: &str) -> bool {
+    let mut current = node;
+    for _ in 0..8 {
+        let Some(parent) = current.parent() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "parenthesized_expression" => current = parent,
+            "pointer_expression" => return text(parent, source).trim_start().starts_with('&'),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The index of `a[i]`.
+fn own_subscript_index(node: Node) -> Option<Node> {
+    let indices = node.field("indices").or_else(|| node.field("index"))?;
+    if indices.node_kind() == "subscript_argument_list" {
+        let mut named = named_children(indices).filter(|c| c.node_kind() != "comment");
+        let first = named.next()?;
+        // `a[i, j]` is not an array's subscript.
+        named.next().is_none().then_some(first)
+    } else {
+        Some(indices)
+    }
+}
+
 fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
     let mut node = function.definition.field("declarator")?;
     for _ in 0..crate::syntax::MAX_DEPTH {
@@ -1176,7 +1505,26 @@ fn find_parameter_list<'t>(function: &Function<'t>) -> Option<Node<'t>> {
     None
 }
 
-type Planned = (Range<usize>, Range<usize>, Option<String>, usize);
+/// An access to rewrite: its span, its index, what it reaches and its site.
+struct Planned {
+    span: Range<usize>,
+    index: Range<usize>,
+    target: Target,
+    site: usize,
+}
+
+enum Target {
+    /// A buffer parameter, through a pointer at this offset into it (`float* row = a + r * n`).
+    Buffer { offset: Option<String> },
+    /// One dimension of the kernel's own array: `argument` is the array, or its access of the
+    /// dimensions before. `start` names the `extern __shared__` array whose dynamic shared
+    /// memory the argument points into; None for an array of fixed size.
+    OwnArray {
+        argument: Range<usize>,
+        start: Option<String>,
+    },
+}
+
 /// A span to replace: by a planned access's rewrite or by a plain edit.
 type Piece<'p> = (Range<usize>, Option<&'p Planned>, Option<&'p String>);
 
@@ -1195,17 +1543,18 @@ fn render(
     let mut cursor = range.start;
     let mut pieces: Vec<Piece> = Vec::new();
     for plan in planned {
-        let inside = plan.0.start >= range.start && plan.0.end <= range.end && plan.0 != range;
+        let span = &plan.span;
+        let inside = span.start >= range.start && span.end <= range.end && *span != range;
         let nested = planned.iter().any(|other| {
-            other.0 != plan.0
-                && other.0.start <= plan.0.start
-                && other.0.end >= plan.0.end
-                && other.0.start >= range.start
-                && other.0.end <= range.end
-                && other.0 != range
+            other.span != *span
+                && other.span.start <= span.start
+                && other.span.end >= span.end
+                && other.span.start >= range.start
+                && other.span.end <= range.end
+                && other.span != range
         });
         if inside && !nested {
-            pieces.push((plan.0.clone(), Some(plan), None));
+            pieces.push((span.clone(), Some(plan), None));
         }
     }
     for (span, replacement) in edits {
@@ -1213,7 +1562,9 @@ fn render(
             pieces.push((span.clone(), None, Some(replacement)));
         }
     }
-    pieces.sort_by_key(|p| (p.0.start, p.0.end));
+    // At one position: insertions first, then the longer piece (a guard's edit before the
+    // kernel's own array access it begins with: the edit wins).
+    pieces.sort_by_key(|p| (p.0.start, !p.0.is_empty(), std::cmp::Reverse(p.0.end)));
     for (span, plan, replacement) in pieces {
         if span.start < cursor {
             continue;
@@ -1221,23 +1572,61 @@ fn render(
         out.push_str(source.get(cursor..span.start).unwrap_or(""));
         if let Some(replacement) = replacement {
             out.push_str(replacement);
-        } else if let Some((_, index, offset, site)) = plan {
-            let Some(site_info) = sites.get(*site) else {
-                continue;
-            };
-            let index_text = if depth < 32 {
-                render(
-                    source,
-                    index.clone(),
-                    planned,
-                    sites,
-                    &[],
-                    conditions,
-                    depth + 1,
-                )
-            } else {
-                source.get(index.clone()).unwrap_or("").to_string()
-            };
+        } else if let Some(plan) = plan {
+            match render_plan(source, plan, planned, sites, conditions, depth) {
+                Some(rewritten) => out.push_str(&rewritten),
+                None => out.push_str(source.get(span.clone()).unwrap_or("")),
+            }
+        }
+        cursor = span.end;
+    }
+    out.push_str(source.get(cursor..range.end).unwrap_or(""));
+    out
+}
+
+/// The text of `range`, a part of an access (its index, or its array): the planned access that
+/// is exactly `range`, or the accesses inside it.
+fn render_part(
+    source: &str,
+    range: Range<usize>,
+    planned: &[Planned],
+    sites: &[Site],
+    conditions: &[(Range<usize>, String)],
+    depth: usize,
+) -> String {
+    if depth >= 32 {
+        return source.get(range).unwrap_or("").to_string();
+    }
+    if let Some(plan) = planned.iter().find(|p| p.span == range) {
+        if let Some(rewritten) = render_plan(source, plan, planned, sites, conditions, depth + 1) {
+            return rewritten;
+        }
+    }
+    render(source, range, planned, sites, &[], conditions, depth + 1)
+}
+
+/// The checked access `plan` stands for.
+fn render_plan(
+    source: &str,
+    plan: &Planned,
+    planned: &[Planned],
+    sites: &[Site],
+    conditions: &[(Range<usize>, String)],
+    depth: usize,
+) -> Option<String> {
+    let site_info = sites.get(plan.site)?;
+    let site = plan.site;
+    let kind = kind_code(site_info.kind);
+    let index_text = render_part(
+        source,
+        plan.index.clone(),
+        planned,
+        sites,
+        conditions,
+        depth + 1,
+    );
+    Some(match &plan.target {
+        Target::Buffer { offset } => {
             let offset = match offset {
                 Some(offset) => format!("(long long)({offset})"),
                 None => "0".to_string(),
@@ -1247,14 +1636,28 @@ fn render(
                 Some((_, condition)) => ("cl_at_if", format!("({condition}), ")),
                 None => ("cl_at", String::new()),
             };
-            out.push_str(&format!(
-                "(*{call}({keep}{}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {}u, cudalint_report))",
+            format!(
+                "(*{call}({keep}{}, (long long)({index_text}), {offset}, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {kind}u, cudalint_report))",
                 site_info.pointer,
-                kind_code(site_info.kind)
-            ));
+            )
         }
-        cursor = span.end;
-    }
-    out.push_str(source.get(cursor..range.end).unwrap_or(""));
-    out
+        Target::OwnArray { argument, start } => {
+            let argument_text = render_part(
+                source,
+                argument.clone(),
+                planned,
+                sites,
+                conditions,
+                depth + 1,
+            );
+            match start {
+                Some(start) => format!(
+                    "(*cl_dyn({argument_text}, (long long)({index_text}), {start}, {site}u, {kind}u, cudalint_report))"
+                ),
+                None => format!(
+                    "(*cl_in({argument_text}, (long long)({index_text}), {site}u, {kind}u, cudalint_report))"
+                ),
+            }
+        }
+    })
 }

@@ -215,13 +215,23 @@ pub fn footprint_configs(
     let mut out = Vec::new();
     for (config, result) in twin.experiment.configs.iter().zip(results) {
         if result.error.is_some()
-            || result.violations.iter().any(|v| v.cause == 1)
+            || result.violations.iter().any(|v| {
+                v.cause == 1
+                    && twin
+                        .source
+                        .sites
+                        .get(v.site)
+                        .is_none_or(|site| !site.own_array)
+            })
             || result.footprint.len() != twin.source.sites.len()
         {
             continue;
         }
         let mut footprint: BTreeMap<usize, u64> = BTreeMap::new();
         for (site, bytes) in twin.source.sites.iter().zip(&result.footprint) {
+            if site.own_array {
+                continue;
+            }
             let entry = footprint.entry(site.parameter_index).or_default();
             *entry = (*entry).max(*bytes);
         }
@@ -321,7 +331,9 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
     } else {
         None
     };
-    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source);
+    // HIP's `HIP_DYNAMIC_SHARED(float, s)` declares an `extern __shared__` array too.
+    let dynamic_shared = crate::model::kernel::uses_dynamic_shared_memory(function, model.source)
+        || crate::syntax::contains_identifier(body, "HIP_DYNAMIC_SHARED");
     match params::adversarial_configs(&shapes, two_dimensional, launched, dynamic_shared) {
         Ok(adversarial) => configs.extend(adversarial),
         Err(reason) if configs.is_empty() => return Err(reason),
@@ -452,6 +464,11 @@ fn witness(
         format!(
             "at index {}, before the start of the buffer",
             violation.index
+        )
+    } else if site.own_array {
+        format!(
+            "at index {}, past the array's {} elements",
+            violation.index, violation.extent
         )
     } else {
         format!(
@@ -680,6 +697,8 @@ pub fn verify(
         }
         let shared = shared_program(&built);
         let mut shared_failed = false;
+        // Whether the shared program was compiled once (a later timeout is the kernel's own).
+        let mut shared_compiled = false;
         for (((_, indices), built), twin_ms) in kernels.iter().zip(&built).zip(twin_ms) {
             if let Some(bar) = &bar {
                 bar.set_message(built.as_ref().map(|b| b.kernel.clone()).unwrap_or_default());
@@ -695,9 +714,14 @@ pub fn verify(
                         };
                         match run_one(client, &experiment, built, report, &mut summary, twin_ms) {
                             // One kernel's construct that the shared program cannot hold (a
-                            // name clash, a `::`-qualified helper): every kernel goes alone.
+                            // name clash, a `::`-qualified helper), or a program of many kernels
+                            // whose compile alone outlasts the timeout: every kernel goes alone.
                             Outcome::CompileFailed(_) => shared_failed = true,
-                            ran => outcome = Some(ran),
+                            Outcome::TimedOut(_) if !shared_compiled => shared_failed = true,
+                            ran => {
+                                shared_compiled = true;
+                                outcome = Some(ran)
+                            }
                         }
                     }
                     let outcome = match outcome {
@@ -996,8 +1020,13 @@ fn judge_barrier(
         .collect::<Vec<_>>()
         .join(" ");
     let line = LineIndex::new(text).line_of(span.start) + 1;
-    for (config, result) in built.experiment.configs.iter().zip(results) {
+    // A configuration that fits the kernel's own arrays first (`own_array_overflow`).
+    let ordered = by_fit(built, results, None, text);
+    for (config, result, overflow) in &ordered {
         if let Some(found) = result.barriers.iter().find(|b| b.barrier == barrier) {
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
             let threads = u64::from(config.block[0])
                 * u64::from(config.block[1])
                 * u64::from(config.block[2]);
@@ -1016,10 +1045,13 @@ fn judge_barrier(
                     found.block[2],
                     found.arrived,
                     found.blocks,
-                    config.description
+                    config.description,
                 ),
             );
         }
+    }
+    if let Some(verdict) = no_launch_fits(&ordered) {
+        return verdict;
     }
     let tried = configurations_tried(built, results);
     verification(
@@ -1069,12 +1101,24 @@ fn judge(
         return verification("not-verifiable", reason);
     };
     let site = &built.source.sites[site_index];
-    for (position, (config, result)) in built.experiment.configs.iter().zip(results).enumerate() {
+    // A configuration that fits the kernel's own arrays first (`own_array_overflow`); the
+    // flagged access may itself be one of them (an unguarded index into shared memory).
+    let ordered = by_fit(built, results, Some(site_index), text);
+    for (config, result, overflow) in &ordered {
         if let Some(violation) = result
             .violations
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
+            let position = built
+                .experiment
+                .configs
+                .iter()
+                .position(|c| std::ptr::eq(c, *config))
+                .unwrap_or(usize::MAX);
             let mut detail = witness(site, violation, config, text);
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
@@ -1085,6 +1129,9 @@ fn judge(
             return verification("confirmed", detail);
         }
     }
+    if let Some(verdict) = no_launch_fits(&ordered) {
+        return verdict;
+    }
     let tried = configurations_tried(built, results);
     verification(
         "not-reproduced",
@@ -1094,6 +1141,73 @@ fn judge(
             tried.join("; ")
         ),
     )
+}
+
+/// The first access past one of the kernel's own arrays (local, `__shared__`, dynamic shared
+/// memory) in a configuration: such a launch does not fit the kernel (a block larger than its
+/// tiles, less dynamic shared memory than it indexes), so what else went wrong in it is no
+/// evidence about a launch the kernel is written for.
+fn own_array_overflow(
+    built: &KernelExperiment,
+    result: &ConfigResult,
+    config: &LaunchConfig,
+    except: Option<usize>,
+    text: &str,
+) -> Option<String> {
+    result.violations.iter().find_map(|violation| {
+        let site = built.source.sites.get(violation.site)?;
+        (site.own_array && violation.cause == 1 && Some(violation.site) != except)
+            .then(|| witness(site, violation, config, text))
+    })
+}
+
+/// The configurations with their results, those that fit the kernel's own arrays first, each
+/// with its overflow of them (`own_array_overflow`) if any.
+fn by_fit<'b>(
+    built: &'b KernelExperiment,
+    results: &'b [ConfigResult],
+    except: Option<usize>,
+    text: &str,
+) -> Vec<(&'b LaunchConfig, &'b ConfigResult, Option<String>)> {
+    let mut out: Vec<(&LaunchConfig, &ConfigResult, Option<String>)> = built
+        .experiment
+        .configs
+        .iter()
+        .zip(results)
+        .map(|(config, result)| {
+            let overflow = own_array_overflow(built, result, config, except, text);
+            (config, result, overflow)
+        })
+        .collect();
+    // Stable: within each group the configurations keep their order (launches first).
+    out.sort_by_key(|(_, _, overflow)| overflow.is_some());
+    out
+}
+
+/// A fault shown only by a launch that overflows the kernel's own arrays (a block larger than
+/// its tiles, less shared memory than it indexes) is no evidence about the launches the kernel
+/// is written for: no verdict.
+fn launch_larger_than_written_for(overflow: &str) -> Option<Verification> {
+    verification(
+        "not-verifiable",
+        format!(
+            "only launches larger than the kernel is written for showed it (they also overflowed one of the kernel's own arrays: {overflow})"
+        ),
+    )
+}
+
+/// Where every configuration overflowed the kernel's own arrays, its silence says nothing either.
+fn no_launch_fits(
+    ordered: &[(&LaunchConfig, &ConfigResult, Option<String>)],
+) -> Option<Option<Verification>> {
+    let (_, _, first) = ordered.first()?;
+    let overflow = first.as_ref()?;
+    Some(verification(
+        "not-verifiable",
+        format!(
+            "every configuration tried overflowed one of the kernel's own arrays, so none is a launch the kernel is written for: {overflow}"
+        ),
+    ))
 }
 
 fn first_error(log: &str) -> String {
@@ -1186,4 +1300,80 @@ pub fn probe_file(path: &Path, client: &mut WorkerClient) -> Result<Vec<String>,
         lines.push(line);
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(site: usize, index: i64, extent: u64) -> SiteViolation {
+        SiteViolation {
+            site,
+            count: 1,
+            index,
+            kind: 2,
+            thread: [17, 0, 0],
+            block: [0, 0, 0],
+            extent,
+            cause: 1,
+        }
+    }
+
+    fn result(violations: Vec<SiteViolation>) -> ConfigResult {
+        ConfigResult {
+            run_ms: 0.0,
+            violations,
+            error: None,
+            footprint: Vec::new(),
+            barriers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_configuration_that_fits_the_kernels_own_arrays_is_the_first_witness() {
+        let text = "__global__ void k(float* out) {\n    __shared__ float tile[16];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    tile[threadIdx.x] = 1.0f;\n    out[i] = tile[threadIdx.x];\n}\n";
+        let built = with_model(Path::new("k.cu"), text, |m| experiment_for_kernel(m, 0))
+            .unwrap()
+            .unwrap();
+        // out[i] is site 0; the two accesses of `tile` follow.
+        assert_eq!(built.source.sites.len(), 3);
+        assert!(built.source.sites[1].own_array && built.source.sites[2].own_array);
+        assert!(built.experiment.configs.len() >= 2);
+        let results = [
+            result(vec![violation(0, 1000, 1000), violation(1, 17, 16)]),
+            result(vec![violation(0, 1000, 1000)]),
+        ];
+        let built = KernelExperiment {
+            experiment: Experiment {
+                configs: built.experiment.configs[..2].to_vec(),
+                ..built.experiment
+            },
+            ..built
+        };
+        let ordered = by_fit(&built, &results, Some(0), text);
+        assert!(std::ptr::eq(ordered[0].1, &results[1]));
+        assert!(ordered[0].2.is_none());
+        let overflow = ordered[1].2.clone().unwrap();
+        assert!(
+            overflow
+                .contains("write `tile[threadIdx.x]` at index 17, past the array's 16 elements"),
+            "{overflow}"
+        );
+        let verdict = launch_larger_than_written_for(&overflow).unwrap();
+        assert_eq!(verdict.status, "not-verifiable");
+        assert!(verdict
+            .detail
+            .contains("larger than the kernel is written for"));
+        assert!(no_launch_fits(&ordered).is_none(), "one configuration fits");
+        assert!(no_launch_fits(&ordered[1..]).is_some(), "none fits");
+        // A finding at the array's own access is judged by it, not held against the launch.
+        assert!(own_array_overflow(
+            &built,
+            &results[0],
+            &built.experiment.configs[0],
+            Some(1),
+            text
+        )
+        .is_none());
+    }
 }

@@ -187,11 +187,75 @@ impl Sym {
         if divisor <= 0 {
             return None;
         }
+        if let Some(exact) = self.floor_divided(divisor) {
+            return Some(exact);
+        }
         let mut result = self.scale(Ratio::new(1, divisor)?)?;
         if divisor != 1 {
             result.floored = true;
         }
         Some(result)
+    }
+
+    /// `self / divisor` rounded down, when only the constant term leaves a remainder and the
+    /// value is never negative: `(192 * q + 191) / 192` is `q`, exactly (every variable an
+    /// integer of at least 1).
+    fn floor_divided(&self, divisor: i128) -> Option<Sym> {
+        if self.floored || divisor <= 0 || !self.is_nonnegative() {
+            return None;
+        }
+        let mut constant = 0;
+        let mut terms = BTreeMap::new();
+        for (monomial, coefficient) in &self.terms {
+            if coefficient.den != 1 {
+                return None;
+            }
+            if monomial.is_empty() {
+                constant = coefficient.num;
+            } else if coefficient.num % divisor != 0 {
+                return None;
+            } else {
+                terms.insert(monomial.clone(), Ratio::int(coefficient.num / divisor));
+            }
+        }
+        let rest = constant.div_euclid(divisor);
+        if rest != 0 {
+            terms.insert(Vec::new(), Ratio::int(rest));
+        }
+        Some(Sym {
+            terms,
+            floored: false,
+        })
+    }
+
+    /// `self / divisor` for a divisor of one term (`4 * b`) that divides every term of `self`
+    /// with an integer quotient (`16 * b * q / (4 * b)` is `4 * q`): no rounding.
+    pub fn divided_by_term_exactly(&self, divisor: &Sym) -> Option<Sym> {
+        if self.floored || divisor.floored {
+            return None;
+        }
+        let [(atoms, coefficient)] = divisor.terms.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if coefficient.den != 1 || coefficient.num <= 0 {
+            return None;
+        }
+        let mut terms = BTreeMap::new();
+        for (monomial, value) in &self.terms {
+            let mut reduced = monomial.clone();
+            for atom in atoms {
+                let at = reduced.iter().position(|a| a == atom)?;
+                reduced.remove(at);
+            }
+            if value.den != 1 || value.num % coefficient.num != 0 {
+                return None;
+            }
+            terms.insert(reduced, Ratio::int(value.num / coefficient.num));
+        }
+        Some(Sym {
+            terms,
+            floored: false,
+        })
     }
 
     /// `self / divisor` when every coefficient stays an integer (`4 * n / 4`): no rounding.
@@ -534,7 +598,12 @@ impl<'s, 't> Evaluator<'s, 't> {
         let node = syntax::strip(node, self.source);
         match node.node_kind() {
             "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
-            "identifier" => {
+            // `dim3 grid(blocks);` parses as a function declaration: its argument a parameter
+            // declaration of type `blocks`
+            "parameter_declaration" if node.field("declarator").is_none() => {
+                self.eval_at(node.field("type")?, depth + 1)
+            }
+            "identifier" | "type_identifier" => {
                 let name = text(node, self.source);
                 if let Some(definition) = self.scope.definition(name) {
                     return self.eval_at(definition, depth + 1);
@@ -585,7 +654,10 @@ impl<'s, 't> Evaluator<'s, 't> {
                     "+" => left.add(&right),
                     "-" => left.sub(&right),
                     "*" => left.mul(&right),
-                    "/" => left.divide(right.as_constant()?),
+                    "/" => match right.as_constant() {
+                        Some(divisor) => left.divide(divisor),
+                        None => left.divided_by_term_exactly(&right),
+                    },
                     "<<" => {
                         let shift = right.as_constant()?;
                         (0..=62)

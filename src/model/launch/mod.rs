@@ -834,6 +834,8 @@ struct SizeScope<'c, 'a, 't> {
     resolve: bool,
     /// Per local asked about: the multiple it holds (None: not known to hold one).
     multiples: std::cell::RefCell<std::collections::HashMap<String, Option<Sym>>>,
+    /// Per local asked about: whether it holds one value wherever it is read.
+    one_value: std::cell::RefCell<std::collections::HashMap<String, bool>>,
 }
 
 impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
@@ -842,7 +844,17 @@ impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
             classifier,
             resolve,
             multiples: Default::default(),
+            one_value: Default::default(),
         }
+    }
+
+    fn holds_one_value(&self, name: &str) -> bool {
+        if let Some(known) = self.one_value.borrow().get(name) {
+            return *known;
+        }
+        let one = holds_one_value(self.classifier.locals, name, self.classifier.source);
+        self.one_value.borrow_mut().insert(name.to_string(), one);
+        one
     }
 
     /// The value `M` that the local `name` is a multiple of wherever the function reads it, as
@@ -990,16 +1002,78 @@ fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
     follows && declared
 }
 
+/// Whether the local `name` has one value wherever the function reads it: nothing writes it
+/// after its declaration (an assignment, `+=`, `++`, its address taken) in a loop, or after a
+/// read of it. A count padded after the buffer was allocated with it is two values.
+fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
+    let (Some(body), Some(values)) = (locals.scope, locals.values.get(name)) else {
+        return true;
+    };
+    let writes: Vec<Node> = values
+        .iter()
+        .copied()
+        .filter(|v| v.parent().is_none_or(|p| p.node_kind() != "init_declarator"))
+        .collect();
+    if writes.is_empty() {
+        return true;
+    }
+    let in_loop = |node: Node| {
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            if current == body {
+                return false;
+            }
+            if matches!(
+                parent.node_kind(),
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+            ) {
+                return true;
+            }
+            current = parent;
+        }
+        false
+    };
+    if writes.iter().any(|w| in_loop(*w)) {
+        return false;
+    }
+    let Some(last) = writes.iter().map(|w| w.start_byte()).max() else {
+        return true;
+    };
+    let mut one = true;
+    syntax::walk_iterative(body, |n| {
+        if n.node_kind() == "identifier" && text(n, source) == name && n.start_byte() < last {
+            one &= is_written_name(n, source);
+        }
+        one
+    });
+    one
+}
+
+/// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.
+fn is_written_name(n: Node, source: &str) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    match parent.node_kind() {
+        "assignment_expression" => parent.field("left") == Some(n),
+        "update_expression" => true,
+        "pointer_expression" => syntax::operator(parent, source) == "&",
+        "declaration" | "init_declarator" => parent.field("value") != Some(n),
+        _ => false,
+    }
+}
+
 impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
     fn atom(&self, name: &str) -> Option<Sym> {
         match self.multiple_of(name) {
             Some(multiple) => multiple.mul(&Sym::atom(&format!("{name}/({})", multiple.display()))),
+            None if !self.holds_one_value(name) => None,
             None => Some(Sym::atom(name)),
         }
     }
     fn definition(&self, name: &str) -> Option<Node<'t>> {
         let locals = self.classifier.locals;
-        if self.multiple_of(name).is_some() {
+        if self.multiple_of(name).is_some() || !self.holds_one_value(name) {
             return None;
         }
         match locals.values.get(name) {

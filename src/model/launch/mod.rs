@@ -1003,8 +1003,9 @@ fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
 }
 
 /// Whether the local `name` has one value wherever the function reads it: nothing writes it
-/// after its declaration (an assignment, `+=`, `++`, its address taken) in a loop, or after a
-/// read of it. A count padded after the buffer was allocated with it is two values.
+/// after its declaration (an assignment, `+=`, `++`, its address taken) after a read of it. A
+/// count padded after the buffer was allocated with it is two values; a count read back from
+/// the device at the top of a loop, then allocated with and launched over, is one in each trip.
 fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
     let (Some(body), Some(values)) = (locals.scope, locals.values.get(name)) else {
         return true;
@@ -1016,25 +1017,6 @@ fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
         .collect();
     if writes.is_empty() {
         return true;
-    }
-    let in_loop = |node: Node| {
-        let mut current = node;
-        while let Some(parent) = current.parent() {
-            if current == body {
-                return false;
-            }
-            if matches!(
-                parent.node_kind(),
-                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-            ) {
-                return true;
-            }
-            current = parent;
-        }
-        false
-    };
-    if writes.iter().any(|w| in_loop(*w)) {
-        return false;
     }
     let Some(last) = writes.iter().map(|w| w.start_byte()).max() else {
         return true;

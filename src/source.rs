@@ -4,6 +4,10 @@
 //! parse of the view is valid in the original: diagnostics always point at what the user wrote.
 
 use std::collections::HashMap;
+
+/// Macros blanked where they qualify a declaration, with what they stand for: looked up for
+/// every identifier of a file.
+type QualifierMacros = rustc_hash::FxHashMap<String, String>;
 use std::ops::Range;
 
 /// Maps byte offsets to 1-based lines and columns (columns count characters).
@@ -195,7 +199,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     let mut bytes = text.as_bytes().to_vec();
     let mut defines = HashMap::new();
     let mut last_error_macros = Vec::new();
-    let mut qualifier_macros: HashMap<String, String> = HashMap::new();
+    let mut qualifier_macros: QualifierMacros = QualifierMacros::default();
     let given: HashMap<String, String> = options
         .defines
         .iter()
@@ -403,7 +407,7 @@ fn blank_inactive_branches(
     bytes: &mut [u8],
     choice: &BranchChoice,
     defines: &mut HashMap<String, String>,
-    qualifier_macros: &mut HashMap<String, String>,
+    qualifier_macros: &mut QualifierMacros,
     bodies: &mut DefineBodies,
     last_error_macros: &mut Vec<String>,
 ) {
@@ -800,7 +804,7 @@ fn is_false_condition(condition: &str) -> bool {
 fn record_define(
     rest: &str,
     defines: &mut HashMap<String, String>,
-    qualifier_macros: &mut HashMap<String, String>,
+    qualifier_macros: &mut QualifierMacros,
     last_error_macros: &mut Vec<String>,
 ) {
     let name: String = rest
@@ -908,7 +912,7 @@ fn strip_attribute_calls(body: &str) -> String {
 fn neutralise_macros(
     text: &str,
     bytes: &mut [u8],
-    qualifier_macros: &HashMap<String, String>,
+    qualifier_macros: &QualifierMacros,
     neutralised: &mut Vec<Neutralised>,
 ) {
     let src = text.as_bytes();

@@ -32,15 +32,32 @@ fn kind_names() -> &'static [&'static str] {
     })
 }
 
-/// Fast field and kind access on tree-sitter nodes.
+/// Fast field, kind and parent access on tree-sitter nodes.
 pub trait NodeExt<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>>;
     fn node_kind(&self) -> &'static str;
+    /// The parent (`Node::parent`), from the tree's table when one is installed: `Node::parent`
+    /// descends from the root of the tree on every call.
+    fn up(&self) -> Option<Node<'t>>;
 }
 
 impl<'t> NodeExt<'t> for Node<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>> {
-        self.child_by_field_id(field_ids().get(name)?.get())
+        let id = field_ids().get(name)?.get();
+        // the table holds the field of each child as a cursor reads it; tree-sitter also finds
+        // fields of hidden children (`(x = f())` answers `left`) and reads an ERROR node's its
+        // own way, so a field the table does not hold, or any field of broken code, is asked of
+        // tree-sitter
+        let found = TreeTable::read(*self, |table, index| {
+            if table.broken.get(index).copied().unwrap_or(true) {
+                return None;
+            }
+            table.field(index, id)
+        });
+        match found {
+            Some(Some(child)) => Some(child),
+            _ => self.child_by_field_id(id),
+        }
     }
 
     fn node_kind(&self) -> &'static str {
@@ -48,6 +65,10 @@ impl<'t> NodeExt<'t> for Node<'t> {
             Some(name) => name,
             None => self.kind(),
         }
+    }
+
+    fn up(&self) -> Option<Node<'t>> {
+        parent(*self)
     }
 }
 
@@ -58,35 +79,21 @@ pub fn text<'a>(node: Node, source: &'a str) -> &'a str {
     source.get(node.byte_range()).unwrap_or("")
 }
 
-/// The named children, through a cursor: `Node::named_child(i)` scans from the first child, so
-/// indexing in a loop is quadratic.
+/// The named children, from the tree's table when one is installed (see `TreeTable`), else
+/// through a cursor: `Node::named_child(i)` scans from the first child, so indexing in a loop is
+/// quadratic.
 pub fn named_children<'t>(node: Node<'t>) -> NamedChildren<'t> {
-    NamedChildren {
-        cursor: node.walk(),
-        started: false,
-    }
+    NamedChildren(Children::of(node))
 }
 
-pub struct NamedChildren<'t> {
-    cursor: tree_sitter::TreeCursor<'t>,
-    started: bool,
-}
+pub struct NamedChildren<'t>(Children<'t>);
 
 impl<'t> Iterator for NamedChildren<'t> {
     type Item = Node<'t>;
 
     fn next(&mut self) -> Option<Node<'t>> {
         loop {
-            let moved = if self.started {
-                self.cursor.goto_next_sibling()
-            } else {
-                self.started = true;
-                self.cursor.goto_first_child()
-            };
-            if !moved {
-                return None;
-            }
-            let node = self.cursor.node();
+            let node = self.0.next()?;
             if node.is_named() {
                 return Some(node);
             }
@@ -94,10 +101,71 @@ impl<'t> Iterator for NamedChildren<'t> {
     }
 }
 
+/// Every child, named or not.
 pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'t>> = node.children(&mut cursor).collect();
-    children.into_iter()
+    Children::of(node)
+}
+
+enum Children<'t> {
+    /// Positions in a table: the next child and the end of the parent's subtree.
+    Table {
+        table: std::rc::Rc<TreeTable>,
+        next: usize,
+        end: usize,
+        tree: std::marker::PhantomData<Node<'t>>,
+    },
+    Cursor {
+        cursor: tree_sitter::TreeCursor<'t>,
+        started: bool,
+    },
+}
+
+impl<'t> Children<'t> {
+    fn of(node: Node<'t>) -> Children<'t> {
+        match TreeTable::find(node) {
+            Some((table, parent)) => {
+                let end = table.end_of(parent);
+                Children::Table {
+                    table,
+                    next: parent + 1,
+                    end,
+                    tree: std::marker::PhantomData,
+                }
+            }
+            None => Children::Cursor {
+                cursor: node.walk(),
+                started: false,
+            },
+        }
+    }
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        match self {
+            Children::Table {
+                table, next, end, ..
+            } => {
+                if *next >= *end {
+                    return None;
+                }
+                let node = table.node(*next)?;
+                *next = table.end_of(*next);
+                Some(node)
+            }
+            Children::Cursor { cursor, started } => {
+                let moved = if *started {
+                    cursor.goto_next_sibling()
+                } else {
+                    *started = true;
+                    cursor.goto_first_child()
+                };
+                moved.then(|| cursor.node())
+            }
+        }
+    }
 }
 
 /// The arguments of a call, comments left out.
@@ -309,9 +377,37 @@ impl<'t> Within<'t> {
     }
 }
 
+/// The node's parent: `Node::parent`, read from the tree's table when one is installed
+/// (`Node::parent` descends from the root of the tree on every call).
+pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
+    match TreeTable::read(node, |table, index| {
+        let parent = *table.parents.get(index)?;
+        table.node(parent as usize)
+    }) {
+        Some(parent) => parent,
+        None => node.parent(),
+    }
+}
+
 /// Visits every node below `root` (pre-order) without recursion, so nesting depth cannot
 /// overflow the stack. The visitor returns false to skip a node's children.
 pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    if let Some((table, start)) = TreeTable::find(root) {
+        let end = table.end_of(start);
+        let mut index = start;
+        while index < end {
+            let Some(node) = table.node(index) else {
+                return;
+            };
+            let descend = visit(node);
+            index = if descend {
+                index + 1
+            } else {
+                table.end_of(index)
+            };
+        }
+        return;
+    }
     let mut cursor = root.walk();
     let mut descend = visit(root);
     loop {
@@ -331,6 +427,194 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
                 return;
             }
         }
+    }
+}
+
+/// The nodes of one tree in pre-order, each with the end of its subtree. Walks and child
+/// iterations read this table instead of moving a tree cursor: a cursor step costs several
+/// times what reading the next entry does, and the model walks each function body a dozen
+/// times. A table is installed on a thread while its tree is linted (`TreeTable::install`) and
+/// serves the nodes of that tree; any other node is walked with a cursor.
+pub struct TreeTable {
+    tree: *const tree_sitter::ffi::TSTree,
+    /// The nodes in pre-order, as tree-sitter's plain values.
+    nodes: Vec<tree_sitter::ffi::TSNode>,
+    /// Per node, one past the last node of its subtree.
+    ends: Vec<u32>,
+    /// Per node, its parent's position (`u32::MAX` for the root).
+    parents: Vec<u32>,
+    /// Per node, the field it fills in its parent (0: none).
+    fields: Vec<u16>,
+    /// Positions by node id.
+    positions: FxHashMap<usize, u32>,
+    /// Per node, whether its subtree holds an error (`Node::has_error`).
+    broken: Vec<bool>,
+    /// The last node found and its position: a node is often asked for several fields in turn.
+    last: std::cell::Cell<(usize, u32)>,
+}
+
+thread_local! {
+    /// The tables installed on this thread, innermost last.
+    static TABLES: std::cell::RefCell<Vec<std::rc::Rc<TreeTable>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps a tree's table installed on the thread that built it (it is not sent to another); it
+/// borrows the tree, so the tree outlives it and is not changed meanwhile.
+pub struct InstalledTable<'t> {
+    table: std::rc::Rc<TreeTable>,
+    tree: std::marker::PhantomData<&'t tree_sitter::Tree>,
+}
+
+impl Drop for InstalledTable<'_> {
+    fn drop(&mut self) {
+        TABLES.with(|tables| {
+            if let Ok(mut tables) = tables.try_borrow_mut() {
+                tables.retain(|t| !std::rc::Rc::ptr_eq(t, &self.table));
+            }
+        });
+    }
+}
+
+impl TreeTable {
+    /// Builds the table of `tree` (one walk with a cursor) and installs it on this thread until
+    /// the guard returned is dropped.
+    pub fn install(tree: &tree_sitter::Tree) -> InstalledTable<'_> {
+        let root = tree.root_node();
+        let capacity = root.descendant_count();
+        let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::with_capacity(capacity);
+        let mut ends: Vec<u32> = Vec::with_capacity(capacity);
+        let mut parents: Vec<u32> = Vec::with_capacity(capacity);
+        let mut fields: Vec<u16> = Vec::with_capacity(capacity);
+        let mut broken: Vec<bool> = Vec::with_capacity(capacity);
+        // the nodes whose subtrees are open, each with the children it has left to visit: a
+        // cursor's step to a next sibling costs as much when there is none, so the last child
+        // is known from the count instead of from a failed step
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        let mut cursor = root.walk();
+        let position = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        'walk: loop {
+            let index = nodes.len();
+            parents.push(open.last().map_or(u32::MAX, |(p, _)| position(*p)));
+            fields.push(cursor.field_id().map_or(0, |id| id.get()));
+            let node = cursor.node();
+            broken.push(node.has_error());
+            nodes.push(node.into_raw());
+            ends.push(0);
+            let children = node.child_count();
+            if children > 0 && cursor.goto_first_child() {
+                open.push((index, children - 1));
+                continue;
+            }
+            if let Some(end) = ends.get_mut(index) {
+                *end = position(nodes.len());
+            }
+            // close the subtrees that end here, up to the next sibling
+            loop {
+                let Some((parent, left)) = open.last_mut() else {
+                    break 'walk;
+                };
+                if *left > 0 {
+                    *left -= 1;
+                    if cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+                let parent = *parent;
+                open.pop();
+                if let Some(end) = ends.get_mut(parent) {
+                    *end = position(nodes.len());
+                }
+                if open.is_empty() || !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        // a tree too large for the positions is walked with cursors
+        let tree_pointer = if u32::try_from(nodes.len()).is_ok() {
+            root.into_raw().tree
+        } else {
+            nodes.clear();
+            ends.clear();
+            parents.clear();
+            fields.clear();
+            broken.clear();
+            std::ptr::null()
+        };
+        let mut positions = FxHashMap::default();
+        positions.reserve(nodes.len());
+        for (index, node) in nodes.iter().enumerate() {
+            positions.insert(node.id as usize, index as u32);
+        }
+        let table = std::rc::Rc::new(TreeTable {
+            tree: tree_pointer,
+            nodes,
+            ends,
+            parents,
+            fields,
+            positions,
+            broken,
+            last: std::cell::Cell::new((0, u32::MAX)),
+        });
+        TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
+        InstalledTable {
+            table,
+            tree: std::marker::PhantomData,
+        }
+    }
+
+    /// The installed table that holds `node`, and its position there.
+    fn find(node: Node) -> Option<(std::rc::Rc<TreeTable>, usize)> {
+        Self::read(node, |table, index| (std::rc::Rc::clone(table), index))
+    }
+
+    /// `read` applied to the installed table that holds `node` and its position there; None
+    /// where no installed table holds it.
+    fn read<R>(node: Node, read: impl FnOnce(&std::rc::Rc<TreeTable>, usize) -> R) -> Option<R> {
+        let raw = node.into_raw();
+        TABLES.with(|tables| {
+            let tables = tables.try_borrow().ok()?;
+            let table = tables.iter().rev().find(|t| t.tree == raw.tree)?;
+            let id = raw.id as usize;
+            let index = match table.last.get() {
+                (last, index) if last == id => index as usize,
+                _ => {
+                    let index = *table.positions.get(&id)?;
+                    table.last.set((id, index));
+                    index as usize
+                }
+            };
+            let found = table.nodes.get(index)?;
+            // the same node: the same subtree at the same place
+            (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
+        })
+    }
+
+    /// The child of the node at `index` that fills field `id`: the first one that does.
+    fn field<'t>(&self, index: usize, id: u16) -> Option<Node<'t>> {
+        let end = self.end_of(index);
+        let mut child = index + 1;
+        while child < end {
+            if self.fields.get(child) == Some(&id) {
+                return self.node(child);
+            }
+            child = self.end_of(child);
+        }
+        None
+    }
+
+    fn end_of(&self, index: usize) -> usize {
+        self.ends.get(index).map_or(index + 1, |end| *end as usize)
+    }
+
+    /// The node at `index`.
+    fn node<'t>(&self, index: usize) -> Option<Node<'t>> {
+        let raw = *self.nodes.get(index)?;
+        // SAFETY: `raw` was read from a node of the tree at `self.tree`, which the installed
+        // guard keeps alive and unchanged (it borrows the tree). Positions are only read from a
+        // table found for a node of that same tree (`find` compares the tree), and `'t` is that
+        // node's lifetime, which the tree outlives.
+        Some(unsafe { Node::from_raw(raw) })
     }
 }
 
@@ -377,5 +661,77 @@ mod tests {
         assert!(!super::contains_identifier("int half_size;", "half"));
         assert!(!super::contains_identifier("__half2 v;", "__half"));
         assert!(!super::contains_identifier("anything", ""));
+    }
+
+    fn same(a: Option<tree_sitter::Node>, b: Option<tree_sitter::Node>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => a.id() == b.id() && a.byte_range() == b.byte_range(),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// Every node's parent, children, named children and fields as the installed table gives
+    /// them, against tree-sitter's own answers: the lints read the table in place of the tree.
+    fn assert_table_agrees_with_tree_sitter(origin: &str, text: &str) {
+        use super::NodeExt;
+        let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        let names: Vec<&str> = (1..=language.field_count() as u16)
+            .filter_map(|id| language.field_name_for_id(id))
+            .collect();
+        let tree = crate::engine::parse(text, None).expect("the parser accepts any text");
+        let _table = super::TreeTable::install(&tree);
+        let mut nodes = Vec::new();
+        super::walk_iterative(tree.root_node(), |node| {
+            nodes.push(node);
+            true
+        });
+        assert_eq!(nodes.len(), tree.root_node().descendant_count(), "{origin}");
+        for node in nodes {
+            let at = format!("{origin}: {} at {:?}", node.kind(), node.start_position());
+            assert!(same(super::parent(node), node.parent()), "parent, {at}");
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).map(|c| c.id()).collect();
+            let from_table: Vec<_> = super::children(node).map(|c| c.id()).collect();
+            assert_eq!(children, from_table, "children, {at}");
+            let named: Vec<_> = node.named_children(&mut cursor).map(|c| c.id()).collect();
+            let from_table: Vec<_> = super::named_children(node).map(|c| c.id()).collect();
+            assert_eq!(named, from_table, "named children, {at}");
+            for name in &names {
+                assert!(
+                    same(node.field(name), node.child_by_field_name(name)),
+                    "field {name}, {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_tree_table_answers_as_tree_sitter_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = 0;
+        for folder in ["testdata", "kernels"] {
+            for entry in ignore::WalkBuilder::new(root.join(folder))
+                .build()
+                .flatten()
+            {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "cu" || e == "cuh") {
+                    let text = std::fs::read_to_string(path).expect("fixtures are UTF-8");
+                    assert_table_agrees_with_tree_sitter(&path.display().to_string(), &text);
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 100, "the fixtures were found ({files})");
+        // broken code (ERROR and MISSING nodes), hidden children with fields, deep nesting
+        let broken = "__global__ void k(float* a, int n) { int i = threadIdx.x; if (i < n { a[i] = (x = f()); }\n";
+        assert_table_agrees_with_tree_sitter("broken", broken);
+        let deep = format!(
+            "void f() {{ int x = {}1{}; }}",
+            "(".repeat(300),
+            ")".repeat(300)
+        );
+        assert_table_agrees_with_tree_sitter("deep", &deep);
     }
 }

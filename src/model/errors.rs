@@ -1485,7 +1485,7 @@ fn dispatch_tables(model: &Model) -> HashMap<String, Vec<String>> {
 fn holder_of(identifier: Node, source: &str) -> Option<String> {
     let mut node = identifier;
     for _ in 0..8 {
-        let parent = node.parent()?;
+        let parent = node.up()?;
         match parent.node_kind() {
             "initializer_list"
             | "pointer_expression"

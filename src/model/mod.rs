@@ -135,6 +135,8 @@ pub struct Model<'t> {
     pub type_aliases: HashMap<String, String>,
     /// The runtime the file calls, whose words its findings speak.
     pub runtime: runtime::Runtime,
+    /// The tree's nodes in a table that walks read while the model lives (`syntax::TreeTable`).
+    _table: syntax::InstalledTable<'t>,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -277,6 +279,7 @@ impl<'t> Model<'t> {
             function_macros: Vec::new(),
             type_aliases: HashMap::default(),
             runtime: runtime::Runtime::of(path, source),
+            _table: syntax::TreeTable::install(tree),
         };
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
@@ -411,7 +414,7 @@ impl<'t> Model<'t> {
             ) {
                 extent_end = extent_end.max(current.end_byte());
             }
-            node = current.parent();
+            node = current.up();
         }
         self.broken_regions.iter().any(|r| {
             r.start >= definition.start && r.start < definition.end && r.start <= extent_end
@@ -723,7 +726,7 @@ fn function_from_definition<'t>(
             syntax::walk_iterative(list, |n| {
                 if n.node_kind() == "type_identifier"
                     || (n.node_kind() == "identifier"
-                        && n.parent().map(|p| p.node_kind()) != Some("template_parameter_list"))
+                        && n.up().map(|p| p.node_kind()) != Some("template_parameter_list"))
                 {
                     template_parameters.push(text(n, source).to_string());
                 }

@@ -501,7 +501,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             return false;
         }
         let mut node = value;
-        while let Some(parent) = node.parent() {
+        while let Some(parent) = node.up() {
             match parent.node_kind() {
                 "function_definition" | "lambda_expression" => return true,
                 "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
@@ -724,7 +724,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         depth: usize,
     ) -> Option<bool> {
         let source = self.source();
-        let parent = value.parent()?;
+        let parent = value.up()?;
         match parent.node_kind() {
             "update_expression" => {
                 let op = text(parent, source);
@@ -1146,7 +1146,7 @@ fn forms_of<'t>(difference: Linear<'t>, relation: Relation) -> Vec<Linear<'t>> {
 /// For the value recorded for an update in place (its target, or the right-hand side of a
 /// compound assignment), the target read and the update: `(y, y++)`, `(off, off += k)`.
 fn update_of(value: Node) -> Option<(Node, Node)> {
-    let update = value.parent()?;
+    let update = value.up()?;
     let target = match update.node_kind() {
         "update_expression" => update.field("argument")?,
         "assignment_expression" => update.field("left")?,
@@ -1382,7 +1382,7 @@ pub fn skipped_replacements<'t>(
     let defined_at = value.end_byte();
     let mut node = use_;
     for _ in 0..crate::syntax::MAX_DEPTH {
-        let Some(parent) = node.parent() else { break };
+        let Some(parent) = node.up() else { break };
         if parent.node_kind() == "compound_statement" {
             for statement in named_children(parent) {
                 if statement.start_byte() >= node.start_byte() {

@@ -18,9 +18,12 @@
 //! that its arrays cannot hold. The facts are computed only when a rule asks for them
 //! (`KernelFacts::shared`), and only for kernels that can reach shared memory.
 
+mod lanes;
+
 use super::kernel::AccessKind;
 use super::{Function, KernelFacts, Model};
 use crate::syntax::{named_children, operator, text, walk_iterative, NodeExt};
+use lanes::{coordinates, Lane, Lanes, Linear, Mask, MAX_LANES};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -91,8 +94,6 @@ const FOLLOWED_SYNCHRONISED_ITERATIONS: u32 = 4;
 /// trip count is not what hides a conflict, and spreads an index it scales past any small array.
 const PARAMETER_VALUE: i64 = 256;
 const MAX_NESTING: usize = 200;
-/// The most threads a block run holds (a launch's block has at most 1024).
-const MAX_LANES: usize = 1024;
 
 /// The conflicts of one kernel. Run only when a rule asks (through `KernelFacts::shared`), and
 /// only for a kernel that can touch shared memory.
@@ -250,7 +251,7 @@ fn candidate_blocks(
 /// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
 /// in a subscript of a shared array (or of a pointer into one), directly or through locals
 /// computed from it. A thread rank or lane id counts as every axis.
-fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
+fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
     let mut definitions: Vec<(&str, &str)> = Vec::new();
     let mut shared: Vec<&str> = Vec::new();
     let mut subscripts: Vec<(&str, &str)> = Vec::new();
@@ -287,36 +288,39 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
         }
         true
     });
-    let words = |t: &str| -> Vec<String> {
+    let words = |t: &'s str| -> Vec<&'s str> {
         t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .map(str::to_string)
             .collect()
     };
+    // each definition's words, and whether it reads a thread rank or lane id, once
+    let read: Vec<(&str, Vec<&str>, bool)> = definitions
+        .iter()
+        .map(|(name, value)| {
+            let rank = value.contains("thread_rank")
+                || value.contains("laneid")
+                || value.contains("lane_id");
+            (*name, words(value), rank)
+        })
+        .collect();
     // locals that follow each axis, and pointers into shared memory
     let mut follows: [Vec<&str>; 3] = Default::default();
     let mut pointers: Vec<&str> = shared.clone();
     for _ in 0..6 {
-        for (name, value) in &definitions {
-            let value_words = words(value);
+        for (name, value_words, rank) in &read {
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
                 .enumerate()
             {
-                let rank = value.contains("thread_rank")
-                    || value.contains("laneid")
-                    || value.contains("lane_id");
                 if !follows[axis].contains(name)
-                    && (rank
+                    && (*rank
                         || value_words
                             .iter()
-                            .any(|w| w == field || follows[axis].contains(&w.as_str())))
+                            .any(|w| w == field || follows[axis].contains(w)))
                 {
                     follows[axis].push(name);
                 }
             }
-            if !pointers.contains(name)
-                && value_words.iter().any(|w| pointers.contains(&w.as_str()))
-            {
+            if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(w)) {
                 pointers.push(name);
             }
         }
@@ -335,23 +339,22 @@ fn shared_index_axes(source: &str, function: &Function) -> [bool; 3] {
             if index.contains("thread_rank")
                 || index_words
                     .iter()
-                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+                    .any(|w| w == field || follows[axis].contains(w))
             {
                 axes[axis] = true;
             }
         }
     }
     // a pointer offset by the thread (`float* row = s + ty * 17`) follows the thread too
-    for (name, value) in &definitions {
+    for (name, value_words, _) in &read {
         if pointers.contains(name) && !shared.contains(name) {
-            let value_words = words(value);
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
                 .enumerate()
             {
                 if value_words
                     .iter()
-                    .any(|w| w == field || follows[axis].contains(&w.as_str()))
+                    .any(|w| w == field || follows[axis].contains(w))
                 {
                     axes[axis] = true;
                 }
@@ -393,7 +396,7 @@ impl Array {
 }
 
 /// The inner extents of a pointer into a multi-dimensional array (`tile[ty]` has `[17]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Shape {
     dims: [i64; 4],
     len: u8,
@@ -418,15 +421,122 @@ impl Shape {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Ptr {
+/// What a pointer into shared memory points at, apart from the byte: the array, the size of an
+/// element, the inner extents and the first subscript's extent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct PtrKind {
     array: u32,
-    byte: i64,
     /// Size of what it points at.
     element: i64,
     shape: Shape,
     /// The first subscript's extent, when known: `tile[ty]` must stay below it.
     extent: Option<i64>,
+}
+
+/// A pointer into shared memory: its kind, kept once per kernel (`Kinds`), and the byte it
+/// points at. A run holds a value per thread for every expression it reads, so values are kept
+/// small (16 bytes; packed, so that `Val` needs no more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
+struct Ptr {
+    kind: u32,
+    byte: i64,
+}
+
+/// The pointer kinds of one kernel's runs, each kept once and named by its position.
+#[derive(Default)]
+struct Kinds {
+    all: RefCell<Vec<PtrKind>>,
+    ids: RefCell<HashMap<PtrKind, u32>>,
+    /// Per kind, once asked: the kind of one of its rows (`tile[ty]` of `tile`), and the same
+    /// kind with no first extent (`tile + 1`).
+    derived: RefCell<Vec<[Option<u32>; 2]>>,
+    /// Per kind, once asked: what a subscript of it reads.
+    steps: RefCell<Vec<Option<Step>>>,
+}
+
+/// What a subscript of a pointer reads (`Kinds::step`).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// The bytes one index moves; None on overflow.
+    bytes: Option<i64>,
+    extent: Option<i64>,
+    /// The kind of what it lands on.
+    lands: u32,
+    /// It lands on a row of a multi-dimensional array.
+    row: bool,
+}
+
+impl Kinds {
+    fn id(&self, kind: PtrKind) -> u32 {
+        if let Some(id) = self.ids.borrow().get(&kind) {
+            return *id;
+        }
+        let mut all = self.all.borrow_mut();
+        let id = u32::try_from(all.len()).unwrap_or(u32::MAX);
+        all.push(kind);
+        self.derived.borrow_mut().push([None, None]);
+        self.ids.borrow_mut().insert(kind, id);
+        id
+    }
+
+    fn get(&self, id: u32) -> Option<PtrKind> {
+        self.all.borrow().get(id as usize).copied()
+    }
+
+    fn derive(&self, id: u32, which: usize, make: impl Fn(PtrKind) -> PtrKind) -> u32 {
+        if let Some(Some(known)) = self.derived.borrow().get(id as usize).map(|d| d[which]) {
+            return known;
+        }
+        let Some(kind) = self.get(id) else {
+            return id;
+        };
+        let derived = self.id(make(kind));
+        if let Some(slot) = self.derived.borrow_mut().get_mut(id as usize) {
+            slot[which] = Some(derived);
+        }
+        derived
+    }
+
+    /// The kind of a row of kind `id`: its inner extents, the first of them its extent.
+    fn row(&self, id: u32) -> u32 {
+        self.derive(id, 0, |kind| PtrKind {
+            shape: kind.shape.inner(),
+            extent: (kind.shape.len > 0).then(|| kind.shape.dims[0]),
+            ..kind
+        })
+    }
+
+    /// What subscripting a pointer of kind `id` reads: the bytes of one step, the first
+    /// extent, and the kind of what it lands on (a row, or an element).
+    fn step(&self, id: u32) -> Option<Step> {
+        if let Some(Some(known)) = self.steps.borrow().get(id as usize) {
+            return Some(*known);
+        }
+        let kind = self.get(id)?;
+        let step = Step {
+            bytes: kind.shape.row_bytes(kind.element),
+            extent: kind.extent,
+            lands: self.row(id),
+            row: kind.shape.len > 0,
+        };
+        let mut steps = self.steps.borrow_mut();
+        if steps.len() <= id as usize {
+            steps.resize(id as usize + 1, None);
+        }
+        if let Some(slot) = steps.get_mut(id as usize) {
+            *slot = Some(step);
+        }
+        Some(step)
+    }
+
+    /// Kind `id` with no first extent: a pointer moved off the start of its row.
+    fn unbounded(&self, id: u32) -> u32 {
+        self.derive(id, 1, |kind| PtrKind {
+            extent: None,
+            ..kind
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -444,6 +554,69 @@ enum Val {
     /// every thread holds alike) returned at an index: not known, but the same for every thread
     /// that read that element there.
     Load(u32, i64),
+}
+
+impl Lane for Val {
+    fn numbered(self, number: i64) -> Self {
+        match self {
+            Val::Int(_, varies) => Val::Int(number, varies),
+            Val::Ptr(ptr) => Val::Ptr(Ptr {
+                kind: ptr.kind,
+                byte: number,
+            }),
+            Val::Load(site, _) => Val::Load(site, number),
+            other => other,
+        }
+    }
+}
+
+impl Lanes<Val> {
+    /// Every thread's value through `f`, which keeps a value's number or ignores it, choosing
+    /// which by everything but the number (its variant, its kind, whether it varies): a linear
+    /// form is converted once.
+    fn convert(&self, f: impl Fn(Val) -> Val) -> Vals {
+        if let Lanes::Linear(linear) = self {
+            let (zero, one) = (f(linear.shape.numbered(0)), f(linear.shape.numbered(1)));
+            if zero == one {
+                return Lanes::Uni(zero);
+            }
+            if one == zero.numbered(1) {
+                return Lanes::Linear(Linear {
+                    shape: zero,
+                    ..*linear
+                });
+            }
+        }
+        self.map(f)
+    }
+}
+
+impl Lane for Loc {
+    fn numbered(self, number: i64) -> Self {
+        match self {
+            Loc::Shared { ptr, row } => Loc::Shared {
+                ptr: Ptr {
+                    kind: ptr.kind,
+                    byte: number,
+                },
+                row,
+            },
+            Loc::Indexed(_) => Loc::Indexed(number),
+            other => other,
+        }
+    }
+}
+
+impl Lane for Stored {
+    fn numbered(self, _: i64) -> Self {
+        self
+    }
+}
+
+impl Lane for Option<i64> {
+    fn numbered(self, _: i64) -> Self {
+        self
+    }
 }
 
 impl Val {
@@ -834,6 +1007,8 @@ struct Program<'m, 't> {
     /// What each region run as unknown assigns (None: it may pass a barrier or leave), by node
     /// and whether it is a loop: every thread meets the same regions many times.
     regions: RefCell<HashMap<(usize, bool), Rc<Region<'t>>>>,
+    /// The kinds of the pointers into shared memory the runs make.
+    kinds: Kinds,
 }
 
 impl<'m, 't> Program<'m, 't> {
@@ -905,6 +1080,7 @@ impl<'m, 't> Program<'m, 't> {
             declared: HashMap::default(),
             barriers: Vec::new(),
             regions: RefCell::default(),
+            kinds: Kinds::default(),
         };
         let mut shared_declarations = Vec::new();
         let mut barriers = Vec::new();
@@ -938,7 +1114,10 @@ impl<'m, 't> Program<'m, 't> {
 
     fn run(&self, block: [i64; 3], left: &mut u64) -> Run<'t> {
         let threads = block[0] * block[1] * block[2];
-        let mut log = Log::default();
+        let mut log = Log {
+            warp: self.scope.warp,
+            ..Log::default()
+        };
         let mut budget = STEP_BUDGET.min(*left);
         let start_budget = budget;
         let result = self.run_with(block, threads, &mut log, &mut budget);
@@ -960,23 +1139,18 @@ impl<'m, 't> Program<'m, 't> {
         }
         let passed = std::mem::take(&mut state.passed);
         drop(state);
-        // every thread passes the same barriers in the same order, up to where it exits
-        let mut reference: Vec<usize> = Vec::new();
-        let mut barrier_nodes: Vec<Node<'t>> = Vec::new();
-        for lane_passed in passed.into_iter().take(threads.max(0) as usize) {
-            let common = lane_passed.len().min(reference.len());
-            if lane_passed[..common]
-                .iter()
-                .map(|n| n.id())
-                .ne(reference[..common].iter().copied())
-            {
+        // every thread passes the same barriers in the same order, up to where it exits: of
+        // any two threads' sequences, one begins the other
+        let mut reference = Passes::NONE;
+        for lane in passed.lanes.iter().take(threads.max(0) as usize) {
+            if !passed.one_begins_the_other(*lane, reference) {
                 return Run::Invalid;
             }
-            if lane_passed.len() > reference.len() {
-                reference = lane_passed.iter().map(|n| n.id()).collect();
-                barrier_nodes = lane_passed;
+            if passed.length(*lane) > passed.length(reference) {
+                reference = *lane;
             }
         }
+        let barrier_nodes = passed.sequence(reference);
         if log.outside {
             return Run::Invalid;
         }
@@ -1151,18 +1325,22 @@ impl Kept {
     }
 
     fn offer(&mut self, record: Record, records: &mut Vec<Record>) {
-        let warp = |r: &Record| r.warp;
-        let mut kept: [Option<Record>; 3] = [None; 3];
-        for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
-            *place = Some(*kept_record);
+        if self.items[2] != NO_RECORD && (self.items[2] as usize) < records.len() {
+            return; // three kept: nothing more is
         }
-        let keep = match kept {
-            [None, ..] => true,
-            [Some(first), None, _] => first.linear != record.linear,
-            [Some(first), Some(second), None] => {
-                warp(&first) != warp(&record) && warp(&second) != warp(&record)
+        let keep = {
+            let mut kept: [Option<&Record>; 3] = [None; 3];
+            for (place, kept_record) in kept.iter_mut().zip(self.iter(records)) {
+                *place = Some(kept_record);
             }
-            _ => false,
+            match kept {
+                [None, ..] => true,
+                [Some(first), None, _] => first.linear != record.linear,
+                [Some(first), Some(second), None] => {
+                    first.warp != record.warp && second.warp != record.warp
+                }
+                _ => false,
+            }
         };
         if keep {
             if let Some(free) = self.items.iter_mut().find(|item| **item == NO_RECORD) {
@@ -1179,6 +1357,55 @@ struct Slot {
     reads: Kept,
 }
 
+/// The slots of one array in one barrier interval, by element: the first elements in a table
+/// (an array of shared memory is small, and a run touches most of it), the rest by hash.
+#[derive(Default)]
+struct Slots {
+    table: Vec<Slot>,
+    rest: HashMap<i64, Slot>,
+}
+
+impl Slots {
+    /// Elements below this are kept in the table.
+    const TABLE: i64 = 1 << 12;
+
+    fn get(&mut self, element: i64) -> &mut Slot {
+        if (0..Self::TABLE).contains(&element) {
+            let index = element as usize;
+            if index >= self.table.len() {
+                self.table.resize(index + 1, Slot::default());
+            }
+            &mut self.table[index]
+        } else {
+            self.rest.entry(element).or_default()
+        }
+    }
+}
+
+/// A read put aside (`Log::deferred`): its threads, all in one interval, through pointers of
+/// one kind, with the same `__syncwarp()` count.
+struct Deferred {
+    key: (u32, u32),
+    site: u32,
+    kind: AccessKind,
+    locs: Lanes<Loc>,
+    lanes: Mask,
+    pointee: Pointee,
+    warp_syncs: u32,
+    /// What a write stores, per thread.
+    stored: Option<Lanes<Stored>>,
+}
+
+/// What an access through a pointer reads: the array, the bytes it touches, the array's
+/// element size, and the array's size when known.
+#[derive(Debug, Clone, Copy)]
+struct Pointee {
+    array: u32,
+    size: i64,
+    unit: i64,
+    total: Option<i64>,
+}
+
 struct Found {
     epoch: u32,
     array: u32,
@@ -1192,8 +1419,18 @@ struct Found {
 struct Log<'t> {
     sites: Vec<Node<'t>>,
     site_ids: HashMap<usize, u32>,
-    /// Per barrier interval still open to some thread: per array and element, what touched it.
-    slots: HashMap<u32, HashMap<(u32, i64), Slot>>,
+    /// Per barrier interval still open to some thread and array: per element, what touched it.
+    slots: Vec<(u32, u32, Slots)>,
+    /// Reads put aside, in order: a read conflicts only with a write, so the reads of an
+    /// interval and array that no write has touched yet make no pair. The first write there
+    /// logs them first, in order, as if each had been logged when it was made; the reads of an
+    /// interval that never sees a write to the array (a loop over a tile after its barrier)
+    /// are never logged one by one.
+    deferred: Vec<Deferred>,
+    /// The intervals and arrays some write has touched: their reads are logged at once.
+    written: Vec<(u32, u32)>,
+    /// The lanes of a warp.
+    warp: i64,
     /// The accesses the slots keep.
     records: Vec<Record>,
     conflicts: Vec<Found>,
@@ -1214,9 +1451,82 @@ impl<'t> Log<'t> {
         id
     }
 
+    /// Forgets the intervals before `open`: every running thread has left them.
+    fn close_before(&mut self, open: u32) {
+        self.slots.retain(|(epoch, _, _)| *epoch >= open);
+        self.deferred.retain(|d| d.key.0 >= open);
+        self.written.retain(|(epoch, _)| *epoch >= open);
+        if self.slots.is_empty() {
+            self.records.clear();
+        }
+    }
+
     /// Logs an access to the elements (of `unit` bytes) it touches, and the first conflict it
-    /// makes with an earlier access of the same interval.
+    /// makes with an earlier access of the same interval; the reads put aside there first.
     fn record(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
+        let key = (epoch, array);
+        self.replay(key);
+        if record.kind.writes() && !self.written.contains(&key) {
+            self.written.push(key);
+        }
+        self.put(epoch, array, unit, record);
+    }
+
+    /// Logs the accesses put aside for an interval and array, in order.
+    fn replay(&mut self, key: (u32, u32)) {
+        if !self.deferred.iter().any(|d| d.key == key) {
+            return;
+        }
+        let (due, rest): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut self.deferred)
+            .into_iter()
+            .partition(|d| d.key == key);
+        self.deferred = rest;
+        let (epoch, array) = key;
+        for access in due {
+            if access.kind.writes() && !self.written.contains(&key) {
+                self.written.push(key);
+            }
+            for lane in access.lanes.lanes() {
+                let Loc::Shared { ptr, row: false } = access.locs.get(lane) else {
+                    continue;
+                };
+                let earlier = Record {
+                    linear: lane as i64,
+                    warp: lane as i64 / self.warp,
+                    start: ptr.byte,
+                    size: access.pointee.size,
+                    site: access.site,
+                    kind: access.kind,
+                    warp_syncs: access.warp_syncs,
+                    stored: access
+                        .stored
+                        .as_ref()
+                        .map_or(Stored::Varying, |s| s.get(lane)),
+                };
+                self.put(epoch, array, access.pointee.unit, earlier);
+            }
+        }
+    }
+
+    /// Whether an access to an interval and array may be put aside: a read, while no write
+    /// there is logged or put aside; a write whose threads touch bytes apart, while nothing
+    /// else there is.
+    fn may_defer(&self, key: (u32, u32), writes: bool) -> bool {
+        if self.written.contains(&key) {
+            return false;
+        }
+        if writes {
+            !self.deferred.iter().any(|d| d.key == key)
+                && !self.slots.iter().any(|(e, a, _)| (*e, *a) == key)
+        } else {
+            !self
+                .deferred
+                .iter()
+                .any(|d| d.key == key && d.kind.writes())
+        }
+    }
+
+    fn put(&mut self, epoch: u32, array: u32, unit: i64, record: Record) {
         let warp = |r: &Record| r.warp;
         let unit = unit.max(1);
         let (first, last) = (
@@ -1226,11 +1536,22 @@ impl<'t> Log<'t> {
         let overlap = |o: &Record| {
             o.start < record.start + record.size.max(1) && record.start < o.start + o.size.max(1)
         };
-        let slots = self.slots.entry(epoch).or_default();
+        let position = match self
+            .slots
+            .iter()
+            .rposition(|(e, a, _)| *e == epoch && *a == array)
+        {
+            Some(position) => position,
+            None => {
+                self.slots.push((epoch, array, Slots::default()));
+                self.slots.len() - 1
+            }
+        };
+        let slots = &mut self.slots[position].2;
         let records = &mut self.records;
         for element in first..=last.min(first + 31) {
             let byte = record.start.max(element * unit);
-            let slot = slots.entry((array, element)).or_default();
+            let slot = slots.get(element);
             let reads = if record.kind.writes() {
                 slot.reads
             } else {
@@ -1303,136 +1624,10 @@ fn benign(a: &Record, b: &Record) -> bool {
         }
 }
 
-/// Which threads of the block (by linear index) an operation applies to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Mask([u64; MAX_LANES / 64]);
-
-impl Mask {
-    const NONE: Mask = Mask([0; MAX_LANES / 64]);
-
-    /// Threads `0..n`.
-    fn first(n: usize) -> Mask {
-        let mut words = [0u64; MAX_LANES / 64];
-        for (i, word) in words.iter_mut().enumerate() {
-            let low = i * 64;
-            if n >= low + 64 {
-                *word = u64::MAX;
-            } else if n > low {
-                *word = (1u64 << (n - low)) - 1;
-            }
-        }
-        Mask(words)
-    }
-
-    fn and(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= b;
-        }
-        out
-    }
-
-    fn or(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-        out
-    }
-
-    fn without(self, other: Mask) -> Mask {
-        let mut out = self;
-        for (a, b) in out.0.iter_mut().zip(other.0) {
-            *a &= !b;
-        }
-        out
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
-    }
-
-    fn set(&mut self, lane: usize) {
-        if let Some(word) = self.0.get_mut(lane / 64) {
-            *word |= 1u64 << (lane % 64);
-        }
-    }
-
-    fn lanes(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(i, word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(i * 64 + bit)
-            })
-        })
-    }
-}
-
-/// One value per thread of the block, or one for all of them.
-#[derive(Debug, Clone)]
-enum Lanes<T: Copy> {
-    Uni(T),
-    Per(Rc<Vec<T>>),
-}
-
-impl<T: Copy> Lanes<T> {
-    fn get(&self, lane: usize) -> T {
-        match self {
-            Lanes::Uni(v) => *v,
-            Lanes::Per(values) => values[lane],
-        }
-    }
-
-    fn from_fn(n: usize, f: impl Fn(usize) -> T) -> Lanes<T> {
-        Lanes::Per(Rc::new((0..n).map(f).collect()))
-    }
-
-    fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> Lanes<U> {
-        match self {
-            Lanes::Uni(v) => Lanes::Uni(f(*v)),
-            Lanes::Per(values) => Lanes::Per(Rc::new(values.iter().map(|v| f(*v)).collect())),
-        }
-    }
-
-    fn zip<U: Copy, R: Copy>(&self, other: &Lanes<U>, f: impl Fn(T, U) -> R) -> Lanes<R> {
-        match (self, other) {
-            (Lanes::Uni(a), Lanes::Uni(b)) => Lanes::Uni(f(*a, *b)),
-            (Lanes::Per(a), _) => Lanes::Per(Rc::new(
-                a.iter()
-                    .enumerate()
-                    .map(|(lane, v)| f(*v, other.get(lane)))
-                    .collect(),
-            )),
-            (Lanes::Uni(a), Lanes::Per(b)) => {
-                Lanes::Per(Rc::new(b.iter().map(|v| f(*a, *v)).collect()))
-            }
-        }
-    }
-
-    /// These values with the threads of `mask` taking `new`'s.
-    fn blend(&self, new: &Lanes<T>, mask: Mask, n: usize) -> Lanes<T> {
-        let mut values: Vec<T> = match self {
-            Lanes::Uni(v) => vec![*v; n],
-            Lanes::Per(values) => values.as_ref().clone(),
-        };
-        for lane in mask.lanes() {
-            if let Some(slot) = values.get_mut(lane) {
-                *slot = new.get(lane);
-            }
-        }
-        Lanes::Per(Rc::new(values))
-    }
-}
-
 type Vals = Lanes<Val>;
 
 /// Where one thread's access lands.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Loc {
     /// An element, or with `row` a row of a multi-dimensional array (which decays to a pointer
     /// to its first element, `ptr`).
@@ -1477,6 +1672,95 @@ impl Jumps {
     }
 }
 
+/// The barriers each thread has passed, in order. The sequences are held as the paths of a tree
+/// from an empty root, so that threads that pass the same barriers share one path, and passing
+/// one is a step along it rather than a copy per thread.
+#[derive(Default)]
+struct Passes<'t> {
+    /// Per path end: the end it extends, its barrier, its length.
+    ends: Vec<(u32, Node<'t>, u32)>,
+    /// The end each barrier leads to from an end (by the barrier's node id).
+    next: HashMap<(u32, usize), u32>,
+    /// Per thread, its end.
+    lanes: Vec<u32>,
+}
+
+impl<'t> Passes<'t> {
+    /// The empty sequence.
+    const NONE: u32 = u32::MAX;
+
+    fn new(lanes: usize) -> Self {
+        Passes {
+            lanes: vec![Self::NONE; lanes],
+            ..Passes::default()
+        }
+    }
+
+    /// The threads of `mask` pass barrier `node`.
+    fn pass(&mut self, mask: Mask, node: Node<'t>) {
+        let mut last: Option<(u32, u32)> = None;
+        for lane in mask.lanes() {
+            let Some(from) = self.lanes.get(lane).copied() else {
+                continue;
+            };
+            let to = match last {
+                Some((seen, to)) if seen == from => to,
+                _ => {
+                    let to = self.step(from, node);
+                    last = Some((from, to));
+                    to
+                }
+            };
+            if let Some(end) = self.lanes.get_mut(lane) {
+                *end = to;
+            }
+        }
+    }
+
+    fn step(&mut self, from: u32, node: Node<'t>) -> u32 {
+        if let Some(to) = self.next.get(&(from, node.id())) {
+            return *to;
+        }
+        let to = u32::try_from(self.ends.len()).unwrap_or(Self::NONE);
+        let length = self.length(from) + 1;
+        self.ends.push((from, node, length));
+        self.next.insert((from, node.id()), to);
+        to
+    }
+
+    fn length(&self, end: u32) -> u32 {
+        self.ends.get(end as usize).map_or(0, |e| e.2)
+    }
+
+    fn parent(&self, end: u32) -> u32 {
+        self.ends.get(end as usize).map_or(Self::NONE, |e| e.0)
+    }
+
+    /// Whether one of the two sequences begins the other.
+    fn one_begins_the_other(&self, a: u32, b: u32) -> bool {
+        let (mut longer, shorter) = if self.length(a) >= self.length(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        while self.length(longer) > self.length(shorter) {
+            longer = self.parent(longer);
+        }
+        longer == shorter
+    }
+
+    /// The barriers of a sequence, in order.
+    fn sequence(&self, mut end: u32) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        while let Some((from, node, _)) = self.ends.get(end as usize) {
+            out.push(*node);
+            end = *from;
+        }
+        out.reverse();
+        out
+    }
+}
+
 /// The threads of one block run together: each statement and expression is read once for all
 /// the threads that reach it, with a value per thread. Threads that take different branches run
 /// them one after the other, as each thread would on its own; nothing a thread logs depends on
@@ -1491,7 +1775,10 @@ struct Block<'p, 'm, 't> {
     speculative: Mask,
     /// Per thread: barriers passed, and `__syncwarp()` calls.
     epoch: Vec<u32>,
-    passed: Vec<Vec<Node<'t>>>,
+    /// The barrier interval and `__syncwarp()` count every alive thread is at, when they agree:
+    /// found again after either changes, or a thread stops (`common_interval`).
+    common: std::cell::Cell<Option<Option<(u32, u32)>>>,
+    passed: Passes<'t>,
     warp_syncs: Vec<u32>,
     /// `threadIdx` per axis, the linear thread index and the lane within the warp.
     coordinates: [Vals; 3],
@@ -1512,8 +1799,18 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         log: &'p mut Log<'t>,
     ) -> Self {
         let lanes = (block[0] * block[1] * block[2]).clamp(1, MAX_LANES as i64) as usize;
+        // threads are numbered x first, then y, then z
+        let whole = block.iter().product::<i64>() == lanes as i64;
+        let linear = |coef: [i128; 3], per: &dyn Fn(usize) -> Val| {
+            whole
+                .then(|| Linear::form(Val::Int(0, true), 0, coef, block))
+                .flatten()
+                .unwrap_or_else(|| Lanes::from_fn(lanes, per))
+        };
         let axis = |a: usize| {
-            Lanes::from_fn(lanes, |lane| {
+            let mut coef = [0; 3];
+            coef[a] = 1;
+            linear(coef, &|lane| {
                 Val::Int(coordinates(lane as i64, block)[a], true)
             })
         };
@@ -1524,10 +1821,14 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             alive: Mask::first(lanes),
             speculative: Mask::NONE,
             epoch: vec![0; lanes],
-            passed: vec![Vec::new(); lanes],
+            common: std::cell::Cell::new(None),
+            passed: Passes::new(lanes),
             warp_syncs: vec![0; lanes],
             coordinates: [axis(0), axis(1), axis(2)],
-            linear: Lanes::from_fn(lanes, |lane| Val::Int(lane as i64, true)),
+            linear: linear(
+                [1, i128::from(block[0]), i128::from(block[0] * block[1])],
+                &|lane| Val::Int(lane as i64, true),
+            ),
             lane_id: Lanes::from_fn(lanes, |lane| {
                 Val::Int(lane as i64 % program.scope.warp, true)
             }),
@@ -1581,13 +1882,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             // inner extents unknown: the array's rows cannot be told apart
             return Val::Unknown(true);
         }
-        Val::Ptr(Ptr {
+        let kind = self.program.kinds.id(PtrKind {
             array: id,
-            byte: 0,
             element: array.element,
             shape,
             extent: array.dims.first().copied().flatten(),
-        })
+        });
+        Val::Ptr(Ptr { kind, byte: 0 })
     }
 
     fn lookup(&self, name: &str) -> Option<&Vals> {
@@ -1610,6 +1911,24 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }
     }
 
+    /// The barrier interval and `__syncwarp()` count every alive thread is at, when they agree.
+    fn common_interval(&self) -> Option<(u32, u32)> {
+        if let Some(known) = self.common.get() {
+            return known;
+        }
+        let mut lanes = self.alive.lanes();
+        let found = lanes.next().and_then(|first| {
+            let at = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
+            lanes
+                .all(|lane| {
+                    self.epoch.get(lane) == Some(&at.0) && self.warp_syncs.get(lane) == Some(&at.1)
+                })
+                .then_some(at)
+        });
+        self.common.set(Some(found));
+        found
+    }
+
     /// Threads of `mask` whose accesses are logged: alive and not speculative.
     fn certain(&self, mask: Mask) -> Mask {
         mask.and(self.alive).without(self.speculative)
@@ -1618,6 +1937,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// The threads of `mask` stop where they are, keeping what they logged.
     fn stop(&mut self, mask: Mask) {
         self.alive = self.alive.without(mask);
+        self.common.set(None);
     }
 
     /// One statement or expression read for the threads of `mask`: a step, and one more for
@@ -1905,10 +2225,12 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);
         }
-        for lane in mask.and(self.alive).lanes() {
-            self.passed[lane].push(node);
+        let passing = mask.and(self.alive);
+        self.passed.pass(passing, node);
+        for lane in passing.lanes() {
             self.epoch[lane] += 1;
         }
+        self.common.set(None);
         self.close_intervals();
     }
 
@@ -1918,10 +2240,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let Some(open) = self.alive.lanes().map(|lane| self.epoch[lane]).min() else {
             return;
         };
-        self.log.slots.retain(|epoch, _| *epoch >= open);
-        if self.log.slots.is_empty() {
-            self.log.records.clear();
-        }
+        self.log.close_before(open);
     }
 
     fn declaration(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {
@@ -1931,11 +2250,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let value = match self.program.arrays.get(id as usize) {
                     // a scalar is a place: the name itself is looked up as one
                     Some(array) if array.scalar => Val::Ptr(Ptr {
-                        array: id,
+                        kind: self.program.kinds.id(PtrKind {
+                            array: id,
+                            element: array.element,
+                            shape: Shape::FLAT,
+                            extent: None,
+                        }),
                         byte: 0,
-                        element: array.element,
-                        shape: Shape::FLAT,
-                        extent: None,
                     }),
                     _ => self.array_value(id),
                 };
@@ -1982,20 +2303,23 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 };
                 let evaluated = self.eval(value, mask, depth + 1)?;
                 let arrays = &self.program.arrays;
-                stored = evaluated.map(|v| match v {
-                    Val::Ptr(p) if pointer => match element_size {
-                        Some(size) if size == p.element => Val::Ptr(p),
-                        _ if same_type(
-                            type_text,
-                            arrays
-                                .get(p.array as usize)
-                                .map_or("", |a| a.element_type.as_str()),
-                        ) =>
-                        {
-                            Val::Ptr(p)
+                let kinds = &self.program.kinds;
+                stored = evaluated.convert(|v| match v {
+                    Val::Ptr(p) if pointer => {
+                        let kind = kinds.get(p.kind);
+                        match element_size {
+                            Some(size) if kind.is_some_and(|k| size == k.element) => Val::Ptr(p),
+                            _ if same_type(
+                                type_text,
+                                kind.and_then(|k| arrays.get(k.array as usize))
+                                    .map_or("", |a| a.element_type.as_str()),
+                            ) =>
+                            {
+                                Val::Ptr(p)
+                            }
+                            _ => Val::Unknown(true),
                         }
-                        _ => Val::Unknown(true),
-                    },
+                    }
                     Val::Ptr(_) => Val::Unknown(true),
                     Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => v,
                     Val::Load(..) if !pointer && !reference => v,
@@ -2073,7 +2397,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }
                 let r = self.eval(right, mask, depth + 1)?;
                 let op = Op::parse(op);
-                Ok(l.zip(&r, |a, b| binary(op, a, b)))
+                Ok(binary_lanes(op, &l, &r, &self.program.kinds))
             }
             "unary_expression" => {
                 let Some(argument) = node.field("argument") else {
@@ -2136,7 +2460,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 let v = self.eval(value, mask, depth + 1)?;
                 let type_text = node.field("type").map(|t| self.text(t)).unwrap_or("");
                 let cast = Cast::new(type_text, &self.program.arrays);
-                Ok(v.map(|v| cast.apply(v)))
+                Ok(cast.apply_lanes(&v, &self.program.kinds))
             }
             "assignment_expression" => self.assignment(node, mask, depth),
             "update_expression" => {
@@ -2149,7 +2473,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 match self.place(argument, mask, depth)? {
                     Place::Local(name) => {
                         let old = self.identifier_value(name);
-                        let new = old.map(|v| binary(Op::Add, v, Val::Int(delta, false)));
+                        let one = Lanes::Uni(Val::Int(delta, false));
+                        let new = binary_lanes(Op::Add, &old, &one, &self.program.kinds);
                         self.assign_local(name, &new, mask);
                         Ok(if prefix { new } else { old })
                     }
@@ -2357,10 +2682,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return Ok(match self.place(stripped, mask, depth + 1)? {
                 Place::Memory(node, locs) => {
                     let values = self.read(node, &locs, mask);
-                    locs.zip(&values, |loc, value| match loc {
-                        Loc::Shared { .. } => value,
-                        Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
-                    })
+                    match &locs {
+                        Lanes::Linear(linear) if matches!(linear.shape, Loc::Shared { .. }) => {
+                            values
+                        }
+                        Lanes::Linear(_) => Lanes::Uni(Val::Unknown(true)),
+                        _ => locs.zip(&values, |loc, value| match loc {
+                            Loc::Shared { .. } => value,
+                            Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
+                        }),
+                    }
                 }
                 Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
             });
@@ -2378,10 +2709,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             Lanes::Uni(Val::Ptr(p))
                 if self
                     .program
-                    .arrays
-                    .get(p.array as usize)
+                    .kinds
+                    .get(p.kind)
+                    .and_then(|kind| self.program.arrays.get(kind.array as usize))
                     .is_some_and(|a| a.scalar && a.name == name)
-                    && p.byte == 0 =>
+                    && { p.byte } == 0 =>
             {
                 Place::Memory(
                     node,
@@ -2398,18 +2730,41 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// `base[index]` (or `*base`) per thread: the element's place, checked against the array's
     /// extents (a logged thread out of them marks the run as not fitting).
     fn offset(&mut self, base: &Vals, index: &Vals, subscript: bool, mask: Mask) -> Lanes<Loc> {
-        let locs = base.zip(index, |base, index| offset(base, index, subscript));
-        if subscript {
-            // a thread that would leave the array's first extent
-            let check = base.zip(index, |base, index| match (base, index) {
-                (Val::Ptr(ptr), Val::Int(index, _)) => ptr
-                    .extent
+        let kinds = &self.program.kinds;
+        // the threads of one subscript mostly share the kind of their pointer
+        let mut cached: Option<(u32, Option<Step>)> = None;
+        let mut step_of = |kind: u32| match cached {
+            Some((known, step)) if known == kind => step,
+            _ => {
+                let step = kinds.step(kind);
+                cached = Some((kind, step));
+                step
+            }
+        };
+        let locs = match (base, index) {
+            (Lanes::Uni(b), Lanes::Uni(i)) => Lanes::Uni(offset(*b, *i, subscript, &mut step_of)),
+            _ => linear_offset(base, index, subscript, &mut step_of).unwrap_or_else(|| {
+                Lanes::per(
+                    (0..self.lanes)
+                        .map(|lane| {
+                            offset(base.get(lane), index.get(lane), subscript, &mut step_of)
+                        })
+                        .collect(),
+                )
+            }),
+        };
+        if subscript && !within_extent(base, index, &mut step_of) {
+            // a logged thread that would leave the array's first extent
+            let mut leaves_at = |lane: usize| match (base.get(lane), index.get(lane)) {
+                (Val::Ptr(ptr), Val::Int(index, _)) => step_of(ptr.kind)
+                    .and_then(|step| step.extent)
                     .is_some_and(|extent| index < 0 || index >= extent),
                 _ => false,
-            });
-            let leaves = match &check {
-                Lanes::Uni(v) => *v && !self.certain(mask).is_empty(),
-                Lanes::Per(_) => self.certain(mask).lanes().any(|lane| check.get(lane)),
+            };
+            let certain = self.certain(mask);
+            let leaves = match (base, index) {
+                (Lanes::Uni(_), Lanes::Uni(_)) => !certain.is_empty() && leaves_at(0),
+                _ => certain.lanes().any(&mut leaves_at),
             };
             if leaves {
                 self.log.outside = true;
@@ -2423,9 +2778,26 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         self.access(node, locs, mask, AccessKind::Read, None);
         let indexed = match locs {
             Lanes::Uni(loc) => matches!(loc, Loc::Indexed(_)),
+            Lanes::Linear(linear) => matches!(linear.shape, Loc::Indexed(_)),
             Lanes::Per(locs) => locs.iter().any(|l| matches!(l, Loc::Indexed(_))),
         };
         let site = if indexed { self.log.site(node) } else { 0 };
+        if let Lanes::Linear(linear) = locs {
+            // the same variant for every thread: a row is a pointer at the same byte, a read of
+            // memory not followed the value at the same index
+            let shape = match linear.shape {
+                Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
+                Loc::Shared { row: false, .. } => return Lanes::Uni(Val::Unknown(true)),
+                Loc::Elsewhere(varies) => return Lanes::Uni(Val::Unknown(varies)),
+                Loc::Indexed(index) => Val::Load(site, index),
+            };
+            return Lanes::Linear(Linear {
+                shape,
+                base: linear.base,
+                coef: linear.coef,
+                block: linear.block,
+            });
+        }
         locs.map(|loc| match loc {
             Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
             Loc::Shared { row: false, .. } => Val::Unknown(true),
@@ -2448,22 +2820,84 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         if logged.is_empty() {
             return;
         }
-        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. }) =
-            locs
+        if let Lanes::Uni(Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. })
+        | Lanes::Linear(Linear {
+            shape: Loc::Elsewhere(_) | Loc::Indexed(_) | Loc::Shared { row: true, .. },
+            ..
+        }) = locs
         {
             return;
         }
         let site = self.log.site(node);
+        // the array and sizes of the last kind met: the threads of one access share it
+        let mut last: Option<(u32, Pointee)> = None;
+        if let Some(deferred) = self.defer_linear(locs, logged, site, kind, stored, &mut last) {
+            self.log.deferred.push(deferred);
+            return;
+        }
+        if kind == AccessKind::Read {
+            // a read whose threads are all in one interval, on one kind of pointer, is put
+            // aside while no write has touched that interval's array (`Log::defer`)
+            let mut common: Option<(u32, u32, u32)> = None;
+            let mut alike = true;
+            for lane in logged.lanes() {
+                let Loc::Shared { ptr, row: false } = locs.get(lane) else {
+                    continue;
+                };
+                let here = (ptr.kind, self.epoch[lane], self.warp_syncs[lane]);
+                match common {
+                    None => common = Some(here),
+                    Some(seen) if seen == here => {}
+                    Some(_) => alike = false,
+                }
+                let Some(pointee) = self.pointee(ptr.kind, &mut last) else {
+                    alike = false;
+                    continue;
+                };
+                let byte = ptr.byte;
+                if byte < 0
+                    || pointee
+                        .total
+                        .is_some_and(|total| byte + pointee.size > total)
+                {
+                    self.log.outside = true;
+                    return;
+                }
+            }
+            let Some((kind_id, epoch, warp_syncs)) = common else {
+                return;
+            };
+            if alike {
+                if let Some((_, pointee)) = last.filter(|(k, _)| *k == kind_id) {
+                    let key = (epoch, pointee.array);
+                    if self.log.may_defer(key, false) {
+                        self.log.deferred.push(Deferred {
+                            key,
+                            site,
+                            kind,
+                            locs: locs.clone(),
+                            lanes: logged,
+                            pointee,
+                            warp_syncs,
+                            stored: None,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
         for lane in logged.lanes() {
             let Loc::Shared { ptr, row: false } = locs.get(lane) else {
                 continue;
             };
-            let Some(array) = self.program.arrays.get(ptr.array as usize) else {
+            let Some(pointee) = self.pointee(ptr.kind, &mut last) else {
                 continue;
             };
-            let size = ptr.element.max(1);
-            let outside =
-                ptr.byte < 0 || array.bytes().is_some_and(|total| ptr.byte + size > total);
+            let byte = ptr.byte;
+            let outside = byte < 0
+                || pointee
+                    .total
+                    .is_some_and(|total| byte + pointee.size > total);
             if outside {
                 self.log.outside = true;
                 return;
@@ -2471,16 +2905,98 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             let record = Record {
                 linear: lane as i64,
                 warp: lane as i64 / self.program.scope.warp,
-                start: ptr.byte,
-                size,
+                start: byte,
+                size: pointee.size,
                 site,
                 kind,
                 warp_syncs: self.warp_syncs[lane],
                 stored: stored.map_or(Stored::Varying, |s| s.get(lane)),
             };
             self.log
-                .record(self.epoch[lane], ptr.array, array.element, record);
+                .record(self.epoch[lane], pointee.array, pointee.unit, record);
         }
+    }
+
+    /// An access through a linear form of places to put aside (`Log::may_defer`): every logged
+    /// thread inside the array (its least and greatest byte are), in one interval, with one
+    /// `__syncwarp()` count, and for a write, no two threads on a common byte. None where it is
+    /// logged thread by thread.
+    fn defer_linear(
+        &self,
+        locs: &Lanes<Loc>,
+        logged: Mask,
+        site: u32,
+        kind: AccessKind,
+        stored: Option<&Lanes<Stored>>,
+        last: &mut Option<(u32, Pointee)>,
+    ) -> Option<Deferred> {
+        let Lanes::Linear(linear) = locs else {
+            return None;
+        };
+        let Loc::Shared { ptr, row: false } = linear.shape else {
+            return None;
+        };
+        let pointee = self.pointee(ptr.kind, last)?;
+        let (low, high) = linear.range();
+        let inside = low >= 0
+            && pointee
+                .total
+                .is_none_or(|total| high + i128::from(pointee.size) <= i128::from(total));
+        if !inside {
+            return None;
+        }
+        // the logged threads are alive: where every alive thread is at one interval, so are they
+        let (epoch, warp_syncs) = match self.common_interval() {
+            Some(at) => at,
+            None => {
+                let mut lanes = logged.lanes();
+                let first = lanes.next()?;
+                let at = (*self.epoch.get(first)?, *self.warp_syncs.get(first)?);
+                if !lanes.all(|lane| {
+                    self.epoch.get(lane) == Some(&at.0) && self.warp_syncs.get(lane) == Some(&at.1)
+                }) {
+                    return None;
+                }
+                at
+            }
+        };
+        let key = (epoch, pointee.array);
+        if kind.writes() && !linear.apart(pointee.size) {
+            return None;
+        }
+        if !self.log.may_defer(key, kind.writes()) {
+            return None;
+        }
+        Some(Deferred {
+            key,
+            site,
+            kind,
+            locs: locs.clone(),
+            lanes: logged,
+            pointee,
+            warp_syncs,
+            stored: stored.cloned(),
+        })
+    }
+
+    /// The array a pointer of kind `kind` points into, and the sizes an access through it
+    /// reads; `last` keeps the last answer.
+    fn pointee(&self, kind: u32, last: &mut Option<(u32, Pointee)>) -> Option<Pointee> {
+        if let Some((known, pointee)) = last {
+            if *known == kind {
+                return Some(*pointee);
+            }
+        }
+        let target = self.program.kinds.get(kind)?;
+        let array = self.program.arrays.get(target.array as usize)?;
+        let pointee = Pointee {
+            array: target.array,
+            size: target.element.max(1),
+            unit: array.element,
+            total: array.bytes(),
+        };
+        *last = Some((kind, pointee));
+        Some(pointee)
     }
 
     fn assignment(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
@@ -2497,22 +3013,22 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 } else {
                     let old = self.identifier_value(name);
                     let op = Op::parse(op.trim_end_matches('='));
-                    old.zip(&value, |a, b| binary(op, a, b))
+                    binary_lanes(op, &old, &value, &self.program.kinds)
                 };
-                let was_pointer = self
-                    .lookup(name)
-                    .map(|v| v.map(|v| matches!(v, Val::Ptr(_))));
+                let was_pointer = self.lookup(name).map(|v| match v {
+                    Lanes::Linear(old) => Lanes::Uni(matches!(old.shape, Val::Ptr(_))),
+                    _ => v.map(|v| matches!(v, Val::Ptr(_))),
+                });
+                // an integer local keeps integers; a pointer keeps pointers
+                let keep = |new: Val, was: bool| match (was, new) {
+                    (true, Val::Ptr(_)) | (_, Val::Int(..)) => new,
+                    (_, Val::Ptr(_)) => Val::Unknown(true),
+                    _ => new,
+                };
                 let new = match was_pointer {
-                    // an integer local keeps integers; a pointer keeps pointers
-                    Some(was) => new.zip(&was, |new, was| match (was, new) {
-                        (true, Val::Ptr(_)) | (_, Val::Int(..)) => new,
-                        (_, Val::Ptr(_)) => Val::Unknown(true),
-                        _ => new,
-                    }),
-                    None => new.map(|new| match new {
-                        Val::Ptr(_) => Val::Unknown(true),
-                        _ => new,
-                    }),
+                    Some(Lanes::Uni(was)) => new.convert(|new| keep(new, was)),
+                    Some(was) => new.zip(&was, keep),
+                    None => new.convert(|new| keep(new, false)),
                 };
                 self.assign_local(name, &new, mask);
                 Ok(new)
@@ -2523,6 +3039,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     let site_of_value = match &value {
                         Lanes::Uni(Val::Unknown(false)) => self.log.site(right),
                         Lanes::Per(values) if values.contains(&Val::Unknown(false)) => {
+                            self.log.site(right)
+                        }
+                        Lanes::Linear(linear) if linear.shape == Val::Unknown(false) => {
                             self.log.site(right)
                         }
                         _ => 0,
@@ -2563,7 +3082,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 _ => self.text(function),
             };
             let cast = Cast::new(type_text, &self.program.arrays);
-            return Ok(value.map(|v| cast.apply(v)));
+            return Ok(cast.apply_lanes(&value, &self.program.kinds));
         }
         if is_block_barrier(node, source) {
             if let Some(arguments) = node.field("arguments") {
@@ -2573,10 +3092,12 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             // a barrier reached speculatively: those threads stop there
             self.stop(mask.and(self.speculative));
-            for lane in mask.and(self.alive).lanes() {
-                self.passed[lane].push(node);
+            let passing = mask.and(self.alive);
+            self.passed.pass(passing, node);
+            for lane in passing.lanes() {
                 self.epoch[lane] += 1;
             }
+            self.common.set(None);
             self.close_intervals();
             // `__syncthreads_count` and the like return the same value to every thread
             return Ok(Lanes::Uni(Val::Unknown(false)));
@@ -2589,6 +3110,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             for lane in mask.and(self.alive).lanes() {
                 self.warp_syncs[lane] += 1;
             }
+            self.common.set(None);
         }
         let arguments: Vec<Node<'t>> = node
             .field("arguments")
@@ -2664,17 +3186,130 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 }
 
-/// The `threadIdx` of the thread with linear index `linear` in a block of shape `block`.
-fn coordinates(linear: i64, block: [i64; 3]) -> [i64; 3] {
-    [
-        linear % block[0].max(1),
-        (linear / block[0].max(1)) % block[1].max(1),
-        linear / (block[0] * block[1]).max(1),
-    ]
+/// `base[index]` (or `*base`) for every thread, where a base or an index is a linear form and
+/// the other one value: a linear form of places, or one place for all; None where the threads'
+/// places are neither (some leave the first extent, some do not; a byte that overflows).
+fn linear_offset(
+    base: &Vals,
+    index: &Vals,
+    subscript: bool,
+    step_of: &mut impl FnMut(u32) -> Option<Step>,
+) -> Option<Lanes<Loc>> {
+    let form = |values: &Vals| match values {
+        Lanes::Uni(v) => Some((*v, None)),
+        Lanes::Linear(linear) => Some((linear.shape, Some(*linear))),
+        Lanes::Per(_) => None,
+    };
+    let (base_value, base_form) = form(base)?;
+    let (index_value, index_form) = form(index)?;
+    let block = match (base_form, index_form) {
+        (Some(b), Some(i)) if b.block != i.block => return None,
+        (Some(linear), _) | (None, Some(linear)) => linear.block,
+        (None, None) => return None,
+    };
+    let number = |value: Val, linear: Option<Linear<Val>>| -> (i128, [i128; 3]) {
+        match linear {
+            Some(linear) => (i128::from(linear.base), linear.coef.map(i128::from)),
+            None => match value {
+                Val::Int(v, _) => (i128::from(v), [0; 3]),
+                Val::Ptr(p) => (i128::from(p.byte), [0; 3]),
+                _ => (0, [0; 3]),
+            },
+        }
+    };
+    // what varies and which variants meet is the same for every thread
+    let varies = base_value.varies() || index_value.varies();
+    let (Val::Ptr(ptr), Val::Int(..)) = (base_value, index_value) else {
+        return Some(match (base_value, index_value, index_form) {
+            (Val::Unknown(false), Val::Int(_, true), Some(linear)) if subscript => {
+                Lanes::Linear(Linear {
+                    shape: Loc::Indexed(0),
+                    base: linear.base,
+                    coef: linear.coef,
+                    block: linear.block,
+                })
+            }
+            (Val::Unknown(false), Val::Int(_, true), None) if subscript => return None,
+            _ => Lanes::Uni(Loc::Elsewhere(varies)),
+        });
+    };
+    let elsewhere = Some(Lanes::Uni(Loc::Elsewhere(varies)));
+    let Some(step) = step_of(ptr.kind) else {
+        return elsewhere;
+    };
+    let Some(row) = step.bytes else {
+        return elsewhere;
+    };
+    let (index_base, index_coef) = number(index_value, index_form);
+    let (low, high) = match index_form {
+        Some(linear) => linear.range(),
+        None => (index_base, index_base),
+    };
+    if let (true, Some(extent)) = (subscript, step.extent) {
+        let extent = i128::from(extent);
+        if high < 0 || low >= extent {
+            return elsewhere;
+        }
+        if low < 0 || high >= extent {
+            return None;
+        }
+    }
+    // each thread computes `index * row` first
+    let row = i128::from(row);
+    let fits = |v: i128| i64::try_from(v).is_ok();
+    if !(fits(low * row) && fits(high * row)) {
+        return None;
+    }
+    let (byte_base, byte_coef) = number(base_value, base_form);
+    let mut coef = [0i128; 3];
+    for (axis, slot) in coef.iter_mut().enumerate() {
+        *slot = index_coef[axis] * row + byte_coef[axis];
+    }
+    Linear::form(
+        Loc::Shared {
+            ptr: Ptr {
+                kind: step.lands,
+                byte: 0,
+            },
+            row: step.row,
+        },
+        index_base * row + byte_base,
+        coef,
+        block,
+    )
+}
+
+/// Whether no thread's index leaves the first extent of its pointer, where that is known for
+/// every thread at once (the base is one kind of value for all, the index one integer or a
+/// linear form inside the extent); false where it must be read thread by thread.
+fn within_extent(base: &Vals, index: &Vals, step_of: &mut impl FnMut(u32) -> Option<Step>) -> bool {
+    let base_value = match base {
+        Lanes::Uni(value) => *value,
+        Lanes::Linear(linear) => linear.shape,
+        Lanes::Per(_) => return false,
+    };
+    let Val::Ptr(ptr) = base_value else {
+        return true; // no thread subscripts a pointer
+    };
+    let (low, high) = match index {
+        Lanes::Uni(Val::Int(i, _)) => (i128::from(*i), i128::from(*i)),
+        Lanes::Linear(linear) if matches!(linear.shape, Val::Int(..)) => linear.range(),
+        Lanes::Uni(_) | Lanes::Linear(_) => return true, // no thread's index is an integer
+        Lanes::Per(_) => return false,
+    };
+    match step_of(ptr.kind).and_then(|step| step.extent) {
+        Some(extent) => low >= 0 && high < i128::from(extent),
+        None => true,
+    }
 }
 
 /// One thread's `base[index]`.
-fn offset(base: Val, index: Val, subscript: bool) -> Loc {
+fn offset(
+    base: Val,
+    index: Val,
+    subscript: bool,
+    step_of: &mut impl FnMut(u32) -> Option<Step>,
+) -> Loc {
     let varies = base.varies() || index.varies();
     let (Val::Ptr(ptr), Val::Int(index, _)) = (base, index) else {
         return match (base, index) {
@@ -2682,11 +3317,14 @@ fn offset(base: Val, index: Val, subscript: bool) -> Loc {
             _ => Loc::Elsewhere(varies),
         };
     };
-    let Some(row) = ptr.shape.row_bytes(ptr.element) else {
+    let Some(step) = step_of(ptr.kind) else {
+        return Loc::Elsewhere(varies);
+    };
+    let Some(row) = step.bytes else {
         return Loc::Elsewhere(varies);
     };
     if subscript
-        && ptr
+        && step
             .extent
             .is_some_and(|extent| index < 0 || index >= extent)
     {
@@ -2695,17 +3333,12 @@ fn offset(base: Val, index: Val, subscript: bool) -> Loc {
     let Some(byte) = index.checked_mul(row).and_then(|b| b.checked_add(ptr.byte)) else {
         return Loc::Elsewhere(varies);
     };
-    let inner = ptr.shape.inner();
-    let extent = (ptr.shape.len > 0).then(|| ptr.shape.dims[0]);
     Loc::Shared {
         ptr: Ptr {
-            array: ptr.array,
+            kind: step.lands,
             byte,
-            element: ptr.element,
-            shape: inner,
-            extent,
         },
-        row: ptr.shape.len > 0,
+        row: step.row,
     }
 }
 
@@ -2758,20 +3391,53 @@ impl Cast {
         }
     }
 
-    fn apply(&self, value: Val) -> Val {
+    /// The conversion of every thread's value. A linear form of pointers keeps its bytes (the
+    /// pointer's kind alone decides); one of integers stays as it is where no thread's integer
+    /// changes.
+    fn apply_lanes(&self, values: &Vals, kinds: &Kinds) -> Vals {
+        if let Lanes::Linear(linear) = values {
+            match linear.shape {
+                Val::Ptr(_) => return values.convert(|v| self.apply(v, kinds)),
+                Val::Int(_, varies) => {
+                    let (low, high) = linear.range();
+                    let unchanged = match self.kind {
+                        IntCast::Float => return Lanes::Uni(Val::Unknown(varies)),
+                        IntCast::Unsigned32 => low >= 0 && high <= 0xffff_ffff,
+                        IntCast::Signed32 => {
+                            low >= i128::from(i32::MIN) && high <= i128::from(i32::MAX)
+                        }
+                        IntCast::Keep => true,
+                    };
+                    if unchanged {
+                        return values.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        values.map(|v| self.apply(v, kinds))
+    }
+
+    fn apply(&self, value: Val, kinds: &Kinds) -> Val {
         match value {
             Val::Ptr(p) => {
                 if !self.pointer {
                     return Val::Unknown(true);
                 }
+                let Some(kind) = kinds.get(p.kind) else {
+                    return Val::Unknown(true);
+                };
                 match self.pointee {
-                    Some(size) if p.shape.len == 0 || size == p.element => Val::Ptr(Ptr {
-                        element: size,
-                        shape: Shape::FLAT,
-                        extent: None,
-                        ..p
+                    Some(size) if kind.shape.len == 0 || size == kind.element => Val::Ptr(Ptr {
+                        kind: kinds.id(PtrKind {
+                            element: size,
+                            shape: Shape::FLAT,
+                            extent: None,
+                            ..kind
+                        }),
+                        byte: p.byte,
                     }),
-                    _ if self.same_type.get(p.array as usize) == Some(&true) => Val::Ptr(p),
+                    _ if self.same_type.get(kind.array as usize) == Some(&true) => Val::Ptr(p),
                     _ => Val::Unknown(true),
                 }
             }
@@ -2841,7 +3507,181 @@ impl Op {
     }
 }
 
-fn binary(op: Op, l: Val, r: Val) -> Val {
+/// `l op r` for every thread. A linear form stays one where every thread's result is the
+/// form's (sums, differences and multiples of integers, pointers moved by an integer, each
+/// checked for overflow on the threads at the ends of the form's range); any other operation is
+/// read thread by thread.
+fn binary_lanes(op: Op, l: &Vals, r: &Vals, kinds: &Kinds) -> Vals {
+    let linear = match (l, r) {
+        (Lanes::Linear(a), Lanes::Uni(b)) => linear_binary(op, a, *b, true, kinds),
+        (Lanes::Uni(b), Lanes::Linear(a)) => linear_binary(op, a, *b, false, kinds),
+        (Lanes::Linear(a), Lanes::Linear(b)) => linear_pair(op, a, b),
+        _ => None,
+    };
+    linear.unwrap_or_else(|| l.zip(r, |a, b| binary(op, a, b, kinds)))
+}
+
+/// `a op b` (`b op a` unless `linear_left`) for a linear form `a` and a value every thread
+/// shares, where the result is one value or a linear form: None where it is neither.
+fn linear_binary(
+    op: Op,
+    a: &Linear<Val>,
+    b: Val,
+    linear_left: bool,
+    kinds: &Kinds,
+) -> Option<Vals> {
+    let base = i128::from(a.base);
+    let coef = a.coef.map(i128::from);
+    match (a.shape, b) {
+        (Val::Int(_, va), Val::Int(c, vb))
+            if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne) =>
+        {
+            let (low, high) = a.range();
+            decided(op, low, high, i128::from(c), linear_left)
+                .map(|truth| Lanes::Uni(Val::Int(truth, va || vb)))
+        }
+        (Val::Int(_, va), Val::Chosen(c)) if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) => {
+            let (low, high) = a.range();
+            decided(op, low, high, i128::from(c), linear_left)
+                .map(|truth| Lanes::Uni(Val::Int(truth, va)))
+        }
+        (Val::Int(_, va), Val::Int(c, vb)) => {
+            let c = i128::from(c);
+            let (base, coef) = match (op, linear_left) {
+                (Op::Add, _) => (base + c, coef),
+                (Op::Sub, true) => (base - c, coef),
+                (Op::Sub, false) => (c - base, coef.map(|k| -k)),
+                (Op::Mul, _) => (base * c, coef.map(|k| k * c)),
+                _ => return None,
+            };
+            Linear::form(Val::Int(0, va || vb), base, coef, a.block)
+        }
+        // with a chosen parameter, a varying integer gives a varying unknown, but for an order
+        (Val::Int(_, true), Val::Chosen(_)) if !matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge) => {
+            Some(Lanes::Uni(Val::Unknown(true)))
+        }
+        // a pointer moved by a varying integer
+        (Val::Int(..), Val::Ptr(p)) if (op == Op::Add) || (op == Op::Sub && !linear_left) => {
+            let negate = op == Op::Sub;
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            let (low, high) = a.range();
+            let (low, high) = if negate { (-high, -low) } else { (low, high) };
+            // every thread's `delta * row` must fit, as each thread computes it first
+            let fits = |v: i128| i64::try_from(v).is_ok();
+            if !(fits(low)
+                && fits(high)
+                && fits(low * i128::from(row))
+                && fits(high * i128::from(row)))
+            {
+                return None;
+            }
+            let sign = if negate { -1 } else { 1 };
+            let row = i128::from(row);
+            Linear::form(
+                Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
+                    byte: 0,
+                }),
+                i128::from(p.byte) + sign * row * base,
+                coef.map(|k| sign * row * k),
+                a.block,
+            )
+        }
+        (Val::Int(_, va), Val::Unknown(_) | Val::Load(..)) => {
+            Some(Lanes::Uni(Val::Unknown(va || b.varies())))
+        }
+        (Val::Int(..), Val::Ptr(_)) => Some(Lanes::Uni(Val::Unknown(true))),
+        // a pointer moved by an integer every thread shares
+        (Val::Ptr(p), Val::Int(c, _)) if op == Op::Add || (linear_left && op == Op::Sub) => {
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            let delta = if op == Op::Sub {
+                c.checked_neg()
+            } else {
+                Some(c)
+            };
+            let Some(moved) = delta.and_then(|d| d.checked_mul(row)) else {
+                return Some(Lanes::Uni(Val::Unknown(true)));
+            };
+            Linear::form(
+                Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
+                    byte: 0,
+                }),
+                base + i128::from(moved),
+                coef,
+                a.block,
+            )
+        }
+        (Val::Ptr(_), _) => Some(Lanes::Uni(Val::Unknown(true))),
+        _ => None,
+    }
+}
+
+/// A comparison of every thread's `x` (between `low` and `high`) with `c` (`x op c`, or
+/// `c op x` unless `linear_left`), where it comes out the same for all.
+fn decided(op: Op, low: i128, high: i128, c: i128, linear_left: bool) -> Option<i64> {
+    let op = match (linear_left, op) {
+        (true, op) => op,
+        (false, Op::Lt) => Op::Gt,
+        (false, Op::Le) => Op::Ge,
+        (false, Op::Gt) => Op::Lt,
+        (false, Op::Ge) => Op::Le,
+        (false, op) => op,
+    };
+    let (all, none) = match op {
+        Op::Lt => (high < c, low >= c),
+        Op::Le => (high <= c, low > c),
+        Op::Gt => (low > c, high <= c),
+        Op::Ge => (low >= c, high < c),
+        Op::Eq => (low == c && high == c, c < low || c > high),
+        Op::Ne => (c < low || c > high, low == c && high == c),
+        _ => return None,
+    };
+    if all {
+        Some(1)
+    } else if none {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// `a op b` for two linear forms of integers, where it is one.
+fn linear_pair(op: Op, a: &Linear<Val>, b: &Linear<Val>) -> Option<Vals> {
+    let (Val::Int(_, va), Val::Int(_, vb)) = (a.shape, b.shape) else {
+        return None;
+    };
+    if a.block != b.block {
+        return None;
+    }
+    let sign: i128 = match op {
+        Op::Add => 1,
+        Op::Sub => -1,
+        _ => return None,
+    };
+    let mut coef = [0i128; 3];
+    for (axis, slot) in coef.iter_mut().enumerate() {
+        *slot = i128::from(a.coef[axis]) + sign * i128::from(b.coef[axis]);
+    }
+    Linear::form(
+        Val::Int(0, va || vb),
+        i128::from(a.base) + sign * i128::from(b.base),
+        coef,
+        a.block,
+    )
+}
+
+fn binary(op: Op, l: Val, r: Val, kinds: &Kinds) -> Val {
     let varies = l.varies() || r.varies();
     match (l, r) {
         (Val::Int(a, _), Val::Int(b, _)) => {
@@ -2856,7 +3696,10 @@ fn binary(op: Op, l: Val, r: Val) -> Val {
             }
         }
         (Val::Ptr(p), Val::Int(b, _)) if op == Op::Add || op == Op::Sub => {
-            let Some(row) = p.shape.row_bytes(p.element) else {
+            let Some(row) = kinds
+                .get(p.kind)
+                .and_then(|kind| kind.shape.row_bytes(kind.element))
+            else {
                 return Val::Unknown(true);
             };
             let delta = if op == Op::Sub {
@@ -2869,15 +3712,14 @@ fn binary(op: Op, l: Val, r: Val) -> Val {
                 .and_then(|d| d.checked_add(p.byte))
             {
                 Some(byte) => Val::Ptr(Ptr {
+                    kind: kinds.unbounded(p.kind),
                     byte,
-                    extent: None,
-                    ..p
                 }),
                 None => Val::Unknown(true),
             }
         }
         (Val::Int(a, _), Val::Ptr(p)) if op == Op::Add => {
-            binary(Op::Add, Val::Ptr(p), Val::Int(a, false))
+            binary(Op::Add, Val::Ptr(p), Val::Int(a, false), kinds)
         }
         _ => Val::Unknown(varies),
     }
@@ -2964,22 +3806,33 @@ fn is_block_barrier(call: Node, source: &str) -> bool {
 }
 
 fn is_integer_type(type_text: &str) -> bool {
-    let t = type_text
-        .replace("const", "")
-        .replace("unsigned", "int")
-        .replace("signed", "int");
-    let t = t.trim();
+    let mut signedness = false;
+    let mut words = type_text.split_whitespace().filter(|word| match *word {
+        "const" => false,
+        "unsigned" | "signed" => {
+            signedness = true;
+            false
+        }
+        _ => true,
+    });
+    match (words.next(), words.next()) {
+        (None, _) => signedness,
+        (Some(word), None) => is_integer_word(word),
+        // `long long`, `unsigned long int`, `short int`
+        (Some(first), Some(second)) => [first, second]
+            .into_iter()
+            .chain(words)
+            .all(|word| matches!(word, "int" | "long" | "short")),
+    }
+}
+
+/// The one-word names `is_integer_type` accepts.
+fn is_integer_word(word: &str) -> bool {
     matches!(
-        t.split_whitespace().collect::<Vec<_>>().join(" ").as_str(),
+        word,
         "int"
-            | "int int"
             | "long"
-            | "long long"
-            | "int long"
-            | "int long long"
-            | "long int"
             | "short"
-            | "int short"
             | "size_t"
             | "int64_t"
             | "uint64_t"
@@ -2994,7 +3847,6 @@ fn is_integer_type(type_text: &str) -> bool {
             | "std::size_t"
             | "std::int64_t"
             | "char"
-            | "int char"
     )
 }
 
@@ -3172,6 +4024,35 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn integer_types_are_read_with_their_qualifiers() {
+        for integer in [
+            "int",
+            "const int",
+            "unsigned",
+            "unsigned int",
+            "const unsigned long long",
+            "long int",
+            "short",
+            "unsigned char",
+            "size_t",
+            "const std::size_t",
+            "signed",
+        ] {
+            assert!(super::is_integer_type(integer), "{integer}");
+        }
+        for other in [
+            "float",
+            "const",
+            "int*",
+            "volatile int",
+            "const float",
+            "long double",
+        ] {
+            assert!(!super::is_integer_type(other), "{other}");
+        }
     }
 
     #[test]

@@ -549,7 +549,12 @@ pub fn normalize_type(type_text: &str) -> String {
     if words.is_empty() {
         words.push("");
     }
-    words.concat().replace("std::", "").replace("const", "")
+    let joined = words.concat();
+    let holds = |part: &[u8]| joined.as_bytes().windows(part.len()).any(|w| w == part);
+    if !holds(b"std::") && !holds(b"const") {
+        return joined; // nothing to take out
+    }
+    joined.replace("std::", "").replace("const", "")
 }
 
 /// What the evaluator needs to know about names in scope.
@@ -725,6 +730,14 @@ impl<'s, 't> Evaluator<'s, 't> {
 
 /// `1024`, `0x400`, `400ULL`, `1e10`, `1.0e3f` (floats only when integral).
 pub fn parse_number(literal: &str) -> Option<i128> {
+    let digits = literal.trim();
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // plain decimal (or octal) digits: what the general reading below gives, without copies
+        if digits.len() > 1 && digits.starts_with('0') {
+            return i128::from_str_radix(digits, 8).ok();
+        }
+        return digits.parse().ok();
+    }
     let t = literal.trim().replace('\'', "");
     let lower = t.to_ascii_lowercase();
     if let Some(hex) = lower.strip_prefix("0x") {

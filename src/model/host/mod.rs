@@ -469,7 +469,7 @@ pub fn is_returned_among<'t>(ancestors: impl Iterator<Item = Node<'t>>) -> bool 
 }
 
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
-    std::iter::successors(node.parent(), |n| n.parent())
+    std::iter::successors(node.up(), |n| n.up())
 }
 
 /// The name a call calls (`f` in `f(x)`, `ns::f<T>(x)`), or "" for a call through an expression.
@@ -691,12 +691,12 @@ impl<'t> Scope<'t> for HostScope<'_, '_, 't> {
 }
 
 fn strip_parents(node: Node) -> Option<Node> {
-    let mut parent = node.parent()?;
+    let mut parent = node.up()?;
     for _ in 0..MAX_DEPTH {
         if parent.node_kind() != "parenthesized_expression" {
             return Some(parent);
         }
-        parent = parent.parent()?;
+        parent = parent.up()?;
     }
     None
 }

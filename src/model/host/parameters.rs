@@ -134,7 +134,7 @@ impl<'m, 't> Builder<'m, 't> {
             return Mention::Kept;
         };
         let mut child = node;
-        let mut parent = node.parent();
+        let mut parent = node.up();
         // `(p)`, `(float*)p`: what the cast or parentheses are used for
         while let Some(p) = parent {
             if !matches!(
@@ -144,7 +144,7 @@ impl<'m, 't> Builder<'m, 't> {
                 break;
             }
             child = p;
-            parent = p.parent();
+            parent = p.up();
         }
         let Some(parent) = parent else {
             return Mention::Kept;
@@ -163,7 +163,7 @@ impl<'m, 't> Builder<'m, 't> {
             "unary_expression" if operator(parent, self.source) == "!" => Mention::Inspected,
             "condition_clause" | "sizeof_expression" => Mention::Inspected,
             "argument_list" => {
-                let printed = parent.parent().is_some_and(|call| {
+                let printed = parent.up().is_some_and(|call| {
                     matches!(call_name(call, self.source), "printf" | "fprintf")
                 });
                 if printed {
@@ -179,7 +179,7 @@ impl<'m, 't> Builder<'m, 't> {
     /// Whether a conditional free sits directly under `if (p)` / `if (p != nullptr)`: it frees
     /// on every path where there is something to free.
     fn guarded_by_null_test(&self, free: &Event<'t>, name: &str) -> bool {
-        let Some(branch) = free.region.parent() else {
+        let Some(branch) = free.region.up() else {
             return false;
         };
         if branch.node_kind() != "if_statement" || branch.field("consequence") != Some(free.region)
@@ -187,7 +187,7 @@ impl<'m, 't> Builder<'m, 't> {
             return false;
         }
         // the test itself runs on every path through the function
-        if branch.parent() != Some(self.function.body) {
+        if branch.up() != Some(self.function.body) {
             return false;
         }
         let Some(condition) = branch.field("condition") else {

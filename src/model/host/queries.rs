@@ -111,7 +111,7 @@ impl<'t> HostFunction<'t> {
         // of its paths, or ends them, covers the use
         let mut child = at.node;
         for _ in 0..MAX_DEPTH {
-            let Some(parent) = child.parent() else {
+            let Some(parent) = child.up() else {
                 return false;
             };
             if parent.node_kind() == "compound_statement" {
@@ -204,7 +204,7 @@ fn enclosing_tests(node: Node, source: &str) -> Vec<Test> {
     let mut tests = Vec::new();
     let mut child = node;
     for _ in 0..MAX_DEPTH {
-        let Some(parent) = child.parent() else {
+        let Some(parent) = child.up() else {
             break;
         };
         if parent.node_kind() == "if_statement" && parent.field("condition") != Some(child) {
@@ -227,7 +227,7 @@ fn early_exits_before(node: Node, source: &str) -> Vec<Test> {
     let mut tests = Vec::new();
     let mut child = node;
     for _ in 0..MAX_DEPTH {
-        let Some(parent) = child.parent() else {
+        let Some(parent) = child.up() else {
             break;
         };
         if parent.node_kind() == "compound_statement" {

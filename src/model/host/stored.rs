@@ -221,31 +221,31 @@ fn classify<'t>(
 ) -> Option<(Node<'t>, Role)> {
     let source = model.source;
     let mut child = mention;
-    let mut parent = mention.parent()?;
+    let mut parent = mention.up()?;
     while matches!(
         parent.node_kind(),
         "parenthesized_expression" | "cast_expression"
     ) {
         child = parent;
-        parent = parent.parent()?;
+        parent = parent.up()?;
     }
     // `&s.d_a` handed to an allocation
     let mut address = false;
     if parent.node_kind() == "pointer_expression" && operator(parent, source) == "&" {
         address = true;
         child = parent;
-        parent = parent.parent()?;
+        parent = parent.up()?;
         while matches!(
             parent.node_kind(),
             "parenthesized_expression" | "cast_expression"
         ) {
             child = parent;
-            parent = parent.parent()?;
+            parent = parent.up()?;
         }
     }
     let role = match parent.node_kind() {
         "argument_list" => {
-            let call = parent.parent()?;
+            let call = parent.up()?;
             if call.node_kind() != "call_expression" {
                 return None;
             }

@@ -216,7 +216,7 @@ pub fn summarize_kernel<'t>(
             .filter(|p| p.node_kind() == "pointer_expression" && operator(*p, model.source) == "&")
             .and_then(strip_parents)
             .filter(|list| list.node_kind() == "argument_list")
-            .and_then(|list| list.parent())
+            .and_then(|list| list.up())
             .and_then(|call| atomic_update_target(call, model.source))
             .is_some_and(|target| {
                 strip_parents(access.node)

@@ -50,10 +50,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// cannot see (the host, a header), and the barrier is then not known to split the block. A
     /// name with a visible definition is judged by that definition alone.
     pub(super) fn has_uniform_trip_count(&self, condition: Node<'t>) -> bool {
-        let Some(for_loop) = condition
-            .parent()
-            .filter(|p| p.node_kind() == "for_statement")
-        else {
+        let Some(for_loop) = condition.up().filter(|p| p.node_kind() == "for_statement") else {
             return false;
         };
         if for_loop.field("condition") != Some(condition) {
@@ -366,7 +363,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// well run the same number of iterations, so the loop is not known to split the block.
     pub(super) fn compares_two_thread_values(&self, condition: Node<'t>) -> bool {
         let in_loop = condition
-            .parent()
+            .up()
             .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
         let condition = match condition.node_kind() {
             "condition_clause" => condition.field("value").unwrap_or(condition),
@@ -460,7 +457,7 @@ impl<'t> Analyzer<'_, 't> {
     /// Taken at its word: a divergent barrier there is reported only on evidence.
     fn limit_claims_rounding(&self, condition: Node<'t>) -> bool {
         let in_loop = condition
-            .parent()
+            .up()
             .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
         let Some((_, limit)) = self.loop_test(condition).filter(|_| in_loop) else {
             return false;

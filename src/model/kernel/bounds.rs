@@ -527,7 +527,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
         let from_loop = |c: &Comparison<'t>| {
-            c.origin.parent().is_some_and(|p| {
+            c.origin.up().is_some_and(|p| {
                 matches!(
                     p.node_kind(),
                     "for_statement" | "while_statement" | "do_statement"

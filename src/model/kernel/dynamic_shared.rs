@@ -76,7 +76,7 @@ pub(super) fn extern_arrays<'t>(
         return arrays;
     }
     let mut root = function.definition;
-    while let Some(parent) = root.parent() {
+    while let Some(parent) = root.up() {
         root = parent;
     }
     let mut found: Vec<Node<'t>> = Vec::new();

@@ -676,18 +676,18 @@ fn relation_of(op: &str) -> Option<Relation> {
 
 /// `if (test) flag = false;` (the assignment alone in the branch, no `else`): `test`.
 fn clearing_test(value: Node) -> Option<Node> {
-    let assignment = value.parent()?;
-    let mut statement = assignment.parent()?;
+    let assignment = value.up()?;
+    let mut statement = assignment.up()?;
     if statement.node_kind() != "expression_statement" {
         return None;
     }
-    let mut branch = statement.parent()?;
+    let mut branch = statement.up()?;
     if branch.node_kind() == "compound_statement" {
         if branch.named_child_count() != 1 {
             return None;
         }
         statement = branch;
-        branch = statement.parent()?;
+        branch = statement.up()?;
     }
     let is_consequence = branch.node_kind() == "if_statement"
         && branch
@@ -776,7 +776,7 @@ fn exit_kind(node: Node) -> Option<Exit> {
 pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
     let mut current = node;
     for _ in 0..8 {
-        let Some(parent) = current.parent() else {
+        let Some(parent) = current.up() else {
             break;
         };
         match parent.node_kind() {
@@ -803,7 +803,7 @@ pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
 fn enclosing_statement(node: Node) -> Option<Node> {
     let mut current = node;
     for _ in 0..MAX_DEPTH {
-        let parent = current.parent()?;
+        let parent = current.up()?;
         if matches!(parent.node_kind(), "compound_statement") {
             return current
                 .node_kind()

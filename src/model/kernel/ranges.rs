@@ -230,7 +230,7 @@ impl<'t> Analyzer<'_, 't> {
     /// the same steps `u += s` at the same places, the starting expression: `g` always equals it
     /// with `u`'s current value.
     pub(super) fn stepped_alongside(&self, step: Node<'t>) -> Option<Node<'t>> {
-        let assignment = step.parent()?;
+        let assignment = step.up()?;
         if assignment.node_kind() != "assignment_expression"
             || operator(assignment, self.source) != "+="
         {
@@ -291,7 +291,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut steps = Vec::new();
         for value in self.definitions.get(name)? {
             if crate::model::reaching::updates_itself(*value, self.source) {
-                let plus = value.parent().is_some_and(|p| {
+                let plus = value.up().is_some_and(|p| {
                     p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
                 });
                 if !plus {
@@ -334,7 +334,7 @@ impl<'t> Analyzer<'_, 't> {
             if plain(value) || value.start_byte() < start.end_byte() || value.start_byte() > until {
                 continue;
             }
-            let plus = value.parent().is_some_and(|p| {
+            let plus = value.up().is_some_and(|p| {
                 p.node_kind() == "assignment_expression" && operator(p, self.source) == "+="
             });
             if !plus {
@@ -348,7 +348,7 @@ impl<'t> Analyzer<'_, 't> {
 
 /// The block or loop header a step sits in.
 fn step_container(step: Node) -> Option<usize> {
-    std::iter::successors(step.parent(), |n| n.parent())
+    std::iter::successors(step.up(), |n| n.up())
         .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))
         .map(|n| n.id())
 }
@@ -357,7 +357,7 @@ fn step_container(step: Node) -> Option<usize> {
 fn appears_added(sum: Node, part: Node, source: &str) -> bool {
     let mut node = part;
     while node.id() != sum.id() {
-        let Some(parent) = node.parent() else {
+        let Some(parent) = node.up() else {
             return false;
         };
         let fine = match parent.node_kind() {

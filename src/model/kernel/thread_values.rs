@@ -70,8 +70,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         // function-wide `i` is that other one
         let in_loop_header = |declarator: Node<'t>| {
             declarator
-                .parent()
-                .and_then(|declaration| declaration.parent())
+                .up()
+                .and_then(|declaration| declaration.up())
                 .is_some_and(|p| p.node_kind() == "for_statement")
         };
         let declared_outside_loop_headers: std::collections::HashSet<&str> = declared
@@ -528,7 +528,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
 /// Whether `node` sits in a loop of its function.
 pub(super) fn in_loop(node: Node) -> bool {
-    std::iter::successors(node.parent(), |n| n.parent())
+    std::iter::successors(node.up(), |n| n.up())
         .take_while(|n| n.node_kind() != "function_definition")
         .any(|n| {
             matches!(

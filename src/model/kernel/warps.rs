@@ -484,7 +484,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// For the value of an assignment: `Some(true)` for `+=`/`-=` (a step by it), `Some(false)`
     /// for another compound assignment, None for a plain definition.
     fn step_of(&self, value: Node<'t>) -> Option<bool> {
-        let assignment = value.parent()?;
+        let assignment = value.up()?;
         if assignment.node_kind() != "assignment_expression"
             || assignment.field("right") != Some(value)
         {

@@ -271,7 +271,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let declaration = *self.declarations.get(name)?;
         let type_node = declaration
-            .parent()
+            .up()
             .filter(|d| d.node_kind() == "declaration")?
             .field("type")?;
         let type_text = self.text(type_node).to_string();
@@ -279,7 +279,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut start_product: Option<(Node<'t>, bool)> = None;
         let mut stride_product: Option<Node<'t>> = None;
         for value in values {
-            let compound = value.parent().is_some_and(|a| {
+            let compound = value.up().is_some_and(|a| {
                 a.node_kind() == "assignment_expression"
                     && a.field("right") == Some(*value)
                     && operator(a, self.source) != "="
@@ -434,7 +434,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                         None => self
                             .declarations
                             .get(name)
-                            .and_then(|d| d.parent())
+                            .and_then(|d| d.up())
                             .filter(|d| d.node_kind() == "declaration")
                             .and_then(|d| d.field("type"))
                             .map(|t| self.text(t).to_string()),

@@ -47,7 +47,7 @@ impl<'t> Locals<'t> {
         locals.read_file_scope(body, source);
         // a parameter hides a file-scope constant of its name
         let mut parameter_list = None;
-        if let Some(declarator) = body.parent().and_then(|f| f.field("declarator")) {
+        if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {
             syntax::walk_iterative(declarator, |n| {
                 if parameter_list.is_none() && n.node_kind() == "parameter_list" {
                     parameter_list = Some(n);
@@ -72,7 +72,7 @@ impl<'t> Locals<'t> {
                 // `dim3 grid(rows);` parses as a function declaration
                 "function_declarator"
                     if node
-                        .parent()
+                        .up()
                         .and_then(|d| d.field("type"))
                         .is_some_and(|t| text(t, source) == "dim3") =>
                 {
@@ -184,7 +184,7 @@ impl<'t> Locals<'t> {
     /// arguments. Those are values every launch of the file shares.
     pub(super) fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
         let mut root = body;
-        while let Some(parent) = root.parent() {
+        while let Some(parent) = root.up() {
             root = parent;
         }
         if root.node_kind() != "translation_unit" {

@@ -389,7 +389,7 @@ pub fn launches_in<'t>(
 
 /// The innermost lambda around `node` inside `body`, if any.
 fn enclosing_lambda<'t>(node: Node<'t>, body: Node<'t>) -> Option<Node<'t>> {
-    let mut current = node.parent();
+    let mut current = node.up();
     while let Some(parent) = current {
         if parent.id() == body.id() {
             return None;
@@ -397,7 +397,7 @@ fn enclosing_lambda<'t>(node: Node<'t>, body: Node<'t>) -> Option<Node<'t>> {
         if parent.node_kind() == "lambda_expression" {
             return Some(parent);
         }
-        current = parent.parent();
+        current = parent.up();
     }
     None
 }
@@ -1670,7 +1670,7 @@ fn most_blocks<'t>(classifier: &Classifier<'_, 't>, node: Node<'t>, depth: usize
 /// `&name` passed to a call.
 fn is_address_taken(value: Node, source: &str) -> bool {
     value.node_kind() == "identifier"
-        && value.parent().is_some_and(|p| {
+        && value.up().is_some_and(|p| {
             p.node_kind() == "pointer_expression" && syntax::operator(p, source) == "&"
         })
 }
@@ -1678,13 +1678,13 @@ fn is_address_taken(value: Node, source: &str) -> bool {
 /// `&name` as the grid a `cudaOccupancyMaxPotentialBlockSize` call (or HIP's, or their
 /// variable shared-memory forms) writes: its first argument.
 fn is_occupancy_grid(value: Node, source: &str) -> bool {
-    let Some(address) = value.parent() else {
+    let Some(address) = value.up() else {
         return false;
     };
     let Some(call) = address
-        .parent()
+        .up()
         .filter(|list| list.node_kind() == "argument_list")
-        .and_then(|list| list.parent())
+        .and_then(|list| list.up())
         .filter(|call| call.node_kind() == "call_expression")
     else {
         return false;
@@ -1717,22 +1717,22 @@ fn clamped<'t>(
     let values = classifier.locals.values.get(name)?;
     values.iter().find_map(|assigned| {
         let assignment = assigned
-            .parent()
+            .up()
             .filter(|a| a.node_kind() == "assignment_expression")?;
         let mut statement = assignment
-            .parent()
+            .up()
             .filter(|s| s.node_kind() == "expression_statement")?;
-        let mut branch = statement.parent()?;
+        let mut branch = statement.up()?;
         if branch.node_kind() == "compound_statement" && branch.named_child_count() == 1 {
             statement = branch;
-            branch = statement.parent()?;
+            branch = statement.up()?;
         }
         if branch.node_kind() != "if_statement"
             || branch.field("consequence") != Some(statement)
             || branch.field("alternative").is_some()
             || value.end_byte() > branch.start_byte()
             || branch.end_byte() > at.start_byte()
-            || !branch.parent().is_some_and(|block| {
+            || !branch.up().is_some_and(|block| {
                 block.node_kind() == "compound_statement"
                     && block.start_byte() <= at.start_byte()
                     && at.end_byte() <= block.end_byte()

@@ -791,7 +791,11 @@ mod tests {
         let q = Sym::atom("q");
         let padded = q.times(192).unwrap();
         // (192 q + 191) / 192 is q, not q + 191/192 rounded down
-        let blocks = padded.add(&Sym::constant(191)).unwrap().divide(192).unwrap();
+        let blocks = padded
+            .add(&Sym::constant(191))
+            .unwrap()
+            .divide(192)
+            .unwrap();
         assert_eq!(blocks, q);
         assert!(!blocks.floored);
         // (192 q - 1) / 192 is q - 1
@@ -799,7 +803,13 @@ mod tests {
         assert_eq!(short.display(), "q - 1");
         // a term the divisor does not divide keeps the rounding
         let n = Sym::atom("n");
-        assert!(n.add(&Sym::constant(255)).unwrap().divide(256).unwrap().floored);
+        assert!(
+            n.add(&Sym::constant(255))
+                .unwrap()
+                .divide(256)
+                .unwrap()
+                .floored
+        );
         // a value that can be negative is not floored by the constant's own floor
         let negative = Sym::constant(0).sub(&padded).unwrap().divide(192).unwrap();
         assert!(negative.floored);
@@ -812,14 +822,21 @@ mod tests {
         let q = Sym::atom("q");
         let per_block = b.times(4).unwrap();
         let count = per_block.mul(&q).unwrap();
-        assert_eq!(count.times(4).unwrap().divided_by_term_exactly(&per_block), q.times(4));
+        assert_eq!(
+            count.times(4).unwrap().divided_by_term_exactly(&per_block),
+            q.times(4)
+        );
         // a term without the divisor's atom, or a coefficient it does not divide: unknown
         assert!(count
             .add(&Sym::constant(1))
             .unwrap()
             .divided_by_term_exactly(&per_block)
             .is_none());
-        assert!(b.mul(&q).unwrap().divided_by_term_exactly(&per_block).is_none());
+        assert!(b
+            .mul(&q)
+            .unwrap()
+            .divided_by_term_exactly(&per_block)
+            .is_none());
         // a divisor of two terms is not one
         assert!(count
             .divided_by_term_exactly(&b.add(&Sym::constant(1)).unwrap())

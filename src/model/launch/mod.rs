@@ -871,9 +871,10 @@ impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
             scope: self,
             fold_sizeof: true,
         };
-        let multiple = multiple_of_local(self.classifier.locals, name, self.classifier.source, &|n| {
-            evaluator.eval(n)
-        });
+        let multiple =
+            multiple_of_local(self.classifier.locals, name, self.classifier.source, &|n| {
+                evaluator.eval(n)
+            });
         self.multiples
             .borrow_mut()
             .insert(name.to_string(), multiple.clone());
@@ -924,7 +925,9 @@ fn multiple_of_local<'t>(
         }
     }
     let first = values.iter().min_by_key(|v| v.start_byte())?;
-    reads_follow(body, name, *first, source).then_some(multiple).flatten()
+    reads_follow(body, name, *first, source)
+        .then_some(multiple)
+        .flatten()
 }
 
 /// Whether every name written in `node` that is a local of the function keeps the one value
@@ -1013,7 +1016,10 @@ fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
     let writes: Vec<Node> = values
         .iter()
         .copied()
-        .filter(|v| v.parent().is_none_or(|p| p.node_kind() != "init_declarator"))
+        .filter(|v| {
+            v.parent()
+                .is_none_or(|p| p.node_kind() != "init_declarator")
+        })
         .collect();
     if writes.is_empty() {
         return true;

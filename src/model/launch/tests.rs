@@ -677,7 +677,10 @@ fn launch_sizes_read_a_padded_count_as_a_multiple() {
     );
     let named = &found[0].sizes[0];
     assert_eq!(shown(&named.grid[0]).as_deref(), Some("padded/(256)"));
-    assert_eq!(shown(&named.arguments[0]).as_deref(), Some("256 * padded/(256)"));
+    assert_eq!(
+        shown(&named.arguments[0]).as_deref(),
+        Some("256 * padded/(256)")
+    );
     // padded after the allocation read it: two values, neither a name nor a multiple
     let found = sites(
         "void f(int n) {
@@ -687,7 +690,11 @@ fn launch_sizes_read_a_padded_count_as_a_multiple() {
             k<<<n / 256, 256>>>(d);
         }",
     );
-    assert!(found[0].sizes.iter().all(|s| s.grid[0].is_none()), "{:?}", found[0].sizes);
+    assert!(
+        found[0].sizes.iter().all(|s| s.grid[0].is_none()),
+        "{:?}",
+        found[0].sizes
+    );
     // a multiple of 128 launched in blocks of 256 rounds up past it
     let found = sites(
         "void f(int n) {

@@ -659,7 +659,7 @@ fn launch_site<'t>(
         .into_iter()
         .map(|a| normalized(a, source))
         .collect();
-    let grid_in_arguments = grid_values.map(|value| {
+    let mut grid_in_arguments = grid_values.map(|value| {
         // as written, or through the locals it is assigned from (`global_work = blk;
         // k<<<global_work, 16>>>(..., blk)`)
         let mut value = value?;
@@ -678,6 +678,16 @@ fn launch_site<'t>(
         }
         None
     });
+    // a constant grid rounded up over a constant problem size is no count of the kernel's own:
+    // `(1000 + 255) / 256` is 4 blocks exactly, but 1000 is the size they cover
+    for (polynomial, axis) in grid_in_arguments.iter_mut().zip(&grid_axes) {
+        let constant = polynomial
+            .as_ref()
+            .is_some_and(|terms| terms.iter().all(|(_, positions)| positions.is_empty()));
+        if constant && matches!(axis, GridAxis::RoundedUp(_)) {
+            *polynomial = None;
+        }
+    }
     let shared_bytes = match shared {
         Shared::Omitted => SharedBytes::Omitted,
         Shared::Unknown => SharedBytes::Unknown,

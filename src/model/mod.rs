@@ -57,6 +57,30 @@ impl Parameter<'_> {
     }
 }
 
+/// The number of dimensions a tensor accessor type spells (`PackedTensorAccessor32<float, 4,
+/// RestrictPtrTraits>` → 4); None where it is a template parameter or absent.
+pub fn tensor_accessor_rank(type_text: &str) -> Option<usize> {
+    let (_, arguments) = type_text.split_once('<')?;
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut position = 0;
+    for (at, c) in arguments.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' if depth > 0 => depth -= 1,
+            '>' | ',' if depth == 0 => {
+                if position == 1 {
+                    return arguments[start..at].trim().parse().ok();
+                }
+                position += 1;
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether a type names a PyTorch tensor accessor.
 pub fn is_tensor_accessor_type(type_text: &str) -> bool {
     let name = type_text.split('<').next().unwrap_or("");
@@ -852,5 +876,24 @@ impl GridHelpers for Model<'_> {
             }
         }
         launch::returned_grid_of(function, self.source, &Inner(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rank_of_a_tensor_accessor_is_its_second_template_argument() {
+        let rank = super::tensor_accessor_rank;
+        assert_eq!(
+            rank("torch::PackedTensorAccessor32<scalar_t, 4, torch::RestrictPtrTraits>"),
+            Some(4)
+        );
+        assert_eq!(rank("const at::PackedTensorAccessor64<float, 2>"), Some(2));
+        assert_eq!(rank("at::GenericPackedTensorAccessor<std::pair<int, int>, 3, at::DefaultPtrTraits, int64_t>"), Some(3));
+        assert_eq!(
+            rank("PackedTensorAccessor32<T, N, RestrictPtrTraits>"),
+            None
+        );
+        assert_eq!(rank("TensorAccessor"), None);
     }
 }

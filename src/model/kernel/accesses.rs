@@ -31,10 +31,27 @@ impl<'a, 't> Analyzer<'a, 't> {
         if dimension > 0 && !self.is_accessor(self.text(base)) {
             return;
         }
+        if self.is_accessor(self.text(base))
+            && !reaches_accessor_element(
+                node,
+                dimension + 1,
+                self.accessor_rank(self.text(base)),
+                self.source,
+            )
+        {
+            return;
+        }
         let Some(index) = subscript_index(node) else {
             return;
         };
         self.record_access(node, self.text(base).to_string(), index);
+    }
+
+    /// The number of dimensions of accessor parameter `name`, where its type spells it.
+    fn accessor_rank(&self, name: &str) -> Option<usize> {
+        self.function
+            .parameter(name)
+            .and_then(|p| crate::model::tensor_accessor_rank(&p.type_text))
     }
 
     /// Whether `name` is a tensor accessor parameter of the function.
@@ -413,4 +430,37 @@ impl ThreadTerm {
             _ => None,
         }
     }
+}
+
+/// Whether the accessor subscript `node`, the `subscripts`-th of its chain, is part of a chain
+/// that reads or writes an element: one that applies every dimension (`acc[n][c][h][w]` on a
+/// 4-dimensional accessor; a shorter chain is a view of a sub-tensor and touches no memory), and
+/// whose element is not only taken the address of (`&acc[n][c]` reads nothing where it stands).
+/// With the rank unknown, any chain counts.
+fn reaches_accessor_element(
+    node: Node,
+    subscripts: usize,
+    rank: Option<usize>,
+    source: &str,
+) -> bool {
+    let mut outermost = node;
+    let mut length = subscripts;
+    for _ in 0..MAX_DEPTH {
+        match outermost.up() {
+            Some(parent)
+                if parent.node_kind() == "subscript_expression"
+                    && parent.field("argument") == Some(outermost) =>
+            {
+                outermost = parent;
+                length += 1;
+            }
+            _ => break,
+        }
+    }
+    if rank.is_some_and(|rank| length < rank) {
+        return false;
+    }
+    !outermost.up().is_some_and(|parent| {
+        parent.node_kind() == "pointer_expression" && operator(parent, source) == "&"
+    })
 }

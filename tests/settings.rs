@@ -9,7 +9,7 @@ mod run;
 use run::{cudalint, stderr};
 
 /// An unguarded kernel (kernel category) launched from a `main` that checks nothing.
-const PROGRAM: &str = "__global__ void scale(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = 2.0f;\n}\nint main() {\n    float* d;\n    cudaMalloc(&d, 1024 * sizeof(float));\n    cudaMemset(d, 0, 1024 * sizeof(float));\n    scale<<<(1000 + 255) / 256, 256>>>(d, 1000);\n    cudaDeviceSynchronize();\n    cudaFree(d);\n    return 0;\n}\n";
+const PROGRAM: &str = "__global__ void scale(float* out, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = 2.0f;\n}\nint main() {\n    float* d;\n    cudaMalloc(&d, 1000 * sizeof(float));\n    cudaMemset(d, 0, 1000 * sizeof(float));\n    scale<<<(1000 + 255) / 256, 256>>>(d, 1000);\n    cudaDeviceSynchronize();\n    cudaFree(d);\n    return 0;\n}\n";
 
 fn workspace() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");

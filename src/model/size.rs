@@ -187,11 +187,75 @@ impl Sym {
         if divisor <= 0 {
             return None;
         }
+        if let Some(exact) = self.floor_divided(divisor) {
+            return Some(exact);
+        }
         let mut result = self.scale(Ratio::new(1, divisor)?)?;
         if divisor != 1 {
             result.floored = true;
         }
         Some(result)
+    }
+
+    /// `self / divisor` rounded down, when only the constant term leaves a remainder and the
+    /// value is never negative: `(192 * q + 191) / 192` is `q`, exactly (every variable an
+    /// integer of at least 1).
+    fn floor_divided(&self, divisor: i128) -> Option<Sym> {
+        if self.floored || divisor <= 0 || !self.is_nonnegative() {
+            return None;
+        }
+        let mut constant = 0;
+        let mut terms = BTreeMap::new();
+        for (monomial, coefficient) in &self.terms {
+            if coefficient.den != 1 {
+                return None;
+            }
+            if monomial.is_empty() {
+                constant = coefficient.num;
+            } else if coefficient.num % divisor != 0 {
+                return None;
+            } else {
+                terms.insert(monomial.clone(), Ratio::int(coefficient.num / divisor));
+            }
+        }
+        let rest = constant.div_euclid(divisor);
+        if rest != 0 {
+            terms.insert(Vec::new(), Ratio::int(rest));
+        }
+        Some(Sym {
+            terms,
+            floored: false,
+        })
+    }
+
+    /// `self / divisor` for a divisor of one term (`4 * b`) that divides every term of `self`
+    /// with an integer quotient (`16 * b * q / (4 * b)` is `4 * q`): no rounding.
+    pub fn divided_by_term_exactly(&self, divisor: &Sym) -> Option<Sym> {
+        if self.floored || divisor.floored {
+            return None;
+        }
+        let [(atoms, coefficient)] = divisor.terms.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if coefficient.den != 1 || coefficient.num <= 0 {
+            return None;
+        }
+        let mut terms = BTreeMap::new();
+        for (monomial, value) in &self.terms {
+            let mut reduced = monomial.clone();
+            for atom in atoms {
+                let at = reduced.iter().position(|a| a == atom)?;
+                reduced.remove(at);
+            }
+            if value.den != 1 || value.num % coefficient.num != 0 {
+                return None;
+            }
+            terms.insert(reduced, Ratio::int(value.num / coefficient.num));
+        }
+        Some(Sym {
+            terms,
+            floored: false,
+        })
     }
 
     /// `self / divisor` when every coefficient stays an integer (`4 * n / 4`): no rounding.
@@ -539,7 +603,12 @@ impl<'s, 't> Evaluator<'s, 't> {
         let node = syntax::strip(node, self.source);
         match node.node_kind() {
             "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
-            "identifier" => {
+            // `dim3 grid(blocks);` parses as a function declaration: its argument a parameter
+            // declaration of type `blocks`
+            "parameter_declaration" if node.field("declarator").is_none() => {
+                self.eval_at(node.field("type")?, depth + 1)
+            }
+            "identifier" | "type_identifier" => {
                 let name = text(node, self.source);
                 if let Some(definition) = self.scope.definition(name) {
                     return self.eval_at(definition, depth + 1);
@@ -590,7 +659,10 @@ impl<'s, 't> Evaluator<'s, 't> {
                     "+" => left.add(&right),
                     "-" => left.sub(&right),
                     "*" => left.mul(&right),
-                    "/" => left.divide(right.as_constant()?),
+                    "/" => match right.as_constant() {
+                        Some(divisor) => left.divide(divisor),
+                        None => left.divided_by_term_exactly(&right),
+                    },
                     "<<" => {
                         let shift = right.as_constant()?;
                         (0..=62)
@@ -712,5 +784,62 @@ mod tests {
         let m = Sym::atom("m");
         assert_eq!(n.compare(&m), Order::Unknown);
         assert_eq!(short.display(), "4 * n - 1024");
+    }
+
+    #[test]
+    fn floors_are_exact_when_only_the_constant_leaves_a_remainder() {
+        let q = Sym::atom("q");
+        let padded = q.times(192).unwrap();
+        // (192 q + 191) / 192 is q, not q + 191/192 rounded down
+        let blocks = padded
+            .add(&Sym::constant(191))
+            .unwrap()
+            .divide(192)
+            .unwrap();
+        assert_eq!(blocks, q);
+        assert!(!blocks.floored);
+        // (192 q - 1) / 192 is q - 1
+        let short = padded.sub(&Sym::constant(1)).unwrap().divide(192).unwrap();
+        assert_eq!(short.display(), "q - 1");
+        // a term the divisor does not divide keeps the rounding
+        let n = Sym::atom("n");
+        assert!(
+            n.add(&Sym::constant(255))
+                .unwrap()
+                .divide(256)
+                .unwrap()
+                .floored
+        );
+        // a value that can be negative is not floored by the constant's own floor
+        let negative = Sym::constant(0).sub(&padded).unwrap().divide(192).unwrap();
+        assert!(negative.floored);
+        assert_eq!(Sym::constant(1000).divide(256).unwrap(), Sym::constant(3));
+    }
+
+    #[test]
+    fn division_by_a_term_that_divides_every_term_is_exact() {
+        let b = Sym::atom("b");
+        let q = Sym::atom("q");
+        let per_block = b.times(4).unwrap();
+        let count = per_block.mul(&q).unwrap();
+        assert_eq!(
+            count.times(4).unwrap().divided_by_term_exactly(&per_block),
+            q.times(4)
+        );
+        // a term without the divisor's atom, or a coefficient it does not divide: unknown
+        assert!(count
+            .add(&Sym::constant(1))
+            .unwrap()
+            .divided_by_term_exactly(&per_block)
+            .is_none());
+        assert!(b
+            .mul(&q)
+            .unwrap()
+            .divided_by_term_exactly(&per_block)
+            .is_none());
+        // a divisor of two terms is not one
+        assert!(count
+            .divided_by_term_exactly(&b.add(&Sym::constant(1)).unwrap())
+            .is_none());
     }
 }

@@ -102,8 +102,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // every launch's buffer holds what the index reaches under it
                 IndexStatus::Unguarded { .. }
                     if pointer_offset.is_none()
-                        && is_plain_subscript(node, &pointer, self.source)
-                        && self.fits_every_buffer(parameter_index, index) =>
+                        && subscript_element(node, &pointer, self.source).is_some_and(
+                            |element| {
+                                self.fits_every_buffer(parameter_index, index, element.as_deref())
+                            },
+                        ) =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -354,11 +357,46 @@ impl<'a, 't> Analyzer<'a, 't> {
 }
 
 /// `p[i]` on the pointer `p` itself (not through a cast to another element type).
-fn is_plain_subscript(node: Node, pointer: &str, source: &str) -> bool {
-    node.node_kind() == "subscript_expression"
-        && node
-            .field("argument")
-            .is_some_and(|a| a.node_kind() == "identifier" && text(a, source) == pointer)
+/// For `pointer[i]`, `Some(None)`; for `reinterpret_cast<const int4*>(pointer)[i]` or
+/// `((int4*)pointer)[i]`, the element type the subscript reads, `Some(Some("int4"))`; None for
+/// any other subscript (or a cast to something not a pointer).
+pub(super) fn subscript_element(node: Node, pointer: &str, source: &str) -> Option<Option<String>> {
+    if node.node_kind() != "subscript_expression" {
+        return None;
+    }
+    let mut argument = node.field("argument")?;
+    let mut element = None;
+    for _ in 0..8 {
+        let cast_type = match argument.node_kind() {
+            "identifier" => return (text(argument, source) == pointer).then_some(element),
+            "parenthesized_expression" => {
+                argument = argument.named_child(0)?;
+                continue;
+            }
+            "cast_expression" => {
+                let target = argument.field("type")?;
+                argument = argument.field("value")?;
+                text(target, source)
+            }
+            "call_expression" if syntax::is_functional_cast(argument, source) => {
+                let function = argument.field("function")?;
+                let target = function
+                    .field("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .map(|t| text(t, source))?;
+                argument = argument.field("arguments")?.named_child(0)?;
+                target
+            }
+            _ => return None,
+        };
+        let compact: String = cast_type.split_whitespace().collect::<Vec<_>>().join(" ");
+        let pointee = compact.strip_suffix('*')?.trim();
+        // the outermost cast is the type the subscript reads
+        if element.is_none() {
+            element = Some(pointee.to_string());
+        }
+    }
+    None
 }
 
 /// The parts the global `x` index is built from.

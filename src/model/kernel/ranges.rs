@@ -125,14 +125,21 @@ impl<'t> Analyzer<'_, 't> {
     /// block and arguments put in for `gridDim`, `blockDim` and the kernel's parameters, is below
     /// the elements that launch's allocation of the buffer holds (`grid * 450` floats for a grid
     /// of `grid` blocks that each index 450 of them). Every launch must show its allocation.
-    pub(super) fn fits_every_buffer(&self, parameter: usize, index: Node<'t>) -> bool {
+    /// `element` is the type the access reads when a cast names another than the parameter's
+    /// (`reinterpret_cast<const int4*>(in)[i]` reads `int4`).
+    pub(super) fn fits_every_buffer(
+        &self,
+        parameter: usize,
+        index: Node<'t>,
+        element: Option<&str>,
+    ) -> bool {
         if self.out.launches.is_empty() || self.out.launches.iter().any(|l| l.sizes.is_empty()) {
             return false;
         }
         let Some(declared) = self.function.parameters.get(parameter) else {
             return false;
         };
-        let element = crate::model::size::normalize_type(&declared.type_text);
+        let element = crate::model::size::normalize_type(element.unwrap_or(&declared.type_text));
         let element = element.trim_start_matches("const ").trim();
         if self
             .function

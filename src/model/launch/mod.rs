@@ -659,7 +659,7 @@ fn launch_site<'t>(
         .into_iter()
         .map(|a| normalized(a, source))
         .collect();
-    let grid_in_arguments = grid_values.map(|value| {
+    let mut grid_in_arguments = grid_values.map(|value| {
         // as written, or through the locals it is assigned from (`global_work = blk;
         // k<<<global_work, 16>>>(..., blk)`)
         let mut value = value?;
@@ -678,6 +678,16 @@ fn launch_site<'t>(
         }
         None
     });
+    // a constant grid rounded up over a constant problem size is no count of the kernel's own:
+    // `(1000 + 255) / 256` is 4 blocks exactly, but 1000 is the size they cover
+    for (polynomial, axis) in grid_in_arguments.iter_mut().zip(&grid_axes) {
+        let constant = polynomial
+            .as_ref()
+            .is_some_and(|terms| terms.iter().all(|(_, positions)| positions.is_empty()));
+        if constant && matches!(axis, GridAxis::RoundedUp(_)) {
+            *polynomial = None;
+        }
+    }
     let shared_bytes = match shared {
         Shared::Omitted => SharedBytes::Omitted,
         Shared::Unknown => SharedBytes::Unknown,
@@ -767,10 +777,7 @@ fn launch_sizes<'t>(
     resolve: bool,
 ) -> Option<LaunchSizes> {
     let source = classifier.source;
-    let scope = SizeScope {
-        classifier,
-        resolve,
-    };
+    let scope = SizeScope::new(classifier, resolve);
     let evaluator = Evaluator {
         source,
         scope: &scope,
@@ -805,10 +812,8 @@ fn launch_sizes<'t>(
                     locals: &no_locals,
                     ..*classifier
                 };
-                let scope = SizeScope {
-                    classifier: if in_function { classifier } else { &outside },
-                    resolve,
-                };
+                let scope =
+                    SizeScope::new(if in_function { classifier } else { &outside }, resolve);
                 let evaluator = Evaluator {
                     source,
                     scope: &scope,
@@ -832,15 +837,243 @@ fn launch_sizes<'t>(
 }
 
 /// The launching function's names for the size evaluator: file-scope constants and defines
-/// are their values; a local is its own name, or with `resolve` its value where it has one.
+/// are their values; a local is its own name, or with `resolve` its value where it has one; a
+/// local that holds a multiple of `M` wherever it is read (see `multiple_of`) is `M · q`.
 struct SizeScope<'c, 'a, 't> {
     classifier: &'c Classifier<'a, 't>,
     resolve: bool,
+    /// Per local asked about: the multiple it holds (None: not known to hold one).
+    multiples: std::cell::RefCell<std::collections::HashMap<String, Option<Sym>>>,
+    /// Per local asked about: whether it holds one value wherever it is read.
+    one_value: std::cell::RefCell<std::collections::HashMap<String, bool>>,
+}
+
+impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
+    fn new(classifier: &'c Classifier<'a, 't>, resolve: bool) -> Self {
+        SizeScope {
+            classifier,
+            resolve,
+            multiples: Default::default(),
+            one_value: Default::default(),
+        }
+    }
+
+    fn holds_one_value(&self, name: &str) -> bool {
+        if let Some(known) = self.one_value.borrow().get(name) {
+            return *known;
+        }
+        let one = holds_one_value(self.classifier.locals, name, self.classifier.source);
+        self.one_value.borrow_mut().insert(name.to_string(), one);
+        one
+    }
+
+    /// The value `M` that the local `name` is a multiple of wherever the function reads it, as
+    /// a size (`items * 4` for `n = (n + items * 4 - 1) / (items * 4) * (items * 4)`, `192` for
+    /// `nr = 192 * (n / 192 + min(1, n % 192))`): see `multiple_of_local`.
+    fn multiple_of(&self, name: &str) -> Option<Sym> {
+        if let Some(known) = self.multiples.borrow().get(name) {
+            return known.clone();
+        }
+        // asked again while its own values are read: not known
+        self.multiples.borrow_mut().insert(name.to_string(), None);
+        let evaluator = Evaluator {
+            source: self.classifier.source,
+            scope: self,
+            fold_sizeof: true,
+        };
+        let multiple =
+            multiple_of_local(self.classifier.locals, name, self.classifier.source, &|n| {
+                evaluator.eval(n)
+            });
+        self.multiples
+            .borrow_mut()
+            .insert(name.to_string(), multiple.clone());
+        multiple
+    }
+}
+
+/// What every value assigned to the local `name` is a multiple of, when the function reads it
+/// only after the first of them: each value is a product `E * M` (either order) whose one
+/// factor `M` evaluates without rounding (`eval`) and whose other factor is an integer
+/// expression that does not (a rounded quotient, a `%`, a call: `(n + M - 1) / M * M`; a
+/// product of two sizes is read as it is); every
+/// value names the same `M`, and every name `M` is written in keeps one value. The local is a
+/// parameter or declared in the function, and no read of it comes before the first value (a
+/// parameter's value on entry is the caller's).
+fn multiple_of_local<'t>(
+    locals: &Locals<'t>,
+    name: &str,
+    source: &'t str,
+    eval: &dyn Fn(Node<'t>) -> Option<Sym>,
+) -> Option<Sym> {
+    let body = locals.scope?;
+    let values = locals.values.get(name)?;
+    let mut multiple: Option<Sym> = None;
+    for value in values {
+        let value = strip(*value, source);
+        if value.node_kind() != "binary_expression" || syntax::operator(value, source) != "*" {
+            return None;
+        }
+        let (left, right) = (value.field("left")?, value.field("right")?);
+        let factor =
+            |side: Node<'t>| eval(side).filter(|s| !s.floored && s.integer_terms().is_some());
+        let (m, factor_node, other) = match (factor(left), factor(right)) {
+            (Some(m), None) => (m, left, right),
+            (None, Some(m)) => (m, right, left),
+            // a product of two sizes is read whole
+            _ => return None,
+        };
+        if m.as_constant().is_some_and(|c| c <= 1)
+            || has_float_literal(other, source)
+            || !names_keep_one_value(locals, factor_node, source)
+        {
+            return None;
+        }
+        match &multiple {
+            Some(known) if *known != m => return None,
+            _ => multiple = Some(m),
+        }
+    }
+    let first = values.iter().min_by_key(|v| v.start_byte())?;
+    reads_follow(body, name, *first, source)
+        .then_some(multiple)
+        .flatten()
+}
+
+/// Whether every name written in `node` that is a local of the function keeps the one value
+/// its declaration gives it.
+fn names_keep_one_value(locals: &Locals, node: Node, source: &str) -> bool {
+    let mut keeps = true;
+    syntax::walk_iterative(node, |n| {
+        if n.node_kind() == "identifier" {
+            keeps &= match locals.values.get(text(n, source)).map(Vec::as_slice) {
+                None | Some([]) => true,
+                Some([value]) => value.parent().is_some_and(|p| {
+                    matches!(p.node_kind(), "init_declarator" | "argument_list")
+                        || p.node_kind() == "initializer_list"
+                }),
+                Some(_) => false,
+            };
+        }
+        keeps
+    });
+    keeps
+}
+
+/// Whether `node` holds a floating-point literal (`n * 0.5`: not a multiple of `n`).
+fn has_float_literal(node: Node, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(node, |n| {
+        if n.node_kind() == "number_literal" {
+            let literal = text(n, source).to_ascii_lowercase();
+            found |= !literal.starts_with("0x")
+                && (literal.contains('.') || literal.contains('e') || literal.ends_with('f'));
+        }
+        !found
+    });
+    found
+}
+
+/// Whether the function whose body is `body` has `name` as a parameter or declares it, and reads
+/// or writes it nowhere before the statement that assigns `first` (other than declaring it
+/// there without a value) nor outside the block holding that statement.
+fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
+    let mut statement = first;
+    while let Some(parent) = statement.parent() {
+        if parent.node_kind() == "compound_statement" {
+            break;
+        }
+        if statement == body {
+            return false;
+        }
+        statement = parent;
+    }
+    let Some(block) = statement.parent() else {
+        return false;
+    };
+    let mut declared = false;
+    if let Some(declarator) = body.parent().and_then(|f| f.field("declarator")) {
+        syntax::walk_iterative(declarator, |n| {
+            declared |= n.node_kind() == "identifier" && text(n, source) == name;
+            !declared
+        });
+    }
+    let mut follows = true;
+    syntax::walk_iterative(body, |n| {
+        if n.node_kind() == "identifier" && text(n, source) == name {
+            let kind = n.parent().map(|p| p.node_kind());
+            let declaration = matches!(kind, Some("declaration" | "init_declarator"));
+            declared |= declaration;
+            if n.start_byte() < statement.start_byte() {
+                follows &= kind == Some("declaration");
+            } else {
+                follows &= block.start_byte() <= n.start_byte() && n.end_byte() <= block.end_byte();
+            }
+        }
+        follows
+    });
+    follows && declared
+}
+
+/// Whether the local `name` has one value wherever the function reads it: nothing writes it
+/// after its declaration (an assignment, `+=`, `++`, its address taken) after a read of it. A
+/// count padded after the buffer was allocated with it is two values; a count read back from
+/// the device at the top of a loop, then allocated with and launched over, is one in each trip.
+fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
+    let (Some(body), Some(values)) = (locals.scope, locals.values.get(name)) else {
+        return true;
+    };
+    let writes: Vec<Node> = values
+        .iter()
+        .copied()
+        .filter(|v| {
+            v.parent()
+                .is_none_or(|p| p.node_kind() != "init_declarator")
+        })
+        .collect();
+    if writes.is_empty() {
+        return true;
+    }
+    let Some(last) = writes.iter().map(|w| w.start_byte()).max() else {
+        return true;
+    };
+    let mut one = true;
+    syntax::walk_iterative(body, |n| {
+        if n.node_kind() == "identifier" && text(n, source) == name && n.start_byte() < last {
+            one &= is_written_name(n, source);
+        }
+        one
+    });
+    one
+}
+
+/// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.
+fn is_written_name(n: Node, source: &str) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    match parent.node_kind() {
+        "assignment_expression" => parent.field("left") == Some(n),
+        "update_expression" => true,
+        "pointer_expression" => syntax::operator(parent, source) == "&",
+        "declaration" | "init_declarator" => parent.field("value") != Some(n),
+        _ => false,
+    }
 }
 
 impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
+    fn atom(&self, name: &str) -> Option<Sym> {
+        match self.multiple_of(name) {
+            Some(multiple) => multiple.mul(&Sym::atom(&format!("{name}/({})", multiple.display()))),
+            None if !self.holds_one_value(name) => None,
+            None => Some(Sym::atom(name)),
+        }
+    }
     fn definition(&self, name: &str) -> Option<Node<'t>> {
         let locals = self.classifier.locals;
+        if self.multiple_of(name).is_some() || !self.holds_one_value(name) {
+            return None;
+        }
         match locals.values.get(name) {
             Some(_) if self.resolve => locals.single(name),
             Some(_) => None,

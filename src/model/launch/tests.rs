@@ -639,6 +639,89 @@ fn launch_sizes_name_the_host_values() {
     assert!(found[0].sizes.is_empty());
 }
 
+#[test]
+fn launch_sizes_read_a_padded_count_as_a_multiple() {
+    let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
+    // a count rounded up in place to whole blocks of items: grid and buffer share the quotient
+    let found = sites(
+        "template <int BLOCK> void f(int* h, int count) {
+            const int per_block = BLOCK * 4;
+            count = (count + per_block - 1) / per_block * per_block;
+            int* d;
+            cudaMalloc((void**)&d, sizeof(int) * count);
+            const int blocks = count / per_block;
+            dim3 grid(blocks);
+            dim3 block(BLOCK);
+            k<BLOCK><<<grid, block>>>(d);
+        }",
+    );
+    let resolved = found[0].sizes.last().expect("sizes");
+    assert_eq!(
+        shown(&resolved.grid[0]).as_deref(),
+        Some("count/(4 * BLOCK)")
+    );
+    assert_eq!(shown(&resolved.block[0]).as_deref(), Some("BLOCK"));
+    assert_eq!(
+        shown(&resolved.buffers[0]).as_deref(),
+        Some("16 * BLOCK * count/(4 * BLOCK)")
+    );
+    // padded with a `%` test, then a grid rounded up over it: exact
+    let found = sites(
+        "void f(float* far, int cells) {
+            int padded;
+            padded = 256 * (cells / 256 + (cells % 256 != 0));
+            float* d;
+            cudaMalloc((void**)&d, sizeof(float) * padded * 3);
+            k<<<(padded + 255) / 256, 256>>>(padded, d);
+        }",
+    );
+    let named = &found[0].sizes[0];
+    assert_eq!(shown(&named.grid[0]).as_deref(), Some("padded/(256)"));
+    assert_eq!(
+        shown(&named.arguments[0]).as_deref(),
+        Some("256 * padded/(256)")
+    );
+    // padded after the allocation read it: two values, neither a name nor a multiple
+    let found = sites(
+        "void f(int n) {
+            float* d;
+            cudaMalloc((void**)&d, n * sizeof(float));
+            n = (n + 255) / 256 * 256;
+            k<<<n / 256, 256>>>(d);
+        }",
+    );
+    assert!(
+        found[0].sizes.iter().all(|s| s.grid[0].is_none()),
+        "{:?}",
+        found[0].sizes
+    );
+    // a multiple of 128 launched in blocks of 256 rounds up past it
+    let found = sites(
+        "void f(int n) {
+            const int padded = (n + 127) / 128 * 128;
+            int* d;
+            cudaMalloc((void**)&d, padded * sizeof(int));
+            k<<<(padded + 255) / 256, 256>>>(d);
+        }",
+    );
+    let grid = found[0].sizes[0].grid[0].clone().expect("grid");
+    assert!(grid.floored, "{}", grid.display());
+    // a product with a float factor is no multiple of the other
+    let found = sites(
+        "void f(int n) {
+            int half;
+            half = (n / 3) * 0.5;
+            int* d;
+            cudaMalloc((void**)&d, half * sizeof(int));
+            k<<<half / 256, 256>>>(d);
+        }",
+    );
+    assert!(found[0]
+        .sizes
+        .iter()
+        .all(|s| s.grid[0].as_ref().is_none_or(|g| g.floored)));
+}
+
 /// The unbounded launch dimensions of the one launch in `body` (a host function of sizes), as
 /// (block?, axis, size name, divisor that can be 1).
 fn unbounded(body: &str) -> Vec<(bool, usize, String, Option<String>)> {

@@ -342,6 +342,20 @@ fn a_hanging_experiment_times_out_and_the_worker_is_replaced() {
 }
 
 #[test]
+fn a_longer_timeout_is_for_one_request_only() {
+    let mut client = test_worker(Duration::from_millis(300));
+    assert_eq!(
+        client.request_with_longer_timeout(&Request::TestHang, 3),
+        Err(WorkerFailure::Timeout(Duration::from_millis(900)))
+    );
+    assert_eq!(
+        client.request(&Request::TestHang),
+        Err(WorkerFailure::Timeout(Duration::from_millis(300)))
+    );
+    assert_eq!(client.request(&Request::Ping), Ok(Response::Pong));
+}
+
+#[test]
 fn a_crashing_worker_is_an_outcome_and_is_replaced() {
     let mut client = test_worker(Duration::from_secs(10));
     match client.request(&Request::TestCrash) {

@@ -114,6 +114,20 @@ impl WorkerClient {
         })
     }
 
+    /// `request` with the timeout `factor` times as long: the first run of a program that many
+    /// kernels share compiles all of them, which the timeout of one kernel's run does not cover.
+    pub fn request_with_longer_timeout(
+        &mut self,
+        request: &Request,
+        factor: u32,
+    ) -> Result<Response, WorkerFailure> {
+        let timeout = self.timeout;
+        self.timeout = timeout.saturating_mul(factor.max(1));
+        let answer = self.request(request);
+        self.timeout = timeout;
+        answer
+    }
+
     /// Sends one request and waits for its answer within the timeout.
     pub fn request(&mut self, request: &Request) -> Result<Response, WorkerFailure> {
         let mut running = match self.running.take() {

@@ -696,6 +696,10 @@ pub fn verify(
             built.push(experiment);
         }
         let shared = shared_program(&built);
+        // The shared program's first run compiles every kernel of the file: it gets the time of
+        // up to four kernels' runs before each kernel is compiled alone instead.
+        let sharing = built.iter().filter(|b| b.is_ok()).count();
+        let first_shared_run_factor = u32::try_from(sharing.clamp(1, 4)).unwrap_or(1);
         let mut shared_failed = false;
         // Whether the shared program was compiled once (a later timeout is the kernel's own).
         let mut shared_compiled = false;
@@ -712,7 +716,21 @@ pub fn verify(
                             source: program.clone(),
                             ..built.experiment.clone()
                         };
-                        match run_one(client, &experiment, built, report, &mut summary, twin_ms) {
+                        let factor = if shared_compiled {
+                            1
+                        } else {
+                            first_shared_run_factor
+                        };
+                        let ran = run_one_within(
+                            client,
+                            &experiment,
+                            built,
+                            report,
+                            &mut summary,
+                            twin_ms,
+                            factor,
+                        );
+                        match ran {
                             // One kernel's construct that the shared program cannot hold (a
                             // name clash, a `::`-qualified helper), or a program of many kernels
                             // whose compile alone outlasts the timeout: every kernel goes alone.
@@ -932,10 +950,26 @@ fn run_one(
     summary: &mut VerifySummary,
     twin_ms: f64,
 ) -> Outcome {
+    run_one_within(client, experiment, built, report, summary, twin_ms, 1)
+}
+
+/// `run_one` with the timeout `timeout_factor` times as long (`request_with_longer_timeout`).
+fn run_one_within(
+    client: &mut WorkerClient,
+    experiment: &Experiment,
+    built: &KernelExperiment,
+    report: &crate::engine::FileReport,
+    summary: &mut VerifySummary,
+    twin_ms: f64,
+    timeout_factor: u32,
+) -> Outcome {
     let sent = Instant::now();
-    let answer = client.request(&Request::Run {
-        experiment: experiment.clone(),
-    });
+    let answer = client.request_with_longer_timeout(
+        &Request::Run {
+            experiment: experiment.clone(),
+        },
+        timeout_factor,
+    );
     let wall_ms = sent.elapsed().as_secs_f64() * 1e3;
     match answer {
         Ok(Response::Ran {

@@ -251,6 +251,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
             .entry(name.to_string())
             .or_insert_with(|| expansion.to_string());
     }
+    blank_pragmas(text, &mut bytes);
     let mut neutralised = Vec::new();
     neutralise_macros(text, &mut bytes, &qualifier_macros, &mut neutralised);
     repair(&mut bytes, &defines, &mut neutralised);
@@ -264,6 +265,28 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         ambiguous_defines: bodies.ambiguous,
         last_error_macros,
         defined_qualifiers,
+    }
+}
+
+/// `#pragma` lines (with their continuations) become spaces: the grammar takes a directive
+/// for a statement only inside a block, so `else` or a braceless `for` followed by
+/// `#pragma unroll` and then a loop parses as broken code, and the kernel's findings are lost.
+/// No lint reads a pragma.
+fn blank_pragmas(text: &str, bytes: &mut [u8]) {
+    let mut continued = false;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let end = start + line.len();
+        let directive = line.trim_start().strip_prefix('#').map(str::trim_start);
+        if continued || directive.is_some_and(|d| d.starts_with("pragma")) {
+            for byte in bytes.get_mut(start..end).into_iter().flatten() {
+                if *byte != b'\n' && *byte != b'\r' {
+                    *byte = b' ';
+                }
+            }
+            continued = line.trim_end().ends_with('\\');
+        }
+        start = end;
     }
 }
 
@@ -1639,6 +1662,17 @@ fn is_inside_directive(text: &str, offset: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pragma_lines_become_spaces_of_the_same_length() {
+        let text = "if (a)\n    x = 1;\nelse\n#pragma unroll\n    for (;;) {}\n  # pragma omp \\\n    parallel\nint y;\n";
+        let view = preprocess_with(text, &ViewOptions::default());
+        assert_eq!(view.text.len(), text.len());
+        assert!(!view.text.contains("pragma"), "{}", view.text);
+        assert!(!view.text.contains("parallel"), "{}", view.text);
+        assert!(view.text.contains("else\n"));
+        assert!(view.text.contains("for (;;) {}") && view.text.ends_with("int y;\n"));
+    }
 
     #[test]
     fn view_keeps_length_and_blanks_inactive_branch() {

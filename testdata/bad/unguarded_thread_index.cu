@@ -96,3 +96,14 @@ __global__ void helperStore(const float* src, float* dst, int n) {
     float v = i < n ? src[i] : 0.0f;
     storeAt(dst, i, v); // expect: unguarded-thread-index
 }
+
+// A loop unrolled by `#pragma unroll` right after `else` (no braces): the directive sits where the
+// grammar expects a statement, and the kernel's accesses must still be read.
+__global__ void accumulate(float* out, const float* in, int n, bool negate) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (negate)
+        out[i] = -in[i]; // expect: unguarded-thread-index
+    else
+#pragma unroll
+        for (int k = 0; k < 4; ++k) out[i] += in[i];
+}

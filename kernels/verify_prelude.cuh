@@ -28,6 +28,14 @@ typedef unsigned long long cl_u64;
 #define CUDART_VERSION CUDA_VERSION
 #endif
 
+// Device helpers of project headers print the runtime's name of an error
+// (`printf("%s", cudaGetErrorString(code))` in an assert helper); NVRTC declares neither name.
+// The experiment never prints an error message, so any text will do.
+#ifdef __CUDACC_RTC__
+static __device__ __forceinline__ const char* cudaGetErrorString(int) { return "CUDA error"; }
+static __device__ __forceinline__ const char* cudaGetErrorName(int) { return "cudaError"; }
+#endif
+
 // HIP's spellings of the built-in variables and of a dynamic shared array, for HIP kernels run
 // as CUDA.
 #define hipThreadIdx_x threadIdx.x

@@ -187,6 +187,36 @@ fn template_kernels_are_bound_to_the_launch_types() {
 }
 
 #[test]
+fn a_type_parameter_passed_through_a_host_template_is_read_from_its_callers() {
+    let text = "struct PayoffPut { double k; __host__ __device__ PayoffPut(double k) : k(k) {} __host__ __device__ double operator()(double s) const { return s < k ? k - s : 0; } };\n\
+template <int B, typename Payoff> __global__ void price(Payoff payoff, double* out, int n) { int i = blockIdx.x * B + threadIdx.x; out[i] = payoff(out[i]); }\n\
+template <typename Payoff> static void run(const Payoff &payoff, double* d, int n) { price<128><<<(n + 127) / 128, 128>>>(payoff, d, n); }\n\
+void host(double* d, int n, bool put) { if (put) run(PayoffPut(1.0), d, n); }\n";
+    let built = kernel_experiment(text, "price");
+    assert_eq!(
+        built.source.template_bindings,
+        vec![
+            ("B".to_string(), "128".to_string()),
+            ("Payoff".to_string(), "PayoffPut".to_string())
+        ],
+        "{}",
+        built.source.body
+    );
+    // A call whose argument gives no type leaves the parameter to the default binding.
+    let unknown = text.replace("run(PayoffPut(1.0), d, n)", "run(make_payoff(), d, n)");
+    let built = kernel_experiment(&unknown, "price");
+    assert!(
+        !built
+            .source
+            .template_bindings
+            .iter()
+            .any(|(name, value)| name == "Payoff" && value.contains("Payoff")),
+        "{:?}",
+        built.source.template_bindings
+    );
+}
+
+#[test]
 fn launch_site_constants_become_the_first_configuration() {
     let text = std::fs::read_to_string("kernels/unguarded-thread-index/bad.cu").unwrap();
     let configs = kernel_experiment(&text, "saxpy").experiment.configs;
@@ -1300,6 +1330,38 @@ fn a_file_compiled_inside_another_sees_the_headers_included_before_it() {
     );
     // The file itself is not included a second time through its includer.
     assert_eq!(program.matches("void mask").count(), 1, "{program}");
+}
+
+#[test]
+fn a_file_compiled_inside_a_header_sees_the_headers_that_header_includes_before_it() {
+    let root =
+        std::env::temp_dir().join(format!("cudalint-header-includer-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("sizes.h"), "#define TILE_DIM 16\n").unwrap();
+    std::fs::write(
+        root.join("small_systems.h"),
+        "#include \"sizes.h\"\n#include \"sweep_kernels.cu\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("main.cu"),
+        "#include \"small_systems.h\"\nint main() { return 0; }\n",
+    )
+    .unwrap();
+    let file = root.join("sweep_kernels.cu");
+    let text = "__global__ void sweep(float* out, int n) {\n  __shared__ float tile[TILE_DIM];\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  tile[threadIdx.x % TILE_DIM] = 1;\n  out[i] = tile[0];\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    let define = program.find("#define TILE_DIM 16");
+    assert!(
+        define.is_some_and(|at| at < program.find("void sweep").unwrap()),
+        "{program}"
+    );
 }
 
 #[test]

@@ -811,8 +811,9 @@ fn key_of(path: &std::path::Path) -> std::path::PathBuf {
 /// The most files of a folder read to find one that includes the file under test.
 const MAX_INCLUDER_CANDIDATES: usize = 64;
 
-/// A file of the same folder that includes `path` (`#include "kernels.cu"`), and the quoted
-/// includes it has before that line, in order.
+/// A file of the same folder that includes `path` (`#include "kernels.cu"`, in a source file or
+/// in a header such as `sweep_small_systems.h` that includes `tridiagonal.h` and then
+/// `sweep_kernels.cu`), and the quoted includes it has before that line, in order.
 fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<String>)> {
     let file_name = path.file_name()?.to_str()?;
     let folder = match path.parent() {
@@ -828,7 +829,12 @@ fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<S
                 && candidate
                     .extension()
                     .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "cu" | "cpp" | "cc" | "cxx" | "hip"))
+                    .is_some_and(|e| {
+                        matches!(
+                            e,
+                            "cu" | "cpp" | "cc" | "cxx" | "hip" | "h" | "cuh" | "hpp" | "hh"
+                        )
+                    })
                 && std::fs::metadata(candidate).is_ok_and(|m| m.len() <= MAX_INCLUDE_BYTES)
         })
         .take(MAX_INCLUDER_CANDIDATES)

@@ -110,6 +110,7 @@ fn pointee_array_extents(declaration: Node, source: &str) -> Vec<String> {
 }
 
 pub fn element_bytes(type_text: &str) -> Option<u64> {
+    let type_text = type_text.strip_prefix("std::").unwrap_or(type_text);
     Some(match type_text {
         "char" | "signed char" | "unsigned char" | "int8_t" | "uint8_t" | "bool" => 1,
         "short" | "unsigned short" | "ushort" | "int16_t" | "uint16_t" | "half" | "__half"
@@ -125,6 +126,8 @@ pub fn element_bytes(type_text: &str) -> Option<u64> {
 }
 
 fn scalar_shape(type_text: &str) -> ParameterShape {
+    // `std::uint32_t` is `uint32_t`.
+    let type_text = type_text.strip_prefix("std::").unwrap_or(type_text);
     match type_text {
         "float" => ParameterShape::Float,
         "double" => ParameterShape::Double,
@@ -448,13 +451,117 @@ fn deduce_template_arguments(
         let argument = position.and_then(|i| arguments.get(i).copied());
         let declared = argument
             .filter(|a| a.node_kind() == "identifier")
-            .and_then(|a| declared_type(model, host, text(a, source)));
+            .and_then(|a| variable_type(model, host, text(a, source), 0));
         match declared {
             Some(type_text) => given.push(type_text),
             None => break,
         }
     }
     given
+}
+
+/// How many function templates deep a type is followed through callers.
+const MAX_DEDUCTION_DEPTH: usize = 4;
+
+/// The type a variable of `host` holds, as a template argument deduced from it would be:
+/// its declared type without `const` and `&`. When that type is a type parameter of `host`
+/// itself (`template <typename Payoff> void run(const Payoff &payoff)`), it is read from the
+/// first call of `host` in the file whose argument gives one (`run(PayoffPut(K))`): any call
+/// is an instantiation the program makes.
+fn variable_type(model: &Model, host: &Function, name: &str, depth: usize) -> Option<String> {
+    let declared = declared_type(model, host, name)?;
+    let bare = bare_type(&declared);
+    if !host.template_parameters.contains(&bare) {
+        return Some(bare);
+    }
+    if depth >= MAX_DEDUCTION_DEPTH {
+        return None;
+    }
+    let position = host.parameters.iter().position(|p| p.name == name)?;
+    let source = model.source;
+    let mut deduced = None;
+    for caller in model.functions.iter().filter(|f| f.body != host.body) {
+        crate::syntax::walk_iterative(caller.body, |node| {
+            if deduced.is_some() {
+                return false;
+            }
+            if node.node_kind() != "call_expression" {
+                return true;
+            }
+            let callee = node.field("function").map(|f| match f.node_kind() {
+                "template_function" => f.field("name").map_or("", |n| text(n, source)),
+                _ => text(f, source),
+            });
+            if callee.and_then(|c| c.rsplit("::").next()) != Some(host.name.as_str()) {
+                return true;
+            }
+            let argument = node.field("arguments").and_then(|a| {
+                named_children(a)
+                    .filter(|c| c.node_kind() != "comment")
+                    .nth(position)
+            });
+            deduced = argument.and_then(|a| expression_type(model, caller, a, depth + 1));
+            true
+        });
+        if deduced.is_some() {
+            break;
+        }
+    }
+    deduced
+}
+
+/// The type of an argument expression, where the text says it: a variable's, or the class a
+/// constructor call builds (`PayoffPut(K)`, `PayoffPut{K}`) when the file defines that class.
+fn expression_type(
+    model: &Model,
+    function: &Function,
+    expression: Node,
+    depth: usize,
+) -> Option<String> {
+    let source = model.source;
+    match expression.node_kind() {
+        "identifier" => variable_type(model, function, text(expression, source), depth),
+        "call_expression" | "compound_literal_expression" => {
+            let class = expression
+                .field("function")
+                .or_else(|| expression.field("type"))
+                .filter(|f| matches!(f.node_kind(), "identifier" | "type_identifier"))
+                .map(|f| text(f, source))?;
+            defines_class(model, class).then(|| class.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Whether the file defines a `struct` or `class` of this name (with a body).
+fn defines_class(model: &Model, name: &str) -> bool {
+    let mut found = false;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if found {
+            return false;
+        }
+        if matches!(node.node_kind(), "struct_specifier" | "class_specifier")
+            && node.field("body").is_some()
+            && node
+                .field("name")
+                .is_some_and(|n| text(n, model.source) == name)
+        {
+            found = true;
+        }
+        // Classes are declared at namespace scope; function bodies need no search.
+        !matches!(node.node_kind(), "compound_statement")
+    });
+    found
+}
+
+/// A declared type as deduction sees it: `const Payoff &` is `Payoff`.
+fn bare_type(declared: &str) -> String {
+    declared
+        .replace('&', " ")
+        .split_whitespace()
+        .filter(|word| !matches!(*word, "const" | "volatile"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The type `host` declares `name` with: a parameter, or a local declared by value.

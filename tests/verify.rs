@@ -1365,6 +1365,30 @@ fn a_file_compiled_inside_a_header_sees_the_headers_that_header_includes_before_
 }
 
 #[test]
+fn a_std_pair_parameter_is_passed_as_its_two_members() {
+    let file = "#include <cstdint>\n__global__ void dropout(float* out, std::pair<uint64_t, uint32_t> seeds, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = (float)(seeds.first + seeds.second + i);\n}\n";
+    let built = kernel_experiment(file, "dropout");
+    assert!(
+        built
+            .source
+            .headers
+            .iter()
+            .any(|h| h.contains("<cuda/std/utility>") && h.contains("using cuda::std::pair;")),
+        "{:?}",
+        built.source.headers
+    );
+    let config = &built.experiment.configs[0];
+    let Argument::Bytes { value } = &config.arguments[1] else {
+        panic!("{:?}", config.arguments[1])
+    };
+    // `first` at 0 (8 bytes), `second` at 8 (4 bytes), padded to the pair's alignment of 8.
+    assert_eq!(value.len(), 16);
+    let first = u64::from_le_bytes(value[0..8].try_into().unwrap());
+    let second = u32::from_le_bytes(value[8..12].try_into().unwrap());
+    assert!(first > 0 && u64::from(second) == first, "{value:?}");
+}
+
+#[test]
 fn a_plain_struct_parameter_is_passed_as_its_bytes() {
     let file = "struct Grid { int nx; int ny; float h; };\nstruct Scale { double k; __host__ __device__ double operator()(double v) const { return k * v; } };\n__global__ void relax(float* u, Grid g) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  u[i] = g.h * (float)(g.nx + g.ny);\n}\ntemplate <int BLOCK, typename Op>\n__global__ void apply(double* out, Op op, int n) {\n  int i = blockIdx.x * BLOCK + threadIdx.x;\n  out[i] = op(1.0);\n}\nvoid run(double* d, int n) {\n  Scale twice;\n  twice.k = 2.0;\n  apply<128><<<(n + 127) / 128, 128>>>(d, twice, n);\n}\n";
     let relax = kernel_experiment(file, "relax");

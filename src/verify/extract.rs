@@ -246,7 +246,13 @@ const TOOLKIT_HEADERS_BY_USE: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// `std::pair` as libcu++ gives it to NVRTC, which has no <utility> of its own.
+const STD_PAIR: &str = "#include <cuda/std/utility>\nnamespace std { using cuda::std::pair; using cuda::std::make_pair; }";
+
 fn add_toolkit_headers_by_use(headers: &mut Vec<String>, body: &str) {
+    if body.contains("std::pair") && !headers.iter().any(|h| h.contains("cuda/std/utility")) {
+        headers.push(STD_PAIR.to_string());
+    }
     for (header, names) in TOOLKIT_HEADERS_BY_USE {
         let file = header
             .trim_start_matches("#include <")

@@ -88,6 +88,12 @@ fn layout(model: &Model, name: &str, depth: usize) -> Result<Record, String> {
     if depth > MAX_NESTING {
         return Err(format!("`{name}` nests too deeply"));
     }
+    if let Some(arguments) = name
+        .strip_prefix("pair<")
+        .and_then(|rest| rest.strip_suffix('>'))
+    {
+        return pair_layout(model, name, arguments, depth);
+    }
     let body = definition(model, name).ok_or_else(|| format!("`{name}` is not defined here"))?;
     let source = model.source;
     let mut size = 0u64;
@@ -174,6 +180,40 @@ fn layout(model: &Model, name: &str, depth: usize) -> Result<Record, String> {
     Ok(Record {
         name: name.to_string(),
         size,
+        align,
+        scalars,
+    })
+}
+
+/// `std::pair<A, B>`: `first` then `second`, each at its own alignment.
+fn pair_layout(model: &Model, name: &str, arguments: &str, depth: usize) -> Result<Record, String> {
+    let mut nesting = 0i32;
+    let split = arguments.char_indices().find(|&(_, c)| {
+        match c {
+            '<' | '(' => nesting += 1,
+            '>' | ')' => nesting -= 1,
+            _ => {}
+        }
+        c == ',' && nesting == 0
+    });
+    let Some((comma, _)) = split else {
+        return Err(format!("`{name}` is not a pair of two types"));
+    };
+    let normalize = |t: &str| {
+        t.replace("const", " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let first = field_layout(model, &normalize(&arguments[..comma]), depth + 1)?;
+    let second = field_layout(model, &normalize(&arguments[comma + 1..]), depth + 1)?;
+    let align = first.align.max(second.align);
+    let second_offset = first.size.div_ceil(second.align) * second.align;
+    let mut scalars = first.scalars;
+    scalars.extend(second.scalars.iter().map(|(o, v)| (second_offset + o, *v)));
+    Ok(Record {
+        name: name.to_string(),
+        size: (second_offset + second.size).div_ceil(align) * align,
         align,
         scalars,
     })

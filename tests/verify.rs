@@ -1304,25 +1304,39 @@ fn project_headers_are_written_as_a_build_for_this_device_compiles_them() {
     assert!(!program.contains("width = 4"), "{program}");
 }
 
-#[test]
-fn a_file_compiled_inside_another_sees_the_headers_included_before_it() {
-    let root = std::env::temp_dir().join(format!("cudalint-includer-{}", std::process::id()));
+/// The program `--verify` builds for the first kernel of `name`, written with `files` into a
+/// folder of its own (`tag` names the folder).
+fn program_in_folder(tag: &str, files: &[(&str, &str)], name: &str, text: &str) -> String {
+    let root = std::env::temp_dir().join(format!("cudalint-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(root.join("types.h"), "typedef unsigned char byte_t;\n").unwrap();
-    std::fs::write(
-        root.join("main.cu"),
-        "#include <cstdio>\n#include \"types.h\"\n#include \"kernels.cu\"\nint main() { return 0; }\n",
-    )
-    .unwrap();
-    let file = root.join("kernels.cu");
-    let text = "__global__ void mask(byte_t* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 1;\n}\n";
+    for (file_name, contents) in files {
+        std::fs::write(root.join(file_name), contents).unwrap();
+    }
+    let file = root.join(name);
     std::fs::write(&file, text).unwrap();
     let program = with_model(&file, text, |m| {
         experiment_for_kernel(m, 0).map(|built| built.source.source())
     })
     .unwrap();
     std::fs::remove_dir_all(&root).ok();
-    let program = program.unwrap();
+    program.unwrap()
+}
+
+#[test]
+fn a_file_compiled_inside_another_sees_the_headers_included_before_it() {
+    let text = "__global__ void mask(byte_t* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 1;\n}\n";
+    let program = program_in_folder(
+        "includer",
+        &[
+            ("types.h", "typedef unsigned char byte_t;\n"),
+            (
+                "main.cu",
+                "#include <cstdio>\n#include \"types.h\"\n#include \"kernels.cu\"\nint main() { return 0; }\n",
+            ),
+        ],
+        "kernels.cu",
+        text,
+    );
     let typedef = program.find("typedef unsigned char byte_t;");
     assert!(
         typedef.is_some_and(|at| at < program.find("void mask").unwrap()),
@@ -1334,29 +1348,23 @@ fn a_file_compiled_inside_another_sees_the_headers_included_before_it() {
 
 #[test]
 fn a_file_compiled_inside_a_header_sees_the_headers_that_header_includes_before_it() {
-    let root =
-        std::env::temp_dir().join(format!("cudalint-header-includer-{}", std::process::id()));
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(root.join("sizes.h"), "#define TILE_DIM 16\n").unwrap();
-    std::fs::write(
-        root.join("small_systems.h"),
-        "#include \"sizes.h\"\n#include \"sweep_kernels.cu\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("main.cu"),
-        "#include \"small_systems.h\"\nint main() { return 0; }\n",
-    )
-    .unwrap();
-    let file = root.join("sweep_kernels.cu");
     let text = "__global__ void sweep(float* out, int n) {\n  __shared__ float tile[TILE_DIM];\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  tile[threadIdx.x % TILE_DIM] = 1;\n  out[i] = tile[0];\n}\n";
-    std::fs::write(&file, text).unwrap();
-    let program = with_model(&file, text, |m| {
-        experiment_for_kernel(m, 0).map(|built| built.source.source())
-    })
-    .unwrap();
-    std::fs::remove_dir_all(&root).ok();
-    let program = program.unwrap();
+    let program = program_in_folder(
+        "header-includer",
+        &[
+            ("sizes.h", "#define TILE_DIM 16\n"),
+            (
+                "small_systems.h",
+                "#include \"sizes.h\"\n#include \"sweep_kernels.cu\"\n",
+            ),
+            (
+                "main.cu",
+                "#include \"small_systems.h\"\nint main() { return 0; }\n",
+            ),
+        ],
+        "sweep_kernels.cu",
+        text,
+    );
     let define = program.find("#define TILE_DIM 16");
     assert!(
         define.is_some_and(|at| at < program.find("void sweep").unwrap()),

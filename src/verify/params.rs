@@ -192,6 +192,9 @@ pub const UNKNOWN_DYNAMIC_SHARED_BYTES: u32 = 48 * 1024;
 /// multiple of the block, so the last block has threads past the end. A block shape known from a
 /// launch is kept: kernels size shared arrays and loops by the block they are written for, and
 /// any other block faults before the access under test.
+/// The size of the smallest problem tried: fewer elements than one block has threads.
+const SMALL_PROBLEM: u64 = 7;
+
 pub fn adversarial_configs(
     shapes: &[(String, ParameterShape)],
     two_dimensional: bool,
@@ -210,11 +213,13 @@ pub fn adversarial_configs(
         let block = shape.block.map(|b| b.max(1));
         let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
         // The second count is two and a half blocks: a kernel that indexes by threadIdx alone
-        // still finds a whole block of elements.
+        // still finds a whole block of elements. The last is a problem smaller than one block,
+        // where a kernel whose loops run up to a size kept in registers (`float v[8]` filled for
+        // `i < iterations`) fits its own arrays.
         let sizes = if two_dimensional {
-            [37, 100]
+            [37, 100, SMALL_PROBLEM]
         } else {
-            [1000, (threads * 5 / 2).max(2)]
+            [1000, (threads * 5 / 2).max(2), SMALL_PROBLEM]
         };
         for size in sizes {
             let (size, grid) = if two_dimensional {
@@ -237,6 +242,7 @@ pub fn adversarial_configs(
         if !two_dimensional {
             plans.push((37, [3, 3, 1], [16, 16, 1]));
         }
+        plans.push((SMALL_PROBLEM, [1, 1, 1], [64, 1, 1]));
     }
     // Each integer, a parameter's or a struct field's, may be one dimension of the data.
     let integers: usize = shapes

@@ -1386,6 +1386,33 @@ fn a_file_compiled_inside_a_header_sees_the_headers_that_header_includes_before_
 }
 
 #[test]
+fn standard_type_traits_come_from_libcuxx_by_use() {
+    let file = "#include <type_traits>\ntemplate <typename T> __global__ void fill(T* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i] = std::is_same<T, float>::value ? 1 : 2;\n}\nvoid run(float* d, int n) { fill<float><<<(n + 255) / 256, 256>>>(d, n); }\n";
+    let built = kernel_experiment(file, "fill");
+    let traits: Vec<&String> = built
+        .source
+        .headers
+        .iter()
+        .filter(|h| h.contains("<cuda/std/type_traits>"))
+        .collect();
+    assert_eq!(traits.len(), 1, "{:?}", built.source.headers);
+    assert!(
+        traits[0].contains("namespace std { using cuda::std::is_same; }"),
+        "{traits:?}"
+    );
+    // `std::is_same_v` is not `std::is_same`.
+    let other = kernel_experiment(
+        &file.replace("std::is_same<T, float>::value", "std::is_same_v<T, float>"),
+        "fill",
+    );
+    assert!(!other
+        .source
+        .headers
+        .iter()
+        .any(|h| h.contains("using cuda::std::is_same;")));
+}
+
+#[test]
 fn a_std_pair_parameter_is_passed_as_its_two_members() {
     let file = "#include <cstdint>\n__global__ void dropout(float* out, std::pair<uint64_t, uint32_t> seeds, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = (float)(seeds.first + seeds.second + i);\n}\n";
     let built = kernel_experiment(file, "dropout");
@@ -1394,7 +1421,9 @@ fn a_std_pair_parameter_is_passed_as_its_two_members() {
             .source
             .headers
             .iter()
-            .any(|h| h.contains("<cuda/std/utility>") && h.contains("using cuda::std::pair;")),
+            .any(|h| h.contains("<cuda/std/utility>")
+                && h.contains("using cuda::std::pair;")
+                && !h.contains("make_pair")),
         "{:?}",
         built.source.headers
     );

@@ -246,13 +246,74 @@ const TOOLKIT_HEADERS_BY_USE: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// `std::pair` as libcu++ gives it to NVRTC, which has no <utility> of its own.
-const STD_PAIR: &str = "#include <cuda/std/utility>\nnamespace std { using cuda::std::pair; using cuda::std::make_pair; }";
+/// Names of the C++ standard library that device code uses (`std::pair` parameters,
+/// `std::is_same` in a template), and the libcu++ header NVRTC has them in (it has no <utility>
+/// or <type_traits> of its own): each name used as `std::NAME` is brought into `std` from
+/// `cuda::std`.
+const LIBCUXX_BY_USE: &[(&str, &[&str])] = &[
+    (
+        "<cuda/std/utility>",
+        &["pair", "make_pair", "swap", "move", "forward", "declval"],
+    ),
+    (
+        "<cuda/std/type_traits>",
+        &[
+            "is_same",
+            "enable_if",
+            "conditional",
+            "integral_constant",
+            "true_type",
+            "false_type",
+            "is_integral",
+            "is_floating_point",
+            "is_signed",
+            "is_unsigned",
+            "is_pointer",
+            "remove_cv",
+            "remove_reference",
+            "remove_pointer",
+            "decay",
+        ],
+    ),
+    ("<cuda/std/limits>", &["numeric_limits"]),
+];
+
+fn add_libcuxx_by_use(headers: &mut Vec<String>, body: &str) {
+    for (header, names) in LIBCUXX_BY_USE {
+        if headers.iter().any(|h| h.contains(header)) {
+            continue;
+        }
+        let used: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|name| uses_std_name(body, name))
+            .collect();
+        if used.is_empty() {
+            continue;
+        }
+        let declarations: String = used
+            .iter()
+            .map(|name| format!(" using cuda::std::{name};"))
+            .collect();
+        headers.push(format!(
+            "#include {header}\nnamespace std {{{declarations} }}"
+        ));
+    }
+}
+
+/// Whether `body` names `std::NAME` (not `std::NAME_suffix`).
+fn uses_std_name(body: &str, name: &str) -> bool {
+    let qualified = format!("std::{name}");
+    body.match_indices(&qualified).any(|(at, _)| {
+        let before = body[..at].chars().next_back();
+        let after = body[at + qualified.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
 
 fn add_toolkit_headers_by_use(headers: &mut Vec<String>, body: &str) {
-    if body.contains("std::pair") && !headers.iter().any(|h| h.contains("cuda/std/utility")) {
-        headers.push(STD_PAIR.to_string());
-    }
+    add_libcuxx_by_use(headers, body);
     for (header, names) in TOOLKIT_HEADERS_BY_USE {
         let file = header
             .trim_start_matches("#include <")

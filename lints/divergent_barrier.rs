@@ -101,6 +101,13 @@ mod tests {
                 "__global__ void k(float* o, int padded_width) { for (int j = threadIdx.x; j < padded_width; j += blockDim.x) { __syncthreads(); } }",
                 // a constant step with every remaining thread below it
                 "#define TILE 128\n__global__ void k(float* o, int n) { assert(threadIdx.x < TILE); for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
+                // a template step no narrower than the launch's block, over a count its caller
+                // scales to a multiple of it
+                "template <int T> __global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += T) { __syncthreads(); } }\nvoid run(float* o, int n) { k<256><<<1, 256>>>(o, n); }\nint main(int c, char** v) { int n = atoi(v[1]); n *= 1024; run(0, n); return 0; }",
+                // an early return no thread takes: a grid rounded up over a count the block divides
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int t) { int n = t * 1024; k<<<(n + 255) / 256, 256>>>(o, n); }",
+                // the block is exactly one group: `threadIdx.x / W` is 0
+                "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<n, W>>>(o, n); }",
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
@@ -120,6 +127,14 @@ mod tests {
                 "__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x) { if (o[i] > 0) i++; __syncthreads(); } }",
                 // a constant step the block may exceed
                 "#define TILE 128\n__global__ void k(float* o, int n) { for (int i = threadIdx.x; i < (n / TILE) * TILE; i += TILE) { __syncthreads(); } }",
+                // a template step over a count some caller passes as it came
+                "template <int T> __global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += T) { __syncthreads(); } }\nvoid run(float* o, int n) { k<256><<<1, 256>>>(o, n); }\nint main(int c, char** v) { int n = atoi(v[1]); run(0, n * 1024); run(0, n); return 0; }",
+                // a block wider than the step
+                "template <int T> __global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += T) { __syncthreads(); } }\nvoid f(float* o, int t) { k<256><<<1, 512>>>(o, t * 1024); }",
+                // a count the block does not divide
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int t) { int n = t * 1000; k<<<(n + 255) / 256, 256>>>(o, n); }",
+                // two groups in a block
+                "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + 2 * blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<(n + 1) / 2, 2 * W>>>(o, n); }",
             ],
         );
     }

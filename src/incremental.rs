@@ -56,7 +56,8 @@ pub fn relint(
     settings: &Settings,
 ) -> (Option<Kept>, FileOutcome) {
     // the same view as `engine::lint_text`: `defines` from the configuration choose branches
-    let view = source::preprocess_with(text, &settings.view_options());
+    let mut view = source::preprocess_with(text, &settings.view_options());
+    engine::add_included_defines(path, text, &mut view, settings);
     let (tree, mut functions, lookups) = match previous {
         Some(mut previous) => {
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {

@@ -73,6 +73,12 @@ pub fn updates_itself(value: Node, source: &str) -> bool {
     updates_itself_within(value, Within::new(value), source)
 }
 
+/// Whether the definition `value` (as `reaching` takes them) runs on every path from the start
+/// of `scope` to `at`: nothing can skip it on the way there.
+pub fn on_every_path<'t>(value: Node<'t>, at: Node<'t>, scope: Node<'t>) -> bool {
+    dominates(value, at, Within::new(scope))
+}
+
 fn updates_itself_within<'t>(value: Node<'t>, within: Within<'t>, source: &str) -> bool {
     match completion(value, within) {
         Some(node) if node.node_kind() == "assignment_expression" => operator(node, source) != "=",

@@ -1,6 +1,7 @@
 //! Block-wide barriers and whether the conditions that reach them split a block.
 
 use super::*;
+use crate::model::launch::AXIS_NAMES;
 
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
@@ -76,8 +77,118 @@ impl<'a, 't> Analyzer<'a, 't> {
         !moved_in_body
             && self.expression_deps(step, 0).is_uniform()
             && self.expression_deps(limit, 0).is_uniform()
-            && self.starts_below(start, step)
-            && self.multiple_of(limit, step, 0) != Multiple::No
+            && ((self.starts_below(start, step)
+                && self.multiple_of(limit, step, 0) != Multiple::No)
+                || self.launches_give_whole_trips(start, step, limit))
+    }
+
+    /// `for (k = threadIdx.x; k < n; k += STEP)` where every visible launch gives a block no
+    /// wider than the step on that axis and passes an `n` the step divides (`paths *= 1024`
+    /// before a launch stepping by 256, a template `STEP` of 256 with a block of 256): every
+    /// thread runs `n / STEP` iterations. No launch visible: nothing is known.
+    fn launches_give_whole_trips(&self, start: Node<'t>, step: Node<'t>, limit: Node<'t>) -> bool {
+        let Some(axis) = self
+            .launch_axis(start, "threadIdx", 0)
+            .and_then(|field| AXIS_NAMES.iter().position(|a| *a == field))
+        else {
+            return false;
+        };
+        let launches = &self.out.launches;
+        !launches.is_empty()
+            && launches.iter().all(|launch| {
+                let Some(step) = self.value_at_launch(step, launch, 0).filter(|s| *s > 0) else {
+                    return false;
+                };
+                launch.block[axis].is_some_and(|block| block <= step)
+                    && self.factor_at_launch(limit, launch, 0) % step == 0
+            })
+    }
+
+    /// The value `node` has at `launch`, when the launch fixes it: a constant, the launch's
+    /// block dimension for `blockDim`, its template argument for a template parameter.
+    pub(super) fn value_at_launch(
+        &self,
+        node: Node<'t>,
+        launch: &LaunchSite,
+        depth: usize,
+    ) -> Option<i128> {
+        if depth > 6 {
+            return None;
+        }
+        if let Some(value) = self.constant_value(node, 0) {
+            return Some(i128::from(value));
+        }
+        let node = strip(node, self.source);
+        if let Some(field) = self.launch_axis(node, "blockDim", 0) {
+            let axis = AXIS_NAMES.iter().position(|a| *a == field)?;
+            return launch.block[axis];
+        }
+        if node.node_kind() != "identifier" {
+            return None;
+        }
+        let name = self.text(node);
+        if self.updated.contains(name) {
+            return None;
+        }
+        if let Some(value) = launch.template_value(&self.function.template_parameters, name) {
+            return Some(value);
+        }
+        match self.definitions.get(name).map(Vec::as_slice) {
+            Some([value]) if self.function.parameter(name).is_none() => {
+                self.value_at_launch(*value, launch, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The largest constant known to divide the value `node` has at `launch` (1 when none is
+    /// known): a kernel parameter takes what the launch passes (`LaunchSite::argument_factors`).
+    fn factor_at_launch(&self, node: Node<'t>, launch: &LaunchSite, depth: usize) -> i128 {
+        if depth > 6 {
+            return 1;
+        }
+        if let Some(value) = self.value_at_launch(node, launch, 0) {
+            return value.checked_abs().unwrap_or(1);
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if self.updated.contains(name) {
+                    return 1;
+                }
+                if self.definitions.contains_key(name) {
+                    return match self.definitions.get(name).map(Vec::as_slice) {
+                        Some([value]) if self.function.parameter(name).is_none() => {
+                            self.factor_at_launch(*value, launch, depth + 1)
+                        }
+                        _ => 1,
+                    };
+                }
+                let position = self.function.parameters.iter().position(|p| p.name == name);
+                match (position, launch.arity) {
+                    (Some(at), Some(arity)) if arity == self.function.parameters.len() => {
+                        launch.argument_factors.get(at).copied().unwrap_or(1)
+                    }
+                    _ => 1,
+                }
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return 1;
+                };
+                let (a, b) = (
+                    self.factor_at_launch(left, launch, depth + 1),
+                    self.factor_at_launch(right, launch, depth + 1),
+                );
+                match operator(node, self.source) {
+                    "*" => a.checked_mul(b).unwrap_or(a.max(b)),
+                    "+" | "-" => gcd(a, b),
+                    _ => 1,
+                }
+            }
+            _ => 1,
+        }
     }
 
     /// `k < limit` or `limit > k`: the loop variable and its limit.
@@ -188,7 +299,12 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `threadIdx.y` is `Some("y")` for `object` `threadIdx`, as is a local defined once as it.
-    fn launch_axis(&self, node: Node<'t>, object: &str, depth: usize) -> Option<&'a str> {
+    pub(super) fn launch_axis(
+        &self,
+        node: Node<'t>,
+        object: &str,
+        depth: usize,
+    ) -> Option<&'a str> {
         let node = strip(node, self.source);
         match node.node_kind() {
             "field_expression" => {
@@ -476,6 +592,15 @@ impl<'t> Analyzer<'_, 't> {
             Some(_) => false,
         }
     }
+}
+
+/// The greatest common divisor, with `gcd(0, b) == b`.
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// A name that says its value is rounded to a multiple.

@@ -2,6 +2,7 @@
 
 use super::calls::callee_name;
 use super::*;
+use crate::model::launch::AXIS_NAMES;
 
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- definitions -------------------------------------------------------------------
@@ -322,6 +323,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
             }
+            // `threadIdx.x / WORD` where every launch's block is at most `WORD` wide: 0 for
+            // every thread (the block is exactly one group)
+            "binary_expression"
+                if matches!(operator(node, self.source), "/")
+                    && self.quotient_zero_at_every_launch(node) =>
+            {
+                Deps::NONE
+            }
             // `(k * blockDim.x + threadIdx.x) / blockDim.x`: the thread's part is below the
             // divisor, so the quotient is the same for the whole block
             "binary_expression"
@@ -507,6 +516,27 @@ impl<'a, 't> Analyzer<'a, 't> {
             }),
             _ => whole,
         })
+    }
+
+    /// `threadIdx.x / C` with every visible launch's block no wider than `C` on that axis (`C`
+    /// a constant or a template argument there): the quotient is 0 in every thread.
+    fn quotient_zero_at_every_launch(&self, quotient: Node<'t>) -> bool {
+        let (Some(left), Some(right)) = (quotient.field("left"), quotient.field("right")) else {
+            return false;
+        };
+        let Some(axis) = self
+            .launch_axis(left, "threadIdx", 0)
+            .and_then(|field| AXIS_NAMES.iter().position(|a| *a == field))
+        else {
+            return false;
+        };
+        !self.out.launches.is_empty()
+            && self.out.launches.iter().all(|launch| {
+                match (launch.block[axis], self.value_at_launch(right, launch, 0)) {
+                    (Some(block), Some(divisor)) => block > 0 && block <= divisor,
+                    _ => false,
+                }
+            })
     }
 
     /// Whether every visible launch keeps this global index inside the problem: each axis its

@@ -534,6 +534,17 @@ impl<'t> Classifier<'_, 't> {
                             return GridAxis::Exact;
                         }
                     }
+                    // `(n + 255) / 256` with `n = k * 1024`: an extent the block divides, for
+                    // any `k`, leaves no thread over
+                    if let (true, Some(divisor)) = (self.constants_divide, divisor) {
+                        if divisor > 0
+                            && self
+                                .rounded_total(left, &total)
+                                .is_some_and(|node| self.known_factor(node, 0) % divisor == 0)
+                        {
+                            return GridAxis::Exact;
+                        }
+                    }
                     return GridAxis::RoundedUp(total);
                 }
                 // a floor division (`width / dimBlock.x`) never adds threads, whatever it
@@ -802,19 +813,158 @@ impl<'t> Classifier<'_, 't> {
         }
     }
 
-    /// `ceil(total / divisor)` blocks: exact when both are constants and the divisor divides
-    /// the total (`DIV_UP(400, 8)`), else rounded up from `total`.
+    /// `ceil(total / divisor)` blocks: exact when the divisor is a constant that divides the
+    /// total (`DIV_UP(400, 8)`, `DIV_UP(k * 1024, 256)`), else rounded up from `total`.
     fn rounded_up(&self, total: Node<'t>, divisor: Node<'t>) -> GridAxis {
         if !self.constants_divide {
             return GridAxis::RoundedUp(normalized(total, self.source));
         }
-        if let (Some(t), Some(d)) = (super::constant(total, self), super::constant(divisor, self)) {
-            if d > 0 && t >= 0 && t % d == 0 {
+        if let Some(d) = super::constant(divisor, self) {
+            let nonnegative = super::constant(total, self).is_none_or(|t| t >= 0);
+            if d > 0 && nonnegative && self.known_factor(total, 0) % d == 0 {
                 return GridAxis::Exact;
             }
         }
         GridAxis::RoundedUp(normalized(total, self.source))
     }
+
+    /// The term of the sum `left` that `rounded_numerator` found as the extent `total`.
+    fn rounded_total(&self, left: Node<'t>, total: &str) -> Option<Node<'t>> {
+        sum_terms(left, self.source)
+            .into_iter()
+            .find(|(added, term)| *added && normalized(*term, self.source) == total)
+            .map(|(_, term)| term)
+    }
+
+    /// The largest constant known to divide the value of `node` where it is read: 1 when none
+    /// is known, 0 for zero. `n * 1024` is a multiple of 1024 whatever `n` is; a sum is a
+    /// multiple of what divides each term; a local contributes what divides every value that
+    /// reaches the read, or, scaled in place last on every path there (`n *= 1024`), the scale.
+    pub(super) fn known_factor(&self, node: Node<'t>, depth: usize) -> i128 {
+        if depth > 12 {
+            return 1;
+        }
+        if let Some(value) = super::constant(node, self) {
+            return value.checked_abs().unwrap_or(1);
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return 1;
+                };
+                match operator(node, self.source) {
+                    "*" => {
+                        let (a, b) = (
+                            self.known_factor(left, depth + 1),
+                            self.known_factor(right, depth + 1),
+                        );
+                        a.checked_mul(b).unwrap_or(a.max(b))
+                    }
+                    "<<" => {
+                        let a = self.known_factor(left, depth + 1);
+                        match super::constant(right, self) {
+                            Some(shift @ 0..=40) => a.checked_mul(1 << shift).unwrap_or(a),
+                            _ => a,
+                        }
+                    }
+                    "+" | "-" => gcd(
+                        self.known_factor(left, depth + 1),
+                        self.known_factor(right, depth + 1),
+                    ),
+                    _ => 1,
+                }
+            }
+            "identifier" => {
+                let name = self.text(node);
+                let Some(values) = self.locals.values.get(name) else {
+                    return match self.locals.file_constants.get(name) {
+                        Some(value) => self.known_factor(*value, depth + 1),
+                        None => 1,
+                    };
+                };
+                if values
+                    .iter()
+                    .any(|v| written_through_address(*v, self.source))
+                {
+                    return 1;
+                }
+                let scope = self.locals.scope.unwrap_or(node);
+                let reaching = reaching::reaching(values, node, scope, self.source);
+                if reaching.is_empty() {
+                    return 1;
+                }
+                if let Some(scale) = self.scaled_last(&reaching, node, scope, depth) {
+                    return scale;
+                }
+                if reaching
+                    .iter()
+                    .any(|v| reaching::updates_itself(*v, self.source))
+                {
+                    return 1;
+                }
+                reaching.iter().fold(0, |all, value| {
+                    gcd(all, self.known_factor(*value, depth + 1))
+                })
+            }
+            "call_expression" => {
+                let name = node
+                    .field("function")
+                    .map(|f| callee_name(f, self.source))
+                    .unwrap_or("");
+                match (name, syntax::call_arguments(node).as_slice()) {
+                    (
+                        "static_cast" | "int" | "unsigned" | "size_t" | "long" | "int64_t"
+                        | "uint64_t" | "int32_t" | "uint32_t",
+                        [only],
+                    ) => self.known_factor(*only, depth + 1),
+                    _ => 1,
+                }
+            }
+            _ => 1,
+        }
+    }
+
+    /// `n *= 1024;` (or `n <<= 10;`) as the last definition of `n` before `read`, on every path
+    /// to it, with no later one carried round a loop: the scale it multiplies by.
+    fn scaled_last(
+        &self,
+        reaching: &[Node<'t>],
+        read: Node<'t>,
+        scope: Node<'t>,
+        depth: usize,
+    ) -> Option<i128> {
+        if reaching.iter().any(|v| v.start_byte() >= read.start_byte()) {
+            return None;
+        }
+        let last = reaching.iter().max_by_key(|v| v.start_byte())?;
+        let assignment = last
+            .parent()
+            .filter(|p| p.node_kind() == "assignment_expression")?;
+        if assignment.field("left").map(|l| l.id()) != Some(last.id())
+            || !reaching::on_every_path(*last, read, scope)
+        {
+            return None;
+        }
+        let right = assignment.field("right")?;
+        match operator(assignment, self.source) {
+            "*=" => Some(self.known_factor(right, depth + 1)),
+            "<<=" => match super::constant(right, self) {
+                Some(shift @ 0..=40) => Some(1 << shift),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The greatest common divisor, with `gcd(0, b) == b`.
+pub(super) fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The terms of a chain of `+`/`-`, each with its sign (true for added).

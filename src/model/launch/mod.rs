@@ -103,6 +103,12 @@ pub struct LaunchSite {
     /// launching function's locals as names, once with each local defined once replaced by its
     /// value; none when the launch gives no buffer allocated in sight.
     pub sizes: Vec<LaunchSizes>,
+    /// Per argument: the largest constant known to divide its value (1 when none is known):
+    /// `n` after `n *= 1024` is a multiple of 1024, as is `k * 1024`.
+    pub argument_factors: Vec<i128>,
+    /// The launched kernel's template arguments (`k<256, float>`), each with its value when it
+    /// is an integer constant.
+    pub template_arguments: Vec<Option<i128>>,
 }
 
 /// A launch's grid, block, scalar arguments and buffers as symbolic values over the host's
@@ -223,6 +229,15 @@ impl LaunchSite {
             && self.grid_in_arguments == other.grid_in_arguments
             && self.shared_bytes == other.shared_bytes
             && self.sizes == other.sizes
+            && self.argument_factors == other.argument_factors
+            && self.template_arguments == other.template_arguments
+    }
+
+    /// The value a kernel's `template_parameters` (as the model lists them: each parameter's
+    /// name, in order) give `name` at this launch, when it is an integer constant.
+    pub fn template_value(&self, template_parameters: &[String], name: &str) -> Option<i128> {
+        let position = template_parameters.iter().position(|p| p == name)?;
+        *self.template_arguments.get(position)?
     }
 
     /// How many elements of type `element` (any, for a template parameter) the buffer passed at
@@ -361,6 +376,7 @@ pub fn launches_in<'t>(
     // the locals a launch sees: the function's, and those of the lambda it sits in
     let mut by_lambda: Vec<(Option<Node<'t>>, Locals<'t>)> = Vec::new();
     let mut sites = Vec::new();
+    let mut passed_factors: Option<Vec<i128>> = None;
     for (call, chevron) in calls {
         let lambda = enclosing_lambda(call, function.body);
         let at = match by_lambda
@@ -380,11 +396,84 @@ pub fn launches_in<'t>(
             helpers,
             constants_divide: true,
         };
-        if let Some(site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
+        if let Some(mut site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
+            // a parameter of the launching function passed on as it came: what its callers pass
+            for (at, argument) in site.arguments.iter().enumerate() {
+                let Some(position) = function.parameters.iter().position(|p| p.name == *argument)
+                else {
+                    continue;
+                };
+                if locals.values.contains_key(argument.as_str()) {
+                    continue;
+                }
+                let passed = passed_factors
+                    .get_or_insert_with(|| parameter_factors(function, source, helpers));
+                if let (Some(factor), Some(slot)) =
+                    (passed.get(position), site.argument_factors.get_mut(at))
+                {
+                    *slot = (*slot).max(*factor);
+                }
+            }
             sites.extend(through_pointer(site, locals, source));
         }
     }
     sites
+}
+
+/// Per parameter of `function`: the largest constant known to divide what every call of it in
+/// its file passes there (`run(paths)` after `paths *= 1024`), 1 when that is not known or no
+/// call is seen.
+fn parameter_factors<'t>(
+    function: &super::Function<'t>,
+    source: &'t str,
+    helpers: &dyn GridHelpers,
+) -> Vec<i128> {
+    let arity = function.parameters.len();
+    let mut root = function.body;
+    while let Some(parent) = root.up() {
+        root = parent;
+    }
+    let mut calls = Vec::new();
+    syntax::walk_iterative(root, |node| {
+        if node.node_kind() == "call_expression"
+            && node
+                .field("function")
+                .is_some_and(|f| grid::callee_name(f, source) == function.name)
+            && syntax::call_arguments(node).len() == arity
+        {
+            calls.push(node);
+        }
+        calls.len() < 64
+    });
+    let mut factors: Option<Vec<i128>> = None;
+    for call in calls {
+        let Some(body) = std::iter::successors(call.up(), |n| n.up())
+            .find(|n| n.node_kind() == "function_definition")
+            .and_then(|f| f.field("body"))
+        else {
+            return vec![1; arity];
+        };
+        let locals = Locals::of(body, source);
+        let classifier = Classifier {
+            source,
+            locals: &locals,
+            helpers,
+            constants_divide: true,
+        };
+        let passed: Vec<i128> = syntax::call_arguments(call)
+            .into_iter()
+            .map(|a| classifier.known_factor(a, 0).max(1))
+            .collect();
+        factors = Some(match factors {
+            None => passed,
+            Some(all) => all
+                .into_iter()
+                .zip(passed)
+                .map(|(a, b)| grid::gcd(a, b))
+                .collect(),
+        });
+    }
+    factors.unwrap_or_else(|| vec![1; arity])
 }
 
 /// The innermost lambda around `node` inside `body`, if any.
@@ -539,8 +628,10 @@ fn launch_site<'t>(
 ) -> Option<LaunchSite> {
     let source = classifier.source;
     let arguments = syntax::call_arguments(call);
+    let kernel_name_node;
     let (kernel, grid, block, kernel_arguments, shared) = if chevron {
         let function = call.field("function")?;
+        kernel_name_node = Some(function);
         let kernel = launched_kernel(function, source);
         let config = syntax::launch_configuration(call);
         (
@@ -571,6 +662,7 @@ fn launch_site<'t>(
                 _ => break,
             }
         }
+        kernel_name_node = Some(kernel_node);
         let kernel = launched_kernel(kernel_node, source);
         // `hipLaunchKernelGGL` passes the kernel's arguments after the shared bytes and stream,
         // the CUDA APIs as an array of pointers
@@ -655,6 +747,13 @@ fn launch_site<'t>(
         .map(|a| is_allocated_in_sight(allocations, *a, source))
         .collect();
     let kernel_argument_nodes = kernel_arguments.clone();
+    let argument_factors = kernel_arguments
+        .iter()
+        .map(|a| classifier.known_factor(*a, 0).max(1))
+        .collect();
+    let template_arguments = kernel_name_node
+        .map(|name| template_argument_values(classifier, name))
+        .unwrap_or_default();
     let arguments: Vec<String> = kernel_arguments
         .into_iter()
         .map(|a| normalized(a, source))
@@ -731,7 +830,57 @@ fn launch_site<'t>(
         grid_in_arguments,
         shared_bytes,
         sizes,
+        argument_factors,
+        template_arguments,
     })
+}
+
+/// `k<256, float>`, `HIP_KERNEL_NAME(k<256>)`, `ns::k<B>`: each template argument's value when
+/// it is an integer constant (a literal, a define, a constant local).
+fn template_argument_values<'t>(
+    classifier: &Classifier<'_, 't>,
+    name: Node<'t>,
+) -> Vec<Option<i128>> {
+    let source = classifier.source;
+    let mut name = strip(name, source);
+    for _ in 0..4 {
+        match name.node_kind() {
+            "template_function" => break,
+            "qualified_identifier" => match name.field("name") {
+                Some(inner) => name = inner,
+                None => return Vec::new(),
+            },
+            "call_expression" => match name.field("arguments").and_then(|a| a.named_child(0)) {
+                Some(inner) => name = strip(inner, source),
+                None => return Vec::new(),
+            },
+            _ => return Vec::new(),
+        }
+    }
+    let Some(list) = name.field("arguments") else {
+        return Vec::new();
+    };
+    named_children(list)
+        .filter(|c| c.node_kind() != "comment")
+        .map(|argument| match argument.node_kind() {
+            "type_descriptor" => {
+                // `k<BLOCK>` parses the name as a type: a define or constant of that name
+                let written = text(argument, source).trim();
+                constant_named(classifier, written)
+            }
+            _ => constant(argument, classifier),
+        })
+        .collect()
+}
+
+/// The value of a constant named `name` where a launch is: a define or a local or file-scope
+/// constant.
+fn constant_named(classifier: &Classifier<'_, '_>, name: &str) -> Option<i128> {
+    let scope = LaunchScope(classifier);
+    match scope.definition(name) {
+        Some(value) => constant(value, classifier),
+        None => size::parse_number(scope.define(name)?.trim()),
+    }
 }
 
 /// The value of each component of a launch's block (or grid) argument: `dim3(a, b)`, a local
@@ -1789,6 +1938,9 @@ fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128>
     let node = strip(node, classifier.source);
     // `dim3 threads(TILE, TILE)` parses as a declaration: its components are type names
     if node.node_kind() == "type_identifier" {
+        if let Some(value) = table_entry_constant(node, classifier) {
+            return Some(value);
+        }
         let name = text(node, classifier.source);
         return match scope.definition(name) {
             Some(value) => evaluator.eval(value)?.as_constant(),
@@ -1796,4 +1948,45 @@ fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128>
         };
     }
     evaluator.eval(node)?.as_constant()
+}
+
+/// `dim3 block(sizes[0], sizes[1])` parses as a declaration of array parameters: for the type
+/// name `sizes` of the parameter `sizes[0]`, the constant the function assigns to `sizes[0]`
+/// (`sizes[0] = BLOCK_X;`), when every assignment of that entry gives the same one.
+fn table_entry_constant<'t>(name: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
+    let source = classifier.source;
+    let parameter = name
+        .parent()
+        .filter(|p| p.node_kind() == "parameter_declaration")?;
+    let declarator = parameter.field("declarator").filter(|d| {
+        d.node_kind() == "abstract_array_declarator" || d.node_kind() == "array_declarator"
+    })?;
+    let entry = text(declarator.field("size")?, source).trim();
+    let values = classifier.locals.elements.get(text(name, source))?;
+    let mut found = None;
+    for value in values {
+        let assignment = value
+            .parent()
+            .filter(|p| p.node_kind() == "assignment_expression")?;
+        let target = strip(assignment.field("left")?, source);
+        let indices = target.field("indices").or_else(|| target.field("index"))?;
+        let index = match indices.node_kind() {
+            "subscript_argument_list" => {
+                named_children(indices).find(|c| c.node_kind() != "comment")?
+            }
+            _ => indices,
+        };
+        if text(index, source).trim() != entry {
+            continue;
+        }
+        if syntax::operator(assignment, source) != "=" {
+            return None;
+        }
+        let constant = constant(*value, classifier)?;
+        if found.is_some_and(|seen| seen != constant) {
+            return None;
+        }
+        found = Some(constant);
+    }
+    found
 }

@@ -831,3 +831,62 @@ fn clamped_divided_and_path_bounded_sizes_are_not_unbounded() {
         1
     );
 }
+
+#[test]
+fn a_rounded_up_grid_over_an_extent_the_block_divides_is_exact() {
+    for (body, expected) in [
+        // a count of thousands, in blocks of 256: no thread over, whatever `k` is
+        (
+            "int n = k * 1024; k2<<<(n + 255) / 256, 256>>>(p, n);",
+            GridAxis::Exact,
+        ),
+        (
+            "const int dnum = k * 1024; const int inum = dnum; k2<<<(inum + B - 1) / B, B>>>(p, inum);",
+            GridAxis::Exact,
+        ),
+        ("int n = k << 10; k2<<<DIV_UP(n, 256), 256>>>(p, n);", GridAxis::Exact),
+        ("int n = k; n *= 512; k2<<<(n + 255) / 256, 256>>>(p, n);", GridAxis::Exact),
+        // not a multiple: threads past `n` in the last block
+        ("int n = k * 1000; k2<<<(n + 255) / 256, 256>>>(p, n);", rounded("n")),
+        ("int n = k * 1024 + 1; k2<<<(n + 255) / 256, 256>>>(p, n);", rounded("n")),
+        // scaled only on one path
+        (
+            "int n = k; if (big) n *= 1024; k2<<<(n + 255) / 256, 256>>>(p, n);",
+            rounded("n"),
+        ),
+    ] {
+        let source = format!("#define B 256\nvoid f(float* p, int k, bool big) {{ {body} }}");
+        assert_eq!(grid_of(&source)[0], expected, "{body}");
+    }
+}
+
+#[test]
+fn launches_record_what_divides_each_argument_and_their_template_arguments() {
+    let found = sites(
+        "template <int B> __global__ void k(float* p, int n, int m);\n\
+         void run(float* p, int paths, int steps) { const int T = 256; k<T><<<steps, T>>>(p, paths, steps); }\n\
+         int main(int argc, char** argv) { int paths = atoi(argv[1]); int steps = atoi(argv[2]); paths *= 1024; run(0, paths, steps); return 0; }",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].template_arguments, vec![Some(256)]);
+    assert_eq!(found[0].argument_factors, vec![1, 1024, 1]);
+    assert_eq!(found[0].block, [Some(256), Some(1), Some(1)]);
+    // a caller that passes any count: nothing divides it
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         void run(float* p, int paths) { k<<<1, 256>>>(p, paths); }\n\
+         void a(float* p) { run(p, 4096); }\n\
+         void b(float* p, int n) { run(p, n); }",
+    );
+    assert_eq!(found[0].argument_factors, vec![1, 1]);
+}
+
+#[test]
+fn a_block_built_from_a_table_of_sizes_takes_the_entries_assigned() {
+    let found = sites(
+        "#define BX 32\n#define BY 16\n__global__ void k(float* p);\n\
+         void f(float* p) { size_t sizes[2]; sizes[0] = BX; sizes[1] = BY / 8; dim3 block(sizes[0], sizes[1]); k<<<1, block>>>(p); }",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].block, [Some(32), Some(2), Some(1)]);
+}

@@ -1,0 +1,83 @@
+// Clean: barriers behind conditions that only look thread-dependent. Every launch in this file
+// makes them the same for the whole block: a count the host scales to a multiple of the block
+// before a block-strided loop, and a grid rounded up over a count the block divides.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                      \
+    do {                                                                      \
+        cudaError_t err_ = (call);                                            \
+        if (err_ != cudaSuccess) {                                            \
+            fprintf(stderr, "CUDA error '%s' at %s:%d\n",                     \
+                    cudaGetErrorString(err_), __FILE__, __LINE__);            \
+            exit(EXIT_FAILURE);                                               \
+        }                                                                     \
+    } while (0)
+
+#define TILE 256
+
+// One block per step; the block walks the paths in tiles of its own width.
+template <int THREADS>
+__global__ void countInTheMoney(const float* prices, int* counts, int numPaths, float strike) {
+    __shared__ int hits[THREADS];
+    __shared__ int total;
+    if (threadIdx.x == 0) total = 0;
+    __syncthreads();
+    for (int path = threadIdx.x; path < numPaths; path += THREADS) {
+        hits[threadIdx.x] = prices[blockIdx.x * numPaths + path] > strike;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int t = 0; t < THREADS; ++t) total += hits[t];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+// A tile of points per block; the threads past the points return before the barrier.
+__global__ void smoothPoints(const float* in, float* out, int numPoints) {
+    __shared__ float tile[TILE];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= numPoints) return;
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    int left = threadIdx.x > 0 ? threadIdx.x - 1 : threadIdx.x;
+    out[i] = 0.5f * (tile[threadIdx.x] + tile[left]);
+}
+
+static void runSteps(const float* prices, int* counts, int numPaths, int numSteps) {
+    const int threads = 256;
+    countInTheMoney<threads><<<numSteps, threads>>>(prices, counts, numPaths, 1.0f);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+int main(int argc, char** argv) {
+    int numPaths = argc > 1 ? atoi(argv[1]) : 32;
+    int numSteps = argc > 2 ? atoi(argv[2]) : 100;
+    const int thousands = argc > 3 ? atoi(argv[3]) : 4;
+    numPaths *= 1024; // paths are counted in thousands
+
+    float* prices = nullptr;
+    int* counts = nullptr;
+    CUDA_CHECK(cudaMalloc(&prices, sizeof(float) * numPaths * numSteps));
+    CUDA_CHECK(cudaMalloc(&counts, sizeof(int) * numSteps));
+    CUDA_CHECK(cudaMemset(prices, 0, sizeof(float) * numPaths * numSteps));
+    runSteps(prices, counts, numPaths, numSteps);
+
+    const int numPoints = thousands * 1024;
+    float *in = nullptr, *out = nullptr;
+    CUDA_CHECK(cudaMalloc(&in, sizeof(float) * numPoints));
+    CUDA_CHECK(cudaMalloc(&out, sizeof(float) * numPoints));
+    CUDA_CHECK(cudaMemset(in, 0, sizeof(float) * numPoints));
+    smoothPoints<<<(numPoints + TILE - 1) / TILE, TILE>>>(in, out, numPoints);
+    CUDA_CHECK(cudaGetLastError());
+
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    CUDA_CHECK(cudaFree(in));
+    CUDA_CHECK(cudaFree(out));
+    CUDA_CHECK(cudaFree(prices));
+    CUDA_CHECK(cudaFree(counts));
+    return 0;
+}

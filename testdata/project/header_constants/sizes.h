@@ -1,0 +1,5 @@
+// Sizes shared by the kernels and their launches.
+#pragma once
+
+#define POINTS_PER_BLOCK 256
+#define LANES_PER_QUERY 64

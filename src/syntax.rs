@@ -92,6 +92,21 @@ impl<'t> Iterator for NamedChildren<'t> {
     type Item = Node<'t>;
 
     fn next(&mut self) -> Option<Node<'t>> {
+        if let Children::Table {
+            table, next, end, ..
+        } = &mut self.0
+        {
+            // whether each node is named is held in the table (`Node::is_named` reads the
+            // node's subtree)
+            while *next < *end {
+                let index = *next;
+                *next = table.end_of(index);
+                if table.named.get(index).copied().unwrap_or(false) {
+                    return table.handed_out(index);
+                }
+            }
+            return None;
+        }
         loop {
             let node = self.0.next()?;
             if node.is_named() {
@@ -151,9 +166,9 @@ impl<'t> Iterator for Children<'t> {
                 if *next >= *end {
                     return None;
                 }
-                let node = table.node(*next)?;
-                *next = table.end_of(*next);
-                Some(node)
+                let index = *next;
+                *next = table.end_of(index);
+                table.handed_out(index)
             }
             Children::Cursor { cursor, started } => {
                 let moved = if *started {
@@ -353,6 +368,13 @@ impl<'t> Within<'t> {
     }
 
     pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
+        // the tree's table, when one is installed, holds every node's parent
+        if let Some(parent) = TreeTable::read(node, |table, index| {
+            let parent = *table.parents.get(index)?;
+            table.node(parent as usize)
+        }) {
+            return parent;
+        }
         let inside = self.root.start_byte() <= node.start_byte()
             && node.end_byte() <= self.root.end_byte()
             && node.id() != self.root.id();
@@ -396,7 +418,7 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
         let end = table.end_of(start);
         let mut index = start;
         while index < end {
-            let Some(node) = table.node(index) else {
+            let Some(node) = table.handed_out(index) else {
                 return;
             };
             let descend = visit(node);
@@ -449,6 +471,8 @@ pub struct TreeTable {
     positions: FxHashMap<usize, u32>,
     /// Per node, whether its subtree holds an error (`Node::has_error`).
     broken: Vec<bool>,
+    /// Per node, whether it is named (`Node::is_named`).
+    named: Vec<bool>,
     /// The last node found and its position: a node is often asked for several fields in turn.
     last: std::cell::Cell<(usize, u32)>,
 }
@@ -487,6 +511,7 @@ impl TreeTable {
         let mut parents: Vec<u32> = Vec::with_capacity(capacity);
         let mut fields: Vec<u16> = Vec::with_capacity(capacity);
         let mut broken: Vec<bool> = Vec::with_capacity(capacity);
+        let mut named: Vec<bool> = Vec::with_capacity(capacity);
         // the nodes whose subtrees are open, each with the children it has left to visit: a
         // cursor's step to a next sibling costs as much when there is none, so the last child
         // is known from the count instead of from a failed step
@@ -499,6 +524,7 @@ impl TreeTable {
             fields.push(cursor.field_id().map_or(0, |id| id.get()));
             let node = cursor.node();
             broken.push(node.has_error());
+            named.push(node.is_named());
             nodes.push(node.into_raw());
             ends.push(0);
             let children = node.child_count();
@@ -539,6 +565,7 @@ impl TreeTable {
             parents.clear();
             fields.clear();
             broken.clear();
+            named.clear();
             std::ptr::null()
         };
         let mut positions = FxHashMap::default();
@@ -554,6 +581,7 @@ impl TreeTable {
             fields,
             positions,
             broken,
+            named,
             last: std::cell::Cell::new((0, u32::MAX)),
         });
         TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
@@ -588,6 +616,15 @@ impl TreeTable {
             // the same node: the same subtree at the same place
             (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
         })
+    }
+
+    /// The node at `index`, noted as the last one found: a walk or an iteration hands it to
+    /// code that asks for its fields next.
+    fn handed_out<'t>(&self, index: usize) -> Option<Node<'t>> {
+        let node = self.node(index)?;
+        self.last
+            .set((node.id(), u32::try_from(index).unwrap_or(u32::MAX)));
+        Some(node)
     }
 
     /// The child of the node at `index` that fills field `id`: the first one that does.

@@ -4,21 +4,37 @@ use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 use tree_sitter::Node;
 
-/// Field ids of the grammar by name. `Node::child_by_field_name` resolves the name with a linear
-/// string search on every call, which showed up as a sixth of the linting time.
-fn field_ids() -> &'static FxHashMap<&'static str, std::num::NonZeroU16> {
-    static IDS: OnceLock<FxHashMap<&'static str, std::num::NonZeroU16>> = OnceLock::new();
-    IDS.get_or_init(|| {
+/// Field ids of the grammar by name, grouped by the name's length. `Node::child_by_field_name`
+/// resolves the name with a linear string search on every call, which showed up as a sixth of
+/// the linting time; hashing the name on every call still cost a tenth of `NodeExt::field`.
+fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
+    type Names = Vec<Vec<(&'static str, std::num::NonZeroU16)>>;
+    static IDS: OnceLock<Names> = OnceLock::new();
+    let by_length = IDS.get_or_init(|| {
         let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
-        (1..=language.field_count() as u16)
-            .filter_map(|id| {
-                Some((
-                    language.field_name_for_id(id)?,
-                    std::num::NonZeroU16::new(id)?,
-                ))
-            })
-            .collect()
-    })
+        let mut by_length: Names = Vec::new();
+        for id in 1..=language.field_count() as u16 {
+            let (Some(name), Some(id)) = (
+                language.field_name_for_id(id),
+                std::num::NonZeroU16::new(id),
+            ) else {
+                continue;
+            };
+            if by_length.len() <= name.len() {
+                by_length.resize(name.len() + 1, Vec::new());
+            }
+            if let Some(names) = by_length.get_mut(name.len()) {
+                names.push((name, id));
+            }
+        }
+        by_length
+    });
+    let first = *name.as_bytes().first()?;
+    by_length
+        .get(name.len())?
+        .iter()
+        .find(|(known, _)| known.as_bytes().first() == Some(&first) && *known == name)
+        .map(|(_, id)| *id)
 }
 
 /// Node kind names by kind id. `Node::kind` measures and validates the C string on every call.
@@ -43,7 +59,7 @@ pub trait NodeExt<'t> {
 
 impl<'t> NodeExt<'t> for Node<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>> {
-        let id = field_ids().get(name)?.get();
+        let id = field_id(name)?.get();
         // the table holds the field of each child as a cursor reads it; tree-sitter also finds
         // fields of hidden children (`(x = f())` answers `left`) and reads an ERROR node's its
         // own way, so a field the table does not hold, or any field of broken code, is asked of
@@ -92,6 +108,21 @@ impl<'t> Iterator for NamedChildren<'t> {
     type Item = Node<'t>;
 
     fn next(&mut self) -> Option<Node<'t>> {
+        if let Children::Table {
+            table, next, end, ..
+        } = &mut self.0
+        {
+            // whether each node is named is held in the table (`Node::is_named` reads the
+            // node's subtree)
+            while *next < *end {
+                let index = *next;
+                *next = table.end_of(index);
+                if table.named.get(index).copied().unwrap_or(false) {
+                    return table.handed_out(index);
+                }
+            }
+            return None;
+        }
         loop {
             let node = self.0.next()?;
             if node.is_named() {
@@ -151,9 +182,9 @@ impl<'t> Iterator for Children<'t> {
                 if *next >= *end {
                     return None;
                 }
-                let node = table.node(*next)?;
-                *next = table.end_of(*next);
-                Some(node)
+                let index = *next;
+                *next = table.end_of(index);
+                table.handed_out(index)
             }
             Children::Cursor { cursor, started } => {
                 let moved = if *started {
@@ -353,6 +384,13 @@ impl<'t> Within<'t> {
     }
 
     pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
+        // the tree's table, when one is installed, holds every node's parent
+        if let Some(parent) = TreeTable::read(node, |table, index| {
+            let parent = *table.parents.get(index)?;
+            table.node(parent as usize)
+        }) {
+            return parent;
+        }
         let inside = self.root.start_byte() <= node.start_byte()
             && node.end_byte() <= self.root.end_byte()
             && node.id() != self.root.id();
@@ -396,7 +434,7 @@ pub fn walk_iterative<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> boo
         let end = table.end_of(start);
         let mut index = start;
         while index < end {
-            let Some(node) = table.node(index) else {
+            let Some(node) = table.handed_out(index) else {
                 return;
             };
             let descend = visit(node);
@@ -449,6 +487,8 @@ pub struct TreeTable {
     positions: FxHashMap<usize, u32>,
     /// Per node, whether its subtree holds an error (`Node::has_error`).
     broken: Vec<bool>,
+    /// Per node, whether it is named (`Node::is_named`).
+    named: Vec<bool>,
     /// The last node found and its position: a node is often asked for several fields in turn.
     last: std::cell::Cell<(usize, u32)>,
 }
@@ -487,6 +527,7 @@ impl TreeTable {
         let mut parents: Vec<u32> = Vec::with_capacity(capacity);
         let mut fields: Vec<u16> = Vec::with_capacity(capacity);
         let mut broken: Vec<bool> = Vec::with_capacity(capacity);
+        let mut named: Vec<bool> = Vec::with_capacity(capacity);
         // the nodes whose subtrees are open, each with the children it has left to visit: a
         // cursor's step to a next sibling costs as much when there is none, so the last child
         // is known from the count instead of from a failed step
@@ -499,6 +540,7 @@ impl TreeTable {
             fields.push(cursor.field_id().map_or(0, |id| id.get()));
             let node = cursor.node();
             broken.push(node.has_error());
+            named.push(node.is_named());
             nodes.push(node.into_raw());
             ends.push(0);
             let children = node.child_count();
@@ -539,6 +581,7 @@ impl TreeTable {
             parents.clear();
             fields.clear();
             broken.clear();
+            named.clear();
             std::ptr::null()
         };
         let mut positions = FxHashMap::default();
@@ -554,6 +597,7 @@ impl TreeTable {
             fields,
             positions,
             broken,
+            named,
             last: std::cell::Cell::new((0, u32::MAX)),
         });
         TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
@@ -588,6 +632,15 @@ impl TreeTable {
             // the same node: the same subtree at the same place
             (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
         })
+    }
+
+    /// The node at `index`, noted as the last one found: a walk or an iteration hands it to
+    /// code that asks for its fields next.
+    fn handed_out<'t>(&self, index: usize) -> Option<Node<'t>> {
+        let node = self.node(index)?;
+        self.last
+            .set((node.id(), u32::try_from(index).unwrap_or(u32::MAX)));
+        Some(node)
     }
 
     /// The child of the node at `index` that fills field `id`: the first one that does.

@@ -602,7 +602,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         // the loop around the step, and the loops around that one
         let mut counted: Option<(Node<'t>, Sym)> = None;
         let mut node = update;
-        while let Some(parent) = node.parent() {
+        while let Some(parent) = node.up() {
             match parent.node_kind() {
                 "function_definition" | "lambda_expression" => break,
                 "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {

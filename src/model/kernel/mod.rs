@@ -639,18 +639,18 @@ impl<'t> Analyzer<'_, 't> {
 /// `if (test) { flag = true; ... }` (the assignment a statement of the branch taken when the
 /// test holds): `test`.
 fn setting_test(value: Node) -> Option<Node> {
-    let assignment = value.parent()?;
-    let statement = assignment.parent()?;
+    let assignment = value.up()?;
+    let statement = assignment.up()?;
     if assignment.node_kind() != "assignment_expression"
         || statement.node_kind() != "expression_statement"
     {
         return None;
     }
-    let mut branch = statement.parent()?;
+    let mut branch = statement.up()?;
     let mut taken = statement;
     if branch.node_kind() == "compound_statement" {
         taken = branch;
-        branch = branch.parent()?;
+        branch = branch.up()?;
     }
     (branch.node_kind() == "if_statement"
         && branch

@@ -89,7 +89,7 @@ impl<'t> Locals<'t> {
                     if let (Some(name), Some(value)) = (name, node.field("value")) {
                         // `unsigned blocks(n / 256);` is a scalar initialised directly
                         let is_dim3 = node
-                            .parent()
+                            .up()
                             .and_then(|d| d.field("type"))
                             .is_some_and(|t| text(t, source) == "dim3");
                         match direct_initializer(value, is_dim3) {
@@ -271,12 +271,12 @@ impl<'t> Locals<'t> {
                 if list.start_byte() > at.start_byte() {
                     return false;
                 }
-                let mut scope = list.parent();
+                let mut scope = list.up();
                 while let Some(block) = scope {
                     if block.node_kind() == "compound_statement" {
                         break;
                     }
-                    scope = block.parent();
+                    scope = block.up();
                 }
                 scope.is_none_or(|block| {
                     block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte()
@@ -367,7 +367,7 @@ impl<'t> Held<'t> {
 fn written_through_address(value: Node, source: &str) -> bool {
     value.node_kind() == "identifier"
         && value
-            .parent()
+            .up()
             .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
 }
 

@@ -442,7 +442,7 @@ fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<Comparison<
         );
     };
     let mut node = call;
-    while let Some(parent) = node.parent() {
+    while let Some(parent) = node.up() {
         if node == body {
             break;
         }
@@ -459,7 +459,7 @@ fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<Comparison<
                 }
             }
             "else_clause" => {
-                if let Some(condition) = parent.parent().and_then(|i| i.field("condition")) {
+                if let Some(condition) = parent.up().and_then(|i| i.field("condition")) {
                     add(condition, false);
                 }
             }

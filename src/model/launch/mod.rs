@@ -1097,7 +1097,7 @@ fn names_keep_one_value(locals: &Locals, node: Node, source: &str) -> bool {
         if n.node_kind() == "identifier" {
             keeps &= match locals.values.get(text(n, source)).map(Vec::as_slice) {
                 None | Some([]) => true,
-                Some([value]) => value.parent().is_some_and(|p| {
+                Some([value]) => value.up().is_some_and(|p| {
                     matches!(p.node_kind(), "init_declarator" | "argument_list")
                         || p.node_kind() == "initializer_list"
                 }),
@@ -1128,7 +1128,7 @@ fn has_float_literal(node: Node, source: &str) -> bool {
 /// there without a value) nor outside the block holding that statement.
 fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
     let mut statement = first;
-    while let Some(parent) = statement.parent() {
+    while let Some(parent) = statement.up() {
         if parent.node_kind() == "compound_statement" {
             break;
         }
@@ -1137,11 +1137,11 @@ fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
         }
         statement = parent;
     }
-    let Some(block) = statement.parent() else {
+    let Some(block) = statement.up() else {
         return false;
     };
     let mut declared = false;
-    if let Some(declarator) = body.parent().and_then(|f| f.field("declarator")) {
+    if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {
         syntax::walk_iterative(declarator, |n| {
             declared |= n.node_kind() == "identifier" && text(n, source) == name;
             !declared
@@ -1150,7 +1150,7 @@ fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
     let mut follows = true;
     syntax::walk_iterative(body, |n| {
         if n.node_kind() == "identifier" && text(n, source) == name {
-            let kind = n.parent().map(|p| p.node_kind());
+            let kind = n.up().map(|p| p.node_kind());
             let declaration = matches!(kind, Some("declaration" | "init_declarator"));
             declared |= declaration;
             if n.start_byte() < statement.start_byte() {
@@ -1175,10 +1175,7 @@ fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
     let writes: Vec<Node> = values
         .iter()
         .copied()
-        .filter(|v| {
-            v.parent()
-                .is_none_or(|p| p.node_kind() != "init_declarator")
-        })
+        .filter(|v| v.up().is_none_or(|p| p.node_kind() != "init_declarator"))
         .collect();
     if writes.is_empty() {
         return true;
@@ -1198,7 +1195,7 @@ fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
 
 /// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.
 fn is_written_name(n: Node, source: &str) -> bool {
-    let Some(parent) = n.parent() else {
+    let Some(parent) = n.up() else {
         return false;
     };
     match parent.node_kind() {

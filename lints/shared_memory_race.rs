@@ -190,6 +190,10 @@ mod tests {
                 "__global__ void k(const int* p, float* c) { __shared__ float s[64]; s[p[threadIdx.x]] = 1; c[threadIdx.x] = s[threadIdx.x]; }",
                 // the last warp's unrolled reduction is the warp-synchronous rule's
                 "__global__ void k(float* c) { volatile __shared__ float s[64]; int t = threadIdx.x; s[t] = t; __syncthreads(); if (t < 32) { s[t] += s[t + 32]; s[t] += s[t + 16]; } if (t == 0) c[0] = s[0]; }",
+                // every thread stores back the value it just read: the slot keeps its value
+                "__global__ void k(int* c) { __shared__ int a[64]; int v; v = a[0]; a[0] = v; c[threadIdx.x] = v; }",
+                // a helper reads the thread's own element
+                "__device__ float at(const float* s, int i) { return s[i]; }\n__global__ void k(float* c) { __shared__ float s[64]; s[threadIdx.x] = c[threadIdx.x]; c[threadIdx.x] = at(s, threadIdx.x); }",
             ],
             &[
                 // the tile is read before every thread has written its element
@@ -202,6 +206,14 @@ mod tests {
                 "__global__ void k(float* c) { __shared__ float best; best = c[threadIdx.x]; __syncthreads(); c[threadIdx.x] = best; }",
                 // a butterfly partner read before the partner wrote
                 "__global__ void k(float* c) { __shared__ float s[64]; int t = threadIdx.x; s[t] = c[t]; c[t] = s[t ^ 32]; }",
+                // the value written back is not the one read
+                "__global__ void k(int* c) { __shared__ int a[64]; int v; v = a[0]; a[0] = v + 1; c[threadIdx.x] = v; }",
+                // read into a narrower type, the value written back may differ
+                "__global__ void k(int* c) { __shared__ float a[64]; int v = a[0]; a[0] = v; c[threadIdx.x] = v; }",
+                // a helper reads another warp's element before the barrier
+                "__device__ float at(const float* s, int i) { return s[i]; }\n__global__ void k(float* c) { __shared__ float s[64]; s[threadIdx.x] = c[threadIdx.x]; c[threadIdx.x] = at(s, 63 - threadIdx.x); }",
+                // two calls deep, through a pointer moved by the caller
+                "__device__ float at(const float* s, int i) { return s[i]; }\n__device__ float next(const float* s, int i) { return at(s + 1, i); }\n__global__ void k(float* c) { __shared__ float s[65]; s[threadIdx.x] = c[threadIdx.x]; c[threadIdx.x] = next(s, threadIdx.x); }",
             ],
         );
     }

@@ -94,6 +94,8 @@ const FOLLOWED_SYNCHRONISED_ITERATIONS: u32 = 4;
 /// trip count is not what hides a conflict, and spreads an index it scales past any small array.
 const PARAMETER_VALUE: i64 = 256;
 const MAX_NESTING: usize = 200;
+/// Calls a run follows one inside another (`Block::followed`).
+const MAX_CALLS: usize = 4;
 
 /// The conflicts of one kernel. Run only when a rule asks (through `KernelFacts::shared`), and
 /// only for a kernel that can touch shared memory.
@@ -554,6 +556,10 @@ enum Val {
     /// every thread holds alike) returned at an index: not known, but the same for every thread
     /// that read that element there.
     Load(u32, i64),
+    /// What a read of a shared element returned, by the element's byte: `Block::held` names the
+    /// pointer kind it was read through and how many writes the run had made then. Stored back
+    /// through the same kind at the same byte with no write since, it changes nothing.
+    Held(u32, i64),
 }
 
 impl Lane for Val {
@@ -565,6 +571,7 @@ impl Lane for Val {
                 byte: number,
             }),
             Val::Load(site, _) => Val::Load(site, number),
+            Val::Held(token, _) => Val::Held(token, number),
             other => other,
         }
     }
@@ -623,7 +630,7 @@ impl Val {
     fn varies(self) -> bool {
         match self {
             Val::Int(_, v) | Val::Unknown(v) => v,
-            Val::Ptr(_) | Val::Load(..) => true,
+            Val::Ptr(_) | Val::Load(..) | Val::Held(..) => true,
             Val::Chosen(_) => false,
         }
     }
@@ -631,7 +638,7 @@ impl Val {
         match self {
             Val::Int(v, _) => Some(v != 0),
             Val::Ptr(_) => Some(true),
-            Val::Unknown(_) | Val::Chosen(_) | Val::Load(..) => None,
+            Val::Unknown(_) | Val::Chosen(_) | Val::Load(..) | Val::Held(..) => None,
         }
     }
 }
@@ -648,6 +655,8 @@ pub struct FileScope<'t> {
     constants: HashMap<&'t str, i64>,
     /// Device functions of the file that reach a barrier (or a call that may hide one).
     may_sync: HashMap<String, bool>,
+    /// Functions of the file a kernel may call, by name (None: several share it).
+    helpers: HashMap<&'t str, Option<Rc<Helper<'t>>>>,
     /// Steps left to the runs of the file's kernels (`FILE_BUDGET`).
     left: std::cell::Cell<u64>,
     /// The lanes of a warp: 32 in CUDA, a wavefront of 64 in HIP (AMD's data-centre GPUs).
@@ -662,6 +671,7 @@ impl<'t> FileScope<'t> {
             globals: Vec::new(),
             constants: HashMap::default(),
             may_sync: HashMap::default(),
+            helpers: HashMap::default(),
             left: std::cell::Cell::new(FILE_BUDGET),
             warp: model.runtime.warp_size(),
         };
@@ -673,6 +683,13 @@ impl<'t> FileScope<'t> {
         for f in &model.functions {
             if f.kind != super::FunctionKind::Kernel {
                 scope.may_sync.insert(f.name.clone(), false);
+                let name = text(f.name_node, model.source);
+                let name = name.rsplit("::").next().unwrap_or(name);
+                scope
+                    .helpers
+                    .entry(name)
+                    .and_modify(|seen| *seen = None)
+                    .or_insert_with(|| Some(Rc::new(Helper::new(f, model.source))));
             }
         }
         let mut calls: Vec<(&str, Vec<&'t str>)> = Vec::new();
@@ -980,6 +997,62 @@ enum Callee<'t> {
     Free,
 }
 
+/// A function of the file a kernel calls, as a run follows it.
+struct Helper<'t> {
+    body: Node<'t>,
+    /// Per parameter: its name, its type, whether it is a pointer, whether a reference.
+    parameters: Vec<(&'t str, &'t str, bool, bool)>,
+    /// Every parameter has a name (an unnamed one is not bound).
+    complete: bool,
+    /// Whether it names a file-scope shared array, and whether it declares one of its own
+    /// (found on the first call followed).
+    shared: std::cell::OnceCell<(bool, bool)>,
+}
+
+impl<'t> Helper<'t> {
+    fn new(function: &Function<'t>, source: &'t str) -> Self {
+        let declared = function
+            .definition
+            .field("declarator")
+            .and_then(|d| {
+                let mut d = d;
+                // through pointer or reference declarators to the function declarator
+                for _ in 0..4 {
+                    if d.node_kind() == "function_declarator" {
+                        return Some(d);
+                    }
+                    d = d.field("declarator")?;
+                }
+                None
+            })
+            .and_then(|d| d.field("parameters"))
+            .map_or(0, |list| {
+                named_children(list)
+                    .filter(|p| p.node_kind().ends_with("parameter_declaration"))
+                    .count()
+            });
+        let parameters: Vec<(&'t str, &'t str, bool, bool)> = function
+            .parameters
+            .iter()
+            .map(|p| {
+                let declarator = p.declaration.field("declarator");
+                (
+                    text(p.name_node, source),
+                    p.declaration.field("type").map_or("", |t| text(t, source)),
+                    p.is_pointer,
+                    declarator.is_some_and(|d| d.node_kind() == "reference_declarator"),
+                )
+            })
+            .collect();
+        Helper {
+            body: function.body,
+            complete: parameters.len() == declared,
+            parameters,
+            shared: std::cell::OnceCell::new(),
+        }
+    }
+}
+
 /// What a region run as unknown (a branch on an unknown condition, the rest of a loop) may do.
 struct Region<'t> {
     /// The locals it assigns.
@@ -1026,8 +1099,10 @@ impl<'m, 't> Program<'m, 't> {
             match n.node_kind() {
                 "return_statement" | "goto_statement" => exits = true,
                 "call_expression"
-                    if n.field("function")
-                        .is_some_and(|f| text(f, source).contains("syncwarp")) =>
+                    if n.field("function").is_some_and(|f| {
+                        let name = text(f, source);
+                        orders_lanes(name.rsplit("::").next().unwrap_or(name).trim())
+                    }) =>
                 {
                     warp_sync = true
                 }
@@ -1293,6 +1368,11 @@ enum Stored {
     Uniform(u32),
     /// What the read at a site returned at an index (`Val::Load`).
     Load(u32, i64),
+    /// The value the element held: read from it by the same thread, with no write since
+    /// (`Val::Held`).
+    Back,
+    /// An atomic update (`atomicAdd`, ...): no race with another atomic.
+    Atomic,
     Varying,
 }
 
@@ -1612,8 +1692,20 @@ impl<'t> Log<'t> {
     }
 }
 
-/// Two threads storing the same value: no outcome depends on their order.
+/// Two threads storing the same value: no outcome depends on their order. A write that stores
+/// back what its element held changes nothing, so no read or other such write depends on its
+/// order; any other write to the element in the interval conflicts with the read that store
+/// began with, and is found there.
 fn benign(a: &Record, b: &Record) -> bool {
+    if a.stored == Stored::Atomic && b.stored == Stored::Atomic {
+        return true;
+    }
+    let back = |r: &Record| r.kind == AccessKind::Write && r.stored == Stored::Back;
+    if (back(a) && (back(b) || b.kind == AccessKind::Read))
+        || (back(b) && a.kind == AccessKind::Read)
+    {
+        return true;
+    }
     a.kind == AccessKind::Write
         && b.kind == AccessKind::Write
         && match (a.stored, b.stored) {
@@ -1784,9 +1876,19 @@ struct Block<'p, 'm, 't> {
     coordinates: [Vals; 3],
     linear: Vals,
     lane_id: Vals,
-    /// Locals, innermost last.
-    scopes: Vec<(&'t str, Vals)>,
+    /// Locals, innermost last, with their declared types.
+    scopes: Vec<(&'t str, Vals, &'t str)>,
     frames: Vec<usize>,
+    /// Per `Val::Held` token: the pointer kind the element was read through, and `writes` then.
+    held: Vec<(u32, u32)>,
+    /// Inside a followed call: where its locals begin (below, only the file-scope arrays are
+    /// seen), how many calls deep, and the threads that have returned from it.
+    floor: usize,
+    calls: usize,
+    returned: Mask,
+    /// Writes the run has made (or may have made: a call, a region not followed), but stores
+    /// back of what an element held.
+    writes: u32,
     budget: &'p mut u64,
     log: &'p mut Log<'t>,
 }
@@ -1834,6 +1936,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }),
             scopes: Vec::new(),
             frames: Vec::new(),
+            held: Vec::new(),
+            floor: 0,
+            calls: 0,
+            returned: Mask::NONE,
+            writes: 0,
             budget,
             log,
         };
@@ -1852,7 +1959,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     fn bind_entry(&mut self) {
         for (id, (name, _)) in self.program.scope.globals.iter().enumerate() {
             let value = self.array_value(id as u32);
-            self.scopes.push((name, Lanes::Uni(value)));
+            self.scopes.push((name, Lanes::Uni(value), ""));
         }
         for parameter in &self.program.function.parameters {
             let value = if parameter.is_pointer {
@@ -1863,7 +1970,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 Val::Unknown(false)
             };
             let name = text(parameter.name_node, self.source());
-            self.scopes.push((name, Lanes::Uni(value)));
+            let type_text = parameter
+                .declaration
+                .field("type")
+                .map_or("", |t| text(t, self.source()));
+            self.scopes.push((name, Lanes::Uni(value), type_text));
         }
     }
 
@@ -1892,23 +2003,86 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Vals> {
-        self.scopes
+        self.position(name).map(|position| &self.scopes[position].1)
+    }
+
+    /// Where local `name` is: among the current function's locals, else (in a followed call)
+    /// among the file-scope arrays.
+    fn position(&self, name: &str) -> Option<usize> {
+        let floor = self.floor.min(self.scopes.len());
+        let outer = self.program.scope.globals.len().min(floor);
+        self.scopes[floor..]
             .iter()
-            .rev()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v)
+            .rposition(|(n, ..)| *n == name)
+            .map(|p| p + floor)
+            .or_else(|| self.scopes[..outer].iter().rposition(|(n, ..)| *n == name))
+    }
+
+    /// `value` kept in a variable of type `type_text`: a value read from an element stays what
+    /// the element held only in a variable of the element's own type (a conversion may change it).
+    fn held_as(&self, value: &Vals, type_text: &str) -> Vals {
+        let holds = |v: &Val| matches!(v, Val::Held(..));
+        let any = match value {
+            Lanes::Uni(v) => holds(v),
+            Lanes::Linear(linear) => holds(&linear.shape),
+            Lanes::Per(values) => values.iter().any(holds),
+        };
+        if !any {
+            return value.clone();
+        }
+        let kinds = &self.program.kinds;
+        let arrays = &self.program.arrays;
+        let held = &self.held;
+        value.convert(|v| match v {
+            Val::Held(token, _) => {
+                let kind = held
+                    .get(token as usize)
+                    .and_then(|(kind, _)| kinds.get(*kind));
+                let array = kind.and_then(|k| arrays.get(k.array as usize));
+                let fits = match (kind, array) {
+                    (Some(kind), Some(array)) => {
+                        kind.element == array.element
+                            && (type_text.trim() == "auto"
+                                || same_type(type_text, &array.element_type))
+                    }
+                    _ => false,
+                };
+                if fits {
+                    v
+                } else {
+                    Val::Unknown(true)
+                }
+            }
+            other => other,
+        })
+    }
+
+    /// The token of a value read now through pointers of kind `kind` (`Val::Held`).
+    fn held_token(&mut self, kind: u32) -> u32 {
+        let now = (kind, self.writes);
+        let start = self.held.len().saturating_sub(4);
+        if let Some(found) = self.held[start..].iter().position(|h| *h == now) {
+            return (start + found) as u32;
+        }
+        self.held.push(now);
+        (self.held.len() - 1) as u32
     }
 
     /// Gives the threads of `mask` a new value of local `name`.
     fn assign_local(&mut self, name: &str, value: &Vals, mask: Mask) {
         let (alive, lanes) = (self.alive, self.lanes);
-        if let Some(slot) = self.scopes.iter_mut().rev().find(|(n, _)| *n == name) {
-            slot.1 = if alive.without(mask).is_empty() {
-                value.clone()
-            } else {
-                slot.1.blend(value, mask, lanes)
-            };
-        }
+        let Some(position) = self.position(name) else {
+            return;
+        };
+        // a value read from an element stays what the element held only in a local of its type
+        let type_text = self.scopes[position].2;
+        let value = self.held_as(value, type_text);
+        let slot = &mut self.scopes[position];
+        slot.1 = if alive.without(mask).is_empty() {
+            value
+        } else {
+            slot.1.blend(&value, mask, lanes)
+        };
     }
 
     /// The barrier interval and `__syncwarp()` count every alive thread is at, when they agree.
@@ -2041,6 +2215,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 for child in named_children(node) {
                     self.eval(child, mask, depth + 1)?;
                 }
+                if self.calls > 0 {
+                    // they go on after the call
+                    self.returned = self.returned.or(mask);
+                }
                 self.stop(mask);
                 Ok(Jumps::NONE)
             }
@@ -2132,6 +2310,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             self.stop(mask);
             return;
         }
+        // what it writes is not followed
+        self.writes = self.writes.wrapping_add(1);
         let unknown = Lanes::Uni(Val::Unknown(true));
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);
@@ -2221,6 +2401,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// barriers it would pass, so nothing before it pairs with anything after it).
     fn skip_synchronised_loop(&mut self, node: Node<'t>, mask: Mask) {
         let region = self.program.region(node, true);
+        self.writes = self.writes.wrapping_add(1);
         let unknown = Lanes::Uni(Val::Unknown(true));
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);
@@ -2260,7 +2441,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     }),
                     _ => self.array_value(id),
                 };
-                self.scopes.push((text(name, source), Lanes::Uni(value)));
+                self.scopes
+                    .push((text(name, source), Lanes::Uni(value), ""));
             }
             return Ok(());
         }
@@ -2293,8 +2475,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                             for child in parts {
                                 self.eval(child, mask, depth + 1)?;
                             }
-                            self.scopes
-                                .push((text(name, source), Lanes::Uni(Val::Unknown(true))));
+                            self.scopes.push((
+                                text(name, source),
+                                Lanes::Uni(Val::Unknown(true)),
+                                type_text,
+                            ));
                             continue;
                         }
                     }
@@ -2322,11 +2507,12 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     }
                     Val::Ptr(_) => Val::Unknown(true),
                     Val::Int(..) | Val::Chosen(_) if integral && !pointer && !reference => v,
-                    Val::Load(..) if !pointer && !reference => v,
+                    Val::Load(..) | Val::Held(..) if !pointer && !reference => v,
                     other => Val::Unknown(other.varies()),
                 });
+                stored = self.held_as(&stored, type_text);
             }
-            self.scopes.push((text(name, source), stored));
+            self.scopes.push((text(name, source), stored, type_text));
         }
         Ok(())
     }
@@ -2787,7 +2973,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             // memory not followed the value at the same index
             let shape = match linear.shape {
                 Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
-                Loc::Shared { row: false, .. } => return Lanes::Uni(Val::Unknown(true)),
+                Loc::Shared { ptr, row: false } => Val::Held(self.held_token(ptr.kind), ptr.byte),
                 Loc::Elsewhere(varies) => return Lanes::Uni(Val::Unknown(varies)),
                 Loc::Indexed(index) => Val::Load(site, index),
             };
@@ -2798,12 +2984,28 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 block: linear.block,
             });
         }
-        locs.map(|loc| match loc {
+        let mut last: Option<(u32, u32)> = None;
+        let mut value = |block: &mut Self, loc: Loc| match loc {
             Loc::Shared { ptr, row: true } => Val::Ptr(ptr),
-            Loc::Shared { row: false, .. } => Val::Unknown(true),
+            Loc::Shared { ptr, row: false } => {
+                let token = match last {
+                    Some((kind, token)) if kind == ptr.kind => token,
+                    _ => block.held_token(ptr.kind),
+                };
+                last = Some((ptr.kind, token));
+                Val::Held(token, ptr.byte)
+            }
             Loc::Elsewhere(varies) => Val::Unknown(varies),
             Loc::Indexed(index) => Val::Load(site, index),
-        })
+        };
+        match locs {
+            Lanes::Uni(loc) => Lanes::Uni(value(self, *loc)),
+            _ => Lanes::per(
+                (0..self.lanes)
+                    .map(|lane| value(self, locs.get(lane)))
+                    .collect(),
+            ),
+        }
     }
 
     /// Logs the accesses of the certain threads of `mask` to shared elements; a write stores
@@ -2816,6 +3018,19 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         kind: AccessKind,
         stored: Option<&Lanes<Stored>>,
     ) {
+        if kind.writes() {
+            let back = match stored {
+                Some(Lanes::Uni(stored)) => *stored == Stored::Back,
+                Some(stored) => mask
+                    .and(self.alive)
+                    .lanes()
+                    .all(|lane| stored.get(lane) == Stored::Back),
+                None => false,
+            };
+            if !back {
+                self.writes = self.writes.wrapping_add(1);
+            }
+        }
         let logged = self.certain(mask);
         if logged.is_empty() {
             return;
@@ -3046,10 +3261,19 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                         }
                         _ => 0,
                     };
-                    let stored = value.map(|v| match v {
-                        Val::Int(v, _) | Val::Chosen(v) => Stored::Int(v),
-                        Val::Unknown(false) => Stored::Uniform(site_of_value),
-                        Val::Load(site, index) => Stored::Load(site, index),
+                    // a value read from the element it goes back to, through the same kind of
+                    // pointer, with no write since: the element keeps its value
+                    let (held, writes) = (&self.held, self.writes);
+                    let stored = value.zip(&locs, |v, loc| match (v, loc) {
+                        (Val::Held(token, byte), Loc::Shared { ptr, row: false })
+                            if ptr.byte == byte
+                                && held.get(token as usize) == Some(&(ptr.kind, writes)) =>
+                        {
+                            Stored::Back
+                        }
+                        (Val::Int(v, _) | Val::Chosen(v), _) => Stored::Int(v),
+                        (Val::Unknown(false), _) => Stored::Uniform(site_of_value),
+                        (Val::Load(site, index), _) => Stored::Load(site, index),
                         _ => Stored::Varying,
                     });
                     self.access(target, &locs, mask, AccessKind::Write, Some(&stored));
@@ -3105,13 +3329,6 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let name = self.text(function);
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
-        if short == "__syncwarp" {
-            self.stop(mask.and(self.speculative));
-            for lane in mask.and(self.alive).lanes() {
-                self.warp_syncs[lane] += 1;
-            }
-            self.common.set(None);
-        }
         let arguments: Vec<Node<'t>> = node
             .field("arguments")
             .map(|a| {
@@ -3124,7 +3341,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             || short.starts_with("__atomic")
             || short.starts_with("cuda::atomic")
         {
-            // atomics do not race with each other; their address is not a plain access
+            // an atomic updates the element its address names: atomics do not race with each
+            // other (`benign`), a plain access of another thread does
+            self.writes = self.writes.wrapping_add(1);
+            let mut target: Option<Lanes<Loc>> = None;
             for (position, argument) in arguments.iter().enumerate() {
                 if position == 0 {
                     let stripped = crate::syntax::strip(*argument, source);
@@ -3132,12 +3352,28 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                         && operator(stripped, source) == "&"
                     {
                         if let Some(inner) = stripped.field("argument") {
-                            self.place(inner, mask, depth + 1)?;
+                            if let Place::Memory(_, locs) = self.place(inner, mask, depth + 1)? {
+                                target = Some(locs);
+                            }
                         }
                         continue;
                     }
+                    let address = self.eval(*argument, mask, depth + 1)?;
+                    let kinds = &self.program.kinds;
+                    target = Some(address.map(|v| match v {
+                        // a pointer to an element, not to a row
+                        Val::Ptr(ptr) if kinds.get(ptr.kind).is_some_and(|k| k.shape.len == 0) => {
+                            Loc::Shared { ptr, row: false }
+                        }
+                        _ => Loc::Elsewhere(true),
+                    }));
+                    continue;
                 }
                 self.eval(*argument, mask, depth + 1)?;
+            }
+            if let Some(locs) = target {
+                let atomic = Lanes::Uni(Stored::Atomic);
+                self.access(node, &locs, mask, AccessKind::ReadWrite, Some(&atomic));
             }
             return Ok(Lanes::Uni(Val::Unknown(true)));
         }
@@ -3151,8 +3387,22 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         for argument in &arguments {
             values.push(self.eval(*argument, mask, depth + 1)?);
         }
+        if orders_lanes(short) {
+            // after its operands are read: no lane leaves it before every lane of the mask has
+            // reached it
+            self.stop(mask.and(self.speculative));
+            for lane in mask.and(self.alive).lanes() {
+                self.warp_syncs[lane] += 1;
+            }
+            self.common.set(None);
+        }
         if self.program.call_may_sync(node) {
+            self.writes = self.writes.wrapping_add(1);
             self.poison(mask);
+            return Ok(Lanes::Uni(Val::Unknown(true)));
+        }
+        if let Some(helper) = self.followed(short, &values) {
+            self.follow(&helper, &values, mask, depth)?;
             return Ok(Lanes::Uni(Val::Unknown(true)));
         }
         let mut varies: Lanes<bool> = Lanes::Uni(false);
@@ -3180,9 +3430,86 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             ("thread_rank", 0) => self.linear.clone(),
             ("__lane_id" | "laneid", 0) => self.lane_id.clone(),
             _ if is_pure_builtin(short) => varies.map(Val::Unknown),
-            // a helper of this file with no barrier: its result is followed no further
-            _ => Lanes::Uni(Val::Unknown(true)),
+            // a helper of this file with no barrier: its result is followed no further, and what
+            // it may write through its arguments is not known
+            _ => {
+                self.writes = self.writes.wrapping_add(1);
+                Lanes::Uni(Val::Unknown(true))
+            }
         })
+    }
+}
+
+impl<'p, 'm, 't> Block<'p, 'm, 't> {
+    /// The function of the file a call to `name` with these arguments runs, when the run follows
+    /// it: a shared pointer is among the arguments or it names a file-scope shared array, it
+    /// declares no shared array of its own, and the calls followed are not deeper than
+    /// `MAX_CALLS`. A call that touches no shared memory is not followed.
+    fn followed(&self, name: &str, values: &[Vals]) -> Option<Rc<Helper<'t>>> {
+        if self.calls >= MAX_CALLS {
+            return None;
+        }
+        let helper = self.program.scope.helpers.get(name)?.as_ref()?;
+        if !helper.complete || helper.parameters.len() != values.len() {
+            return None;
+        }
+        let pointer = |v: &Val| matches!(v, Val::Ptr(_));
+        let passes_shared = values.iter().any(|value| match value {
+            Lanes::Uni(v) => pointer(v),
+            Lanes::Linear(linear) => pointer(&linear.shape),
+            Lanes::Per(values) => values.iter().any(pointer),
+        });
+        let scope = self.program.scope;
+        let (names_global, declares) = *helper.shared.get_or_init(|| {
+            let body = text(helper.body, scope.source);
+            (
+                scope.globals.iter().any(|(name, _)| body.contains(name)),
+                body.contains("__shared__"),
+            )
+        });
+        ((passes_shared || names_global) && !declares).then(|| Rc::clone(helper))
+    }
+
+    /// Runs a function's body for the threads of `mask`, its parameters bound to the
+    /// arguments' values; threads that return from it go on after the call.
+    fn follow(
+        &mut self,
+        helper: &Helper<'t>,
+        values: &[Vals],
+        mask: Mask,
+        depth: usize,
+    ) -> Result<(), Invalid> {
+        let mask = mask.and(self.alive);
+        if mask.is_empty() {
+            return Ok(());
+        }
+        let mark = self.scopes.len();
+        for ((name, type_text, pointer, reference), value) in helper.parameters.iter().zip(values) {
+            let integral = is_integer_type(type_text);
+            let bound = value.convert(|v| match v {
+                _ if *reference => Val::Unknown(true),
+                Val::Ptr(_) if *pointer => v,
+                Val::Ptr(_) => Val::Unknown(true),
+                _ if *pointer => Val::Unknown(v.varies()),
+                Val::Int(..) | Val::Chosen(_) if integral => v,
+                Val::Load(..) | Val::Held(..) => v,
+                other => Val::Unknown(other.varies()),
+            });
+            let bound = self.held_as(&bound, type_text);
+            self.scopes.push((name, bound, type_text));
+        }
+        let (floor, returned) = (self.floor, self.returned);
+        self.floor = mark;
+        self.returned = Mask::NONE;
+        self.calls += 1;
+        let result = self.statement(helper.body, mask, depth + 1);
+        self.calls -= 1;
+        self.floor = floor;
+        self.scopes.truncate(mark);
+        self.alive = self.alive.or(self.returned.and(mask));
+        self.returned = returned;
+        self.common.set(None);
+        result.map(|_| ())
     }
 }
 
@@ -3447,6 +3774,8 @@ impl Cast {
                 IntCast::Signed32 => Val::Int(v as i32 as i64, t),
                 IntCast::Keep => Val::Int(v, t),
             },
+            // a conversion may change what was read
+            Val::Held(..) => Val::Unknown(true),
             other => other,
         }
     }
@@ -3592,7 +3921,7 @@ fn linear_binary(
                 a.block,
             )
         }
-        (Val::Int(_, va), Val::Unknown(_) | Val::Load(..)) => {
+        (Val::Int(_, va), Val::Unknown(_) | Val::Load(..) | Val::Held(..)) => {
             Some(Lanes::Uni(Val::Unknown(va || b.varies())))
         }
         (Val::Int(..), Val::Ptr(_)) => Some(Lanes::Uni(Val::Unknown(true))),
@@ -3930,6 +4259,19 @@ fn is_pure_builtin(name: &str) -> bool {
         || name.starts_with("__") && !name.contains("sync") && !name.contains("barrier")
 }
 
+/// `__syncwarp()` and the warp collectives with a mask (`__shfl_sync`, `__ballot_sync`, ...):
+/// every lane of the mask reaches the call before any leaves it, so they order the lanes' shared
+/// accesses before and after it as `__syncwarp()` does.
+fn orders_lanes(name: &str) -> bool {
+    name == "__syncwarp"
+        || (name.ends_with("_sync")
+            && [
+                "__shfl", "__ballot", "__any", "__all", "__match", "__reduce",
+            ]
+            .iter()
+            .any(|prefix| name.starts_with(prefix)))
+}
+
 /// A call that is known not to synchronise the block.
 fn is_barrier_free_builtin(name: &str) -> bool {
     is_pure_builtin(name)
@@ -4247,6 +4589,89 @@ mod tests {
             .unwrap_or_else(|| panic!("kernel"));
         assert!(facts.shared(&model, kernel).conflicts.is_empty());
         assert_eq!(model.shared_scope().left.get(), 0);
+    }
+
+    #[test]
+    fn a_store_back_of_the_value_read_changes_nothing() {
+        // read into a local of the element's type, or stored straight back
+        for body in [
+            "int v; v = a[0]; a[0] = v;",
+            "int v = a[threadIdx.x % 4]; a[threadIdx.x % 4] = v;",
+            "a[threadIdx.x % 4] = a[threadIdx.x % 4];",
+        ] {
+            let found = conflicts(&format!(
+                "__global__ void k(int* c) {{ __shared__ int a[64]; {body} c[threadIdx.x] = a[0]; }}"
+            ));
+            assert!(found.is_empty(), "{body}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_store_back_is_not_one_once_the_value_may_differ() {
+        for (element, body) in [
+            // another value
+            ("int", "int v = a[0]; a[0] = v + 1;"),
+            // another element
+            (
+                "int",
+                "int v = a[threadIdx.x]; a[(threadIdx.x + 1) % 64] = v;",
+            ),
+            // a conversion on the way
+            ("float", "int v = a[0]; a[0] = v;"),
+            // a write of the element in between
+            ("int", "int v = a[0]; a[threadIdx.x] = 3; a[0] = v;"),
+        ] {
+            let found = conflicts(&format!(
+                "__global__ void k(int* c) {{ __shared__ {element} a[64]; {body} c[threadIdx.x] = 1; }}"
+            ));
+            assert!(!found.is_empty(), "{body}");
+        }
+    }
+
+    #[test]
+    fn calls_into_device_functions_are_followed() {
+        let found = conflicts("__device__ float at(const float* s, int i) { return s[i]; }\n__global__ void k(float* c) { __shared__ float s[64]; s[threadIdx.x] = c[threadIdx.x]; c[threadIdx.x] = at(s, 63 - threadIdx.x); }");
+        assert!(
+            found
+                .iter()
+                .any(|(a, b, same_warp, _)| (a == "s[i]" || b == "s[i]") && !same_warp),
+            "{found:?}"
+        );
+        // a return ends the call, not the thread; the callee does not see the caller's locals
+        let found = conflicts("__device__ void put(float* s, int i) { if (i >= 64) return; s[i] = 1; }\n__global__ void k(float* c) { __shared__ float s[64]; int i = 5; put(s, threadIdx.x + 64); put(s, threadIdx.x); c[threadIdx.x] = s[63 - threadIdx.x]; }");
+        assert!(
+            found
+                .iter()
+                .any(|(a, b, ..)| a == "s[63 - threadIdx.x]" || b == "s[63 - threadIdx.x]"),
+            "{found:?}"
+        );
+        // own elements only
+        let found = conflicts("__device__ float at(const float* s, int i) { return s[i]; }\n__global__ void k(float* c) { __shared__ float s[64]; s[threadIdx.x] = c[threadIdx.x]; c[threadIdx.x] = at(s, threadIdx.x); }");
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn atomics_race_with_plain_accesses_not_with_each_other() {
+        let found = conflicts("__global__ void k(int* c) { __shared__ int n; if (threadIdx.x == 0) n = 0; atomicAdd(&n, 1); __syncthreads(); c[threadIdx.x] = n; }");
+        assert!(
+            found
+                .iter()
+                .any(|(a, b, ..)| a == "atomicAdd(&n, 1)" || b == "atomicAdd(&n, 1)"),
+            "{found:?}"
+        );
+        let found = conflicts("__global__ void k(int* c) { __shared__ int n[4]; atomicAdd(&n[threadIdx.x % 4], 1); atomicMax(n + threadIdx.x % 4, 3); __syncthreads(); c[threadIdx.x] = n[0]; }");
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn warp_collectives_with_a_mask_order_the_lanes() {
+        let found = conflicts("__global__ void k(int* c) { __shared__ int s[32]; int lane = threadIdx.x & 31; int v = lane > 0 ? s[lane - 1] : 0; v += __shfl_up_sync(0xffffffff, v, 1); s[lane] = v; c[threadIdx.x] = v; }\nvoid h(int* c) { k<<<1, 32>>>(c); }");
+        assert!(found.is_empty(), "{found:?}");
+        let found = conflicts("__global__ void k(int* c) { __shared__ int s[32]; int lane = threadIdx.x & 31; int v = lane > 0 ? s[lane - 1] : 0; s[lane] = v; c[threadIdx.x] = v; }\nvoid h(int* c) { k<<<1, 32>>>(c); }");
+        assert!(
+            found.iter().any(|(_, _, same_warp, _)| *same_warp),
+            "{found:?}"
+        );
     }
 
     #[test]

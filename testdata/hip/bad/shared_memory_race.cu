@@ -77,6 +77,39 @@ __global__ void oneWriter(const float* in, float* out, int* count) {
     }
 }
 
+// Every thread reads the block's counter and stores back one more: the stored value is not what
+// the slot held, so another warp's read sees the old or the new count.
+__global__ void countUnsynchronised(const float* in, float* out) {
+    __shared__ int counter;
+    if (threadIdx.x == 0) counter = 0;
+    __syncthreads();
+    int seen = counter;
+    counter = seen + 1; // expect: shared-memory-race
+    out[blockIdx.x * BLOCK + threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x] * seen;
+}
+
+// The neighbour is read inside a helper, before the barrier that would make it stored.
+__device__ float rightNeighbour(const float* row, int i) {
+    return row[(i + 1) % BLOCK];
+}
+
+__global__ void smoothThroughHelper(const float* in, float* out) {
+    __shared__ float row[BLOCK];
+    int t = threadIdx.x;
+    row[t] = in[blockIdx.x * BLOCK + t]; // expect: shared-memory-race
+    out[blockIdx.x * BLOCK + t] = 0.5f * (row[t] + rightNeighbour(row, t));
+}
+
+// Thread 0 resets the counter while the other warps already count into it: a plain write and
+// an atomic update of one element, with no barrier between them.
+__global__ void countWithoutBarrier(const float* in, int* count) {
+    __shared__ int hits;
+    if (threadIdx.x == 0) hits = 0;
+    atomicAdd(&hits, 1); // expect: shared-memory-race
+    __syncthreads();
+    if (threadIdx.x == 0) count[blockIdx.x] = hits + (in[blockIdx.x * BLOCK] > 0.0f);
+}
+
 void launchAll(const float* in, float* out, int* count, int n) {
     dim3 tile(TILE, TILE);
     dim3 tiles(n / TILE, n / TILE);
@@ -91,5 +124,11 @@ void launchAll(const float* in, float* out, int* count, int n) {
     lastWriterWins<<<n / BLOCK, BLOCK>>>(in, out);
     if (hipGetLastError() != hipSuccess) return;
     oneWriter<<<n / BLOCK, BLOCK>>>(in, out, count);
+    if (hipGetLastError() != hipSuccess) return;
+    countUnsynchronised<<<n / BLOCK, BLOCK>>>(in, out);
+    if (hipGetLastError() != hipSuccess) return;
+    smoothThroughHelper<<<n / BLOCK, BLOCK>>>(in, out);
+    if (hipGetLastError() != hipSuccess) return;
+    countWithoutBarrier<<<n / BLOCK, BLOCK>>>(in, count);
     if (hipGetLastError() != hipSuccess) return;
 }

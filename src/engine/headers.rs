@@ -223,3 +223,88 @@ pub fn index_of_headers_outside(
     }
     follow(roots, &mut known, settings, wanted)
 }
+
+/// Headers included through other headers are followed this deep for their constants.
+const MAX_DEFINES_DEPTH: usize = 8;
+
+/// Each header's constants, by path, with its stamp and the `-D` definitions it was read with.
+type DefinesCache = Mutex<HashMap<PathBuf, (Stamp, Vec<String>, Arc<source::HeaderDefines>)>>;
+
+fn defines_cache() -> &'static DefinesCache {
+    static CACHE: OnceLock<DefinesCache> = OnceLock::new();
+    CACHE.get_or_init(Mutex::default)
+}
+
+/// The object-like constants of the header at `path`, read as compiled with the configured
+/// `-D` definitions; read from disk once until it changes.
+fn header_defines(path: &Path, given: &[String]) -> Option<Arc<source::HeaderDefines>> {
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_file() || metadata.len() > super::MAX_FILE_BYTES {
+        return None;
+    }
+    let stamp = (metadata.modified().ok(), metadata.len());
+    if let Ok(cache) = defines_cache().lock() {
+        if let Some((cached, with, defines)) = cache.get(path) {
+            if *cached == stamp && with.as_slice() == given {
+                return Some(defines.clone());
+            }
+        }
+    }
+    let (text, _) = read_source_lossy(path).ok()?;
+    let defines = Arc::new(source::HeaderDefines::of(&text, given));
+    if let Ok(mut cache) = defines_cache().lock() {
+        cache.insert(path.to_path_buf(), (stamp, given.to_vec(), defines.clone()));
+    }
+    Some(defines)
+}
+
+/// The constants of every project header `text` (the file at `path`) includes, found on disk
+/// beside it or in an `include/` folder above, and of the headers those include, in include
+/// order, each once. A file linted alone and the same file in a project run see the same.
+pub fn included_defines(
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+) -> Vec<Arc<source::HeaderDefines>> {
+    let mut found = Vec::new();
+    let mut known = HashSet::from([identity(path)]);
+    let mut frontier: Vec<(PathBuf, String)> = crate::model::index::quoted_includes(text)
+        .into_iter()
+        .map(|target| (path.to_path_buf(), target))
+        .collect();
+    for _ in 0..MAX_DEFINES_DEPTH {
+        let mut next = Vec::new();
+        for (from, target) in frontier {
+            if found.len() >= MAX_HEADERS {
+                break;
+            }
+            let Some(header) = resolve_include(&from, &target) else {
+                continue;
+            };
+            if !known.insert(identity(&header)) {
+                continue;
+            }
+            let Some(defines) = header_defines(&header, &settings.defines) else {
+                continue;
+            };
+            next.extend(
+                defines
+                    .includes
+                    .iter()
+                    .map(|target| (header.clone(), target.clone())),
+            );
+            found.push(defines);
+        }
+        frontier = next;
+    }
+    found
+}
+
+/// The view a linted file is read through: its own text preprocessed with the settings, and the
+/// constants of the project headers it includes.
+pub fn view_of(path: &Path, text: &str, settings: &Settings) -> source::PreprocessedView {
+    let view = source::preprocess_with(text, &settings.view_options());
+    let headers = included_defines(path, text, settings);
+    let headers: Vec<&source::HeaderDefines> = headers.iter().map(|h| &**h).collect();
+    view.with_included(&headers, &settings.defines)
+}

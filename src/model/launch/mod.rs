@@ -1778,6 +1778,64 @@ fn clamped<'t>(
     })
 }
 
+/// The value of an entry of a local table of sizes (`size_t block[2]; block[0] = BLOCK_X;
+/// block[1] = BLOCK_Y / 8;`) read at a constant index (`block[1]`, or in `dim3 b(block[0],
+/// block[1])`, which parses as a declaration whose parameters are `block` with `[1]`): the one
+/// constant assigned to that entry, when every assignment to the table is a plain one at a
+/// constant index and that entry gets one value.
+fn table_entry<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
+    let source = classifier.source;
+    let (table, index) = match node.node_kind() {
+        "subscript_expression" => {
+            let table = strip(node.field("argument")?, source);
+            let index = node.field("indices").and_then(|i| i.named_child(0))?;
+            (table, index)
+        }
+        // the declaration's parameter stands for its type
+        "type_identifier" => {
+            let parameter = node.parent()?;
+            if parameter.node_kind() != "parameter_declaration" {
+                return None;
+            }
+            let declarator = parameter.field("declarator")?;
+            if declarator.node_kind() != "abstract_array_declarator" {
+                return None;
+            }
+            (node, declarator.field("size")?)
+        }
+        _ => return None,
+    };
+    if !matches!(table.node_kind(), "identifier" | "type_identifier")
+        || index.node_kind() != "number_literal"
+    {
+        return None;
+    }
+    let wanted = size::parse_number(text(index, source))?;
+    let values = classifier.locals.elements.get(text(table, source))?;
+    let mut entry = None;
+    for value in values {
+        let assignment = value.parent()?;
+        if assignment.node_kind() != "assignment_expression"
+            || syntax::operator(assignment, source) != "="
+            || assignment.field("right") != Some(*value)
+        {
+            return None;
+        }
+        let left = strip(assignment.field("left")?, source);
+        let at = left.field("indices").and_then(|i| i.named_child(0))?;
+        if at.node_kind() != "number_literal" {
+            return None;
+        }
+        if size::parse_number(text(at, source))? == wanted {
+            if entry.is_some() {
+                return None;
+            }
+            entry = Some(*value);
+        }
+    }
+    constant(entry?, classifier)
+}
+
 /// A block dimension's value, when it is a constant.
 fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
     let scope = LaunchScope(classifier);
@@ -1787,6 +1845,9 @@ fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128>
         fold_sizeof: true,
     };
     let node = strip(node, classifier.source);
+    if let Some(value) = table_entry(node, classifier) {
+        return Some(value);
+    }
     // `dim3 threads(TILE, TILE)` parses as a declaration: its components are type names
     if node.node_kind() == "type_identifier" {
         let name = text(node, classifier.source);

@@ -442,7 +442,6 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         })
         .collect();
     let mut bodies = DefineBodies::default();
-    let mut assumed_undefined = HashSet::new();
     let compiled_blocks = if options.as_compiled {
         configuration_blocks(text)
             .into_iter()
@@ -464,7 +463,6 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         &mut qualifier_macros,
         &mut bodies,
         &mut last_error_macros,
-        &mut assumed_undefined,
     );
     last_error_macros.sort_unstable();
     last_error_macros.dedup();
@@ -503,7 +501,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         last_error_macros,
         defined_qualifiers,
         integer_defines,
-        assumed_undefined,
+        assumed_undefined: std::mem::take(&mut bodies.assumed_undefined),
         included: Default::default(),
     }
 }
@@ -542,6 +540,8 @@ struct DefineBodies {
     /// again with another body.
     kept: HashMap<String, String>,
     redefined: HashSet<String>,
+    /// See `PreprocessedView::assumed_undefined`.
+    assumed_undefined: HashSet<String>,
 }
 
 impl DefineBodies {
@@ -702,7 +702,6 @@ fn blank_inactive_branches(
     qualifier_macros: &mut QualifierMacros,
     bodies: &mut DefineBodies,
     last_error_macros: &mut Vec<String>,
-    assumed_undefined: &mut HashSet<String>,
 ) {
     let BranchChoice {
         given,
@@ -758,7 +757,7 @@ fn blank_inactive_branches(
                                     given,
                                     &defined,
                                     !as_compiled,
-                                    assumed_undefined,
+                                    &mut bodies.assumed_undefined,
                                 )
                             })
                             .flatten()
@@ -792,7 +791,7 @@ fn blank_inactive_branches(
                                         given,
                                         &defined,
                                         !top.as_compiled,
-                                        assumed_undefined,
+                                        &mut bodies.assumed_undefined,
                                     )
                                 })
                                 .flatten()

@@ -56,8 +56,7 @@ pub fn relint(
     settings: &Settings,
 ) -> (Option<Kept>, FileOutcome) {
     // the same view as `engine::lint_text`: `defines` from the configuration choose branches
-    let mut view = source::preprocess_with(text, &settings.view_options());
-    engine::add_included_defines(path, text, &mut view, settings);
+    let view = engine::view_of(path, text, settings);
     let (tree, mut functions, lookups) = match previous {
         Some(mut previous) => {
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {
@@ -143,8 +142,15 @@ impl FileContext {
         let mut defines: Vec<(String, String)> = view
             .defines
             .iter()
+            .chain(&view.included.values)
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
+        defines.extend(
+            view.included
+                .unknown
+                .iter()
+                .map(|name| (name.clone(), "?".into())),
+        );
         defines.sort_unstable();
         FileContext {
             enabled_rules: crate::lints::ALL

@@ -3,7 +3,7 @@
 //! The view has exactly the same length as the original text, so every byte offset taken from the
 //! parse of the view is valid in the original: diagnostics always point at what the user wrote.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Macros blanked where they qualify a declaration, with what they stand for: looked up for
 /// every identifier of a file.
@@ -105,6 +105,239 @@ pub struct PreprocessedView {
     /// Qualifier macros this text defines (`#define DS_D_INLINE __device__ __forceinline__`), with
     /// what they stand for, sorted: a file that includes it reads them as qualifiers too.
     pub defined_qualifiers: Vec<(String, String)>,
+    /// Names `#define`d with different bodies where the choice between them was not decided: one
+    /// of them sits under a condition the view could not decide, or kept code defines the name
+    /// again with another body. Their body in `defines` is a guess.
+    pub unsettled_defines: HashSet<String>,
+    /// Names whose definedness a conditional read as compiled decided as "not defined" because
+    /// neither `-D` nor the text above defined them (`#ifdef RD_WG_SIZE` taking the `#else`):
+    /// the choice holds only while nothing the text is read with defines them.
+    pub assumed_undefined: HashSet<String>,
+    /// The object-like constants of the project headers the file includes (`IncludedDefines`),
+    /// empty until `with_included` attaches them.
+    pub included: std::sync::Arc<IncludedDefines>,
+    /// The value of each object-like macro, the file's or an included header's, whose body is an
+    /// integer constant expression of numbers and such macros (`#define NVAR (VAR_ENERGY + 1)`),
+    /// as decimal text.
+    pub integer_defines: HashMap<String, String>,
+}
+
+/// The object-like `#define`s a file sees through the project headers it includes, each header
+/// read with its conditionals chosen as compiled: `-D` definitions decide, and a name neither
+/// given nor defined takes the default path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IncludedDefines {
+    /// Each name with the one body every header that defines it gives it.
+    pub values: HashMap<String, String>,
+    /// Names whose value is not known: defined differently on different paths, by two headers, or
+    /// by a header and the file itself.
+    pub unknown: HashSet<String>,
+}
+
+impl PreprocessedView {
+    /// The body of the object-like macro `name` as the file sees it: its own `#define`, else the
+    /// one of an included header; None where the headers and the file disagree or a header's
+    /// value depends on a path not decided.
+    pub fn define(&self, name: &str) -> Option<&str> {
+        if self.included.unknown.contains(name) {
+            return None;
+        }
+        self.integer_defines
+            .get(name)
+            .or_else(|| self.defines.get(name))
+            .or_else(|| self.included.values.get(name))
+            .map(String::as_str)
+    }
+
+    /// The object-like macros whose body is not a guess (see `unsettled_defines`), with it.
+    pub fn settled_defines(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.defines
+            .iter()
+            .filter(|(name, _)| !self.unsettled_defines.contains(*name))
+            .map(|(name, body)| (name.as_str(), body.as_str()))
+    }
+
+    /// The view with the constants `headers` define attached: `headers` are what each included
+    /// header offers, in include order (`HeaderDefines`). A name two of them, or one of them and
+    /// this file, define with different bodies is unknown; so is every name a header chose by
+    /// assuming another name undefined that this file or another header defines.
+    /// `given` are the `-D` definitions (`NAME` or `NAME=VALUE`) the headers were read with: a
+    /// header's `#define FILL_BLOCK SOLVER_FILL_BLOCK` with `-DSOLVER_FILL_BLOCK=256` is 256.
+    pub fn with_included(
+        mut self,
+        headers: &[&HeaderDefines],
+        given: &[String],
+    ) -> PreprocessedView {
+        if headers.is_empty() && given.is_empty() {
+            return self;
+        }
+        let mut included = IncludedDefines::default();
+        for header in headers {
+            for (name, body) in &header.values {
+                match included.values.get(name) {
+                    Some(known) if known != body => {
+                        included.unknown.insert(name.clone());
+                    }
+                    Some(_) => {}
+                    None => {
+                        included.values.insert(name.clone(), body.clone());
+                    }
+                }
+            }
+            included.unknown.extend(header.unknown.iter().cloned());
+        }
+        for (index, header) in headers.iter().enumerate() {
+            let defined_elsewhere = |name: &String| {
+                self.defines.contains_key(name)
+                    || headers
+                        .iter()
+                        .enumerate()
+                        .any(|(other, h)| other != index && h.defines_name(name))
+            };
+            if header.assumed_undefined.iter().any(defined_elsewhere) {
+                included.unknown.extend(header.chosen.iter().cloned());
+            }
+        }
+        for (name, body) in &self.defines {
+            if included
+                .values
+                .get(name)
+                .is_some_and(|known| normalized(known) != normalized(body))
+            {
+                included.unknown.insert(name.clone());
+            }
+        }
+        included
+            .values
+            .retain(|name, _| !included.unknown.contains(name));
+        let mut visible: HashMap<String, String> = given
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((name, value)) => (name.trim().to_string(), value.trim().to_string()),
+                None => (d.trim().to_string(), "1".to_string()),
+            })
+            .collect();
+        visible.extend(included.values.clone());
+        for (name, body) in &self.defines {
+            if !included.unknown.contains(name) {
+                visible.insert(name.clone(), body.clone());
+            }
+        }
+        self.integer_defines = integer_values(&visible);
+        self.included = std::sync::Arc::new(included);
+        self
+    }
+}
+
+/// What one header offers the files that include it: its object-like `#define`s read as compiled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeaderDefines {
+    /// Each name defined with one body on the path compiled.
+    pub values: HashMap<String, String>,
+    /// Names defined with different bodies where the choice was not decided.
+    pub unknown: HashSet<String>,
+    /// Names defined with different bodies where the compiled reading chose one (`values` holds
+    /// it): unknown when an assumption of `assumed_undefined` does not hold.
+    pub chosen: HashSet<String>,
+    /// See `PreprocessedView::assumed_undefined`.
+    pub assumed_undefined: HashSet<String>,
+    /// Every name the header defines, on any path.
+    pub names: HashSet<String>,
+    /// Its quoted includes.
+    pub includes: Vec<String>,
+}
+
+impl HeaderDefines {
+    /// Reads a header's text with the `-D` definitions `given` (`NAME` or `NAME=VALUE`): every
+    /// conditional is read as compiled, so an `#ifdef` chain choosing a block size gives the
+    /// branch a build without those definitions compiles.
+    pub fn of(text: &str, given: &[String]) -> HeaderDefines {
+        let view = preprocess_with(
+            text,
+            &ViewOptions {
+                defines: given.to_vec(),
+                as_compiled: true,
+                compiled_everywhere: true,
+                ..ViewOptions::default()
+            },
+        );
+        let mut header = HeaderDefines {
+            includes: crate::model::index::quoted_includes(text),
+            assumed_undefined: view.assumed_undefined.clone(),
+            ..HeaderDefines::default()
+        };
+        header.names = all_define_names(text);
+        for (name, body) in view.settled_defines() {
+            header.values.insert(name.to_string(), normalized(body));
+            if view.ambiguous_defines.contains(name) {
+                header.chosen.insert(name.to_string());
+            }
+        }
+        header.unknown = view.unsettled_defines.clone();
+        header
+    }
+
+    fn defines_name(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+}
+
+/// The macros of `defines` whose bodies are integer constant expressions over numbers and other
+/// such macros, each with its value in decimal: `(VAR_MOMENTUM + NDIM)` with `VAR_MOMENTUM` 1 and
+/// `NDIM` 3 is 4. A body with anything else (a float, a cast, a call, an unknown name) has none.
+pub fn integer_values(defines: &HashMap<String, String>) -> HashMap<String, String> {
+    let mut values: HashMap<String, String> = HashMap::new();
+    let bodies: Vec<(&String, Vec<String>)> = defines
+        .iter()
+        .map(|(name, body)| {
+            let body = body.split("//").next().unwrap_or("");
+            let body = body.split("/*").next().unwrap_or("");
+            (name, condition_tokens(body))
+        })
+        .filter(|(_, tokens)| !tokens.is_empty() && !tokens.iter().any(|t| t == "defined"))
+        .collect();
+    // a macro of macros is known once they are: a round per level of nesting
+    for _ in 0..16 {
+        let mut added = false;
+        for (name, tokens) in &bodies {
+            if values.contains_key(*name) {
+                continue;
+            }
+            let mut parser = ConditionParser {
+                tokens,
+                position: 0,
+                given: &values,
+                depth: 0,
+            };
+            let value = parser.ternary();
+            if let Some(value) = value.filter(|_| parser.position == tokens.len()) {
+                values.insert((*name).clone(), value.to_string());
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    values
+}
+
+/// A macro body with its whitespace collapsed, so `( 256 )` and `(256)` over two spellings agree.
+fn normalized(body: &str) -> String {
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every name a text `#define`s, on any path.
+fn all_define_names(text: &str) -> HashSet<String> {
+    text.lines()
+        .filter_map(|line| {
+            let directive = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = directive.strip_prefix("define")?;
+            rest.starts_with(char::is_whitespace)
+                .then(|| leading_identifier(rest.trim_start()).to_string())
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
 }
 
 /// Macros that behave like attributes or qualifiers in real CUDA code and confuse the grammar.
@@ -258,13 +491,18 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     // Only ASCII bytes were replaced by ASCII spaces or `;`, and only outside multi-byte sequences,
     // so the view is valid UTF-8; fall back to the original text if that ever fails.
     let text = String::from_utf8(bytes).unwrap_or_else(|_| text.to_string());
+    let integer_defines = integer_values(&defines);
     PreprocessedView {
         text,
         neutralised,
         defines,
+        unsettled_defines: bodies.unsettled(),
         ambiguous_defines: bodies.ambiguous,
         last_error_macros,
         defined_qualifiers,
+        integer_defines,
+        assumed_undefined: std::mem::take(&mut bodies.assumed_undefined),
+        included: Default::default(),
     }
 }
 
@@ -295,11 +533,21 @@ fn blank_pragmas(text: &str, bytes: &mut [u8]) {
 #[derive(Default)]
 struct DefineBodies {
     first: HashMap<String, String>,
-    ambiguous: std::collections::HashSet<String>,
+    ambiguous: HashSet<String>,
+    /// Names with a definition under a conditional not decided.
+    guessed: HashSet<String>,
+    /// The body each name was last defined with in kept code, and the names kept code defined
+    /// again with another body.
+    kept: HashMap<String, String>,
+    redefined: HashSet<String>,
+    /// See `PreprocessedView::assumed_undefined`.
+    assumed_undefined: HashSet<String>,
 }
 
 impl DefineBodies {
-    fn note(&mut self, rest: &str) {
+    /// Notes a `#define` (the text after the directive); `settled` when every conditional around
+    /// it was decided, `kept` when it is in kept code.
+    fn note(&mut self, rest: &str, settled: bool, kept: bool) {
         let name: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -314,6 +562,16 @@ impl DefineBodies {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        if !settled {
+            self.guessed.insert(name.clone());
+        }
+        if kept {
+            if let Some(previous) = self.kept.insert(name.clone(), body.clone()) {
+                if previous != body {
+                    self.redefined.insert(name.clone());
+                }
+            }
+        }
         match self.first.get(&name) {
             Some(first) if *first != body => {
                 self.ambiguous.insert(name);
@@ -323,6 +581,15 @@ impl DefineBodies {
                 self.first.insert(name, body);
             }
         }
+    }
+
+    /// Names with several bodies whose choice was not decided (`unsettled_defines`).
+    fn unsettled(&self) -> HashSet<String> {
+        self.ambiguous
+            .iter()
+            .filter(|name| self.guessed.contains(*name) || self.redefined.contains(*name))
+            .cloned()
+            .collect()
     }
 }
 
@@ -421,6 +688,8 @@ struct Conditional {
     parent_active: bool,
     /// Whether the chain is a configuration block read as compiled.
     as_compiled: bool,
+    /// Whether every condition read up to the branch kept was decided (by `-D`, or as compiled).
+    decided: bool,
 }
 
 /// Keeps the first branch of each `#if` chain (or the `#else` of `#if 0`), blanks the others and the
@@ -466,6 +735,7 @@ fn blank_inactive_branches(
             .last()
             .map(|c| c.active && c.parent_active)
             .unwrap_or(true);
+        let settled = stack.iter().all(|c| c.decided);
         let trimmed = line.trim_start();
         if !in_block_comment && trimmed.starts_with('#') {
             let directive = trimmed[1..].trim_start();
@@ -481,19 +751,32 @@ fn blank_inactive_branches(
                     let decided = condition_value(&word, rest, given).or_else(|| {
                         (as_compiled || platforms_decided)
                             .then(|| {
-                                compiled_definedness(&word, rest, given, &defined, !as_compiled)
+                                compiled_definedness(
+                                    &word,
+                                    rest,
+                                    given,
+                                    &defined,
+                                    !as_compiled,
+                                    &mut bodies.assumed_undefined,
+                                )
                             })
                             .flatten()
                     });
+                    // an include guard (`#ifndef UTIL_H` then `#define UTIL_H`) is entered
+                    let decided = decided.or_else(|| {
+                        (word == "ifndef" && is_include_guard(&text[end..], rest)).then_some(true)
+                    });
+                    let false_condition = word == "if" && is_false_condition(rest);
                     let keep_first = match decided {
                         Some(value) => value,
-                        None => !(word == "if" && is_false_condition(rest)),
+                        None => !false_condition,
                     };
                     stack.push(Conditional {
                         active: keep_first,
                         taken: keep_first,
                         parent_active: active,
                         as_compiled,
+                        decided: decided.is_some() || false_condition,
                     });
                     blank(bytes, offset..end);
                 }
@@ -508,13 +791,18 @@ fn blank_inactive_branches(
                                         given,
                                         &defined,
                                         !top.as_compiled,
+                                        &mut bodies.assumed_undefined,
                                     )
                                 })
                                 .flatten()
                         });
+                        let false_condition = word == "elif" && is_false_condition(rest);
+                        if !top.taken {
+                            top.decided &= decided.is_some() || false_condition;
+                        }
                         let chosen = match decided {
                             Some(value) => value,
-                            None => !(word == "elif" && is_false_condition(rest)),
+                            None => !false_condition,
                         };
                         let keep = !top.taken && chosen;
                         top.active = keep;
@@ -535,11 +823,11 @@ fn blank_inactive_branches(
                 }
                 "define" if active => {
                     defined.insert(leading_identifier(rest).to_string());
-                    bodies.note(rest);
+                    bodies.note(rest, settled, true);
                     record_define(rest, defines, qualifier_macros, last_error_macros);
                 }
                 "define" => {
-                    bodies.note(rest);
+                    bodies.note(rest, settled, false);
                     blank(bytes, offset..end);
                 }
                 "undef" if active => {
@@ -554,6 +842,24 @@ fn blank_inactive_branches(
         in_block_comment = block_comment_state(line, in_block_comment);
         offset = end + 1;
     }
+}
+
+/// Whether the directive after an `#ifndef NAME` (whose condition is `rest`) that `after`
+/// follows defines `NAME`: the opening of an include guard.
+fn is_include_guard(after: &str, rest: &str) -> bool {
+    let name = leading_identifier(rest.trim());
+    if name.is_empty() {
+        return false;
+    }
+    let Some(next) = after.lines().map(str::trim).find(|line| !line.is_empty()) else {
+        return false;
+    };
+    next.strip_prefix('#')
+        .map(str::trim_start)
+        .and_then(|d| d.strip_prefix("define"))
+        .is_some_and(|d| {
+            d.starts_with(char::is_whitespace) && leading_identifier(d.trim_start()) == name
+        })
 }
 
 fn block_comment_state(line: &str, mut inside: bool) -> bool {
@@ -616,8 +922,9 @@ fn compiled_definedness(
     word: &str,
     rest: &str,
     given: &HashMap<String, String>,
-    defined: &std::collections::HashSet<String>,
+    defined: &HashSet<String>,
     only_other_platform: bool,
+    assumed_undefined: &mut HashSet<String>,
 ) -> Option<bool> {
     let rest = rest.split("//").next().unwrap_or("").trim();
     let (name, negated) = match word {
@@ -646,6 +953,9 @@ fn compiled_definedness(
         return None;
     }
     let is_defined = given.contains_key(name) || defined.contains(name);
+    if !is_defined {
+        assumed_undefined.insert(name.to_string());
+    }
     Some(is_defined != negated)
 }
 
@@ -1699,6 +2009,92 @@ mod tests {
         assert!(view.text.contains("   float sq"));
         assert_eq!(view.neutralised.len(), 1);
         assert_eq!(view.neutralised[0].expansion, "__host__ __device__");
+    }
+
+    #[test]
+    fn header_defines_follow_the_compiled_path() {
+        let header = "#ifndef __SOLVER_H__\n#define __SOLVER_H__\n#include \"limits.h\"\n\
+            #ifdef WG_SIZE_1\n  #define BLOCK_1 WG_SIZE_1\n#elif defined(WG_SIZE)\n  #define BLOCK_1 WG_SIZE\n\
+            #else\n  #define BLOCK_1 192\n#endif\n#define HALF (BLOCK_1 / 2)\n#endif\n";
+        let read = HeaderDefines::of(header, &[]);
+        assert_eq!(read.values.get("BLOCK_1").map(String::as_str), Some("192"));
+        assert!(read.chosen.contains("BLOCK_1"));
+        assert!(read.unknown.is_empty(), "{:?}", read.unknown);
+        assert!(read.assumed_undefined.contains("WG_SIZE"));
+        assert_eq!(read.includes, vec!["limits.h".to_string()]);
+        let view = preprocess("int x;\n", &[]).with_included(&[&read], &[]);
+        assert_eq!(view.define("BLOCK_1"), Some("192"));
+        assert_eq!(view.define("HALF"), Some("96"));
+        // a build with -DWG_SIZE=64 compiles the second branch
+        let given = vec!["WG_SIZE=64".to_string()];
+        let read = HeaderDefines::of(header, &given);
+        let view = preprocess("int x;\n", &[]).with_included(&[&read], &given);
+        assert_eq!(view.define("BLOCK_1"), Some("64"));
+        assert_eq!(view.define("HALF"), Some("32"));
+    }
+
+    #[test]
+    fn header_defines_on_undecided_paths_are_unknown() {
+        let header = "#if __CUDA_ARCH__ >= 800\n#define W 64\n#else\n#define W 32\n#endif\n\
+            #ifdef __CUDACC__\n#define ONLY 8\n#endif\n#define R 4\n#undef R\n#define R 5\n";
+        let read = HeaderDefines::of(header, &[]);
+        assert!(read.unknown.contains("W"));
+        // defined on one path only: the one body there is
+        assert!(!read.unknown.contains("ONLY"));
+        // defined again with another body in kept code
+        assert!(read.unknown.contains("R"));
+        let view = preprocess("int x;\n", &[]).with_included(&[&read], &[]);
+        assert_eq!(view.define("W"), None);
+        assert_eq!(view.define("R"), None);
+        assert_eq!(view.define("ONLY"), Some("8"));
+    }
+
+    #[test]
+    fn header_defines_that_disagree_are_unknown() {
+        let a = HeaderDefines::of("#define BLOCK 256\n#define TILE 16\n#define USE_BIG\n", &[]);
+        let b = HeaderDefines::of("#define BLOCK 128\n#define TILE (16)\n", &[]);
+        let c = HeaderDefines::of(
+            "#ifdef USE_BIG\n#define CHUNK 512\n#else\n#define CHUNK 128\n#endif\n",
+            &[],
+        );
+        let view =
+            preprocess("#define OWN 3\n#define TILE 16\n", &[]).with_included(&[&a, &b, &c], &[]);
+        assert_eq!(view.define("BLOCK"), None);
+        // `(16)` and `16` are other bodies: not known to agree
+        assert_eq!(view.define("TILE"), None);
+        assert_eq!(view.define("OWN"), Some("3"));
+        // c chose 128 assuming USE_BIG undefined, but a defines it
+        assert_eq!(view.define("CHUNK"), None);
+        let view = preprocess("int x;\n", &[]).with_included(&[&c], &[]);
+        assert_eq!(view.define("CHUNK"), Some("128"));
+        // the file's own define that agrees with the header's
+        let view = preprocess("#define BLOCK 128\n", &[]).with_included(&[&b], &[]);
+        assert_eq!(view.define("BLOCK"), Some("128"));
+    }
+
+    #[test]
+    fn integer_values_fold_macros_of_macros() {
+        let defines: HashMap<String, String> = [
+            ("VAR_MOMENTUM", "1"),
+            ("NDIM", "3"),
+            ("VAR_ENERGY", "(VAR_MOMENTUM+NDIM)"),
+            ("NVAR", "(VAR_ENERGY+1) // components"),
+            ("LIMIT", "(NVAR * 0x10 - NVAR % 3)"),
+            ("GAMMA", "1.4f"),
+            ("BYTES", "(sizeof(float) * NVAR)"),
+            ("UNKNOWN_SUM", "(NVAR + OTHER)"),
+            ("HALF", "NVAR / 0"),
+        ]
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b.to_string()))
+        .collect();
+        let values = integer_values(&defines);
+        assert_eq!(values.get("VAR_ENERGY").map(String::as_str), Some("4"));
+        assert_eq!(values.get("NVAR").map(String::as_str), Some("5"));
+        assert_eq!(values.get("LIMIT").map(String::as_str), Some("78"));
+        for none in ["GAMMA", "BYTES", "UNKNOWN_SUM", "HALF"] {
+            assert!(!values.contains_key(none), "{none}");
+        }
     }
 
     #[test]

@@ -224,74 +224,58 @@ pub fn index_of_headers_outside(
     follow(roots, &mut known, settings, wanted)
 }
 
-/// Headers whose constants a file reads are followed this deep.
-const DEFINE_DEPTH: usize = 2;
-/// And no more than this many per file.
-const MAX_DEFINE_HEADERS: usize = 16;
+/// Headers included through other headers are followed this deep for their constants.
+const MAX_DEFINES_DEPTH: usize = 8;
 
-/// A header's object-like macros (name and body, with the names it defines on several paths left
-/// out) and its quoted includes.
-type HeaderDefines = Arc<(Vec<(String, String)>, Vec<String>)>;
+/// Each header's constants, by path, with its stamp and the `-D` definitions it was read with.
+type DefinesCache = Mutex<HashMap<PathBuf, (Stamp, Vec<String>, Arc<source::HeaderDefines>)>>;
 
-fn define_cache() -> &'static Mutex<HashMap<PathBuf, (Stamp, HeaderDefines)>> {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Stamp, HeaderDefines)>>> = OnceLock::new();
+fn defines_cache() -> &'static DefinesCache {
+    static CACHE: OnceLock<DefinesCache> = OnceLock::new();
     CACHE.get_or_init(Mutex::default)
 }
 
-/// What the header at `path` defines, read from disk unless unchanged since the last read.
-fn header_defines(path: &Path, settings: &Settings) -> Option<HeaderDefines> {
+/// The object-like constants of the header at `path`, read as compiled with the configured
+/// `-D` definitions; read from disk once until it changes.
+fn header_defines(path: &Path, given: &[String]) -> Option<Arc<source::HeaderDefines>> {
     let metadata = std::fs::metadata(path).ok()?;
     if !metadata.is_file() || metadata.len() > super::MAX_FILE_BYTES {
         return None;
     }
     let stamp = (metadata.modified().ok(), metadata.len());
-    if let Ok(cache) = define_cache().lock() {
-        if let Some((cached, defines)) = cache.get(path) {
-            if *cached == stamp {
+    if let Ok(cache) = defines_cache().lock() {
+        if let Some((cached, with, defines)) = cache.get(path) {
+            if *cached == stamp && with.as_slice() == given {
                 return Some(defines.clone());
             }
         }
     }
     let (text, _) = read_source_lossy(path).ok()?;
-    let view = source::preprocess_with(&text, &settings.view_options());
-    let mut defines: Vec<(String, String)> = view
-        .defines
-        .into_iter()
-        .filter(|(name, _)| !view.ambiguous_defines.contains(name))
-        .collect();
-    defines.sort_unstable();
-    let read = Arc::new((defines, crate::model::index::quoted_includes(&text)));
-    if let Ok(mut cache) = define_cache().lock() {
-        cache.insert(path.to_path_buf(), (stamp, read.clone()));
+    let defines = Arc::new(source::HeaderDefines::of(&text, given));
+    if let Ok(mut cache) = defines_cache().lock() {
+        cache.insert(path.to_path_buf(), (stamp, given.to_vec(), defines.clone()));
     }
-    Some(read)
+    Some(defines)
 }
 
-/// Adds to `view.defines` the object-like macros of the headers the file at `path` includes
-/// with quotes (and those they include, two deep), for the names the file does not define
-/// itself: `#define BLOCK_SIZE 256` in `reference.h` is a constant of each file that includes
-/// it. A name two headers define with different bodies is left out.
-pub fn add_included_defines(
+/// The constants of every project header `text` (the file at `path`) includes, found on disk
+/// beside it or in an `include/` folder above, and of the headers those include, in include
+/// order, each once. A file linted alone and the same file in a project run see the same.
+pub fn included_defines(
     path: &Path,
     text: &str,
-    view: &mut source::PreprocessedView,
     settings: &Settings,
-) {
-    let includes = crate::model::index::quoted_includes(text);
-    if includes.is_empty() {
-        return;
-    }
+) -> Vec<Arc<source::HeaderDefines>> {
+    let mut found = Vec::new();
     let mut known = HashSet::from([identity(path)]);
-    let mut found: HashMap<String, Option<String>> = HashMap::new();
-    let mut read = 0;
-    let mut frontier: Vec<(PathBuf, String)> = includes
+    let mut frontier: Vec<(PathBuf, String)> = crate::model::index::quoted_includes(text)
         .into_iter()
         .map(|target| (path.to_path_buf(), target))
         .collect();
-    for _ in 0..DEFINE_DEPTH {
+    for _ in 0..MAX_DEFINES_DEPTH {
         let mut next = Vec::new();
         for (from, target) in frontier {
-            if read >= MAX_DEFINE_HEADERS {
+            if found.len() >= MAX_HEADERS {
                 break;
             }
             let Some(header) = resolve_include(&from, &target) else {
@@ -300,29 +284,27 @@ pub fn add_included_defines(
             if !known.insert(identity(&header)) {
                 continue;
             }
-            let Some(defines) = header_defines(&header, settings) else {
+            let Some(defines) = header_defines(&header, &settings.defines) else {
                 continue;
             };
-            read += 1;
-            for (name, body) in &defines.0 {
-                found
-                    .entry(name.clone())
-                    .and_modify(|seen| {
-                        if seen.as_deref() != Some(body.as_str()) {
-                            *seen = None;
-                        }
-                    })
-                    .or_insert_with(|| Some(body.clone()));
-            }
-            next.extend(defines.1.iter().map(|t| (header.clone(), t.clone())));
+            next.extend(
+                defines
+                    .includes
+                    .iter()
+                    .map(|target| (header.clone(), target.clone())),
+            );
+            found.push(defines);
         }
         frontier = next;
     }
-    for (name, body) in found {
-        if let Some(body) = body {
-            if !view.ambiguous_defines.contains(&name) {
-                view.defines.entry(name).or_insert(body);
-            }
-        }
-    }
+    found
+}
+
+/// The view a linted file is read through: its own text preprocessed with the settings, and the
+/// constants of the project headers it includes.
+pub fn view_of(path: &Path, text: &str, settings: &Settings) -> source::PreprocessedView {
+    let view = source::preprocess_with(text, &settings.view_options());
+    let headers = included_defines(path, text, settings);
+    let headers: Vec<&source::HeaderDefines> = headers.iter().map(|h| &**h).collect();
+    view.with_included(&headers, &settings.defines)
 }

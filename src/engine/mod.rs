@@ -10,9 +10,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 
 mod headers;
-pub use headers::{
-    add_included_defines, index_of_headers_outside, index_of_included, wanted_names,
-};
+pub use headers::{index_of_headers_outside, index_of_included, view_of, wanted_names};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -158,8 +156,7 @@ fn lint_text_offering_if(
     index: &ProjectIndex,
     offers: bool,
 ) -> FileOutcome {
-    let mut view = source::preprocess_with(text, &settings.view_options());
-    headers::add_included_defines(path, text, &mut view, settings);
+    let view = headers::view_of(path, text, settings);
     let Some(tree) = parse(&view.text, None) else {
         return FileOutcome::default();
     };

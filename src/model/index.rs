@@ -523,7 +523,7 @@ impl ProjectIndex {
 }
 
 /// The file a quoted `#include` names, looked for beside the including file, then in `include/`
-/// folders of its ancestors (the usual layout of a project's headers).
+/// or `includes/` folders of its ancestors (the usual layouts of a project's headers).
 pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
     let directory = from.parent()?;
     let beside = directory.join(target);
@@ -531,9 +531,11 @@ pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
         return Some(beside);
     }
     for ancestor in directory.ancestors().take(4) {
-        let candidate = ancestor.join("include").join(target);
-        if candidate.is_file() {
-            return Some(candidate);
+        for folder in ["include", "includes"] {
+            let candidate = ancestor.join(folder).join(target);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
         }
     }
     None

@@ -380,8 +380,9 @@ impl<'t> Model<'t> {
             .map(|(_, body)| *body)
     }
 
+    /// The body of an object-like macro: the file's own or an included project header's.
     pub fn define(&self, name: &str) -> Option<&'t str> {
-        self.view.defines.get(name).map(String::as_str)
+        self.view.define(name)
     }
 
     /// The file-level facts the shared-memory runs read (see `shared_memory::FileScope`).
@@ -857,7 +858,7 @@ impl GridHelpers for Model<'_> {
     }
 
     fn define(&self, name: &str) -> Option<&str> {
-        self.view.defines.get(name).map(String::as_str)
+        self.view.define(name)
     }
 
     fn returned_grid(&self, name: &str, arity: usize) -> Option<[launch::GridAxis; 3]> {

@@ -895,7 +895,7 @@ impl<'t> FileScope<'t> {
         if self.view.ambiguous_defines.contains(name) {
             return None;
         }
-        self.view.defines.get(name).map(String::as_str)
+        self.view.define(name)
     }
 
     /// The value of a file-scope integer constant or a `#define` of known constants.

@@ -1924,6 +1924,64 @@ fn clamped<'t>(
     })
 }
 
+/// The value of an entry of a local table of sizes (`size_t block[2]; block[0] = BLOCK_X;
+/// block[1] = BLOCK_Y / 8;`) read at a constant index (`block[1]`, or in `dim3 b(block[0],
+/// block[1])`, which parses as a declaration whose parameters are `block` with `[1]`): the one
+/// constant assigned to that entry, when every assignment to the table is a plain one at a
+/// constant index and that entry gets one value.
+fn table_entry<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
+    let source = classifier.source;
+    let (table, index) = match node.node_kind() {
+        "subscript_expression" => {
+            let table = strip(node.field("argument")?, source);
+            let index = node.field("indices").and_then(|i| i.named_child(0))?;
+            (table, index)
+        }
+        // the declaration's parameter stands for its type
+        "type_identifier" => {
+            let parameter = node.parent()?;
+            if parameter.node_kind() != "parameter_declaration" {
+                return None;
+            }
+            let declarator = parameter.field("declarator")?;
+            if declarator.node_kind() != "abstract_array_declarator" {
+                return None;
+            }
+            (node, declarator.field("size")?)
+        }
+        _ => return None,
+    };
+    if !matches!(table.node_kind(), "identifier" | "type_identifier")
+        || index.node_kind() != "number_literal"
+    {
+        return None;
+    }
+    let wanted = size::parse_number(text(index, source))?;
+    let values = classifier.locals.elements.get(text(table, source))?;
+    let mut entry = None;
+    for value in values {
+        let assignment = value.parent()?;
+        if assignment.node_kind() != "assignment_expression"
+            || syntax::operator(assignment, source) != "="
+            || assignment.field("right") != Some(*value)
+        {
+            return None;
+        }
+        let left = strip(assignment.field("left")?, source);
+        let at = left.field("indices").and_then(|i| i.named_child(0))?;
+        if at.node_kind() != "number_literal" {
+            return None;
+        }
+        if size::parse_number(text(at, source))? == wanted {
+            if entry.is_some() {
+                return None;
+            }
+            entry = Some(*value);
+        }
+    }
+    constant(entry?, classifier)
+}
+
 /// A block dimension's value, when it is a constant.
 fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
     let scope = LaunchScope(classifier);
@@ -1933,11 +1991,11 @@ fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128>
         fold_sizeof: true,
     };
     let node = strip(node, classifier.source);
+    if let Some(value) = table_entry(node, classifier) {
+        return Some(value);
+    }
     // `dim3 threads(TILE, TILE)` parses as a declaration: its components are type names
     if node.node_kind() == "type_identifier" {
-        if let Some(value) = table_entry_constant(node, classifier) {
-            return Some(value);
-        }
         let name = text(node, classifier.source);
         return match scope.definition(name) {
             Some(value) => evaluator.eval(value)?.as_constant(),
@@ -1945,45 +2003,4 @@ fn constant<'t>(node: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128>
         };
     }
     evaluator.eval(node)?.as_constant()
-}
-
-/// `dim3 block(sizes[0], sizes[1])` parses as a declaration of array parameters: for the type
-/// name `sizes` of the parameter `sizes[0]`, the constant the function assigns to `sizes[0]`
-/// (`sizes[0] = BLOCK_X;`), when every assignment of that entry gives the same one.
-fn table_entry_constant<'t>(name: Node<'t>, classifier: &Classifier<'_, 't>) -> Option<i128> {
-    let source = classifier.source;
-    let parameter = name
-        .parent()
-        .filter(|p| p.node_kind() == "parameter_declaration")?;
-    let declarator = parameter.field("declarator").filter(|d| {
-        d.node_kind() == "abstract_array_declarator" || d.node_kind() == "array_declarator"
-    })?;
-    let entry = text(declarator.field("size")?, source).trim();
-    let values = classifier.locals.elements.get(text(name, source))?;
-    let mut found = None;
-    for value in values {
-        let assignment = value
-            .parent()
-            .filter(|p| p.node_kind() == "assignment_expression")?;
-        let target = strip(assignment.field("left")?, source);
-        let indices = target.field("indices").or_else(|| target.field("index"))?;
-        let index = match indices.node_kind() {
-            "subscript_argument_list" => {
-                named_children(indices).find(|c| c.node_kind() != "comment")?
-            }
-            _ => indices,
-        };
-        if text(index, source).trim() != entry {
-            continue;
-        }
-        if syntax::operator(assignment, source) != "=" {
-            return None;
-        }
-        let constant = constant(*value, classifier)?;
-        if found.is_some_and(|seen| seen != constant) {
-            return None;
-        }
-        found = Some(constant);
-    }
-    found
 }

@@ -890,3 +890,36 @@ fn a_block_built_from_a_table_of_sizes_takes_the_entries_assigned() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].block, [Some(32), Some(2), Some(1)]);
 }
+
+#[test]
+fn block_sizes_from_a_table_of_constant_entries() {
+    // `dim3 block(sizes[0], sizes[1])` parses as a declaration whose parameters are types
+    let host = |assignments: &str, launch: &str| {
+        format!(
+            "#define BX 32\n#define BY 16\n__global__ void k(float* p) {{ p[threadIdx.x] = 0; }}\n\
+             void f(float* p) {{ size_t sizes[2]; {assignments} {launch} }}\n"
+        )
+    };
+    let entries = "sizes[0] = BX; sizes[1] = BY / 8;";
+    for launch in [
+        "dim3 block (sizes[0], sizes[1]); k<<<4, block>>>(p);",
+        "k<<<4, dim3(sizes[0], sizes[1])>>>(p);",
+    ] {
+        let found = sites(&host(entries, launch));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].block, [Some(32), Some(2), Some(1)], "{launch}");
+    }
+    // an entry assigned twice, or at an index not known, holds no one constant
+    for entries in [
+        "sizes[0] = BX; sizes[0] = 64; sizes[1] = 2;",
+        "sizes[0] = BX; sizes[i] = 64; sizes[1] = 2;",
+        "sizes[0] = BX; sizes[0] += 1; sizes[1] = 2;",
+    ] {
+        let found = sites(&host(
+            entries,
+            "dim3 block (sizes[0], sizes[1]); k<<<4, block>>>(p);",
+        ));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].block[0], None, "{entries}");
+    }
+}

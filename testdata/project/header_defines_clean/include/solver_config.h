@@ -1,0 +1,20 @@
+// Build configuration of the solver (read, not linted: a `.h` file). The block size may be chosen
+// when compiling (-DSOLVER_FILL_BLOCK=..., -DSOLVER_SMALL_BLOCKS); a build without either takes
+// the default branch, 128.
+#ifndef SOLVER_CONFIG_H
+#define SOLVER_CONFIG_H
+
+#include "solver_limits.h"
+
+#ifdef SOLVER_FILL_BLOCK
+    #define FILL_BLOCK SOLVER_FILL_BLOCK
+#elif defined(SOLVER_SMALL_BLOCKS)
+    #define FILL_BLOCK 64
+#else
+    #define FILL_BLOCK 128
+#endif
+
+#define FIRST_COMPONENT 1
+#define COMPONENTS (FIRST_COMPONENT + 3)
+
+#endif

@@ -225,3 +225,136 @@ impl LaunchCache {
         self.last
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::index::{Lookups, ProjectIndex};
+    use crate::model::{Model, Reuse, ReusedKernel};
+
+    /// Every function analysed, the launch sites reused.
+    struct Launches(LaunchCache);
+
+    impl<'t> Reuse<'t> for Launches {
+        fn kernel(&mut self, _: &Model<'t>, _: usize) -> Option<ReusedKernel> {
+            None
+        }
+        fn host_function(&mut self, _: &Model<'t>, _: usize) -> bool {
+            false
+        }
+        fn host_function_built(&mut self, _: usize, _: &[String]) {}
+        fn launches(&mut self) -> Option<&mut LaunchCache> {
+            Some(&mut self.0)
+        }
+    }
+
+    /// The launch sites of `text` and what the model looked up: with the cache when one is
+    /// given, else afresh.
+    fn sites(text: &str, cache: Option<&mut Launches>) -> (Vec<LaunchSite>, Lookups) {
+        let view = crate::source::preprocess(text, &[]);
+        let tree = crate::engine::parse(&view.text, None).expect("parse");
+        let lines = LineIndex::new(text);
+        let path = Path::new("t.cu");
+        let model = match cache {
+            Some(cache) => Model::build_reusing(
+                path,
+                text,
+                &view,
+                &tree,
+                &lines,
+                &[],
+                // as `Model::build`: the error flow notes the functions it looks up
+                true,
+                ProjectIndex::empty(),
+                cache,
+            ),
+            None => Model::build(path, text, &view, &tree, &lines, &[]),
+        };
+        let lookups = model.lookups.borrow().clone();
+        (model.launch_sites.clone(), lookups)
+    }
+
+    /// Lints `texts` in turn with one cache; each time, the sites and lookups are those of a
+    /// fresh model, and the cache read (then reused) the launches of as many functions as given.
+    fn check(texts: &[(&str, Option<LaunchStats>)]) {
+        let mut cache = Launches(LaunchCache::default());
+        for (text, expected) in texts {
+            let (kept, kept_lookups) = sites(text, Some(&mut cache));
+            let (fresh, fresh_lookups) = sites(text, None);
+            assert_eq!(kept, fresh, "{text}");
+            assert_eq!(kept_lookups, fresh_lookups, "{text}");
+            assert!(!fresh.is_empty(), "{text}");
+            if let Some(expected) = expected {
+                assert_eq!(cache.0.last_lint(), *expected, "{text}");
+            }
+        }
+    }
+
+    fn stats(read: usize, reused: usize) -> Option<LaunchStats> {
+        Some(LaunchStats { read, reused })
+    }
+
+    const KERNEL: &str =
+        "__global__ void k(float* p, int n) { int i = threadIdx.x; if (i < n) p[i] = 0; }\n";
+
+    #[test]
+    fn sites_of_unchanged_functions_move_with_them() {
+        let f = "void f(float* p, int n) { k<<<(n + 255) / 256, 256>>>(p, n); }\n";
+        let g = "void g(float* p, int n) {\n  int b = n / 128;\n  k<<<b, 128>>>(p, n);\n}\n";
+        let text = format!("{KERNEL}{f}{g}");
+        let typed = format!("{KERNEL}\n// above f\n{f}{g}");
+        let edited = typed.replace("n / 128", "(n + 127) / 128");
+        check(&[
+            (&text, stats(2, 0)),
+            (&typed, stats(0, 2)),
+            (&edited, stats(1, 1)),
+        ]);
+    }
+
+    #[test]
+    fn a_changed_file_scope_constant_reads_the_launches_again() {
+        let f = "void f(float* p) { k<<<BLOCKS, 256>>>(p, BLOCKS * 256); }\n";
+        let g = "void g(float* p) { dim3 block(64); k<<<GRID, block>>>(p, 64); }\n";
+        let text = format!("const int BLOCKS = 4;\n{KERNEL}{f}{g}const dim3 GRID(8);\n");
+        let changed = text.replace("BLOCKS = 4", "BLOCKS = 8");
+        // a `dim3` constant is seen by the launches after it only: moved above them, every
+        // launching function's constants are read again
+        let moved = format!(
+            "const dim3 GRID(8);\n{}",
+            changed.replace("const dim3 GRID(8);\n", "")
+        );
+        check(&[
+            (&text, stats(2, 0)),
+            (&changed, stats(2, 0)),
+            (&moved, stats(2, 0)),
+        ]);
+    }
+
+    #[test]
+    fn a_changed_helper_or_define_reads_the_launches_again() {
+        let helper = "int ceil_div(int a, int b) { return (a + b - 1) / b; }\n";
+        let f = "void f(float* p, int n) { k<<<ceil_div(n, THREADS), THREADS>>>(p, n); }\n";
+        let g = "void g(float* p, int n) { k<<<n, 1>>>(p, n); }\n";
+        let text = format!("#define THREADS 256\n{helper}{KERNEL}{f}{g}");
+        let floor = text.replace("(a + b - 1) / b", "a / b");
+        // a changed `#define`: the sites stay a fresh model's (whether `f`'s are read again
+        // depends on whether its launch asked for the value)
+        let defined = floor.replace("THREADS 256", "THREADS 128");
+        check(&[
+            (&text, stats(2, 0)),
+            (&floor, stats(1, 1)),
+            (&defined, None),
+        ]);
+    }
+
+    #[test]
+    fn a_member_allocated_elsewhere_is_read_again_when_its_allocation_changes() {
+        let init = "void init(Plan* plan, int n) { cudaMalloc(&plan->buf, n * sizeof(float)); }\n";
+        let f = "void f(Plan* plan, int n) { k<<<(n + 255) / 256, 256>>>(plan->buf, n); }\n";
+        let g =
+            "void g(float* p, int n) { cudaMalloc(&p, n * sizeof(float)); k<<<n, 1>>>(p, n); }\n";
+        let text = format!("{KERNEL}{init}{f}{g}");
+        let halved = text.replace("n * sizeof(float)); }", "n / 2 * sizeof(float)); }");
+        check(&[(&text, stats(2, 0)), (&halved, stats(1, 1))]);
+    }
+}

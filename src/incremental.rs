@@ -356,6 +356,8 @@ pub struct Stats {
     pub reused: usize,
     /// A finding lay outside the analysed functions: nothing was kept, the file was linted afresh.
     pub fell_back: bool,
+    /// Launching functions whose launch sites were read, and those whose sites were reused.
+    pub launches: crate::model::launch::LaunchStats,
 }
 
 /// The per-document cache. `begin`, then `Model::build_reusing` with it, then `finish` with the
@@ -376,6 +378,10 @@ pub struct FunctionCache {
     last: Stats,
     /// The host-wide facts of the last lint (`Reuse::host_context`).
     host_context: Option<u64>,
+    /// The launch sites of the last lint, reused for functions whose launches read nothing that
+    /// changed. They do not depend on the file-wide context: what they read of it (`#define`s)
+    /// is checked for each function.
+    launches: crate::model::launch::LaunchCache,
 }
 
 #[derive(Debug)]
@@ -549,6 +555,7 @@ impl FunctionCache {
             analysed: model.kernels.len() + self.analysed_hosts.len(),
             reused: self.reused.len(),
             fell_back: false,
+            launches: self.launches.last_lint(),
         };
         let outcome = self.keep(model, found);
         if outcome.is_none() {
@@ -827,6 +834,21 @@ impl<'t> Reuse<'t> for FunctionCache {
 
     fn host_function_built(&mut self, index: usize, depends_on: &[String]) {
         self.analysed_hosts.push((index, depends_on.to_vec()));
+    }
+
+    fn launches(&mut self) -> Option<&mut crate::model::launch::LaunchCache> {
+        Some(&mut self.launches)
+    }
+
+    fn keeps_functions(&self) -> bool {
+        true
+    }
+
+    fn kept(&mut self, model: &Model<'t>, index: usize) -> bool {
+        model
+            .functions
+            .get(index)
+            .is_some_and(|function| self.find(model, function).is_some())
     }
 
     fn host_context(&mut self, digest: u64) {

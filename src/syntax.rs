@@ -384,12 +384,13 @@ impl<'t> Within<'t> {
     }
 
     pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
-        // the tree's table, when one is installed, holds every node's parent
-        if let Some(parent) = TreeTable::read(node, |table, index| {
+        // an installed table holds the parent of every node but its roots (the tree's root, or
+        // the root of a function's subtree in a table of the edited functions only)
+        if let Some(Some(parent)) = TreeTable::read(node, |table, index| {
             let parent = *table.parents.get(index)?;
             table.node(parent as usize)
         }) {
-            return parent;
+            return Some(parent);
         }
         let inside = self.root.start_byte() <= node.start_byte()
             && node.end_byte() <= self.root.end_byte()
@@ -418,13 +419,20 @@ impl<'t> Within<'t> {
 /// The node's parent: `Node::parent`, read from the tree's table when one is installed
 /// (`Node::parent` descends from the root of the tree on every call).
 pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
+    // a table's roots have no parent there (the tree's root has none; a subtree's is asked of
+    // tree-sitter)
     match TreeTable::read(node, |table, index| {
         let parent = *table.parents.get(index)?;
         table.node(parent as usize)
     }) {
-        Some(parent) => parent,
-        None => node.parent(),
+        Some(Some(parent)) => Some(parent),
+        _ => node.parent(),
     }
+}
+
+/// Whether an installed table holds `node`.
+pub fn in_table(node: Node) -> bool {
+    TreeTable::read(node, |_, _| ()).is_some()
 }
 
 /// Visits every node below `root` (pre-order) without recursion, so nesting depth cannot
@@ -521,54 +529,76 @@ impl TreeTable {
     /// the guard returned is dropped.
     pub fn install(tree: &tree_sitter::Tree) -> InstalledTable<'_> {
         let root = tree.root_node();
-        let capacity = root.descendant_count();
+        Self::install_nodes(root, &[root], root.descendant_count())
+    }
+
+    /// Builds a table of the subtrees of `roots` only (nodes of `tree`; the parents of the roots
+    /// are asked of tree-sitter) and installs it as `install` does: a lint that analyses a few
+    /// functions of a large file walks those, and building the whole file's table would cost
+    /// more than it saves. Nodes outside the subtrees are walked with cursors.
+    pub fn install_within<'t>(
+        tree: &'t tree_sitter::Tree,
+        roots: &[Node<'t>],
+    ) -> InstalledTable<'t> {
+        let capacity = roots.iter().map(|r| r.descendant_count()).sum();
+        Self::install_nodes(tree.root_node(), roots, capacity)
+    }
+
+    fn install_nodes<'t>(
+        root: Node<'t>,
+        roots: &[Node<'t>],
+        capacity: usize,
+    ) -> InstalledTable<'t> {
         let mut nodes: Vec<tree_sitter::ffi::TSNode> = Vec::with_capacity(capacity);
         let mut ends: Vec<u32> = Vec::with_capacity(capacity);
         let mut parents: Vec<u32> = Vec::with_capacity(capacity);
         let mut fields: Vec<u16> = Vec::with_capacity(capacity);
         let mut broken: Vec<bool> = Vec::with_capacity(capacity);
         let mut named: Vec<bool> = Vec::with_capacity(capacity);
-        // the nodes whose subtrees are open, each with the children it has left to visit: a
-        // cursor's step to a next sibling costs as much when there is none, so the last child
-        // is known from the count instead of from a failed step
-        let mut open: Vec<(usize, usize)> = Vec::new();
-        let mut cursor = root.walk();
         let position = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        'walk: loop {
-            let index = nodes.len();
-            parents.push(open.last().map_or(u32::MAX, |(p, _)| position(*p)));
-            fields.push(cursor.field_id().map_or(0, |id| id.get()));
-            let node = cursor.node();
-            broken.push(node.has_error());
-            named.push(node.is_named());
-            nodes.push(node.into_raw());
-            ends.push(0);
-            let children = node.child_count();
-            if children > 0 && cursor.goto_first_child() {
-                open.push((index, children - 1));
-                continue;
-            }
-            if let Some(end) = ends.get_mut(index) {
-                *end = position(nodes.len());
-            }
-            // close the subtrees that end here, up to the next sibling
-            loop {
-                let Some((parent, left)) = open.last_mut() else {
-                    break 'walk;
-                };
-                if *left > 0 {
-                    *left -= 1;
-                    if cursor.goto_next_sibling() {
-                        break;
-                    }
+        for subtree in roots {
+            // the nodes whose subtrees are open, each with the children it has left to visit: a
+            // cursor's step to a next sibling costs as much when there is none, so the last
+            // child is known from the count instead of from a failed step
+            let mut open: Vec<(usize, usize)> = Vec::new();
+            let mut cursor = subtree.walk();
+            'walk: loop {
+                let index = nodes.len();
+                parents.push(open.last().map_or(u32::MAX, |(p, _)| position(*p)));
+                // a subtree's root reads no field here: its parent is not in the table
+                fields.push(cursor.field_id().map_or(0, |id| id.get()));
+                let node = cursor.node();
+                broken.push(node.has_error());
+                named.push(node.is_named());
+                nodes.push(node.into_raw());
+                ends.push(0);
+                let children = node.child_count();
+                if children > 0 && cursor.goto_first_child() {
+                    open.push((index, children - 1));
+                    continue;
                 }
-                let parent = *parent;
-                open.pop();
-                if let Some(end) = ends.get_mut(parent) {
+                if let Some(end) = ends.get_mut(index) {
                     *end = position(nodes.len());
                 }
-                if open.is_empty() || !cursor.goto_parent() {
-                    break 'walk;
+                // close the subtrees that end here, up to the next sibling
+                loop {
+                    let Some((parent, left)) = open.last_mut() else {
+                        break 'walk;
+                    };
+                    if *left > 0 {
+                        *left -= 1;
+                        if cursor.goto_next_sibling() {
+                            break;
+                        }
+                    }
+                    let parent = *parent;
+                    open.pop();
+                    if let Some(end) = ends.get_mut(parent) {
+                        *end = position(nodes.len());
+                    }
+                    if open.is_empty() || !cursor.goto_parent() {
+                        break 'walk;
+                    }
                 }
             }
         }
@@ -618,16 +648,23 @@ impl TreeTable {
         let raw = node.into_raw();
         TABLES.with(|tables| {
             let tables = tables.try_borrow().ok()?;
-            let table = tables.iter().rev().find(|t| t.tree == raw.tree)?;
             let id = raw.id as usize;
-            let index = match table.last.get() {
-                (last, index) if last == id => index as usize,
-                _ => {
-                    let index = *table.positions.get(&id)?;
-                    table.last.set((id, index));
-                    index as usize
-                }
-            };
+            // the innermost table of the tree that holds the node
+            let (table, index) = tables
+                .iter()
+                .rev()
+                .filter(|t| t.tree == raw.tree)
+                .find_map(|table| {
+                    let index = match table.last.get() {
+                        (last, index) if last == id => index as usize,
+                        _ => {
+                            let index = *table.positions.get(&id)?;
+                            table.last.set((id, index));
+                            index as usize
+                        }
+                    };
+                    Some((table, index))
+                })?;
             let found = table.nodes.get(index)?;
             // the same node: the same subtree at the same place
             (found.id == raw.id && found.context == raw.context).then(|| read(table, index))

@@ -436,3 +436,72 @@ fn editing_a_helper_reanalyses_the_kernels_that_call_it() {
     assert_eq!(counts, (0, 2));
     assert!(label_at(&found[0], &after), "{found:?}");
 }
+
+/// The launch sites of unchanged functions are kept between lints: an edit of one launch's grid
+/// reads that launch again (and analyses its kernel again), an edit of another kernel reads no
+/// launch; the findings are a fresh lint's either way.
+#[test]
+fn a_changed_grid_in_one_function_and_a_changed_kernel_in_another() {
+    let settings = Settings::every_rule();
+    let path = Path::new("edited.cu");
+    let k = "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 0; }\n";
+    let f = "void f(float* d, int n) { k<<<n / 256, 256>>>(d, n); cudaGetLastError(); }\n";
+    let h = "__global__ void h(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\n";
+    let g = "void g(float* d, int n) { h<<<(n + 127) / 128, 128>>>(d, n); cudaGetLastError(); }\n";
+    let text = format!("{k}{f}{h}{g}");
+    let (document, first) = lint_edit(None, &text, &settings);
+    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    assert_eq!(document.last_lint().launches.read, 2);
+
+    // `f`'s grid now rounds up: `k` has threads past `n`
+    let rounded = text.replace("n / 256", "(n + 255) / 256");
+    let (document, diagnostics) = lint_edit(Some(document), &rounded, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &rounded, &settings).diagnostics
+    );
+    assert_ne!(diagnostics, first, "the grid's change changes k's findings");
+    let stats = document.last_lint();
+    assert_eq!((stats.launches.read, stats.launches.reused), (1, 1));
+    assert!(!stats.fell_back);
+
+    // `h` gets a guard: no launch is read again
+    let guarded = rounded.replace("o[i] = 1;", "if (i < n) o[i] = 1;");
+    let (document, guarded_diagnostics) = lint_edit(Some(document), &guarded, &settings);
+    assert_eq!(
+        guarded_diagnostics,
+        engine::lint_text(path, &guarded, &settings).diagnostics
+    );
+    assert_ne!(guarded_diagnostics, diagnostics, "h's finding is gone");
+    let stats = document.last_lint();
+    assert_eq!((stats.launches.read, stats.launches.reused), (0, 2));
+
+    // both at once, with everything moved down a line
+    let both = format!(
+        "\n{}",
+        guarded
+            .replace("(n + 255) / 256", "n / 256")
+            .replace("if (i < n) o[i] = 1;", "o[i] = 1;")
+    );
+    let (document, diagnostics) = lint_edit(Some(document), &both, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &both, &settings).diagnostics
+    );
+    let stats = document.last_lint();
+    assert_eq!((stats.launches.read, stats.launches.reused), (1, 1));
+
+    // a file-scope constant the grid reads: the launch is read again
+    let constant = format!(
+        "const int THREADS = 256;\n{}",
+        both.replace("256>>>", "THREADS>>>")
+    );
+    let (document, _) = lint_edit(Some(document), &constant, &settings);
+    let changed = constant.replace("THREADS = 256", "THREADS = 128");
+    let (document, diagnostics) = lint_edit(Some(document), &changed, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &changed, &settings).diagnostics
+    );
+    assert_eq!(document.last_lint().launches.read, 2);
+}

@@ -49,6 +49,14 @@ pub fn legacy_calls<'t>(model: &Model<'t>) -> Vec<LegacyCall<'t>> {
         if function.kind == FunctionKind::Host {
             continue;
         }
+        // a call names the intrinsic in the text: a body that names none needs no walk
+        let body = source.get(function.body.byte_range()).unwrap_or("");
+        if !["__shfl", "__any", "__all", "__ballot"]
+            .iter()
+            .any(|name| body.contains(name))
+        {
+            continue;
+        }
         syntax::walk_iterative(function.body, |node| {
             if node.node_kind() != "call_expression" {
                 return true;

@@ -159,8 +159,11 @@ pub struct Model<'t> {
     pub type_aliases: HashMap<String, String>,
     /// The runtime the file calls, whose words its findings speak.
     pub runtime: runtime::Runtime,
-    /// The tree's nodes in a table that walks read while the model lives (`syntax::TreeTable`).
-    _table: syntax::InstalledTable<'t>,
+    /// The tree's nodes in tables that walks read while the model lives (`syntax::TreeTable`):
+    /// the whole tree's, or, when most functions are reused, those of the analysed functions.
+    tables: Vec<syntax::InstalledTable<'t>>,
+    /// Whether `tables` holds the whole tree's.
+    whole_table: bool,
 }
 
 /// What an earlier lint of the same text lets the model leave out. The language server keeps the
@@ -177,6 +180,20 @@ pub trait Reuse<'t> {
     /// (the file's type aliases, function-like macros and buffers kept in members), as a hash;
     /// told before any host function is asked for. When it changes, no host function is covered.
     fn host_context(&mut self, _digest: u64) {}
+    /// The launch sites kept from an earlier lint, reused for the functions whose launches read
+    /// nothing that changed (`launch::LaunchCache`); None: every function's are read.
+    fn launches(&mut self) -> Option<&mut launch::LaunchCache> {
+        None
+    }
+    /// Whether functions are kept from an earlier lint (then `kept` is asked).
+    fn keeps_functions(&self) -> bool {
+        false
+    }
+    /// Whether function `index` is kept from an earlier lint, so that it is likely covered:
+    /// the model then builds the tree table of the other functions only.
+    fn kept(&mut self, _model: &Model<'t>, _index: usize) -> bool {
+        false
+    }
     /// The summary of device function `index` from an earlier lint, when what it read of the
     /// summaries made before it (`known`, the names it calls) is as it was.
     fn device_function(
@@ -303,19 +320,43 @@ impl<'t> Model<'t> {
             function_macros: Vec::new(),
             type_aliases: HashMap::default(),
             runtime: runtime::Runtime::of(path, source),
-            _table: syntax::TreeTable::install(tree),
+            tables: Vec::new(),
+            whole_table: false,
         };
+        // a lint that keeps functions decides on the table once it knows which are new
+        let partial = reuse.keeps_functions() && !error_flow;
+        if !partial {
+            model.tables.push(syntax::TreeTable::install(tree));
+            model.whole_table = true;
+        }
         let (mut broken, missing) = syntax::broken_regions(tree.root_node());
         broken.extend(missing);
         broken.sort_by_key(|r| (r.start, r.end));
         model.broken_regions = broken;
         model.collect_functions_and_comments();
-        let allocations = launch::FileAllocations::new(model.tree.root_node(), source);
-        model.launch_sites = model
-            .functions
-            .iter()
-            .flat_map(|f| launch::launches_in(f, source, path, lines, &model, &allocations))
-            .collect();
+        if partial {
+            model.install_tables(reuse);
+        }
+        let file = launch::FileScope::new(model.tree.root_node(), source);
+        model.launch_sites = match reuse.launches() {
+            Some(cache) => {
+                cache.begin();
+                let sites = model
+                    .functions
+                    .iter()
+                    .flat_map(|f| {
+                        cache.launches_in(f, source, &view.text, path, lines, &model, &file)
+                    })
+                    .collect();
+                cache.finish();
+                sites
+            }
+            None => model
+                .functions
+                .iter()
+                .flat_map(|f| launch::launches_in(f, source, path, lines, &model, &file))
+                .collect(),
+        };
         model.lookups.borrow_mut().launched_kernels = model
             .functions
             .iter()
@@ -333,6 +374,7 @@ impl<'t> Model<'t> {
                 model.host.kernels.push(reused.summary);
                 continue;
             }
+            model.cover(index);
             let function = &model.functions[index];
             let facts = kernel::analyze(&model, function);
             let summary = host::summarize_kernel(&model, function, &facts);
@@ -349,6 +391,38 @@ impl<'t> Model<'t> {
         model.host.analysed = analysed;
         model.host.stored = stored;
         model
+    }
+
+    /// The tree tables of a lint that keeps functions: the whole tree's when many functions are
+    /// new (a first lint, a changed `#define`), else those of the new functions only. A function
+    /// analysed for another reason (a kernel whose launch changed) gets its own (`cover`).
+    fn install_tables(&mut self, reuse: &mut dyn Reuse<'t>) {
+        let new: Vec<Node<'t>> = (0..self.functions.len())
+            .filter(|&index| !reuse.kept(self, index))
+            .filter_map(|index| self.functions.get(index).map(|f| f.definition))
+            .collect();
+        if new.len() * 4 > self.functions.len() {
+            self.tables.push(syntax::TreeTable::install(self.tree));
+            self.whole_table = true;
+        } else if !new.is_empty() {
+            self.tables
+                .push(syntax::TreeTable::install_within(self.tree, &new));
+        }
+    }
+
+    /// Puts function `index` in a tree table when no installed one holds it (it is analysed).
+    fn cover(&mut self, index: usize) {
+        if self.whole_table {
+            return;
+        }
+        let Some(definition) = self.functions.get(index).map(|f| f.definition) else {
+            return;
+        };
+        if syntax::in_table(definition) {
+            return;
+        }
+        self.tables
+            .push(syntax::TreeTable::install_within(self.tree, &[definition]));
     }
 
     pub fn text(&self, node: Node) -> &'t str {

@@ -83,7 +83,7 @@ pub(super) fn is_library_call(name: &str) -> bool {
 pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuffers<'t> {
     let mut out = StoredBuffers::default();
     let source = model.source;
-    let mut per_function: Vec<(usize, Vec<(Node<'t>, String)>)> = Vec::new();
+    let mut per_function: Vec<(usize, &crate::model::Function<'t>, Vec<Node<'t>>)> = Vec::new();
     let function_names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
     // the mentions an allocation call stores into (`&x` passed to `cudaMalloc` or to a function
     // of this file), by node id: found on the way down, since `Node::parent` searches from the root
@@ -92,19 +92,6 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
         }
-        let locals = declared_names(function, source);
-        let key_of = |node: Node<'t>| -> Option<String> {
-            let node = strip(node, source);
-            match node.node_kind() {
-                "field_expression" => node.field("field").map(|f| text(f, source).to_string()),
-                "identifier" => {
-                    let name = text(node, source);
-                    (!locals.contains(name) && !function_names.contains(name))
-                        .then(|| name.to_string())
-                }
-                _ => None,
-            }
-        };
         let mut mentions: Vec<Node<'t>> = Vec::new();
         walk_iterative(function.body, |node| {
             match node.node_kind() {
@@ -129,20 +116,49 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
             }
             true
         });
-        per_function.push((index, key_of_all(&mentions, &key_of)));
+        per_function.push((index, function, mentions));
     }
-    // only keys something allocates matter: read the other mentions of those alone
+    // each mention with the key it names; the names a function declares are read only when
+    // something needs its keys (most functions store nothing)
+    let keys_of = |function: &crate::model::Function<'t>, mentions: &[Node<'t>]| {
+        let locals = declared_names(function, source);
+        let key_of = |node: Node<'t>| -> Option<String> {
+            let node = strip(node, source);
+            match node.node_kind() {
+                "field_expression" => node.field("field").map(|f| text(f, source).to_string()),
+                "identifier" => {
+                    let name = text(node, source);
+                    (!locals.contains(name) && !function_names.contains(name))
+                        .then(|| name.to_string())
+                }
+                _ => None,
+            }
+        };
+        key_of_all(mentions, &key_of)
+    };
+    // only keys something allocates matter: read the other mentions of those alone (an
+    // allocation's target lies in the function that allocates)
     let mut allocated: HashSet<String> = HashSet::default();
-    for (_, mentions) in &per_function {
-        for (mention, key) in mentions {
+    for (_, function, mentions) in &per_function {
+        if !mentions
+            .iter()
+            .any(|m| allocation_targets.contains(&m.id()))
+        {
+            continue;
+        }
+        for (mention, key) in keys_of(function, mentions) {
             if allocation_targets.contains(&mention.id()) {
-                allocated.insert(key.clone());
+                allocated.insert(key);
             }
         }
     }
     if allocated.is_empty() {
         return out;
     }
+    let per_function: Vec<(usize, Vec<(Node<'t>, String)>)> = per_function
+        .iter()
+        .map(|(index, function, mentions)| (*index, keys_of(function, mentions)))
+        .collect();
     for (index, mentions) in per_function {
         for (mention, key) in mentions {
             if !allocated.contains(&key) {

@@ -28,23 +28,28 @@ pub(super) struct Locals<'t> {
 
 impl<'t> Locals<'t> {
     pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
-        Locals::entering(body, source, None)
+        let mut file = Locals::default();
+        file.read_file_scope(body, source);
+        Locals::entering(body, source, None, &file)
     }
 
     /// The locals of `body` and, when `lambda` is given, of that lambda and the lambdas around
     /// it: a launch inside `[&] { ... }` (a worker thread's body) sees the lambda's locals and,
     /// through the capture, the function's. Other lambdas are not entered; their assignments
-    /// run when they are called, which is not known.
+    /// run when they are called, which is not known. `file`: the file-scope constants
+    /// (`read_file_scope`), read once for the file.
     pub(super) fn entering(
         body: Node<'t>,
         source: &'t str,
         lambda: Option<Node<'t>>,
+        file: &Locals<'t>,
     ) -> Locals<'t> {
         let mut locals = Locals {
             scope: Some(body),
+            file_constants: file.file_constants.clone(),
+            dim3: file.dim3.clone(),
             ..Locals::default()
         };
-        locals.read_file_scope(body, source);
         // a parameter hides a file-scope constant of its name
         let mut parameter_list = None;
         if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {

@@ -18,10 +18,12 @@ use tree_sitter::Node;
 
 mod grid;
 pub mod limits;
+mod reuse;
 #[cfg(test)]
 mod tests;
 
 use grid::{Classifier, Held, Locals};
+pub use reuse::{LaunchCache, LaunchStats};
 
 /// The three launch axes, as a bit set.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -327,6 +329,13 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
     }
 }
 
+/// Whether `function`'s text has anything `launches_in` would read as a launch: most functions
+/// launch nothing, and a look at the text spares the walk.
+pub fn may_launch(function: &super::Function, source: &str) -> bool {
+    let body = source.get(function.body.byte_range()).unwrap_or("");
+    body.contains("<<<") || body.contains("cudaLaunch") || body.contains("hipLaunchKernel")
+}
+
 /// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`,
 /// and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
 pub fn launches_in<'t>(
@@ -335,11 +344,9 @@ pub fn launches_in<'t>(
     path: &std::path::Path,
     lines: &crate::source::LineIndex,
     helpers: &dyn GridHelpers,
-    allocations: &FileAllocations<'t>,
+    file: &FileScope<'t>,
 ) -> Vec<LaunchSite> {
-    // most functions launch nothing: a look at the text spares the walk
-    let body = source.get(function.body.byte_range()).unwrap_or("");
-    if !body.contains("<<<") && !body.contains("cudaLaunch") && !body.contains("hipLaunchKernel") {
+    if !may_launch(function, source) {
         return Vec::new();
     }
     let mut calls = Vec::new();
@@ -371,7 +378,7 @@ pub fn launches_in<'t>(
     }
     let allocations = Allocations {
         function: function.definition,
-        file: allocations,
+        file,
     };
     // the locals a launch sees: the function's, and those of the lambda it sits in
     let mut by_lambda: Vec<(Option<Node<'t>>, Locals<'t>)> = Vec::new();
@@ -385,7 +392,11 @@ pub fn launches_in<'t>(
         {
             Some(at) => at,
             None => {
-                by_lambda.push((lambda, Locals::entering(function.body, source, lambda)));
+                let constants = file.constants();
+                by_lambda.push((
+                    lambda,
+                    Locals::entering(function.body, source, lambda, constants),
+                ));
                 by_lambda.len() - 1
             }
         };
@@ -1613,18 +1624,24 @@ fn per_thread_unit<'t>(
     unit
 }
 
-/// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`) of a file,
-/// found once, on first use, for every launch site that asks.
-pub struct FileAllocations<'t> {
+/// What the launches of a file read outside their own function, each found once, on first use,
+/// for every launch site that asks: the device allocations (`cudaMalloc`, `cudaMallocManaged`,
+/// `cudaMallocAsync`; a member may be allocated in another function) and the file-scope
+/// constants (`Locals::read_file_scope`).
+pub struct FileScope<'t> {
     root: Node<'t>,
     source: &'t str,
     all: std::cell::OnceCell<Vec<Allocated<'t>>>,
+    constants: std::cell::OnceCell<Locals<'t>>,
+    /// Whether a launch looked for a member's allocations anywhere in the file since the last
+    /// `take_member_reads` (what the launches of a function read, for reusing them).
+    member_reads: std::cell::Cell<bool>,
 }
 
 /// The file's allocations as seen from one launching function.
 struct Allocations<'f, 't> {
     function: Node<'t>,
-    file: &'f FileAllocations<'t>,
+    file: &'f FileScope<'t>,
 }
 
 impl<'f, 't> Allocations<'f, 't> {
@@ -1644,7 +1661,12 @@ impl<'f, 't> Allocations<'f, 't> {
         let name = normalized(argument, source);
         let function = self.function.byte_range();
         let all: &'f [Allocated<'t>] = match anywhere_in_file {
-            Some(_) => self.file.all(),
+            Some(member) => {
+                if member {
+                    self.file.member_reads.set(true);
+                }
+                self.file.all()
+            }
             None => &[],
         };
         let anywhere_in_file = anywhere_in_file.unwrap_or(false);
@@ -1661,17 +1683,82 @@ struct Allocated<'t> {
     size: Option<Node<'t>>,
 }
 
-impl<'t> FileAllocations<'t> {
-    pub fn new(root: Node<'t>, source: &'t str) -> FileAllocations<'t> {
-        FileAllocations {
+impl<'t> FileScope<'t> {
+    pub fn new(root: Node<'t>, source: &'t str) -> FileScope<'t> {
+        FileScope {
             root,
             source,
             all: std::cell::OnceCell::new(),
+            constants: std::cell::OnceCell::new(),
+            member_reads: std::cell::Cell::new(false),
         }
     }
 
     fn all(&self) -> &[Allocated<'t>] {
         self.all.get_or_init(|| self.collect(self.root))
+    }
+
+    /// The file-scope constants, read once for every launching function of the file.
+    fn constants(&self) -> &Locals<'t> {
+        self.constants.get_or_init(|| {
+            let mut locals = Locals::default();
+            locals.read_file_scope(self.root, self.source);
+            locals
+        })
+    }
+
+    /// Whether a launch looked for a member's allocations anywhere in the file since the last
+    /// call; clears it.
+    pub fn take_member_reads(&self) -> bool {
+        self.member_reads.replace(false)
+    }
+
+    /// A hash of what the launches in `function` read of the file-scope constants: each
+    /// constant's name and value, and for a `dim3` one whether it is declared before the
+    /// function (a launch sees only those).
+    pub fn constants_hash(&self, function: Node<'t>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let constants = self.constants();
+        let mut hasher = rustc_hash::FxHasher::default();
+        let mut values: Vec<(&str, &str)> = constants
+            .file_constants
+            .iter()
+            .map(|(name, value)| (*name, text(*value, self.source)))
+            .collect();
+        values.sort_unstable();
+        values.hash(&mut hasher);
+        let mut lists: Vec<(&str, &str, bool)> = constants
+            .dim3
+            .iter()
+            .flat_map(|(name, lists)| {
+                lists.iter().map(|list| {
+                    let before = list.start_byte() <= function.start_byte();
+                    (*name, text(*list, self.source), before)
+                })
+            })
+            .collect();
+        lists.sort_unstable();
+        lists.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// A hash of the file's allocations outside `function` (what a member passed to a launch
+    /// in it may read), in file order.
+    pub fn allocations_hash(&self, function: Node<'t>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        let range = function.byte_range();
+        for allocated in self.all() {
+            if range.contains(&allocated.call.start_byte()) {
+                continue;
+            }
+            allocated.target.hash(&mut hasher);
+            allocated
+                .size
+                .map(|size| text(size, self.source))
+                .hash(&mut hasher);
+        }
+        hasher.finish()
     }
 
     fn collect(&self, scope: Node<'t>) -> Vec<Allocated<'t>> {

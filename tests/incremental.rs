@@ -505,3 +505,26 @@ fn a_changed_grid_in_one_function_and_a_changed_kernel_in_another() {
     );
     assert_eq!(document.last_lint().launches.read, 2);
 }
+
+#[test]
+fn a_launch_that_passes_on_a_parameter_is_read_again_when_a_caller_changes() {
+    let settings = Settings::every_rule();
+    let path = Path::new("edited.cu");
+    // `run` passes `paths` on to the kernel; what divides it comes from `main`'s call
+    let text = "__global__ void k(float* o, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) o[i] = 0;\n  __syncthreads();\n}\n\
+void run(float* d, int paths) { k<<<(paths + 255) / 256, 256>>>(d, paths); cudaGetLastError(); }\n\
+int main(int argc, char** argv) { int paths = atoi(argv[1]); paths *= 1024; run(0, paths); return 0; }\n";
+    let (document, first) = lint_edit(None, text, &settings);
+    assert_eq!(first, engine::lint_text(path, text, &settings).diagnostics);
+    // the caller no longer scales the count: `run`'s launch is read again, not reused
+    let unscaled = text.replace("paths *= 1024; ", "");
+    let (document, diagnostics) = lint_edit(Some(document), &unscaled, &settings);
+    assert_eq!(
+        diagnostics,
+        engine::lint_text(path, &unscaled, &settings).diagnostics
+    );
+    assert_eq!(document.last_lint().launches.read, 1);
+    // an edit elsewhere in `main` that leaves `run` and its callers' text alone reuses it
+    let (document, _) = lint_edit(Some(document), &unscaled, &settings);
+    assert_eq!(document.last_lint().launches.reused, 1);
+}

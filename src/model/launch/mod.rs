@@ -418,7 +418,7 @@ pub fn launches_in<'t>(
                     continue;
                 }
                 let passed = passed_factors
-                    .get_or_insert_with(|| parameter_factors(function, source, helpers));
+                    .get_or_insert_with(|| parameter_factors(function, source, helpers, file));
                 if let (Some(factor), Some(slot)) =
                     (passed.get(position), site.argument_factors.get_mut(at))
                 {
@@ -431,6 +431,9 @@ pub fn launches_in<'t>(
     sites
 }
 
+/// The most calls of a launching function read for what they pass.
+const MAX_CALLERS_READ: usize = 64;
+
 /// Per parameter of `function`: the largest constant known to divide what every call of it in
 /// its file passes there (`run(paths)` after `paths *= 1024`), 1 when that is not known or no
 /// call is seen.
@@ -438,24 +441,17 @@ fn parameter_factors<'t>(
     function: &super::Function<'t>,
     source: &'t str,
     helpers: &dyn GridHelpers,
+    file: &FileScope<'t>,
 ) -> Vec<i128> {
     let arity = function.parameters.len();
-    let mut root = function.body;
-    while let Some(parent) = root.up() {
-        root = parent;
-    }
-    let mut calls = Vec::new();
-    syntax::walk_iterative(root, |node| {
-        if node.node_kind() == "call_expression"
-            && node
-                .field("function")
-                .is_some_and(|f| grid::callee_name(f, source) == function.name)
-            && syntax::call_arguments(node).len() == arity
-        {
-            calls.push(node);
-        }
-        calls.len() < 64
-    });
+    file.caller_reads.set(true);
+    let calls: Vec<Node<'t>> = file
+        .calls_of(&function.name)
+        .iter()
+        .copied()
+        .filter(|call| syntax::call_arguments(*call).len() == arity)
+        .take(MAX_CALLERS_READ)
+        .collect();
     let mut factors: Option<Vec<i128>> = None;
     for call in calls {
         let Some(body) = std::iter::successors(call.up(), |n| n.up())
@@ -1636,6 +1632,12 @@ pub struct FileScope<'t> {
     /// Whether a launch looked for a member's allocations anywhere in the file since the last
     /// `take_member_reads` (what the launches of a function read, for reusing them).
     member_reads: std::cell::Cell<bool>,
+    /// The file's calls by callee name, found in one walk when a launch first asks what the
+    /// callers of its function pass.
+    calls: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>>>,
+    /// Whether a launch read what the callers of its function pass since the last
+    /// `take_caller_reads`.
+    caller_reads: std::cell::Cell<bool>,
 }
 
 /// The file's allocations as seen from one launching function.
@@ -1691,7 +1693,48 @@ impl<'t> FileScope<'t> {
             all: std::cell::OnceCell::new(),
             constants: std::cell::OnceCell::new(),
             member_reads: std::cell::Cell::new(false),
+            calls: std::cell::OnceCell::new(),
+            caller_reads: std::cell::Cell::new(false),
         }
+    }
+
+    /// The calls of the function named `name` anywhere in the file.
+    fn calls_of(&self, name: &str) -> &[Node<'t>] {
+        let calls = self.calls.get_or_init(|| {
+            let mut calls: rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>> = Default::default();
+            syntax::walk_iterative(self.root, |node| {
+                if node.node_kind() == "call_expression" {
+                    if let Some(function) = node.field("function") {
+                        calls
+                            .entry(grid::callee_name(function, self.source))
+                            .or_default()
+                            .push(node);
+                    }
+                }
+                true
+            });
+            calls
+        });
+        calls.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a launch read what the callers of its function pass since the last call; clears
+    /// it.
+    pub fn take_caller_reads(&self) -> bool {
+        self.caller_reads.replace(false)
+    }
+
+    /// A hash of the functions that call `name` (their whole text): what a launch that passes
+    /// on a parameter of `name` read.
+    pub fn callers_hash(&self, name: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        for call in self.calls_of(name) {
+            let caller = std::iter::successors(call.up(), |n| n.up())
+                .find(|n| n.node_kind() == "function_definition");
+            caller.map(|c| text(c, self.source)).hash(&mut hasher);
+        }
+        hasher.finish()
     }
 
     fn all(&self) -> &[Allocated<'t>] {

@@ -50,6 +50,8 @@ struct Kept {
     constants: u64,
     /// `FileScope::allocations_hash`, when a launch passed a member.
     allocations: Option<u64>,
+    /// `FileScope::callers_hash`, when a launch passed on a parameter of the function.
+    callers: Option<u64>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -168,6 +170,9 @@ impl LaunchCache {
                     && kept
                         .allocations
                         .is_none_or(|hash| file.allocations_hash(definition) == hash)
+                    && kept
+                        .callers
+                        .is_none_or(|hash| file.callers_hash(&function.name) == hash)
                     && kept.queries.iter().all(|query| query.holds(helpers))
             })?;
             Some(candidates.swap_remove(at))
@@ -180,6 +185,7 @@ impl LaunchCache {
             None => {
                 self.last.read += 1;
                 file.take_member_reads();
+                file.take_caller_reads();
                 let recorder = Recorder {
                     helpers,
                     queries: RefCell::default(),
@@ -188,6 +194,9 @@ impl LaunchCache {
                 let allocations = file
                     .take_member_reads()
                     .then(|| file.allocations_hash(definition));
+                let callers = file
+                    .take_caller_reads()
+                    .then(|| file.callers_hash(&function.name));
                 Kept {
                     source: text.into(),
                     view: view_text.map(Into::into),
@@ -198,6 +207,7 @@ impl LaunchCache {
                     queries: recorder.queries.into_inner(),
                     constants,
                     allocations,
+                    callers,
                 }
             }
         };

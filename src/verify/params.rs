@@ -533,31 +533,10 @@ fn expression_type(
                 .or_else(|| expression.field("type"))
                 .filter(|f| matches!(f.node_kind(), "identifier" | "type_identifier"))
                 .map(|f| text(f, source))?;
-            defines_class(model, class).then(|| class.to_string())
+            super::records::definition(model, class).map(|_| class.to_string())
         }
         _ => None,
     }
-}
-
-/// Whether the file defines a `struct` or `class` of this name (with a body).
-fn defines_class(model: &Model, name: &str) -> bool {
-    let mut found = false;
-    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
-        if found {
-            return false;
-        }
-        if matches!(node.node_kind(), "struct_specifier" | "class_specifier")
-            && node.field("body").is_some()
-            && node
-                .field("name")
-                .is_some_and(|n| text(n, model.source) == name)
-        {
-            found = true;
-        }
-        // Classes are declared at namespace scope; function bodies need no search.
-        !matches!(node.node_kind(), "compound_statement")
-    });
-    found
 }
 
 /// A declared type as deduction sees it: `const Payoff &` is `Payoff`.

@@ -297,7 +297,7 @@ fn field_layout(model: &Model, type_text: &str, depth: usize) -> Result<Record, 
 
 /// The member list of the struct or class `name` defined at file or namespace level, or of
 /// `typedef struct { ... } name;`.
-fn definition<'t>(model: &Model<'t>, name: &str) -> Option<Node<'t>> {
+pub(super) fn definition<'t>(model: &Model<'t>, name: &str) -> Option<Node<'t>> {
     let source = model.source;
     let mut found = None;
     crate::syntax::walk_iterative(model.tree.root_node(), |node| {

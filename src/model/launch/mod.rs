@@ -454,10 +454,7 @@ fn parameter_factors<'t>(
         .collect();
     let mut factors: Option<Vec<i128>> = None;
     for call in calls {
-        let Some(body) = std::iter::successors(call.up(), |n| n.up())
-            .find(|n| n.node_kind() == "function_definition")
-            .and_then(|f| f.field("body"))
-        else {
+        let Some(body) = enclosing_function(call).and_then(|f| f.field("body")) else {
             return vec![1; arity];
         };
         let locals = Locals::of(body, source);
@@ -481,6 +478,11 @@ fn parameter_factors<'t>(
         });
     }
     factors.unwrap_or_else(|| vec![1; arity])
+}
+
+/// The function definition `node` is in.
+fn enclosing_function(node: Node) -> Option<Node> {
+    std::iter::successors(node.up(), |n| n.up()).find(|n| n.node_kind() == "function_definition")
 }
 
 /// The innermost lambda around `node` inside `body`, if any.
@@ -1730,9 +1732,9 @@ impl<'t> FileScope<'t> {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
         for call in self.calls_of(name) {
-            let caller = std::iter::successors(call.up(), |n| n.up())
-                .find(|n| n.node_kind() == "function_definition");
-            caller.map(|c| text(c, self.source)).hash(&mut hasher);
+            enclosing_function(*call)
+                .map(|caller| text(caller, self.source))
+                .hash(&mut hasher);
         }
         hasher.finish()
     }

@@ -154,15 +154,38 @@ fn analyze_shapes<'t>(
     // no launch says the shape: a pair is reported only when every shape of two warps or more
     // that fits the kernel makes it (so a pair that needs rows the real launch may not have, or a
     // block wider than the kernel was written for, is not); one warp is the last resort
+    //
+    // the shapes tried are the same in HIP, whose warps hold 64 lanes: the width of the warp
+    // decides which pairs share one, not which blocks a kernel may be launched with
+    let lanes = |block: &[i64; 3]| block[0] * block[1] * block[2];
+    // since a pair needs every shape, the one of fewest threads runs first: when it makes no
+    // pair (most kernels), the larger ones, each a few times its cost, need not run at all
+    let probe = shapes
+        .iter()
+        .filter(|block| lanes(block) > 32)
+        .min_by_key(|block| lanes(block))
+        .copied();
+    let mut probed = None;
+    if let Some(block) = probe {
+        match program.run(block, left) {
+            Run::Valid(conflicts) if conflicts.is_empty() => return out,
+            run => probed = Some((block, run)),
+        }
+    }
     let mut runs: Vec<Vec<Conflict<'t>>> = Vec::new();
     for block in shapes {
-        // the shapes tried are the same in HIP, whose warps hold 64 lanes: the width of the warp
-        // decides which pairs share one, not which blocks a kernel may be launched with
-        let one_warp = block[0] * block[1] * block[2] <= 32;
+        let one_warp = lanes(&block) <= 32;
         if one_warp && !runs.is_empty() {
             break;
         }
-        if let Run::Valid(conflicts) = program.run(block, left) {
+        let run = match probed.take() {
+            Some((probe, run)) if probe == block => run,
+            other => {
+                probed = other;
+                program.run(block, left)
+            }
+        };
+        if let Run::Valid(conflicts) = run {
             // the pairs kept are the first run's that every other run makes too
             let nothing = conflicts.is_empty();
             runs.push(conflicts);

@@ -1511,6 +1511,51 @@ fn header_types_nothing_names_are_left_out() {
 }
 
 #[test]
+fn a_host_library_offers_only_the_types_device_code_names() {
+    let root = std::env::temp_dir().join(format!("cudalint-host-library-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    // a host container library: its types name each other in host code throughout
+    std::fs::write(
+        root.join("flat_map.h"),
+        "#pragma once\n#include <tuple>\nnamespace flat {\ntemplate <typename A, typename B> struct pair { A first; B second; template <typename... U> pair(std::tuple<U...>& t) : first(std::get<0>(t)) {} };\nstruct Bucket { int key; int value; };\nstruct Slot { Bucket bucket; int probe; };\nclass Context { public: static Context& Instance() { static Context c; return c; } pair<int, int> seed() { return {}; } };\ninline int mix(int v) { return v * 31; }\n}\n",
+    )
+    .unwrap();
+    // a header with device code: its `__host__`-only members are not device code
+    std::fs::write(
+        root.join("table.h"),
+        "#pragma once\ntemplate <typename K>\nclass Table {\npublic:\n    __host__ Table(int capacity) : capacity(capacity) {}\n    __host__ void upload(const K* keys, int n);\n    __device__ static int slot(K key, int capacity) { return (int)(key % capacity); }\n    int capacity;\n};\n",
+    )
+    .unwrap();
+    let file = root.join("kernels.cu");
+    let text = "#include \"flat_map.h\"\n#include \"table.h\"\n#include <curand_kernel.h>\n__global__ void place(const flat::Slot* slots, int* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[Table<int>::slot(slots[i].bucket.key, n)] = i;\n}\nvoid launch(int* out, int n) {\n  auto seed = flat::Context::Instance().seed();\n  place<<<(n + 255) / 256, 256>>>(nullptr, out, n);\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    // named by the kernel, and what it is made of
+    assert!(program.contains("struct Slot"), "{program}");
+    assert!(program.contains("struct Bucket"), "{program}");
+    // named only by host code: the launcher, the library itself
+    assert!(!program.contains("class Context"), "{program}");
+    assert!(!program.contains("struct pair"), "{program}");
+    assert!(program.contains("class Table"), "{program}");
+    assert!(program.contains("__device__ static int slot"), "{program}");
+    assert!(!program.contains("__host__ Table"), "{program}");
+    assert!(!program.contains("upload"), "{program}");
+    // cuRAND's device header only for a kernel that draws numbers
+    assert!(!program.contains("curand_kernel.h"), "{program}");
+}
+
+#[test]
+fn curand_device_header_is_kept_for_a_kernel_that_draws_numbers() {
+    let file = "#include <curand_kernel.h>\n__global__ void noise(float* out, unsigned long long seed, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  curandStatePhilox4_32_10_t state;\n  curand_init(seed, i, 0, &state);\n  if (i < n) out[i] = curand_uniform(&state);\n}\n";
+    let program = kernel_source(file, "noise").source();
+    assert!(program.contains("#include <curand_kernel.h>"), "{program}");
+}
+
+#[test]
 fn qualifier_macros_of_a_nested_header_make_device_functions_of_the_next() {
     let root = std::env::temp_dir().join(format!("cudalint-qualifiers-{}", std::process::id()));
     std::fs::create_dir_all(root.join("includes")).unwrap();

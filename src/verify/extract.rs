@@ -13,7 +13,12 @@ pub const PRELUDE: &str = include_str!("../../kernels/verify_prelude.cuh");
 
 /// Headers NVRTC resolves from the toolkit's include directory; every other include is dropped
 /// (the experiment holds no host code).
-const DEVICE_HEADERS: &[&str] = &["cooperative_groups", "cuda_fp16.h", "cuda_bf16.h"];
+const DEVICE_HEADERS: &[&str] = &[
+    "cooperative_groups",
+    "cuda_fp16.h",
+    "cuda_bf16.h",
+    "curand_kernel.h",
+];
 
 /// HIP's device headers and the CUDA headers that declare the same names, for HIP kernels run as
 /// CUDA.
@@ -183,6 +188,10 @@ fn used_headers(headers: Vec<String>, body: String) -> (Vec<String>, String) {
             }
             continue;
         }
+        // cuRAND's device header is large: a program that draws no random number leaves it out
+        if header.contains("curand_kernel.h") && !body.contains("curand") {
+            continue;
+        }
         let Some(namespace) = HEADER_NAMESPACES
             .iter()
             .find(|(file, _)| header.contains(file))
@@ -242,6 +251,18 @@ const TOOLKIT_HEADERS_BY_USE: &[(&str, &[&str])] = &[
             "__nv_bfloat162",
             "__float2bfloat16",
             "__bfloat162float",
+        ],
+    ),
+    (
+        "#include <curand_kernel.h>",
+        &[
+            "curandState",
+            "curandState_t",
+            "curandStatePhilox4_32_10_t",
+            "curand_init",
+            "curand_uniform",
+            "curand_uniform4",
+            "curand_normal",
         ],
     ),
 ];
@@ -413,9 +434,17 @@ fn build_with(
         search: context.include_dirs.clone(),
         off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
         qualifiers: model.view.defined_qualifiers.clone(),
+        device_code: model
+            .functions
+            .iter()
+            .filter(|f| f.kind != FunctionKind::Host)
+            .map(|f| text(f.definition, model.source))
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     let mut state = Extraction {
         under_test: model.source,
+        host_library_types: None,
         model,
         kernel: function,
         out: &mut out,
@@ -499,6 +528,8 @@ struct Extraction<'a, 'm, 't> {
     configuration: Vec<(Range<usize>, bool)>,
     /// The text of the file under test (the header's includer, at any depth).
     under_test: &'a str,
+    /// For a header that is a host library, the only types it offers (`host_library_types`).
+    host_library_types: Option<Vec<&'t str>>,
 }
 
 /// The project headers read into an experiment (quoted includes found beside the file, in an
@@ -513,6 +544,9 @@ pub struct Includes {
     pub off: bool,
     /// The qualifier macros of the headers read so far (`DS_D_INLINE`), for the next ones.
     pub qualifiers: Vec<(String, String)>,
+    /// The device code of the file under test (its kernels and device functions): the names a
+    /// host library's types must be among to be offered (`host_library_types`).
+    pub device_code: String,
 }
 
 /// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
@@ -643,13 +677,13 @@ impl<'t> Extraction<'_, '_, 't> {
                 let inner = named_children(item).find(|c| c.node_kind() == "function_definition");
                 match inner {
                     Some(definition) => self.function(definition, Some(item)),
-                    None => self.push(item_text),
+                    None => self.push(&without_host_members(item, source)),
                 }
             }
             // A definition followed by `;` at file level: the `;` is not part of the node.
             "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier" => {
-                let definition = item_text.trim_end();
-                self.push(&format!("{definition};"))
+                let definition = without_host_members(item, source);
+                self.push(&format!("{};", definition.trim_end()))
             }
             "type_definition" | "alias_declaration" | "namespace_alias_definition" => {
                 self.push(item_text)
@@ -718,11 +752,19 @@ impl<'t> Extraction<'_, '_, 't> {
         let Some(name) = defined_type_name(item, self.source()) else {
             return true;
         };
+        // A host library (a hash map, a training context holding a cuRAND generator) names its
+        // own types throughout, in host code; with no device code of its own, it offers the
+        // kernel only the types the file under test names and the types those are made of.
+        if let Some(offered) = &self.host_library_types {
+            return offered.contains(&name);
+        }
+        if crate::syntax::contains_identifier(self.under_test, name) {
+            return true;
+        }
         let range = item.byte_range();
         // The header as compiled: a twin definition in a branch not taken does not count.
         let source = self.model.view.text.as_str();
-        crate::syntax::contains_identifier(self.under_test, name)
-            || crate::syntax::contains_identifier(source.get(..range.start).unwrap_or(""), name)
+        crate::syntax::contains_identifier(source.get(..range.start).unwrap_or(""), name)
             || crate::syntax::contains_identifier(source.get(range.end..).unwrap_or(""), name)
     }
 
@@ -787,6 +829,7 @@ impl<'t> Extraction<'_, '_, 't> {
             }
             let mut inner = Extraction {
                 under_test,
+                host_library_types: host_library_types(model, &included.device_code),
                 model,
                 kernel,
                 out,
@@ -947,6 +990,105 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
     }?;
     let name = text(named, source).trim();
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+}
+
+/// For a header with host code and no device code of its own (no `__global__`, `__device__` or
+/// `__host__ __device__` function, no `__constant__` or `__device__` variable), the types it
+/// defines that `device_code` names, and those their definitions name, at any depth; `None` for
+/// any other header.
+fn host_library_types<'t>(model: &Model<'t>, device_code: &str) -> Option<Vec<&'t str>> {
+    let view = model.view.text.as_str();
+    let mut has_function_body = false;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        has_function_body |= node.node_kind() == "function_definition";
+        !has_function_body
+    });
+    let host_library = has_function_body
+        && model.functions.iter().all(|f| f.kind == FunctionKind::Host)
+        && !["__device__", "__constant__", "__global__"]
+            .iter()
+            .any(|qualifier| crate::syntax::contains_identifier(view, qualifier));
+    if !host_library {
+        return None;
+    }
+    let mut definitions: Vec<(&'t str, &'t str)> = Vec::new();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            if item.node_kind() == "namespace_definition" && depth < 8 {
+                if let Some(body) = item.field("body") {
+                    pending.push((body, depth + 1));
+                }
+            } else if let Some(name) = defined_type_name(item, model.source) {
+                definitions.push((name, text(item, model.source)));
+            }
+        }
+    }
+    let mut offered: Vec<&'t str> = Vec::new();
+    let mut frontier: Vec<&str> = vec![device_code];
+    while let Some(named_by) = frontier.pop() {
+        for (name, definition) in &definitions {
+            if !offered.contains(name) && crate::syntax::contains_identifier(named_by, name) {
+                offered.push(name);
+                frontier.push(definition);
+            }
+        }
+    }
+    Some(offered)
+}
+
+/// The text of a type definition with its `__host__`-only member functions blanked: NVRTC
+/// refuses a function explicitly marked `__host__`, and device code cannot call one anyway.
+fn without_host_members(item: Node, source: &str) -> String {
+    let range = item.byte_range();
+    let Some(text) = source.get(range.clone()) else {
+        return String::new();
+    };
+    let mut bytes = text.as_bytes().to_vec();
+    let mut members: Vec<Node> = Vec::new();
+    let body = if item.node_kind() == "template_declaration" {
+        named_children(item)
+            .find(|c| matches!(c.node_kind(), "struct_specifier" | "class_specifier"))
+            .and_then(|c| c.field("body"))
+    } else {
+        item.field("body")
+    };
+    if let Some(body) = body {
+        members.extend(named_children(body));
+    }
+    for member in members {
+        let member = if member.node_kind() == "template_declaration" {
+            match named_children(member).last() {
+                Some(inner) => inner,
+                None => continue,
+            }
+        } else {
+            member
+        };
+        let is_function = match member.node_kind() {
+            "function_definition" => true,
+            "declaration" | "field_declaration" => member
+                .field("declarator")
+                .is_some_and(|d| d.node_kind() == "function_declarator"),
+            _ => false,
+        };
+        let head_end = member
+            .field("declarator")
+            .map_or(member.end_byte(), |d| d.start_byte());
+        let head = source.get(member.start_byte()..head_end).unwrap_or("");
+        let host_only = crate::syntax::contains_identifier(head, "__host__")
+            && !crate::syntax::contains_identifier(head, "__device__");
+        if is_function && host_only {
+            let start = member.start_byte().saturating_sub(range.start);
+            let end = member.end_byte().saturating_sub(range.start).min(bytes.len());
+            for byte in bytes.get_mut(start..end).into_iter().flatten() {
+                if *byte != b'\n' {
+                    *byte = b' ';
+                }
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
 }
 
 /// Whether a file-level item defines a type (and nothing the kernel could call).

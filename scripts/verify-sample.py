@@ -7,11 +7,13 @@ For each project folder of CORPUS, runs `BINARY check PROJECT --format json --ex
 the .cu files with a finding of a kernel rule. Every such file of the projects other than
 HeCBench is kept, and HECBENCH_FILES (default 40) of HeCBench's, evenly spread over its sorted list.
 Each kept file is copied with the sources of its own folder and of the `include/` or `includes/`
-folders of it and its parents (for quoted includes), to OUTDIR/<project>/<path>; OUTDIR/files.txt
-lists the kept files. The copies are for local runs only: OUTDIR must be an ignored folder (target/...).
+folders of it and its parents (for quoted includes), with its folder's `Makefile` and
+`CMakeLists.txt` and the folders their `-I` flags and `include_directories` name (the build
+context `--verify` reads), to OUTDIR/<project>/<path>; OUTDIR/files.txt lists the kept files. The copies are for local runs only: OUTDIR must be an ignored folder (target/...).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -54,10 +56,33 @@ def copy_folder(project, folder):
             shutil.copy2(path, os.path.join(target, name))
 
 
+def build_file_folders(project, folder):
+    """The folders a build file of `folder` adds to the include path, inside the project."""
+    named = []
+    for build_file, pattern in (("Makefile", r"-I([^\s$]+)"),
+                                ("CMakeLists.txt", r"include_directories\(([^)$]*)\)")):
+        path = os.path.join(corpus, project, folder, build_file)
+        if not os.path.isfile(path):
+            continue
+        shutil.copy2(path, os.path.join(out, project, folder, build_file))
+        with open(path, errors="replace") as f:
+            for match in re.finditer(pattern, f.read()):
+                for word in match.group(1).split():
+                    if word in ("PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM"):
+                        continue
+                    word = word.strip('"').replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
+                    target = os.path.normpath(os.path.join(folder, word))
+                    if not target.startswith(".."):
+                        named.append(target)
+    return named
+
+
 shutil.rmtree(out, ignore_errors=True)
 for project, path in kept:
     folder = os.path.dirname(path)
     copy_folder(project, folder)
+    for named in build_file_folders(project, folder):
+        copy_folder(project, named)
     # The header folders the quoted-include search looks in: `include/` or `includes/` of the
     # file's folder and of up to three folders above it.
     above = folder

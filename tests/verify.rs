@@ -187,6 +187,27 @@ fn template_kernels_are_bound_to_the_launch_types() {
 }
 
 #[test]
+fn a_launch_written_in_a_macro_binds_the_macros_first_use() {
+    let text = "template <typename T, int iterations>\n__global__ void soft(T* vals, int n) {\n  float held[8];\n  for (int i = 0; i < iterations; i++) held[i] = vals[i * blockDim.x + threadIdx.x];\n  vals[threadIdx.x] = held[0];\n}\ntemplate <int iterations>\n__global__ void soft(float* vals, int n) { vals[threadIdx.x] = iterations; }\n#define LAUNCH_SOFT(iterations) \\\n    soft<T, iterations><<<grid, block, 0, stream>>>(vals, n);\n\ntemplate <typename T>\nvoid launch(T* vals, int n, int steps, cudaStream_t stream) {\n  dim3 grid(n / 256), block(256);\n  if (steps == 1) LAUNCH_SOFT(2);\n  else LAUNCH_SOFT(4);\n}\n";
+    let bound = |kernel: usize| {
+        with_model(Path::new("k.cu"), text, |m| {
+            experiment_for_kernel(m, kernel).map(|built| built.source.template_bindings)
+        })
+        .unwrap()
+        .unwrap()
+    };
+    assert_eq!(
+        bound(0),
+        vec![
+            ("T".to_string(), "float".to_string()),
+            ("iterations".to_string(), "2".to_string())
+        ]
+    );
+    // the overload of one template parameter is not the macro's kernel
+    assert_eq!(bound(1), vec![("iterations".to_string(), "256".to_string())]);
+}
+
+#[test]
 fn a_type_parameter_passed_through_a_host_template_is_read_from_its_callers() {
     let text = "struct PayoffPut { double k; __host__ __device__ PayoffPut(double k) : k(k) {} __host__ __device__ double operator()(double s) const { return s < k ? k - s : 0; } };\n\
 template <int B, typename Payoff> __global__ void price(Payoff payoff, double* out, int n) { int i = blockIdx.x * B + threadIdx.x; out[i] = payoff(out[i]); }\n\

@@ -1,6 +1,8 @@
 //! A file's build context for `--verify`: the include paths, macro definitions and language
 //! standard of its entry in a compile database (`compile_commands.json`, as CMake and Bear write
-//! it), found by walking up from the file or named with `--compile-commands PATH`.
+//! it), found by walking up from the file or named with `--compile-commands PATH`. Without one,
+//! the include paths and definitions the build files beside the file give every source (a
+//! `Makefile`'s `-I` and `-D` flags, a `CMakeLists.txt`'s `include_directories`).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -43,7 +45,10 @@ pub fn for_file(file: &Path) -> BuildContext {
         None => find_database(file),
     };
     let Some(database) = database else {
-        return BuildContext::default();
+        return file
+            .parent()
+            .map(|folder| from_build_files(folder))
+            .unwrap_or_default();
     };
     let Ok(text) = std::fs::read_to_string(&database) else {
         return BuildContext::default();
@@ -141,6 +146,124 @@ pub fn from_arguments(arguments: &[String], directory: &Path) -> BuildContext {
     context
 }
 
+/// The `-I` and `-D` flags of the `Makefile` in `folder` (assignments outside `ifeq`/`ifdef`
+/// blocks, with variables the file assigns plainly expanded; a flag still naming a variable is
+/// dropped), and the folders `include_directories` of its `CMakeLists.txt` names.
+pub fn from_build_files(folder: &Path) -> BuildContext {
+    let mut context = BuildContext::default();
+    if let Ok(makefile) = std::fs::read_to_string(folder.join("Makefile")) {
+        let arguments = makefile_flags(&makefile);
+        context = from_arguments(&arguments, folder);
+        context.standard = None;
+    }
+    if let Ok(cmake) = std::fs::read_to_string(folder.join("CMakeLists.txt")) {
+        for dir in cmake_include_directories(&cmake) {
+            let dir = folder.join(dir);
+            if !context.include_dirs.contains(&dir) {
+                context.include_dirs.push(dir);
+            }
+        }
+    }
+    context
+}
+
+/// The `-I` and `-D` flags assigned to any variable of a Makefile, unconditionally.
+fn makefile_flags(makefile: &str) -> Vec<String> {
+    let joined = makefile.replace("\\\n", " ");
+    let mut variables: Vec<(String, String)> = Vec::new();
+    let mut flags = Vec::new();
+    let mut depth = 0usize;
+    for line in joined.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let first = line.split_whitespace().next().unwrap_or("");
+        if matches!(first, "ifeq" | "ifneq" | "ifdef" | "ifndef") {
+            depth += 1;
+            continue;
+        }
+        if first == "endif" {
+            depth = depth.saturating_sub(1);
+            continue;
+        }
+        if depth > 0 || line.starts_with('\t') {
+            continue;
+        }
+        let line = line.strip_prefix("override ").unwrap_or(line);
+        let Some(at) = line.find('=') else {
+            continue;
+        };
+        let name = line[..at].trim_end_matches([':', '?', '+']).trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let value = expand(line[at + 1..].trim(), &variables);
+        for word in value.split_whitespace() {
+            if (word.starts_with("-I") || word.starts_with("-D")) && !word.contains('$') {
+                flags.push(word.to_string());
+            }
+        }
+        match variables.iter_mut().find(|(n, _)| n == name) {
+            Some((_, held)) if line[..at].ends_with('+') => {
+                held.push(' ');
+                held.push_str(&value);
+            }
+            Some((_, held)) => *held = value,
+            None => variables.push((name.to_string(), value)),
+        }
+    }
+    flags
+}
+
+/// `$(NAME)` and `${NAME}` of the variables assigned so far.
+fn expand(value: &str, variables: &[(String, String)]) -> String {
+    let mut out = value.to_string();
+    for (name, held) in variables {
+        if !held.contains('$') {
+            out = out
+                .replace(&format!("$({name})"), held)
+                .replace(&format!("${{{name}}}"), held);
+        }
+    }
+    out
+}
+
+/// The folders named by `include_directories(...)` and `target_include_directories(...)`,
+/// relative to the list's folder; a folder naming an unknown variable is left out.
+fn cmake_include_directories(cmake: &str) -> Vec<String> {
+    let mut dirs = Vec::new();
+    for command in ["include_directories", "target_include_directories"] {
+        for (at, _) in cmake.match_indices(command) {
+            let before = cmake[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let Some(arguments) = cmake[at + command.len()..].trim_start().strip_prefix('(') else {
+                continue;
+            };
+            let Some(end) = arguments.find(')') else {
+                continue;
+            };
+            let mut words = arguments[..end].split_whitespace();
+            if command == "target_include_directories" {
+                words.next();
+            }
+            for word in words {
+                let word = word.trim_matches('"');
+                let word = word
+                    .replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
+                    .replace("${CMAKE_CURRENT_LIST_DIR}/", "");
+                let keyword = matches!(
+                    word.as_str(),
+                    "PUBLIC" | "PRIVATE" | "INTERFACE" | "SYSTEM" | "BEFORE" | "AFTER"
+                );
+                if !keyword && !word.is_empty() && !word.contains('$') {
+                    dirs.push(word);
+                }
+            }
+        }
+    }
+    dirs
+}
+
 /// A command line split as a POSIX shell would split it (quotes and backslashes; no expansion).
 pub fn split_command(command: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -215,6 +338,41 @@ mod tests {
             context.define_lines(),
             "#define USE_FAST 1\n#define NDEBUG 1\n#define NAME \"a b\"\n"
         );
+    }
+
+    #[test]
+    fn build_files_give_include_paths_and_definitions() {
+        let makefile = "SLU_PATH = ../slu\nDEBUG ?= no\nCFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Wall -I../aidw-cuda \\\n  -I$(SLU_PATH)/include -I$(UNKNOWN)/inc -DTILE=16\nifeq ($(DEBUG),yes)\n  CFLAGS += -g -DDEBUG\nendif\nCFLAGS += -DVERIFY\nmain: main.o\n\t$(CC) -I/not/a/flag -o main main.o\n";
+        assert_eq!(
+            makefile_flags(makefile),
+            vec!["-I../aidw-cuda", "-I../slu/include", "-DTILE=16", "-DVERIFY"]
+        );
+        let cmake = "include_directories(../../../Common)\ntarget_include_directories(app PUBLIC\n  ${OPENGL_INCLUDE_DIR}\n  \"${CMAKE_CURRENT_SOURCE_DIR}/inc\")\n";
+        assert_eq!(cmake_include_directories(cmake), vec!["../../../Common", "inc"]);
+        let dir = std::env::temp_dir().join(format!("cudalint-buildfiles-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("Makefile"), makefile).unwrap();
+        std::fs::write(dir.join("CMakeLists.txt"), cmake).unwrap();
+        let context = for_file(&dir.join("main.cu"));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            context.include_dirs,
+            vec![
+                dir.join("../aidw-cuda"),
+                dir.join("../slu/include"),
+                dir.join("../../../Common"),
+                dir.join("inc")
+            ]
+        );
+        assert_eq!(
+            context.defines,
+            vec![
+                ("TILE".into(), Some("16".into())),
+                ("VERIFY".into(), None)
+            ]
+        );
+        assert_eq!(context.standard, None);
+        assert_eq!(context.database, None);
     }
 
     #[test]

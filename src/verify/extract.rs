@@ -634,6 +634,24 @@ impl<'t> Extraction<'_, '_, 't> {
             {
                 self.include(item, depth);
             }
+            // `#include <helper_math.h>` of a folder the build context adds to the include path
+            "preproc_include"
+                if item.field("path").is_some_and(|p| {
+                    let name = text(p, source).trim_matches(['<', '>']);
+                    !self.included.search.is_empty()
+                        && [".h", ".hpp", ".cuh", ".hh"].iter().any(|e| name.ends_with(e))
+                        && self
+                            .included
+                            .search
+                            .iter()
+                            .any(|dir| dir.join(name).is_file())
+                }) =>
+            {
+                if let Some(path) = item.field("path") {
+                    let name = text(path, source).trim_matches(['<', '>']).to_string();
+                    self.include_named(self.model.path, &name, depth);
+                }
+            }
             "preproc_include" => {
                 let substitute = STANDARD_SUBSTITUTES
                     .iter()

@@ -1570,6 +1570,29 @@ fn a_host_library_offers_only_the_types_device_code_names() {
 }
 
 #[test]
+fn a_macro_an_earlier_header_defines_decides_a_later_headers_conditions() {
+    let root = std::env::temp_dir().join(format!("cudalint-earlier-define-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("utils.h"), "#pragma once\n#define FAST_PATH\n").unwrap();
+    std::fs::write(
+        root.join("access.h"),
+        "#pragma once\n#ifdef FAST_PATH\n__device__ __forceinline__ float twice(float v) { return v + v; }\n#endif\ntemplate <typename K>\nconstexpr K empty_key() { return K(-1); }\ntemplate <typename K>\nconst K EMPTY = empty_key<K>();\n",
+    )
+    .unwrap();
+    let file = root.join("k.cu");
+    let text = "#include \"utils.h\"\n#include \"access.h\"\n__global__ void scale(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n && out[i] != EMPTY<int>) out[i] = twice(out[i]);\n}\n";
+    let program = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|built| built.source.source())
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let program = program.unwrap();
+    assert!(program.contains("float twice(float v)"), "{program}");
+    // a constexpr helper with no execution space, which a constant of device code calls
+    assert!(program.contains("constexpr K empty_key()"), "{program}");
+}
+
+#[test]
 fn curand_device_header_is_kept_for_a_kernel_that_draws_numbers() {
     let file = "#include <curand_kernel.h>\n__global__ void noise(float* out, unsigned long long seed, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  curandStatePhilox4_32_10_t state;\n  curand_init(seed, i, 0, &state);\n  if (i < n) out[i] = curand_uniform(&state);\n}\n";
     let program = kernel_source(file, "noise").source();

@@ -434,6 +434,7 @@ fn build_with(
         search: context.include_dirs.clone(),
         off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
         qualifiers: model.view.defined_qualifiers.clone(),
+        defines: Vec::new(),
         device_code: model
             .functions
             .iter()
@@ -544,6 +545,9 @@ pub struct Includes {
     pub off: bool,
     /// The qualifier macros of the headers read so far (`DS_D_INLINE`), for the next ones.
     pub qualifiers: Vec<(String, String)>,
+    /// The macros the headers read so far define (`NAME=VALUE`): a later header's `#ifdef` of
+    /// one (`PTX_AVAILABLE`, defined by a header read before it) is decided as compiled.
+    pub defines: Vec<String>,
     /// The device code of the file under test (its kernels and device functions): the names a
     /// host library's types must be among to be offered (`host_library_types`).
     pub device_code: String,
@@ -610,6 +614,23 @@ impl<'t> Extraction<'_, '_, 't> {
         }
         if defines_a_type(item) && !self.type_may_be_used(item) {
             return;
+        }
+        // of a host library, only its macros, constants and the types it offers
+        if let Some(offered) = &self.host_library_types {
+            let kept = match item.node_kind() {
+                "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
+                | "type_definition" | "alias_declaration" | "template_declaration" => {
+                    defined_type_name(item, source).is_some_and(|name| offered.contains(&name))
+                }
+                kind => kind.starts_with("preproc_")
+                    || matches!(
+                        kind,
+                        "namespace_definition" | "linkage_specification" | "declaration"
+                    ),
+            };
+            if !kept {
+                return;
+            }
         }
         match item.node_kind() {
             "preproc_include"
@@ -760,6 +781,28 @@ impl<'t> Extraction<'_, '_, 't> {
         }
     }
 
+    /// A `constexpr` function written with no `__host__`, named outside its definition in the
+    /// file or header it is in, or in the file under test.
+    fn constexpr_helper_in_use(&self, definition: Node, function: &Function) -> bool {
+        let source = self.source();
+        let head_end = definition
+            .field("declarator")
+            .map_or(definition.start_byte(), |d| d.start_byte());
+        let head = source.get(definition.start_byte()..head_end).unwrap_or("");
+        if !crate::syntax::contains_identifier(head, "constexpr")
+            || crate::syntax::contains_identifier(head, "__host__")
+            || self.host_library_types.is_some()
+        {
+            return false;
+        }
+        let range = definition.byte_range();
+        let name = function.name.as_str();
+        crate::syntax::contains_identifier(source.get(..range.start).unwrap_or(""), name)
+            || crate::syntax::contains_identifier(source.get(range.end..).unwrap_or(""), name)
+            || (!std::ptr::eq(source, self.under_test)
+                && crate::syntax::contains_identifier(self.under_test, name))
+    }
+
     /// Whether a type a project header defines is named anywhere else: in the file under test,
     /// or in the header outside its own definition. A header's host-only classes (a timer over
     /// `timespec`, an argument parser) would not compile as device code.
@@ -819,13 +862,14 @@ impl<'t> Extraction<'_, '_, 't> {
         };
         let kernel = self.kernel;
         let under_test = self.under_test;
-        let defines = self
+        let mut defines: Vec<String> = self
             .model
             .view
             .defines
             .iter()
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
+        defines.extend(self.included.defines.iter().cloned());
         let out = &mut *self.out;
         let headers = &mut *self.headers;
         let included = &mut *self.included;
@@ -843,6 +887,12 @@ impl<'t> Extraction<'_, '_, 't> {
             for qualifier in &model.view.defined_qualifiers {
                 if !included.qualifiers.contains(qualifier) {
                     included.qualifiers.push(qualifier.clone());
+                }
+            }
+            for (name, value) in &model.view.defines {
+                let definition = format!("{name}={value}");
+                if !included.defines.contains(&definition) {
+                    included.defines.push(definition);
                 }
             }
             let mut inner = Extraction {
@@ -881,6 +931,11 @@ impl<'t> Extraction<'_, '_, 't> {
         let whole = template.unwrap_or(definition);
         match function.kind {
             FunctionKind::Device | FunctionKind::HostDevice => {
+                self.push(text(whole, self.source()))
+            }
+            // a `constexpr` helper with no execution space compiles for the device too
+            // (`--device-as-default-execution-space`), as constants of device code call it
+            FunctionKind::Host if self.constexpr_helper_in_use(definition, function) => {
                 self.push(text(whole, self.source()))
             }
             FunctionKind::Host => {}

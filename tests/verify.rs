@@ -851,8 +851,10 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
 
 #[test]
 fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
-    let file = "namespace mine { __device__ int one() { return 1; } }\nusing namespace mine;\nusing namespace from_a_header;\nstruct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = tile; }\n";
+    let file = "namespace mine { __device__ int one() { return 1; } }\nusing namespace mine;\nusing namespace from_a_header;\nstruct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstruct HostTimer { long started; };\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; Pair p = {1, 2}; o[i] = tile + p.a; }\nint main() { HostTimer timer; return 0; }\n";
     let body = kernel_source(file, "k").body;
+    // A type only host code names is not the kernel's (a timer over `rusage` would not compile).
+    assert!(!body.contains("HostTimer"), "{body}");
     // `extern "C"` cannot follow a storage class: the kernel's `static` goes.
     assert!(body.contains("extern \"C\" __global__ void k("), "{body}");
     assert!(!body.contains("static __global__"), "{body}");

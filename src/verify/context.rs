@@ -184,10 +184,15 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
             depth = depth.saturating_sub(1);
             continue;
         }
-        if depth > 0 || line.starts_with('\t') {
+        if depth > 0 {
             continue;
         }
         let line = line.strip_prefix("override ").unwrap_or(line);
+        // a recipe's command (`$(NVCC) $(FLAGS) -I $(INC_DIR) -c -o $@ $<`)
+        if raw_line_is_recipe(makefile, line) {
+            flags.extend(include_and_define_flags(&expand(line, &variables)));
+            continue;
+        }
         let Some(at) = line.find('=') else {
             continue;
         };
@@ -196,11 +201,7 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
             continue;
         }
         let value = expand(line[at + 1..].trim(), &variables);
-        for word in value.split_whitespace() {
-            if (word.starts_with("-I") || word.starts_with("-D")) && !word.contains('$') {
-                flags.push(word.to_string());
-            }
-        }
+        flags.extend(include_and_define_flags(&value));
         match variables.iter_mut().find(|(n, _)| n == name) {
             Some((_, held)) if line[..at].ends_with('+') => {
                 held.push(' ');
@@ -208,6 +209,40 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
             }
             Some((_, held)) => *held = value,
             None => variables.push((name.to_string(), value)),
+        }
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for flag in flags {
+        if !unique.contains(&flag) {
+            unique.push(flag);
+        }
+    }
+    unique
+}
+
+/// Whether `line` (trimmed) is one of the makefile's tab-indented recipe lines.
+fn raw_line_is_recipe(makefile: &str, line: &str) -> bool {
+    !line.is_empty()
+        && makefile
+            .lines()
+            .any(|raw| raw.starts_with('\t') && raw.trim() == line)
+}
+
+/// `-Idir`, `-I dir`, `-DNAME=V` and `-D NAME` among `words`, with no variable left in them.
+fn include_and_define_flags(words: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    let mut words = words.split_whitespace();
+    while let Some(word) = words.next() {
+        let flag = match word {
+            "-I" | "-D" => match words.next() {
+                Some(value) => format!("{word}{value}"),
+                None => break,
+            },
+            _ if word.starts_with("-I") || word.starts_with("-D") => word.to_string(),
+            _ => continue,
+        };
+        if !flag.contains('$') && flag.len() > 2 {
+            flags.push(flag);
         }
     }
     flags
@@ -342,10 +377,16 @@ mod tests {
 
     #[test]
     fn build_files_give_include_paths_and_definitions() {
-        let makefile = "SLU_PATH = ../slu\nDEBUG ?= no\nCFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Wall -I../aidw-cuda \\\n  -I$(SLU_PATH)/include -I$(UNKNOWN)/inc -DTILE=16\nifeq ($(DEBUG),yes)\n  CFLAGS += -g -DDEBUG\nendif\nCFLAGS += -DVERIFY\nmain: main.o\n\t$(CC) -I/not/a/flag -o main main.o\n";
+        let makefile = "SLU_PATH = ../slu\nDEBUG ?= no\nCFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Wall -I../aidw-cuda \\\n  -I$(SLU_PATH)/include -I$(UNKNOWN)/inc -DTILE=16\nifeq ($(DEBUG),yes)\n  CFLAGS += -g -DDEBUG\nendif\nCFLAGS += -DVERIFY\nINC_DIR = include\nmain.o: main.cu\n\t$(NVCC) $(CFLAGS) -I $(INC_DIR) -c -o $@ $<\n";
         assert_eq!(
             makefile_flags(makefile),
-            vec!["-I../aidw-cuda", "-I../slu/include", "-DTILE=16", "-DVERIFY"]
+            vec![
+                "-I../aidw-cuda",
+                "-I../slu/include",
+                "-DTILE=16",
+                "-DVERIFY",
+                "-Iinclude"
+            ]
         );
         let cmake = "include_directories(../../../Common)\ntarget_include_directories(app PUBLIC\n  ${OPENGL_INCLUDE_DIR}\n  \"${CMAKE_CURRENT_SOURCE_DIR}/inc\")\n";
         assert_eq!(cmake_include_directories(cmake), vec!["../../../Common", "inc"]);
@@ -360,6 +401,7 @@ mod tests {
             vec![
                 dir.join("../aidw-cuda"),
                 dir.join("../slu/include"),
+                dir.join("include"),
                 dir.join("../../../Common"),
                 dir.join("inc")
             ]

@@ -435,13 +435,7 @@ fn build_with(
         off: guards.is_some_and(|g| std::ptr::eq(g, &NO_INCLUDES)),
         qualifiers: model.view.defined_qualifiers.clone(),
         defines: Vec::new(),
-        device_code: model
-            .functions
-            .iter()
-            .filter(|f| f.kind != FunctionKind::Host)
-            .map(|f| text(f.definition, model.source))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        device_code: format!("{}\n{}", device_code(model), template_arguments.join(", ")),
     };
     let mut state = Extraction {
         under_test: model.source,
@@ -807,9 +801,6 @@ impl<'t> Extraction<'_, '_, 't> {
     /// or in the header outside its own definition. A header's host-only classes (a timer over
     /// `timespec`, an argument parser) would not compile as device code.
     fn type_may_be_used(&self, item: Node) -> bool {
-        if std::ptr::eq(self.model.source, self.under_test) {
-            return true;
-        }
         let Some(name) = defined_type_name(item, self.source()) else {
             return true;
         };
@@ -819,14 +810,14 @@ impl<'t> Extraction<'_, '_, 't> {
         if let Some(offered) = &self.host_library_types {
             return offered.contains(&name);
         }
-        if crate::syntax::contains_identifier(self.under_test, name) {
+        let under_test = std::ptr::eq(self.model.source, self.under_test);
+        if !under_test && crate::syntax::contains_identifier(&self.included.device_code, name) {
             return true;
         }
-        let range = item.byte_range();
-        // The header as compiled: a twin definition in a branch not taken does not count.
-        let source = self.model.view.text.as_str();
-        crate::syntax::contains_identifier(source.get(..range.start).unwrap_or(""), name)
-            || crate::syntax::contains_identifier(source.get(range.end..).unwrap_or(""), name)
+        // Named by code outside its own definition (a comment is not code; a twin definition
+        // in a branch not taken is blank): in the file under test, by code other than its host
+        // functions (a timer class its `main` uses does not compile as device code).
+        named_in_code(self.model, name, item.byte_range(), under_test)
     }
 
     /// A quoted include of a project header: its macros, types, constants and device functions,
@@ -1065,6 +1056,70 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
 }
 
+/// Whether an identifier `name` of `model`'s code lies outside `excluded` (and, with
+/// `device_only`, outside its host functions).
+fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only: bool) -> bool {
+    let host: Vec<Range<usize>> = if device_only {
+        model
+            .functions
+            .iter()
+            .filter(|f| f.kind == FunctionKind::Host)
+            .map(|f| f.definition.byte_range())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut found = false;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if found {
+            return false;
+        }
+        let range = node.byte_range();
+        let inside = |r: &Range<usize>| r.start <= range.start && range.end <= r.end;
+        if inside(&excluded) || host.iter().any(inside) {
+            return false;
+        }
+        if matches!(
+            node.node_kind(),
+            "type_identifier" | "identifier" | "namespace_identifier"
+        ) && text(node, model.source) == name
+        {
+            found = true;
+        }
+        true
+    });
+    found
+}
+
+/// What device code may name of the file `model` reads: its kernels, device functions, the types
+/// it defines and its constants (a host timer class, an argument parser: neither).
+fn device_code(model: &Model) -> String {
+    let mut parts: Vec<&str> = model
+        .functions
+        .iter()
+        .filter(|f| f.kind != FunctionKind::Host)
+        .map(|f| text(f.definition, model.source))
+        .collect();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" if depth < 8 => {
+                    if let Some(body) = item.field("body") {
+                        pending.push((body, depth + 1));
+                    }
+                }
+                "declaration" => parts.push(text(item, model.source)),
+                _ if defined_type_name(item, model.source).is_some() => {
+                    parts.push(text(item, model.source))
+                }
+                _ => {}
+            }
+        }
+    }
+    parts.join("\n")
+}
+
 /// For a header with host code and no device code of its own (no `__global__`, `__device__` or
 /// `__host__ __device__` function, no `__constant__` or `__device__` variable), the types it
 /// defines that `device_code` names, and those their definitions name, at any depth; `None` for
@@ -1085,6 +1140,7 @@ fn host_library_types<'t>(model: &Model<'t>, device_code: &str) -> Option<Vec<&'
         return None;
     }
     let mut definitions: Vec<(&'t str, &'t str)> = Vec::new();
+    let mut constants: Vec<&'t str> = Vec::new();
     let mut pending = vec![(model.tree.root_node(), 0)];
     while let Some((parent, depth)) = pending.pop() {
         for item in named_children(parent) {
@@ -1092,6 +1148,9 @@ fn host_library_types<'t>(model: &Model<'t>, device_code: &str) -> Option<Vec<&'
                 if let Some(body) = item.field("body") {
                     pending.push((body, depth + 1));
                 }
+            } else if item.node_kind() == "declaration" {
+                // its constants are kept: the types they are declared with are offered
+                constants.push(text(item, model.source));
             } else if let Some(name) = defined_type_name(item, model.source) {
                 definitions.push((name, text(item, model.source)));
             }
@@ -1099,6 +1158,7 @@ fn host_library_types<'t>(model: &Model<'t>, device_code: &str) -> Option<Vec<&'
     }
     let mut offered: Vec<&'t str> = Vec::new();
     let mut frontier: Vec<&str> = vec![device_code];
+    frontier.extend(constants);
     while let Some(named_by) = frontier.pop() {
         for (name, definition) in &definitions {
             if !offered.contains(name) && crate::syntax::contains_identifier(named_by, name) {

@@ -1107,6 +1107,10 @@ struct Program<'m, 't> {
     kinds: Kinds,
     /// The children the runs have asked for, by node and part (`Program::part`).
     parts: RefCell<HashMap<(usize, Part), Option<Node<'t>>>>,
+    /// Operator tokens by node (`Program::operator`).
+    operators: RefCell<HashMap<usize, &'t str>>,
+    /// The file's constants the runs have read, by name (`Program::named_constant`).
+    constants: RefCell<HashMap<&'t str, Option<i64>>>,
 }
 
 /// A child of a syntax node that the runs read: the one in a field, or a subscript's index.
@@ -1116,7 +1120,6 @@ enum Part {
     Right,
     Argument,
     Field,
-    Operator,
     Condition,
     Consequence,
     Alternative,
@@ -1140,7 +1143,6 @@ impl Part {
             Part::Right => "right",
             Part::Argument => "argument",
             Part::Field => "field",
-            Part::Operator => "operator",
             Part::Condition => "condition",
             Part::Consequence => "consequence",
             Part::Alternative => "alternative",
@@ -1174,8 +1176,23 @@ impl<'m, 't> Program<'m, 't> {
 
     /// The operator token of `node` (`operator`), found once per node.
     fn operator(&self, node: Node<'t>) -> &'t str {
-        self.part(node, Part::Operator)
-            .map_or("", |op| text(op, self.scope.source))
+        if let Some(known) = self.operators.borrow().get(&node.id()) {
+            return known;
+        }
+        let found = operator(node, self.scope.source);
+        self.operators.borrow_mut().insert(node.id(), found);
+        found
+    }
+
+    /// `FileScope::named_constant`, read once per name: a loop bound such as `TILE` is read on
+    /// every iteration, and a `#define` is parsed each time.
+    fn named_constant(&self, name: &'t str) -> Option<i64> {
+        if let Some(known) = self.constants.borrow().get(name) {
+            return *known;
+        }
+        let found = self.scope.named_constant(name);
+        self.constants.borrow_mut().insert(name, found);
+        found
     }
 
     /// What a region whose execution is not known may do (see `Region`).
@@ -1249,7 +1266,13 @@ impl<'m, 't> Program<'m, 't> {
             barriers: Vec::new(),
             regions: RefCell::default(),
             kinds: Kinds::default(),
-            parts: RefCell::default(),
+            // most nodes of the body are met, most for a part or two
+            parts: RefCell::new(HashMap::with_capacity_and_hasher(
+                function.body.descendant_count(),
+                Default::default(),
+            )),
+            operators: RefCell::default(),
+            constants: RefCell::default(),
         };
         let mut shared_declarations = Vec::new();
         let mut barriers = Vec::new();
@@ -2215,7 +2238,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// One statement or expression read for the threads of `mask`: a step, and one more for
     /// every warp's worth of threads.
     fn step(&mut self, mask: Mask) -> Result<(), Invalid> {
-        let threads: u32 = mask.0.iter().map(|w| w.count_ones()).sum();
+        let threads = mask.count();
         let cost = 1 + u64::from(threads / 32);
         if *self.budget < cost || self.log.outside {
             return Err(Invalid);
@@ -2554,7 +2577,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             .map(|t| text(t, source))
             .unwrap_or("");
         let integral = is_integer_type(type_text) || type_text == "auto";
-        let element_size = pointee_size(type_text);
+        // read only for a pointer initialised from a pointer (it normalises the type's text)
+        let element_size = std::cell::OnceCell::new();
         for declarator in named_children(node) {
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (
@@ -2601,7 +2625,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 stored = evaluated.convert(|v| match v {
                     Val::Ptr(p) if pointer => {
                         let kind = kinds.get(p.kind);
-                        match element_size {
+                        match *element_size.get_or_init(|| pointee_size(type_text)) {
                             Some(size) if kind.is_some_and(|k| size == k.element) => Val::Ptr(p),
                             _ if same_type(
                                 type_text,
@@ -2653,10 +2677,17 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     None => unknown(true),
                 }
             }
-            "identifier" => match self.place_of_identifier(node) {
-                Some(Place::Memory(node, locs)) => Ok(self.read(node, &locs, mask)),
-                _ => Ok(self.identifier_value(self.text(node))),
-            },
+            "identifier" => {
+                // the local is looked up once, for its place and its value
+                let name = self.text(node);
+                let Some(position) = self.position(name) else {
+                    return Ok(self.global_value(name));
+                };
+                match self.scalar_place(name, &self.scopes[position].1) {
+                    Some(loc) => Ok(self.read(node, &Lanes::Uni(loc), mask)),
+                    None => Ok(self.scopes[position].1.clone()),
+                }
+            }
             "field_expression" => {
                 let Some(argument) = self.part(node, Part::Argument) else {
                     return unknown(true);
@@ -2880,11 +2911,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }))
     }
 
-    fn identifier_value(&self, name: &str) -> Vals {
+    fn identifier_value(&self, name: &'t str) -> Vals {
         if let Some(v) = self.lookup(name) {
             return v.clone();
         }
-        if let Some(v) = self.program.scope.named_constant(name) {
+        self.global_value(name)
+    }
+
+    /// The value of a name that is not a local: a constant of the file, a `#define`.
+    fn global_value(&self, name: &'t str) -> Vals {
+        if let Some(v) = self.program.named_constant(name) {
             return Lanes::Uni(Val::Int(v, false));
         }
         // `#define tid threadIdx.x`
@@ -3008,7 +3044,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// A shared scalar or a local named by `node`; None for anything else (a global, a constant).
     fn place_of_identifier(&self, node: Node<'t>) -> Option<Place<'t>> {
         let name = self.text(node);
-        Some(match self.lookup(name)? {
+        let value = self.lookup(name)?;
+        Some(match self.scalar_place(name, value) {
+            Some(loc) => Place::Memory(node, Lanes::Uni(loc)),
+            None => Place::Local(name),
+        })
+    }
+
+    /// The element of a shared scalar, where local `name` holding `value` names one.
+    fn scalar_place(&self, name: &str, value: &Vals) -> Option<Loc> {
+        match value {
             Lanes::Uni(Val::Ptr(p))
                 if self
                     .program
@@ -3018,16 +3063,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     .is_some_and(|a| a.scalar && a.name == name)
                     && { p.byte } == 0 =>
             {
-                Place::Memory(
-                    node,
-                    Lanes::Uni(Loc::Shared {
-                        ptr: *p,
-                        row: false,
-                    }),
-                )
+                Some(Loc::Shared {
+                    ptr: *p,
+                    row: false,
+                })
             }
-            _ => Place::Local(name),
-        })
+            _ => None,
+        }
     }
 
     /// `base[index]` (or `*base`) per thread: the element's place, checked against the array's

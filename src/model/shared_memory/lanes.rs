@@ -55,6 +55,16 @@ impl Mask {
         out
     }
 
+    /// How many threads. Most blocks fill a few of the words, and counting a word's bits costs
+    /// more than testing it, so empty words are passed over.
+    pub(super) fn count(&self) -> u32 {
+        self.0
+            .iter()
+            .filter(|w| **w != 0)
+            .map(|w| w.count_ones())
+            .sum()
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }

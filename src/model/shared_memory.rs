@@ -140,7 +140,7 @@ fn analyze_shapes<'t>(
     mut out: SharedFacts<'t>,
     left: &mut u64,
 ) -> SharedFacts<'t> {
-    let (launched, shapes) = candidate_blocks(model.source, function, facts);
+    let (launched, shapes) = candidate_blocks(program, model.source, function, facts);
     if launched {
         // real launches: the first whose shape fits the kernel
         for block in shapes {
@@ -216,9 +216,10 @@ fn analyze_shapes<'t>(
 
 /// The block shapes to try, in order: each distinct constant block of the visible launches, or
 /// small default shapes for the axes the kernel uses.
-fn candidate_blocks(
-    source: &str,
-    function: &Function,
+fn candidate_blocks<'t>(
+    program: &Program<'_, 't>,
+    source: &'t str,
+    function: &Function<'t>,
     facts: &KernelFacts,
 ) -> (bool, Vec<[i64; 3]>) {
     let mut launched: Vec<[i64; 3]> = Vec::new();
@@ -238,7 +239,7 @@ fn candidate_blocks(
         launched.truncate(3);
         return (true, launched);
     }
-    let indexed = shared_index_axes(source, function);
+    let indexed = shared_index_axes(program, source, function);
     let body = text(function.body, source);
     let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
     let shapes: Vec<[i64; 3]> = if uses('z') {
@@ -275,8 +276,13 @@ fn candidate_blocks(
 
 /// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
 /// in a subscript of a shared array (or of a pointer into one), directly or through locals
-/// computed from it. A thread rank or lane id counts as every axis.
-fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
+/// computed from it. A thread rank or lane id counts as every axis. The parts of nodes it reads
+/// are the program's (`Program::part`), which the runs read again.
+fn shared_index_axes<'s>(
+    program: &Program<'_, 's>,
+    source: &'s str,
+    function: &Function<'s>,
+) -> [bool; 3] {
     let mut definitions: Vec<(&str, &str)> = Vec::new();
     let mut shared: Vec<&str> = Vec::new();
     let mut subscripts: Vec<(&str, &str)> = Vec::new();
@@ -284,15 +290,19 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
         match node.node_kind() {
             "init_declarator" => {
                 if let (Some(name), Some(value)) = (
-                    node.field("declarator")
+                    program
+                        .part(node, Part::Declarator)
                         .and_then(crate::syntax::declarator_name),
-                    node.field("value"),
+                    program.part(node, Part::Value),
                 ) {
                     definitions.push((text(name, source), text(value, source)));
                 }
             }
             "assignment_expression" => {
-                if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                if let (Some(left), Some(right)) = (
+                    program.part(node, Part::Left),
+                    program.part(node, Part::Right),
+                ) {
                     if left.node_kind() == "identifier" {
                         definitions.push((text(left, source), text(right, source)));
                     }
@@ -304,7 +314,10 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
                 }
             }
             "subscript_expression" => {
-                if let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node)) {
+                if let (Some(base), Some(index)) = (
+                    program.part(node, Part::Argument),
+                    program.part(node, Part::Index),
+                ) {
                     subscripts.push((text(base, source), text(index, source)));
                 }
             }
@@ -331,6 +344,8 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
     let mut follows: [Vec<&str>; 3] = Default::default();
     let mut pointers: Vec<&str> = shared.clone();
     for _ in 0..6 {
+        // a pass that adds nothing leaves the next one the same lists: none adds anything more
+        let mut added = false;
         for (name, value_words, rank) in &read {
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
@@ -343,11 +358,16 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
                             .any(|w| w == field || follows[axis].contains(w)))
                 {
                     follows[axis].push(name);
+                    added = true;
                 }
             }
             if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(w)) {
                 pointers.push(name);
+                added = true;
             }
+        }
+        if !added {
+            break;
         }
     }
     let mut axes = [false; 3];

@@ -140,7 +140,7 @@ fn analyze_shapes<'t>(
     mut out: SharedFacts<'t>,
     left: &mut u64,
 ) -> SharedFacts<'t> {
-    let (launched, shapes) = candidate_blocks(model.source, function, facts);
+    let (launched, shapes) = candidate_blocks(program, model.source, function, facts);
     if launched {
         // real launches: the first whose shape fits the kernel
         for block in shapes {
@@ -216,9 +216,10 @@ fn analyze_shapes<'t>(
 
 /// The block shapes to try, in order: each distinct constant block of the visible launches, or
 /// small default shapes for the axes the kernel uses.
-fn candidate_blocks(
-    source: &str,
-    function: &Function,
+fn candidate_blocks<'t>(
+    program: &Program<'_, 't>,
+    source: &'t str,
+    function: &Function<'t>,
     facts: &KernelFacts,
 ) -> (bool, Vec<[i64; 3]>) {
     let mut launched: Vec<[i64; 3]> = Vec::new();
@@ -238,7 +239,7 @@ fn candidate_blocks(
         launched.truncate(3);
         return (true, launched);
     }
-    let indexed = shared_index_axes(source, function);
+    let indexed = shared_index_axes(program, source, function);
     let body = text(function.body, source);
     let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
     let shapes: Vec<[i64; 3]> = if uses('z') {
@@ -275,8 +276,13 @@ fn candidate_blocks(
 
 /// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
 /// in a subscript of a shared array (or of a pointer into one), directly or through locals
-/// computed from it. A thread rank or lane id counts as every axis.
-fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
+/// computed from it. A thread rank or lane id counts as every axis. The parts of nodes it reads
+/// are the program's (`Program::part`), which the runs read again.
+fn shared_index_axes<'s>(
+    program: &Program<'_, 's>,
+    source: &'s str,
+    function: &Function<'s>,
+) -> [bool; 3] {
     let mut definitions: Vec<(&str, &str)> = Vec::new();
     let mut shared: Vec<&str> = Vec::new();
     let mut subscripts: Vec<(&str, &str)> = Vec::new();
@@ -284,15 +290,19 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
         match node.node_kind() {
             "init_declarator" => {
                 if let (Some(name), Some(value)) = (
-                    node.field("declarator")
+                    program
+                        .part(node, Part::Declarator)
                         .and_then(crate::syntax::declarator_name),
-                    node.field("value"),
+                    program.part(node, Part::Value),
                 ) {
                     definitions.push((text(name, source), text(value, source)));
                 }
             }
             "assignment_expression" => {
-                if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                if let (Some(left), Some(right)) = (
+                    program.part(node, Part::Left),
+                    program.part(node, Part::Right),
+                ) {
                     if left.node_kind() == "identifier" {
                         definitions.push((text(left, source), text(right, source)));
                     }
@@ -304,7 +314,10 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
                 }
             }
             "subscript_expression" => {
-                if let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node)) {
+                if let (Some(base), Some(index)) = (
+                    program.part(node, Part::Argument),
+                    program.part(node, Part::Index),
+                ) {
                     subscripts.push((text(base, source), text(index, source)));
                 }
             }
@@ -331,6 +344,8 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
     let mut follows: [Vec<&str>; 3] = Default::default();
     let mut pointers: Vec<&str> = shared.clone();
     for _ in 0..6 {
+        // a pass that adds nothing leaves the next one the same lists: none adds anything more
+        let mut added = false;
         for (name, value_words, rank) in &read {
             for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
                 .iter()
@@ -343,11 +358,16 @@ fn shared_index_axes<'s>(source: &'s str, function: &Function) -> [bool; 3] {
                             .any(|w| w == field || follows[axis].contains(w)))
                 {
                     follows[axis].push(name);
+                    added = true;
                 }
             }
             if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(w)) {
                 pointers.push(name);
+                added = true;
             }
+        }
+        if !added {
+            break;
         }
     }
     let mut axes = [false; 3];
@@ -1105,9 +1125,96 @@ struct Program<'m, 't> {
     regions: RefCell<HashMap<(usize, bool), Rc<Region<'t>>>>,
     /// The kinds of the pointers into shared memory the runs make.
     kinds: Kinds,
+    /// The children the runs have asked for, by node and part (`Program::part`).
+    parts: RefCell<HashMap<(usize, Part), Option<Node<'t>>>>,
+    /// Operator tokens by node (`Program::operator`).
+    operators: RefCell<HashMap<usize, &'t str>>,
+    /// The file's constants the runs have read, by name (`Program::named_constant`).
+    constants: RefCell<HashMap<&'t str, Option<i64>>>,
+}
+
+/// A child of a syntax node that the runs read: the one in a field, or a subscript's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Part {
+    Left,
+    Right,
+    Argument,
+    Field,
+    Condition,
+    Consequence,
+    Alternative,
+    Value,
+    Type,
+    Function,
+    Arguments,
+    Initializer,
+    Update,
+    Body,
+    Declarator,
+    Index,
+}
+
+impl Part {
+    /// The child of `node` this part names, asked of the tree.
+    fn find(self, node: Node<'_>) -> Option<Node<'_>> {
+        let field = match self {
+            Part::Index => return subscript_index(node),
+            Part::Left => "left",
+            Part::Right => "right",
+            Part::Argument => "argument",
+            Part::Field => "field",
+            Part::Condition => "condition",
+            Part::Consequence => "consequence",
+            Part::Alternative => "alternative",
+            Part::Value => "value",
+            Part::Type => "type",
+            Part::Function => "function",
+            Part::Arguments => "arguments",
+            Part::Initializer => "initializer",
+            Part::Update => "update",
+            Part::Body => "body",
+            Part::Declarator => "declarator",
+        };
+        node.field(field)
+    }
 }
 
 impl<'m, 't> Program<'m, 't> {
+    /// The child of `node` that `part` names. Every thread meets the same nodes on every
+    /// iteration of a loop, and a field read from the tree searches the node's children (a
+    /// field the tree's table does not hold, such as a subscript's `indices`, asks tree-sitter),
+    /// so each is found once per kernel.
+    fn part(&self, node: Node<'t>, part: Part) -> Option<Node<'t>> {
+        let key = (node.id(), part);
+        if let Some(found) = self.parts.borrow().get(&key) {
+            return *found;
+        }
+        let found = part.find(node);
+        self.parts.borrow_mut().insert(key, found);
+        found
+    }
+
+    /// The operator token of `node` (`operator`), found once per node.
+    fn operator(&self, node: Node<'t>) -> &'t str {
+        if let Some(known) = self.operators.borrow().get(&node.id()) {
+            return known;
+        }
+        let found = operator(node, self.scope.source);
+        self.operators.borrow_mut().insert(node.id(), found);
+        found
+    }
+
+    /// `FileScope::named_constant`, read once per name: a loop bound such as `TILE` is read on
+    /// every iteration, and a `#define` is parsed each time.
+    fn named_constant(&self, name: &'t str) -> Option<i64> {
+        if let Some(known) = self.constants.borrow().get(name) {
+            return *known;
+        }
+        let found = self.scope.named_constant(name);
+        self.constants.borrow_mut().insert(name, found);
+        found
+    }
+
     /// What a region whose execution is not known may do (see `Region`).
     fn region(&self, node: Node<'t>, is_loop: bool) -> Rc<Region<'t>> {
         if let Some(known) = self.regions.borrow().get(&(node.id(), is_loop)) {
@@ -1179,6 +1286,13 @@ impl<'m, 't> Program<'m, 't> {
             barriers: Vec::new(),
             regions: RefCell::default(),
             kinds: Kinds::default(),
+            // most nodes of the body are met, most for a part or two
+            parts: RefCell::new(HashMap::with_capacity_and_hasher(
+                function.body.descendant_count(),
+                Default::default(),
+            )),
+            operators: RefCell::default(),
+            constants: RefCell::default(),
         };
         let mut shared_declarations = Vec::new();
         let mut barriers = Vec::new();
@@ -1979,6 +2093,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         text(node, self.program.scope.source)
     }
 
+    fn part(&self, node: Node<'t>, part: Part) -> Option<Node<'t>> {
+        self.program.part(node, part)
+    }
+
     fn bind_entry(&mut self) {
         for (id, (name, _)) in self.program.scope.globals.iter().enumerate() {
             let value = self.array_value(id as u32);
@@ -2140,7 +2258,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// One statement or expression read for the threads of `mask`: a step, and one more for
     /// every warp's worth of threads.
     fn step(&mut self, mask: Mask) -> Result<(), Invalid> {
-        let threads: u32 = mask.0.iter().map(|w| w.count_ones()).sum();
+        let threads = mask.count();
         let cost = 1 + u64::from(threads / 32);
         if *self.budget < cost || self.log.outside {
             return Err(Invalid);
@@ -2200,17 +2318,17 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 Ok(Jumps::NONE)
             }
             "if_statement" => {
-                let Some(condition) = node.field("condition") else {
+                let Some(condition) = self.part(node, Part::Condition) else {
                     self.stop(mask);
                     return Ok(Jumps::NONE);
                 };
                 let value = self.condition(condition, mask, depth)?;
                 let (yes, no, unknown) = self.split(&value, mask);
                 let mut jumps = Jumps::NONE;
-                if let Some(consequence) = node.field("consequence") {
+                if let Some(consequence) = self.part(node, Part::Consequence) {
                     jumps = jumps.or(self.statement(consequence, yes, depth + 1)?);
                 }
-                if let Some(alternative) = node.field("alternative") {
+                if let Some(alternative) = self.part(node, Part::Alternative) {
                     jumps = jumps.or(self.sequence(named_children(alternative), no, depth)?);
                 }
                 self.unknown_region(node, false, unknown);
@@ -2225,8 +2343,10 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 result.map(|()| Jumps::NONE)
             }
             "while_statement" | "do_statement" => {
-                let (Some(condition), Some(body)) = (node.field("condition"), node.field("body"))
-                else {
+                let (Some(condition), Some(body)) = (
+                    self.part(node, Part::Condition),
+                    self.part(node, Part::Body),
+                ) else {
                     self.stop(mask);
                     return Ok(Jumps::NONE);
                 };
@@ -2304,8 +2424,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         depth: usize,
     ) -> Result<Vals, Invalid> {
         let condition = if condition.node_kind() == "condition_clause" {
-            match condition
-                .field("value")
+            match self
+                .part(condition, Part::Value)
                 .or_else(|| named_children(condition).next())
             {
                 Some(c) => c,
@@ -2342,18 +2462,21 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 
     fn for_loop(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<(), Invalid> {
-        if let Some(initializer) = node.field("initializer") {
+        if let Some(initializer) = self.part(node, Part::Initializer) {
             if initializer.node_kind() == "declaration" {
                 self.declaration(initializer, mask, depth)?;
             } else {
                 self.eval(initializer, mask, depth + 1)?;
             }
         }
-        let Some(body) = node.field("body") else {
+        let Some(body) = self.part(node, Part::Body) else {
             self.stop(mask);
             return Ok(());
         };
-        let (condition, update) = (node.field("condition"), node.field("update"));
+        let (condition, update) = (
+            self.part(node, Part::Condition),
+            self.part(node, Part::Update),
+        );
         self.run_loop(node, mask, update, condition, body, true, depth)
     }
 
@@ -2469,12 +2592,19 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             return Ok(());
         }
-        let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
+        let type_text = self
+            .part(node, Part::Type)
+            .map(|t| text(t, source))
+            .unwrap_or("");
         let integral = is_integer_type(type_text) || type_text == "auto";
-        let element_size = pointee_size(type_text);
+        // read only for a pointer initialised from a pointer (it normalises the type's text)
+        let element_size = std::cell::OnceCell::new();
         for declarator in named_children(node) {
             let (target, value) = match declarator.node_kind() {
-                "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
+                "init_declarator" => (
+                    self.part(declarator, Part::Declarator),
+                    self.part(declarator, Part::Value),
+                ),
                 "identifier"
                 | "pointer_declarator"
                 | "array_declarator"
@@ -2515,7 +2645,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 stored = evaluated.convert(|v| match v {
                     Val::Ptr(p) if pointer => {
                         let kind = kinds.get(p.kind);
-                        match element_size {
+                        match *element_size.get_or_init(|| pointee_size(type_text)) {
                             Some(size) if kind.is_some_and(|k| size == k.element) => Val::Ptr(p),
                             _ if same_type(
                                 type_text,
@@ -2547,7 +2677,6 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return Err(Invalid);
         }
         self.step(mask)?;
-        let source = self.source();
         let unknown = |varies: bool| Ok(Lanes::Uni(Val::Unknown(varies)));
         match node.node_kind() {
             "number_literal" => {
@@ -2568,15 +2697,25 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     None => unknown(true),
                 }
             }
-            "identifier" => match self.place_of_identifier(node) {
-                Some(Place::Memory(node, locs)) => Ok(self.read(node, &locs, mask)),
-                _ => Ok(self.identifier_value(self.text(node))),
-            },
+            "identifier" => {
+                // the local is looked up once, for its place and its value
+                let name = self.text(node);
+                let Some(position) = self.position(name) else {
+                    return Ok(self.global_value(name));
+                };
+                match self.scalar_place(name, &self.scopes[position].1) {
+                    Some(loc) => Ok(self.read(node, &Lanes::Uni(loc), mask)),
+                    None => Ok(self.scopes[position].1.clone()),
+                }
+            }
             "field_expression" => {
-                let Some(argument) = node.field("argument") else {
+                let Some(argument) = self.part(node, Part::Argument) else {
                     return unknown(true);
                 };
-                let field = node.field("field").map(|f| self.text(f)).unwrap_or("");
+                let field = self
+                    .part(node, Part::Field)
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
                 let axis = match field {
                     "x" => Some(0),
                     "y" => Some(1),
@@ -2591,15 +2730,17 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     _ => {
                         // a member of something: evaluate the object for its reads, not followed
                         let object = self.eval(argument, mask, depth + 1)?;
-                        Ok(object.map(|v| Val::Unknown(v.varies())))
+                        Ok(object.convert(|v| Val::Unknown(v.varies())))
                     }
                 }
             }
             "binary_expression" => {
-                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                let (Some(left), Some(right)) =
+                    (self.part(node, Part::Left), self.part(node, Part::Right))
+                else {
                     return unknown(true);
                 };
-                let op = operator(node, source);
+                let op = self.program.operator(node);
                 let l = self.eval(left, mask, depth + 1)?;
                 if op == "&&" || op == "||" {
                     return self.logical(op == "||", &l, right, mask, depth);
@@ -2609,11 +2750,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 Ok(binary_lanes(op, &l, &r, &self.program.kinds))
             }
             "unary_expression" => {
-                let Some(argument) = node.field("argument") else {
+                let Some(argument) = self.part(node, Part::Argument) else {
                     return unknown(true);
                 };
                 let v = self.eval(argument, mask, depth + 1)?;
-                let op = operator(node, source);
+                let op = self.program.operator(node);
                 Ok(v.map(|v| match (op, v) {
                     ("-", Val::Int(x, t)) => {
                         x.checked_neg().map_or(Val::Unknown(t), |x| Val::Int(x, t))
@@ -2629,18 +2770,18 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }))
             }
             "conditional_expression" => {
-                let Some(condition) = node.field("condition") else {
+                let Some(condition) = self.part(node, Part::Condition) else {
                     return unknown(true);
                 };
                 let c = self.eval(condition, mask, depth + 1)?;
                 let (yes, no, open) = self.split(&c, mask);
                 let before = self.speculative;
                 self.speculative = self.speculative.or(open);
-                let a = match node.field("consequence") {
+                let a = match self.part(node, Part::Consequence) {
                     Some(n) if !yes.or(open).is_empty() => self.eval(n, yes.or(open), depth + 1),
                     _ => unknown(true),
                 };
-                let b = match node.field("alternative") {
+                let b = match self.part(node, Part::Alternative) {
                     Some(n) if !no.or(open).is_empty() => self.eval(n, no.or(open), depth + 1),
                     _ => unknown(true),
                 };
@@ -2663,20 +2804,23 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }))
             }
             "cast_expression" => {
-                let Some(value) = node.field("value") else {
+                let Some(value) = self.part(node, Part::Value) else {
                     return unknown(true);
                 };
                 let v = self.eval(value, mask, depth + 1)?;
-                let type_text = node.field("type").map(|t| self.text(t)).unwrap_or("");
+                let type_text = self
+                    .part(node, Part::Type)
+                    .map(|t| self.text(t))
+                    .unwrap_or("");
                 let cast = Cast::new(type_text, &self.program.arrays);
                 Ok(cast.apply_lanes(&v, &self.program.kinds))
             }
             "assignment_expression" => self.assignment(node, mask, depth),
             "update_expression" => {
-                let Some(argument) = node.field("argument") else {
+                let Some(argument) = self.part(node, Part::Argument) else {
                     return unknown(true);
                 };
-                let op = operator(node, source);
+                let op = self.program.operator(node);
                 let delta = if op == "--" { -1 } else { 1 };
                 let prefix = node.child(0).is_some_and(|c| !c.is_named());
                 match self.place(argument, mask, depth)? {
@@ -2694,8 +2838,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 }
             }
             "subscript_expression" | "pointer_expression" => {
-                if node.node_kind() == "pointer_expression" && operator(node, source) == "&" {
-                    let Some(argument) = node.field("argument") else {
+                if node.node_kind() == "pointer_expression" && self.program.operator(node) == "&" {
+                    let Some(argument) = self.part(node, Part::Argument) else {
                         return unknown(true);
                     };
                     return Ok(match self.place(argument, mask, depth)? {
@@ -2720,8 +2864,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 Ok(last)
             }
             "sizeof_expression" => {
-                let size = node
-                    .field("type")
+                let size = self
+                    .part(node, Part::Type)
                     .and_then(|t| crate::model::size::builtin_size(self.text(t)))
                     .and_then(|v| i64::try_from(v).ok());
                 Ok(Lanes::Uni(
@@ -2787,11 +2931,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }))
     }
 
-    fn identifier_value(&self, name: &str) -> Vals {
+    fn identifier_value(&self, name: &'t str) -> Vals {
         if let Some(v) = self.lookup(name) {
             return v.clone();
         }
-        if let Some(v) = self.program.scope.named_constant(name) {
+        self.global_value(name)
+    }
+
+    /// The value of a name that is not a local: a constant of the file, a `#define`.
+    fn global_value(&self, name: &'t str) -> Vals {
+        if let Some(v) = self.program.named_constant(name) {
             return Lanes::Uni(Val::Int(v, false));
         }
         // `#define tid threadIdx.x`
@@ -2836,7 +2985,6 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         if depth > MAX_NESTING {
             return Err(Invalid);
         }
-        let source = self.source();
         let elsewhere = |node| Place::Memory(node, Lanes::Uni(Loc::Elsewhere(true)));
         match node.node_kind() {
             "parenthesized_expression" => {
@@ -2849,16 +2997,18 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 .place_of_identifier(node)
                 .unwrap_or_else(|| elsewhere(node))),
             "subscript_expression" => {
-                let (Some(base), Some(index)) = (node.field("argument"), subscript_index(node))
-                else {
+                let (Some(base), Some(index)) = (
+                    self.part(node, Part::Argument),
+                    self.part(node, Part::Index),
+                ) else {
                     return Ok(elsewhere(node));
                 };
                 let base = self.eval_pointer(base, mask, depth)?;
                 let index = self.eval(index, mask, depth + 1)?;
                 Ok(Place::Memory(node, self.offset(&base, &index, true, mask)))
             }
-            "pointer_expression" if operator(node, source) == "*" => {
-                let Some(argument) = node.field("argument") else {
+            "pointer_expression" if self.program.operator(node) == "*" => {
+                let Some(argument) = self.part(node, Part::Argument) else {
                     return Ok(elsewhere(node));
                 };
                 let pointer = self.eval(argument, mask, depth + 1)?;
@@ -2870,7 +3020,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             }
             "field_expression" => {
                 // a member of a shared struct: members are not told apart, so not followed
-                if let Some(argument) = node.field("argument") {
+                if let Some(argument) = self.part(node, Part::Argument) {
                     if argument.node_kind() != "identifier" {
                         self.eval(argument, mask, depth + 1)?;
                     }
@@ -2914,7 +3064,16 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// A shared scalar or a local named by `node`; None for anything else (a global, a constant).
     fn place_of_identifier(&self, node: Node<'t>) -> Option<Place<'t>> {
         let name = self.text(node);
-        Some(match self.lookup(name)? {
+        let value = self.lookup(name)?;
+        Some(match self.scalar_place(name, value) {
+            Some(loc) => Place::Memory(node, Lanes::Uni(loc)),
+            None => Place::Local(name),
+        })
+    }
+
+    /// The element of a shared scalar, where local `name` holding `value` names one.
+    fn scalar_place(&self, name: &str, value: &Vals) -> Option<Loc> {
+        match value {
             Lanes::Uni(Val::Ptr(p))
                 if self
                     .program
@@ -2924,16 +3083,13 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     .is_some_and(|a| a.scalar && a.name == name)
                     && { p.byte } == 0 =>
             {
-                Place::Memory(
-                    node,
-                    Lanes::Uni(Loc::Shared {
-                        ptr: *p,
-                        row: false,
-                    }),
-                )
+                Some(Loc::Shared {
+                    ptr: *p,
+                    row: false,
+                })
             }
-            _ => Place::Local(name),
-        })
+            _ => None,
+        }
     }
 
     /// `base[index]` (or `*base`) per thread: the element's place, checked against the array's
@@ -3238,11 +3394,11 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 
     fn assignment(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
-        let source = self.source();
-        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+        let (Some(left), Some(right)) = (self.part(node, Part::Left), self.part(node, Part::Right))
+        else {
             return Ok(Lanes::Uni(Val::Unknown(true)));
         };
-        let op = operator(node, source);
+        let op = self.program.operator(node);
         let value = self.eval(right, mask, depth + 1)?;
         match self.place(left, mask, depth)? {
             Place::Local(name) => {
@@ -3287,7 +3443,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     // a value read from the element it goes back to, through the same kind of
                     // pointer, with no write since: the element keeps its value
                     let (held, writes) = (&self.held, self.writes);
-                    let stored = value.zip(&locs, |v, loc| match (v, loc) {
+                    let store = |v: Val, loc: Loc| match (v, loc) {
                         (Val::Held(token, byte), Loc::Shared { ptr, row: false })
                             if ptr.byte == byte
                                 && held.get(token as usize) == Some(&(ptr.kind, writes)) =>
@@ -3298,7 +3454,15 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                         (Val::Unknown(false), _) => Stored::Uniform(site_of_value),
                         (Val::Load(site, index), _) => Stored::Load(site, index),
                         _ => Stored::Varying,
-                    });
+                    };
+                    let stored = match &value {
+                        // only a value an element held is stored by where it goes: any other
+                        // every thread shares is stored alike at every place
+                        Lanes::Uni(v) if !matches!(v, Val::Held(..)) => {
+                            Lanes::Uni(store(*v, Loc::Elsewhere(true)))
+                        }
+                        _ => value.zip(&locs, store),
+                    };
                     self.access(target, &locs, mask, AccessKind::Write, Some(&stored));
                 } else {
                     self.access(target, &locs, mask, AccessKind::ReadWrite, None);
@@ -3310,20 +3474,20 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
 
     fn call(&mut self, node: Node<'t>, mask: Mask, depth: usize) -> Result<Vals, Invalid> {
         let source = self.source();
-        let Some(function) = node.field("function") else {
+        let Some(function) = self.part(node, Part::Function) else {
             return Ok(Lanes::Uni(Val::Unknown(true)));
         };
         if crate::syntax::is_functional_cast(node, source) {
-            let inner = node
-                .field("arguments")
+            let inner = self
+                .part(node, Part::Arguments)
                 .and_then(|a| named_children(a).next());
             let value = match inner {
                 Some(inner) => self.eval(inner, mask, depth + 1)?,
                 None => Lanes::Uni(Val::Unknown(true)),
             };
             let type_text = match function.node_kind() {
-                "template_function" => function
-                    .field("arguments")
+                "template_function" => self
+                    .part(function, Part::Arguments)
                     .map(|a| self.text(a).trim_matches(['<', '>']))
                     .unwrap_or(""),
                 _ => self.text(function),
@@ -3332,7 +3496,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return Ok(cast.apply_lanes(&value, &self.program.kinds));
         }
         if is_block_barrier(node, source) {
-            if let Some(arguments) = node.field("arguments") {
+            if let Some(arguments) = self.part(node, Part::Arguments) {
                 for argument in named_children(arguments) {
                     self.eval(argument, mask, depth + 1)?;
                 }
@@ -3352,8 +3516,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         let name = self.text(function);
         let short = name.rsplit("::").next().unwrap_or(name);
         let short = short.split('<').next().unwrap_or(short).trim();
-        let arguments: Vec<Node<'t>> = node
-            .field("arguments")
+        let arguments: Vec<Node<'t>> = self
+            .part(node, Part::Arguments)
             .map(|a| {
                 named_children(a)
                     .filter(|c| c.node_kind() != "comment")
@@ -3372,9 +3536,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                 if position == 0 {
                     let stripped = crate::syntax::strip(*argument, source);
                     if stripped.node_kind() == "pointer_expression"
-                        && operator(stripped, source) == "&"
+                        && self.program.operator(stripped) == "&"
                     {
-                        if let Some(inner) = stripped.field("argument") {
+                        if let Some(inner) = self.part(stripped, Part::Argument) {
                             if let Place::Memory(_, locs) = self.place(inner, mask, depth + 1)? {
                                 target = Some(locs);
                             }
@@ -3402,7 +3566,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         }
         if function.node_kind() == "field_expression" {
             // a method: its object and arguments are evaluated for their reads
-            if let Some(object) = function.field("argument") {
+            if let Some(object) = self.part(function, Part::Argument) {
                 self.eval(object, mask, depth + 1)?;
             }
         }
@@ -3870,7 +4034,28 @@ fn binary_lanes(op: Op, l: &Vals, r: &Vals, kinds: &Kinds) -> Vals {
         (Lanes::Linear(a), Lanes::Linear(b)) => linear_pair(op, a, b),
         _ => None,
     };
-    linear.unwrap_or_else(|| l.zip(r, |a, b| binary(op, a, b, kinds)))
+    linear
+        .or_else(|| unknown_binary(l, r))
+        .unwrap_or_else(|| l.zip(r, |a, b| binary(op, a, b, kinds)))
+}
+
+/// `l op r` where the operands' variants alone decide it, for operands of one variant on every
+/// thread (one value or a linear form): `binary` reads the numbers only of integers, chosen
+/// values and pointers, so with anything else on either side (a value read from memory times
+/// another) every thread's result is the same unknown, found without reading each thread's.
+fn unknown_binary(l: &Vals, r: &Vals) -> Option<Vals> {
+    let shape = |values: &Vals| match values {
+        Lanes::Uni(v) => Some(*v),
+        Lanes::Linear(linear) => Some(linear.shape),
+        Lanes::Per(_) => None,
+    };
+    let (a, b) = (shape(l)?, shape(r)?);
+    let numbered = |v: Val| matches!(v, Val::Int(..) | Val::Chosen(_) | Val::Ptr(_));
+    if numbered(a) && numbered(b) {
+        return None;
+    }
+    // whether a value varies does not depend on its number (`Val::varies`)
+    Some(Lanes::Uni(Val::Unknown(a.varies() || b.varies())))
 }
 
 /// `a op b` (`b op a` unless `linear_left`) for a linear form `a` and a value every thread
@@ -4389,6 +4574,53 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn an_operation_decided_by_its_operands_variants_agrees_with_each_thread() {
+        use super::{binary, unknown_binary, Kinds, Lanes, Linear, Op, Ptr, Val, Vals};
+        let kinds = Kinds::default();
+        let block = [8, 8, 1];
+        let linear = |shape: Val| match Linear::form(shape, 3, [4, 64, 0], block) {
+            Some(lanes) => lanes,
+            None => panic!("a linear form"),
+        };
+        let operands: Vec<Vals> = vec![
+            Lanes::Uni(Val::Int(5, false)),
+            Lanes::Uni(Val::Unknown(false)),
+            Lanes::Uni(Val::Unknown(true)),
+            Lanes::Uni(Val::Chosen(256)),
+            Lanes::Uni(Val::Load(2, 7)),
+            Lanes::Uni(Val::Held(1, 12)),
+            Lanes::Uni(Val::Ptr(Ptr { kind: 0, byte: 8 })),
+            linear(Val::Int(0, true)),
+            linear(Val::Held(0, 0)),
+            linear(Val::Load(1, 0)),
+            linear(Val::Ptr(Ptr { kind: 0, byte: 0 })),
+        ];
+        let mut decided = 0;
+        for l in &operands {
+            for r in &operands {
+                for op in [Op::Add, Op::Mul, Op::Lt, Op::Other] {
+                    let Some(shortcut) = unknown_binary(l, r) else {
+                        continue;
+                    };
+                    decided += 1;
+                    let Lanes::Uni(value) = shortcut else {
+                        panic!("one value for all threads");
+                    };
+                    for lane in 0..64 {
+                        assert_eq!(
+                            binary(op, l.get(lane), r.get(lane), &kinds),
+                            value,
+                            "{l:?} {op:?} {r:?} at {lane}"
+                        );
+                    }
+                }
+            }
+        }
+        // pairs of integers, chosen values and pointers are left to each thread
+        assert_eq!(decided, 4 * (11 * 11 - 5 * 5));
     }
 
     #[test]

@@ -55,6 +55,16 @@ impl Mask {
         out
     }
 
+    /// How many threads. Most blocks fill a few of the words, and counting a word's bits costs
+    /// more than testing it, so empty words are passed over.
+    pub(super) fn count(&self) -> u32 {
+        self.0
+            .iter()
+            .filter(|w| **w != 0)
+            .map(|w| w.count_ones())
+            .sum()
+    }
+
     pub(super) fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
@@ -65,18 +75,35 @@ impl Mask {
         }
     }
 
-    pub(super) fn lanes(self) -> impl Iterator<Item = usize> {
-        self.0.into_iter().enumerate().flat_map(|(i, word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(i * 64 + bit)
-            })
-        })
+    /// The threads, in order of their linear indices.
+    pub(super) fn lanes(self) -> MaskLanes {
+        MaskLanes {
+            words: self.0,
+            word: 0,
+            rest: self.0[0],
+        }
+    }
+}
+
+/// The threads of a mask in order (`Mask::lanes`): a word at a time, a bit at a time.
+pub(super) struct MaskLanes {
+    words: [u64; MAX_LANES / 64],
+    /// The word being read, and its bits not yet handed out.
+    word: usize,
+    rest: u64,
+}
+
+impl Iterator for MaskLanes {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.rest == 0 {
+            self.word += 1;
+            self.rest = *self.words.get(self.word)?;
+        }
+        let bit = self.rest.trailing_zeros() as usize;
+        self.rest &= self.rest - 1;
+        Some(self.word * 64 + bit)
     }
 }
 
@@ -305,6 +332,25 @@ mod tests {
         fn numbered(self, number: i64) -> Self {
             number
         }
+    }
+
+    #[test]
+    fn a_mask_hands_out_its_threads_in_order() {
+        let mut mask = Mask::NONE;
+        assert_eq!(mask.lanes().count(), 0);
+        for lane in [0, 5, 63, 64, 200, 1023] {
+            mask.set(lane);
+        }
+        assert_eq!(
+            mask.lanes().collect::<Vec<_>>(),
+            vec![0, 5, 63, 64, 200, 1023]
+        );
+        assert_eq!(mask.count(), 6);
+        assert_eq!(
+            Mask::first(70).lanes().collect::<Vec<_>>(),
+            (0..70).collect::<Vec<_>>()
+        );
+        assert_eq!(Mask::first(70).count(), 70);
     }
 
     #[test]

@@ -1631,10 +1631,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
             }
         }
         // `[=] __device__ (int i) { ... }`: an extended lambda's execution space
-        if is_execution_space
-            && k > 0
-            && is(bytes, tokens.get(k - 1), b"]")
-        {
+        if is_execution_space && k > 0 && is(bytes, tokens.get(k - 1), b"]") {
             let mut j = k;
             while tokens
                 .get(j)
@@ -1708,14 +1705,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
                         )
                     || matches!(&bytes[tokens[k - 1].start..tokens[k - 1].end], b"return");
                 if callee_position_is_expression {
-                    blank_type_arguments(
-                        bytes,
-                        &tokens,
-                        &matching,
-                        k + 1,
-                        close,
-                        is_typeid,
-                    );
+                    blank_type_arguments(bytes, &tokens, &matching, k + 1, close, is_typeid);
                 }
             }
         }

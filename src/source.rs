@@ -1590,7 +1590,6 @@ fn is_macro_case(word: &[u8]) -> bool {
 /// Edits on the view that let the grammar parse common macro idioms; each keeps every byte offset.
 fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut Vec<Neutralised>) {
     let tokens = tokenize(bytes);
-    let word = |bytes: &[u8], t: &Token| -> Vec<u8> { bytes[t.start..t.end].to_vec() };
     let is = |bytes: &[u8], t: Option<&Token>, text: &[u8]| {
         t.is_some_and(|t| &bytes[t.start..t.end] == text)
     };
@@ -1601,10 +1600,19 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
         if removed[k] || token.kind != TokenKind::Identifier {
             continue;
         }
-        let current = word(bytes, token);
+        // what each rule asks of the token's text, read before any rule edits the view (the
+        // text is not copied: there is one per identifier of the file)
+        let current = &bytes[token.start..token.end];
+        let is_new = current == b"new";
+        let is_typeid = current == b"typeid";
+        let is_execution_space = current == b"__device__" || current == b"__host__";
+        let is_keyword = is_statement_keyword(current);
+        let is_unknown_macro = token.line_start
+            && is_macro_case(current)
+            && !defines.contains_key(String::from_utf8_lossy(current).as_ref());
         // `new int*[n]`: the grammar takes no pointer declarator there; the stars do not change
         // what the model reads from the expression.
-        if current == b"new" {
+        if is_new {
             let mut j = k + 1;
             while tokens
                 .get(j)
@@ -1623,10 +1631,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
             }
         }
         // `[=] __device__ (int i) { ... }`: an extended lambda's execution space
-        if (current == b"__device__" || current == b"__host__")
-            && k > 0
-            && is(bytes, tokens.get(k - 1), b"]")
-        {
+        if is_execution_space && k > 0 && is(bytes, tokens.get(k - 1), b"]") {
             let mut j = k;
             while tokens
                 .get(j)
@@ -1648,7 +1653,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
         if k > 0
             && tokens[k - 1].kind == TokenKind::Literal
             && bytes[tokens[k - 1].start] == b'"'
-            && !is_statement_keyword(&current)
+            && !is_keyword
         {
             let mut end = k;
             if is(bytes, tokens.get(k + 1), b"(") {
@@ -1668,10 +1673,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
             }
         }
         // an unknown macro before a declaration: `HDI void f()`, `DEV static int g()`
-        if token.line_start
-            && is_macro_case(&current)
-            && !defines.contains_key(&String::from_utf8_lossy(&current).into_owned())
-        {
+        if is_unknown_macro {
             let previous_ends_statement = k == 0
                 || matches!(
                     &bytes[tokens[k - 1].start..tokens[k - 1].end],
@@ -1693,9 +1695,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
             }
         }
         // a type passed to a macro: `CTALLOC(double, n)`, `va_arg(list, char*)`
-        if is(bytes, tokens.get(k + 1), b"(") && !is_statement_keyword(&current)
-            || current == b"typeid"
-        {
+        if is(bytes, tokens.get(k + 1), b"(") && !is_keyword || is_typeid {
             if let Some(close) = matching.get(k + 1).copied().flatten() {
                 let callee_position_is_expression = k == 0
                     || tokens[k - 1].kind == TokenKind::Punct
@@ -1705,14 +1705,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
                         )
                     || matches!(&bytes[tokens[k - 1].start..tokens[k - 1].end], b"return");
                 if callee_position_is_expression {
-                    blank_type_arguments(
-                        bytes,
-                        &tokens,
-                        &matching,
-                        k + 1,
-                        close,
-                        current == b"typeid",
-                    );
+                    blank_type_arguments(bytes, &tokens, &matching, k + 1, close, is_typeid);
                 }
             }
         }

@@ -8,6 +8,7 @@ use super::ranges::Reaching;
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -356,6 +357,12 @@ struct Analyzer<'a, 't> {
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
     cache_deps: bool,
+    /// Per comparison side (by node id), the normalized texts of the expressions a bound on it
+    /// bounds too (see `covers`): they follow thread identities, so they are kept and cleared
+    /// with `deps_cache`.
+    covered_cache: std::cell::RefCell<HashMap<usize, Vec<Cow<'a, str>>>>,
+    /// The terms of each sum `upper_bound_by_terms` reads, by node id (see `sum_terms`).
+    sum_terms_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>>>,
     out: KernelFacts<'t>,
 }
 
@@ -411,6 +418,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             comparison_cache: Default::default(),
             deps_cache: Default::default(),
             cache_deps: false,
+            covered_cache: Default::default(),
+            sum_terms_cache: Default::default(),
             out: KernelFacts::default(),
         };
         for (index, parameter) in function.parameters.iter().enumerate() {
@@ -429,6 +438,24 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     fn text(&self, node: Node) -> &'a str {
         text(node, self.source)
+    }
+
+    /// Forgets what was derived from the thread identities in force (`deps_cache` and what is
+    /// built on it), when they change.
+    fn clear_deps_caches(&self) {
+        self.deps_cache.borrow_mut().clear();
+        self.covered_cache.borrow_mut().clear();
+    }
+}
+
+/// `syntax::normalized` without allocating where the text holds no whitespace to remove.
+fn normalized_text<'a>(node: Node, source: &'a str) -> Cow<'a, str> {
+    let node = strip(node, source);
+    let text = text(node, source);
+    if text.contains(char::is_whitespace) {
+        Cow::Owned(text.chars().filter(|c| !c.is_whitespace()).collect())
+    } else {
+        Cow::Borrowed(text)
     }
 }
 

@@ -48,7 +48,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let scoped = self.loop_variable_scope(node);
                 let pushed = scoped.is_some();
                 if pushed {
-                    self.deps_cache.borrow_mut().clear();
+                    self.clear_deps_caches();
                 }
                 self.loop_scopes.extend(scoped);
                 for field in ["initializer", "condition"] {
@@ -73,7 +73,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if pushed {
                     self.loop_scopes.pop();
-                    self.deps_cache.borrow_mut().clear();
+                    self.clear_deps_caches();
                 }
             }
             "while_statement" => {

@@ -346,13 +346,31 @@ impl<'a, 't> Analyzer<'a, 't> {
         comparisons: &[Comparison<'t>],
     ) -> Vec<Comparison<'t>> {
         let mut all = comparisons.to_vec();
-        if let Some(conditions) = self.definition_guards.get(&value.id()) {
-            let mut disjunctions = Vec::new();
-            for condition in conditions {
-                guards::comparisons(*condition, self.source, self, &mut all, &mut disjunctions);
-            }
-        }
+        all.extend_from_slice(&self.definition_comparisons(value));
         all
+    }
+
+    /// The comparisons in force where `value` was assigned, split once per definition while the
+    /// thread identities (and loop scopes the flags read) hold.
+    fn definition_comparisons(&self, value: Node<'t>) -> std::rc::Rc<[Comparison<'t>]> {
+        let Some(conditions) = self.definition_guards.get(&value.id()) else {
+            return std::rc::Rc::new([]);
+        };
+        if let Some(known) = self.definition_comparisons_cache.borrow().get(&value.id()) {
+            return known.clone();
+        }
+        let mut split = Vec::new();
+        let mut disjunctions = Vec::new();
+        for condition in conditions {
+            guards::comparisons(*condition, self.source, self, &mut split, &mut disjunctions);
+        }
+        let split: std::rc::Rc<[Comparison<'t>]> = split.into();
+        if self.cache_deps {
+            self.definition_comparisons_cache
+                .borrow_mut()
+                .insert(value.id(), split.clone());
+        }
+        split
     }
 }
 

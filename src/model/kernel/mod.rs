@@ -363,6 +363,10 @@ struct Analyzer<'a, 't> {
     covered_cache: std::cell::RefCell<HashMap<usize, Vec<Cow<'a, str>>>>,
     /// The terms of each sum `upper_bound_by_terms` reads, by node id (see `sum_terms`).
     sum_terms_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>>>,
+    /// `definition_guards` split into comparisons, by the value's node id (see
+    /// `definition_comparisons`); the flags they read follow the loop scopes, so it is cleared
+    /// with `deps_cache`.
+    definition_comparisons_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
     out: KernelFacts<'t>,
 }
 
@@ -420,6 +424,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             cache_deps: false,
             covered_cache: Default::default(),
             sum_terms_cache: Default::default(),
+            definition_comparisons_cache: Default::default(),
             out: KernelFacts::default(),
         };
         for (index, parameter) in function.parameters.iter().enumerate() {
@@ -445,6 +450,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn clear_deps_caches(&self) {
         self.deps_cache.borrow_mut().clear();
         self.covered_cache.borrow_mut().clear();
+        self.definition_comparisons_cache.borrow_mut().clear();
     }
 }
 

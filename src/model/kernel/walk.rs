@@ -151,6 +151,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !self.facts.is_empty() {
             let conditions = self.facts.iter().map(|f| f.condition).collect();
             self.definition_guards.insert(value.id(), conditions);
+            self.definition_comparisons_cache
+                .borrow_mut()
+                .remove(&value.id());
         }
     }
 

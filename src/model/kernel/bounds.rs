@@ -364,6 +364,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
     ) -> Option<Comparison<'t>> {
+        // anything but a sum is one term at most
+        let sum = strip(node, self.source);
+        if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
+            return None;
+        }
         let terms = self.sum_terms(node);
         if terms.len() < 2 {
             return None;
@@ -552,16 +557,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !self.expression_deps(base, 0).varies_within_block() {
             return None; // a uniform index under a thread-dependent pointer is not what the guard is about
         }
-        let target = normalized(base, self.source);
+        let target = normalized_text(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
             [true, false]
                 .into_iter()
                 .map(|side| c.oriented(side))
                 .find(|o| syntax::same_text(o.left, self.source, &target))
         };
-        let strict_upper = comparisons
+        // the comparisons of the index, oriented with it on the left, read by each test below
+        let on_index: Vec<Comparison<'t>> = comparisons.iter().filter_map(on_target).collect();
+        let strict_upper = on_index
             .iter()
-            .filter_map(on_target)
             .any(|c| matches!(c.relation, Relation::Less | Relation::Equal));
         if strict_upper {
             return None;
@@ -575,11 +581,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 )
             })
         };
-        for comparison in comparisons.iter().filter_map(on_target) {
+        for comparison in &on_index {
             if matches!(
                 comparison.relation,
                 Relation::Greater | Relation::GreaterEqual
-            ) && !from_loop(&comparison)
+            ) && !from_loop(comparison)
                 && self.is_plain_bound(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
@@ -588,9 +594,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 });
             }
         }
-        for comparison in comparisons.iter().filter_map(on_target) {
+        for comparison in &on_index {
             if comparison.relation == Relation::LessEqual
-                && !from_loop(&comparison)
+                && !from_loop(comparison)
                 && self.is_parameter_bound(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {

@@ -458,11 +458,18 @@ impl<'a, 't> Analyzer<'a, 't> {
 fn normalized_text<'a>(node: Node, source: &'a str) -> Cow<'a, str> {
     let node = strip(node, source);
     let text = text(node, source);
-    if text.contains(char::is_whitespace) {
-        Cow::Owned(text.chars().filter(|c| !c.is_whitespace()).collect())
-    } else {
-        Cow::Borrowed(text)
+    // ASCII whitespace as `char::is_whitespace` has it (with the vertical tab)
+    let space = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r');
+    if !text.is_ascii() {
+        if text.contains(char::is_whitespace) {
+            return Cow::Owned(text.chars().filter(|c| !c.is_whitespace()).collect());
+        }
+        return Cow::Borrowed(text);
     }
+    if !text.as_bytes().iter().any(space) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.bytes().filter(|b| !space(b)).map(char::from).collect())
 }
 
 /// A boolean local read in a condition is the comparison it holds: `valid` in `if (valid)` after

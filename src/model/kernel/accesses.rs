@@ -254,16 +254,17 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The comparisons the current facts guarantee; consecutive accesses under the same facts
     /// share one split.
     pub(super) fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
-        let key: Vec<(usize, bool)> = self
-            .facts
-            .iter()
-            .map(|f| (f.condition.node.id(), f.condition.holds))
-            .collect();
+        let identity = |f: &Fact<'t>| (f.condition.node.id(), f.condition.holds);
         if let Some((cached_key, split)) = self.comparison_cache.borrow().as_ref() {
-            if *cached_key == key {
+            if cached_key
+                .iter()
+                .copied()
+                .eq(self.facts.iter().map(identity))
+            {
                 return split.clone();
             }
         }
+        let key: Vec<(usize, bool)> = self.facts.iter().map(identity).collect();
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {

@@ -9,7 +9,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     pub(super) fn collect_definitions(&mut self) {
         let source = self.source;
-        let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, String)> = Vec::new();
+        let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, &str)> = Vec::new();
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
         let mut updated: Vec<(String, Node<'t>)> = Vec::new();
         let mut calls: Vec<String> = Vec::new();
@@ -22,11 +22,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 "declaration" => {
-                    let type_text = node
-                        .field("type")
-                        .map(|t| text(t, source))
-                        .unwrap_or("")
-                        .to_string();
+                    let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
                     for declarator in named_children(node) {
                         let (target, value) = match declarator.node_kind() {
                             "init_declarator" => {
@@ -40,7 +36,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                         let Some(target) = target else { continue };
                         let is_pointer = syntax::declarator_is_pointer(target);
                         if let Some(name) = syntax::declarator_name(target) {
-                            declared.push((name, declarator, value, is_pointer, type_text.clone()));
+                            declared.push((name, declarator, value, is_pointer, type_text));
                         }
                     }
                 }

@@ -416,7 +416,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// The operands of a chain of `+`, normalized, ignoring literal `0` terms; found once per
     /// node.
-    pub(super) fn sum_terms(&self, node: Node<'t>) -> std::rc::Rc<[(Cow<'a, str>, Node<'t>)]> {
+    pub(super) fn sum_terms(&self, node: Node<'t>) -> SumTerms<'a, 't> {
         if let Some(terms) = self.sum_terms_cache.borrow().get(&node.id()) {
             return terms.clone();
         }
@@ -439,7 +439,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 terms.push((text, current));
             }
         }
-        let terms: std::rc::Rc<[_]> = terms.into();
+        let terms: SumTerms<'a, 't> = terms.into();
         self.sum_terms_cache
             .borrow_mut()
             .insert(node.id(), terms.clone());

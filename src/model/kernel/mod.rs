@@ -362,13 +362,16 @@ struct Analyzer<'a, 't> {
     /// with `deps_cache`.
     covered_cache: std::cell::RefCell<HashMap<usize, Vec<Cow<'a, str>>>>,
     /// The terms of each sum `upper_bound_by_terms` reads, by node id (see `sum_terms`).
-    sum_terms_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>>>,
+    sum_terms_cache: std::cell::RefCell<HashMap<usize, SumTerms<'a, 't>>>,
     /// `definition_guards` split into comparisons, by the value's node id (see
     /// `definition_comparisons`); the flags they read follow the loop scopes, so it is cleared
     /// with `deps_cache`.
     definition_comparisons_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
     out: KernelFacts<'t>,
 }
+
+/// The operands of a sum, each with its normalized text (see `sum_terms`).
+type SumTerms<'a, 't> = std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>;
 
 /// Comparisons that hold, and disjunctions of comparisons of which one holds.
 type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);

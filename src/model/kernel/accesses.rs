@@ -254,16 +254,17 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The comparisons the current facts guarantee; consecutive accesses under the same facts
     /// share one split.
     pub(super) fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
-        let key: Vec<(usize, bool)> = self
-            .facts
-            .iter()
-            .map(|f| (f.condition.node.id(), f.condition.holds))
-            .collect();
+        let identity = |f: &Fact<'t>| (f.condition.node.id(), f.condition.holds);
         if let Some((cached_key, split)) = self.comparison_cache.borrow().as_ref() {
-            if *cached_key == key {
+            if cached_key
+                .iter()
+                .copied()
+                .eq(self.facts.iter().map(identity))
+            {
                 return split.clone();
             }
         }
+        let key: Vec<(usize, bool)> = self.facts.iter().map(identity).collect();
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
@@ -346,13 +347,31 @@ impl<'a, 't> Analyzer<'a, 't> {
         comparisons: &[Comparison<'t>],
     ) -> Vec<Comparison<'t>> {
         let mut all = comparisons.to_vec();
-        if let Some(conditions) = self.definition_guards.get(&value.id()) {
-            let mut disjunctions = Vec::new();
-            for condition in conditions {
-                guards::comparisons(*condition, self.source, self, &mut all, &mut disjunctions);
-            }
-        }
+        all.extend_from_slice(&self.definition_comparisons(value));
         all
+    }
+
+    /// The comparisons in force where `value` was assigned, split once per definition while the
+    /// thread identities (and loop scopes the flags read) hold.
+    fn definition_comparisons(&self, value: Node<'t>) -> std::rc::Rc<[Comparison<'t>]> {
+        let Some(conditions) = self.definition_guards.get(&value.id()) else {
+            return std::rc::Rc::new([]);
+        };
+        if let Some(known) = self.definition_comparisons_cache.borrow().get(&value.id()) {
+            return known.clone();
+        }
+        let mut split = Vec::new();
+        let mut disjunctions = Vec::new();
+        for condition in conditions {
+            guards::comparisons(*condition, self.source, self, &mut split, &mut disjunctions);
+        }
+        let split: std::rc::Rc<[Comparison<'t>]> = split.into();
+        if self.cache_deps {
+            self.definition_comparisons_cache
+                .borrow_mut()
+                .insert(value.id(), split.clone());
+        }
+        split
     }
 }
 

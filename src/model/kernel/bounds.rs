@@ -364,10 +364,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
     ) -> Option<Comparison<'t>> {
+        // anything but a sum is one term at most
+        let sum = strip(node, self.source);
+        if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
+            return None;
+        }
         let terms = self.sum_terms(node);
         if terms.len() < 2 {
             return None;
         }
+        // which of `terms` a comparison's terms have matched so far
+        let mut matched = vec![false; terms.len()];
         for comparison in comparisons {
             for left_side in [true, false] {
                 let oriented = comparison.oriented(left_side);
@@ -381,21 +388,25 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if guarded.is_empty() || guarded.len() >= terms.len() {
                     continue;
                 }
-                let mut rest: Vec<(String, Node<'t>)> = terms.clone();
+                matched.fill(false);
+                // each guarded term takes the first equal term not taken yet
                 let all_found = guarded.iter().all(|(text, _)| {
-                    match rest.iter().position(|(t, _)| t == text) {
-                        Some(at) => {
-                            rest.remove(at);
-                            true
-                        }
-                        None => false,
-                    }
+                    let unmatched =
+                        (0..terms.len()).find(|&at| !matched[at] && terms[at].0 == *text);
+                    unmatched.map(|at| matched[at] = true).is_some()
                 });
-                let rest_is_per_block = rest.iter().all(|(_, term)| {
-                    let deps = self.expression_deps(*term, 0);
-                    deps.is_uniform() || deps == Deps::BLOCK
-                });
-                if all_found && rest_is_per_block {
+                if !all_found {
+                    continue;
+                }
+                let rest_is_per_block = terms
+                    .iter()
+                    .zip(&matched)
+                    .filter(|(_, taken)| !**taken)
+                    .all(|((_, term), _)| {
+                        let deps = self.expression_deps(*term, 0);
+                        deps.is_uniform() || deps == Deps::BLOCK
+                    });
+                if rest_is_per_block {
                     return Some(oriented);
                 }
             }
@@ -403,13 +414,18 @@ impl<'a, 't> Analyzer<'a, 't> {
         None
     }
 
-    /// The operands of a chain of `+`, normalized, ignoring literal `0` terms.
-    pub(super) fn sum_terms(&self, node: Node<'t>) -> Vec<(String, Node<'t>)> {
+    /// The operands of a chain of `+`, normalized, ignoring literal `0` terms; found once per
+    /// node.
+    pub(super) fn sum_terms(&self, node: Node<'t>) -> SumTerms<'a, 't> {
+        if let Some(terms) = self.sum_terms_cache.borrow().get(&node.id()) {
+            return terms.clone();
+        }
         let mut terms = Vec::new();
         let mut stack = vec![strip(node, self.source)];
         while let Some(current) = stack.pop() {
             if terms.len() > 32 {
-                return Vec::new();
+                terms.clear();
+                break;
             }
             if current.node_kind() == "binary_expression" && operator(current, self.source) == "+" {
                 if let (Some(left), Some(right)) = (current.field("left"), current.field("right")) {
@@ -418,11 +434,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                     continue;
                 }
             }
-            let text = normalized(current, self.source);
+            let text = normalized_text(current, self.source);
             if text != "0" {
                 terms.push((text, current));
             }
         }
+        let terms: SumTerms<'a, 't> = terms.into();
+        self.sum_terms_cache
+            .borrow_mut()
+            .insert(node.id(), terms.clone());
         terms
     }
 
@@ -431,14 +451,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         node: Node<'t>,
         comparisons: &[Comparison<'t>],
     ) -> Option<Comparison<'t>> {
-        let target = normalized(node, self.source);
+        let target = normalized_text(node, self.source);
         for comparison in comparisons {
             for left_side in [true, false] {
                 let oriented = comparison.oriented(left_side);
                 if matches!(
                     oriented.relation,
                     Relation::Less | Relation::LessEqual | Relation::Equal
-                ) && self.covers(oriented.left, &target, 0)
+                ) && self.covers(oriented.left, &target)
                 {
                     return Some(oriented);
                 }
@@ -447,36 +467,62 @@ impl<'a, 't> Analyzer<'a, 't> {
         None
     }
 
-    /// Whether bounding `expression` bounds `target` too: it is `target`, or `target` plus or times
-    /// something that does not depend on the thread, or a variable defined that way.
-    pub(super) fn covers(&self, expression: Node<'t>, target: &str, depth: usize) -> bool {
+    /// Whether bounding `expression` bounds `target` (normalized) too: it is `target`, or
+    /// `target` plus or times something that does not depend on the thread, or a variable
+    /// defined that way. The expressions a comparison side covers are found once (see
+    /// `covered_texts`) and kept while the thread identities they were found with hold.
+    pub(super) fn covers(&self, expression: Node<'t>, target: &str) -> bool {
+        if !self.cache_deps {
+            let mut texts = Vec::new();
+            self.covered_texts(expression, 0, &mut texts);
+            return texts.iter().any(|text| text == target);
+        }
+        if let Some(texts) = self.covered_cache.borrow().get(&expression.id()) {
+            return texts.iter().any(|text| text == target);
+        }
+        let mut texts = Vec::new();
+        self.covered_texts(expression, 0, &mut texts);
+        let found = texts.iter().any(|text| text == target);
+        self.covered_cache
+            .borrow_mut()
+            .insert(expression.id(), texts);
+        found
+    }
+
+    /// The normalized texts of every expression that bounding `expression` bounds too: itself,
+    /// the thread-dependent side of a sum or product with a uniform other side (`i * w + k`
+    /// under a bound bounds `i`), the dividend of a quotient by a uniform divisor, and what a
+    /// local defined once is defined as.
+    fn covered_texts(&self, expression: Node<'t>, depth: usize, texts: &mut Vec<Cow<'a, str>>) {
         if depth > 4 {
-            return false;
+            return;
         }
         let expression = strip(expression, self.source);
-        if syntax::same_text(expression, self.source, target) {
-            return true;
-        }
+        texts.push(normalized_text(expression, self.source));
         match expression.node_kind() {
             "binary_expression" if matches!(operator(expression, self.source), "+" | "*") => {
                 let (Some(left), Some(right)) =
                     (expression.field("left"), expression.field("right"))
                 else {
-                    return false;
+                    return;
                 };
-                (self.covers(left, target, depth + 1)
-                    && self.expression_deps(right, 0).is_uniform())
-                    || (self.covers(right, target, depth + 1)
-                        && self.expression_deps(left, 0).is_uniform())
+                if self.expression_deps(right, 0).is_uniform() {
+                    self.covered_texts(left, depth + 1, texts);
+                }
+                if self.expression_deps(left, 0).is_uniform() {
+                    self.covered_texts(right, depth + 1, texts);
+                }
             }
             // `row = idx / width` with `row < height` bounds `idx` as well
             "binary_expression" if matches!(operator(expression, self.source), "/" | ">>") => {
                 let (Some(left), Some(right)) =
                     (expression.field("left"), expression.field("right"))
                 else {
-                    return false;
+                    return;
                 };
-                self.covers(left, target, depth + 1) && self.expression_deps(right, 0).is_uniform()
+                if self.expression_deps(right, 0).is_uniform() {
+                    self.covered_texts(left, depth + 1, texts);
+                }
             }
             "identifier" => match self.definitions.get(self.text(expression)) {
                 // a copy of a local that changes later (`int out = i; i *= 4;`) is of one of
@@ -486,11 +532,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                         && (strip(values[0], self.source).node_kind() != "identifier"
                             || self.reads_settled_values(values[0])) =>
                 {
-                    self.covers(values[0], target, depth + 1)
+                    self.covered_texts(values[0], depth + 1, texts);
                 }
-                _ => false,
+                _ => {}
             },
-            _ => false,
+            _ => {}
         }
     }
 
@@ -511,16 +557,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !self.expression_deps(base, 0).varies_within_block() {
             return None; // a uniform index under a thread-dependent pointer is not what the guard is about
         }
-        let target = normalized(base, self.source);
+        let target = normalized_text(base, self.source);
         let on_target = |c: &Comparison<'t>| -> Option<Comparison<'t>> {
             [true, false]
                 .into_iter()
                 .map(|side| c.oriented(side))
                 .find(|o| syntax::same_text(o.left, self.source, &target))
         };
-        let strict_upper = comparisons
+        // the comparisons of the index, oriented with it on the left, read by each test below
+        let on_index: Vec<Comparison<'t>> = comparisons.iter().filter_map(on_target).collect();
+        let strict_upper = on_index
             .iter()
-            .filter_map(on_target)
             .any(|c| matches!(c.relation, Relation::Less | Relation::Equal));
         if strict_upper {
             return None;
@@ -534,11 +581,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 )
             })
         };
-        for comparison in comparisons.iter().filter_map(on_target) {
+        for comparison in &on_index {
             if matches!(
                 comparison.relation,
                 Relation::Greater | Relation::GreaterEqual
-            ) && !from_loop(&comparison)
+            ) && !from_loop(comparison)
                 && self.is_plain_bound(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
@@ -547,9 +594,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 });
             }
         }
-        for comparison in comparisons.iter().filter_map(on_target) {
+        for comparison in &on_index {
             if comparison.relation == Relation::LessEqual
-                && !from_loop(&comparison)
+                && !from_loop(comparison)
                 && self.is_parameter_bound(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {

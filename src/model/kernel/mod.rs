@@ -8,6 +8,7 @@ use super::ranges::Reaching;
 use super::{Function, Model};
 use crate::syntax::{self, named_children, normalized, operator, strip, text, NodeExt, MAX_DEPTH};
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -356,8 +357,21 @@ struct Analyzer<'a, 't> {
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
     cache_deps: bool,
+    /// Per comparison side (by node id), the normalized texts of the expressions a bound on it
+    /// bounds too (see `covers`): they follow thread identities, so they are kept and cleared
+    /// with `deps_cache`.
+    covered_cache: std::cell::RefCell<HashMap<usize, Vec<Cow<'a, str>>>>,
+    /// The terms of each sum `upper_bound_by_terms` reads, by node id (see `sum_terms`).
+    sum_terms_cache: std::cell::RefCell<HashMap<usize, SumTerms<'a, 't>>>,
+    /// `definition_guards` split into comparisons, by the value's node id (see
+    /// `definition_comparisons`); the flags they read follow the loop scopes, so it is cleared
+    /// with `deps_cache`.
+    definition_comparisons_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
     out: KernelFacts<'t>,
 }
+
+/// The operands of a sum, each with its normalized text (see `sum_terms`).
+type SumTerms<'a, 't> = std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>;
 
 /// Comparisons that hold, and disjunctions of comparisons of which one holds.
 type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
@@ -411,6 +425,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             comparison_cache: Default::default(),
             deps_cache: Default::default(),
             cache_deps: false,
+            covered_cache: Default::default(),
+            sum_terms_cache: Default::default(),
+            definition_comparisons_cache: Default::default(),
             out: KernelFacts::default(),
         };
         for (index, parameter) in function.parameters.iter().enumerate() {
@@ -430,6 +447,32 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn text(&self, node: Node) -> &'a str {
         text(node, self.source)
     }
+
+    /// Forgets what was derived from the thread identities in force (`deps_cache` and what is
+    /// built on it), when they change.
+    fn clear_deps_caches(&self) {
+        self.deps_cache.borrow_mut().clear();
+        self.covered_cache.borrow_mut().clear();
+        self.definition_comparisons_cache.borrow_mut().clear();
+    }
+}
+
+/// `syntax::normalized` without allocating where the text holds no whitespace to remove.
+fn normalized_text<'a>(node: Node, source: &'a str) -> Cow<'a, str> {
+    let node = strip(node, source);
+    let text = text(node, source);
+    // ASCII whitespace as `char::is_whitespace` has it (with the vertical tab)
+    let space = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r');
+    if !text.is_ascii() {
+        if text.contains(char::is_whitespace) {
+            return Cow::Owned(text.chars().filter(|c| !c.is_whitespace()).collect());
+        }
+        return Cow::Borrowed(text);
+    }
+    if !text.as_bytes().iter().any(space) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.bytes().filter(|b| !space(b)).map(char::from).collect())
 }
 
 /// A boolean local read in a condition is the comparison it holds: `valid` in `if (valid)` after

@@ -334,7 +334,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Starts an analysis afresh with `parameter` (by position) as a global thread index.
     fn seed(&mut self, parameter: Option<usize>) {
         self.deps.clear();
-        self.deps_cache.borrow_mut().clear();
+        self.clear_deps_caches();
         self.cache_deps = false;
         self.facts.clear();
         self.loop_scopes.clear();
@@ -357,7 +357,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.cache_deps = true;
         self.statement(self.function.body, 0);
         self.cache_deps = false;
-        self.deps_cache.borrow_mut().clear();
+        self.clear_deps_caches();
         let met = self.returns.take().unwrap_or_default();
         met.len() == returned.len() && met.iter().all(|bounded| *bounded)
     }

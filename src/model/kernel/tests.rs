@@ -159,3 +159,47 @@ void run(const float* d_volume, unsigned* d_count, int width) {
     );
     assert_eq!(at(statuses(&elsewhere)), ["unguarded", "unguarded"]);
 }
+
+#[test]
+fn thread_identity_reaches_a_local_through_locals_defined_after_it() {
+    // `a` takes `b`'s value, `b` takes `c`'s, and only `c` is the thread's position: the identity
+    // reaches `a` over passes of the fixpoint, whatever order the locals are evaluated in
+    let source = "__global__ void carry(float* out, int n) {
+    int a = 0, b = 0, c = 0;
+    for (int s = 0; s < n; ++s) {
+        a = b;
+        b = c;
+        c = blockIdx.x * blockDim.x + threadIdx.x;
+    }
+    out[a] = 1.0f;
+    out[0] = 2.0f;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(8, "unguarded"), (9, "not a thread index")]
+    );
+    let guarded = source.replace("out[a] = 1.0f;", "if (a < n) out[a] = 1.0f;");
+    assert_eq!(
+        statuses(&guarded),
+        [(8, "bounded"), (9, "not a thread index")]
+    );
+}
+
+#[test]
+fn normalized_text_is_the_normalized_text() {
+    // spaces, tabs, a vertical tab, line breaks and a no-break space: every node reads the same
+    // as `syntax::normalized` has it
+    let source = "void f() { int x = a +\t b * ( c\u{0B}+ d ) - (int) e; y = g( h ,\n k\u{A0}); }";
+    let tree = crate::engine::parse(source, None).unwrap_or_else(|| panic!("parse"));
+    let mut compared = 0;
+    crate::syntax::walk_iterative(tree.root_node(), |node| {
+        assert_eq!(
+            super::normalized_text(node, source),
+            crate::syntax::normalized(node, source)
+        );
+        compared += 1;
+        true
+    });
+    assert!(compared > 20);
+}

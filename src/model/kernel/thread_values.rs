@@ -9,7 +9,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     pub(super) fn collect_definitions(&mut self) {
         let source = self.source;
-        let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, String)> = Vec::new();
+        let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, &str)> = Vec::new();
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();
         let mut updated: Vec<(String, Node<'t>)> = Vec::new();
         let mut calls: Vec<String> = Vec::new();
@@ -22,11 +22,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 "declaration" => {
-                    let type_text = node
-                        .field("type")
-                        .map(|t| text(t, source))
-                        .unwrap_or("")
-                        .to_string();
+                    let type_text = node.field("type").map(|t| text(t, source)).unwrap_or("");
                     for declarator in named_children(node) {
                         let (target, value) = match declarator.node_kind() {
                             "init_declarator" => {
@@ -40,7 +36,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                         let Some(target) = target else { continue };
                         let is_pointer = syntax::declarator_is_pointer(target);
                         if let Some(name) = syntax::declarator_name(target) {
-                            declared.push((name, declarator, value, is_pointer, type_text.clone()));
+                            declared.push((name, declarator, value, is_pointer, type_text));
                         }
                     }
                 }
@@ -223,18 +219,41 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     pub(super) fn propagate_thread_deps(&mut self) {
+        let names: Vec<String> = self.definitions.keys().cloned().collect();
+        // a local's values read only the identities of the identifiers in them: a local none of
+        // whose inputs changed since it was last evaluated would come out the same, so it is
+        // skipped (`changes` counts the changes so far; each local notes the count at its last
+        // change and at its last evaluation)
+        let inputs: Vec<Vec<&'a str>> = names
+            .iter()
+            .map(|name| self.identifiers_read(&self.definitions[name]))
+            .collect();
+        let mut changes = 0usize;
+        let mut changed_at: HashMap<&str, usize> = HashMap::default();
+        let mut evaluated_at: Vec<Option<usize>> = vec![None; names.len()];
         for _ in 0..8 {
             let mut changed = false;
-            let names: Vec<String> = self.definitions.keys().cloned().collect();
-            for name in names {
-                let mut deps = self.deps.get(&name).copied().unwrap_or_default();
-                if let Some(values) = self.definitions.get(&name) {
-                    for value in values.clone() {
-                        deps = deps.union(self.expression_deps(value, 0));
+            for (at, name) in names.iter().enumerate() {
+                if let Some(evaluated) = evaluated_at[at] {
+                    let stale = inputs[at]
+                        .iter()
+                        .any(|input| changed_at.get(input).is_some_and(|c| *c > evaluated));
+                    if !stale {
+                        continue;
                     }
                 }
-                if self.deps.get(&name).copied().unwrap_or_default() != deps {
-                    self.deps.insert(name, deps);
+                evaluated_at[at] = Some(changes);
+                let before = self.deps.get(name).copied().unwrap_or_default();
+                let mut deps = before;
+                if let Some(values) = self.definitions.get(name) {
+                    for value in values {
+                        deps = deps.union(self.expression_deps(*value, 0));
+                    }
+                }
+                if before != deps {
+                    self.deps.insert(name.clone(), deps);
+                    changes += 1;
+                    changed_at.insert(name.as_str(), changes);
                     changed = true;
                 }
             }
@@ -256,6 +275,22 @@ impl<'a, 't> Analyzer<'a, 't> {
             .collect();
         variables.sort_by_key(|v| v.declaration.start_byte());
         self.out.thread_variables = variables;
+    }
+
+    /// The names of the identifiers in `values`: all a value's thread identity is read from.
+    fn identifiers_read(&self, values: &[Node<'t>]) -> Vec<&'a str> {
+        let mut names = Vec::new();
+        for value in values {
+            syntax::walk_iterative(*value, |node| {
+                if node.node_kind() == "identifier" {
+                    names.push(self.text(node));
+                }
+                true
+            });
+        }
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     /// How a value depends on the thread's identity.

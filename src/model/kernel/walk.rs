@@ -48,7 +48,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let scoped = self.loop_variable_scope(node);
                 let pushed = scoped.is_some();
                 if pushed {
-                    self.deps_cache.borrow_mut().clear();
+                    self.clear_deps_caches();
                 }
                 self.loop_scopes.extend(scoped);
                 for field in ["initializer", "condition"] {
@@ -73,7 +73,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if pushed {
                     self.loop_scopes.pop();
-                    self.deps_cache.borrow_mut().clear();
+                    self.clear_deps_caches();
                 }
             }
             "while_statement" => {
@@ -151,6 +151,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !self.facts.is_empty() {
             let conditions = self.facts.iter().map(|f| f.condition).collect();
             self.definition_guards.insert(value.id(), conditions);
+            self.definition_comparisons_cache
+                .borrow_mut()
+                .remove(&value.id());
         }
     }
 

@@ -204,7 +204,10 @@ fn a_launch_written_in_a_macro_binds_the_macros_first_use() {
         ]
     );
     // the overload of one template parameter is not the macro's kernel
-    assert_eq!(bound(1), vec![("iterations".to_string(), "256".to_string())]);
+    assert_eq!(
+        bound(1),
+        vec![("iterations".to_string(), "256".to_string())]
+    );
 }
 
 #[test]

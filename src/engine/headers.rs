@@ -147,7 +147,13 @@ fn follow(
             if *count >= MAX_HEADERS {
                 continue;
             }
-            let Some(header) = resolve_include(&from, &target) else {
+            let build_dirs = root.parent().map(build_include_dirs).unwrap_or_default();
+            let Some(header) = resolve_include(&from, &target).or_else(|| {
+                build_dirs
+                    .iter()
+                    .map(|dir| dir.join(&target))
+                    .find(|candidate| candidate.is_file())
+            }) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -268,6 +274,7 @@ pub fn included_defines(
 ) -> Vec<Arc<source::HeaderDefines>> {
     let mut found = Vec::new();
     let mut known = HashSet::from([identity(path)]);
+    let build_dirs = path.parent().map(build_include_dirs).unwrap_or_default();
     let mut frontier: Vec<(PathBuf, String)> = crate::model::index::quoted_includes(text)
         .into_iter()
         .map(|target| (path.to_path_buf(), target))
@@ -278,7 +285,12 @@ pub fn included_defines(
             if found.len() >= MAX_HEADERS {
                 break;
             }
-            let Some(header) = resolve_include(&from, &target) else {
+            let Some(header) = resolve_include(&from, &target).or_else(|| {
+                build_dirs
+                    .iter()
+                    .map(|dir| dir.join(&target))
+                    .find(|candidate| candidate.is_file())
+            }) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -298,6 +310,22 @@ pub fn included_defines(
         frontier = next;
     }
     found
+}
+
+/// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,
+/// `include_directories(...)` in a `CMakeLists.txt`), read once per folder: a header found only
+/// through them (the shared code of a HIP port in its CUDA twin's folder) is the one compiled.
+fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(dirs) = cache.lock().ok().and_then(|c| c.get(folder).cloned()) {
+        return dirs;
+    }
+    let dirs = Arc::new(crate::verify::context::from_build_files(folder).include_dirs);
+    if let Ok(mut cache) = cache.lock() {
+        cache.insert(folder.to_path_buf(), dirs.clone());
+    }
+    dirs
 }
 
 /// The view a linted file is read through: its own text preprocessed with the settings, and the

@@ -45,10 +45,7 @@ pub fn for_file(file: &Path) -> BuildContext {
         None => find_database(file),
     };
     let Some(database) = database else {
-        return file
-            .parent()
-            .map(|folder| from_build_files(folder))
-            .unwrap_or_default();
+        return file.parent().map(from_build_files).unwrap_or_default();
     };
     let Ok(text) = std::fs::read_to_string(&database) else {
         return BuildContext::default();
@@ -389,7 +386,10 @@ mod tests {
             ]
         );
         let cmake = "include_directories(../../../Common)\ntarget_include_directories(app PUBLIC\n  ${OPENGL_INCLUDE_DIR}\n  \"${CMAKE_CURRENT_SOURCE_DIR}/inc\")\n";
-        assert_eq!(cmake_include_directories(cmake), vec!["../../../Common", "inc"]);
+        assert_eq!(
+            cmake_include_directories(cmake),
+            vec!["../../../Common", "inc"]
+        );
         let dir = std::env::temp_dir().join(format!("cudalint-buildfiles-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("Makefile"), makefile).unwrap();
@@ -408,10 +408,7 @@ mod tests {
         );
         assert_eq!(
             context.defines,
-            vec![
-                ("TILE".into(), Some("16".into())),
-                ("VERIFY".into(), None)
-            ]
+            vec![("TILE".into(), Some("16".into())), ("VERIFY".into(), None)]
         );
         assert_eq!(context.standard, None);
         assert_eq!(context.database, None);

@@ -612,15 +612,22 @@ impl<'t> Extraction<'_, '_, 't> {
         // of a host library, only its macros, constants and the types it offers
         if let Some(offered) = &self.host_library_types {
             let kept = match item.node_kind() {
-                "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
-                | "type_definition" | "alias_declaration" | "template_declaration" => {
+                "struct_specifier"
+                | "class_specifier"
+                | "enum_specifier"
+                | "union_specifier"
+                | "type_definition"
+                | "alias_declaration"
+                | "template_declaration" => {
                     defined_type_name(item, source).is_some_and(|name| offered.contains(&name))
                 }
-                kind => kind.starts_with("preproc_")
-                    || matches!(
-                        kind,
-                        "namespace_definition" | "linkage_specification" | "declaration"
-                    ),
+                kind => {
+                    kind.starts_with("preproc_")
+                        || matches!(
+                            kind,
+                            "namespace_definition" | "linkage_specification" | "declaration"
+                        )
+                }
             };
             if !kept {
                 return;
@@ -654,7 +661,9 @@ impl<'t> Extraction<'_, '_, 't> {
                 if item.field("path").is_some_and(|p| {
                     let name = text(p, source).trim_matches(['<', '>']);
                     !self.included.search.is_empty()
-                        && [".h", ".hpp", ".cuh", ".hh"].iter().any(|e| name.ends_with(e))
+                        && [".h", ".hpp", ".cuh", ".hh"]
+                            .iter()
+                            .any(|e| name.ends_with(e))
                         && self
                             .included
                             .search
@@ -1213,7 +1222,10 @@ fn without_host_members(item: Node, source: &str) -> String {
             && !crate::syntax::contains_identifier(head, "__device__");
         if is_function && host_only {
             let start = member.start_byte().saturating_sub(range.start);
-            let end = member.end_byte().saturating_sub(range.start).min(bytes.len());
+            let end = member
+                .end_byte()
+                .saturating_sub(range.start)
+                .min(bytes.len());
             for byte in bytes.get_mut(start..end).into_iter().flatten() {
                 if *byte != b'\n' {
                     *byte = b' ';

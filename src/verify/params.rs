@@ -386,12 +386,12 @@ pub fn macro_launch_template_arguments(source: &str, kernel: &Function) -> Optio
         return Some(
             arguments
                 .into_iter()
-                .map(|argument| {
-                    match parameters.iter().position(|p| *p == argument) {
+                .map(
+                    |argument| match parameters.iter().position(|p| *p == argument) {
                         Some(at) => uses.get(at).cloned().unwrap_or(argument),
                         None => argument,
-                    }
-                })
+                    },
+                )
                 .collect(),
         );
     }
@@ -414,7 +414,12 @@ fn launched_template_arguments(text: &str, kernel: &str) -> Option<Vec<String>> 
         if !after[end..].starts_with("><<<") && !after[end + 1..].trim_start().starts_with("<<<") {
             continue;
         }
-        return Some(after[..end].split(',').map(|a| a.trim().to_string()).collect());
+        return Some(
+            after[..end]
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .collect(),
+        );
     }
     None
 }
@@ -432,8 +437,10 @@ fn first_use_arguments(source: &str, name: &str) -> Option<Vec<String>> {
             })?;
             let open = line[at.0 + name.len()..].find('(')? + at.0 + name.len() + 1;
             let close = line[open..].find(')')? + open;
-            let arguments: Vec<String> =
-                line[open..close].split(',').map(|a| a.trim().to_string()).collect();
+            let arguments: Vec<String> = line[open..close]
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .collect();
             (!arguments.iter().any(String::is_empty)).then_some(arguments)
         })
 }

@@ -436,7 +436,11 @@ fn build_with(
         qualifiers: model.view.defined_qualifiers.clone(),
         defines: Vec::new(),
         device_code: format!("{}\n{}", device_code(model), template_arguments.join(", ")),
+        reachable: Vec::new(),
     };
+    if !included.off {
+        included.reachable = reachable_headers(model.path, model.source, &included.search);
+    }
     let mut state = Extraction {
         under_test: model.source,
         host_library_types: None,
@@ -545,6 +549,9 @@ pub struct Includes {
     /// The device code of the file under test (its kernels and device functions): the names a
     /// host library's types must be among to be offered (`host_library_types`).
     pub device_code: String,
+    /// The project headers the file includes, at any depth, with their text: a header's type
+    /// that another header's device function names is needed though the file never names it.
+    pub reachable: Vec<(std::path::PathBuf, String)>,
 }
 
 /// Headers read per experiment, and their largest size: a kernel's helpers and macros are in the
@@ -740,6 +747,8 @@ impl<'t> Extraction<'_, '_, 't> {
                 let known = namespace.is_none_or(|name| {
                     HEADER_NAMESPACES.iter().any(|(_, n)| *n == name)
                         || defines_namespace(self.model.tree.root_node(), source, name, 0)
+                        // a project header read before opened it
+                        || self.out.contains(&format!("namespace {name} {{"))
                 });
                 if known {
                     self.push(item_text)
@@ -820,7 +829,13 @@ impl<'t> Extraction<'_, '_, 't> {
             return offered.contains(&name);
         }
         let under_test = std::ptr::eq(self.model.source, self.under_test);
-        if !under_test && crate::syntax::contains_identifier(&self.included.device_code, name) {
+        if !under_test
+            && (crate::syntax::contains_identifier(&self.included.device_code, name)
+                || self.included.reachable.iter().any(|(path, text)| {
+                    path.as_path() != self.model.path
+                        && crate::syntax::contains_identifier(text, name)
+                }))
+        {
             return true;
         }
         // Named by code outside its own definition (a comment is not code; a twin definition
@@ -1063,6 +1078,45 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
     }?;
     let name = text(named, source).trim();
     (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
+}
+
+/// The project headers `text` (the file at `path`) includes by quoted includes, at any depth up
+/// to the extraction's limits, each once, with their text.
+fn reachable_headers(
+    path: &std::path::Path,
+    text: &str,
+    search: &[std::path::PathBuf],
+) -> Vec<(std::path::PathBuf, String)> {
+    let mut found: Vec<(std::path::PathBuf, String)> = Vec::new();
+    let mut frontier: Vec<(std::path::PathBuf, String)> = crate::model::index::quoted_includes(text)
+        .into_iter()
+        .map(|name| (path.to_path_buf(), name))
+        .collect();
+    for _ in 0..=MAX_INCLUDE_DEPTH {
+        let mut next = Vec::new();
+        for (from, name) in frontier {
+            if found.len() >= MAX_INCLUDES {
+                return found;
+            }
+            let Some(header) = resolve_include(&from, &name, search) else {
+                continue;
+            };
+            if header == path || found.iter().any(|(p, _)| *p == header) {
+                continue;
+            }
+            let Ok(contents) = std::fs::read_to_string(&header) else {
+                continue;
+            };
+            next.extend(
+                crate::model::index::quoted_includes(&contents)
+                    .into_iter()
+                    .map(|name| (header.clone(), name)),
+            );
+            found.push((header, contents));
+        }
+        frontier = next;
+    }
+    found
 }
 
 /// Whether an identifier `name` of `model`'s code lies outside `excluded` (and, with

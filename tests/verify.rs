@@ -854,7 +854,7 @@ fn a_launch_after_free_is_confirmed_by_an_access_through_the_freed_pointer() {
 
 #[test]
 fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
-    let file = "namespace mine { __device__ int one() { return 1; } }\nusing namespace mine;\nusing namespace from_a_header;\nstruct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstruct HostTimer { long started; };\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; Pair p = {1, 2}; o[i] = tile + p.a; }\nint main() { HostTimer timer; return 0; }\n";
+    let file = "namespace mine { __device__ int one() { return 1; } }\nusing namespace mine;\nusing namespace from_a_header;\nstruct Pair { int a; int b; };\nstatic const int tile = 64;\nconst char *name = \"sample\";\nconst float table[] = {1, 2};\nstruct HostTimer { long started; };\n__managed__ int bias;\nstatic __global__ void k(int* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; Pair p = {1, 2}; o[i] = tile + p.a + bias; }\nint main() { HostTimer timer; return 0; }\n";
     let body = kernel_source(file, "k").body;
     // A type only host code names is not the kernel's (a timer over `rusage` would not compile).
     assert!(!body.contains("HostTimer"), "{body}");
@@ -864,6 +864,8 @@ fn extraction_keeps_what_nvrtc_accepts_and_drops_host_data() {
     // A file-level definition keeps its `;`.
     assert!(body.contains("struct Pair { int a; int b; };"), "{body}");
     assert!(body.contains("static const int tile = 64;"), "{body}");
+    // Managed memory is device memory the host also reads.
+    assert!(body.contains("__managed__ int bias;"), "{body}");
     // A using-directive for a namespace of a header the experiment leaves out would not compile.
     assert!(body.contains("using namespace mine;"), "{body}");
     assert!(!body.contains("from_a_header"), "{body}");

@@ -758,7 +758,7 @@ impl<'t> Extraction<'_, '_, 't> {
                 let is_function_prototype = item
                     .field("declarator")
                     .is_some_and(|d| d.node_kind() == "function_declarator");
-                let keeps = ["__constant__", "__device__", "constexpr"]
+                let keeps = ["__constant__", "__device__", "__managed__", "constexpr"]
                     .iter()
                     .any(|k| item_text.contains(k))
                     || is_named_constant(item, source);

@@ -148,12 +148,7 @@ fn follow(
                 continue;
             }
             let build_dirs = root.parent().map(build_include_dirs).unwrap_or_default();
-            let Some(header) = resolve_include(&from, &target).or_else(|| {
-                build_dirs
-                    .iter()
-                    .map(|dir| dir.join(&target))
-                    .find(|candidate| candidate.is_file())
-            }) else {
+            let Some(header) = resolve_in_build(&from, &target, &build_dirs) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -285,12 +280,7 @@ pub fn included_defines(
             if found.len() >= MAX_HEADERS {
                 break;
             }
-            let Some(header) = resolve_include(&from, &target).or_else(|| {
-                build_dirs
-                    .iter()
-                    .map(|dir| dir.join(&target))
-                    .find(|candidate| candidate.is_file())
-            }) else {
+            let Some(header) = resolve_in_build(&from, &target, &build_dirs) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -310,6 +300,17 @@ pub fn included_defines(
         frontier = next;
     }
     found
+}
+
+/// The header `target` that `from` includes: beside it or in an `include/` folder above
+/// (`resolve_include`), else in one of the build files' include paths.
+fn resolve_in_build(from: &Path, target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
+    resolve_include(from, target).or_else(|| {
+        build_dirs
+            .iter()
+            .map(|dir| dir.join(target))
+            .find(|candidate| candidate.is_file())
+    })
 }
 
 /// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,

@@ -1088,10 +1088,11 @@ fn reachable_headers(
     search: &[std::path::PathBuf],
 ) -> Vec<(std::path::PathBuf, String)> {
     let mut found: Vec<(std::path::PathBuf, String)> = Vec::new();
-    let mut frontier: Vec<(std::path::PathBuf, String)> = crate::model::index::quoted_includes(text)
-        .into_iter()
-        .map(|name| (path.to_path_buf(), name))
-        .collect();
+    let mut frontier: Vec<(std::path::PathBuf, String)> =
+        crate::model::index::quoted_includes(text)
+            .into_iter()
+            .map(|name| (path.to_path_buf(), name))
+            .collect();
     for _ in 0..=MAX_INCLUDE_DEPTH {
         let mut next = Vec::new();
         for (from, name) in frontier {

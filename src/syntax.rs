@@ -796,10 +796,17 @@ pub fn broken_regions(root: Node) -> (Vec<std::ops::Range<usize>>, Vec<std::ops:
 /// Whether `name` occurs in `text` as a whole identifier (`half` in `__half h`, not in
 /// `half_size`).
 pub fn contains_identifier(text: &str, name: &str) -> bool {
+    identifier_positions(text, name).next().is_some()
+}
+
+/// Where `name` stands in `text` as a whole identifier (not inside a longer one).
+pub fn identifier_positions<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
     let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    !name.is_empty()
-        && text.match_indices(name).any(|(at, _)| {
-            !text[..at].chars().next_back().is_some_and(is_identifier)
+    text.match_indices(name)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            !name.is_empty()
+                && !text[..at].chars().next_back().is_some_and(is_identifier)
                 && !text[at + name.len()..]
                     .chars()
                     .next()

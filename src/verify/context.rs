@@ -170,8 +170,9 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
     let mut variables: Vec<(String, String)> = Vec::new();
     let mut flags = Vec::new();
     let mut depth = 0usize;
-    for line in joined.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
+    for raw in joined.lines() {
+        let recipe = raw.starts_with('\t');
+        let line = raw.split('#').next().unwrap_or("").trim();
         let first = line.split_whitespace().next().unwrap_or("");
         if matches!(first, "ifeq" | "ifneq" | "ifdef" | "ifndef") {
             depth += 1;
@@ -186,7 +187,7 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
         }
         let line = line.strip_prefix("override ").unwrap_or(line);
         // a recipe's command (`$(NVCC) $(FLAGS) -I $(INC_DIR) -c -o $@ $<`)
-        if raw_line_is_recipe(makefile, line) {
+        if recipe {
             flags.extend(include_and_define_flags(&expand(line, &variables)));
             continue;
         }
@@ -215,14 +216,6 @@ fn makefile_flags(makefile: &str) -> Vec<String> {
         }
     }
     unique
-}
-
-/// Whether `line` (trimmed) is one of the makefile's tab-indented recipe lines.
-fn raw_line_is_recipe(makefile: &str, line: &str) -> bool {
-    !line.is_empty()
-        && makefile
-            .lines()
-            .any(|raw| raw.starts_with('\t') && raw.trim() == line)
 }
 
 /// `-Idir`, `-I dir`, `-DNAME=V` and `-D NAME` among `words`, with no variable left in them.
@@ -263,11 +256,7 @@ fn expand(value: &str, variables: &[(String, String)]) -> String {
 fn cmake_include_directories(cmake: &str) -> Vec<String> {
     let mut dirs = Vec::new();
     for command in ["include_directories", "target_include_directories"] {
-        for (at, _) in cmake.match_indices(command) {
-            let before = cmake[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
+        for at in crate::syntax::identifier_positions(cmake, command) {
             let Some(arguments) = cmake[at + command.len()..].trim_start().strip_prefix('(') else {
                 continue;
             };

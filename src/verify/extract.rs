@@ -872,7 +872,12 @@ impl<'t> Extraction<'_, '_, 't> {
             return;
         }
         self.included.read.push(key);
-        let Ok(header) = std::fs::read_to_string(&path) else {
+        // read once per experiment: the headers the file reaches were read to find their names
+        let known = self.included.reachable.iter().find(|(p, _)| *p == path);
+        let Some(header) = known
+            .map(|(_, text)| text.clone())
+            .or_else(|| std::fs::read_to_string(&path).ok())
+        else {
             return;
         };
         let kernel = self.kernel;

@@ -302,7 +302,7 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         .iter()
         .find(|l| !l.template_arguments.is_empty())
         .map(|l| l.template_arguments.clone())
-        .or_else(|| params::macro_launch_template_arguments(model.source, function))
+        .or_else(|| params::macro_launch_template_arguments(model, function))
         .unwrap_or_default();
     let source = extract::build(model, kernel, &template_arguments)?;
     let shapes = params::parameter_shapes(model, function, &source.template_bindings);

@@ -347,102 +347,83 @@ pub struct LaunchSite {
 /// The template arguments of a launch of `kernel` written in a function-like macro
 /// (`#define LAUNCH(iterations) kernel<T, iterations><<<grid, block>>>(...)`, used as
 /// `LAUNCH(1); ... LAUNCH(8);`), with each macro parameter replaced by the argument of the
-/// macro's first use. Such launches are not in the syntax tree: a macro body is text. An
-/// overload with another number of template parameters is not that launch's kernel.
-pub fn macro_launch_template_arguments(source: &str, kernel: &Function) -> Option<Vec<String>> {
-    let mut lines = source.lines();
-    while let Some(line) = lines.next() {
-        let Some(rest) = line.trim_start().strip_prefix("#define") else {
-            continue;
-        };
-        // the macro's whole body, over its continuation lines
-        let mut body = rest.to_string();
-        let mut continued = line.trim_end().ends_with('\\');
-        while continued {
-            let Some(next) = lines.next() else { break };
-            body.push('\n');
-            body.push_str(next);
-            continued = next.trim_end().ends_with('\\');
+/// macro's first use. Such launches are not in the syntax tree as launches: a macro's body is
+/// text. An overload with another number of template parameters is not that launch's kernel.
+pub fn macro_launch_template_arguments(model: &Model, kernel: &Function) -> Option<Vec<String>> {
+    let source = model.source;
+    let mut launch: Option<(&str, Vec<&str>, Vec<String>)> = None;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if launch.is_some() || node.node_kind() != "preproc_function_def" {
+            return launch.is_none();
         }
-        let rest = body.trim_start();
-        let name_end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let (name, after) = rest.split_at(name_end);
-        let Some(after) = after.strip_prefix('(') else {
-            continue;
+        let (Some(name), Some(parameters), Some(body)) = (
+            node.field("name"),
+            node.field("parameters"),
+            node.field("value"),
+        ) else {
+            return false;
         };
-        let Some(close) = after.find(')') else {
-            continue;
-        };
-        let parameters: Vec<&str> = after[..close].split(',').map(str::trim).collect();
-        let definition = &after[close + 1..];
-        let Some(arguments) = launched_template_arguments(definition, &kernel.name)
-            .filter(|a| a.len() == kernel.template_parameters.len())
-        else {
-            continue;
-        };
-        let uses = first_use_arguments(source, name)?;
-        return Some(
-            arguments
-                .into_iter()
-                .map(
-                    |argument| match parameters.iter().position(|p| *p == argument) {
-                        Some(at) => uses.get(at).cloned().unwrap_or(argument),
-                        None => argument,
-                    },
-                )
-                .collect(),
-        );
-    }
-    None
+        let arguments = launched_template_arguments(text(body, source), &kernel.name)
+            .filter(|a| a.len() == kernel.template_parameters.len());
+        if let Some(arguments) = arguments {
+            let parameters = named_children(parameters)
+                .map(|p| text(p, source))
+                .collect();
+            launch = Some((text(name, source), parameters, arguments));
+        }
+        false
+    });
+    let (name, parameters, arguments) = launch?;
+    let uses = first_use_arguments(model, name)?;
+    Some(
+        arguments
+            .into_iter()
+            .map(
+                |argument| match parameters.iter().position(|p| *p == argument) {
+                    Some(at) => uses.get(at).cloned().unwrap_or(argument),
+                    None => argument,
+                },
+            )
+            .collect(),
+    )
 }
 
 /// `kernel<A, B><<<` in `text`: `["A", "B"]`.
 fn launched_template_arguments(text: &str, kernel: &str) -> Option<Vec<String>> {
-    for (at, _) in text.match_indices(kernel) {
-        let before = text[..at].chars().next_back();
-        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
-            continue;
-        }
-        let Some(after) = text[at + kernel.len()..].trim_start().strip_prefix('<') else {
-            continue;
-        };
-        let Some(end) = after.find('>') else {
-            continue;
-        };
-        if !after[end..].starts_with("><<<") && !after[end + 1..].trim_start().starts_with("<<<") {
-            continue;
-        }
-        return Some(
+    crate::syntax::identifier_positions(text, kernel).find_map(|at| {
+        let after = text[at + kernel.len()..].trim_start().strip_prefix('<')?;
+        let end = after.find('>')?;
+        after[end + 1..].trim_start().starts_with("<<<").then(|| {
             after[..end]
                 .split(',')
                 .map(|a| a.trim().to_string())
-                .collect(),
-        );
-    }
-    None
+                .collect()
+        })
+    })
 }
 
-/// The arguments of the first use of the function-like macro `name` outside its definitions.
-fn first_use_arguments(source: &str, name: &str) -> Option<Vec<String>> {
-    source
-        .lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .find_map(|line| {
-            let at = line.match_indices(name).find(|(at, _)| {
-                let before = line[..*at].chars().next_back();
-                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && line[at + name.len()..].trim_start().starts_with('(')
-            })?;
-            let open = line[at.0 + name.len()..].find('(')? + at.0 + name.len() + 1;
-            let close = line[open..].find(')')? + open;
-            let arguments: Vec<String> = line[open..close]
-                .split(',')
-                .map(|a| a.trim().to_string())
-                .collect();
-            (!arguments.iter().any(String::is_empty)).then_some(arguments)
-        })
+/// The arguments of the first use of the function-like macro `name` in the file's code.
+fn first_use_arguments(model: &Model, name: &str) -> Option<Vec<String>> {
+    let mut uses = None;
+    crate::syntax::walk_iterative(model.tree.root_node(), |node| {
+        if uses.is_some() {
+            return false;
+        }
+        if node.node_kind() == "call_expression"
+            && node
+                .field("function")
+                .is_some_and(|f| text(f, model.source) == name)
+        {
+            uses = Some(
+                crate::syntax::call_arguments(node)
+                    .into_iter()
+                    .map(|a| text(a, model.source).trim().to_string())
+                    .collect(),
+            );
+        }
+        true
+    });
+    uses
 }
 
 pub fn launch_sites(model: &Model, kernel: &Function) -> Vec<LaunchSite> {

@@ -18,6 +18,7 @@
 //! that its arrays cannot hold. The facts are computed only when a rule asks for them
 //! (`KernelFacts::shared`), and only for kernels that can reach shared memory.
 
+mod intervals;
 mod lanes;
 
 use super::kernel::AccessKind;
@@ -142,6 +143,10 @@ fn analyze_shapes<'t>(
 ) -> SharedFacts<'t> {
     let (launched, shapes) = candidate_blocks(program, model.source, function, facts);
     if launched {
+        // every launch's shape free of pairs by the intervals alone: no run can make one
+        if intervals::no_pair_possible(program, &shapes) {
+            return out;
+        }
         // real launches: the first whose shape fits the kernel
         for block in shapes {
             if let Run::Valid(conflicts) = program.run(block, left) {
@@ -158,15 +163,13 @@ fn analyze_shapes<'t>(
     // the shapes tried are the same in HIP, whose warps hold 64 lanes: the width of the warp
     // decides which pairs share one, not which blocks a kernel may be launched with
     let lanes = |block: &[i64; 3]| block[0] * block[1] * block[2];
-    // since a pair needs every shape, the one of fewest threads runs first: when it makes no
-    // pair (most kernels), the larger ones, each a few times its cost, need not run at all
-    let probe = shapes
-        .iter()
-        .filter(|block| lanes(block) > 32)
-        .min_by_key(|block| lanes(block))
-        .copied();
+    let probe = probe_shape(&shapes);
     let mut probed = None;
     if let Some(block) = probe {
+        // the probe's run shown free of pairs without being made
+        if intervals::no_pair_possible(program, &[block]) {
+            return out;
+        }
         match program.run(block, left) {
             Run::Valid(conflicts) if conflicts.is_empty() => return out,
             run => probed = Some((block, run)),
@@ -212,6 +215,18 @@ fn analyze_shapes<'t>(
         })
         .collect();
     out
+}
+
+/// Of the shapes tried when no launch is in sight, the one that runs first: since a pair needs
+/// every shape, the one of fewest threads (two warps or more), and when it makes no pair (most
+/// kernels) the larger ones, each a few times its cost, need not run at all.
+fn probe_shape(shapes: &[[i64; 3]]) -> Option<[i64; 3]> {
+    let lanes = |block: &[i64; 3]| block[0] * block[1] * block[2];
+    shapes
+        .iter()
+        .filter(|block| lanes(block) > 32)
+        .min_by_key(|block| lanes(block))
+        .copied()
 }
 
 /// The block shapes to try, in order: each distinct constant block of the visible launches, or

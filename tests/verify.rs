@@ -1805,3 +1805,63 @@ fn a_guard_edit_that_begins_with_an_own_array_access_is_kept_in_the_twin() {
         twin.body
     );
 }
+
+#[test]
+fn a_macro_whose_last_line_continues_onto_a_blank_line_ends_there() {
+    // `} while (0) \` then a blank line: in the file the blank line ends the macro; written out
+    // without it, the continuation would swallow the next definition.
+    let text = "#define CHECK(call) \\\n  do { \\\n    int status = call; \\\n    if (status) return; \\\n  } while (0) \\\n\n#define TILE 16\n__global__ void fill(int* out, int n) {\n  int i = blockIdx.x * TILE + threadIdx.x;\n  out[i] = n;\n}\n";
+    let source = kernel_source(text, "fill");
+    assert!(
+        source.body.contains("} while (0)\n#define TILE 16\n"),
+        "{}",
+        source.body
+    );
+}
+
+#[test]
+fn a_specialisation_of_a_host_library_template_is_kept_with_the_template() {
+    // a header of host classes whose trait template the kernel names: the primary template is a
+    // placeholder, the specialisations give the vector types
+    let program = program_in_folder(
+        "specialisation",
+        &[(
+            "particles.h",
+            "#pragma once\n#include <string>\ntemplate <typename T> struct vec4 { typedef T Type; };\ntemplate <> struct vec4<float> { typedef float4 Type; };\ntemplate <> struct vec4<double> { typedef double4 Type; };\ntemplate <typename T> class Particles {\npublic:\n  Particles(int n) : n(n) {}\n  void load(const std::string& path);\n  int n;\n};\n",
+        )],
+        "step.cu",
+        "#include \"particles.h\"\ntemplate <typename T>\n__global__ void step(typename vec4<T>::Type* pos, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  pos[i].w = pos[i].x;\n}\nvoid run(float4* pos, int n) { step<float><<<(n + 255) / 256, 256>>>(pos, n); }\n",
+    );
+    assert!(
+        program.contains("template <> struct vec4<float> { typedef float4 Type; };"),
+        "{program}"
+    );
+    assert!(
+        program.contains("template <> struct vec4<double>"),
+        "{program}"
+    );
+    assert!(!program.contains("class Particles"), "{program}");
+}
+
+#[test]
+fn a_pointer_advanced_in_place_is_checked_at_its_distance_from_the_parameter() {
+    let text = "__global__ void scale(float* rows, const float* bias, float* out, int width, int n) {\n  int row = blockIdx.x;\n  rows += row * width;\n  const float* b = bias;\n  b++;\n  float* o = out;\n  o = o + row;\n  float* other = out;\n  other = rows;\n  for (int i = threadIdx.x; i < width; i += blockDim.x) {\n    rows[i] = rows[i] * b[i];\n    o[i] = other[i];\n  }\n}\n";
+    let source = kernel_source(text, "scale");
+    let body = &source.body;
+    // the entry values of the advanced parameters are kept
+    assert!(body.contains("{ auto const cudalint_origin_0 = rows; auto const cudalint_origin_1 = bias; auto const cudalint_origin_2 = out;"), "{body}");
+    assert!(
+        body.contains("cl_at(rows, (long long)(i), (long long)(rows - cudalint_origin_0),"),
+        "{body}"
+    );
+    assert!(
+        body.contains("cl_at(b, (long long)(i), (long long)(b - cudalint_origin_1),"),
+        "{body}"
+    );
+    assert!(
+        body.contains("cl_at(o, (long long)(i), (long long)(o - cudalint_origin_2),"),
+        "{body}"
+    );
+    // pointed at another buffer: not an advance of `out`, left as the model reads it
+    assert!(!body.contains("other - cudalint_origin"), "{body}");
+}

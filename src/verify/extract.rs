@@ -707,9 +707,9 @@ impl<'t> Extraction<'_, '_, 't> {
                     Some((block, emitted)) => {
                         *emitted = true;
                         let block = block.clone();
-                        self.push(source[block].trim_end())
+                        self.push(without_final_continuation(&source[block]))
                     }
-                    None => self.push(item_text.trim_end()),
+                    None => self.push(without_final_continuation(item_text)),
                 }
             }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
@@ -1061,6 +1061,17 @@ fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<S
     None
 }
 
+/// A directive's text without the line continuation its last line may end with: `} while (0) \`
+/// followed by a blank line ends the macro in the file, but written out here it would join the
+/// next line (another `#define`) to it.
+fn without_final_continuation(directive: &str) -> &str {
+    let mut text = directive.trim_end();
+    while let Some(rest) = text.strip_suffix('\\') {
+        text = rest.trim_end();
+    }
+    text
+}
+
 /// `header.h` of `#include "header.h"`.
 fn quoted_include(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
@@ -1070,7 +1081,9 @@ fn quoted_include(line: &str) -> Option<&str> {
 }
 
 /// The name of the type a file-level item defines (`struct Timer {...}`, `typedef ... Timer;`,
-/// `using Timer = ...;`, `template <...> class Timer {...}`).
+/// `using Timer = ...;`, `template <...> class Timer {...}`). An explicit or partial
+/// specialisation (`template <> struct Vec<float> {...}`) defines the template's type: it is
+/// kept or left out with the template itself.
 fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
     let named = match item.node_kind() {
         "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
@@ -1078,7 +1091,11 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
         "type_definition" => item.field("declarator"),
         "template_declaration" => named_children(item)
             .find(|c| matches!(c.node_kind(), "struct_specifier" | "class_specifier"))
-            .and_then(|c| c.field("name")),
+            .and_then(|c| c.field("name"))
+            .map(|name| match name.node_kind() {
+                "template_type" => name.field("name").unwrap_or(name),
+                _ => name,
+            }),
         _ => None,
     }?;
     let name = text(named, source).trim();
@@ -1469,6 +1486,10 @@ fn instrument(
     let mut sites: Vec<Site> = Vec::new();
     let mut uninstrumented = Vec::new();
     let mut planned: Vec<Planned> = Vec::new();
+    let advanced = advanced_pointers(source, function);
+    // The pointer parameters whose value at the kernel's entry is kept (`cudalint_origin_N`), as
+    // some access reaches them through a pointer the kernel advances.
+    let mut origins: Vec<usize> = Vec::new();
     if let Some(facts) = facts {
         for access in &facts.accesses {
             let span = access.node.byte_range();
@@ -1501,6 +1522,29 @@ fn instrument(
                     Some(offset_text.to_string())
                 }
                 None => None,
+            };
+            // A pointer advanced in place (`vals += row * n;`, `p++`) is where the access starts
+            // only at run time: its offset into the buffer is its distance from the parameter's
+            // value at the kernel's entry.
+            let parameter = function
+                .parameters
+                .get(access.parameter_index)
+                .filter(|p| p.is_pointer);
+            let offset = match parameter {
+                Some(parameter)
+                    if advanced.contains(&parameter.name)
+                        || (access.pointer != parameter.name
+                            && advanced.contains(&access.pointer)) =>
+                {
+                    if !origins.contains(&access.parameter_index) {
+                        origins.push(access.parameter_index);
+                    }
+                    Some(format!(
+                        "{} - cudalint_origin_{}",
+                        access.pointer, access.parameter_index
+                    ))
+                }
+                _ => offset,
             };
             let index = access.index.byte_range();
             if index.start < span.start || index.end > span.end {
@@ -1557,6 +1601,18 @@ fn instrument(
                 edits.push((declarator.end_byte()..default.end_byte(), String::new()));
             }
         }
+    }
+    if !origins.is_empty() && function.body.node_kind() == "compound_statement" {
+        let declarations: String = origins
+            .iter()
+            .filter_map(|index| function.parameters.get(*index))
+            .zip(&origins)
+            .map(|(parameter, index)| {
+                format!(" auto const cudalint_origin_{index} = {};", parameter.name)
+            })
+            .collect();
+        let open = function.body.start_byte() + 1;
+        edits.push((open..open, declarations));
     }
     // Extra parameters before the parameter list's closing parenthesis.
     if let Some(list) = find_parameter_list(function) {
@@ -1647,6 +1703,58 @@ fn instrument(
         options: Vec::new(),
         context: String::new(),
     }
+}
+
+/// The pointers the kernel advances in place and never points elsewhere: every assignment to
+/// the name adds to it or subtracts from it (`p += n`, `p -= n`, `p = p + n`, `++p`, `p--`).
+/// A pointer also assigned another value (`p = other;`) is not among them.
+fn advanced_pointers(source: &str, function: &Function) -> Vec<String> {
+    let mut advanced: Vec<String> = Vec::new();
+    let mut repointed: Vec<String> = Vec::new();
+    crate::syntax::walk_iterative(function.body, |node| {
+        let (target, advancing) = match node.node_kind() {
+            "lambda_expression" => return false,
+            "update_expression" => (node.field("argument"), true),
+            "assignment_expression" => {
+                let left = node.field("left");
+                let advancing = match node.field("operator").map(|o| text(o, source)) {
+                    Some("+=" | "-=") => true,
+                    Some("=") => node.field("right").is_some_and(|right| {
+                        let right = crate::syntax::strip(right, source);
+                        right.node_kind() == "binary_expression"
+                            && matches!(
+                                right.field("operator").map(|o| text(o, source)),
+                                Some("+" | "-")
+                            )
+                            && right
+                                .field("left")
+                                .zip(left)
+                                .is_some_and(|(operand, left)| {
+                                    text(crate::syntax::strip(operand, source), source)
+                                        == text(left, source)
+                                })
+                    }),
+                    _ => false,
+                };
+                (left, advancing)
+            }
+            _ => return true,
+        };
+        if let Some(target) = target.filter(|t| t.node_kind() == "identifier") {
+            let name = text(target, source).to_string();
+            let list = if advancing {
+                &mut advanced
+            } else {
+                &mut repointed
+            };
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+        true
+    });
+    advanced.retain(|name| !repointed.contains(name));
+    advanced
 }
 
 /// An array the kernel declares: `float tile[16][17]` (fixed size, `dimensions` 2), an

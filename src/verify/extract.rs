@@ -297,11 +297,28 @@ const LIBCUXX_BY_USE: &[(&str, &[&str])] = &[
         ],
     ),
     ("<cuda/std/limits>", &["numeric_limits"]),
+    (
+        "<cuda/std/cstdint>",
+        &[
+            "int8_t",
+            "int16_t",
+            "int32_t",
+            "int64_t",
+            "uint8_t",
+            "uint16_t",
+            "uint32_t",
+            "uint64_t",
+            "intptr_t",
+            "uintptr_t",
+        ],
+    ),
 ];
 
 fn add_libcuxx_by_use(headers: &mut Vec<String>, body: &str) {
     for (header, names) in LIBCUXX_BY_USE {
-        if headers.iter().any(|h| h.contains(header)) {
+        // Included already, as the stand-in for <cstdint>: only its names in `std` are missing.
+        let included = headers.iter().any(|h| h.contains(header));
+        if included && !STANDARD_SUBSTITUTES.iter().any(|s| s.header == *header) {
             continue;
         }
         let used: Vec<&str> = names
@@ -316,9 +333,17 @@ fn add_libcuxx_by_use(headers: &mut Vec<String>, body: &str) {
             .iter()
             .map(|name| format!(" using cuda::std::{name};"))
             .collect();
-        headers.push(format!(
-            "#include {header}\nnamespace std {{{declarations} }}"
-        ));
+        let namespace = format!("namespace std {{{declarations} }}");
+        if !included {
+            // the global names too, which the prelude no longer declares once it is included
+            let global = STANDARD_SUBSTITUTES
+                .iter()
+                .find(|s| s.header == *header)
+                .map_or(String::new(), |s| format!("{}\n", s.declarations));
+            headers.push(format!("#include {header}\n{global}{namespace}"));
+        } else if !headers.contains(&namespace) {
+            headers.push(namespace);
+        }
     }
 }
 
@@ -425,6 +450,15 @@ fn build_with(
     }
     if function.has_parse_errors {
         return Err(format!("`{}` does not parse cleanly", function.name));
+    }
+    if let Some(reference) = texture_references(model)
+        .into_iter()
+        .find(|name| crate::syntax::contains_identifier(model.text(function.body), name))
+    {
+        return Err(format!(
+            "`{}` reads the texture reference `{reference}`, which CUDA 12 removed (only texture objects can be compiled)",
+            function.name
+        ));
     }
     let context = super::context::for_file(model.path);
     let mut out = context.define_lines();
@@ -1061,6 +1095,44 @@ fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<S
     None
 }
 
+/// The texture references the file declares at file or namespace level
+/// (`texture<float, 1, cudaReadModeElementType> t_img;`): a type CUDA 12 removed, bound by host
+/// calls (`cudaBindTexture`) that no longer exist either.
+fn texture_references(model: &Model) -> Vec<String> {
+    let source = model.source;
+    let mut names = Vec::new();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" if depth < 8 => {
+                    if let Some(body) = item.field("body") {
+                        pending.push((body, depth + 1));
+                    }
+                }
+                "declaration" => {
+                    let is_texture = item.field("type").is_some_and(|t| {
+                        t.node_kind() == "template_type"
+                            && t.field("name")
+                                .is_some_and(|n| text(n, source) == "texture")
+                    });
+                    if !is_texture {
+                        continue;
+                    }
+                    for declarator in named_children(item)
+                        .filter(|c| Some(*c) != item.field("type"))
+                        .filter(|c| c.node_kind() == "identifier")
+                    {
+                        names.push(text(declarator, source).to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    names
+}
+
 /// A directive's text without the line continuation its last line may end with: `} while (0) \`
 /// followed by a blank line ends the macro in the file, but written out here it would join the
 /// next line (another `#define`) to it.
@@ -1104,7 +1176,7 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
 
 /// The project headers `text` (the file at `path`) includes by quoted includes, at any depth up
 /// to the extraction's limits, each once, with their text.
-fn reachable_headers(
+pub(crate) fn reachable_headers(
     path: &std::path::Path,
     text: &str,
     search: &[std::path::PathBuf],
@@ -1146,12 +1218,14 @@ fn reachable_headers(
 /// `device_only`, outside its host functions).
 fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only: bool) -> bool {
     let host: Vec<Range<usize>> = if device_only {
-        model
+        let mut host: Vec<Range<usize>> = model
             .functions
             .iter()
             .filter(|f| f.kind == FunctionKind::Host)
             .map(|f| f.definition.byte_range())
-            .collect()
+            .collect();
+        host.extend(host_variables(model));
+        host
     } else {
         Vec::new()
     };
@@ -1175,6 +1249,40 @@ fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only:
         true
     });
     found
+}
+
+/// The file-level variables of host code (`Benchmark run = Benchmark();`, a global stream): not
+/// device data, nor constants device code may read, so the experiment leaves them out, and a
+/// type they name is not needed for them.
+fn host_variables(model: &Model) -> Vec<Range<usize>> {
+    let source = model.source;
+    let mut ranges = Vec::new();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" if depth < 8 => {
+                    if let Some(body) = item.field("body") {
+                        pending.push((body, depth + 1));
+                    }
+                }
+                "declaration" => {
+                    let item_text = text(item, source);
+                    let is_function = item
+                        .field("declarator")
+                        .is_some_and(|d| d.node_kind() == "function_declarator");
+                    let device_data = ["__constant__", "__device__", "__managed__", "constexpr"]
+                        .iter()
+                        .any(|k| crate::syntax::contains_identifier(item_text, k));
+                    if !is_function && !device_data && !is_named_constant(item, source) {
+                        ranges.push(item.byte_range());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    ranges
 }
 
 /// What device code may name of the file `model` reads: its kernels, device functions, the types
@@ -1525,7 +1633,8 @@ fn instrument(
             };
             // A pointer advanced in place (`vals += row * n;`, `p++`) is where the access starts
             // only at run time: its offset into the buffer is its distance from the parameter's
-            // value at the kernel's entry.
+            // value at the kernel's entry, in elements of the pointer (which may be another type
+            // than the parameter's: `reinterpret_cast<const __half2*>(residual)`).
             let parameter = function
                 .parameters
                 .get(access.parameter_index)
@@ -1539,9 +1648,10 @@ fn instrument(
                     if !origins.contains(&access.parameter_index) {
                         origins.push(access.parameter_index);
                     }
+                    let pointer = &access.pointer;
+                    let index = access.parameter_index;
                     Some(format!(
-                        "{} - cudalint_origin_{}",
-                        access.pointer, access.parameter_index
+                        "((const char*){pointer} - (const char*)cudalint_origin_{index}) / (long long)sizeof(*{pointer})"
                     ))
                 }
                 _ => offset,

@@ -2,6 +2,10 @@
 """Copies a sample of real files with kernel findings into a folder for `--verify` on a GPU.
 
 Usage: scripts/verify-sample.py BINARY CORPUS OUTDIR [HECBENCH_FILES]
+       scripts/verify-sample.py --list FILES.txt CORPUS OUTDIR
+
+With --list, the files are those of an earlier sample's files.txt (OUTDIR/<project>/<path>, one a
+line), copied again with their context: the same sample, with what a later script copies.
 
 For each project folder of CORPUS, runs `BINARY check PROJECT --format json --exit-zero` and keeps
 the .cu files with a finding of a kernel rule. Every such file of the projects other than
@@ -22,10 +26,23 @@ KERNEL_RULES = {"unguarded-thread-index", "out-of-range-access", "divergent-barr
 SOURCES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".inc", ".inl")
 MAX_BYTES = 1 << 20
 
-binary, corpus, out = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
-hecbench_files = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+corpus, out = sys.argv[2], sys.argv[3]
+listed = None
+if sys.argv[1] == "--list":
+    corpus, out = sys.argv[3], sys.argv[4]
+    with open(sys.argv[2]) as listing:
+        listed = [line.strip() for line in listing if line.strip()]
+binary = None if listed is not None else os.path.abspath(sys.argv[1])
+hecbench_files = int(sys.argv[4]) if listed is None and len(sys.argv) > 4 else 40
 kept = []
-for project in sorted(os.listdir(corpus)):
+for line in listed or []:
+    # OUTDIR/<project>/<path>: the project is the first folder after the old OUTDIR
+    parts = os.path.normpath(line).split(os.sep)
+    for at in range(len(parts) - 1):
+        if os.path.isfile(os.path.join(corpus, *parts[at:])):
+            kept.append((parts[at], os.path.join(*parts[at + 1:])))
+            break
+for project in sorted(os.listdir(corpus)) if listed is None else []:
     root = os.path.join(corpus, project)
     if not os.path.isdir(root):
         continue
@@ -56,24 +73,39 @@ def copy_folder(project, folder):
             shutil.copy2(path, os.path.join(target, name))
 
 
+def expand_variables(text):
+    """A Makefile's text with `$(NAME)` and `${NAME}` of plain assignments (`NAME = value`,
+    `NAME := value`) replaced by their values, as `--verify` reads the build context."""
+    values = {}
+    for line in text.splitlines():
+        match = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*(.*?)\s*$", line)
+        if match and "$" not in match.group(2):
+            values[match.group(1)] = match.group(2)
+    return re.sub(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]",
+                  lambda m: values.get(m.group(1), m.group(0)), text)
+
+
 def build_file_folders(project, folder):
     """The folders a build file of `folder` adds to the include path, inside the project."""
     named = []
-    for build_file, pattern in (("Makefile", r"-I([^\s$]+)"),
+    for build_file, pattern in (("Makefile", r"-I[ \t]*([^\s$]+)"),
                                 ("CMakeLists.txt", r"include_directories\(([^)$]*)\)")):
         path = os.path.join(corpus, project, folder, build_file)
         if not os.path.isfile(path):
             continue
         shutil.copy2(path, os.path.join(out, project, folder, build_file))
         with open(path, errors="replace") as f:
-            for match in re.finditer(pattern, f.read()):
-                for word in match.group(1).split():
-                    if word in ("PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM"):
-                        continue
-                    word = word.strip('"').replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
-                    target = os.path.normpath(os.path.join(folder, word))
-                    if not target.startswith(".."):
-                        named.append(target)
+            text = f.read()
+        if build_file == "Makefile":
+            text = expand_variables(text)
+        for match in re.finditer(pattern, text):
+            for word in match.group(1).split():
+                if word in ("PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM"):
+                    continue
+                word = word.strip('"').replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
+                target = os.path.normpath(os.path.join(folder, word))
+                if not target.startswith(".."):
+                    named.append(target)
     return named
 
 

@@ -1805,3 +1805,147 @@ fn a_guard_edit_that_begins_with_an_own_array_access_is_kept_in_the_twin() {
         twin.body
     );
 }
+
+#[test]
+fn a_macro_whose_last_line_continues_onto_a_blank_line_ends_there() {
+    // `} while (0) \` then a blank line: in the file the blank line ends the macro; written out
+    // without it, the continuation would swallow the next definition.
+    let text = "#define CHECK(call) \\\n  do { \\\n    int status = call; \\\n    if (status) return; \\\n  } while (0) \\\n\n#define TILE 16\n__global__ void fill(int* out, int n) {\n  int i = blockIdx.x * TILE + threadIdx.x;\n  out[i] = n;\n}\n";
+    let source = kernel_source(text, "fill");
+    assert!(
+        source.body.contains("} while (0)\n#define TILE 16\n"),
+        "{}",
+        source.body
+    );
+}
+
+#[test]
+fn a_specialisation_of_a_host_library_template_is_kept_with_the_template() {
+    // a header of host classes whose trait template the kernel names: the primary template is a
+    // placeholder, the specialisations give the vector types
+    let program = program_in_folder(
+        "specialisation",
+        &[(
+            "particles.h",
+            "#pragma once\n#include <string>\ntemplate <typename T> struct vec4 { typedef T Type; };\ntemplate <> struct vec4<float> { typedef float4 Type; };\ntemplate <> struct vec4<double> { typedef double4 Type; };\ntemplate <typename T> class Particles {\npublic:\n  Particles(int n) : n(n) {}\n  void load(const std::string& path);\n  int n;\n};\n",
+        )],
+        "step.cu",
+        "#include \"particles.h\"\ntemplate <typename T>\n__global__ void step(typename vec4<T>::Type* pos, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  pos[i].w = pos[i].x;\n}\nvoid run(float4* pos, int n) { step<float><<<(n + 255) / 256, 256>>>(pos, n); }\n",
+    );
+    assert!(
+        program.contains("template <> struct vec4<float> { typedef float4 Type; };"),
+        "{program}"
+    );
+    assert!(
+        program.contains("template <> struct vec4<double>"),
+        "{program}"
+    );
+    assert!(!program.contains("class Particles"), "{program}");
+}
+
+#[test]
+fn a_pointer_advanced_in_place_is_checked_at_its_distance_from_the_parameter() {
+    let text = "__global__ void scale(float* rows, const float* bias, float* out, const float* pairs, int width, int n) {\n  int row = blockIdx.x;\n  rows += row * width;\n  pairs += row * width;\n  const float2* pair = reinterpret_cast<const float2*>(pairs);\n  const float* b = bias;\n  b++;\n  float* o = out;\n  o = o + row;\n  float* other = out;\n  other = rows;\n  for (int i = threadIdx.x; i < width; i += blockDim.x) {\n    rows[i] = rows[i] * b[i] + pair[i].x;\n    o[i] = other[i];\n  }\n}\n";
+    let source = kernel_source(text, "scale");
+    let body = &source.body;
+    // the entry values of the advanced parameters are kept
+    assert!(body.contains("{ auto const cudalint_origin_0 = rows; auto const cudalint_origin_1 = bias; auto const cudalint_origin_3 = pairs; auto const cudalint_origin_2 = out;"), "{body}");
+    assert!(
+        body.contains("cl_at(rows, (long long)(i), (long long)(((const char*)rows - (const char*)cudalint_origin_0) / (long long)sizeof(*rows)),"),
+        "{body}"
+    );
+    assert!(
+        body.contains("cl_at(b, (long long)(i), (long long)(((const char*)b - (const char*)cudalint_origin_1) / (long long)sizeof(*b)),"),
+        "{body}"
+    );
+    assert!(
+        body.contains("cl_at(o, (long long)(i), (long long)(((const char*)o - (const char*)cudalint_origin_2) / (long long)sizeof(*o)),"),
+        "{body}"
+    );
+    // a pointer of another type derived from an advanced one: its distance in its own elements
+    assert!(body.contains("cl_at(pair, (long long)(i), (long long)(((const char*)pair - (const char*)cudalint_origin_3) / (long long)sizeof(*pair)),"), "{body}");
+    // pointed at another buffer: not an advance of `out`, left as the model reads it
+    assert!(!body.contains("other - cudalint_origin"), "{body}");
+}
+
+#[test]
+fn a_kernel_reading_a_texture_reference_is_not_verifiable_and_says_why() {
+    let text = "texture<float, 1, cudaReadModeElementType> t_gain;\n__global__ void apply(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = tex1Dfetch(t_gain, i);\n}\n__global__ void clear(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 0;\n}\n";
+    let reasons = with_model(Path::new("k.cu"), text, |m| {
+        m.kernels
+            .iter()
+            .map(|(index, _)| experiment_for_kernel(m, *index).err())
+            .collect::<Vec<_>>()
+    })
+    .unwrap();
+    assert_eq!(reasons.len(), 2);
+    let reason = reasons[0].clone().unwrap_or_default();
+    assert!(reason.contains("texture reference `t_gain`"), "{reason}");
+    assert!(reason.contains("CUDA 12 removed"), "{reason}");
+    // the file's other kernel does not read it
+    assert!(reasons[1].is_none(), "{:?}", reasons[1]);
+}
+
+#[test]
+fn std_qualified_fixed_width_integers_are_brought_into_std() {
+    let text = "#include <cstdint>\nstruct Entry { std::uint16_t next; std::uint8_t symbol; };\n__global__ void decode(const Entry* table, std::uint32_t* out, std::uint32_t n) {\n  std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n  uint32_t plain = table[i].next;\n  out[i] = plain + table[i].symbol;\n}\n";
+    let program = kernel_source(text, "decode").source();
+    assert!(
+        program.starts_with("#include <cuda/std/cstdint>\n"),
+        "{program}"
+    );
+    assert!(program.contains("namespace std { using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t; }"), "{program}");
+    // the global names stay, from the stand-in's declarations
+    assert!(
+        program.contains("using cuda::std::uint32_t; using cuda::std::uint64_t;"),
+        "{program}"
+    );
+    // without <cstdint>: the header, the global names and the `std` ones
+    let text = "__global__ void decode(std::int64_t* out, int n) {\n  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = n;\n}\n";
+    let program = kernel_source(text, "decode").source();
+    assert!(
+        program.starts_with("#include <cuda/std/cstdint>\nusing cuda::std::int8_t;"),
+        "{program}"
+    );
+    assert!(
+        program.contains("namespace std { using cuda::std::int64_t; }"),
+        "{program}"
+    );
+}
+
+#[test]
+fn a_parameter_type_a_project_header_defines_is_synthesised() {
+    let root = std::env::temp_dir().join(format!("cudalint-header-types-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("include")).unwrap();
+    std::fs::write(
+        root.join("include/codec_types.h"),
+        "#pragma once\n#include <cstdint>\n#define WORD_TYPE std::uint32_t\ntypedef struct Affine { double m[2][3]; } Affine;\n",
+    )
+    .unwrap();
+    let file = root.join("decode.cu");
+    let text = "#include \"codec_types.h\"\n__global__ void decode(const WORD_TYPE* in, float* out, WORD_TYPE seed, Affine t, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = (float)(in[i] ^ seed) * (float)t.m[0][0];\n}\n";
+    let shapes = with_model(&file, text, |m| {
+        experiment_for_kernel(m, 0).map(|b| b.shapes)
+    })
+    .unwrap();
+    std::fs::remove_dir_all(&root).ok();
+    let shapes = shapes.unwrap();
+    assert_eq!(
+        shapes[2].1,
+        ParameterShape::Integer { bytes: 4 },
+        "{shapes:?}"
+    );
+    match &shapes[3].1 {
+        ParameterShape::Record(record) => assert_eq!(record.size, 48, "{record:?}"),
+        other => panic!("Affine: {other:?}"),
+    }
+}
+
+#[test]
+fn a_type_only_a_host_variable_names_is_left_out() {
+    // a benchmark object built at file level: host code, like `main`
+    let text = "#include <fstream>\nstruct Rotation { float r[9]; };\nclass Runner {\n  std::ifstream input;\npublic:\n  void run();\n};\n__global__ void rotate(const float* in, float* out, Rotation rot, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = rot.r[0] * in[i];\n}\nvoid Runner::run() { }\nRunner runner = Runner();\n";
+    let source = kernel_source(text, "rotate");
+    assert!(!source.body.contains("class Runner"), "{}", source.body);
+    assert!(source.body.contains("struct Rotation"), "{}", source.body);
+}

@@ -297,11 +297,28 @@ const LIBCUXX_BY_USE: &[(&str, &[&str])] = &[
         ],
     ),
     ("<cuda/std/limits>", &["numeric_limits"]),
+    (
+        "<cuda/std/cstdint>",
+        &[
+            "int8_t",
+            "int16_t",
+            "int32_t",
+            "int64_t",
+            "uint8_t",
+            "uint16_t",
+            "uint32_t",
+            "uint64_t",
+            "intptr_t",
+            "uintptr_t",
+        ],
+    ),
 ];
 
 fn add_libcuxx_by_use(headers: &mut Vec<String>, body: &str) {
     for (header, names) in LIBCUXX_BY_USE {
-        if headers.iter().any(|h| h.contains(header)) {
+        // Included already, as the stand-in for <cstdint>: only its names in `std` are missing.
+        let included = headers.iter().any(|h| h.contains(header));
+        if included && !STANDARD_SUBSTITUTES.iter().any(|s| s.header == *header) {
             continue;
         }
         let used: Vec<&str> = names
@@ -316,9 +333,17 @@ fn add_libcuxx_by_use(headers: &mut Vec<String>, body: &str) {
             .iter()
             .map(|name| format!(" using cuda::std::{name};"))
             .collect();
-        headers.push(format!(
-            "#include {header}\nnamespace std {{{declarations} }}"
-        ));
+        let namespace = format!("namespace std {{{declarations} }}");
+        if !included {
+            // the global names too, which the prelude no longer declares once it is included
+            let global = STANDARD_SUBSTITUTES
+                .iter()
+                .find(|s| s.header == *header)
+                .map_or(String::new(), |s| format!("{}\n", s.declarations));
+            headers.push(format!("#include {header}\n{global}{namespace}"));
+        } else if !headers.contains(&namespace) {
+            headers.push(namespace);
+        }
     }
 }
 
@@ -425,6 +450,15 @@ fn build_with(
     }
     if function.has_parse_errors {
         return Err(format!("`{}` does not parse cleanly", function.name));
+    }
+    if let Some(reference) = texture_references(model)
+        .into_iter()
+        .find(|name| crate::syntax::contains_identifier(model.text(function.body), name))
+    {
+        return Err(format!(
+            "`{}` reads the texture reference `{reference}`, which CUDA 12 removed (only texture objects can be compiled)",
+            function.name
+        ));
     }
     let context = super::context::for_file(model.path);
     let mut out = context.define_lines();
@@ -707,9 +741,9 @@ impl<'t> Extraction<'_, '_, 't> {
                     Some((block, emitted)) => {
                         *emitted = true;
                         let block = block.clone();
-                        self.push(source[block].trim_end())
+                        self.push(without_final_continuation(&source[block]))
                     }
-                    None => self.push(item_text.trim_end()),
+                    None => self.push(without_final_continuation(item_text)),
                 }
             }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
@@ -1061,6 +1095,55 @@ fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<S
     None
 }
 
+/// The texture references the file declares at file or namespace level
+/// (`texture<float, 1, cudaReadModeElementType> t_img;`): a type CUDA 12 removed, bound by host
+/// calls (`cudaBindTexture`) that no longer exist either.
+fn texture_references(model: &Model) -> Vec<String> {
+    let source = model.source;
+    let mut names = Vec::new();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" if depth < 8 => {
+                    if let Some(body) = item.field("body") {
+                        pending.push((body, depth + 1));
+                    }
+                }
+                "declaration" => {
+                    let is_texture = item.field("type").is_some_and(|t| {
+                        t.node_kind() == "template_type"
+                            && t.field("name")
+                                .is_some_and(|n| text(n, source) == "texture")
+                    });
+                    if !is_texture {
+                        continue;
+                    }
+                    for declarator in named_children(item)
+                        .filter(|c| Some(*c) != item.field("type"))
+                        .filter(|c| c.node_kind() == "identifier")
+                    {
+                        names.push(text(declarator, source).to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    names
+}
+
+/// A directive's text without the line continuation its last line may end with: `} while (0) \`
+/// followed by a blank line ends the macro in the file, but written out here it would join the
+/// next line (another `#define`) to it.
+fn without_final_continuation(directive: &str) -> &str {
+    let mut text = directive.trim_end();
+    while let Some(rest) = text.strip_suffix('\\') {
+        text = rest.trim_end();
+    }
+    text
+}
+
 /// `header.h` of `#include "header.h"`.
 fn quoted_include(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
@@ -1070,7 +1153,9 @@ fn quoted_include(line: &str) -> Option<&str> {
 }
 
 /// The name of the type a file-level item defines (`struct Timer {...}`, `typedef ... Timer;`,
-/// `using Timer = ...;`, `template <...> class Timer {...}`).
+/// `using Timer = ...;`, `template <...> class Timer {...}`). An explicit or partial
+/// specialisation (`template <> struct Vec<float> {...}`) defines the template's type: it is
+/// kept or left out with the template itself.
 fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
     let named = match item.node_kind() {
         "struct_specifier" | "class_specifier" | "enum_specifier" | "union_specifier"
@@ -1078,7 +1163,11 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
         "type_definition" => item.field("declarator"),
         "template_declaration" => named_children(item)
             .find(|c| matches!(c.node_kind(), "struct_specifier" | "class_specifier"))
-            .and_then(|c| c.field("name")),
+            .and_then(|c| c.field("name"))
+            .map(|name| match name.node_kind() {
+                "template_type" => name.field("name").unwrap_or(name),
+                _ => name,
+            }),
         _ => None,
     }?;
     let name = text(named, source).trim();
@@ -1087,7 +1176,7 @@ fn defined_type_name<'s>(item: Node, source: &'s str) -> Option<&'s str> {
 
 /// The project headers `text` (the file at `path`) includes by quoted includes, at any depth up
 /// to the extraction's limits, each once, with their text.
-fn reachable_headers(
+pub(crate) fn reachable_headers(
     path: &std::path::Path,
     text: &str,
     search: &[std::path::PathBuf],
@@ -1129,12 +1218,14 @@ fn reachable_headers(
 /// `device_only`, outside its host functions).
 fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only: bool) -> bool {
     let host: Vec<Range<usize>> = if device_only {
-        model
+        let mut host: Vec<Range<usize>> = model
             .functions
             .iter()
             .filter(|f| f.kind == FunctionKind::Host)
             .map(|f| f.definition.byte_range())
-            .collect()
+            .collect();
+        host.extend(host_variables(model));
+        host
     } else {
         Vec::new()
     };
@@ -1158,6 +1249,40 @@ fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only:
         true
     });
     found
+}
+
+/// The file-level variables of host code (`Benchmark run = Benchmark();`, a global stream): not
+/// device data, nor constants device code may read, so the experiment leaves them out, and a
+/// type they name is not needed for them.
+fn host_variables(model: &Model) -> Vec<Range<usize>> {
+    let source = model.source;
+    let mut ranges = Vec::new();
+    let mut pending = vec![(model.tree.root_node(), 0)];
+    while let Some((parent, depth)) = pending.pop() {
+        for item in named_children(parent) {
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" if depth < 8 => {
+                    if let Some(body) = item.field("body") {
+                        pending.push((body, depth + 1));
+                    }
+                }
+                "declaration" => {
+                    let item_text = text(item, source);
+                    let is_function = item
+                        .field("declarator")
+                        .is_some_and(|d| d.node_kind() == "function_declarator");
+                    let device_data = ["__constant__", "__device__", "__managed__", "constexpr"]
+                        .iter()
+                        .any(|k| crate::syntax::contains_identifier(item_text, k));
+                    if !is_function && !device_data && !is_named_constant(item, source) {
+                        ranges.push(item.byte_range());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    ranges
 }
 
 /// What device code may name of the file `model` reads: its kernels, device functions, the types
@@ -1469,6 +1594,10 @@ fn instrument(
     let mut sites: Vec<Site> = Vec::new();
     let mut uninstrumented = Vec::new();
     let mut planned: Vec<Planned> = Vec::new();
+    let advanced = advanced_pointers(source, function);
+    // The pointer parameters whose value at the kernel's entry is kept (`cudalint_origin_N`), as
+    // some access reaches them through a pointer the kernel advances.
+    let mut origins: Vec<usize> = Vec::new();
     if let Some(facts) = facts {
         for access in &facts.accesses {
             let span = access.node.byte_range();
@@ -1501,6 +1630,31 @@ fn instrument(
                     Some(offset_text.to_string())
                 }
                 None => None,
+            };
+            // A pointer advanced in place (`vals += row * n;`, `p++`) is where the access starts
+            // only at run time: its offset into the buffer is its distance from the parameter's
+            // value at the kernel's entry, in elements of the pointer (which may be another type
+            // than the parameter's: `reinterpret_cast<const __half2*>(residual)`).
+            let parameter = function
+                .parameters
+                .get(access.parameter_index)
+                .filter(|p| p.is_pointer);
+            let offset = match parameter {
+                Some(parameter)
+                    if advanced.contains(&parameter.name)
+                        || (access.pointer != parameter.name
+                            && advanced.contains(&access.pointer)) =>
+                {
+                    if !origins.contains(&access.parameter_index) {
+                        origins.push(access.parameter_index);
+                    }
+                    let pointer = &access.pointer;
+                    let index = access.parameter_index;
+                    Some(format!(
+                        "((const char*){pointer} - (const char*)cudalint_origin_{index}) / (long long)sizeof(*{pointer})"
+                    ))
+                }
+                _ => offset,
             };
             let index = access.index.byte_range();
             if index.start < span.start || index.end > span.end {
@@ -1557,6 +1711,18 @@ fn instrument(
                 edits.push((declarator.end_byte()..default.end_byte(), String::new()));
             }
         }
+    }
+    if !origins.is_empty() && function.body.node_kind() == "compound_statement" {
+        let declarations: String = origins
+            .iter()
+            .filter_map(|index| function.parameters.get(*index))
+            .zip(&origins)
+            .map(|(parameter, index)| {
+                format!(" auto const cudalint_origin_{index} = {};", parameter.name)
+            })
+            .collect();
+        let open = function.body.start_byte() + 1;
+        edits.push((open..open, declarations));
     }
     // Extra parameters before the parameter list's closing parenthesis.
     if let Some(list) = find_parameter_list(function) {
@@ -1647,6 +1813,58 @@ fn instrument(
         options: Vec::new(),
         context: String::new(),
     }
+}
+
+/// The pointers the kernel advances in place and never points elsewhere: every assignment to
+/// the name adds to it or subtracts from it (`p += n`, `p -= n`, `p = p + n`, `++p`, `p--`).
+/// A pointer also assigned another value (`p = other;`) is not among them.
+fn advanced_pointers(source: &str, function: &Function) -> Vec<String> {
+    let mut advanced: Vec<String> = Vec::new();
+    let mut repointed: Vec<String> = Vec::new();
+    crate::syntax::walk_iterative(function.body, |node| {
+        let (target, advancing) = match node.node_kind() {
+            "lambda_expression" => return false,
+            "update_expression" => (node.field("argument"), true),
+            "assignment_expression" => {
+                let left = node.field("left");
+                let advancing = match node.field("operator").map(|o| text(o, source)) {
+                    Some("+=" | "-=") => true,
+                    Some("=") => node.field("right").is_some_and(|right| {
+                        let right = crate::syntax::strip(right, source);
+                        right.node_kind() == "binary_expression"
+                            && matches!(
+                                right.field("operator").map(|o| text(o, source)),
+                                Some("+" | "-")
+                            )
+                            && right
+                                .field("left")
+                                .zip(left)
+                                .is_some_and(|(operand, left)| {
+                                    text(crate::syntax::strip(operand, source), source)
+                                        == text(left, source)
+                                })
+                    }),
+                    _ => false,
+                };
+                (left, advancing)
+            }
+            _ => return true,
+        };
+        if let Some(target) = target.filter(|t| t.node_kind() == "identifier") {
+            let name = text(target, source).to_string();
+            let list = if advancing {
+                &mut advanced
+            } else {
+                &mut repointed
+            };
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+        true
+    });
+    advanced.retain(|name| !repointed.contains(name));
+    advanced
 }
 
 /// An array the kernel declares: `float tile[16][17]` (fixed size, `dimensions` 2), an

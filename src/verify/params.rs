@@ -71,7 +71,8 @@ pub fn parameter_shapes(
                     ParameterShape::Unsupported(_) => {
                         match super::records::record(model, &type_text) {
                             Ok(record) => ParameterShape::Record(record),
-                            Err(why) => ParameterShape::Unsupported(why),
+                            Err(why) => header_shape(model, &type_text)
+                                .unwrap_or(ParameterShape::Unsupported(why)),
                         }
                     }
                     shape => shape,
@@ -80,6 +81,41 @@ pub fn parameter_shapes(
             (p.name.clone(), shape)
         })
         .collect()
+}
+
+/// The shape of a parameter type a project header the file includes defines: a type macro or
+/// alias of a scalar (`#define STATE_TYPE std::uint32_t`, `typedef float real;`) or a plain
+/// struct (`typedef struct Mat33 { double data[3][3]; } Mat33;`), the headers read as the
+/// experiment reads them (beside the file, in `include/` folders, through the build files).
+fn header_shape(model: &Model, type_text: &str) -> Option<ParameterShape> {
+    let name = type_text.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let search = super::context::for_file(model.path).include_dirs;
+    for (path, text) in super::extract::reachable_headers(model.path, model.source, &search) {
+        if !crate::syntax::contains_identifier(&text, name) {
+            continue;
+        }
+        let shape = super::with_header_model(&path, &text, Vec::new(), Vec::new(), |header| {
+            let aliased = header
+                .define(name)
+                .map(str::to_string)
+                .unwrap_or_else(|| header.resolve_type(name));
+            let scalar = scalar_shape(aliased.trim());
+            if !matches!(scalar, ParameterShape::Unsupported(_)) {
+                return Some(scalar);
+            }
+            super::records::record(header, name)
+                .ok()
+                .map(ParameterShape::Record)
+        })
+        .flatten();
+        if shape.is_some() {
+            return shape;
+        }
+    }
+    None
 }
 
 /// The array extents of what a pointer parameter points at, innermost first: `[Z, Y]` for

@@ -448,9 +448,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 matched.fill(false);
                 // each guarded term takes the first equal term not taken yet
+                // a local that starts as the guarded term and takes only uniform steps is that
+                // term plus a per-block amount (`b` of `for (a = a0, b = b0; ...; a += sa, b +=
+                // sb)` under `b0 + tx < w`)
                 let all_found = guarded.iter().all(|(text, _)| {
-                    let unmatched =
-                        (0..terms.len()).find(|&at| !matched[at] && terms[at].0 == *text);
+                    let unmatched = (0..terms.len()).find(|&at| {
+                        !matched[at] && (terms[at].0 == *text || self.starts_as(terms[at].1, text))
+                    });
                     unmatched.map(|at| matched[at] = true).is_some()
                 });
                 if !all_found {
@@ -462,7 +466,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .filter(|(_, taken)| !**taken)
                     .all(|((_, term), _)| {
                         let deps = self.expression_deps(*term, 0);
-                        deps.is_uniform() || deps == Deps::BLOCK
+                        deps.is_uniform()
+                            || deps == Deps::BLOCK
+                            || (oriented.relation == Relation::Less
+                                && self.whole_rows(*term, oriented.right))
                     });
                 if rest_is_per_block {
                     return Some(oriented);
@@ -470,6 +477,67 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         None
+    }
+
+    /// Whether the local `term` starts as the expression written `start` and otherwise only
+    /// takes steps by a uniform amount (`+= s`, `++`) where it is read: its value is `start`
+    /// plus a per-block amount.
+    fn starts_as(&self, term: Node<'t>, start: &str) -> bool {
+        if term.node_kind() != "identifier" {
+            return false;
+        }
+        let Some((_, values)) = self.reaching_definitions(term) else {
+            return false;
+        };
+        let mut starts = 0;
+        for value in values {
+            if !crate::model::reaching::updates_itself(value, self.source) {
+                starts += 1;
+                if normalized_text(value, self.source) != start {
+                    return false;
+                }
+                continue;
+            }
+            // `+=` and `++` list their target: the step is what the update adds
+            let Some(update) = value.up() else {
+                return false;
+            };
+            let uniform_step = match update.node_kind() {
+                "update_expression" => text(update, self.source).contains("++"),
+                "assignment_expression" => {
+                    operator(update, self.source) == "+="
+                        && update
+                            .field("right")
+                            .is_some_and(|r| self.expression_deps(r, 0).is_uniform())
+                }
+                _ => false,
+            };
+            if !uniform_step {
+                return false;
+            }
+        }
+        starts == 1
+    }
+
+    /// Whether `term` is whole rows of the extent `width` a column is tested against: `width *
+    /// r` (either order) with `r` the thread's place in its block or uniform. A column below
+    /// `width` plus such rows stays in the rows the block covers.
+    fn whole_rows(&self, term: Node<'t>, width: Node<'t>) -> bool {
+        let term = strip(term, self.source);
+        if term.node_kind() != "binary_expression" || operator(term, self.source) != "*" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (term.field("left"), term.field("right")) else {
+            return false;
+        };
+        let width = normalized_text(width, self.source);
+        [(left, right), (right, left)]
+            .into_iter()
+            .any(|(factor, row)| {
+                let deps = self.expression_deps(row, 0);
+                normalized_text(factor, self.source) == width
+                    && (deps.is_uniform() || deps == Deps::THREAD)
+            })
     }
 
     /// The operands of a chain of `+`, normalized, ignoring literal `0` terms; found once per

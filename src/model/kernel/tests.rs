@@ -253,3 +253,37 @@ fn a_remainder_carried_around_a_loop_keeps_the_bound_of_the_position_it_came_fro
         );
     assert_eq!(on(&in_place, 13), ["bounded", "bounded"]);
 }
+
+#[test]
+fn a_local_stepped_from_a_tested_column_keeps_its_test() {
+    let source = "__global__ void pairs(const float* a, int wa, const float* b, int wb, int rows, float* out) {
+    int a0 = 16 * blockIdx.y;
+    int b0 = 16 * blockIdx.x;
+    bool b_col = b0 + threadIdx.x < wb;
+    float s = 0.0f;
+    for (int ai = a0, bi = b0; ai <= a0 + (rows - 1) * wa; ai += 16 * wa, bi += 16 * wb) {
+        if (ai / wa + threadIdx.y < rows) {
+            s += b_col ? b[bi + wb * threadIdx.y + threadIdx.x] : 0.0f;
+        }
+    }
+    out[0] = s;
+}
+";
+    let on = |source: &str, line: usize| -> Vec<&'static str> {
+        statuses(source)
+            .into_iter()
+            .filter(|(l, _)| *l == line)
+            .map(|(_, status)| status)
+            .collect()
+    };
+    // `bi` is `b0` plus whole tiles of rows, and `b0 + threadIdx.x` is tested against the width
+    assert_eq!(on(source, 8), ["bounded"]);
+    // rows of another width than the tested one carry the column past it
+    let narrow = source.replace("b[bi + wb * threadIdx.y", "b[bi + 16 * threadIdx.y");
+    assert_eq!(on(&narrow, 8), ["unguarded"]);
+    // without the column test, nothing bounds the column
+    let untested = source
+        .replace("s += b_col ? b[", "s += b[")
+        .replace("] : 0.0f;", "];");
+    assert_eq!(on(&untested, 8), ["unguarded"]);
+}

@@ -38,8 +38,8 @@ __global__ void lastWarpSynced(const float* in, float* out) {
 }
 
 void launchAll(const float* in, float* out, int n) {
-    lastWarpUnrolled<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(lastWarpUnrolled, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    lastWarpSynced<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(lastWarpSynced, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
 }

@@ -40,7 +40,7 @@ __global__ void resetAndCount(unsigned int* counter, const float* in, int n) {
 }
 
 static void launchScale(float* d_data, float s, int n) {
-    scaleInPlace<<<(n + 255) / 256, 256>>>(d_data, s, n);
+    hipLaunchKernelGGL(scaleInPlace, (n + 255) / 256, 256, 0, 0, d_data, s, n);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -60,11 +60,11 @@ static void accumulate(const std::vector<float>& h_in, const std::vector<unsigne
     HIP_CHECK(hipMemset(d_bins, 0, NUM_BINS * sizeof(unsigned int)));
 
     launchScale(d_in, 0.5f, n);
-    blockSums<<<(n + 255) / 256, 256>>>(d_in, d_total, n);
+    hipLaunchKernelGGL(blockSums, (n + 255) / 256, 256, 0, 0, d_in, d_total, n);
     HIP_CHECK(hipGetLastError());
-    histogram<<<(n + 255) / 256, 256>>>(d_pixels, d_bins, n);
+    hipLaunchKernelGGL(histogram, (n + 255) / 256, 256, 0, 0, d_pixels, d_bins, n);
     HIP_CHECK(hipGetLastError());
-    resetAndCount<<<1, 1>>>(d_count, d_in, n);
+    hipLaunchKernelGGL(resetAndCount, 1, 1, 0, 0, d_count, d_in, n);
     HIP_CHECK(hipGetLastError());
 
     float total = 0.0f;

@@ -28,7 +28,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some((key, values)) = self.reaching_definitions(node) else {
                     return Err(node);
                 };
-                if visiting.contains(&key) {
+                if revisited(visiting, &key).is_some() {
                     return Err(node);
                 }
                 visiting.push(key);
@@ -139,7 +139,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         let values =
             crate::model::reaching::reaching(all, use_, self.function.definition, self.source);
         let first = values.first()?;
-        Some((format!("{name}@{}", first.start_byte()), values))
+        // the local and its first definition name it in a cycle; all its definitions, after
+        // `#`, tell a use reached by the same ones
+        let starts: Vec<String> = values.iter().map(|v| v.start_byte().to_string()).collect();
+        Some((
+            format!("{name}@{}#{}", first.start_byte(), starts.join(",")),
+            values,
+        ))
     }
 
     /// Ok when every part of `node` that derives from the global thread index is bounded from
@@ -194,8 +200,44 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some((key, values)) = self.reaching_definitions(node) else {
                     return Err(node);
                 };
-                if visiting.contains(&key) {
-                    return Err(node);
+                if let Some(at) = revisited(visiting, &key) {
+                    // back at a use of a local being followed, through steps that never make a
+                    // value larger (a quotient, a right shift, a difference's left side, a
+                    // copy): the way around the loop gives no value above those of the
+                    // definitions already being followed, which are asked on their own; a
+                    // definition that reaches only this use is asked here
+                    if visiting[at + 1..].iter().any(|k| k == GROWS) {
+                        return Err(node);
+                    }
+                    let followed = followed_definitions(visiting, &key);
+                    let fresh: Vec<Node<'t>> = values
+                        .into_iter()
+                        .filter(|v| !followed.contains(&v.start_byte()))
+                        .collect();
+                    let stepped = fresh
+                        .iter()
+                        .any(|v| crate::model::reaching::updates_itself(*v, self.source));
+                    if stepped && self.stride_variables.contains(self.text(node)) {
+                        return Err(node);
+                    }
+                    visiting.push(key);
+                    let mut bound = None;
+                    for value in fresh {
+                        let at_definition = self.with_definition_guards(value, comparisons);
+                        let step = crate::model::reaching::updates_itself(value, self.source);
+                        let value = self.stepped_alongside(value).unwrap_or(value);
+                        match growing(visiting, step, |visiting| {
+                            self.bounded(value, &at_definition, visiting, depth + 1)
+                        }) {
+                            Ok(b) => bound = bound.or(b),
+                            Err(_) => {
+                                visiting.pop();
+                                return Err(node);
+                            }
+                        }
+                    }
+                    visiting.pop();
+                    return Ok(bound);
                 }
                 // `g += s` taken alongside `u += s` keeps `g` at its start with `u`'s value
                 let values: Vec<Node<'t>> = values
@@ -212,7 +254,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let mut bound = None;
                 for value in values {
                     let at_definition = self.with_definition_guards(value, comparisons);
-                    match self.bounded(value, &at_definition, visiting, depth + 1) {
+                    // an update in place (`x += s`) adds to what the local held
+                    let step = crate::model::reaching::updates_itself(value, self.source);
+                    let bounded = growing(visiting, step, |visiting| {
+                        self.bounded(value, &at_definition, visiting, depth + 1)
+                    });
+                    match bounded {
                         Ok(b) => bound = bound.or(b),
                         Err(_) => {
                             visiting.pop();
@@ -263,7 +310,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                             // alone, the per-thread offset carries the sum past `n`
                             return Err(node);
                         }
-                        if guarded(left, visiting) || guarded(right, visiting) {
+                        let either = growing(visiting, true, |visiting| {
+                            guarded(left, visiting) || guarded(right, visiting)
+                        });
+                        if either {
                             Ok(None)
                         } else {
                             Err(node)
@@ -274,11 +324,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                     {
                         Err(node)
                     }
-                    "+" | "*" | "<<" | "|" | "^" | "%" => {
+                    "+" | "*" | "<<" | "|" | "^" | "%" => growing(visiting, true, |visiting| {
                         let a = self.bounded(left, comparisons, visiting, depth + 1)?;
                         let b = self.bounded(right, comparisons, visiting, depth + 1)?;
                         Ok(a.or(b))
-                    }
+                    }),
                     _ => Err(node),
                 }
             }
@@ -294,15 +344,23 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if is_arithmetic_call(name) {
                     // `__umul24(y, w) + x`, `max(a, b)`, casts: bounded when every argument is
-                    let mut bound = None;
-                    for argument in arguments {
-                        bound =
-                            bound.or(self.bounded(argument, comparisons, visiting, depth + 1)?);
-                    }
-                    return Ok(bound);
+                    return growing(visiting, true, |visiting| {
+                        let mut bound = None;
+                        for argument in arguments {
+                            bound = bound.or(self.bounded(
+                                argument,
+                                comparisons,
+                                visiting,
+                                depth + 1,
+                            )?);
+                        }
+                        Ok(bound)
+                    });
                 }
-                self.bounded_helper_call(node, comparisons, visiting, depth)
-                    .unwrap_or(Err(node))
+                growing(visiting, true, |visiting| {
+                    self.bounded_helper_call(node, comparisons, visiting, depth)
+                })
+                .unwrap_or(Err(node))
             }
             "conditional_expression" => {
                 let condition = node.field("condition");
@@ -390,9 +448,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 matched.fill(false);
                 // each guarded term takes the first equal term not taken yet
+                // a local that starts as the guarded term and takes only uniform steps is that
+                // term plus a per-block amount (`b` of `for (a = a0, b = b0; ...; a += sa, b +=
+                // sb)` under `b0 + tx < w`)
                 let all_found = guarded.iter().all(|(text, _)| {
-                    let unmatched =
-                        (0..terms.len()).find(|&at| !matched[at] && terms[at].0 == *text);
+                    let unmatched = (0..terms.len()).find(|&at| {
+                        !matched[at] && (terms[at].0 == *text || self.starts_as(terms[at].1, text))
+                    });
                     unmatched.map(|at| matched[at] = true).is_some()
                 });
                 if !all_found {
@@ -404,7 +466,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .filter(|(_, taken)| !**taken)
                     .all(|((_, term), _)| {
                         let deps = self.expression_deps(*term, 0);
-                        deps.is_uniform() || deps == Deps::BLOCK
+                        deps.is_uniform()
+                            || deps == Deps::BLOCK
+                            || (oriented.relation == Relation::Less
+                                && self.whole_rows(*term, oriented.right))
                     });
                 if rest_is_per_block {
                     return Some(oriented);
@@ -412,6 +477,67 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         None
+    }
+
+    /// Whether the local `term` starts as the expression written `start` and otherwise only
+    /// takes steps by a uniform amount (`+= s`, `++`) where it is read: its value is `start`
+    /// plus a per-block amount.
+    fn starts_as(&self, term: Node<'t>, start: &str) -> bool {
+        if term.node_kind() != "identifier" {
+            return false;
+        }
+        let Some((_, values)) = self.reaching_definitions(term) else {
+            return false;
+        };
+        let mut starts = 0;
+        for value in values {
+            if !crate::model::reaching::updates_itself(value, self.source) {
+                starts += 1;
+                if normalized_text(value, self.source) != start {
+                    return false;
+                }
+                continue;
+            }
+            // `+=` and `++` list their target: the step is what the update adds
+            let Some(update) = value.up() else {
+                return false;
+            };
+            let uniform_step = match update.node_kind() {
+                "update_expression" => text(update, self.source).contains("++"),
+                "assignment_expression" => {
+                    operator(update, self.source) == "+="
+                        && update
+                            .field("right")
+                            .is_some_and(|r| self.expression_deps(r, 0).is_uniform())
+                }
+                _ => false,
+            };
+            if !uniform_step {
+                return false;
+            }
+        }
+        starts == 1
+    }
+
+    /// Whether `term` is whole rows of the extent `width` a column is tested against: `width *
+    /// r` (either order) with `r` the thread's place in its block or uniform. A column below
+    /// `width` plus such rows stays in the rows the block covers.
+    fn whole_rows(&self, term: Node<'t>, width: Node<'t>) -> bool {
+        let term = strip(term, self.source);
+        if term.node_kind() != "binary_expression" || operator(term, self.source) != "*" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (term.field("left"), term.field("right")) else {
+            return false;
+        };
+        let width = normalized_text(width, self.source);
+        [(left, right), (right, left)]
+            .into_iter()
+            .any(|(factor, row)| {
+                let deps = self.expression_deps(row, 0);
+                normalized_text(factor, self.source) == width
+                    && (deps.is_uniform() || deps == Deps::THREAD)
+            })
     }
 
     /// The operands of a chain of `+`, normalized, ignoring literal `0` terms; found once per
@@ -658,4 +784,41 @@ impl<'a, 't> Analyzer<'a, 't> {
             "identifier" | "field_expression" | "qualified_identifier"
         ) && self.expression_deps(node, 0).is_uniform()
     }
+}
+
+/// Marks, among the locals `bounded` is following, a step that can give a larger value than
+/// the one it starts from (a sum, a product, a call, an update in place): a cycle through it
+/// can grow on every trip.
+const GROWS: &str = "\u{1}grows";
+
+/// `f` with a growing step marked while it runs, when `grows`.
+fn growing<R>(visiting: &mut Vec<String>, grows: bool, f: impl FnOnce(&mut Vec<String>) -> R) -> R {
+    if !grows {
+        return f(visiting);
+    }
+    visiting.push(GROWS.to_string());
+    let result = f(visiting);
+    visiting.pop();
+    result
+}
+
+/// Where the local of `key` (see `reaching_definitions`) is first being followed: the same
+/// local and first definition, whatever else reaches this use.
+fn revisited(visiting: &[String], key: &str) -> Option<usize> {
+    let local = key.split('#').next().unwrap_or(key);
+    visiting
+        .iter()
+        .position(|k| k.split('#').next() == Some(local) && k.as_str() != GROWS)
+}
+
+/// The start bytes of the definitions of `key`'s local already being followed, at every use of
+/// it on the way.
+fn followed_definitions(visiting: &[String], key: &str) -> Vec<usize> {
+    let local = key.split('#').next().unwrap_or(key);
+    visiting
+        .iter()
+        .filter_map(|k| k.split_once('#').filter(|(name, _)| *name == local))
+        .flat_map(|(_, starts)| starts.split(','))
+        .filter_map(|start| start.parse().ok())
+        .collect()
 }

@@ -203,3 +203,87 @@ fn normalized_text_is_the_normalized_text() {
     });
     assert!(compared > 20);
 }
+
+#[test]
+fn a_remainder_carried_around_a_loop_keeps_the_bound_of_the_position_it_came_from() {
+    let source = "__global__ void reverse(const float* in, float* out, const int* pitch, const int* flip, int rank, int n) {
+    int flat = blockIdx.x * blockDim.x + threadIdx.x;
+    if (flat >= n) return;
+    int left = flat;
+    int from = 0;
+    for (int d = 0; d < rank; d++) {
+        int carried = left;
+        int q = left / pitch[d];
+        left = carried - q * pitch[d];
+        if (flip[d]) q = pitch[d] - 1 - q;
+        from += q * pitch[d];
+    }
+    out[flat] = in[from];
+}
+";
+    let on = |source: &str, line: usize| -> Vec<&'static str> {
+        statuses(source)
+            .into_iter()
+            .filter(|(l, _)| *l == line)
+            .map(|(_, status)| status)
+            .collect()
+    };
+    // each trip divides or subtracts from what the position left: nothing above it
+    assert_eq!(on(source, 13), ["bounded", "bounded"]);
+    // without the test of the position, what is rebuilt from it is not bounded either
+    let untested = source.replace("if (flat >= n) return;", "");
+    assert_eq!(on(&untested, 13), ["unguarded", "unguarded"]);
+    // a remainder that grows on the way around the loop keeps nothing of the test
+    let growing = source.replace("left = carried - q * pitch[d];", "left = carried * 2 + q;");
+    assert_eq!(on(&growing, 13), ["bounded", "unguarded"]);
+    // divided in place, the remainder handed back at the end of the trip: the use at the top of
+    // the loop is reached by more definitions than the one being divided
+    let in_place = source
+        .replace(
+            "int q = left / pitch[d];",
+            "left = left / pitch[d]; int q = left;",
+        )
+        .replace(
+            "left = carried - q * pitch[d];",
+            "int rest = carried - q * pitch[d];",
+        )
+        .replace(
+            "from += q * pitch[d];",
+            "from += q * pitch[d]; left = rest;",
+        );
+    assert_eq!(on(&in_place, 13), ["bounded", "bounded"]);
+}
+
+#[test]
+fn a_local_stepped_from_a_tested_column_keeps_its_test() {
+    let source = "__global__ void pairs(const float* a, int wa, const float* b, int wb, int rows, float* out) {
+    int a0 = 16 * blockIdx.y;
+    int b0 = 16 * blockIdx.x;
+    bool b_col = b0 + threadIdx.x < wb;
+    float s = 0.0f;
+    for (int ai = a0, bi = b0; ai <= a0 + (rows - 1) * wa; ai += 16 * wa, bi += 16 * wb) {
+        if (ai / wa + threadIdx.y < rows) {
+            s += b_col ? b[bi + wb * threadIdx.y + threadIdx.x] : 0.0f;
+        }
+    }
+    out[0] = s;
+}
+";
+    let on = |source: &str, line: usize| -> Vec<&'static str> {
+        statuses(source)
+            .into_iter()
+            .filter(|(l, _)| *l == line)
+            .map(|(_, status)| status)
+            .collect()
+    };
+    // `bi` is `b0` plus whole tiles of rows, and `b0 + threadIdx.x` is tested against the width
+    assert_eq!(on(source, 8), ["bounded"]);
+    // rows of another width than the tested one carry the column past it
+    let narrow = source.replace("b[bi + wb * threadIdx.y", "b[bi + 16 * threadIdx.y");
+    assert_eq!(on(&narrow, 8), ["unguarded"]);
+    // without the column test, nothing bounds the column
+    let untested = source
+        .replace("s += b_col ? b[", "s += b[")
+        .replace("] : 0.0f;", "];");
+    assert_eq!(on(&untested, 8), ["unguarded"]);
+}

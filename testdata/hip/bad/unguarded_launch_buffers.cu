@@ -24,21 +24,21 @@ void launchAll(int gridSize, int blockSize, int n, bool wide) {
     float* slots = nullptr;
     // one float per block, but every thread writes its own slot
     if (hipMalloc((void**)&slots, gridSize * sizeof(float)) != hipSuccess) return;
-    hipLaunchKernelGGL(writeSlots, gridSize, blockSize, 0, 0, slots);
+    writeSlots<<<gridSize, blockSize>>>(slots);
     if (hipGetLastError() != hipSuccess) printf("writeSlots failed\n");
 
     float *in = nullptr, *out = nullptr;
     if (hipMalloc((void**)&in, gridSize * blockSize * sizeof(float)) != hipSuccess) return;
     if (hipMalloc((void**)&out, gridSize * blockSize * sizeof(float)) != hipSuccess) return;
     if (hipMemset(in, 0, gridSize * blockSize * sizeof(float)) != hipSuccess) return;
-    hipLaunchKernelGGL(readAhead, gridSize, blockSize, 0, 0, in, out);
+    readAhead<<<gridSize, blockSize>>>(in, out);
     if (hipGetLastError() != hipSuccess) printf("readAhead failed\n");
 
     float* data = nullptr;
     if (hipMalloc((void**)&data, n * sizeof(float)) != hipSuccess) return;
     int blocks = n / 256;
     if (wide) blocks = (n + 255) / 256; // rounded up on this path only
-    hipLaunchKernelGGL(fill, blocks, 256, 0, 0, data, n);
+    fill<<<blocks, 256>>>(data, n);
     if (hipGetLastError() != hipSuccess) printf("fill failed\n");
 
     hipError_t freed = hipFree(slots);
@@ -57,6 +57,6 @@ __global__ void negateAll(float* values)
 
 void negate(float* d_values, int n)
 {
-    hipLaunchKernelGGL(negateAll, (n + 255) / 256, 256, 0, 0, d_values);
+    negateAll<<<(n + 255) / 256, 256>>>(d_values);
     if (hipGetLastError() != hipSuccess) printf("negateAll failed\n");
 }

@@ -65,18 +65,18 @@ int main() {
     HIP_CHECK(hipGetDevice(&device));
     HIP_CHECK(hipDeviceGetAttribute(&numSMs, hipDevAttrMultiProcessorCount, device));
 
-    hipLaunchKernelGGL(saxpy, 32 * numSMs, 256, 0, 0, n, 2.0f, d_x, d_y);
+    saxpy<<<32 * numSMs, 256>>>(n, 2.0f, d_x, d_y);
     HIP_CHECK(hipGetLastError());
 
-    hipLaunchKernelGGL(scaleInPlace, 4 * numSMs, 512, 0, 0, d_y, 0.5f, static_cast<size_t>(n));
+    scaleInPlace<<<4 * numSMs, 512>>>(d_y, 0.5f, static_cast<size_t>(n));
     HIP_CHECK(hipGetLastError());
 
     const int threads = 256;
     const int blocks = (n + threads - 1) / threads;
-    hipLaunchKernelGGL(relu, blocks, threads, 0, 0, d_y, d_out, n);
+    relu<<<blocks, threads>>>(d_y, d_out, n);
     HIP_CHECK(hipGetLastError());
 
-    hipLaunchKernelGGL(clampValues, blocks, threads, 0, 0, d_out, 0.0f, 1.0f, n);
+    clampValues<<<blocks, threads>>>(d_out, 0.0f, 1.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -37,8 +37,8 @@ __global__ void countAfterReset(const float* in, int* out) {
 }
 
 void launch(const float* in, float* out, int* counts, int n) {
-    smoothAfterBarrier<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(smoothAfterBarrier, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    countAfterReset<<<n / BLOCK, BLOCK>>>(in, counts);
+    hipLaunchKernelGGL(countAfterReset, n / BLOCK, BLOCK, 0, 0, in, counts);
     if (hipGetLastError() != hipSuccess) return;
 }

@@ -25,8 +25,8 @@ __global__ void refreshTile(const float* in, float* out) {
 }
 
 void launch(const int* counts, const float* in, int* outCounts, float* out, int n) {
-    hipLaunchKernelGGL(keepOffset, n / BLOCK, BLOCK, 0, 0, counts, outCounts);
+    keepOffset<<<n / BLOCK, BLOCK>>>(counts, outCounts);
     if (hipGetLastError() != hipSuccess) return;
-    hipLaunchKernelGGL(refreshTile, n / BLOCK, BLOCK, 0, 0, in, out);
+    refreshTile<<<n / BLOCK, BLOCK>>>(in, out);
     if (hipGetLastError() != hipSuccess) return;
 }

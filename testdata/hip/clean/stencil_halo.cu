@@ -71,9 +71,9 @@ int main() {
     // Boundary elements are not written by smooth3; start from zeros.
     HIP_CHECK(hipMemset(d_smooth, 0, n * sizeof(float)));
 
-    hipLaunchKernelGGL(smooth3, (n + BLOCK - 1) / BLOCK, BLOCK, 0, 0, d_in, d_smooth, n);
+    smooth3<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_in, d_smooth, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(stencil1dShared, (n + BLOCK - 1) / BLOCK, BLOCK, 0, 0, d_smooth, d_out, n);
+    stencil1dShared<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_smooth, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_out.data(), d_out, n * sizeof(float), hipMemcpyDeviceToHost));
     printf("out[10] = %f\n", h_out[10]);
@@ -94,7 +94,7 @@ int main() {
     dim3 block(16, 16);
     dim3 grid((width + 15) / 16, (height + 15) / 16);
     for (int step = 0; step < 100; ++step) {
-        hipLaunchKernelGGL(heat2d, grid, block, 0, 0, d_t, d_tNew, width, height, 0.2f);
+        heat2d<<<grid, block>>>(d_t, d_tNew, width, height, 0.2f);
         HIP_CHECK(hipGetLastError());
         float* tmp = d_t;
         d_t = d_tNew;

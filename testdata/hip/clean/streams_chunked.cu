@@ -53,7 +53,7 @@ int main() {
     for (int s = 0; s < kStreams; ++s) {
         const size_t offset = (size_t)s * chunk;
         HIP_CHECK(hipMemcpyAsync(d_x + offset, h_x + offset, chunkBytes, hipMemcpyHostToDevice, streams[s]));
-        hipLaunchKernelGGL(polynomial, (chunk + 255) / 256, 256, 0, streams[s], d_x + offset, d_y + offset, chunk);
+        polynomial<<<(chunk + 255) / 256, 256, 0, streams[s]>>>(d_x + offset, d_y + offset, chunk);
         HIP_CHECK(hipGetLastError());
         HIP_CHECK(hipMemcpyAsync(h_y + offset, d_y + offset, chunkBytes, hipMemcpyDeviceToHost, streams[s]));
     }

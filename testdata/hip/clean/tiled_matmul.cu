@@ -73,7 +73,7 @@ int main() {
 
     dim3 threads(TILE, TILE);
     dim3 blocks((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
-    matmulTiled<<<blocks, threads>>>(d_A, d_B, d_C, M, N, K);
+    hipLaunchKernelGGL(matmulTiled, blocks, threads, 0, 0, d_A, d_B, d_C, M, N, K);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_C.data(), d_C, h_C.size() * sizeof(float), hipMemcpyDeviceToHost));

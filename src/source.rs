@@ -1897,6 +1897,13 @@ fn supply_statement_semicolons(bytes: &mut [u8], tokens: &[Token], matching: &[O
         let next_is_statement_start = match next {
             None => true,
             Some(t) if !t.line_start => false,
+            // `const int n = ...;` declares; `const {`, `const override` qualify a declarator
+            Some(t) if &bytes[t.start..t.end] == b"const" => {
+                tokens.get(close + 2).is_some_and(|u| {
+                    u.kind == TokenKind::Identifier
+                        && !is_declarator_qualifier(&bytes[u.start..u.end])
+                })
+            }
             Some(t) => match t.kind {
                 TokenKind::Identifier => !matches!(
                     &bytes[t.start..t.end],
@@ -1921,6 +1928,21 @@ fn supply_statement_semicolons(bytes: &mut [u8], tokens: &[Token], matching: &[O
             bytes[position] = b';';
         }
     }
+}
+
+/// Words that follow a function declarator's `const`: `f() const override`, `f() const noexcept`.
+fn is_declarator_qualifier(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"override"
+            | b"final"
+            | b"noexcept"
+            | b"throw"
+            | b"try"
+            | b"volatile"
+            | b"requires"
+            | b"mutable"
+    )
 }
 
 fn semicolon_position(bytes: &[u8], after: usize) -> Option<usize> {
@@ -2136,6 +2158,18 @@ mod tests {
         );
         assert!(view.text.contains("CHECK_LAST()\n; g();"), "{}", view.text);
         assert!(parses_cleanly(&view));
+        // a declaration of a constant after the call is a statement; a declarator's `const` is not
+        let text = "void f(float* p) {\n  CHECK(cudaFree(p))\n  const int n = 4;\n}\n";
+        let view = preprocess(text, &[]);
+        assert!(
+            view.text.contains("CHECK(cudaFree(p))\n; const int n = 4;"),
+            "{}",
+            view.text
+        );
+        assert!(parses_cleanly(&view), "{}", view.text);
+        let text = "struct S {\n  int v() { return 1; }\n  get(int i)\n  const { return i; }\n  int w() { return 2; }\n  at(int i)\n  const override;\n};\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text, text);
         // a call that continues on the next line, or a loop macro with a body, gets none
         let text = "void f() {\n  x = g(a)\n    + 1;\n  LOOP(i, n) {\n  }\n}\n";
         let view = preprocess(text, &[]);

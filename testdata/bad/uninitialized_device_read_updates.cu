@@ -58,6 +58,23 @@ __global__ void sumPartials(const float* partial, float* out, int count) {
     }
 }
 
+// the address written as the buffer plus an offset
+__global__ void countPerGroup(const int* key, int* counts, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(counts + key[i], 1);
+    }
+}
+
+__global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        for (int c = 0; c < cols; ++c) {
+            *(rowSums + r) += in[r * cols + c];
+        }
+    }
+}
+
 static void launchDot(const float* d_a, const float* d_b, float* d_result, int n) {
     dot<<<(n + 255) / 256, 256>>>(d_a, d_b, d_result, n);
     CUDA_CHECK(cudaGetLastError());
@@ -79,6 +96,8 @@ int main() {
     unsigned char* d_pixels = nullptr;
     unsigned int* d_bins = nullptr;
     Accum* d_acc = nullptr;
+    int* d_counts = nullptr;
+    float* d_rowSums = nullptr;
     CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_total, sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_dot, sizeof(float)));
@@ -87,6 +106,8 @@ int main() {
     CUDA_CHECK(cudaMalloc(&d_pixels, n * sizeof(unsigned char)));
     CUDA_CHECK(cudaMalloc(&d_bins, NUM_BINS * sizeof(unsigned int)));
     CUDA_CHECK(cudaMalloc(&d_acc, groups * sizeof(Accum)));
+    CUDA_CHECK(cudaMalloc(&d_counts, groups * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_rowSums, groups * sizeof(float)));
     CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_key, h_key.data(), n * sizeof(int), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_pixels, h_pixels.data(), n * sizeof(unsigned char), cudaMemcpyHostToDevice));
@@ -102,6 +123,10 @@ int main() {
     launchDot(d_in, d_in, d_dot, n); // expect: uninitialized-device-read
     sumPartials<<<1, 1>>>(d_in, d_sum, groups); // expect: uninitialized-device-read
     CUDA_CHECK(cudaGetLastError());
+    countPerGroup<<<(n + 255) / 256, 256>>>(d_key, d_counts, n); // expect: uninitialized-device-read
+    CUDA_CHECK(cudaGetLastError());
+    addRows<<<1, groups>>>(d_in, d_rowSums, groups, n / groups); // expect: uninitialized-device-read
+    CUDA_CHECK(cudaGetLastError());
 
     float total = 0.0f, product = 0.0f;
     CUDA_CHECK(cudaMemcpy(&total, d_total, sizeof(float), cudaMemcpyDeviceToHost));
@@ -115,5 +140,7 @@ int main() {
     CUDA_CHECK(cudaFree(d_pixels));
     CUDA_CHECK(cudaFree(d_bins));
     CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_rowSums));
     return 0;
 }

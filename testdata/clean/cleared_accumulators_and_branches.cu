@@ -39,6 +39,23 @@ __global__ void resetAndCount(unsigned int* counter, const float* in, int n) {
     }
 }
 
+__global__ void countPerGroup(const int* key, int* counts, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(counts + key[i], 1);
+    }
+}
+
+__global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        *(rowSums + r) = 0.0f;
+        for (int c = 0; c < cols; ++c) {
+            *(rowSums + r) += in[r * cols + c];
+        }
+    }
+}
+
 static void launchScale(float* d_data, float s, int n) {
     scaleInPlace<<<(n + 255) / 256, 256>>>(d_data, s, n);
     CUDA_CHECK(cudaGetLastError());
@@ -67,9 +84,29 @@ static void accumulate(const std::vector<float>& h_in, const std::vector<unsigne
     resetAndCount<<<1, 1>>>(d_count, d_in, n);
     CUDA_CHECK(cudaGetLastError());
 
+    // counters cleared before the atomic updates; row sums the kernel starts at zero itself
+    const int groups = 64;
+    std::vector<int> h_key(n);
+    for (int i = 0; i < n; ++i) h_key[i] = i % groups;
+    int* d_key = nullptr;
+    int* d_counts = nullptr;
+    float* d_rowSums = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_key, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_counts, groups * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_rowSums, groups * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_key, h_key.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_counts, 0, groups * sizeof(int)));
+    countPerGroup<<<(n + 255) / 256, 256>>>(d_key, d_counts, n);
+    CUDA_CHECK(cudaGetLastError());
+    addRows<<<1, groups>>>(d_in, d_rowSums, groups, n / groups);
+    CUDA_CHECK(cudaGetLastError());
+
     float total = 0.0f;
     CUDA_CHECK(cudaMemcpy(&total, d_total, sizeof(float), cudaMemcpyDeviceToHost));
     printf("total = %f\n", total);
+    CUDA_CHECK(cudaFree(d_key));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_rowSums));
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_total));
     CUDA_CHECK(cudaFree(d_pixels));

@@ -119,20 +119,36 @@ pub fn summarize_kernel<'t>(
             .iter()
             .position(|p| p.is_pointer && p.name == name)
     };
+    // the parameter an address is computed from: `p`, `p + k`, `k + p`, `p - k`
+    let address_base = |node: Node| -> Option<usize> {
+        let node = strip(node, model.source);
+        if node.node_kind() == "binary_expression" {
+            return match operator(node, model.source) {
+                "+" => node
+                    .field("left")
+                    .and_then(pointer_parameter)
+                    .or_else(|| node.field("right").and_then(pointer_parameter)),
+                "-" => node.field("left").and_then(pointer_parameter),
+                _ => None,
+            };
+        }
+        pointer_parameter(node)
+    };
     // a pointer handed whole to another function (`f(p)`) may be written there; an atomic
-    // read-modify-write (`atomicAdd(p, v)`, `atomicMax(&p[i], v)`) reads what it holds first
+    // read-modify-write (`atomicAdd(p, v)`, `atomicAdd(p + k, v)`, `atomicMax(&p[i], v)`) reads
+    // what it holds first
     walk_iterative(function.body, |node| {
         if node.node_kind() == "call_expression" {
             if let Some(target) = atomic_update_target(node, model.source) {
-                if let Some(index) = pointer_parameter(target) {
+                if let Some(index) = address_base(target) {
                     parameters[index].reads = true;
                 }
                 return false;
             }
         }
-        // `*p += v`, `v = *p`: the element `p` points at, read; `*p = v` writes it
+        // `*p += v`, `v = *(p + k)`: the element the address points at, read; `*p = v` writes it
         if node.node_kind() == "pointer_expression" && operator(node, model.source) == "*" {
-            if let Some(index) = node.field("argument").and_then(pointer_parameter) {
+            if let Some(index) = node.field("argument").and_then(address_base) {
                 match dereference_kind(node, model.source) {
                     AccessKind::Write => parameters[index].plain_writes = true,
                     AccessKind::Read | AccessKind::ReadWrite => parameters[index].reads = true,

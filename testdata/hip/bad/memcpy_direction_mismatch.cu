@@ -14,6 +14,17 @@
         }                                                                     \
     } while (0)
 
+// a check written as a block, used without `;` after the call (as some books write it)
+#define CHECK(call)                                                           \
+{                                                                             \
+    const hipError_t status_ = call;                                         \
+    if (status_ != hipSuccess)                                               \
+    {                                                                         \
+        printf("%s:%d: %s\n", __FILE__, __LINE__, hipGetErrorString(status_)); \
+        exit(1);                                                              \
+    }                                                                         \
+}
+
 __global__ void square(const float* in, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -56,12 +67,33 @@ static void asyncUpload(const float* h_src, int n, hipStream_t stream) {
     HIP_CHECK(hipFree(d_dst));
 }
 
+// the call before a constant's declaration is a statement of its own
+static void squareUnchecked(const float* h_in, float* h_out, const int n)
+{
+    const size_t bytes = sizeof(float) * n;
+    float *d_in, *d_out;
+    CHECK(hipMalloc((void**)&d_in, bytes))
+    CHECK(hipMalloc((void**)&d_out, bytes))
+    CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyDeviceToHost)) // expect: memcpy-direction-mismatch
+    const int block_size = 128;
+    const int grid_size = (n + block_size - 1) / block_size;
+    square<<<grid_size, block_size>>>(d_in, d_out, n);
+    CHECK(hipGetLastError())
+    CHECK(hipMemcpy(d_out, h_out, bytes, hipMemcpyDeviceToHost)) // expect: memcpy-direction-mismatch
+    const float first = h_out[0];
+    printf("%f\n", first);
+    CHECK(hipFree(d_in))
+    CHECK(hipFree(d_out))
+}
+
 int main() {
     const int n = 2048;
     std::vector<float> h(n);
     for (int i = 0; i < n; ++i) h[i] = static_cast<float>(rand() % 100) / 7.0f;
     printf("round trip ok: %d\n", roundTrip(h) ? 1 : 0);
     squareOnDevice(h.data(), n);
+    std::vector<float> squares(n);
+    squareUnchecked(h.data(), squares.data(), n);
     hipStream_t stream;
     HIP_CHECK(hipStreamCreate(&stream));
     asyncUpload(h.data(), n, stream);

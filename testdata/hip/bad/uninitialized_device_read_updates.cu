@@ -58,6 +58,23 @@ __global__ void sumPartials(const float* partial, float* out, int count) {
     }
 }
 
+// the address written as the buffer plus an offset
+__global__ void countPerGroup(const int* key, int* counts, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(counts + key[i], 1);
+    }
+}
+
+__global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        for (int c = 0; c < cols; ++c) {
+            *(rowSums + r) += in[r * cols + c];
+        }
+    }
+}
+
 static void launchDot(const float* d_a, const float* d_b, float* d_result, int n) {
     hipLaunchKernelGGL(dot, (n + 255) / 256, 256, 0, 0, d_a, d_b, d_result, n);
     HIP_CHECK(hipGetLastError());
@@ -79,6 +96,8 @@ int main() {
     unsigned char* d_pixels = nullptr;
     unsigned int* d_bins = nullptr;
     Accum* d_acc = nullptr;
+    int* d_counts = nullptr;
+    float* d_rowSums = nullptr;
     HIP_CHECK(hipMalloc(&d_in, n * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_total, sizeof(float)));
     HIP_CHECK(hipMalloc(&d_dot, sizeof(float)));
@@ -87,6 +106,8 @@ int main() {
     HIP_CHECK(hipMalloc(&d_pixels, n * sizeof(unsigned char)));
     HIP_CHECK(hipMalloc(&d_bins, NUM_BINS * sizeof(unsigned int)));
     HIP_CHECK(hipMalloc(&d_acc, groups * sizeof(Accum)));
+    HIP_CHECK(hipMalloc(&d_counts, groups * sizeof(int)));
+    HIP_CHECK(hipMalloc(&d_rowSums, groups * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), n * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_key, h_key.data(), n * sizeof(int), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_pixels, h_pixels.data(), n * sizeof(unsigned char), hipMemcpyHostToDevice));
@@ -102,6 +123,10 @@ int main() {
     launchDot(d_in, d_in, d_dot, n); // expect: uninitialized-device-read
     hipLaunchKernelGGL(sumPartials, 1, 1, 0, 0, d_in, d_sum, groups); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(countPerGroup, (n + 255) / 256, 256, 0, 0, d_key, d_counts, n); // expect: uninitialized-device-read
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(addRows, 1, groups, 0, 0, d_in, d_rowSums, groups, n / groups); // expect: uninitialized-device-read
+    HIP_CHECK(hipGetLastError());
 
     float total = 0.0f, product = 0.0f;
     HIP_CHECK(hipMemcpy(&total, d_total, sizeof(float), hipMemcpyDeviceToHost));
@@ -115,5 +140,7 @@ int main() {
     HIP_CHECK(hipFree(d_pixels));
     HIP_CHECK(hipFree(d_bins));
     HIP_CHECK(hipFree(d_acc));
+    HIP_CHECK(hipFree(d_counts));
+    HIP_CHECK(hipFree(d_rowSums));
     return 0;
 }

@@ -39,6 +39,23 @@ __global__ void resetAndCount(unsigned int* counter, const float* in, int n) {
     }
 }
 
+__global__ void countPerGroup(const int* key, int* counts, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(counts + key[i], 1);
+    }
+}
+
+__global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        *(rowSums + r) = 0.0f;
+        for (int c = 0; c < cols; ++c) {
+            *(rowSums + r) += in[r * cols + c];
+        }
+    }
+}
+
 static void launchScale(float* d_data, float s, int n) {
     hipLaunchKernelGGL(scaleInPlace, (n + 255) / 256, 256, 0, 0, d_data, s, n);
     HIP_CHECK(hipGetLastError());
@@ -67,9 +84,29 @@ static void accumulate(const std::vector<float>& h_in, const std::vector<unsigne
     hipLaunchKernelGGL(resetAndCount, 1, 1, 0, 0, d_count, d_in, n);
     HIP_CHECK(hipGetLastError());
 
+    // counters cleared before the atomic updates; row sums the kernel starts at zero itself
+    const int groups = 64;
+    std::vector<int> h_key(n);
+    for (int i = 0; i < n; ++i) h_key[i] = i % groups;
+    int* d_key = nullptr;
+    int* d_counts = nullptr;
+    float* d_rowSums = nullptr;
+    HIP_CHECK(hipMalloc(&d_key, n * sizeof(int)));
+    HIP_CHECK(hipMalloc(&d_counts, groups * sizeof(int)));
+    HIP_CHECK(hipMalloc(&d_rowSums, groups * sizeof(float)));
+    HIP_CHECK(hipMemcpy(d_key, h_key.data(), n * sizeof(int), hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemset(d_counts, 0, groups * sizeof(int)));
+    hipLaunchKernelGGL(countPerGroup, (n + 255) / 256, 256, 0, 0, d_key, d_counts, n);
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(addRows, 1, groups, 0, 0, d_in, d_rowSums, groups, n / groups);
+    HIP_CHECK(hipGetLastError());
+
     float total = 0.0f;
     HIP_CHECK(hipMemcpy(&total, d_total, sizeof(float), hipMemcpyDeviceToHost));
     printf("total = %f\n", total);
+    HIP_CHECK(hipFree(d_key));
+    HIP_CHECK(hipFree(d_counts));
+    HIP_CHECK(hipFree(d_rowSums));
     HIP_CHECK(hipFree(d_in));
     HIP_CHECK(hipFree(d_total));
     HIP_CHECK(hipFree(d_pixels));

@@ -1250,6 +1250,14 @@ fn neutralise_macros(
     neutralised: &mut Vec<Neutralised>,
 ) {
     let src = text.as_bytes();
+    // the first bytes the qualifier macros start with: most words start with none of them, and
+    // are passed over without hashing them
+    let mut first_bytes = [false; 256];
+    for name in qualifier_macros.keys() {
+        if let Some(first) = name.bytes().next() {
+            first_bytes[usize::from(first)] = true;
+        }
+    }
     let mut i = 0;
     while i < src.len() {
         let b = src[i];
@@ -1294,7 +1302,10 @@ fn neutralise_macros(
                 }
             } else if word == "__restrict" {
                 blank(bytes, start..i);
-            } else if let Some(expansion) = qualifier_macros.get(word) {
+            } else if let Some(expansion) = first_bytes[usize::from(b)]
+                .then(|| qualifier_macros.get(word))
+                .flatten()
+            {
                 if !is_inside_directive(text, start) {
                     blank(bytes, start..i);
                     neutralised.push(Neutralised {

@@ -138,7 +138,9 @@ pub fn summarize_kernel<'t>(
     // read-modify-write (`atomicAdd(p, v)`, `atomicAdd(p + k, v)`, `atomicMax(&p[i], v)`) reads
     // what it holds first
     walk_iterative(function.body, |node| {
-        if node.node_kind() == "call_expression" {
+        // the kind read once per node: this walk visits every node of every kernel
+        let kind = node.node_kind();
+        if kind == "call_expression" {
             if let Some(target) = atomic_update_target(node, model.source) {
                 if let Some(index) = address_base(target) {
                     parameters[index].reads = true;
@@ -147,7 +149,7 @@ pub fn summarize_kernel<'t>(
             }
         }
         // `*p += v`, `v = *(p + k)`: the element the address points at, read; `*p = v` writes it
-        if node.node_kind() == "pointer_expression" && operator(node, model.source) == "*" {
+        if kind == "pointer_expression" && operator(node, model.source) == "*" {
             if let Some(index) = node.field("argument").and_then(address_base) {
                 match dereference_kind(node, model.source) {
                     AccessKind::Write => parameters[index].plain_writes = true,
@@ -155,7 +157,7 @@ pub fn summarize_kernel<'t>(
                 }
             }
         }
-        if node.node_kind() == "argument_list" {
+        if kind == "argument_list" {
             for argument in named_children(node) {
                 let mut argument = strip(argument, model.source);
                 if argument.node_kind() == "binary_expression" {

@@ -24,6 +24,11 @@ pub(super) struct Locals<'t> {
     pub(super) file_constants: HashMap<&'t str, Node<'t>>,
     /// The function body they were read from.
     pub(super) scope: Option<Node<'t>>,
+    /// Every identifier of `scope` by its text, in pre-order (lambdas included), found in one
+    /// walk when first asked (`occurrences`): the launch's size reasoning asks of one name after
+    /// another where it is read and written, and walking the body per name cost more than the
+    /// rest of reading a launch.
+    identifiers: std::cell::OnceCell<HashMap<&'t str, Vec<Node<'t>>>>,
 }
 
 impl<'t> Locals<'t> {
@@ -182,6 +187,25 @@ impl<'t> Locals<'t> {
             true
         });
         locals
+    }
+
+    /// The identifiers of the body (`scope`) spelled `name`, in the order a walk of the body
+    /// meets them; none without a body.
+    pub(super) fn occurrences(&self, name: &str, source: &'t str) -> &[Node<'t>] {
+        let Some(body) = self.scope else {
+            return &[];
+        };
+        let identifiers = self.identifiers.get_or_init(|| {
+            let mut identifiers: HashMap<&'t str, Vec<Node<'t>>> = HashMap::default();
+            syntax::walk_iterative(body, |n| {
+                if n.node_kind() == "identifier" {
+                    identifiers.entry(text(n, source)).or_default().push(n);
+                }
+                true
+            });
+            identifiers
+        });
+        identifiers.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The constants declared at file scope (in namespaces too) of the file holding `body`: each

@@ -447,8 +447,7 @@ fn parameter_factors<'t>(
     file.caller_reads.set(true);
     let calls: Vec<Node<'t>> = file
         .calls_of(&function.name)
-        .iter()
-        .copied()
+        .into_iter()
         .filter(|call| syntax::call_arguments(*call).len() == arity)
         .take(MAX_CALLERS_READ)
         .collect();
@@ -1093,7 +1092,7 @@ fn multiple_of_local<'t>(
         }
     }
     let first = values.iter().min_by_key(|v| v.start_byte())?;
-    reads_follow(body, name, *first, source)
+    reads_follow(locals, body, name, *first, source)
         .then_some(multiple)
         .flatten()
 }
@@ -1132,10 +1131,16 @@ fn has_float_literal(node: Node, source: &str) -> bool {
     found
 }
 
-/// Whether the function whose body is `body` has `name` as a parameter or declares it, and reads
-/// or writes it nowhere before the statement that assigns `first` (other than declaring it
-/// there without a value) nor outside the block holding that statement.
-fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
+/// Whether the function whose body is `body` (the scope of `locals`) has `name` as a parameter
+/// or declares it, and reads or writes it nowhere before the statement that assigns `first`
+/// (other than declaring it there without a value) nor outside the block holding that statement.
+fn reads_follow<'t>(
+    locals: &Locals<'t>,
+    body: Node<'t>,
+    name: &str,
+    first: Node<'t>,
+    source: &'t str,
+) -> bool {
     let mut statement = first;
     while let Some(parent) = statement.up() {
         if parent.node_kind() == "compound_statement" {
@@ -1156,29 +1161,29 @@ fn reads_follow(body: Node, name: &str, first: Node, source: &str) -> bool {
             !declared
         });
     }
-    let mut follows = true;
-    syntax::walk_iterative(body, |n| {
-        if n.node_kind() == "identifier" && text(n, source) == name {
-            let kind = n.up().map(|p| p.node_kind());
-            let declaration = matches!(kind, Some("declaration" | "init_declarator"));
-            declared |= declaration;
-            if n.start_byte() < statement.start_byte() {
-                follows &= kind == Some("declaration");
-            } else {
-                follows &= block.start_byte() <= n.start_byte() && n.end_byte() <= block.end_byte();
-            }
+    // every identifier of the body spelled `name`, as a walk of the body meets them
+    for n in locals.occurrences(name, source) {
+        let kind = n.up().map(|p| p.node_kind());
+        let declaration = matches!(kind, Some("declaration" | "init_declarator"));
+        declared |= declaration;
+        let follows = if n.start_byte() < statement.start_byte() {
+            kind == Some("declaration")
+        } else {
+            block.start_byte() <= n.start_byte() && n.end_byte() <= block.end_byte()
+        };
+        if !follows {
+            return false;
         }
-        follows
-    });
-    follows && declared
+    }
+    declared
 }
 
 /// Whether the local `name` has one value wherever the function reads it: nothing writes it
 /// after its declaration (an assignment, `+=`, `++`, its address taken) after a read of it. A
 /// count padded after the buffer was allocated with it is two values; a count read back from
 /// the device at the top of a loop, then allocated with and launched over, is one in each trip.
-fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
-    let (Some(body), Some(values)) = (locals.scope, locals.values.get(name)) else {
+fn holds_one_value<'t>(locals: &Locals<'t>, name: &str, source: &'t str) -> bool {
+    let (Some(_), Some(values)) = (locals.scope, locals.values.get(name)) else {
         return true;
     };
     let writes: Vec<Node> = values
@@ -1192,14 +1197,11 @@ fn holds_one_value(locals: &Locals, name: &str, source: &str) -> bool {
     let Some(last) = writes.iter().map(|w| w.start_byte()).max() else {
         return true;
     };
-    let mut one = true;
-    syntax::walk_iterative(body, |n| {
-        if n.node_kind() == "identifier" && text(n, source) == name && n.start_byte() < last {
-            one &= is_written_name(n, source);
-        }
-        one
-    });
-    one
+    locals
+        .occurrences(name, source)
+        .iter()
+        .filter(|n| n.start_byte() < last)
+        .all(|n| is_written_name(*n, source))
 }
 
 /// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.
@@ -1634,9 +1636,6 @@ pub struct FileScope<'t> {
     /// Whether a launch looked for a member's allocations anywhere in the file since the last
     /// `take_member_reads` (what the launches of a function read, for reusing them).
     member_reads: std::cell::Cell<bool>,
-    /// The file's calls by callee name, found in one walk when a launch first asks what the
-    /// callers of its function pass.
-    calls: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>>>,
     /// Whether a launch read what the callers of its function pass since the last
     /// `take_caller_reads`.
     caller_reads: std::cell::Cell<bool>,
@@ -1695,29 +1694,31 @@ impl<'t> FileScope<'t> {
             all: std::cell::OnceCell::new(),
             constants: std::cell::OnceCell::new(),
             member_reads: std::cell::Cell::new(false),
-            calls: std::cell::OnceCell::new(),
             caller_reads: std::cell::Cell::new(false),
         }
     }
 
-    /// The calls of the function named `name` anywhere in the file.
-    fn calls_of(&self, name: &str) -> &[Node<'t>] {
-        let calls = self.calls.get_or_init(|| {
-            let mut calls: rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>> = Default::default();
-            syntax::walk_iterative(self.root, |node| {
-                if node.node_kind() == "call_expression" {
-                    if let Some(function) = node.field("function") {
-                        calls
-                            .entry(grid::callee_name(function, self.source))
-                            .or_default()
-                            .push(node);
+    /// The calls of the function named `name` anywhere in the file, in file order. Only the
+    /// nodes whose text holds the name are entered (a call's callee is part of its text): most
+    /// of a file never names the function, and walking all of it cost as much as reading the
+    /// file's launches.
+    fn calls_of(&self, name: &str) -> Vec<Node<'t>> {
+        let source = self.source;
+        let mut calls = Vec::new();
+        syntax::walk_iterative(self.root, |node| {
+            if !text(node, source).contains(name) {
+                return false;
+            }
+            if node.node_kind() == "call_expression" {
+                if let Some(function) = node.field("function") {
+                    if grid::callee_name(function, source) == name {
+                        calls.push(node);
                     }
                 }
-                true
-            });
-            calls
+            }
+            true
         });
-        calls.get(name).map_or(&[], Vec::as_slice)
+        calls
     }
 
     /// Whether a launch read what the callers of its function pass since the last call; clears
@@ -1732,15 +1733,38 @@ impl<'t> FileScope<'t> {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
         for call in self.calls_of(name) {
-            enclosing_function(*call)
+            enclosing_function(call)
                 .map(|caller| text(caller, self.source))
                 .hash(&mut hasher);
         }
         hasher.finish()
     }
 
+    /// The file's device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`), in
+    /// file order. Only the nodes whose text names an allocation are entered (the callee is
+    /// part of a call's text): most code allocates nothing, and the rest allocates in a few
+    /// statements.
     fn all(&self) -> &[Allocated<'t>] {
-        self.all.get_or_init(|| self.collect(self.root))
+        self.all.get_or_init(|| {
+            let source = self.source;
+            let mut found = Vec::new();
+            syntax::walk_iterative(self.root, |node| {
+                let written = text(node, source);
+                if !(written.contains("cudaMalloc") || written.contains("hipMalloc")) {
+                    return false;
+                }
+                if node.node_kind() == "call_expression" {
+                    if let Some(allocated) = node
+                        .field("function")
+                        .and_then(|function| allocation(node, function, source))
+                    {
+                        found.push(allocated);
+                    }
+                }
+                true
+            });
+            found
+        })
     }
 
     /// The file-scope constants, read once for every launching function of the file.
@@ -1805,46 +1829,24 @@ impl<'t> FileScope<'t> {
         }
         hasher.finish()
     }
+}
 
-    fn collect(&self, scope: Node<'t>) -> Vec<Allocated<'t>> {
-        let source = self.source;
-        let mut found = Vec::new();
-        // most code allocates nothing: a look at the text spares the walk
-        if !source
-            .get(scope.byte_range())
-            .is_some_and(|t| t.contains("cudaMalloc") || t.contains("hipMalloc"))
-        {
-            return found;
-        }
-        syntax::walk_iterative(scope, |node| {
-            if node.node_kind() != "call_expression" {
-                return true;
-            }
-            let callee = node
-                .field("function")
-                .map(|f| text(f, source))
-                .unwrap_or("");
-            if !matches!(
-                super::runtime::cuda_name(callee).as_ref(),
-                "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
-            ) {
-                return true;
-            }
-            let arguments = syntax::call_arguments(node);
-            if let Some(target) = arguments
-                .first()
-                .and_then(|t| syntax::address_operand(*t, source))
-            {
-                found.push(Allocated {
-                    target: normalized(target, source),
-                    call: node,
-                    size: arguments.get(1).copied(),
-                });
-            }
-            true
-        });
-        found
+/// The device allocation `call` (whose callee is `function`) makes: `cudaMalloc(&target, size)`,
+/// `cudaMallocManaged`, `cudaMallocAsync` (or HIP's), with the pointer it writes.
+fn allocation<'t>(call: Node<'t>, function: Node<'t>, source: &str) -> Option<Allocated<'t>> {
+    if !matches!(
+        super::runtime::cuda_name(text(function, source)).as_ref(),
+        "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync"
+    ) {
+        return None;
     }
+    let arguments = syntax::call_arguments(call);
+    let target = syntax::address_operand(*arguments.first()?, source)?;
+    Some(Allocated {
+        target: normalized(target, source),
+        call,
+        size: arguments.get(1).copied(),
+    })
 }
 
 /// What the launch's function says of its names, for the model's size evaluator.

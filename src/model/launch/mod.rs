@@ -447,7 +447,8 @@ fn parameter_factors<'t>(
     file.caller_reads.set(true);
     let calls: Vec<Node<'t>> = file
         .calls_of(&function.name)
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|call| syntax::call_arguments(*call).len() == arity)
         .take(MAX_CALLERS_READ)
         .collect();
@@ -1631,11 +1632,16 @@ fn per_thread_unit<'t>(
 pub struct FileScope<'t> {
     root: Node<'t>,
     source: &'t str,
-    all: std::cell::OnceCell<Vec<Allocated<'t>>>,
+    /// Whether the file's text names an allocation at all: most code allocates nothing, and a
+    /// look at the text spares the walk.
+    allocates: std::cell::OnceCell<bool>,
     constants: std::cell::OnceCell<Locals<'t>>,
     /// Whether a launch looked for a member's allocations anywhere in the file since the last
     /// `take_member_reads` (what the launches of a function read, for reusing them).
     member_reads: std::cell::Cell<bool>,
+    /// The file's calls, found in one walk when a launch first asks for its allocations or what
+    /// the callers of its function pass.
+    calls: std::cell::OnceCell<FileCalls<'t>>,
     /// Whether a launch read what the callers of its function pass since the last
     /// `take_caller_reads`.
     caller_reads: std::cell::Cell<bool>,
@@ -1686,39 +1692,75 @@ struct Allocated<'t> {
     size: Option<Node<'t>>,
 }
 
+/// The calls of a file, read in one walk: both questions a launch asks of the file's calls
+/// (where its buffers are allocated, what its function's callers pass) cost a walk of the whole
+/// file each when asked apart.
+struct FileCalls<'t> {
+    /// Every call by callee name (`callee_name`).
+    by_callee: rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>>,
+    /// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`), in file
+    /// order; empty when the file's text names no allocation.
+    allocations: Vec<Allocated<'t>>,
+}
+
 impl<'t> FileScope<'t> {
     pub fn new(root: Node<'t>, source: &'t str) -> FileScope<'t> {
         FileScope {
             root,
             source,
-            all: std::cell::OnceCell::new(),
+            allocates: std::cell::OnceCell::new(),
             constants: std::cell::OnceCell::new(),
             member_reads: std::cell::Cell::new(false),
+            calls: std::cell::OnceCell::new(),
             caller_reads: std::cell::Cell::new(false),
         }
     }
 
-    /// The calls of the function named `name` anywhere in the file, in file order. Only the
-    /// nodes whose text holds the name are entered (a call's callee is part of its text): most
-    /// of a file never names the function, and walking all of it cost as much as reading the
-    /// file's launches.
-    fn calls_of(&self, name: &str) -> Vec<Node<'t>> {
-        let source = self.source;
-        let mut calls = Vec::new();
-        syntax::walk_iterative(self.root, |node| {
-            if !text(node, source).contains(name) {
-                return false;
-            }
-            if node.node_kind() == "call_expression" {
-                if let Some(function) = node.field("function") {
-                    if grid::callee_name(function, source) == name {
-                        calls.push(node);
+    /// The calls of the function named `name` anywhere in the file.
+    fn calls_of(&self, name: &str) -> &[Node<'t>] {
+        self.file_calls()
+            .by_callee
+            .get(name)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the file's text names an allocation (`cudaMalloc...`, `hipMalloc...`).
+    fn allocates(&self) -> bool {
+        *self
+            .allocates
+            .get_or_init(|| self.source.contains("cudaMalloc") || self.source.contains("hipMalloc"))
+    }
+
+    /// The file's calls (`FileCalls`), found in one walk on first use.
+    fn file_calls(&self) -> &FileCalls<'t> {
+        self.calls.get_or_init(|| {
+            let source = self.source;
+            let allocates = self.allocates();
+            let mut calls = FileCalls {
+                by_callee: Default::default(),
+                allocations: Vec::new(),
+            };
+            syntax::walk_iterative(self.root, |node| {
+                if node.node_kind() != "call_expression" {
+                    return true;
+                }
+                let Some(function) = node.field("function") else {
+                    return true;
+                };
+                calls
+                    .by_callee
+                    .entry(grid::callee_name(function, source))
+                    .or_default()
+                    .push(node);
+                if allocates {
+                    if let Some(allocated) = allocation(node, function, source) {
+                        calls.allocations.push(allocated);
                     }
                 }
-            }
-            true
-        });
-        calls
+                true
+            });
+            calls
+        })
     }
 
     /// Whether a launch read what the callers of its function pass since the last call; clears
@@ -1733,38 +1775,19 @@ impl<'t> FileScope<'t> {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
         for call in self.calls_of(name) {
-            enclosing_function(call)
+            enclosing_function(*call)
                 .map(|caller| text(caller, self.source))
                 .hash(&mut hasher);
         }
         hasher.finish()
     }
 
-    /// The file's device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`), in
-    /// file order. Only the nodes whose text names an allocation are entered (the callee is
-    /// part of a call's text): most code allocates nothing, and the rest allocates in a few
-    /// statements.
+    /// The file's device allocations, in file order.
     fn all(&self) -> &[Allocated<'t>] {
-        self.all.get_or_init(|| {
-            let source = self.source;
-            let mut found = Vec::new();
-            syntax::walk_iterative(self.root, |node| {
-                let written = text(node, source);
-                if !(written.contains("cudaMalloc") || written.contains("hipMalloc")) {
-                    return false;
-                }
-                if node.node_kind() == "call_expression" {
-                    if let Some(allocated) = node
-                        .field("function")
-                        .and_then(|function| allocation(node, function, source))
-                    {
-                        found.push(allocated);
-                    }
-                }
-                true
-            });
-            found
-        })
+        if !self.allocates() {
+            return &[];
+        }
+        &self.file_calls().allocations
     }
 
     /// The file-scope constants, read once for every launching function of the file.

@@ -1101,6 +1101,32 @@ fn includer_context(path: &std::path::Path) -> Option<(std::path::PathBuf, Vec<S
 fn texture_references(model: &Model) -> Vec<String> {
     let source = model.source;
     let mut names = Vec::new();
+    for item in file_level_items(model) {
+        if item.node_kind() != "declaration" {
+            continue;
+        }
+        let is_texture = item.field("type").is_some_and(|t| {
+            t.node_kind() == "template_type"
+                && t.field("name")
+                    .is_some_and(|n| text(n, source) == "texture")
+        });
+        if !is_texture {
+            continue;
+        }
+        for declarator in named_children(item)
+            .filter(|c| Some(*c) != item.field("type"))
+            .filter(|c| c.node_kind() == "identifier")
+        {
+            names.push(text(declarator, source).to_string());
+        }
+    }
+    names
+}
+
+/// The items at file level and inside namespaces and `extern "C"` blocks (8 deep at most), the
+/// file's first, then each block's in turn.
+fn file_level_items<'t>(model: &Model<'t>) -> Vec<tree_sitter::Node<'t>> {
+    let mut items = Vec::new();
     let mut pending = vec![(model.tree.root_node(), 0)];
     while let Some((parent, depth)) = pending.pop() {
         for item in named_children(parent) {
@@ -1110,27 +1136,11 @@ fn texture_references(model: &Model) -> Vec<String> {
                         pending.push((body, depth + 1));
                     }
                 }
-                "declaration" => {
-                    let is_texture = item.field("type").is_some_and(|t| {
-                        t.node_kind() == "template_type"
-                            && t.field("name")
-                                .is_some_and(|n| text(n, source) == "texture")
-                    });
-                    if !is_texture {
-                        continue;
-                    }
-                    for declarator in named_children(item)
-                        .filter(|c| Some(*c) != item.field("type"))
-                        .filter(|c| c.node_kind() == "identifier")
-                    {
-                        names.push(text(declarator, source).to_string());
-                    }
-                }
-                _ => {}
+                _ => items.push(item),
             }
         }
     }
-    names
+    items
 }
 
 /// A directive's text without the line continuation its last line may end with: `} while (0) \`
@@ -1257,29 +1267,19 @@ fn named_in_code(model: &Model, name: &str, excluded: Range<usize>, device_only:
 fn host_variables(model: &Model) -> Vec<Range<usize>> {
     let source = model.source;
     let mut ranges = Vec::new();
-    let mut pending = vec![(model.tree.root_node(), 0)];
-    while let Some((parent, depth)) = pending.pop() {
-        for item in named_children(parent) {
-            match item.node_kind() {
-                "namespace_definition" | "linkage_specification" if depth < 8 => {
-                    if let Some(body) = item.field("body") {
-                        pending.push((body, depth + 1));
-                    }
-                }
-                "declaration" => {
-                    let item_text = text(item, source);
-                    let is_function = item
-                        .field("declarator")
-                        .is_some_and(|d| d.node_kind() == "function_declarator");
-                    let device_data = ["__constant__", "__device__", "__managed__", "constexpr"]
-                        .iter()
-                        .any(|k| crate::syntax::contains_identifier(item_text, k));
-                    if !is_function && !device_data && !is_named_constant(item, source) {
-                        ranges.push(item.byte_range());
-                    }
-                }
-                _ => {}
-            }
+    for item in file_level_items(model) {
+        if item.node_kind() != "declaration" {
+            continue;
+        }
+        let item_text = text(item, source);
+        let is_function = item
+            .field("declarator")
+            .is_some_and(|d| d.node_kind() == "function_declarator");
+        let device_data = ["__constant__", "__device__", "__managed__", "constexpr"]
+            .iter()
+            .any(|k| crate::syntax::contains_identifier(item_text, k));
+        if !is_function && !device_data && !is_named_constant(item, source) {
+            ranges.push(item.byte_range());
         }
     }
     ranges
@@ -1294,21 +1294,9 @@ fn device_code(model: &Model) -> String {
         .filter(|f| f.kind != FunctionKind::Host)
         .map(|f| text(f.definition, model.source))
         .collect();
-    let mut pending = vec![(model.tree.root_node(), 0)];
-    while let Some((parent, depth)) = pending.pop() {
-        for item in named_children(parent) {
-            match item.node_kind() {
-                "namespace_definition" | "linkage_specification" if depth < 8 => {
-                    if let Some(body) = item.field("body") {
-                        pending.push((body, depth + 1));
-                    }
-                }
-                "declaration" => parts.push(text(item, model.source)),
-                _ if defined_type_name(item, model.source).is_some() => {
-                    parts.push(text(item, model.source))
-                }
-                _ => {}
-            }
+    for item in file_level_items(model) {
+        if item.node_kind() == "declaration" || defined_type_name(item, model.source).is_some() {
+            parts.push(text(item, model.source));
         }
     }
     parts.join("\n")

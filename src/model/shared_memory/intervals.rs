@@ -166,19 +166,18 @@ fn whole_integer_type(type_text: &str) -> bool {
     ) || (is_integer_type(words) && !words.contains("char") && !words.contains("short"))
 }
 
-/// The axis of `threadIdx.x`, `threadIdx.y` or `threadIdx.z`.
+/// The axis of `threadIdx.x`, `threadIdx.y` or `threadIdx.z`, read as the runs read a field
+/// expression (its object and its field).
 fn coordinate_axis(node: Node, source: &str) -> Option<usize> {
-    if node.node_kind() != "field_expression" {
+    if node.node_kind() != "field_expression"
+        || node.field("argument").map(|a| text(a, source)) != Some("threadIdx")
+    {
         return None;
     }
-    match text(node, source)
-        .split_whitespace()
-        .collect::<String>()
-        .as_str()
-    {
-        "threadIdx.x" => Some(0),
-        "threadIdx.y" => Some(1),
-        "threadIdx.z" => Some(2),
+    match node.field("field").map(|f| text(f, source)) {
+        Some("x") => Some(0),
+        Some("y") => Some(1),
+        Some("z") => Some(2),
         _ => None,
     }
 }
@@ -428,25 +427,35 @@ impl<'t> Proof<'_, '_, 't> {
         if !steps_up || written {
             return None;
         }
-        let values = (|| {
-            let (low, _) = self.range(declarator.field("value")?)?;
-            let condition = strip(condition?, source);
-            if condition.node_kind() != "binary_expression" {
-                return None;
-            }
-            let (left, right) = (
-                strip(condition.field("left")?, source),
-                strip(condition.field("right")?, source),
-            );
-            let last = match operator(condition, source) {
-                "<" if text(left, source) == name => self.range(right)?.1.checked_sub(1)?,
-                "<=" if text(left, source) == name => self.range(right)?.1,
-                ">" if text(right, source) == name => self.range(left)?.1.checked_sub(1)?,
-                _ => return None,
-            };
-            Some((low, last.max(low)))
-        })();
+        let values = self.counter_values(name, *declarator, condition);
         Some(Counter { name, values })
+    }
+
+    /// The values the counter `name` takes in the body of `for (int name = A; name < B; ...)`
+    /// (or `<=`, or `B > name`), when `A` and `B` are constants.
+    fn counter_values(
+        &self,
+        name: &str,
+        declarator: Node<'t>,
+        condition: Option<Node<'t>>,
+    ) -> Option<(i64, i64)> {
+        let source = self.source();
+        let (low, _) = self.range(declarator.field("value")?)?;
+        let condition = strip(condition?, source);
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (
+            strip(condition.field("left")?, source),
+            strip(condition.field("right")?, source),
+        );
+        let last = match operator(condition, source) {
+            "<" if text(left, source) == name => self.range(right)?.1.checked_sub(1)?,
+            "<=" if text(left, source) == name => self.range(right)?.1,
+            ">" if text(right, source) == name => self.range(left)?.1.checked_sub(1)?,
+            _ => return None,
+        };
+        Some((low, last.max(low)))
     }
 
     /// Whether a loop header holding a barrier gives every thread the same trip count: it names

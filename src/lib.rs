@@ -24,3 +24,10 @@ pub mod syntax;
 pub mod testing;
 pub mod verify;
 pub mod walk;
+
+/// The allocator of every binary built on this library (the command, its tests and benchmarks,
+/// so they measure what ships). The model makes many small, short-lived allocations per file;
+/// the system allocator spent about a seventh of the linting time in them (docs/performance.md).
+/// tree-sitter allocates through the C library either way.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

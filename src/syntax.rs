@@ -76,7 +76,8 @@ impl<'t> NodeExt<'t> for Node<'t> {
     }
 
     fn node_kind(&self) -> &'static str {
-        match kind_names().get(self.kind_id() as usize) {
+        let kind = recent_nodes::kind(*self).unwrap_or_else(|| self.kind_id());
+        match kind_names().get(kind as usize) {
             Some(name) => name,
             None => self.kind(),
         }
@@ -91,7 +92,9 @@ impl<'t> NodeExt<'t> for Node<'t> {
 pub const MAX_DEPTH: usize = 400;
 
 pub fn text<'a>(node: Node, source: &'a str) -> &'a str {
-    source.get(node.byte_range()).unwrap_or("")
+    // the start is held in the node itself; the end is read from the node's subtree
+    let end = recent_nodes::end_byte(node).unwrap_or_else(|| node.end_byte());
+    source.get(node.start_byte()..end).unwrap_or("")
 }
 
 /// The named children, from the tree's table when one is installed (see `TreeTable`), else
@@ -496,6 +499,10 @@ pub struct TreeTable {
     broken: Vec<bool>,
     /// Per node, whether it is named (`Node::is_named`).
     named: Vec<bool>,
+    /// Per node, its kind id (`Node::kind_id`).
+    kinds: Vec<u16>,
+    /// Per node, its end byte (`u32::MAX` past 4 GiB).
+    end_bytes: Vec<u32>,
     /// The last node found and its position: a node is often asked for several fields in turn.
     last: std::cell::Cell<(usize, u32)>,
 }
@@ -515,6 +522,8 @@ pub struct InstalledTable<'t> {
 
 impl Drop for InstalledTable<'_> {
     fn drop(&mut self) {
+        // the cache may hold nodes of this table's tree, whose addresses another tree may reuse
+        recent_nodes::clear();
         TABLES.with(|tables| {
             if let Ok(mut tables) = tables.try_borrow_mut() {
                 tables.retain(|t| !std::rc::Rc::ptr_eq(t, &self.table));
@@ -554,6 +563,8 @@ impl TreeTable {
         let mut fields: Vec<u16> = Vec::with_capacity(capacity);
         let mut broken: Vec<bool> = Vec::with_capacity(capacity);
         let mut named: Vec<bool> = Vec::with_capacity(capacity);
+        let mut kinds: Vec<u16> = Vec::with_capacity(capacity);
+        let mut end_bytes: Vec<u32> = Vec::with_capacity(capacity);
         let position = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         for subtree in roots {
             // the nodes whose subtrees are open, each with the children it has left to visit: a
@@ -569,6 +580,8 @@ impl TreeTable {
                 let node = cursor.node();
                 broken.push(node.has_error());
                 named.push(node.is_named());
+                kinds.push(node.kind_id());
+                end_bytes.push(u32::try_from(node.end_byte()).unwrap_or(u32::MAX));
                 nodes.push(node.into_raw());
                 ends.push(0);
                 let children = node.child_count();
@@ -611,6 +624,8 @@ impl TreeTable {
             fields.clear();
             broken.clear();
             named.clear();
+            kinds.clear();
+            end_bytes.clear();
             std::ptr::null()
         };
         let mut positions = Positions::with_capacity(nodes.len());
@@ -626,8 +641,11 @@ impl TreeTable {
             positions,
             broken,
             named,
+            kinds,
+            end_bytes,
             last: std::cell::Cell::new((0, u32::MAX)),
         });
+        recent_nodes::clear();
         TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
         InstalledTable {
             table,
@@ -672,9 +690,21 @@ impl TreeTable {
     /// The node at `index`, noted as the last one found: a walk or an iteration hands it to
     /// code that asks for its fields next.
     fn handed_out<'t>(&self, index: usize) -> Option<Node<'t>> {
-        let node = self.node(index)?;
+        let node = self.node_noted(index)?;
         self.last
             .set((node.id(), u32::try_from(index).unwrap_or(u32::MAX)));
+        Some(node)
+    }
+
+    /// The node at `index`, with its kind and end noted in the thread's cache of recent nodes:
+    /// code that is handed a node asks for its kind or its text next, and reading them from the
+    /// node touches the subtree's memory, which a walk over a large tree finds out of the
+    /// processor's caches.
+    fn node_noted<'t>(&self, index: usize) -> Option<Node<'t>> {
+        let node = self.node(index)?;
+        if let (Some(kind), Some(end)) = (self.kinds.get(index), self.end_bytes.get(index)) {
+            recent_nodes::put(node, *kind, *end);
+        }
         Some(node)
     }
 
@@ -684,7 +714,7 @@ impl TreeTable {
         let mut child = index + 1;
         while child < end {
             if self.fields.get(child) == Some(&id) {
-                return self.node(child);
+                return self.node_noted(child);
             }
             child = self.end_of(child);
         }
@@ -703,6 +733,74 @@ impl TreeTable {
         // table found for a node of that same tree (`find` compares the tree), and `'t` is that
         // node's lifetime, which the tree outlives.
         Some(unsafe { Node::from_raw(raw) })
+    }
+}
+
+/// The kind ids and end bytes of the nodes lately handed out by an installed table, by node id,
+/// on this thread. `Node::kind_id` and `Node::end_byte` read the node's subtree, a scattered read
+/// that misses the processor's caches on a large tree: together they were over a tenth of the
+/// linting time, though few instructions. A node's id is its subtree's address, unique among the
+/// live trees; the cache holds nodes of installed tables only and is emptied whenever a table
+/// comes or goes, so an address another tree reuses is never answered from it. An aliased node
+/// is never cached (its kind is read from the node itself, cheaply): the same subtree can carry
+/// an alias in one place and not in another.
+mod recent_nodes {
+    use std::cell::Cell;
+    use tree_sitter::Node;
+
+    const SLOTS: usize = 4096;
+
+    /// The node id shifted left by 16 bits with the kind id in the low 16 (0: empty; ids are
+    /// addresses below 2^48), and the end byte (`u32::MAX`: not known).
+    type Entry = (u64, u32);
+
+    thread_local! {
+        static SLOTS_OF_THREAD: [Cell<Entry>; SLOTS] =
+            const { [const { Cell::new((0, 0)) }; SLOTS] };
+    }
+
+    fn slot(id: u64) -> usize {
+        (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The key of a node that can be cached: its id, if it carries no alias and fits.
+    fn key(node: Node) -> Option<u64> {
+        let raw = node.into_raw();
+        let id = raw.id as usize as u64;
+        (raw.context[3] == 0 && id != 0 && id < 1 << 48).then_some(id)
+    }
+
+    pub(super) fn put(node: Node, kind: u16, end: u32) {
+        let Some(id) = key(node) else {
+            return;
+        };
+        SLOTS_OF_THREAD.with(|slots| {
+            if let Some(slot) = slots.get(slot(id)) {
+                slot.set((id << 16 | u64::from(kind), end));
+            }
+        });
+    }
+
+    fn get(node: Node) -> Option<Entry> {
+        let id = key(node)?;
+        SLOTS_OF_THREAD.with(|slots| {
+            let entry = slots.get(slot(id))?.get();
+            (entry.0 >> 16 == id).then_some(entry)
+        })
+    }
+
+    pub(super) fn kind(node: Node) -> Option<u16> {
+        get(node).map(|(key, _)| key as u16)
+    }
+
+    pub(super) fn end_byte(node: Node) -> Option<usize> {
+        get(node)
+            .filter(|(_, end)| *end != u32::MAX)
+            .map(|(_, end)| end as usize)
+    }
+
+    pub(super) fn clear() {
+        SLOTS_OF_THREAD.with(|slots| slots.iter().for_each(|slot| slot.set((0, 0))));
     }
 }
 
@@ -851,7 +949,19 @@ mod tests {
         assert_eq!(nodes.len(), tree.root_node().descendant_count(), "{origin}");
         for node in nodes {
             let at = format!("{origin}: {} at {:?}", node.kind(), node.start_position());
+            // the kind cache answers for the node last handed out and for others alike
+            assert_eq!(node.node_kind(), node.kind(), "kind, {at}");
             assert!(same(super::parent(node), node.parent()), "parent, {at}");
+            assert_eq!(
+                super::text(node, text),
+                &text[node.byte_range()],
+                "text, {at}"
+            );
+            for child in super::children(node) {
+                assert_eq!(child.node_kind(), child.kind(), "child's kind, {at}");
+                let whole = &text[child.byte_range()];
+                assert_eq!(super::text(child, text), whole, "child's text, {at}");
+            }
             let mut cursor = node.walk();
             let children: Vec<_> = node.children(&mut cursor).map(|c| c.id()).collect();
             let from_table: Vec<_> = super::children(node).map(|c| c.id()).collect();
@@ -860,10 +970,14 @@ mod tests {
             let from_table: Vec<_> = super::named_children(node).map(|c| c.id()).collect();
             assert_eq!(named, from_table, "named children, {at}");
             for name in &names {
+                let field = node.field(name);
                 assert!(
-                    same(node.field(name), node.child_by_field_name(name)),
+                    same(field, node.child_by_field_name(name)),
                     "field {name}, {at}"
                 );
+                if let Some(field) = field {
+                    assert_eq!(field.node_kind(), field.kind(), "field {name}'s kind, {at}");
+                }
             }
         }
     }

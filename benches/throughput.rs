@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 fn main() {
+    // as the command does
+    cudalint::keep_freed_memory();
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

@@ -188,6 +188,7 @@ struct ParseStatsArgs {
 }
 
 fn main() -> ExitCode {
+    cudalint::keep_freed_memory();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

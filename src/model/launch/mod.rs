@@ -956,27 +956,27 @@ fn launch_sizes<'t>(
     let block = axes(block, defaults[1]);
     grid[0].as_ref()?;
     block[0].as_ref()?;
+    // an allocation outside the launching function sees none of its locals; the scopes keep
+    // what they learn of each name, so one of each kind serves every allocation
+    let no_locals = Locals::default();
+    let outside_classifier = Classifier {
+        locals: &no_locals,
+        ..*classifier
+    };
+    let outside_scope = SizeScope::new(&outside_classifier, resolve);
+    let outside = Evaluator {
+        source,
+        scope: &outside_scope,
+        fold_sizeof: true,
+    };
+    let function = allocations.function.byte_range();
     let buffers = arguments
         .iter()
         .map(|argument| {
             let mut bytes: Option<Sym> = None;
             for allocated in allocations.of_argument(*argument, source) {
-                let in_function = allocations
-                    .function
-                    .byte_range()
-                    .contains(&allocated.call.start_byte());
-                let no_locals = Locals::default();
-                let outside = Classifier {
-                    locals: &no_locals,
-                    ..*classifier
-                };
-                let scope =
-                    SizeScope::new(if in_function { classifier } else { &outside }, resolve);
-                let evaluator = Evaluator {
-                    source,
-                    scope: &scope,
-                    fold_sizeof: true,
-                };
+                let in_function = function.contains(&allocated.call.start_byte());
+                let evaluator = if in_function { &evaluator } else { &outside };
                 let size = evaluator.eval(allocated.size?)?;
                 match &bytes {
                     Some(known) if *known != size => return None,
@@ -1669,19 +1669,20 @@ impl<'f, 't> Allocations<'f, 't> {
         };
         let name = normalized(argument, source);
         let function = self.function.byte_range();
-        let all: &'f [Allocated<'t>] = match anywhere_in_file {
+        let (all, positions): (&'f [Allocated<'t>], &'f [u32]) = match anywhere_in_file {
             Some(member) => {
                 if member {
                     self.file.member_reads.set(true);
                 }
-                self.file.all()
+                self.file.allocations_of(&name)
             }
-            None => &[],
+            None => (&[], &[]),
         };
         let anywhere_in_file = anywhere_in_file.unwrap_or(false);
-        all.iter().filter(move |a| {
-            a.target == name && (anywhere_in_file || function.contains(&a.call.start_byte()))
-        })
+        positions
+            .iter()
+            .filter_map(move |at| all.get(*at as usize))
+            .filter(move |a| anywhere_in_file || function.contains(&a.call.start_byte()))
     }
 }
 
@@ -1701,6 +1702,8 @@ struct FileCalls<'t> {
     /// The device allocations (`cudaMalloc`, `cudaMallocManaged`, `cudaMallocAsync`), in file
     /// order; empty when the file's text names no allocation.
     allocations: Vec<Allocated<'t>>,
+    /// Positions in `allocations` by the pointer written: a launch asks for each argument's.
+    allocations_by_target: rustc_hash::FxHashMap<String, Vec<u32>>,
 }
 
 impl<'t> FileScope<'t> {
@@ -1739,6 +1742,7 @@ impl<'t> FileScope<'t> {
             let mut calls = FileCalls {
                 by_callee: Default::default(),
                 allocations: Vec::new(),
+                allocations_by_target: Default::default(),
             };
             syntax::walk_iterative(self.root, |node| {
                 if node.node_kind() != "call_expression" {
@@ -1754,6 +1758,12 @@ impl<'t> FileScope<'t> {
                     .push(node);
                 if allocates {
                     if let Some(allocated) = allocation(node, function, source) {
+                        let position = u32::try_from(calls.allocations.len()).unwrap_or(u32::MAX);
+                        calls
+                            .allocations_by_target
+                            .entry(allocated.target.clone())
+                            .or_default()
+                            .push(position);
                         calls.allocations.push(allocated);
                     }
                 }
@@ -1788,6 +1798,19 @@ impl<'t> FileScope<'t> {
             return &[];
         }
         &self.file_calls().allocations
+    }
+
+    /// The file's device allocations and the positions among them of those that write `target`.
+    fn allocations_of(&self, target: &str) -> (&[Allocated<'t>], &[u32]) {
+        if !self.allocates() {
+            return (&[], &[]);
+        }
+        let calls = self.file_calls();
+        let positions = calls
+            .allocations_by_target
+            .get(target)
+            .map_or(&[][..], Vec::as_slice);
+        (&calls.allocations, positions)
     }
 
     /// The file-scope constants, read once for every launching function of the file.

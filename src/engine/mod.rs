@@ -28,8 +28,9 @@ pub struct FileOutcome {
     pub functions_with_parse_errors: usize,
     /// Findings not reported because they rest on code the parser could not read.
     pub findings_on_broken_code: usize,
-    /// What the file offers the other files of the run: filled only by a project run, which reads
-    /// it between its phases (building it is a tenth of an editor keystroke's lint).
+    /// What the file offers the other files of the run: filled only by a project run's first
+    /// phase, which moves it into the project index (building it is a tenth of an editor
+    /// keystroke's lint).
     pub index: FileIndex,
     /// What the file looked up outside itself.
     pub lookups: Lookups,
@@ -778,7 +779,7 @@ impl Progress for NoProgress {}
 /// `lint_project`, telling `progress` as files are linted.
 pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress) -> ProjectOutcome {
     progress.start(files.len());
-    let first: Vec<FileOutcome> = files
+    let mut first: Vec<FileOutcome> = files
         .par_iter()
         .map(|file| {
             let outcome = lint_text_offering(file.path, file.text, file.settings);
@@ -787,17 +788,21 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
         })
         .collect();
     progress.second_phase();
-    let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
-    let mut index_files: Vec<FileIndex> = offered.iter().map(|i| (*i).clone()).collect();
     let settings = files
         .first()
         .map(|f| f.settings.clone())
         .unwrap_or_default();
     let paths: Vec<&Path> = files.iter().map(|f| f.path).collect();
     let wanted = headers::wanted_names(first.iter().map(|outcome| &outcome.lookups));
-    index_files.extend(headers::index_of_headers_outside(
-        &offered, &paths, &settings, &wanted,
-    ));
+    let offered: Vec<&FileIndex> = first.iter().map(|outcome| &outcome.index).collect();
+    let headers = headers::index_of_headers_outside(&offered, &paths, &settings, &wanted);
+    // each file's index moves into the project's (nothing reads it after this run; a copy of
+    // every index was a fifth of the run's peak memory)
+    let mut index_files: Vec<FileIndex> = first
+        .iter_mut()
+        .map(|outcome| std::mem::take(&mut outcome.index))
+        .collect();
+    index_files.extend(headers);
     let index = ProjectIndex::new(index_files);
     let relinted = std::sync::atomic::AtomicUsize::new(0);
     let files = first
@@ -809,10 +814,7 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
                 .for_rules(reads_error_flow(file.settings, file.path));
             if index.answers(file.path, &lookups) {
                 relinted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                FileOutcome {
-                    index: outcome.index,
-                    ..lint_text_with(file.path, file.text, file.settings, &index)
-                }
+                lint_text_with(file.path, file.text, file.settings, &index)
             } else {
                 outcome
             }

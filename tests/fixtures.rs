@@ -299,12 +299,18 @@ fn two_phases_give_what_the_whole_index_gives() {
             })
             .collect();
         let project = engine::lint_project(&sources);
+        // the first phase again, file by file: the project run moves these indexes into its own
+        let first: Vec<engine::FileOutcome> = paths
+            .iter()
+            .zip(&texts)
+            .map(|(path, text)| engine::lint_text_offering(path, text, &settings))
+            .collect();
         let offered: Vec<&cudalint::model::index::FileIndex> =
-            project.files.iter().map(|f| &f.index).collect();
+            first.iter().map(|f| &f.index).collect();
         let mut whole: Vec<cudalint::model::index::FileIndex> =
             offered.iter().map(|i| (*i).clone()).collect();
         let linted: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        let wanted = engine::wanted_names(project.files.iter().map(|f| &f.lookups));
+        let wanted = engine::wanted_names(first.iter().map(|f| &f.lookups));
         whole.extend(engine::index_of_headers_outside(
             &offered, &linted, &settings, &wanted,
         ));

@@ -146,7 +146,7 @@ pub fn lint_text_with(
 }
 
 /// Lints one text on its own, with what it offers the other files of the run (the first phase).
-fn lint_text_offering(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
+pub fn lint_text_offering(path: &Path, text: &str, settings: &Settings) -> FileOutcome {
     lint_text_offering_if(path, text, settings, ProjectIndex::empty(), true)
 }
 

@@ -511,6 +511,17 @@ thread_local! {
     /// The tables installed on this thread, innermost last.
     static TABLES: std::cell::RefCell<Vec<std::rc::Rc<TreeTable>>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// The last of `TABLES` (null when none), read without borrowing the list: nearly every
+    /// question is about a node of the innermost table, and borrowing and searching the list
+    /// for each was a twentieth of the run. `TABLES` holds a count of it while it is here.
+    static INNERMOST: std::cell::Cell<*const TreeTable> =
+        const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+/// Points `INNERMOST` at the last of `tables`.
+fn note_innermost(tables: &[std::rc::Rc<TreeTable>]) {
+    let innermost = tables.last().map_or(std::ptr::null(), std::rc::Rc::as_ptr);
+    INNERMOST.with(|cell| cell.set(innermost));
 }
 
 /// Keeps a tree's table installed on the thread that built it (it is not sent to another); it
@@ -527,6 +538,7 @@ impl Drop for InstalledTable<'_> {
         TABLES.with(|tables| {
             if let Ok(mut tables) = tables.try_borrow_mut() {
                 tables.retain(|t| !std::rc::Rc::ptr_eq(t, &self.table));
+                note_innermost(&tables);
             }
         });
     }
@@ -646,7 +658,11 @@ impl TreeTable {
             last: std::cell::Cell::new((0, u32::MAX)),
         });
         recent_nodes::clear();
-        TABLES.with(|tables| tables.borrow_mut().push(std::rc::Rc::clone(&table)));
+        TABLES.with(|tables| {
+            let mut tables = tables.borrow_mut();
+            tables.push(std::rc::Rc::clone(&table));
+            note_innermost(&tables);
+        });
         InstalledTable {
             table,
             tree: std::marker::PhantomData,
@@ -662,6 +678,21 @@ impl TreeTable {
     /// where no installed table holds it.
     fn read<R>(node: Node, read: impl FnOnce(&std::rc::Rc<TreeTable>, usize) -> R) -> Option<R> {
         let raw = node.into_raw();
+        let innermost = INNERMOST.with(std::cell::Cell::get);
+        if !innermost.is_null() {
+            // SAFETY: `INNERMOST` is the last table of `TABLES`, which holds a count of it until
+            // the guard that installed it is dropped, and that drop points `INNERMOST` elsewhere.
+            // The `Rc` made here is never dropped, so the count is unchanged.
+            let table = std::mem::ManuallyDrop::new(unsafe { std::rc::Rc::from_raw(innermost) });
+            if table.tree == raw.tree {
+                if let Some(index) = table.position_of(raw.id as usize) {
+                    let found = table.nodes.get(index)?;
+                    // the same node: the same subtree at the same place
+                    return (found.id == raw.id && found.context == raw.context)
+                        .then(|| read(&table, index));
+                }
+            }
+        }
         TABLES.with(|tables| {
             let tables = tables.try_borrow().ok()?;
             let id = raw.id as usize;
@@ -670,21 +701,23 @@ impl TreeTable {
                 .iter()
                 .rev()
                 .filter(|t| t.tree == raw.tree)
-                .find_map(|table| {
-                    let index = match table.last.get() {
-                        (last, index) if last == id => index as usize,
-                        _ => {
-                            let index = table.positions.get(id)?;
-                            table.last.set((id, index));
-                            index as usize
-                        }
-                    };
-                    Some((table, index))
-                })?;
+                .find_map(|table| Some((table, table.position_of(id)?)))?;
             let found = table.nodes.get(index)?;
             // the same node: the same subtree at the same place
             (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
         })
+    }
+
+    /// The position of the node whose id is `id`, if the table holds it.
+    fn position_of(&self, id: usize) -> Option<usize> {
+        match self.last.get() {
+            (last, index) if last == id => Some(index as usize),
+            _ => {
+                let index = self.positions.get(id)?;
+                self.last.set((id, index));
+                Some(index as usize)
+            }
+        }
     }
 
     /// The node at `index`, noted as the last one found: a walk or an iteration hands it to

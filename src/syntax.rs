@@ -792,17 +792,20 @@ mod recent_nodes {
             const { [const { Cell::new((0, 0)) }; SLOTS] };
     }
 
+    #[inline]
     fn slot(id: u64) -> usize {
         (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
     }
 
     /// The key of a node that can be cached: its id, if it carries no alias and fits.
+    #[inline]
     fn key(node: Node) -> Option<u64> {
         let raw = node.into_raw();
         let id = raw.id as usize as u64;
         (raw.context[3] == 0 && id != 0 && id < 1 << 48).then_some(id)
     }
 
+    #[inline]
     pub(super) fn put(node: Node, kind: u16, end: u32) {
         let Some(id) = key(node) else {
             return;
@@ -814,6 +817,7 @@ mod recent_nodes {
         });
     }
 
+    #[inline]
     fn get(node: Node) -> Option<Entry> {
         let id = key(node)?;
         SLOTS_OF_THREAD.with(|slots| {
@@ -822,10 +826,12 @@ mod recent_nodes {
         })
     }
 
+    #[inline]
     pub(super) fn kind(node: Node) -> Option<u16> {
         get(node).map(|(key, _)| key as u16)
     }
 
+    #[inline]
     pub(super) fn end_byte(node: Node) -> Option<usize> {
         get(node)
             .filter(|(_, end)| *end != u32::MAX)

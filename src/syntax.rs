@@ -513,7 +513,8 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
     /// The last of `TABLES` (null when none), read without borrowing the list: nearly every
     /// question is about a node of the innermost table, and borrowing and searching the list
-    /// for each was a twentieth of the run. `TABLES` holds a count of it while it is here.
+    /// for each was the largest part of the thread-local lookups (about a twentieth of the
+    /// run's samples). `TABLES` holds a count of it while it is here.
     static INNERMOST: std::cell::Cell<*const TreeTable> =
         const { std::cell::Cell::new(std::ptr::null()) };
 }
@@ -657,7 +658,6 @@ impl TreeTable {
             end_bytes,
             last: std::cell::Cell::new((0, u32::MAX)),
         });
-        recent_nodes::clear();
         TABLES.with(|tables| {
             let mut tables = tables.borrow_mut();
             tables.push(std::rc::Rc::clone(&table));
@@ -676,6 +676,7 @@ impl TreeTable {
 
     /// `read` applied to the installed table that holds `node` and its position there; None
     /// where no installed table holds it.
+    #[inline]
     fn read<R>(node: Node, read: impl FnOnce(&std::rc::Rc<TreeTable>, usize) -> R) -> Option<R> {
         let raw = node.into_raw();
         let innermost = INNERMOST.with(std::cell::Cell::get);
@@ -686,10 +687,7 @@ impl TreeTable {
             let table = std::mem::ManuallyDrop::new(unsafe { std::rc::Rc::from_raw(innermost) });
             if table.tree == raw.tree {
                 if let Some(index) = table.position_of(raw.id as usize) {
-                    let found = table.nodes.get(index)?;
-                    // the same node: the same subtree at the same place
-                    return (found.id == raw.id && found.context == raw.context)
-                        .then(|| read(&table, index));
+                    return table.holds_at(index, &raw).then(|| read(&table, index));
                 }
             }
         }
@@ -702,10 +700,16 @@ impl TreeTable {
                 .rev()
                 .filter(|t| t.tree == raw.tree)
                 .find_map(|table| Some((table, table.position_of(id)?)))?;
-            let found = table.nodes.get(index)?;
-            // the same node: the same subtree at the same place
-            (found.id == raw.id && found.context == raw.context).then(|| read(table, index))
+            table.holds_at(index, &raw).then(|| read(table, index))
         })
+    }
+
+    /// Whether the node at `index` is `raw`: the same subtree at the same place.
+    #[inline]
+    fn holds_at(&self, index: usize, raw: &tree_sitter::ffi::TSNode) -> bool {
+        self.nodes
+            .get(index)
+            .is_some_and(|found| found.id == raw.id && found.context == raw.context)
     }
 
     /// The position of the node whose id is `id`, if the table holds it.
@@ -773,8 +777,8 @@ impl TreeTable {
 /// on this thread. `Node::kind_id` and `Node::end_byte` read the node's subtree, a scattered read
 /// that misses the processor's caches on a large tree: together they were over a tenth of the
 /// linting time, though few instructions. A node's id is its subtree's address, unique among the
-/// live trees; the cache holds nodes of installed tables only and is emptied whenever a table
-/// comes or goes, so an address another tree reuses is never answered from it. An aliased node
+/// live trees; the cache holds nodes of installed tables only and is emptied whenever a table is
+/// dropped, so an address another tree reuses is never answered from it. An aliased node
 /// is never cached (its kind is read from the node itself, cheaply): the same subtree can carry
 /// an alias in one place and not in another.
 mod recent_nodes {

@@ -243,8 +243,14 @@ fn shared_unguarded(
         .diagnostic(
             access.node.byte_range(),
             format!(
-                "`{access_text}` {verb} the `extern __shared__` array `{}` at an index derived from the global thread index that no guard bounds; each block of `{}` has its own copy, as large as its launch gives, so the threads of later blocks index past it",
-                access.array, kernel.name
+                "`{access_text}` {verb} the `extern __shared__` array `{}` at an index derived from the global thread index that {}; each block of `{}` has its own copy, as large as its launch gives, so the threads of later blocks index past it",
+                access.array,
+                if access.guarded_in_grid {
+                    "only a guard on its place in the whole grid bounds"
+                } else {
+                    "no guard bounds"
+                },
+                kernel.name
             ),
         )
         .with_label(

@@ -959,13 +959,29 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
         // what one comparison leaves open, two added together may close: `x < hi` with `hi`
         // chosen as `n - base` or `B` (under `base + B <= n`) bounds `base + x` by `n`
-        // asked of locals only: a sum's parts are read through the locals they name
-        if (!result.is_bounded() || result.lo.is_none())
-            && matches!(strip(node, source).node_kind(), "identifier")
-        {
+        // asked of locals, and of a difference of locals (`i - base` under `i < base + n`,
+        // where the parts' own ranges lose that both move with the same block): a sum's parts
+        // are read through the locals they name
+        if (!result.is_bounded() || result.lo.is_none()) && self.read_as_sum(node) {
             result = result.meet(self.range_from_sums(node, facts, depth));
         }
         result
+    }
+
+    /// Whether `node` is a local, or a difference with a local on each side.
+    fn read_as_sum(&self, node: Node<'t>) -> bool {
+        let source = self.source();
+        let node = strip(node, source);
+        match node.node_kind() {
+            "identifier" => true,
+            "binary_expression" if operator(node, source) == "-" => {
+                let local = |side: Option<Node<'t>>| {
+                    side.is_some_and(|s| strip(s, source).node_kind() == "identifier")
+                };
+                local(node.field("left")) && local(node.field("right"))
+            }
+            _ => false,
+        }
     }
 
     /// The range of `node` from the comparisons in force read as linear facts `f <= 0` (locals
@@ -994,6 +1010,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             }
             plain_forms.extend(self.cases_of(fact, false).into_iter().flatten());
         }
+        plain_forms.extend(self.starting_points(&target, depth));
         let mut result = self.bound_by_sums(&target, &plain_forms, depth);
         for cases in choices {
             let mut joined: Option<Range> = None;
@@ -1011,6 +1028,45 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             }
         }
         result
+    }
+
+    /// For each local of `target` that only grows from the one value it starts at (`for (i =
+    /// start; ...; i += s)` with `s` at least 0), the fact `start - i <= 0`.
+    fn starting_points(&self, target: &Linear<'t>, depth: usize) -> Vec<Linear<'t>> {
+        let source = self.source();
+        let mut forms = Vec::new();
+        for (_, term) in &target.terms {
+            let local = strip(term.node, source);
+            if local.node_kind() != "identifier" {
+                continue;
+            }
+            let Some((_, values)) = self.context.reaching(local) else {
+                continue;
+            };
+            let (steps, starts): (Vec<Node<'t>>, Vec<Node<'t>>) = values
+                .iter()
+                .partition(|v| crate::model::reaching::updates_itself(**v, source));
+            let [start] = starts.as_slice() else {
+                continue;
+            };
+            if steps.is_empty()
+                || !steps
+                    .iter()
+                    .all(|step| self.step_direction(*step, &[], depth) == Some(true))
+            {
+                continue;
+            }
+            let itself = Linear {
+                constant: 0,
+                terms: vec![(1, term.clone())],
+            };
+            if let Some(form) = Linear::of(*start, source, Some(self.context), 0)
+                .and_then(|start| start.plus(&itself, -1))
+            {
+                forms.push(form);
+            }
+        }
+        forms
     }
 
     /// `comparison` as linear facts `f <= 0`: one case, or with `split`, two when one side holds

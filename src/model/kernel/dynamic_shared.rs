@@ -48,6 +48,9 @@ pub struct SharedUnguarded<'t> {
     /// The variable of the index that spans the grid, and where it is computed.
     pub leaf: Node<'t>,
     pub leaf_declaration: Option<Node<'t>>,
+    /// Whether a guard bounds the index as a place in the whole grid (`i < row_start +
+    /// width`), which does not keep it inside one block's copy.
+    pub guarded_in_grid: bool,
     pub kind: AccessKind,
     /// Every visible launch, with the bytes it gives (`reach` is None).
     pub launches: Vec<OverrunLaunch>,
@@ -219,13 +222,16 @@ impl<'a, 't> Analyzer<'a, 't> {
             return;
         };
         // the ranges bound a local stepped by more than one (`for (i = 0; i < 128; i += 4)`)
-        // by the loop's limit, not its last value: such an index is not judged by its range;
-        // an index of unknown range still overruns a launch that gives no bytes at all
+        // by the loop's limit, not its last value: such an index is not judged an overrun by
+        // its range, though the limit still shows one that stays inside; an index of unknown
+        // range still overruns a launch that gives no bytes at all
+        let upper = Ranges::new(self)
+            .range(index, &self.current_comparisons().0)
+            .hi;
         let reach = if self.reads_coarse_step(index, 0) {
             None
         } else {
-            let split = self.current_comparisons();
-            Ranges::new(self).range(index, &split.0).hi
+            upper.clone()
         };
         let highest = reach.clone().filter(crate::model::ranges::is_bounded);
         // what each launch gives; nothing is said when one is not known
@@ -296,9 +302,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         // no guard bounds it: what bounds a global index's range otherwise (a grid that covers
         // the problem) says nothing of one block's shared memory
         let split = self.current_comparisons();
-        let Err(leaf) = self.bounded_by_guard(index, &split.0, &mut Vec::new(), 0) else {
-            return;
-        };
+        let (leaf, guarded_in_grid) =
+            match self.bounded_by_guard(index, &split.0, &mut Vec::new(), 0) {
+                Err(leaf) => (leaf, false),
+                // a guard on a position in the whole grid (`i < row_start + width`) keeps the
+                // index inside the rows of every block, not inside one block's copy: its range
+                // still spans the grid
+                Ok(_)
+                    if upper
+                        .as_ref()
+                        .is_some_and(|hi| hi.atoms().any(|atom| grid_axis(atom).is_some())) =>
+                {
+                    (index, true)
+                }
+                Ok(_) => return,
+            };
         let IndexStatus::Unguarded {
             leaf, declaration, ..
         } = self.unguarded(leaf, index, &split.0)
@@ -307,7 +325,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         // a launch whose grid is bounded can keep the index inside what it gives
         let fits = |launch: &LaunchSite, bytes: &Sym| {
-            let Some(reach) = &reach else {
+            let Some(reach) = &upper else {
                 return false;
             };
             // the grid the ranges name (`gridDim.x`, or `blocks.x` for a grid that covers the
@@ -352,6 +370,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             index,
             leaf,
             leaf_declaration: declaration,
+            guarded_in_grid,
             kind: access_kind(node, self.source),
             launches,
         });

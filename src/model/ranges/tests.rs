@@ -345,3 +345,14 @@ fn two_facts_added_together_bound_a_position_inside_its_valid_range() {
     }";
     assert!(range_of(code).contains("gridDim"), "{}", range_of(code));
 }
+
+#[test]
+fn an_offset_taken_back_from_a_loop_index_bounds_the_difference() {
+    let code = "__global__ void k(int hidden) {
+        int block_start = blockIdx.x * hidden;
+        int start = block_start + threadIdx.x;
+        int end = block_start + hidden;
+        for (int i = start; i < end; i += blockDim.x) use(i - block_start);
+    }";
+    assert_eq!(range_of(code), "[0, hidden - 1]");
+}

@@ -39,7 +39,7 @@ void runHash(const unsigned long long* h_seeds, unsigned long long* h_states)
     HIP_CHECK(hipMalloc(&d_seeds, count * sizeof(unsigned long long)));
     HIP_CHECK(hipMalloc(&d_states, count * sizeof(unsigned long long)));
     HIP_CHECK(hipMemcpy(d_seeds, h_seeds, count * sizeof(unsigned long long), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(hashStates, NUM_BLOCKS, BLOCK_SIZE, 0, 0, d_states, d_seeds);
+    hashStates<<<NUM_BLOCKS, BLOCK_SIZE>>>(d_states, d_seeds);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_states, d_states, count * sizeof(unsigned long long), hipMemcpyDeviceToHost));
     HIP_CHECK(hipFree(d_seeds));

@@ -32,15 +32,15 @@ __global__ void silu_kernel(float* x, int n) {
 
 // Thin launchers: the op dispatcher checks after calling them.
 void relu_cuda(float* x, int n, hipStream_t stream) {
-    relu_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x, n);
+    hipLaunchKernelGGL(relu_kernel, (n + 255) / 256, 256, 0, stream, x, n);
 }
 
 void gelu_cuda(float* x, int n, hipStream_t stream) {
-    gelu_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x, n);
+    hipLaunchKernelGGL(gelu_kernel, (n + 255) / 256, 256, 0, stream, x, n);
 }
 
 void silu_cuda(float* x, int n, hipStream_t stream) {
-    silu_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x, n);
+    hipLaunchKernelGGL(silu_kernel, (n + 255) / 256, 256, 0, stream, x, n);
 }
 
 enum class Activation { Relu, Gelu, Silu };
@@ -81,9 +81,9 @@ void relu_twice(float* x, int n, hipStream_t stream) {
 // One check after an if/else covers the launch of the branch taken.
 void gelu_or_silu(bool exact, float* x, int n) {
     if (exact) {
-        gelu_kernel<<<(n + 255) / 256, 256>>>(x, n);
+        hipLaunchKernelGGL(gelu_kernel, (n + 255) / 256, 256, 0, 0, x, n);
     } else {
-        silu_kernel<<<(n + 255) / 256, 256>>>(x, n);
+        hipLaunchKernelGGL(silu_kernel, (n + 255) / 256, 256, 0, 0, x, n);
     }
     HIP_CHECK(hipGetLastError());
 }
@@ -91,9 +91,9 @@ void gelu_or_silu(bool exact, float* x, int n) {
 template <bool UseGelu>
 void activation_fixed(float* x, int n) {
     if constexpr (UseGelu) {
-        gelu_kernel<<<(n + 255) / 256, 256>>>(x, n);
+        hipLaunchKernelGGL(gelu_kernel, (n + 255) / 256, 256, 0, 0, x, n);
     } else {
-        relu_kernel<<<(n + 255) / 256, 256>>>(x, n);
+        hipLaunchKernelGGL(relu_kernel, (n + 255) / 256, 256, 0, 0, x, n);
     }
     HIP_CHECK(hipGetLastError());
 }

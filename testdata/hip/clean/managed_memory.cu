@@ -45,7 +45,7 @@ int main() {
         b[i] = 2.0f * (i % 5);
     }
 
-    addVectors<<<256, 256>>>(a, b, c, N);
+    hipLaunchKernelGGL(addVectors, 256, 256, 0, 0, a, b, c, N);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 
@@ -68,7 +68,7 @@ int main() {
         particles[i].vy = 1.0f;
     }
     for (int step = 0; step < 10; ++step) {
-        integrate<<<(count + 127) / 128, 128>>>(particles, count, 0.01f);
+        hipLaunchKernelGGL(integrate, (count + 127) / 128, 128, 0, 0, particles, count, 0.01f);
         HIP_CHECK(hipGetLastError());
     }
     HIP_CHECK(hipDeviceSynchronize());

@@ -39,7 +39,7 @@ int main() {
     HIP_CHECK(hipHostGetDevicePointer((void**)&d_in, h_in, 0));
     HIP_CHECK(hipHostGetDevicePointer((void**)&d_mask, h_mask, 0));
 
-    hipLaunchKernelGGL(threshold, (n + 255) / 256, 256, 0, 0, d_in, d_mask, 0.5f, n);
+    threshold<<<(n + 255) / 256, 256>>>(d_in, d_mask, 0.5f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

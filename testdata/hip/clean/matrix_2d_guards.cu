@@ -82,16 +82,16 @@ int main() {
 
     dim3 block(32, 8);
     dim3 grid((cols + block.x - 1) / block.x, (rows + block.y - 1) / block.y);
-    matAdd<<<grid, block>>>(d_a, d_b, d_c, rows, cols);
+    hipLaunchKernelGGL(matAdd, grid, block, 0, 0, d_a, d_b, d_c, rows, cols);
     HIP_CHECK(hipGetLastError());
 
-    transpose<<<grid, block>>>(d_a, d_t, rows, cols);
+    hipLaunchKernelGGL(transpose, grid, block, 0, 0, d_a, d_t, rows, cols);
     HIP_CHECK(hipGetLastError());
 
-    forwardDiff<<<(rows * cols + 255) / 256, 256>>>(d_a, d_diff, rows * cols);
+    hipLaunchKernelGGL(forwardDiff, (rows * cols + 255) / 256, 256, 0, 0, d_a, d_diff, rows * cols);
     HIP_CHECK(hipGetLastError());
 
-    rowSums<<<(rows + 127) / 128, 128>>>(d_b, d_sums, rows, cols);
+    hipLaunchKernelGGL(rowSums, (rows + 127) / 128, 128, 0, 0, d_b, d_sums, rows, cols);
     HIP_CHECK(hipGetLastError());
 
     const int width = 640;
@@ -107,7 +107,7 @@ int main() {
     HIP_CHECK(hipMemcpy(d_rgb, h_rgb.data(), h_rgb.size(), hipMemcpyHostToDevice));
     dim3 imgBlock(16, 16);
     dim3 imgGrid((width + 15) / 16, (height + 15) / 16);
-    rgbToGray<<<imgGrid, imgBlock>>>(d_rgb, d_gray, width, height);
+    hipLaunchKernelGGL(rgbToGray, imgGrid, imgBlock, 0, 0, d_rgb, d_gray, width, height);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&d_out, bytes));
     hipMemcpyKind kind = hipMemcpyHostToDevice;
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), bytes, kind));
-    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, d_in, d_out, 2.0f, n);
+    scale<<<(n + 255) / 256, 256>>>(d_in, d_out, 2.0f, n);
     HIP_CHECK(hipGetLastError());
     kind = hipMemcpyDeviceToHost;
     HIP_CHECK(hipMemcpy(h_out.data(), d_out, bytes, kind));

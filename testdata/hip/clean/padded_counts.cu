@@ -33,7 +33,7 @@ void shift_all(int* h_items, int count, int offset) {
     const int blocks = count / per_block;
     dim3 grid(blocks);
     dim3 block(BLOCK);
-    shift_items<BLOCK><<<grid, block>>>(d_in, d_out, offset);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(shift_items<BLOCK>), grid, block, 0, 0, d_in, d_out, offset);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_items, d_out, sizeof(int) * count, hipMemcpyDeviceToHost));
     HIP_CHECK(hipFree(d_in));
@@ -66,9 +66,9 @@ void start(const float* h_far_field, int cells) {
     HIP_CHECK(hipMemcpy(d_far_field, h_far_field, sizeof(float) * PLANES, hipMemcpyHostToDevice));
     HIP_CHECK(hipMalloc((void**)&d_planes, sizeof(float) * padded * PLANES));
     dim3 grid((padded + THREADS - 1) / THREADS);
-    fill_planes<<<grid, THREADS>>>(padded, d_planes, d_far_field);
+    hipLaunchKernelGGL(fill_planes, grid, THREADS, 0, 0, padded, d_planes, d_far_field);
     HIP_CHECK(hipGetLastError());
-    halve4<<<padded * PLANES / 4 / THREADS, THREADS>>>(d_planes);
+    hipLaunchKernelGGL(halve4, padded * PLANES / 4 / THREADS, THREADS, 0, 0, d_planes);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_planes));
     HIP_CHECK(hipFree(d_far_field));

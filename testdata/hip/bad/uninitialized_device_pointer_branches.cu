@@ -49,7 +49,7 @@ static void upload(const std::vector<int>& h_data, bool useStaging) {
         HIP_CHECK(hipMalloc(&d_data, n * sizeof(int)));
     }
     HIP_CHECK(hipMemcpy(d_data, h_data.data(), n * sizeof(int), hipMemcpyHostToDevice)); // expect: uninitialized-device-pointer
-    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d_data, 1, n);
+    fill<<<(n + 255) / 256, 256>>>(d_data, 1, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_data));
     if (useStaging) HIP_CHECK(hipHostFree(h_staging));

@@ -29,7 +29,7 @@ static void readBackAfterFree(const std::vector<float>& h_in) {
     HIP_CHECK(hipMalloc(&d_in, bytes));
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), bytes, hipMemcpyHostToDevice));
-    addOne<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(addOne, (n + 255) / 256, 256, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_in));
     HIP_CHECK(hipFree(d_out));
@@ -44,11 +44,11 @@ static void launchAfterFree(const std::vector<float>& h_in) {
     HIP_CHECK(hipMalloc(&d_in, bytes));
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), bytes, hipMemcpyHostToDevice));
-    addOne<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(addOne, (n + 255) / 256, 256, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_in));
     // second pass reuses the input that was already released
-    addOne<<<(n + 255) / 256, 256>>>(d_in, d_out, n); // expect: use-after-free
+    hipLaunchKernelGGL(addOne, (n + 255) / 256, 256, 0, 0, d_in, d_out, n); // expect: use-after-free
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(d_out));
@@ -71,7 +71,7 @@ static void releasedEarly(const std::vector<float>& h_in) {
     HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&d_data), bytes));
     HIP_CHECK(hipMemcpy(d_data, h_in.data(), bytes, hipMemcpyHostToDevice));
     HIP_CHECK(hipFree(d_data));
-    scale<<<(n + 255) / 256, 256>>>(d_data, 2.0f, n); // expect: use-after-free
+    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, d_data, 2.0f, n); // expect: use-after-free
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemset(d_data, 0, bytes));
     HIP_CHECK(hipMemcpy(h_out.data(), d_data, bytes, hipMemcpyDeviceToHost));

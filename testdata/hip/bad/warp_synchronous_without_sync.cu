@@ -38,8 +38,8 @@ __global__ void lastWarpSynced(const float* in, float* out) {
 }
 
 void launchAll(const float* in, float* out, int n) {
-    hipLaunchKernelGGL(lastWarpUnrolled, n / BLOCK, BLOCK, 0, 0, in, out);
+    lastWarpUnrolled<<<n / BLOCK, BLOCK>>>(in, out);
     if (hipGetLastError() != hipSuccess) return;
-    hipLaunchKernelGGL(lastWarpSynced, n / BLOCK, BLOCK, 0, 0, in, out);
+    lastWarpSynced<<<n / BLOCK, BLOCK>>>(in, out);
     if (hipGetLastError() != hipSuccess) return;
 }

@@ -109,17 +109,17 @@ int main() {
     HIP_CHECK(hipMemcpy(d_lut, h_lut.data(), LUT_SIZE * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_keys, h_keys.data(), n * sizeof(unsigned int), hipMemcpyHostToDevice));
 
-    ringStamp<<<blocks, threads>>>(d_ring, capacity);
+    hipLaunchKernelGGL(ringStamp, blocks, threads, 0, 0, d_ring, capacity);
     HIP_CHECK(hipGetLastError());
-    clampedGather<<<blocks, threads>>>(d_src, d_dst, n);
+    hipLaunchKernelGGL(clampedGather, blocks, threads, 0, 0, d_src, d_dst, n);
     HIP_CHECK(hipGetLastError());
-    applyLut<<<blocks, threads>>>(d_lut, d_dst, n);
+    hipLaunchKernelGGL(applyLut, blocks, threads, 0, 0, d_lut, d_dst, n);
     HIP_CHECK(hipGetLastError());
-    blockTimestamps<<<blocks, threads>>>(d_stamps, d_blockIds);
+    hipLaunchKernelGGL(blockTimestamps, blocks, threads, 0, 0, d_stamps, d_blockIds);
     HIP_CHECK(hipGetLastError());
-    histogram<<<8, threads>>>(d_keys, d_bins, n, numBins);
+    hipLaunchKernelGGL(histogram, 8, threads, 0, 0, d_keys, d_bins, n, numBins);
     HIP_CHECK(hipGetLastError());
-    blockMaxima<<<blocks, threads>>>(d_src, d_perBlock, n);
+    hipLaunchKernelGGL(blockMaxima, blocks, threads, 0, 0, d_src, d_perBlock, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -57,7 +57,7 @@ __global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
 }
 
 static void launchScale(float* d_data, float s, int n) {
-    hipLaunchKernelGGL(scaleInPlace, (n + 255) / 256, 256, 0, 0, d_data, s, n);
+    scaleInPlace<<<(n + 255) / 256, 256>>>(d_data, s, n);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -77,11 +77,11 @@ static void accumulate(const std::vector<float>& h_in, const std::vector<unsigne
     HIP_CHECK(hipMemset(d_bins, 0, NUM_BINS * sizeof(unsigned int)));
 
     launchScale(d_in, 0.5f, n);
-    hipLaunchKernelGGL(blockSums, (n + 255) / 256, 256, 0, 0, d_in, d_total, n);
+    blockSums<<<(n + 255) / 256, 256>>>(d_in, d_total, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(histogram, (n + 255) / 256, 256, 0, 0, d_pixels, d_bins, n);
+    histogram<<<(n + 255) / 256, 256>>>(d_pixels, d_bins, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(resetAndCount, 1, 1, 0, 0, d_count, d_in, n);
+    resetAndCount<<<1, 1>>>(d_count, d_in, n);
     HIP_CHECK(hipGetLastError());
 
     // counters cleared before the atomic updates; row sums the kernel starts at zero itself
@@ -96,9 +96,9 @@ static void accumulate(const std::vector<float>& h_in, const std::vector<unsigne
     HIP_CHECK(hipMalloc(&d_rowSums, groups * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_key, h_key.data(), n * sizeof(int), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(d_counts, 0, groups * sizeof(int)));
-    hipLaunchKernelGGL(countPerGroup, (n + 255) / 256, 256, 0, 0, d_key, d_counts, n);
+    countPerGroup<<<(n + 255) / 256, 256>>>(d_key, d_counts, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(addRows, 1, groups, 0, 0, d_in, d_rowSums, groups, n / groups);
+    addRows<<<1, groups>>>(d_in, d_rowSums, groups, n / groups);
     HIP_CHECK(hipGetLastError());
 
     float total = 0.0f;

@@ -76,13 +76,13 @@ int main() {
     HIP_CHECK(hipMalloc(&d_sums, blocks * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), n * sizeof(float), hipMemcpyHostToDevice));
 
-    squareAll<<<512, threads>>>(d_in, d_sq, n);
+    hipLaunchKernelGGL(squareAll, 512, threads, 0, 0, d_in, d_sq, n);
     HIP_CHECK(hipGetLastError());
 
-    negate<<<blocks, threads>>>(d_sq, n);
+    hipLaunchKernelGGL(negate, blocks, threads, 0, 0, d_sq, n);
     HIP_CHECK(hipGetLastError());
 
-    blockSum<<<blocks, threads, (threads / 32) * sizeof(float)>>>(d_sq, d_sums, static_cast<int>(n));
+    hipLaunchKernelGGL(blockSum, blocks, threads, (threads / 32) * sizeof(float), 0, d_sq, d_sums, static_cast<int>(n));
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -141,21 +141,21 @@ int main() {
     HIP_CHECK(hipMemset(d_out, 0, n * sizeof(float)));
     HIP_CHECK(hipMemset(d_sums, 0, blocks * sizeof(float)));
 
-    hipLaunchKernelGGL(scaleFlagged, blocks, BLOCK, 0, 0, d_in, d_out, 2.0f, n);
+    scaleFlagged<<<blocks, BLOCK>>>(d_in, d_out, 2.0f, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(copyEarlyExit, blocks, BLOCK, 0, 0, d_in, d_out, n);
+    copyEarlyExit<<<blocks, BLOCK>>>(d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(clampedRead, blocks, BLOCK, 0, 0, d_in, d_out, n);
+    clampedRead<<<blocks, BLOCK>>>(d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     dim3 block2d(16, 16);
     dim3 grid2d((cols + 15) / 16, (rows + 15) / 16);
-    hipLaunchKernelGGL(transposeTile, grid2d, block2d, 0, 0, d_in, d_out, rows, cols);
+    transposeTile<<<grid2d, block2d>>>(d_in, d_out, rows, cols);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(ringWrite, blocks, BLOCK, 0, 0, d_out, 1024, 3.0f);
+    ringWrite<<<blocks, BLOCK>>>(d_out, 1024, 3.0f);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(guardedByHelper, blocks, BLOCK, 0, 0, d_out, n);
+    guardedByHelper<<<blocks, BLOCK>>>(d_out, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(blockSum, blocks, BLOCK, 0, 0, d_in, d_sums, n);
+    blockSum<<<blocks, BLOCK>>>(d_in, d_sums, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -98,10 +98,10 @@ int main() {
         return EXIT_FAILURE;
     }
 
-    hipLaunchKernelGGL(normalize, (count + 255) / 256, 256, 0, 0, d_values, 1.0f / 1000.0f, count);
+    normalize<<<(count + 255) / 256, 256>>>(d_values, 1.0f / 1000.0f, count);
     getLastCudaError("normalize kernel failed");
 
-    hipLaunchKernelGGL(gather, (count + 255) / 256, 256, 0, 0, d_values, d_idx, d_out, count, count);
+    gather<<<(count + 255) / 256, 256>>>(d_values, d_idx, d_out, count, count);
     checkCudaErrors(hipPeekAtLastError());
 
     if (syncDevice() != hipSuccess) {

@@ -57,7 +57,7 @@ int main() {
 
     CHECK(hipMemcpy(d_values, h_values.data(), bytes, hipMemcpyHostToDevice));
     CHECK(hipMemset(d_counters, 0, kCounters * sizeof(int)));
-    histogram<<<(n + 255) / 256, 256>>>(d_values, d_counters, d_scaled, n);
+    hipLaunchKernelGGL(histogram, (n + 255) / 256, 256, 0, 0, d_values, d_counters, d_scaled, n);
     CHECK(hipGetLastError());
 
     int h_counters[kCounters];

@@ -190,50 +190,50 @@ void run(const float* d_signal, float* d_out, float* d_scores, int* d_data, unsi
         blocks.x = half / 512;
         threads.x = 512;
     }
-    pair_step<<<blocks, threads, 2 * threads.x * sizeof(float)>>>(d_signal, d_out, half, threads.x);
+    hipLaunchKernelGGL(pair_step, blocks, threads, 2 * threads.x * sizeof(float), 0, d_signal, d_out, half, threads.x);
     HIP_CHECK(hipGetLastError());
 
     dim3 grid = score_grid(batch, heads, seq, 128);
-    scale_scores<<<grid, 128>>>(d_scores, heads, seq, 0.125f);
+    hipLaunchKernelGGL(scale_scores, grid, 128, 0, 0, d_scores, heads, seq, 0.125f);
     HIP_CHECK(hipGetLastError());
 
     const int count = 1 << 16;
     int block = 256;
     int partials = count / block;
     int partial_threads = std::min(partials, block);
-    block_scan<<<count / block, block>>>(d_data, 32);
-    block_scan<<<div_up(partials, partial_threads), partial_threads>>>(d_data, 32);
+    hipLaunchKernelGGL(block_scan, count / block, block, 0, 0, d_data, 32);
+    hipLaunchKernelGGL(block_scan, div_up(partials, partial_threads), partial_threads, 0, 0, d_data, 32);
     HIP_CHECK(hipGetLastError());
 
     dim3 merge(4, 1, 1);
     merge = make_uint3(16, 1, 1);
-    merge_histograms<<<merge, 64>>>(d_bins, 3);
-    mark_cells<<<kCellBlocks, 128>>>(d_range, d_marks, 0.5f);
+    hipLaunchKernelGGL(merge_histograms, merge, 64, 0, 0, d_bins, 3);
+    hipLaunchKernelGGL(mark_cells, kCellBlocks, 128, 0, 0, d_range, d_marks, 0.5f);
     HIP_CHECK(hipGetLastError());
 
     const unsigned padding = bytes % SPAN == 0 ? 0 : SPAN - bytes % SPAN;
     const unsigned words = (bytes + padding) / sizeof(int);
     const unsigned chunks = words * sizeof(int) / SPAN;
-    pack_chunks<<<chunks, 128>>>(d_in, d_packed, chunks);
+    hipLaunchKernelGGL(pack_chunks, chunks, 128, 0, 0, d_in, d_packed, chunks);
     HIP_CHECK(hipGetLastError());
 
     int live = 0;
     while (live < segments) live++;
-    and_slices<<<live, SPAN / PARTS>>>(d_packed, d_keep, live);
+    hipLaunchKernelGGL(and_slices, live, SPAN / PARTS, 0, 0, d_packed, d_keep, live);
     dim3 segment_grid(segments, (longest + 255) / 256);
-    sort_segments<<<segment_grid, 256>>>(d_keys, d_values, d_sorted, d_starts, longest);
+    hipLaunchKernelGGL(sort_segments, segment_grid, 256, 0, 0, d_keys, d_values, d_sorted, d_starts, longest);
     HIP_CHECK(hipGetLastError());
 
     const int inner = TILE - 2 * HALO * steps;
     const int tiles = cols / inner + (cols % inner == 0 ? 0 : 1);
-    relax_tiles<<<tiles, TILE>>>(d_src, d_dst, cols, steps);
-    row_dot<<<(rows + 3) / 4, 128>>>(d_m, d_v, d_y, rows, mcols);
+    hipLaunchKernelGGL(relax_tiles, tiles, TILE, 0, 0, d_src, d_dst, cols, steps);
+    hipLaunchKernelGGL(row_dot, (rows + 3) / 4, 128, 0, 0, d_m, d_v, d_y, rows, mcols);
     HIP_CHECK(hipGetLastError());
 
     const int state_count = (rows / 256 + 1) * 256;
     unsigned* d_state;
     HIP_CHECK(hipMalloc((void**)&d_state, sizeof(unsigned) * state_count));
-    seed_states<<<state_count / 256, 256>>>(42u, d_state);
+    hipLaunchKernelGGL(seed_states, state_count / 256, 256, 0, 0, 42u, d_state);
     HIP_CHECK(hipGetLastError());
 
     // the blocks to scan are counted on the device
@@ -245,7 +245,7 @@ void run(const float* d_signal, float* d_out, float* d_scores, int* d_data, unsi
     float* d_ranges;
     HIP_CHECK(hipMalloc((void**)&d_ranges, live_blocks * kColumns * kPlanes * 2 * sizeof(float)));
     const dim3 columns{16, kColumns, 1};
-    plane_ranges<<<live_blocks, columns>>>(d_src, d_live, d_ranges);
+    hipLaunchKernelGGL(plane_ranges, live_blocks, columns, 0, 0, d_src, d_live, d_ranges);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_ranges));
     HIP_CHECK(hipFree(d_live));

@@ -9,6 +9,12 @@
 //! then the threads of that axis are the problem's, and a thread index on it needs no guard.
 //! Anything else (a block count computed where the analysis cannot see, a `max`, a conditional)
 //! is *unknown*, and the kernel is judged as if the launch were not visible.
+//!
+//! A `dim3` the launching function hands to a host helper by reference or pointer
+//! (`shape(grid, block, rows)`) holds what the helper assigns to it (`assigned_dim3_of`). A check
+//! on the launch's path that equates the grid's blocks, times any count per block, with an exact
+//! size (`FT_CHECK(grid.x * per_block == rows)`, `if (blocks != rows) return;`) makes that axis
+//! exact however its count was computed (`checked_exact`).
 
 use super::size::{self, Evaluator, Scope, Sym};
 use crate::syntax::{self, named_children, normalized, strip, text, NodeExt};

@@ -952,6 +952,39 @@ impl GridHelpers for Model<'_> {
         }
         launch::returned_grid_of(function, self.source, &Inner(self))
     }
+
+    fn assigned_dim3(
+        &self,
+        name: &str,
+        arity: usize,
+        position: usize,
+    ) -> Option<launch::AssignedDim3> {
+        /// The model's helpers and defines, but no other summaries: a helper is read alone.
+        struct Inner<'m, 't>(&'m Model<'t>);
+        impl GridHelpers for Inner<'_, '_> {
+            fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
+                self.0.rounds_up(name, arity)
+            }
+            fn define(&self, name: &str) -> Option<&str> {
+                self.0.define(name)
+            }
+        }
+        // `template <> void grid_for<float>(dim3& g, ...)`: each specialisation may be the one
+        // a call runs
+        let mut all: Option<launch::AssignedDim3> = None;
+        for function in self
+            .functions
+            .iter()
+            .filter(|f| kernel_name(&f.name) == name && f.parameters.len() == arity)
+        {
+            let assigned = launch::assigned_dim3_of(function, position, self.source, &Inner(self))?;
+            all = Some(match all {
+                None => assigned,
+                Some(known) => known.join(assigned),
+            });
+        }
+        all
+    }
 }
 
 #[cfg(test)]

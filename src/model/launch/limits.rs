@@ -429,7 +429,7 @@ fn either<'t>(all: &[Magnitude<'t>]) -> Magnitude<'t> {
 /// The comparisons known to hold where the launch `call` runs: the conditions of the `if`s,
 /// loops and `else`s around it, the tests before it that leave the function, and the checks
 /// (`TORCH_CHECK(seq_len <= 1024)`, `assert(rows < 4096)`) before it.
-fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<Comparison<'t>> {
+pub(super) fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<Comparison<'t>> {
     let mut facts = Vec::new();
     let mut disjunctions = Vec::new();
     let mut add = |node: Node<'t>, holds: bool| {
@@ -502,12 +502,18 @@ fn exit_test<'t>(statement: Node<'t>, source: &str) -> Option<(Node<'t>, bool)> 
                     | "CHECK"
                     | "DCHECK"
                     | "PADDLE_ENFORCE"
-            );
+            ) || names_a_check_macro(callee);
             let stated = syntax::call_arguments(call).into_iter().next()?;
             checks.then_some((stated, true))
         }
         _ => None,
     }
+}
+
+/// A project's own check macro, spelled as one (`FT_CHECK`, `MY_ASSERT`, `GGML_ASSERT`): it
+/// stops the program when its condition fails.
+fn names_a_check_macro(name: &str) -> bool {
+    names_a_macro(name) && (name.ends_with("_CHECK") || name.contains("ASSERT"))
 }
 
 /// Whether running `statement` leaves the function (a `return`, a `throw`, `exit(...)`).

@@ -9,6 +9,12 @@
 //! then the threads of that axis are the problem's, and a thread index on it needs no guard.
 //! Anything else (a block count computed where the analysis cannot see, a `max`, a conditional)
 //! is *unknown*, and the kernel is judged as if the launch were not visible.
+//!
+//! A `dim3` the launching function hands to a host helper by reference or pointer
+//! (`shape(grid, block, rows)`) holds what the helper assigns to it (`assigned_dim3_of`). A check
+//! on the launch's path that equates the grid's blocks, times any count per block, with an exact
+//! size (`FT_CHECK(grid.x * per_block == rows)`, `if (blocks != rows) return;`) makes that axis
+//! exact however its count was computed (`checked_exact`).
 
 use super::size::{self, Evaluator, Scope, Sym};
 use crate::syntax::{self, named_children, normalized, strip, text, NodeExt};
@@ -271,6 +277,43 @@ pub trait GridHelpers {
     /// grid it returns (see `returned_grid_of`); None when it is not one or is not visible.
     fn returned_grid(&self, _name: &str, _arity: usize) -> Option<[GridAxis; 3]> {
         None
+    }
+    /// For a host function `name` with `arity` arguments whose parameter at `position` is a
+    /// `dim3` taken by reference or pointer, what it assigns to that parameter's components
+    /// (see `assigned_dim3_of`), over every definition of the name (a template and its
+    /// specialisations); None when it is not one or is not visible.
+    fn assigned_dim3(&self, _name: &str, _arity: usize, _position: usize) -> Option<AssignedDim3> {
+        None
+    }
+}
+
+/// What a host helper leaves in a `dim3` its caller hands it by reference (`void
+/// grid_for(dim3& grid, dim3& block, int rows) { grid.x = rows; block.x = 256; }`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AssignedDim3 {
+    /// Per axis, what it is as a grid; None where the helper does not assign it (the caller's
+    /// value stays).
+    pub grid: [Option<GridAxis>; 3],
+    /// Per axis, its constant value where the helper assigns one on every path.
+    pub constant: [Option<i128>; 3],
+}
+
+impl AssignedDim3 {
+    /// What either of two helpers of one name leaves (the one a call runs is not known): an
+    /// axis one assigns and the other does not is unknown.
+    pub fn join(self, other: AssignedDim3) -> AssignedDim3 {
+        let mut joined = self;
+        for axis in 0..3 {
+            joined.grid[axis] = match (joined.grid[axis].take(), other.grid[axis].clone()) {
+                (None, None) => None,
+                (Some(a), Some(b)) => Some(grid::join(a, b)),
+                _ => Some(GridAxis::Unknown),
+            };
+            if joined.constant[axis] != other.constant[axis] {
+                joined.constant[axis] = None;
+            }
+        }
+        joined
     }
 }
 
@@ -729,6 +772,40 @@ fn launch_site<'t>(
             (Held::NotLocal, None) if default_one => GridAxis::Exact, // dim3 default 1
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
+        if *slot != GridAxis::Exact {
+            if let Some(g) = grid_name {
+                if checked_exact(classifier, call, text(g, source), axis) {
+                    *slot = GridAxis::Exact;
+                }
+            }
+        }
+    }
+    // `dim3 grid; grid_for(grid, rows);`: the components a host helper assigns through a
+    // reference, read in the helper
+    if let Some((assigned, helper_call)) =
+        grid_name.and_then(|g| set_by_helper(classifier, g, call))
+    {
+        let name = grid_name.map(|g| text(g, source)).unwrap_or("");
+        let arguments = syntax::call_arguments(helper_call);
+        for axis in 0..3 {
+            let Some(set) = assigned.grid[axis].clone() else {
+                continue;
+            };
+            // assigned here too: only assignments after the helper's are the launch's
+            let here = classifier.locals.components.get(&(name, AXIS_NAMES[axis]));
+            if let Some(values) = here {
+                if values
+                    .iter()
+                    .any(|v| v.start_byte() < helper_call.end_byte())
+                {
+                    grid_axes[axis] = GridAxis::Unknown;
+                }
+                continue;
+            }
+            grid_axes[axis] = in_caller(set, &arguments, source);
+            grid_values[axis] = None;
+            grid_blocks[axis] = None;
+        }
     }
     // `dim3 grid = grid_for(rows, cols);`: the grid a host helper returns, read in the helper
     if let Some(returned) = grid.and_then(|g| returned_grid(classifier, g)) {
@@ -743,6 +820,32 @@ fn launch_site<'t>(
             None if block.is_some() && block_parts.iter().any(Option::is_some) => Some(1),
             None => None,
         };
+    }
+    // `block_for(block, n)` assigning `block.x = 256`: the helper's constants
+    let block_name = block
+        .map(|b| strip(b, source))
+        .filter(|b| b.node_kind() == "identifier");
+    if let Some((assigned, helper_call)) =
+        block_name.and_then(|b| set_by_helper(classifier, b, call))
+    {
+        let name = block_name.map(|b| text(b, source)).unwrap_or("");
+        for axis in 0..3 {
+            if assigned.grid[axis].is_none() {
+                continue;
+            }
+            let assigned_here = classifier
+                .locals
+                .components
+                .get(&(name, AXIS_NAMES[axis]))
+                .is_some_and(|values| {
+                    values
+                        .iter()
+                        .any(|v| v.start_byte() > helper_call.end_byte())
+                });
+            if !assigned_here {
+                block_dims[axis] = assigned.constant[axis];
+            }
+        }
     }
     let arity = kernel_arguments.as_ref().map(Vec::len);
     let kernel_arguments = kernel_arguments.unwrap_or_default();
@@ -1322,6 +1425,91 @@ fn returned_grid<'t>(classifier: &Classifier<'_, 't>, grid: Node<'t>) -> Option<
     Some(axes)
 }
 
+/// Whether a check on the launch's path states the grid local `name`'s `axis` exact:
+/// `FT_CHECK(grid.x * per_block == batch * heads * seq_len)`, `assert(blocks == rows)`, or `if
+/// (grid.x * k != n) return;` before the launch, with the grid's blocks (times any count per
+/// block) equal to an exact size, and no assignment of that component between the check and the
+/// launch. The code stops where the equality fails, so where the launch runs the blocks are the
+/// problem's, however the count was computed (halved in a loop while even).
+fn checked_exact<'t>(
+    classifier: &Classifier<'_, 't>,
+    call: Node<'t>,
+    name: &str,
+    axis: usize,
+) -> bool {
+    let source = classifier.source;
+    let Some(body) = classifier.locals.scope else {
+        return false;
+    };
+    let field = AXIS_NAMES[axis];
+    let component = format!("{name}.{field}");
+    let locals = classifier.locals;
+    let as_dim3 = locals.dim3.contains_key(name)
+        || AXIS_NAMES
+            .iter()
+            .any(|f| locals.components.contains_key(&(name, *f)));
+    // `blocks == n` for a scalar grid, only on `x`
+    let whole = (!as_dim3 && axis == 0).then_some(name);
+    let assignments: Vec<Node<'t>> = locals
+        .components
+        .get(&(name, field))
+        .into_iter()
+        .chain(whole.and_then(|w| locals.values.get(w)))
+        .flatten()
+        .copied()
+        .collect();
+    let names_grid = |node: Node<'t>| {
+        let written = normalized(node, source);
+        written == component || whole.is_some_and(|w| written == w)
+    };
+    // the grid, or a product with the grid as a factor
+    let holds_grid = |side: Node<'t>| {
+        let mut stack = vec![strip(side, source)];
+        let mut found = false;
+        while let Some(node) = stack.pop() {
+            if names_grid(node) {
+                found = true;
+            } else if node.node_kind() == "binary_expression"
+                && syntax::operator(node, source) == "*"
+            {
+                stack.extend(node.field("left").map(|l| strip(l, source)));
+                stack.extend(node.field("right").map(|r| strip(r, source)));
+            }
+        }
+        found
+    };
+    limits::facts_at(call, body, source).iter().any(|fact| {
+        fact.relation == crate::model::guards::Relation::Equal
+            && [true, false].into_iter().any(|left_side| {
+                let fact = fact.oriented(left_side);
+                holds_grid(fact.left)
+                    && !holds_grid(fact.right)
+                    && classifier.axis(fact.right, 0) == GridAxis::Exact
+            })
+            && !assignments.iter().any(|a| {
+                a.start_byte() > fact.origin.start_byte() && a.start_byte() < call.start_byte()
+            })
+    })
+}
+
+/// A grid axis a helper gives, with an extent that is one of its parameters replaced by the
+/// argument the call passes there.
+fn in_caller(axis: GridAxis, arguments: &[Node], source: &str) -> GridAxis {
+    match &axis {
+        GridAxis::RoundedUp(total) => match total
+            .strip_prefix(HELPER_PARAMETER)
+            .and_then(|p| p.parse::<usize>().ok())
+        {
+            Some(position) => match arguments.get(position) {
+                Some(argument) => GridAxis::RoundedUp(normalized(*argument, source)),
+                None => GridAxis::Unknown,
+            },
+            None => axis,
+        },
+        _ => axis,
+    }
+}
+
 /// Marks an extent that is a grid helper's parameter, by position, in what the helper returns.
 const HELPER_PARAMETER: &str = "\u{1}parameter ";
 
@@ -1387,6 +1575,135 @@ pub fn returned_grid_of(
         }
     }
     Some(axes)
+}
+
+/// What a host function assigns to the components of its parameter at `position` when that is
+/// a `dim3` taken by reference or pointer (`grid.x = rows;`, `block->x = 256;`): each axis
+/// classified as a grid with the function's own locals (its parameters are the caller's sizes;
+/// an extent that is one is marked by its position), and its constant where a single
+/// assignment in the function's outermost block gives one. None for any other function or
+/// parameter, or when the function assigns none of its components.
+pub fn assigned_dim3_of(
+    function: &super::Function,
+    position: usize,
+    source: &str,
+    helpers: &dyn GridHelpers,
+) -> Option<AssignedDim3> {
+    // a grid helper is a few lines; longer bodies are not read for one
+    if function.body.byte_range().len() > 2000 || function.kind != super::FunctionKind::Host {
+        return None;
+    }
+    let parameter = function.parameters.get(position)?;
+    let declared = text(parameter.declaration, source);
+    let by_reference = declared.contains('&') || parameter.is_pointer;
+    if parameter.type_text.trim() != "dim3" || !by_reference {
+        return None;
+    }
+    let locals = Locals::of(function.body, source);
+    let classifier = Classifier {
+        source,
+        locals: &locals,
+        helpers,
+        constants_divide: true,
+    };
+    let mut assigned = AssignedDim3 {
+        grid: [None, None, None],
+        constant: [None, None, None],
+    };
+    for (axis, field) in AXIS_NAMES.iter().enumerate() {
+        let Some(values) = locals.components.get(&(parameter.name.as_str(), *field)) else {
+            continue;
+        };
+        // every value assigned is one the caller may see (a later one hides an earlier one
+        // only on its own path)
+        let mut grid = if values
+            .iter()
+            .any(|v| super::reaching::updates_itself(*v, source))
+        {
+            GridAxis::Unknown
+        } else {
+            classifier.alternatives(values, 0)
+        };
+        if let GridAxis::RoundedUp(total) = &grid {
+            if let Some(at) = function.parameters.iter().position(|p| p.name == *total) {
+                grid = GridAxis::RoundedUp(format!("{HELPER_PARAMETER}{at}"));
+            }
+        }
+        assigned.grid[axis] = Some(grid);
+        if let [value] = values.as_slice() {
+            let outermost = value
+                .up()
+                .filter(|a| a.node_kind() == "assignment_expression")
+                .and_then(|a| a.up())
+                .and_then(|s| s.up())
+                .is_some_and(|block| block.id() == function.body.id());
+            if outermost {
+                assigned.constant[axis] = constant(*value, &classifier);
+            }
+        }
+    }
+    assigned
+        .grid
+        .iter()
+        .any(Option::is_some)
+        .then_some(assigned)
+}
+
+/// The helper call that sets the `dim3` local `name` before the launch `at`: the last call
+/// before it that passes the local (or its address) as an argument, in a block around the
+/// launch; with the callee's summary (`assigned_dim3`) when the file defines it, and where the
+/// call is.
+fn set_by_helper<'t>(
+    classifier: &Classifier<'_, 't>,
+    name: Node<'t>,
+    at: Node<'t>,
+) -> Option<(AssignedDim3, Node<'t>)> {
+    let source = classifier.source;
+    let local = text(name, source);
+    let mut last: Option<(Node<'t>, usize)> = None;
+    for occurrence in classifier.locals.occurrences(local, source) {
+        if occurrence.start_byte() >= at.start_byte() {
+            break;
+        }
+        let mut argument = *occurrence;
+        if let Some(address) = argument.up().filter(|p| {
+            p.node_kind() == "pointer_expression" && syntax::operator(*p, source) == "&"
+        }) {
+            argument = address;
+        }
+        let Some(list) = argument.up().filter(|l| l.node_kind() == "argument_list") else {
+            continue;
+        };
+        let Some(call) = list.up().filter(|c| c.node_kind() == "call_expression") else {
+            continue;
+        };
+        if call.byte_range().contains(&at.start_byte()) {
+            continue;
+        }
+        let position = syntax::call_arguments(call)
+            .iter()
+            .position(|a| a.id() == argument.id());
+        if let Some(position) = position {
+            last = Some((call, position));
+        }
+    }
+    let (call, position) = last?;
+    // the call runs on every path to the launch: its statement sits in a block around it
+    let statement = call
+        .up()
+        .filter(|s| s.node_kind() == "expression_statement")?;
+    let block = statement
+        .up()
+        .filter(|b| b.node_kind() == "compound_statement")?;
+    if !block.byte_range().contains(&at.start_byte()) {
+        return None;
+    }
+    let function = call.field("function")?;
+    let callee = grid::callee_name(function, source);
+    let short = callee.rsplit("::").next().unwrap_or(callee);
+    let arity = syntax::call_arguments(call).len();
+    let assigned = classifier.helpers.assigned_dim3(short, arity, position)?;
+    Some((assigned, call))
 }
 
 /// Where a launch's dynamic shared-memory byte count is, if anywhere.

@@ -10,7 +10,8 @@
 //! order also repeats what the model notes of the names it looked up.
 
 use super::{
-    launches_in, may_launch, FileScope, GridAxis, GridHelpers, LaunchSite, RoundingHelper,
+    launches_in, may_launch, AssignedDim3, FileScope, GridAxis, GridHelpers, LaunchSite,
+    RoundingHelper,
 };
 use crate::model::Function;
 use crate::source::LineIndex;
@@ -59,6 +60,7 @@ enum Query {
     RoundsUp(String, usize, Option<RoundingHelper>),
     Define(String, Option<String>),
     ReturnedGrid(String, usize, Option<[GridAxis; 3]>),
+    AssignedDim3(String, usize, usize, Option<AssignedDim3>),
 }
 
 impl Query {
@@ -69,6 +71,9 @@ impl Query {
             Query::Define(name, answer) => helpers.define(name) == answer.as_deref(),
             Query::ReturnedGrid(name, arity, answer) => {
                 helpers.returned_grid(name, *arity) == *answer
+            }
+            Query::AssignedDim3(name, arity, position, answer) => {
+                helpers.assigned_dim3(name, *arity, *position) == *answer
             }
         }
     }
@@ -102,6 +107,17 @@ impl GridHelpers for Recorder<'_> {
         self.queries.borrow_mut().push(Query::ReturnedGrid(
             name.to_string(),
             arity,
+            answer.clone(),
+        ));
+        answer
+    }
+
+    fn assigned_dim3(&self, name: &str, arity: usize, position: usize) -> Option<AssignedDim3> {
+        let answer = self.helpers.assigned_dim3(name, arity, position);
+        self.queries.borrow_mut().push(Query::AssignedDim3(
+            name.to_string(),
+            arity,
+            position,
             answer.clone(),
         ));
         answer

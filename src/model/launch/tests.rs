@@ -308,6 +308,89 @@ fn a_grid_returned_by_a_host_helper_is_read_in_the_helper() {
 }
 
 #[test]
+fn a_dim3_set_by_a_helper_through_a_reference_is_what_the_helper_assigns() {
+    let helper = "void shape(dim3& grid, dim3& block, int rows, int cols) {\n  grid.x = rows;\n  grid.y = (cols + 127) / 128;\n  block.x = 128;\n}\n";
+    let found = sites(&format!(
+        "{helper}void f(float* v, int r, int c) {{ dim3 grid, block; shape(grid, block, r, c); k<<<grid, block>>>(v, r, c); }}"
+    ));
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    // the caller's argument is the extent the helper rounded up
+    assert_eq!(
+        launch.grid,
+        [GridAxis::Exact, rounded("c"), GridAxis::Exact]
+    );
+    assert_eq!(launch.block, [Some(128), Some(1), Some(1)]);
+    // through a pointer
+    let found = sites(
+        "void rows_of(dim3* g, int n) { g->x = n / 64; }\nvoid f(float* v, int n) { dim3 grid; rows_of(&grid, n); k<<<grid, 64>>>(v, n); }",
+    );
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    assert_eq!(launch.grid[0], GridAxis::Exact);
+    // a template and its specialisation: either may be the one called
+    let specialised = "template <typename T> void shape(dim3& g, int n) { g.x = (n + 255) / 256; }\ntemplate <> void shape<float>(dim3& g, int n) { g.x = n; }\n";
+    let found = sites(&format!(
+        "{specialised}template <typename T> void f(T* v, int n) {{ dim3 grid; shape<T>(grid, n); k<<<grid, 256>>>(v, n); }}"
+    ));
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    assert_eq!(launch.grid[0], rounded("n"));
+    // called on one path only, or assigned again before the launch: not the helper's
+    for body in [
+        "dim3 grid; if (n > 0) { exact_of(grid, n); } k<<<grid, 256>>>(v, n);",
+        "dim3 grid; exact_of(grid, n); grid.x = (n + 255) / 256; k<<<grid, 256>>>(v, n);",
+    ] {
+        let found = sites(&format!(
+            "void exact_of(dim3& g, int n) {{ g.x = n; }}\nvoid f(float* v, int n) {{ {body} }}"
+        ));
+        let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+        assert_ne!(launch.grid[0], GridAxis::Exact, "{body}");
+    }
+    // a parameter taken by value is the helper's own copy
+    let found = sites(
+        "void copy_of(dim3 g, int n) { g.x = n; }\nvoid f(float* v, int n) { dim3 grid; copy_of(grid, n); k<<<grid, 256>>>(v, n); }",
+    );
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    assert_eq!(launch.grid[0], GridAxis::Unknown);
+}
+
+#[test]
+fn a_checked_equality_on_the_launch_path_makes_the_grid_exact() {
+    let halved = "dim3 grid; int per = 1; grid.x = b * h * s; while (per < 4 && grid.x % 2 == 0) { grid.x /= 2; per *= 2; }";
+    for check in [
+        "FT_CHECK(grid.x * per == b * h * s);",
+        "assert(b * h * s == per * grid.x);",
+        "if (grid.x * per != b * h * s) { throw std::runtime_error(\"shape\"); }",
+        "if (grid.x * per != b * h * s) return;",
+    ] {
+        let found = sites(&format!(
+            "void f(float* v, int b, int h, int s) {{ {halved} {check} k<<<grid, per * 64>>>(v); }}"
+        ));
+        assert_eq!(found[0].grid[0], GridAxis::Exact, "{check}");
+    }
+    for (check, after) in [
+        // no check: halved in a loop, not known
+        ("", ""),
+        // a bound, not an equality
+        ("FT_CHECK(grid.x * per <= b * h * s);", ""),
+        // equal to a count the grid is rounded up from
+        ("FT_CHECK(grid.x * per == (n + 255) / 256);", ""),
+        // changed after the check
+        ("FT_CHECK(grid.x * per == b * h * s);", "grid.x += 1;"),
+        // a call that is no check
+        ("printf(\"%d\", grid.x * per == b * h * s);", ""),
+    ] {
+        let found = sites(&format!(
+            "void f(float* v, int b, int h, int s, int n) {{ {halved} {check} {after} k<<<grid, per * 64>>>(v); }}"
+        ));
+        assert_ne!(found[0].grid[0], GridAxis::Exact, "{check} {after}");
+    }
+    // a scalar grid
+    let found = sites(
+        "void f(float* v, int rows) { int blocks = rows; if (blocks % 2 == 0) blocks /= 2; assert(blocks * (rows / blocks) == rows); k<<<blocks, 64>>>(v); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+}
+
+#[test]
 fn a_buffer_allocated_per_launched_thread_is_known_at_the_launch() {
     let source = "struct Plan { float* slots; int blocks; };
     void init(Plan* plan) { cudaMalloc(&plan->slots, plan->blocks * 128 * sizeof(float)); }

@@ -9,7 +9,8 @@ The renaming is the one hipify does, line for line (a twin has the lines of its 
 `#include <hip/hip_runtime.h>`, every CUDA runtime name its HIP name (`cudaMalloc` -> `hipMalloc`,
 `cudaHostAlloc` -> `hipHostMalloc`, `cudaError_t` -> `hipError_t`), `CUDA_CHECK` -> `HIP_CHECK`,
 `cuda_check.h` -> `hip_check.h`. A finding that depends on the warp's width changes where the
-wavefront of 64 lanes puts two threads in one warp (`WAVEFRONT`, marked `// wavefront:`). In every second file (by sorted path) the launches written on one
+wavefront of 64 lanes puts two threads in one warp (`WAVEFRONT`, marked `// wavefront:`). In about half
+of the files (chosen by a checksum of the path, so adding a fixture rewrites no other twin) the launches written on one
 line as a statement, `k<<<g, b>>>(args);`, become `hipLaunchKernelGGL(k, g, b, 0, 0, args);`
 (`HIP_KERNEL_NAME(k<T>)` for a template), so both launch forms are covered. Files that use
 PyTorch's CUDA headers or cuBLAS are left out: their HIP builds go through other headers.
@@ -19,6 +20,7 @@ PyTorch's CUDA headers or cuBLAS are left out: their HIP builds go through other
 import os
 import re
 import sys
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'testdata', 'hip')
@@ -132,7 +134,7 @@ def main():
     check = '--check' in sys.argv
     problems = []
     written = 0
-    for index, (source, target) in enumerate(sources()):
+    for source, target in sources():
         with open(os.path.join(ROOT, source)) as f:
             text = f.read()
         if any(include in text for include in SKIPPED_INCLUDES) or any(
@@ -140,7 +142,7 @@ def main():
         ):
             continue
         target = target.replace('cuda_check.h', 'hip_check.h')
-        twin = hipify(text, index % 2 == 1, target)
+        twin = hipify(text, zlib.crc32(source.encode()) % 2 == 1, target)
         path = os.path.join(OUT, target)
         if check:
             try:

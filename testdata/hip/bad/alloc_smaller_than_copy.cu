@@ -27,7 +27,7 @@ static void shortAllocation(const float* h_data, int size) {
     float* d_data = nullptr;
     HIP_CHECK(hipMalloc(&d_data, size * sizeof(float) - 1024));
     HIP_CHECK(hipMemcpy(d_data, h_data, size * sizeof(float), hipMemcpyHostToDevice)); // expect: alloc-smaller-than-copy
-    scaleKernel<<<(size + 255) / 256, 256>>>(d_data, size);
+    hipLaunchKernelGGL(scaleKernel, (size + 255) / 256, 256, 0, 0, d_data, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_data));
 }
@@ -61,7 +61,7 @@ static void castHalfAllocation(const std::vector<float>& h_values) {
     float* d_half = nullptr;
     HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&d_half), bytes / 2));
     HIP_CHECK(hipMemcpy(d_half, h_values.data(), bytes, hipMemcpyHostToDevice)); // expect: alloc-smaller-than-copy
-    scaleKernel<<<(h_values.size() + 255) / 256, 256>>>(d_half, static_cast<int>(h_values.size() / 2));
+    hipLaunchKernelGGL(scaleKernel, (h_values.size() + 255) / 256, 256, 0, 0, d_half, static_cast<int>(h_values.size() / 2));
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_half));
 }

@@ -35,7 +35,7 @@ static void freeBuffer(void* buffer) {
 }
 
 static void launchSaxpy(float a, const float* d_x, float* d_y, int n) {
-    hipLaunchKernelGGL(saxpy, (n + 255) / 256, 256, 0, 0, a, d_x, d_y, n);
+    saxpy<<<(n + 255) / 256, 256>>>(a, d_x, d_y, n);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -72,7 +72,7 @@ static void relaxAll(const std::vector<float>& h_in, int sweeps) {
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), n * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(d_norm, 0, sizeof(float)));
     for (int s = 0; s < sweeps; ++s) {
-        hipLaunchKernelGGL(relax, (n + 255) / 256, 256, 0, 0, (const float*)d_in, (float*)d_out, n);
+        relax<<<(n + 255) / 256, 256>>>((const float*)d_in, (float*)d_out, n);
         HIP_CHECK(hipGetLastError());
         void* t = d_in;
         d_in = d_out;

@@ -24,7 +24,7 @@ __global__ void fill(float* out, float v, int n) {
 static void freeTwice(int n) {
     float* d_tmp = nullptr;
     HIP_CHECK(hipMalloc(&d_tmp, n * sizeof(float)));
-    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d_tmp, 1.0f, n);
+    fill<<<(n + 255) / 256, 256>>>(d_tmp, 1.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(d_tmp));
@@ -37,9 +37,9 @@ static void copyPasteCleanup(int n) {
     float* d_b = nullptr;
     HIP_CHECK(hipMalloc(&d_a, n * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_b, n * sizeof(float))); // expect: device-memory-leak
-    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d_a, 2.0f, n);
+    fill<<<(n + 255) / 256, 256>>>(d_a, 2.0f, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d_b, 3.0f, n);
+    fill<<<(n + 255) / 256, 256>>>(d_b, 3.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(d_a));

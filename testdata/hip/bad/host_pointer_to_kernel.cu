@@ -33,20 +33,20 @@ int main() {
 
     float* h_data = (float*)malloc(n * sizeof(float));
     for (int i = 0; i < n; ++i) h_data[i] = static_cast<float>(i);
-    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, h_data, 2.0f, n); // expect: host-pointer-to-kernel
+    scale<<<(n + 255) / 256, 256>>>(h_data, 2.0f, n); // expect: host-pointer-to-kernel
     HIP_CHECK(hipGetLastError());
 
     int* counts = new int[n]();
-    hipLaunchKernelGGL(increment, (n + 255) / 256, 256, 0, 0, counts, n); // expect: host-pointer-to-kernel
+    increment<<<(n + 255) / 256, 256>>>(counts, n); // expect: host-pointer-to-kernel
     HIP_CHECK(hipGetLastError());
 
     float weights[256];
     for (int i = 0; i < 256; ++i) weights[i] = 1.0f / (i + 1);
-    hipLaunchKernelGGL(scale, 1, 256, 0, 0, weights, 0.5f, 256); // expect: host-pointer-to-kernel
+    scale<<<1, 256>>>(weights, 0.5f, 256); // expect: host-pointer-to-kernel
     HIP_CHECK(hipGetLastError());
 
     std::vector<float> values(n, 3.0f);
-    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, values.data(), 4.0f, n); // expect: host-pointer-to-kernel
+    scale<<<(n + 255) / 256, 256>>>(values.data(), 4.0f, n); // expect: host-pointer-to-kernel
     HIP_CHECK(hipGetLastError());
 
     HIP_CHECK(hipDeviceSynchronize());

@@ -26,17 +26,17 @@ static bool check_results(const int* h, int value, int n) {
 }
 
 void fill_and_assert(int* d, int n) {
-    fill<<<(n + 255) / 256, 256>>>(d, 7, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d, 7, n); // expect: unchecked-kernel-launch
     assert(n > 0);
 }
 
 void fill_and_check_condition(int* d, int n, int blocks) {
-    fill<<<blocks, 256>>>(d, 8, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(fill, blocks, 256, 0, 0, d, 8, n); // expect: unchecked-kernel-launch
     CHECK(blocks * 256 >= n);
 }
 
 bool fill_and_verify(int* d, int* h, int n) {
-    fill<<<(n + 255) / 256, 256>>>(d, 9, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(fill, (n + 255) / 256, 256, 0, 0, d, 9, n); // expect: unchecked-kernel-launch
     hipMemcpy(h, d, n * sizeof(int), hipMemcpyDeviceToHost); // expect: unchecked-cuda-call
     return check_results(h, 9, n);
 }

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMemcpy(d_in, h_in, bytes, upload));
     dim3 block(16, 16);
     dim3 grid((width + 15) / 16, (height + 15) / 16);
-    hipLaunchKernelGGL(transposeTile, grid, block, 0, 0, d_in, d_out, width, height);
+    transposeTile<<<grid, block>>>(d_in, d_out, width, height);
     HIP_CHECK(hipGetLastError());
     // the same kind reused for the way back
     HIP_CHECK(hipMemcpy(h_out, d_out, bytes, upload)); // expect: memcpy-direction-mismatch

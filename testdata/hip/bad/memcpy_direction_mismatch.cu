@@ -50,7 +50,7 @@ static void squareOnDevice(const float* h_in, int n) {
     HIP_CHECK(hipMalloc(&d_in, bytes));
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyHostToDevice));
-    square<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(square, (n + 255) / 256, 256, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_out, d_out, bytes, hipMemcpyHostToDevice)); // expect: memcpy-direction-mismatch
     printf("out[3] = %f\n", h_out[3]);
@@ -77,7 +77,7 @@ static void squareUnchecked(const float* h_in, float* h_out, const int n)
     CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyDeviceToHost)) // expect: memcpy-direction-mismatch
     const int block_size = 128;
     const int grid_size = (n + block_size - 1) / block_size;
-    square<<<grid_size, block_size>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(square, grid_size, block_size, 0, 0, d_in, d_out, n);
     CHECK(hipGetLastError())
     CHECK(hipMemcpy(d_out, h_out, bytes, hipMemcpyDeviceToHost)) // expect: memcpy-direction-mismatch
     const float first = h_out[0];

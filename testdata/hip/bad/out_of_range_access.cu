@@ -78,7 +78,7 @@ int main() {
     HIP_CHECK(hipMemset(d_values, 0, n * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_counters, 4 * sizeof(int)));
     HIP_CHECK(hipMemset(d_counters, 0, 4 * sizeof(int)));
-    hipLaunchKernelGGL(classify, (n + 255) / 256, 256, 0, 0, d_values, d_counters, n); // expect: out-of-range-access
+    classify<<<(n + 255) / 256, 256>>>(d_values, d_counters, n); // expect: out-of-range-access
     HIP_CHECK(hipGetLastError());
     int h_counters[4];
     HIP_CHECK(hipMemcpy(h_counters, d_counters, sizeof(h_counters), hipMemcpyDeviceToHost));

@@ -113,22 +113,22 @@ __global__ void countWithoutBarrier(const float* in, int* count) {
 void launchAll(const float* in, float* out, int* count, int n) {
     dim3 tile(TILE, TILE);
     dim3 tiles(n / TILE, n / TILE);
-    transposeNoBarrier<<<tiles, tile>>>(in, out, n);
+    hipLaunchKernelGGL(transposeNoBarrier, tiles, tile, 0, 0, in, out, n);
     if (hipGetLastError() != hipSuccess) return;
-    transposeWithBarrier<<<tiles, tile>>>(in, out, n);
+    hipLaunchKernelGGL(transposeWithBarrier, tiles, tile, 0, 0, in, out, n);
     if (hipGetLastError() != hipSuccess) return;
-    reduceNoBarrierInLoop<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(reduceNoBarrierInLoop, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    reduceWithBarrier<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(reduceWithBarrier, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    lastWriterWins<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(lastWriterWins, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    oneWriter<<<n / BLOCK, BLOCK>>>(in, out, count);
+    hipLaunchKernelGGL(oneWriter, n / BLOCK, BLOCK, 0, 0, in, out, count);
     if (hipGetLastError() != hipSuccess) return;
-    countUnsynchronised<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(countUnsynchronised, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    smoothThroughHelper<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(smoothThroughHelper, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
-    countWithoutBarrier<<<n / BLOCK, BLOCK>>>(in, count);
+    hipLaunchKernelGGL(countWithoutBarrier, n / BLOCK, BLOCK, 0, 0, in, count);
     if (hipGetLastError() != hipSuccess) return;
 }

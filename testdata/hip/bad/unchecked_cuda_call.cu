@@ -58,7 +58,7 @@ int main() {
     hipStream_t stream;
     hipStreamCreate(&stream); // expect-label: unchecked-cuda-call
 
-    axpb<<<(n + 255) / 256, 256, 0, stream>>>(d_y, 2.0f, 1.0f, n);
+    hipLaunchKernelGGL(axpb, (n + 255) / 256, 256, 0, stream, d_y, 2.0f, 1.0f, n);
     HIP_CHECK(hipGetLastError());
 
     hipMemcpyAsync(d_tmp, d_y, bytes, hipMemcpyDeviceToDevice, stream); // expect-label: unchecked-cuda-call

@@ -28,7 +28,7 @@ __global__ void shift_kernel(float* x, float b, int n) {
 
 // A thin launcher: its callers check.
 void scale_cuda(float* x, float a, int n, hipStream_t stream) {
-    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x, a, n); // expect-label: unchecked-kernel-launch
+    hipLaunchKernelGGL(scale_kernel, (n + 255) / 256, 256, 0, stream, x, a, n); // expect-label: unchecked-kernel-launch
 }
 
 void forward(float* x, int n, hipStream_t stream) {
@@ -43,7 +43,7 @@ void backward(float* x, int n, hipStream_t stream) {
 
 // No caller checks: the launch carries the finding, the calls are its labels.
 void shift_cuda(float* x, float b, int n) {
-    shift_kernel<<<(n + 255) / 256, 256>>>(x, b, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(shift_kernel, (n + 255) / 256, 256, 0, 0, x, b, n); // expect: unchecked-kernel-launch
 }
 
 void prepare(float* x, int n) {
@@ -53,18 +53,18 @@ void prepare(float* x, int n) {
 
 // An entry point of a library: no caller in sight, judged on its own as before.
 void shift_and_scale(float* x, int n) {
-    shift_kernel<<<(n + 255) / 256, 256>>>(x, -1.0f, n); // expect: unchecked-kernel-launch
-    scale_kernel<<<(n + 255) / 256, 256>>>(x, 3.0f, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(shift_kernel, (n + 255) / 256, 256, 0, 0, x, -1.0f, n); // expect: unchecked-kernel-launch
+    hipLaunchKernelGGL(scale_kernel, (n + 255) / 256, 256, 0, 0, x, 3.0f, n); // expect: unchecked-kernel-launch
 }
 
 // The check after a dispatch covers the branch that ran, and the launch before the dispatch: a
 // launch error stays the last error until something reads it.
 void run_twice(float* x, int n, bool fast) {
-    scale_kernel<<<(n + 255) / 256, 256>>>(x, 4.0f, n);
+    hipLaunchKernelGGL(scale_kernel, (n + 255) / 256, 256, 0, 0, x, 4.0f, n);
     if (fast) {
-        shift_kernel<<<(n + 255) / 256, 256>>>(x, 1.0f, n);
+        hipLaunchKernelGGL(shift_kernel, (n + 255) / 256, 256, 0, 0, x, 1.0f, n);
     } else {
-        shift_kernel<<<(n + 1023) / 1024, 1024>>>(x, 1.0f, n);
+        hipLaunchKernelGGL(shift_kernel, (n + 1023) / 1024, 1024, 0, 0, x, 1.0f, n);
     }
     HIP_CHECK(hipGetLastError());
 }

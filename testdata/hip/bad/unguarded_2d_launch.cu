@@ -20,7 +20,7 @@ void launchMatmul(const float* A, const float* B, float* C) {
     const int M = 100, N = 70, K = 30;
     dim3 block(16, 16);
     dim3 grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y);
-    matmul<<<grid, block>>>(A, B, C, M, N, K);
+    hipLaunchKernelGGL(matmul, grid, block, 0, 0, A, B, C, M, N, K);
     hipError_t status = hipGetLastError();
     if (status != hipSuccess) printf("%s\n", hipGetErrorString(status));
 }

@@ -27,6 +27,6 @@ hipError_t launch_reverse_axes(const float* in, float* out, const long* extent,
 {
     const int threads = 256;
     const unsigned blocks = (unsigned)((total + threads - 1) / threads);
-    reverse_axes<<<blocks, threads, 0, stream>>>(in, out, extent, pitch, reversed, rank, total);
+    hipLaunchKernelGGL(reverse_axes, blocks, threads, 0, stream, in, out, extent, pitch, reversed, rank, total);
     return hipGetLastError();
 }

@@ -95,28 +95,28 @@ void run(const float* d_in, float* d_out, float* d_x, int* d_data, const int* d_
          const float* d_m, float* d_norms, int n, int rows, int cols, bool exact) {
     int blocks = n / 256;
     if (!exact) blocks = (n + 255) / 256;
-    hipLaunchKernelGGL(smooth, blocks, 256, 0, 0, d_in, d_out, n);
+    smooth<<<blocks, 256>>>(d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(bias, cover(n, 128), 128, 0, 0, d_x, n, 1.0f);
-    hipLaunchKernelGGL(offsets, div_up(n, 64), 64, 0, 0, d_data, n);
+    bias<<<cover(n, 128), 128>>>(d_x, n, 1.0f);
+    offsets<<<div_up(n, 64), 64>>>(d_data, n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(sum_planes, (n + 255) / 256, 256, 0, 0, d_in, d_out, n, n);
-    hipLaunchKernelGGL(gather_sorted, (n + 255) / 256, 256, 0, 0, d_in, d_out, d_order, n);
-    hipLaunchKernelGGL(mark_valid, (n + 255) / 256, 256, 0, 0, d_in, d_out, n, 1);
+    sum_planes<<<(n + 255) / 256, 256>>>(d_in, d_out, n, n);
+    gather_sorted<<<(n + 255) / 256, 256>>>(d_in, d_out, d_order, n);
+    mark_valid<<<(n + 255) / 256, 256>>>(d_in, d_out, n, 1);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(row_norm, (rows + 3) / 4, 128, 0, 0, d_m, d_norms, rows, cols);
+    row_norm<<<(rows + 3) / 4, 128>>>(d_m, d_norms, rows, cols);
     HIP_CHECK(hipGetLastError());
 
     const int state_count = (rows / 256 + 1) * 256;
     unsigned* d_state;
     HIP_CHECK(hipMalloc((void**)&d_state, sizeof(unsigned) * rows));
-    hipLaunchKernelGGL(seed_states, state_count / 256, 256, 0, 0, 42u, d_state);
+    seed_states<<<state_count / 256, 256>>>(42u, d_state);
     unsigned live_blocks = 0;
     HIP_CHECK(hipMemcpy(&live_blocks, d_state, sizeof(unsigned), hipMemcpyDeviceToHost));
     float* d_ranges;
     HIP_CHECK(hipMalloc((void**)&d_ranges, live_blocks * kColumns * (kPlanes - 1) * 2 * sizeof(float)));
     const dim3 columns{16, kColumns, 1};
-    hipLaunchKernelGGL(plane_ranges, live_blocks, columns, 0, 0, d_in, d_ranges);
+    plane_ranges<<<live_blocks, columns>>>(d_in, d_ranges);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_ranges));
     HIP_CHECK(hipFree(d_state));

@@ -54,19 +54,19 @@ void run(float* d_x, double* d_field, int* d_adj, const float* d_in, float* d_ou
          int nodes, int planes, int plane_size) {
     std::thread worker([&]() {
         const int blocks = (n + 127) / 128;
-        scale_rows<<<blocks, 128>>>(d_x, n, 2.0f);
+        hipLaunchKernelGGL(scale_rows, blocks, 128, 0, 0, d_x, n, 2.0f);
         HIP_CHECK(hipGetLastError());
     });
     worker.join();
-    zero_samples<<<kSampleBlocks, 256>>>(d_x, kSamples);
+    hipLaunchKernelGGL(zero_samples, kSampleBlocks, 256, 0, 0, d_x, kSamples);
     HIP_CHECK(hipGetLastError());
-    clear_cells<<<(CELLS + 15) / 16, 16>>>(d_field, CELLS);
+    hipLaunchKernelGGL(clear_cells, (CELLS + 15) / 16, 16, 0, 0, d_field, CELLS);
     HIP_CHECK(hipGetLastError());
     const int padded = (n + 255) / 256 * 256;
-    fill<<<padded / 256, 256>>>(d_x, n);
+    hipLaunchKernelGGL(fill, padded / 256, 256, 0, 0, d_x, n);
     HIP_CHECK(hipGetLastError());
-    relax_row<<<(nodes + 31) / 32, 32>>>(d_adj, nodes, 0, nodes);
+    hipLaunchKernelGGL(relax_row, (nodes + 31) / 32, 32, 0, 0, d_adj, nodes, 0, nodes);
     HIP_CHECK(hipGetLastError());
-    gather_planes<<<(n + 255) / 256, 256>>>(d_in, d_out, planes, plane_size);
+    hipLaunchKernelGGL(gather_planes, (n + 255) / 256, 256, 0, 0, d_in, d_out, planes, plane_size);
     HIP_CHECK(hipGetLastError());
 }

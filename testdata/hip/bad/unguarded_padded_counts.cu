@@ -20,7 +20,7 @@ void scale_all(const float* d_in, float* d_out, int n, float s) {
     float* d_dst;
     HIP_CHECK(hipMalloc((void**)&d_src, n * sizeof(float)));
     HIP_CHECK(hipMalloc((void**)&d_dst, n * sizeof(float)));
-    hipLaunchKernelGGL(scale4, n / 256, 256, 0, 0, d_src, d_dst, s);
+    scale4<<<n / 256, 256>>>(d_src, d_dst, s);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_src));
     HIP_CHECK(hipFree(d_dst));
@@ -36,7 +36,7 @@ void clear_late(int n) {
     float* d_data;
     HIP_CHECK(hipMalloc((void**)&d_data, n * sizeof(float)));
     n = (n + 255) / 256 * 256;
-    hipLaunchKernelGGL(clear, n / 256, 256, 0, 0, d_data);
+    clear<<<n / 256, 256>>>(d_data);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_data));
 }
@@ -51,7 +51,7 @@ void mark_all(int n) {
     const int padded = (n + 127) / 128 * 128;
     int* d_flags;
     HIP_CHECK(hipMalloc((void**)&d_flags, padded * sizeof(int)));
-    hipLaunchKernelGGL(mark, (padded + 255) / 256, 256, 0, 0, d_flags);
+    mark<<<(padded + 255) / 256, 256>>>(d_flags);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_flags));
 }

@@ -67,9 +67,9 @@ __global__ void clearRows(float* out, int rows) {
 }
 
 void launchClearRows(float* out, int rows) {
-    clearRows<<<rows, 1>>>(out, rows);
+    hipLaunchKernelGGL(clearRows, rows, 1, 0, 0, out, rows);
     hipError_t first = hipGetLastError();
-    clearRows<<<(rows + 255) / 256, 256>>>(out, rows);
+    hipLaunchKernelGGL(clearRows, (rows + 255) / 256, 256, 0, 0, out, rows);
     hipError_t second = hipGetLastError();
     if (first != hipSuccess || second != hipSuccess) printf("launch failed\n");
 }

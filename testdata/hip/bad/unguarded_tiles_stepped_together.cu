@@ -43,7 +43,7 @@ hipError_t launch_column_dots_untested(const float* p, int p_cols, const float* 
 {
     dim3 block(TILE, TILE);
     dim3 grid((q_cols + TILE - 1) / TILE, (p_cols + TILE - 1) / TILE);
-    hipLaunchKernelGGL(column_dots_untested, grid, block, 0, stream, p, p_cols, q, q_cols, depth, dots);
+    column_dots_untested<<<grid, block, 0, stream>>>(p, p_cols, q, q_cols, depth, dots);
     return hipGetLastError();
 }
 
@@ -87,6 +87,6 @@ hipError_t launch_column_dots_tile_rows(const float* p, int p_cols, const float*
 {
     dim3 block(TILE, TILE);
     dim3 grid((q_cols + TILE - 1) / TILE, (p_cols + TILE - 1) / TILE);
-    hipLaunchKernelGGL(column_dots_tile_rows, grid, block, 0, stream, p, p_cols, q, q_cols, depth, dots);
+    column_dots_tile_rows<<<grid, block, 0, stream>>>(p, p_cols, q, q_cols, depth, dots);
     return hipGetLastError();
 }

@@ -45,6 +45,6 @@ __global__ void split_rows(float* out, const float* in, int cols)
 hipError_t launch_split_rows(float* out, const float* in, int rows, int cols, hipStream_t stream)
 {
     dim3 grid((cols + 255) / 256, rows); // expect: invalid-launch-config
-    split_rows<<<grid, 256, 0, stream>>>(out, in, cols);
+    hipLaunchKernelGGL(split_rows, grid, 256, 0, stream, out, in, cols);
     return hipGetLastError();
 }

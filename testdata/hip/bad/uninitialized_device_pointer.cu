@@ -31,7 +31,7 @@ static void forgotOutputAllocation(const std::vector<float>& h_w, const std::vec
     HIP_CHECK(hipMemcpy(d_weights, h_w.data(), size * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_inputs, h_x.data(), size * sizeof(float), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(product, (size + 255) / 256, 256, 0, 0, d_weights, d_inputs, d_outputs, size); // expect: uninitialized-device-pointer
+    product<<<(size + 255) / 256, 256>>>(d_weights, d_inputs, d_outputs, size); // expect: uninitialized-device-pointer
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

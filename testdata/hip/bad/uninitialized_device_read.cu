@@ -40,7 +40,7 @@ static void halfCopy(const float* h_data, int size) {
     HIP_CHECK(hipMalloc(&d_data, size * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_output, size * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_data, h_data, size / 2 * sizeof(float), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(doubleIt, (size + 255) / 256, 256, 0, 0, d_data, d_output, size); // expect: uninitialized-device-read
+    doubleIt<<<(size + 255) / 256, 256>>>(d_data, d_output, size); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_data));
     HIP_CHECK(hipFree(d_output));
@@ -50,7 +50,7 @@ static void neverCopied(int n) {
     float *d_in = nullptr, *d_out = nullptr;
     HIP_CHECK(hipMalloc(&d_in, n * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_out, n * sizeof(float)));
-    hipLaunchKernelGGL(doubleIt, (n + 127) / 128, 128, 0, 0, d_in, d_out, n); // expect: uninitialized-device-read
+    doubleIt<<<(n + 127) / 128, 128>>>(d_in, d_out, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_in));
     HIP_CHECK(hipFree(d_out));
@@ -64,7 +64,7 @@ static void copiedWrongBuffer(const float* h_a, const float* h_b, int n) {
     HIP_CHECK(hipMalloc(&d_c, bytes));
     HIP_CHECK(hipMemcpy(d_a, h_a, bytes, hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_a, h_b, bytes, hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(addInto, (n + 255) / 256, 256, 0, 0, d_a, d_b, d_c, n); // expect: uninitialized-device-read
+    addInto<<<(n + 255) / 256, 256>>>(d_a, d_b, d_c, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_a));
     HIP_CHECK(hipFree(d_b));
@@ -77,7 +77,7 @@ static void partialMemset(const float* h_x, int n) {
     HIP_CHECK(hipMalloc(&d_x, n * sizeof(float)));
     HIP_CHECK(hipMemset(d_acc, 0, n / 2 * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_x, h_x, n * sizeof(float), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(accumulate, (n + 255) / 256, 256, 0, 0, d_acc, d_x, n); // expect: uninitialized-device-read
+    accumulate<<<(n + 255) / 256, 256>>>(d_acc, d_x, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_acc));
     HIP_CHECK(hipFree(d_x));

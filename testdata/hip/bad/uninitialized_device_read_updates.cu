@@ -76,7 +76,7 @@ __global__ void addRows(const float* in, float* rowSums, int rows, int cols) {
 }
 
 static void launchDot(const float* d_a, const float* d_b, float* d_result, int n) {
-    dot<<<(n + 255) / 256, 256>>>(d_a, d_b, d_result, n);
+    hipLaunchKernelGGL(dot, (n + 255) / 256, 256, 0, 0, d_a, d_b, d_result, n);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -114,18 +114,18 @@ int main() {
     // the count of bins, not of bytes: a quarter of the histogram is cleared
     HIP_CHECK(hipMemset(d_bins, 0, NUM_BINS));
 
-    blockSums<<<(n + 255) / 256, 256>>>(d_in, d_total, n); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(blockSums, (n + 255) / 256, 256, 0, 0, d_in, d_total, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
-    histogram<<<(n + 255) / 256, 256>>>(d_pixels, d_bins, n); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(histogram, (n + 255) / 256, 256, 0, 0, d_pixels, d_bins, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
-    accumulate<<<(n + 255) / 256, 256>>>(d_in, d_key, d_acc, n); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(accumulate, (n + 255) / 256, 256, 0, 0, d_in, d_key, d_acc, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     launchDot(d_in, d_in, d_dot, n); // expect: uninitialized-device-read
-    sumPartials<<<1, 1>>>(d_in, d_sum, groups); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(sumPartials, 1, 1, 0, 0, d_in, d_sum, groups); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
-    countPerGroup<<<(n + 255) / 256, 256>>>(d_key, d_counts, n); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(countPerGroup, (n + 255) / 256, 256, 0, 0, d_key, d_counts, n); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
-    addRows<<<1, groups>>>(d_in, d_rowSums, groups, n / groups); // expect: uninitialized-device-read
+    hipLaunchKernelGGL(addRows, 1, groups, 0, 0, d_in, d_rowSums, groups, n / groups); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
 
     float total = 0.0f, product = 0.0f;

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&weights, sizeof(float) * numItems * THREADS_PER_ITEM));
     HIP_CHECK(hipMalloc(&scores, sizeof(float) * numItems));
     HIP_CHECK(hipMemset(weights, 0, sizeof(float) * numItems * THREADS_PER_ITEM));
-    hipLaunchKernelGGL(scoreItems, (numItems + 1) / 2, 2 * THREADS_PER_ITEM, 0, 0, weights, scores, numItems);
+    scoreItems<<<(numItems + 1) / 2, 2 * THREADS_PER_ITEM>>>(weights, scores, numItems);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -46,7 +46,7 @@ __global__ void smoothPoints(const float* in, float* out, int numPoints) {
 
 static void runSteps(const float* prices, int* counts, int numPaths, int numSteps) {
     const int threads = 256;
-    countInTheMoney<threads><<<numSteps, threads>>>(prices, counts, numPaths, 1.0f);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(countInTheMoney<threads>), numSteps, threads, 0, 0, prices, counts, numPaths, 1.0f);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&in, sizeof(float) * numPoints));
     HIP_CHECK(hipMalloc(&out, sizeof(float) * numPoints));
     HIP_CHECK(hipMemset(in, 0, sizeof(float) * numPoints));
-    smoothPoints<<<(numPoints + TILE - 1) / TILE, TILE>>>(in, out, numPoints);
+    hipLaunchKernelGGL(smoothPoints, (numPoints + TILE - 1) / TILE, TILE, 0, 0, in, out, numPoints);
     HIP_CHECK(hipGetLastError());
 
     HIP_CHECK(hipDeviceSynchronize());

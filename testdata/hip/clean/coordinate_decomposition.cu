@@ -33,7 +33,7 @@ hipError_t launch_reverse_axes(const float* in, float* out, const long* extent,
 {
     const int threads = 256;
     const unsigned blocks = (unsigned)((total + threads - 1) / threads);
-    reverse_axes<<<blocks, threads, 0, stream>>>(in, out, extent, pitch, reversed, rank, total);
+    hipLaunchKernelGGL(reverse_axes, blocks, threads, 0, stream, in, out, extent, pitch, reversed, rank, total);
     return hipGetLastError();
 }
 
@@ -60,7 +60,7 @@ __global__ void copy_box(const float* in, float* out, const int* box, const int*
 hipError_t launch_copy_box(const float* in, float* out, const int* box, const int* corner,
                             const int* pitch, int rank, int count, hipStream_t stream)
 {
-    copy_box<<<(count + 127) / 128, 128, 0, stream>>>(in, out, box, corner, pitch, rank, count);
+    hipLaunchKernelGGL(copy_box, (count + 127) / 128, 128, 0, stream, in, out, box, corner, pitch, rank, count);
     return hipGetLastError();
 }
 

@@ -71,26 +71,26 @@ __global__ void dotPartial(const double* a, const double* b, double* partial, in
 void dot(const double* dA, const double* dB, double* dPartial, int n) {
     int minGrid = 0, blockSize = 0;
     HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, dotPartial));
-    dotPartial<<<minGrid, blockSize, blockSize * sizeof(double)>>>(dA, dB, dPartial, n);
+    hipLaunchKernelGGL(dotPartial, minGrid, blockSize, blockSize * sizeof(double), 0, dA, dB, dPartial, n);
     HIP_CHECK(hipGetLastError());
 }
 
 void run(const float* dIn, float* dOut, float* dRows, int n, int rows, int width, size_t bytes) {
     const int block = 256;
     int scanBlocks = (n + 2 * block - 1) / (2 * block);
-    blockScan<<<scanBlocks, block, 2 * block * sizeof(float)>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(blockScan, scanBlocks, block, 2 * block * sizeof(float), 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 
     dim3 threads(block);
     dim3 grid((n + block - 1) / block);
-    reduceSum<<<grid, threads, threads.x * sizeof(float)>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(reduceSum, grid, threads, threads.x * sizeof(float), 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 
-    normalizeRows<<<rows, 128, width * sizeof(float)>>>(dRows, width);
+    hipLaunchKernelGGL(normalizeRows, rows, 128, width * sizeof(float), 0, dRows, width);
     HIP_CHECK(hipGetLastError());
 
     // a byte count computed elsewhere: not known, so nothing is said
-    gather<<<(n + block - 1) / block, block, bytes>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(gather, (n + block - 1) / block, block, bytes, 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -129,10 +129,10 @@ __global__ void stageAll(const float* in, float* out, int n) {
 
 void smooth(const float* dIn, float* dOut, int* dScanIn, int* dScanOut, int n, size_t stagedBytes) {
     const int threads = 256;
-    movingAverage<<<(n + threads - 1) / threads, threads, threads * sizeof(float)>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(movingAverage, (n + threads - 1) / threads, threads, threads * sizeof(float), 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
-    scanSmall<<<1, 1024, 1024 * sizeof(int)>>>(dScanIn, dScanOut, n);
+    hipLaunchKernelGGL(scanSmall, 1, 1024, 1024 * sizeof(int), 0, dScanIn, dScanOut, n);
     HIP_CHECK(hipGetLastError());
-    stageAll<<<1, threads, stagedBytes>>>(dIn, dOut, n);
+    hipLaunchKernelGGL(stageAll, 1, threads, stagedBytes, 0, dIn, dOut, n);
     HIP_CHECK(hipGetLastError());
 }

@@ -41,10 +41,10 @@ void run(float* d_x, float* d_sums, float* d_q, float* d_y, const float* d_b, in
          int B, int H, int head_size, int n, int width, hipStream_t stream) {
     dim3 block(1, 256, 1);
     dim3 grid(nrows);
-    hipLaunchKernelGGL(row_sum, grid, block, 0, stream, d_x, d_sums, ncols);
+    row_sum<<<grid, block, 0, stream>>>(d_x, d_sums, ncols);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(scale_heads, B * H, head_size, 0, stream, d_q, 0.125f);
+    scale_heads<<<B * H, head_size, 0, stream>>>(d_q, 0.125f);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(bias_add, n / 256, 256, 0, stream, d_y, d_b, width);
+    bias_add<<<n / 256, 256, 0, stream>>>(d_y, d_b, width);
     HIP_CHECK(hipGetLastError());
 }

@@ -141,21 +141,21 @@ int main() {
     HIP_CHECK(hipMemset(d_out, 0, n * sizeof(float)));
     HIP_CHECK(hipMemset(d_sums, 0, blocks * sizeof(float)));
 
-    scaleFlagged<<<blocks, BLOCK>>>(d_in, d_out, 2.0f, n);
+    hipLaunchKernelGGL(scaleFlagged, blocks, BLOCK, 0, 0, d_in, d_out, 2.0f, n);
     HIP_CHECK(hipGetLastError());
-    copyEarlyExit<<<blocks, BLOCK>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(copyEarlyExit, blocks, BLOCK, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
-    clampedRead<<<blocks, BLOCK>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(clampedRead, blocks, BLOCK, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     dim3 block2d(16, 16);
     dim3 grid2d((cols + 15) / 16, (rows + 15) / 16);
-    transposeTile<<<grid2d, block2d>>>(d_in, d_out, rows, cols);
+    hipLaunchKernelGGL(transposeTile, grid2d, block2d, 0, 0, d_in, d_out, rows, cols);
     HIP_CHECK(hipGetLastError());
-    ringWrite<<<blocks, BLOCK>>>(d_out, 1024, 3.0f);
+    hipLaunchKernelGGL(ringWrite, blocks, BLOCK, 0, 0, d_out, 1024, 3.0f);
     HIP_CHECK(hipGetLastError());
-    guardedByHelper<<<blocks, BLOCK>>>(d_out, n);
+    hipLaunchKernelGGL(guardedByHelper, blocks, BLOCK, 0, 0, d_out, n);
     HIP_CHECK(hipGetLastError());
-    blockSum<<<blocks, BLOCK>>>(d_in, d_sums, n);
+    hipLaunchKernelGGL(blockSum, blocks, BLOCK, 0, 0, d_in, d_sums, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -50,7 +50,7 @@ __global__ void toHalfRange(const float* in, float* out, long long n) {
 
 void run(float* d_x, float* d_y, float* d_partial, size_t n) {
     // a grid of a fixed size
-    hipLaunchKernelGGL(sumSquares, REDUCE_BLOCKS, REDUCE_THREADS, 0, 0, d_x, d_partial, n);
+    sumSquares<<<REDUCE_BLOCKS, REDUCE_THREADS>>>(d_x, d_partial, n);
     HIP_CHECK(hipGetLastError());
 
     // the grid the occupancy API sizes for the device
@@ -59,14 +59,14 @@ void run(float* d_x, float* d_y, float* d_partial, size_t n) {
     HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, scaleAll));
     dim3 blocks(minGridSize, 1, 1);
     dim3 threads(blockSize, 1, 1);
-    hipLaunchKernelGGL(scaleAll, blocks, threads, 0, 0, d_x, 0.5f, n);
+    scaleAll<<<blocks, threads>>>(d_x, 0.5f, n);
     HIP_CHECK(hipGetLastError());
 
     // a grid rounded up from the count, then clamped
     int numBlocks = (int)((n + 255) / 256);
     if (numBlocks > 8 * 24) numBlocks = 8 * 24;
-    hipLaunchKernelGGL(toHalfRange, numBlocks, 256, 0, 0, d_x, d_y, (long long)n);
+    toHalfRange<<<numBlocks, 256>>>(d_x, d_y, (long long)n);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(toHalfRange, std::min(numBlocks, 64), 256, 0, 0, d_y, d_x, (long long)n);
+    toHalfRange<<<std::min(numBlocks, 64), 256>>>(d_y, d_x, (long long)n);
     HIP_CHECK(hipGetLastError());
 }

@@ -53,21 +53,21 @@ __global__ void iota(int* out, int n) {
 }
 
 void iota_message(int* d, int n) {
-    iota<<<(n + 255) / 256, 256>>>(d, n);
+    hipLaunchKernelGGL(iota, (n + 255) / 256, 256, 0, 0, d, n);
     getLastCudaError("iota failed");
 }
 
 void iota_stream(int* d, int n, hipStream_t stream) {
-    iota<<<(n + 255) / 256, 256, 0, stream>>>(d, n);
+    hipLaunchKernelGGL(iota, (n + 255) / 256, 256, 0, stream, d, n);
     KERNEL_LAUNCH_CHECK(stream);
 }
 
 void iota_helper(int* d, int n, const char* name) {
-    iota<<<(n + 255) / 256, 256>>>(d, n);
+    hipLaunchKernelGGL(iota, (n + 255) / 256, 256, 0, 0, d, n);
     check_launch(name);
 }
 
 void iota_status(int* d, int n) {
-    iota<<<(n + 255) / 256, 256>>>(d, n);
+    hipLaunchKernelGGL(iota, (n + 255) / 256, 256, 0, 0, d, n);
     HIP_CHECK(launch_status());
 }

@@ -38,17 +38,17 @@ __global__ void clear_cube(double* field, int side) {
 }
 
 void run_constants(float* d_points, unsigned* d_states, const float* d_m, float* d_sums) {
-    hipLaunchKernelGGL(init_points, kBlocks, kThreadsPerBlock, 0, 0, d_points, kPoints);
+    init_points<<<kBlocks, kThreadsPerBlock>>>(d_points, kPoints);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(seed_states, SIM_NUM_BLOCKS, SIM_THREADS_PER_BLOCK, 0, 0, d_states, 5551212u, SIM_TOTAL_THREADS);
+    seed_states<<<SIM_NUM_BLOCKS, SIM_THREADS_PER_BLOCK>>>(d_states, 5551212u, SIM_TOTAL_THREADS);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(tile_sum, kTileGrid, dim3(32, 32), 0, 0, d_m, d_sums, 1024);
+    tile_sum<<<kTileGrid, dim3(32, 32)>>>(d_m, d_sums, 1024);
     HIP_CHECK(hipGetLastError());
 }
 
 void run_cube(double* d_field) {
     dim3 grid((CUBE + 7) / 8, (CUBE + 7) / 8, (CUBE + 3) / 4);
     dim3 block(8, 8, 4);
-    hipLaunchKernelGGL(clear_cube, grid, block, 0, 0, d_field, CUBE);
+    clear_cube<<<grid, block>>>(d_field, CUBE);
     HIP_CHECK(hipGetLastError());
 }

@@ -13,7 +13,7 @@ __global__ void attentionScores(const float* q, float* scores, int seq_len) {
 
 void launchScores(const float* q, float* scores, int seq_len, int num_heads, int batch_size) {
     dim3 grid((seq_len + 127) / 128, num_heads, batch_size);
-    attentionScores<<<grid, 128>>>(q, scores, seq_len);
+    hipLaunchKernelGGL(attentionScores, grid, 128, 0, 0, q, scores, seq_len);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "scores failed\n");
 }
 
@@ -28,7 +28,7 @@ __global__ void rowSums(const float* in, float* out, int cols, int rows) {
 void launchRowSums(const float* in, float* out, int cols, int num_rows) {
     // grid y capped at the hardware limit; the kernel strides over the remaining rows
     dim3 grid(1, std::min(num_rows, 65535));
-    rowSums<<<grid, 256>>>(in, out, cols, num_rows);
+    hipLaunchKernelGGL(rowSums, grid, 256, 0, 0, in, out, cols, num_rows);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "row sums failed\n");
 }
 
@@ -38,7 +38,7 @@ __global__ void perRow(float* data, int cols) {
 
 void launchPerRow(float* data, int num_rows, int cols) {
     // rows on grid x, a fixed block looping over the columns
-    perRow<<<num_rows, 256>>>(data, cols);
+    hipLaunchKernelGGL(perRow, num_rows, 256, 0, 0, data, cols);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "per row failed\n");
 }
 
@@ -60,7 +60,7 @@ dim3 softmaxGrid(int batch_size, int heads, int seq_len, int threads) {
 void launchAttnSoftmax(float* scores, int batch_size, int heads, int seq_len, hipStream_t stream) {
     const int threads = 128;
     dim3 grid = softmaxGrid(batch_size, heads, seq_len, threads);
-    attnSoftmax<<<grid, threads, 0, stream>>>(scores, seq_len);
+    hipLaunchKernelGGL(attnSoftmax, grid, threads, 0, stream, scores, seq_len);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "softmax failed\n");
 }
 
@@ -74,10 +74,10 @@ __global__ void shortRows(float* scores, int seq_len) {
 void launchShortRows(float* scores, int batch_size, int heads, int seq_len) {
     if (seq_len <= 1024) {
         dim3 grid(batch_size, heads * seq_len / 32);
-        shortRows<<<grid, 1024>>>(scores, seq_len);
+        hipLaunchKernelGGL(shortRows, grid, 1024, 0, 0, scores, seq_len);
     } else {
         dim3 grid(heads * seq_len, batch_size);
-        shortRows<<<grid, 1024>>>(scores, seq_len);
+        hipLaunchKernelGGL(shortRows, grid, 1024, 0, 0, scores, seq_len);
     }
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "short rows failed\n");
 }
@@ -92,6 +92,6 @@ __global__ void perToken(float* x, int hidden, int num_tokens) {
 void launchPerToken(float* x, int hidden, int num_tokens) {
     // capped at the grid's limit; the kernel strides over the rest
     dim3 grid(1, std::min(num_tokens, MAX_GRID_Y));
-    perToken<<<grid, 256>>>(x, hidden, num_tokens);
+    hipLaunchKernelGGL(perToken, grid, 256, 0, 0, x, hidden, num_tokens);
     if (hipGetLastError() != hipSuccess) fprintf(stderr, "per token failed\n");
 }

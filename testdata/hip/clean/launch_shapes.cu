@@ -102,7 +102,7 @@ void run_frames(std::vector<unsigned char*>& frames, unsigned char* d_in, unsign
             HIP_CHECK(hipMemcpy(d_in, frame, rows * cols, hipMemcpyHostToDevice));
             dim3 grid(cols / threads, rows / threads);
             dim3 block(threads, threads);
-            hipLaunchKernelGGL(blur_rows, grid, block, 0, 0, d_in, d_out, rows, cols);
+            blur_rows<<<grid, block>>>(d_in, d_out, rows, cols);
             HIP_CHECK(hipGetLastError());
         }
     });
@@ -113,17 +113,17 @@ void run_sizes(const Image& image, unsigned char* d_in, unsigned char* d_out, fl
                int n, float scale) {
     const int width = image.width();
     const int height = image.height();
-    hipLaunchKernelGGL(blur_rows, dim3(width / 16, height / 16), dim3(16, 16), 0, 0, d_in, d_out, height, width);
+    blur_rows<<<dim3(width / 16, height / 16), dim3(16, 16)>>>(d_in, d_out, height, width);
     HIP_CHECK(hipGetLastError());
     n = (int)rint((float)n / scale);
-    hipLaunchKernelGGL(init_points, n / 512, 512, 0, 0, d_points, n);
+    init_points<<<n / 512, 512>>>(d_points, n);
     HIP_CHECK(hipGetLastError());
 }
 
 void run_factorisation(float* d_m, int dim) {
     for (int i = 0; i < dim - 16; i += 16) {
         dim3 grid((dim - i) / 16 - 1, (dim - i) / 16 - 1);
-        hipLaunchKernelGGL(update_trailing, grid, dim3(16, 16), 0, 0, d_m, dim, i);
+        update_trailing<<<grid, dim3(16, 16)>>>(d_m, dim, i);
         HIP_CHECK(hipGetLastError());
     }
 }
@@ -132,7 +132,7 @@ void run_wavefront(int* d_score, int cols, int tiles) {
     size_t blocks;
     for (int diag = tiles - 1; diag >= 1; diag--) {
         blocks = diag;
-        hipLaunchKernelGGL(wavefront, blocks, 16, 0, 0, d_score, tiles, cols, diag);
+        wavefront<<<blocks, 16>>>(d_score, tiles, cols, diag);
         HIP_CHECK(hipGetLastError());
     }
 }
@@ -142,19 +142,19 @@ void run_relax(int* d_adj, int nodes) {
     const int upper = tiles * 32;
     const int others = tiles - 1;
     for (int pivot = 0; pivot < tiles; pivot++) {
-        hipLaunchKernelGGL(relax_row, others, 32, 0, 0, d_adj, upper, pivot, others);
+        relax_row<<<others, 32>>>(d_adj, upper, pivot, others);
         HIP_CHECK(hipGetLastError());
     }
 }
 
 void run_quantize(float4* d_vals, int total, int groups) {
-    hipLaunchKernelGGL(quantize_groups, dim3(groups), dim3(1024), 0, 0, d_vals, total / groups / 4, 0.5f);
+    quantize_groups<<<dim3(groups), dim3(1024)>>>(d_vals, total / groups / 4, 0.5f);
     HIP_CHECK(hipGetLastError());
 }
 
 void run_pool(const float* d_out, float* d_grad, int batch, int channels, int height, int width) {
     const int nthreads = batch * channels * height * width;
     const int blocks = (nthreads + 255) / 256;
-    hipLaunchKernelGGL(pool_grad, blocks, 256, 0, 0, d_out, d_grad, nthreads, channels, height, width, false);
+    pool_grad<<<blocks, 256>>>(d_out, d_grad, nthreads, channels, height, width, false);
     HIP_CHECK(hipGetLastError());
 }

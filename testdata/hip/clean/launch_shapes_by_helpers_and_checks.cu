@@ -47,14 +47,14 @@ __global__ void copy_rows(const float* src, float* dst, int n) {
 void build_masks(float* d_mask, const float* d_valid, int batch, int len, hipStream_t stream) {
     dim3 grid, block;
     mask_shape(grid, block, batch, len);
-    causal_mask<<<grid, block, 0, stream>>>(d_mask, d_valid, len);
+    hipLaunchKernelGGL(causal_mask, grid, block, 0, stream, d_mask, d_valid, len);
     HIP_CHECK(hipGetLastError());
 }
 
 void scale(float* d_x, int rows, int cols) {
     dim3 grid;
     row_shape(&grid, rows);
-    scale_rows<<<grid, cols>>>(d_x, cols, 0.5f);
+    hipLaunchKernelGGL(scale_rows, grid, cols, 0, 0, d_x, cols, 0.5f);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -68,7 +68,7 @@ void copy_all(const float* d_src, float* d_dst, int batch, int heads, int width)
     }
     SHAPE_CHECK(grid.x * rows_per_block == batch * heads);
     block.x = rows_per_block * width;
-    copy_rows<<<grid, block>>>(d_src, d_dst, batch * heads * width);
+    hipLaunchKernelGGL(copy_rows, grid, block, 0, 0, d_src, d_dst, batch * heads * width);
     HIP_CHECK(hipGetLastError());
 }
 
@@ -79,6 +79,6 @@ void copy_pairs(const float* d_src, float* d_dst, int rows, int width) {
         fprintf(stderr, "rows %d do not split into %d blocks\n", rows, blocks);
         return;
     }
-    copy_rows<<<blocks, rows / blocks * width>>>(d_src, d_dst, rows * width);
+    hipLaunchKernelGGL(copy_rows, blocks, rows / blocks * width, 0, 0, d_src, d_dst, rows * width);
     HIP_CHECK(hipGetLastError());
 }

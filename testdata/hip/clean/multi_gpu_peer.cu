@@ -41,7 +41,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d0_a, bytes));
     HIP_CHECK(hipMalloc(&d0_out, bytes));
     HIP_CHECK(hipMemcpy(d0_a, h_a.data(), bytes, hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(scaleAdd, (n + 255) / 256, 256, 0, 0, d0_a, d0_a, d0_out, 2.0f, n);
+    scaleAdd<<<(n + 255) / 256, 256>>>(d0_a, d0_a, d0_out, 2.0f, n);
     HIP_CHECK(hipGetLastError());
 
     float *d1_b = nullptr, *d1_out = nullptr;
@@ -54,7 +54,7 @@ int main() {
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipSetDevice(1));
     // d0_out lives on device 0; device 1 reads it through the peer mapping.
-    hipLaunchKernelGGL(scaleAdd, (n + 255) / 256, 256, 0, 0, d0_out, d1_b, d1_out, 0.5f, n);
+    scaleAdd<<<(n + 255) / 256, 256>>>(d0_out, d1_b, d1_out, 0.5f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_out.data(), d1_out, bytes, hipMemcpyDeviceToHost));

@@ -54,14 +54,14 @@ int main() {
     HIP_CHECK(hipMemcpy(d_in, h_in, N * sizeof(real_t), hipMemcpyHostToDevice));
 
 #if THREADS_PER_BLOCK > 128
-    hipLaunchKernelGGL(sigmoid, N / THREADS_PER_BLOCK, THREADS_PER_BLOCK, 0, 0, d_in, d_out);
+    sigmoid<<<N / THREADS_PER_BLOCK, THREADS_PER_BLOCK>>>(d_in, d_out);
     HIP_CHECK(hipGetLastError());
 #else
-    hipLaunchKernelGGL(sigmoid, (N + 127) / 128, 128, 0, 0, d_in, d_out);
+    sigmoid<<<(N + 127) / 128, 128>>>(d_in, d_out);
     HIP_CHECK(hipGetLastError());
 #endif
 
-    hipLaunchKernelGGL(square, (N + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK, THREADS_PER_BLOCK, 0, 0, d_out);
+    square<<<(N + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK, THREADS_PER_BLOCK>>>(d_out);
     HIP_CHECK(hipGetLastError());
 
 #ifdef DEBUG_SYNC

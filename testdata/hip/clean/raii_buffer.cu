@@ -86,11 +86,11 @@ int main() {
 
     const int threads = 256;
     const int blocks = (count + threads - 1) / threads;
-    addBias<<<blocks, threads>>>(x.get(), bias.get(), y.get(), rows, cols);
+    hipLaunchKernelGGL(addBias, blocks, threads, 0, 0, x.get(), bias.get(), y.get(), rows, cols);
     HIP_CHECK(hipGetLastError());
 
     for (int iter = 0; iter < 4; ++iter) {
-        accumulate<<<blocks, threads>>>(y.get(), acc.get(), count);
+        hipLaunchKernelGGL(accumulate, blocks, threads, 0, 0, y.get(), acc.get(), count);
         HIP_CHECK(hipGetLastError());
     }
     HIP_CHECK(hipDeviceSynchronize());

@@ -86,7 +86,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_blockMax, 120 * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), n * sizeof(float), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(reduceSum, blocks, kBlockSize, 0, 0, d_in, d_partial, n);
+    reduceSum<<<blocks, kBlockSize>>>(d_in, d_partial, n);
     HIP_CHECK(hipGetLastError());
 
     // Second pass over the per-block partial sums (one block, guarded loads).
@@ -97,7 +97,7 @@ int main() {
         total += h_partial[b];
     }
 
-    hipLaunchKernelGGL(reduceMaxGridStride, 120, kBlockSize, 0, 0, d_in, d_blockMax, n);
+    reduceMaxGridStride<<<120, kBlockSize>>>(d_in, d_blockMax, n);
     HIP_CHECK(hipGetLastError());
     std::vector<float> h_blockMax(120);
     HIP_CHECK(hipMemcpy(h_blockMax.data(), d_blockMax, 120 * sizeof(float), hipMemcpyDeviceToHost));

@@ -65,18 +65,18 @@ int main() {
     HIP_CHECK(hipGetDevice(&device));
     HIP_CHECK(hipDeviceGetAttribute(&numSMs, hipDevAttrMultiProcessorCount, device));
 
-    saxpy<<<32 * numSMs, 256>>>(n, 2.0f, d_x, d_y);
+    hipLaunchKernelGGL(saxpy, 32 * numSMs, 256, 0, 0, n, 2.0f, d_x, d_y);
     HIP_CHECK(hipGetLastError());
 
-    scaleInPlace<<<4 * numSMs, 512>>>(d_y, 0.5f, static_cast<size_t>(n));
+    hipLaunchKernelGGL(scaleInPlace, 4 * numSMs, 512, 0, 0, d_y, 0.5f, static_cast<size_t>(n));
     HIP_CHECK(hipGetLastError());
 
     const int threads = 256;
     const int blocks = (n + threads - 1) / threads;
-    relu<<<blocks, threads>>>(d_y, d_out, n);
+    hipLaunchKernelGGL(relu, blocks, threads, 0, 0, d_y, d_out, n);
     HIP_CHECK(hipGetLastError());
 
-    clampValues<<<blocks, threads>>>(d_out, 0.0f, 1.0f, n);
+    hipLaunchKernelGGL(clampValues, blocks, threads, 0, 0, d_out, 0.0f, 1.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -25,8 +25,8 @@ __global__ void refreshTile(const float* in, float* out) {
 }
 
 void launch(const int* counts, const float* in, int* outCounts, float* out, int n) {
-    keepOffset<<<n / BLOCK, BLOCK>>>(counts, outCounts);
+    hipLaunchKernelGGL(keepOffset, n / BLOCK, BLOCK, 0, 0, counts, outCounts);
     if (hipGetLastError() != hipSuccess) return;
-    refreshTile<<<n / BLOCK, BLOCK>>>(in, out);
+    hipLaunchKernelGGL(refreshTile, n / BLOCK, BLOCK, 0, 0, in, out);
     if (hipGetLastError() != hipSuccess) return;
 }

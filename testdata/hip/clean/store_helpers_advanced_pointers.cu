@@ -34,10 +34,10 @@ __global__ void blockRows(float* out, int cols) {
 void launch(float* dOut, const float* dIn, float* dCopy, int rows, int cols, int n) {
     dim3 block(16, 16);
     dim3 grid((cols + 15) / 16, (rows + 15) / 16);
-    hipLaunchKernelGGL(fillRows, grid, block, 0, 0, dOut, rows, cols, 1.0f);
+    fillRows<<<grid, block>>>(dOut, rows, cols, 1.0f);
     if (hipGetLastError() != hipSuccess) printf("fillRows failed\n");
-    hipLaunchKernelGGL(copyGuarded, (n + 255) / 256, 256, 0, 0, dIn, dCopy, n);
+    copyGuarded<<<(n + 255) / 256, 256>>>(dIn, dCopy, n);
     if (hipGetLastError() != hipSuccess) printf("copyGuarded failed\n");
-    hipLaunchKernelGGL(blockRows, rows, 128, 0, 0, dOut, cols);
+    blockRows<<<rows, 128>>>(dOut, cols);
     if (hipGetLastError() != hipSuccess) printf("blockRows failed\n");
 }

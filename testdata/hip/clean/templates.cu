@@ -43,16 +43,16 @@ static void runPipeline(size_t count) {
 
     const unsigned int threads = 128;
     const unsigned int blocks = static_cast<unsigned int>((count + threads - 1) / threads);
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(fillSequence<T>), blocks, threads, 0, 0, d_a, T(1), T(0.5), count);
+    fillSequence<T><<<blocks, threads>>>(d_a, T(1), T(0.5), count);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(fillSequence<T>), blocks, threads, 0, 0, d_b, T(2), T(0.25), count);
+    fillSequence<T><<<blocks, threads>>>(d_b, T(2), T(0.25), count);
     HIP_CHECK(hipGetLastError());
 
     const unsigned int blocks4 = static_cast<unsigned int>((count + threads * 4 - 1) / (threads * 4));
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(scaleItems<T, 4>), blocks4, threads, 0, 0, d_a, T(3), count);
+    scaleItems<T, 4><<<blocks4, threads>>>(d_a, T(3), count);
     HIP_CHECK(hipGetLastError());
 
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(dot<T>), 64, threads, 0, 0, d_a, d_b, d_dot, static_cast<int>(count));
+    dot<T><<<64, threads>>>(d_a, d_b, d_dot, static_cast<int>(count));
     HIP_CHECK(hipGetLastError());
 
     T h_dot = T(0);

@@ -79,9 +79,9 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, n * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h.data(), n * sizeof(float), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(tileNormalize, numTiles + 1, BLOCK, 0, 0, d_in, d_out, n, numTiles, true);
+    tileNormalize<<<numTiles + 1, BLOCK>>>(d_in, d_out, n, numTiles, true);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(multiPass, numTiles, BLOCK, 0, 0, d_out, n, 3);
+    multiPass<<<numTiles, BLOCK>>>(d_out, n, 3);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 
@@ -127,8 +127,8 @@ __global__ void normalizeRows(float* data, int width) {
 }
 
 void launchRowKernels(const float* in, float* totals, float* data, int rows) {
-    hipLaunchKernelGGL(rowTotals, rows, 256, 0, 0, in, totals, rows);
+    rowTotals<<<rows, 256>>>(in, totals, rows);
     HIP_CHECK(hipGetLastError());
-    hipLaunchKernelGGL(normalizeRows, rows, 256, 0, 0, data, 256);
+    normalizeRows<<<rows, 256>>>(data, 256);
     HIP_CHECK(hipGetLastError());
 }

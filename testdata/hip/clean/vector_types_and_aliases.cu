@@ -46,7 +46,7 @@ static void scaleFloats(const std::vector<float>& h_in, std::vector<float>& h_ou
     HIP_CHECK(hipMalloc(&d_in, n4 * sizeof(vec4)));
     HIP_CHECK(hipMalloc(&d_out, n4 * sizeof(float4)));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), n * sizeof(float), hipMemcpyHostToDevice));
-    scale4<<<(n4 + 255) / 256, 256>>>(d_in, d_out, 2.0f, n4);
+    hipLaunchKernelGGL(scale4, (n4 + 255) / 256, 256, 0, 0, d_in, d_out, 2.0f, n4);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_out.data(), d_out, n * sizeof(float), hipMemcpyDeviceToHost));
     HIP_CHECK(hipFree(d_in));
@@ -62,7 +62,7 @@ static void gatherValues(const std::vector<scalar_t>& h_in, const std::vector<in
     HIP_CHECK(hipMalloc(&d_idx, n * sizeof(int)));
     HIP_CHECK(hipMemcpy(d_in, h_in.data(), h_in.size() * sizeof(scalar_t), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_idx, h_idx.data(), n * sizeof(index_t), hipMemcpyHostToDevice));
-    gather<<<(n + 255) / 256, 256>>>(d_in, d_idx, d_out, n);
+    hipLaunchKernelGGL(gather, (n + 255) / 256, 256, 0, 0, d_in, d_idx, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_in));
     HIP_CHECK(hipFree(d_out));
@@ -75,7 +75,7 @@ static void halveValues(int n) {
     HIP_CHECK(hipMalloc(&d_in, n2 * sizeof(__half2)));
     HIP_CHECK(hipMalloc(&d_out, n2 * sizeof(__half2)));
     HIP_CHECK(hipMemset(d_in, 0, n2 * sizeof(__half2)));
-    halve<<<(n2 + 255) / 256, 256>>>(d_in, d_out, n2);
+    hipLaunchKernelGGL(halve, (n2 + 255) / 256, 256, 0, 0, d_in, d_out, n2);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipFree(d_in));
     HIP_CHECK(hipFree(d_out));

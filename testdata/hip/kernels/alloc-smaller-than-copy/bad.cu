@@ -31,7 +31,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_data, size * sizeof(float) - 1024));
     HIP_CHECK(hipMemcpy(d_data, h_data, size * sizeof(float), hipMemcpyHostToDevice)); // expect: alloc-smaller-than-copy
 
-    hipLaunchKernelGGL(scale, (size + 255) / 256, 256, 0, 0, d_data, size);
+    scale<<<(size + 255) / 256, 256>>>(d_data, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

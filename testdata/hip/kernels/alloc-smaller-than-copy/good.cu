@@ -32,7 +32,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_data, bytes));
     HIP_CHECK(hipMemcpy(d_data, h_data, bytes, hipMemcpyHostToDevice));
 
-    scale<<<(size + 255) / 256, 256>>>(d_data, size);
+    hipLaunchKernelGGL(scale, (size + 255) / 256, 256, 0, 0, d_data, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -39,7 +39,7 @@ int main() {
         float* d_batch = nullptr;
         HIP_CHECK(hipMalloc(&d_batch, n * sizeof(float))); // expect: device-memory-leak
         HIP_CHECK(hipMemcpy(d_batch, h_batch, n * sizeof(float), hipMemcpyHostToDevice));
-        hipLaunchKernelGGL(normalizeBatch, (n + 255) / 256, 256, 0, 0, d_batch, d_out, 1.0f / 997.0f, n);
+        normalizeBatch<<<(n + 255) / 256, 256>>>(d_batch, d_out, 1.0f / 997.0f, n);
         HIP_CHECK(hipGetLastError());
         HIP_CHECK(hipMemcpy(h_result, d_out, n * sizeof(float), hipMemcpyDeviceToHost));
     }

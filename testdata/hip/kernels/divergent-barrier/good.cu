@@ -50,7 +50,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_partial, blocks * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in, n * sizeof(float), hipMemcpyHostToDevice));
 
-    blockSum<<<blocks, BLOCK_SIZE>>>(d_in, d_partial, n);
+    hipLaunchKernelGGL(blockSum, blocks, BLOCK_SIZE, 0, 0, d_in, d_partial, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -36,7 +36,7 @@ int main() {
     HIP_CHECK(hipMemcpy(d_values, h_values, n * sizeof(int), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(d_bins, 0, numBins * sizeof(int)));
 
-    hipLaunchKernelGGL(histogram, (n + 255) / 256, 256, 0, 0, d_values, d_bins, n, numBins);
+    histogram<<<(n + 255) / 256, 256>>>(d_values, d_bins, n, numBins);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(h_bins, d_bins, numBins * sizeof(int), hipMemcpyDeviceToHost));
     for (int b = 0; b < numBins; ++b) {

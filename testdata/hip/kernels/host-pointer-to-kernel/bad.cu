@@ -27,7 +27,7 @@ int main() {
         h_data[i] = static_cast<float>(rand() % 1000) / 10.0f + 1.0f;
     }
 
-    hipLaunchKernelGGL(scale, (n + 255) / 256, 256, 0, 0, h_data, 3.0f, n); // expect: host-pointer-to-kernel
+    scale<<<(n + 255) / 256, 256>>>(h_data, 3.0f, n); // expect: host-pointer-to-kernel
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -31,7 +31,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_counters, n * sizeof(int)));
     HIP_CHECK(hipMemcpy(d_counters, h_counters, n * sizeof(int), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(increment, (n + 2047) / 2048, 2048, 0, 0, d_counters, n); // expect: invalid-launch-config
+    increment<<<(n + 2047) / 2048, 2048>>>(d_counters, n); // expect: invalid-launch-config
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -36,7 +36,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, bytes));
     HIP_CHECK(hipMemcpy(d_in, h_in, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(square, (n + 255) / 256, 256, 0, 0, d_in, d_out, n);
+    square<<<(n + 255) / 256, 256>>>(d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -41,7 +41,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_output, bytes));
     HIP_CHECK(hipMemcpy(d_input, h_input, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(doubleValues, blocks, threads, 0, 0, d_input, d_output, size);
+    doubleValues<<<blocks, threads>>>(d_input, d_output, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

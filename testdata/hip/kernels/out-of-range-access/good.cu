@@ -39,7 +39,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_output, bytes));
     HIP_CHECK(hipMemcpy(d_input, h_input, bytes, hipMemcpyHostToDevice));
 
-    doubleValues<<<blocks, threads>>>(d_input, d_output, size);
+    hipLaunchKernelGGL(doubleValues, blocks, threads, 0, 0, d_input, d_output, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

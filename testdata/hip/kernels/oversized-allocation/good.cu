@@ -33,7 +33,7 @@ int main() {
 
     dim3 block(16, 16);
     dim3 grid((cols + 15) / 16, (rows + 15) / 16);
-    fillRows<<<grid, block>>>(d_matrix, rows, cols);
+    hipLaunchKernelGGL(fillRows, grid, block, 0, 0, d_matrix, rows, cols);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

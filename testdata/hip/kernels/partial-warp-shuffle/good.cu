@@ -42,7 +42,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_out, sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in, n * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(d_out, 0, sizeof(float)));
-    warpSums<<<blocks, 256>>>(d_in, d_out, n);
+    hipLaunchKernelGGL(warpSums, blocks, 256, 0, 0, d_in, d_out, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     float total = 0.0f;

@@ -47,7 +47,7 @@ int main() {
     HIP_CHECK(hipMemcpy(d_a, h_a, n * n * sizeof(float), hipMemcpyHostToDevice));
     dim3 block(TILE, TILE);
     dim3 grid(n / TILE, n / TILE);
-    hipLaunchKernelGGL(squareRowSums, grid, block, 0, 0, d_a, d_c, n);
+    squareRowSums<<<grid, block>>>(d_a, d_c, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_c, d_c, n * n * sizeof(float), hipMemcpyDeviceToHost));

@@ -32,7 +32,7 @@ int main() {
     hipMalloc(&d_data, bytes); // expect: unchecked-cuda-call
     hipMemcpy(d_data, h_data, bytes, hipMemcpyHostToDevice); // expect-label: unchecked-cuda-call
 
-    hipLaunchKernelGGL(offsetValues, (n + 255) / 256, 256, 0, 0, d_data, 10.0f, n);
+    offsetValues<<<(n + 255) / 256, 256>>>(d_data, 10.0f, n);
     HIP_CHECK(hipGetLastError());
 
     hipMemcpy(h_data, d_data, bytes, hipMemcpyDeviceToHost); // expect-label: unchecked-cuda-call

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&d_data, bytes));
     HIP_CHECK(hipMemcpy(d_data, h_data, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(offsetValues, (n + threads - 1) / threads, threads, 0, 0, d_data, 10.0f, n); // expect: unchecked-kernel-launch
+    offsetValues<<<(n + threads - 1) / threads, threads>>>(d_data, 10.0f, n); // expect: unchecked-kernel-launch
     HIP_CHECK(hipDeviceSynchronize());
 
     HIP_CHECK(hipMemcpy(h_data, d_data, bytes, hipMemcpyDeviceToHost));

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&d_data, bytes));
     HIP_CHECK(hipMemcpy(d_data, h_data, bytes, hipMemcpyHostToDevice));
 
-    offsetValues<<<(n + threads - 1) / threads, threads>>>(d_data, 10.0f, n);
+    hipLaunchKernelGGL(offsetValues, (n + threads - 1) / threads, threads, 0, 0, d_data, 10.0f, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

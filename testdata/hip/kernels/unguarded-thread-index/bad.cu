@@ -39,7 +39,7 @@ int main() {
     HIP_CHECK(hipMemcpy(d_x, h_x, bytes, hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_y, h_y, bytes, hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(saxpy, blocks, threads, 0, 0, n, 2.0f, d_x, d_y);
+    saxpy<<<blocks, threads>>>(n, 2.0f, d_x, d_y);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

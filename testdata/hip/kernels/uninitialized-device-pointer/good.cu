@@ -39,7 +39,7 @@ int main() {
     HIP_CHECK(hipMemcpy(d_weights, h_weights, size * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(d_inputs, h_inputs, size * sizeof(float), hipMemcpyHostToDevice));
 
-    weightedInputs<<<(size + 255) / 256, 256>>>(d_weights, d_inputs, d_outputs, size);
+    hipLaunchKernelGGL(weightedInputs, (size + 255) / 256, 256, 0, 0, d_weights, d_inputs, d_outputs, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

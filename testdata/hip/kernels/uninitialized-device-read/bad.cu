@@ -34,7 +34,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_output, size * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_input, h_input, size / 2 * sizeof(float), hipMemcpyHostToDevice));
 
-    hipLaunchKernelGGL(twice, (size + 255) / 256, 256, 0, 0, d_input, d_output, size); // expect: uninitialized-device-read
+    twice<<<(size + 255) / 256, 256>>>(d_input, d_output, size); // expect: uninitialized-device-read
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

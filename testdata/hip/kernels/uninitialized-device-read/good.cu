@@ -34,7 +34,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_output, size * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_input, h_input, size * sizeof(float), hipMemcpyHostToDevice));
 
-    twice<<<(size + 255) / 256, 256>>>(d_input, d_output, size);
+    hipLaunchKernelGGL(twice, (size + 255) / 256, 256, 0, 0, d_input, d_output, size);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
 

@@ -49,7 +49,7 @@ int main() {
     HIP_CHECK(hipMalloc(&d_in, n * sizeof(float)));
     HIP_CHECK(hipMalloc(&d_out, blocks * sizeof(float)));
     HIP_CHECK(hipMemcpy(d_in, h_in, n * sizeof(float), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(blockSum, blocks, BLOCK, 0, 0, d_in, d_out);
+    blockSum<<<blocks, BLOCK>>>(d_in, d_out);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipMemcpy(h_out, d_out, blocks * sizeof(float), hipMemcpyDeviceToHost));

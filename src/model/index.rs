@@ -139,12 +139,18 @@ impl Lookups {
 /// define `saxpy` do not lend each other their launches. A kernel is also launched across
 /// translation units, through a declaration (`kernel.cu` defines it, `main.cu` launches it): a
 /// launch reaches a kernel defined in another file of its own folder when no other file of
-/// that folder defines a kernel of that name (the program the linker builds from the folder).
+/// that folder defines a kernel of that name (the program the linker builds from the folder),
+/// or in a file of another folder that includes a header the launching file includes too, when
+/// no other such file defines one (`kernels/softmax.cu` and `model/decoder.cu` both include
+/// `kernels/softmax.h`).
 #[derive(Debug, Default)]
 pub struct ProjectIndex {
     files: Vec<FileIndex>,
     /// Per file (same order), the files of the index it includes, transitively, itself too.
     sees: Vec<HashSet<usize>>,
+    /// Per file (same order), the headers its quoted includes name, found on disk or not in
+    /// the index.
+    included: Vec<HashSet<PathBuf>>,
     by_path: HashMap<PathBuf, usize>,
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
@@ -176,14 +182,24 @@ impl ProjectIndex {
             .enumerate()
             .map(|(at, file)| (identity(&file.path), at))
             .collect();
-        let direct: Vec<Vec<usize>> = self
+        self.included = self
             .files
             .iter()
             .map(|file| {
                 file.includes
                     .iter()
                     .filter_map(|target| resolve_include(&file.path, target))
-                    .filter_map(|header| by_identity.get(&identity(&header)).copied())
+                    .map(|header| identity(&header))
+                    .collect()
+            })
+            .collect();
+        let direct: Vec<Vec<usize>> = self
+            .included
+            .iter()
+            .map(|headers| {
+                headers
+                    .iter()
+                    .filter_map(|header| by_identity.get(header).copied())
                     .collect()
             })
             .collect();
@@ -225,8 +241,8 @@ impl ProjectIndex {
     }
 
     /// Whether a launch of `kernel` in the file at `launcher` reaches its definition in
-    /// `definer`: through an include, or as the only definition of that name in the
-    /// launcher's folder.
+    /// `definer`: through an include, as the only definition of that name in the launcher's
+    /// folder, or as the only one in a file that includes a header the launcher includes too.
     fn launch_reaches(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
         if self.path_sees(launcher, definer) {
             return true;
@@ -234,6 +250,9 @@ impl ProjectIndex {
         let Some(launching) = self.files.get(launcher) else {
             return false;
         };
+        if self.declared_together(launcher, kernel, definer) {
+            return true;
+        }
         let folder = launching.path.parent();
         if definer.parent() != folder {
             return false;
@@ -247,6 +266,32 @@ impl ProjectIndex {
             .filter(|file| file.path.parent() == folder);
         matches!(
             (in_folder.next(), in_folder.next()),
+            (Some(only), None) if only.path == definer
+        )
+    }
+
+    /// Separate compilation: `kernels.h` declares the kernel, `kernels.cu` includes it and
+    /// defines the kernel, `model.cu` includes it and launches the kernel. The launch reaches
+    /// `definer` when it is the one file defining a kernel of that name among those that share
+    /// an included header with the launcher (a project holding two copies of its kernels, each
+    /// with its own header, launches each copy through its own).
+    fn declared_together(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
+        let Some(headers) = self.included.get(launcher) else {
+            return false;
+        };
+        let mut sharing = self
+            .kernels
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter(|&&at| {
+                self.included
+                    .get(at)
+                    .is_some_and(|theirs| !theirs.is_disjoint(headers))
+            })
+            .filter_map(|&at| self.files.get(at));
+        matches!(
+            (sharing.next(), sharing.next()),
             (Some(only), None) if only.path == definer
         )
     }

@@ -345,3 +345,16 @@ fn two_facts_added_together_bound_a_position_inside_its_valid_range() {
     }";
     assert!(range_of(code).contains("gridDim"), "{}", range_of(code));
 }
+
+#[test]
+fn a_loop_under_a_min_stays_under_both_of_its_values() {
+    let code = "__global__ void k(int count, int span) {
+        int first = (blockIdx.x * blockDim.x + threadIdx.x) * span;
+        int len = min(span, count - first);
+        for (int j = 0; j < len; ++j) { int at = first + j; use(at); }
+    }";
+    assert_eq!(range_of(code), "[0, count - 1]");
+    // `max` keeps the larger: nothing bounds the position but the grid
+    let wider = code.replace("min(", "max(");
+    assert!(range_of(&wider).contains("gridDim"), "{}", range_of(&wider));
+}

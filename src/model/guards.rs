@@ -89,9 +89,11 @@ pub trait Flags<'t> {
     /// The value the local `name` holds wherever it is read: its single definition, when neither
     /// it nor anything that definition reads is ever reassigned. None for anything else.
     fn flag_value(&self, name: &str) -> Option<Node<'t>>;
-    /// For a flag set `true` once and then only cleared (`if (x >= w) valid = false;`), the
-    /// tests that clear it: where it still holds, each of them failed. None for anything else.
-    fn clearing_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
+    /// For a flag declared once and afterwards only cleared (`valid = false`, `valid &= c`,
+    /// `valid = valid && c`), what holds wherever it still does: its declared value (`bool valid
+    /// = i < n;`, none for `true`) and the failure of each test that clears it (`if (x >= w)
+    /// valid = false;`). None for anything else.
+    fn clearing_tests(&self, _name: &str) -> Option<Vec<Condition<'t>>> {
         None
     }
     /// For a flag only ever set `true` inside one `if` (`computed = false; ... if (c) {
@@ -281,7 +283,14 @@ impl<'t> Splitter<'_, 't> {
                     deeper.split(value, holds, value, out, disjunctions, depth + 1);
                 } else if let (true, Some(tests)) = (holds, self.flags.clearing_tests(name)) {
                     for test in tests {
-                        deeper.split(test, false, test, out, disjunctions, depth + 1);
+                        deeper.split(
+                            test.node,
+                            test.holds,
+                            test.node,
+                            out,
+                            disjunctions,
+                            depth + 1,
+                        );
                     }
                 } else if let (true, Some(tests)) = (holds, self.flags.setting_tests(name)) {
                     for test in tests {
@@ -297,6 +306,35 @@ impl<'t> Splitter<'_, 't> {
 
     fn is_comparison(&self, node: Node<'t>) -> bool {
         is_comparison_within(node, self.source, self.flags, self.hops, 0)
+    }
+}
+
+/// Reads each non-strict comparison that a `!=` of the same two sides excludes the end of as
+/// strict: `i <= n` with `i != n` (`if (i > n) return; if (i == n) { ...; return; }`) is `i < n`,
+/// `i >= n` with `i != n` is `i > n`. Sides are matched by their text, as facts are.
+pub fn tighten(comparisons: &mut [Comparison<'_>], source: &str) {
+    let key = |node: Node| syntax::normalized(node, source);
+    let excluded: Vec<(String, String)> = comparisons
+        .iter()
+        .filter(|c| c.relation == Relation::NotEqual)
+        .map(|c| (key(c.left), key(c.right)))
+        .collect();
+    if excluded.is_empty() {
+        return;
+    }
+    for comparison in comparisons.iter_mut() {
+        let strict = match comparison.relation {
+            Relation::LessEqual => Relation::Less,
+            Relation::GreaterEqual => Relation::Greater,
+            _ => continue,
+        };
+        let (left, right) = (key(comparison.left), key(comparison.right));
+        if excluded
+            .iter()
+            .any(|(a, b)| (*a == left && *b == right) || (*a == right && *b == left))
+        {
+            comparison.relation = strict;
+        }
     }
 }
 
@@ -355,8 +393,9 @@ fn is_comparison_within<'t>(
                 Some(value) => is_comparison_within(value, source, flags, hops + 1, depth + 1),
                 None => flags
                     .clearing_tests(name)
+                    .map(|tests| tests.into_iter().map(|t| t.node).collect())
                     .or_else(|| flags.setting_tests(name))
-                    .is_some_and(|tests| {
+                    .is_some_and(|tests: Vec<Node<'t>>| {
                         tests
                             .iter()
                             .all(|t| is_comparison_within(*t, source, flags, hops + 1, depth + 1))
@@ -446,6 +485,57 @@ mod tests {
         );
         let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
         assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
+    }
+
+    #[test]
+    fn an_excluded_end_makes_an_inclusive_comparison_strict() {
+        let code = "void f() { if (i > n) return; if (i == n) return; if (k >= m) {} }";
+        let tree = crate::engine::parse(code, None).unwrap_or_else(|| panic!("parse"));
+        let mut conditions = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |node| {
+            if node.node_kind() == "if_statement" {
+                conditions.extend(node.field("condition"));
+            }
+            true
+        });
+        let mut out = Vec::new();
+        for (node, holds) in conditions.into_iter().zip([false, false, true]) {
+            comparisons(
+                Condition { node, holds },
+                code,
+                &NoFlags,
+                &mut out,
+                &mut Vec::new(),
+            );
+        }
+        tighten(&mut out, code);
+        let relations: Vec<Relation> = out.iter().map(|c| c.relation).collect();
+        // `i <= n` and `i != n` give `i < n`; `k >= m` has no `!=` beside it
+        assert_eq!(
+            relations,
+            [Relation::Less, Relation::NotEqual, Relation::GreaterEqual]
+        );
+        // written the other way round (`n != i`) and from below (`i >= n`)
+        let code = "void f() { if (i < n) return; if (n == i) return; }";
+        let tree = crate::engine::parse(code, None).unwrap_or_else(|| panic!("parse"));
+        let mut out = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |node| {
+            if let (true, Some(c)) = (node.node_kind() == "if_statement", node.field("condition")) {
+                comparisons(
+                    Condition {
+                        node: c,
+                        holds: false,
+                    },
+                    code,
+                    &NoFlags,
+                    &mut out,
+                    &mut Vec::new(),
+                );
+            }
+            true
+        });
+        tighten(&mut out, code);
+        assert_eq!(out[0].relation, Relation::Greater);
     }
 
     #[test]

@@ -1088,7 +1088,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             .iter()
             .position(|(_, t)| strip(t.node, source).node_kind() == "conditional_expression");
         let Some(at) = choice.filter(|_| split) else {
-            return vec![forms_of(difference, comparison.relation)];
+            return vec![self.extremes_replaced(forms_of(difference, comparison.relation))];
         };
         let (factor, term) = difference.terms[at].clone();
         let chosen = strip(term.node, source);
@@ -1120,9 +1120,39 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             for fact in tested.iter().take(4) {
                 forms.extend(self.cases_of(fact, false).into_iter().flatten());
             }
-            cases.push(forms);
+            cases.push(self.extremes_replaced(forms));
         }
         cases
+    }
+
+    /// `x < min(a, b)` is both `x < a` and `x < b`: a fact `f <= 0` holding `k * min(a, b)` with
+    /// `k < 0` (or `k * max(a, b)` with `k > 0`) stays true with either value in the choice's
+    /// place, which only makes `f` smaller. Those forms are added to `forms`.
+    fn extremes_replaced(&self, forms: Vec<Linear<'t>>) -> Vec<Linear<'t>> {
+        let source = self.source();
+        let mut all = forms.clone();
+        for form in &forms {
+            for (at, (coefficient, term)) in form.terms.iter().enumerate() {
+                let Some((smaller, arguments)) = extreme_of(term.node, source) else {
+                    continue;
+                };
+                if (smaller && *coefficient >= 0) || (!smaller && *coefficient <= 0) {
+                    continue;
+                }
+                let mut rest = form.clone();
+                rest.terms.remove(at);
+                for argument in arguments {
+                    all.extend(
+                        Linear::of(argument, source, Some(self.context), 0)
+                            .and_then(|value| rest.plus(&value, *coefficient)),
+                    );
+                }
+            }
+            if all.len() > 16 {
+                break;
+            }
+        }
+        all
     }
 
     /// The bounds on `target` that the facts `f <= 0` give, alone or added in pairs: `target +
@@ -1174,6 +1204,26 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
         total
     }
+}
+
+/// `min(a, b)` (true) or `max(a, b)` (false), with its two values.
+fn extreme_of<'t>(node: Node<'t>, source: &str) -> Option<(bool, [Node<'t>; 2])> {
+    let node = strip(node, source);
+    if node.node_kind() != "call_expression" {
+        return None;
+    }
+    let name = text(node.field("function")?, source);
+    let short = name.rsplit("::").next().unwrap_or(name);
+    let short = short.split('<').next().unwrap_or(short).trim();
+    let smaller = match short {
+        "min" | "umin" | "imin" | "llmin" | "ullmin" | "__min" | "MIN" => true,
+        "max" | "umax" | "imax" | "llmax" | "ullmax" | "__max" | "MAX" => false,
+        _ => return None,
+    };
+    let mut arguments =
+        named_children(node.field("arguments")?).filter(|c| c.node_kind() != "comment");
+    let values = [arguments.next()?, arguments.next()?];
+    arguments.next().is_none().then_some((smaller, values))
 }
 
 /// `difference relation 0` as facts `f <= 0` on integers.

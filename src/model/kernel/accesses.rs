@@ -276,6 +276,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 &mut disjunctions,
             );
         }
+        guards::tighten(&mut comparisons, self.source);
         let split = std::rc::Rc::new((comparisons, disjunctions));
         *self.comparison_cache.borrow_mut() = Some((key, split.clone()));
         split
@@ -365,6 +366,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         for condition in conditions {
             guards::comparisons(*condition, self.source, self, &mut split, &mut disjunctions);
         }
+        guards::tighten(&mut split, self.source);
         let split: std::rc::Rc<[Comparison<'t>]> = split.into();
         if self.cache_deps {
             self.definition_comparisons_cache

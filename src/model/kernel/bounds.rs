@@ -222,9 +222,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                     visiting.push(key);
                     let mut bound = None;
+                    let later = fresh.iter().any(|v| !is_declared_value(*v));
                     for value in fresh {
-                        let at_definition = self.with_definition_guards(value, comparisons);
                         let step = crate::model::reaching::updates_itself(value, self.source);
+                        let mut at_definition = self.with_definition_guards(value, comparisons);
+                        if later {
+                            at_definition = without_earlier_values(at_definition);
+                        }
                         let value = self.stepped_alongside(value).unwrap_or(value);
                         match growing(visiting, step, |visiting| {
                             self.bounded(value, &at_definition, visiting, depth + 1)
@@ -252,10 +256,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 visiting.push(key);
                 let mut bound = None;
+                // past a later value of the local, facts of the value a flag saw say nothing
+                let later = values.iter().any(|v| !is_declared_value(*v));
                 for value in values {
-                    let at_definition = self.with_definition_guards(value, comparisons);
                     // an update in place (`x += s`) adds to what the local held
                     let step = crate::model::reaching::updates_itself(value, self.source);
+                    let mut at_definition = self.with_definition_guards(value, comparisons);
+                    if later {
+                        at_definition = without_earlier_values(at_definition);
+                    }
                     let bounded = growing(visiting, step, |visiting| {
                         self.bounded(value, &at_definition, visiting, depth + 1)
                     });

@@ -498,7 +498,7 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         self.reads_settled_values(*value).then_some(*value)
     }
 
-    fn clearing_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
+    fn clearing_tests(&self, name: &str) -> Option<Vec<Condition<'t>>> {
         if self.function.parameter(name).is_some()
             || self.updated.contains(name)
             || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
@@ -508,23 +508,37 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         let declarator = self.declarations.get(name)?;
         let values = self.definitions.get(name)?;
         let mut tests = Vec::new();
+        let mut declared = false;
+        let mut cleared = false;
         for value in values {
             let literal = self.text(*value).trim();
             let declared_here = declarator.start_byte() <= value.start_byte()
                 && value.end_byte() <= declarator.end_byte();
-            match (declared_here, literal) {
-                (true, "true") => {}
-                (false, "false") => tests.push(clearing_test(*value)?),
-                _ => return None,
+            if declared_here {
+                // the value the flag starts with holds wherever it is still true
+                declared = true;
+                if literal != "true" {
+                    tests.push(Condition {
+                        node: *value,
+                        holds: true,
+                    });
+                }
+                continue;
+            }
+            if !only_clears(*value, name, self.source) {
+                return None;
+            }
+            cleared = true;
+            // `if (x >= w) valid = false;`: where the flag holds, that test failed; a store of
+            // `false` in another shape only narrows where the flag holds, and says nothing
+            if literal == "false" {
+                tests.extend(clearing_test(*value).map(|node| Condition { node, holds: false }));
             }
         }
-        if tests.is_empty() {
-            return None;
-        }
-        tests
-            .iter()
-            .all(|test| self.reads_settled_values(*test))
-            .then_some(tests)
+        // a test of values that change later says nothing where the flag is read; leaving it
+        // out only leaves the flag saying less
+        tests.retain(|test| self.reads_settled_values(test.node));
+        (declared && cleared && !tests.is_empty()).then_some(tests)
     }
 
     fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
@@ -532,7 +546,9 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     }
 
     fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
-        self.copies_tested(name, holds)
+        let mut found = self.copies_tested(name, holds);
+        found.extend(self.tests_of_earlier_values(name, holds));
+        found
     }
 }
 
@@ -659,6 +675,73 @@ impl<'t> Analyzer<'_, 't> {
         found
     }
 
+    /// `bool ok = (r < rows) && (c < cols);` with `c` stepped afterwards (`c += 1`): what the
+    /// flag tested of the values it saw, which stays true of them wherever it holds. A test of
+    /// settled values is kept as written; a test of a local that changes later is kept as a test
+    /// of the one value reaching the flag, when that value itself never changes (`(blockIdx.x <<
+    /// 5) + lane * 4 < cols`); any other test is dropped, as is a disjunction.
+    fn tests_of_earlier_values(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        let mut found = Vec::new();
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+        {
+            return found;
+        }
+        let (Some([value]), Some(declarator)) = (
+            self.definitions.get(name).map(Vec::as_slice),
+            self.declarations.get(name),
+        ) else {
+            return found;
+        };
+        if !(declarator.start_byte() <= value.start_byte()
+            && value.end_byte() <= declarator.end_byte())
+        {
+            return found;
+        }
+        // flags inside are read only when they are settled (no way back to this one)
+        let settled_flags = |inner: &str| guards::Flags::flag_value(self, inner);
+        let mut split = Vec::new();
+        guards::comparisons(
+            Condition {
+                node: *value,
+                holds,
+            },
+            self.source,
+            &settled_flags,
+            &mut split,
+            &mut Vec::new(),
+        );
+        // a side of settled values as it is; a local that changes later as the value it held
+        let earlier = |side: Node<'t>| -> Option<Node<'t>> {
+            let side = strip(side, self.source);
+            if self.reads_settled_values(side) {
+                return Some(side);
+            }
+            if side.node_kind() != "identifier" {
+                return None;
+            }
+            let (_, reaching) = crate::model::ranges::RangeContext::reaching(self, side)?;
+            let [held] = reaching.as_slice() else {
+                return None;
+            };
+            (!crate::model::reaching::updates_itself(*held, self.source)
+                && self.reads_settled_values(*held))
+            .then(|| strip(*held, self.source))
+        };
+        for comparison in split {
+            if let (Some(left), Some(right)) = (earlier(comparison.left), earlier(comparison.right))
+            {
+                found.push(guards::Comparison {
+                    left,
+                    right,
+                    ..comparison
+                });
+            }
+        }
+        found
+    }
+
     /// Whether every local `expression` reads keeps one value (assigned at most once, never
     /// stepped), so the expression means the same wherever a flag built from it is read.
     fn reads_settled_values(&self, expression: Node<'t>) -> bool {
@@ -677,6 +760,33 @@ impl<'t> Analyzer<'_, 't> {
         });
         settled
     }
+}
+
+/// Whether `value` is the one a local is declared with (`int c = e;`, `int c{e}`), not a later
+/// assignment or step.
+fn is_declared_value(value: Node) -> bool {
+    let Some(parent) = value.up() else {
+        return false;
+    };
+    match parent.node_kind() {
+        "init_declarator" => true,
+        "initializer_list" | "argument_list" => parent
+            .up()
+            .is_some_and(|p| p.node_kind() == "init_declarator"),
+        _ => false,
+    }
+}
+
+/// The facts that still speak of a local once it is followed through one of its later values
+/// (`c = c * s;`, `c += 1`): those a flag holds of the values it saw before a change (a side
+/// taken from outside the flag's test, see `tests_of_earlier_values` and `copies_tested`) may be
+/// of the value it had before, so they go.
+fn without_earlier_values(mut facts: Vec<Comparison<'_>>) -> Vec<Comparison<'_>> {
+    let inside = |side: Node, origin: Node| {
+        origin.start_byte() <= side.start_byte() && side.end_byte() <= origin.end_byte()
+    };
+    facts.retain(|c| inside(c.left, c.origin) && inside(c.right, c.origin));
+    facts
 }
 
 /// `if (test) { flag = true; ... }` (the assignment a statement of the branch taken when the
@@ -715,6 +825,37 @@ fn relation_of(op: &str) -> Option<Relation> {
         ">=" => Relation::GreaterEqual,
         _ => return None,
     })
+}
+
+/// Whether `value`, given to the flag `name` after its declaration, can only leave it false or
+/// as it was: `name = false`, `name &= c`, `name = name && c` (either order).
+fn only_clears(value: Node, name: &str, source: &str) -> bool {
+    let Some(assignment) = value
+        .up()
+        .filter(|a| a.node_kind() == "assignment_expression")
+    else {
+        return false;
+    };
+    if assignment
+        .field("right")
+        .is_none_or(|r| r.id() != value.id())
+    {
+        return false;
+    }
+    let value = strip(value, source);
+    match operator(assignment, source) {
+        "=" if text(value, source) == "false" => true,
+        "&=" => true,
+        "=" => {
+            value.node_kind() == "binary_expression"
+                && operator(value, source) == "&&"
+                && [value.field("left"), value.field("right")]
+                    .into_iter()
+                    .flatten()
+                    .any(|side| text(strip(side, source), source) == name)
+        }
+        _ => false,
+    }
 }
 
 /// `if (test) flag = false;` (the assignment alone in the branch, no `else`): `test`.

@@ -31,7 +31,11 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         value: Node<'t>,
         facts: &[Comparison<'t>],
     ) -> Vec<Comparison<'t>> {
-        self.with_definition_guards(value, facts)
+        let facts = self.with_definition_guards(value, facts);
+        if !is_declared_value(value) {
+            return without_earlier_values(facts);
+        }
+        facts
     }
 
     fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {

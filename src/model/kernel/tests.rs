@@ -287,3 +287,78 @@ fn a_local_stepped_from_a_tested_column_keeps_its_test() {
         .replace("] : 0.0f;", "];");
     assert_eq!(on(&untested, 8), ["unguarded"]);
 }
+
+#[test]
+fn a_flag_only_cleared_after_its_declaration_keeps_its_starting_tests() {
+    let source = "__global__ void cull(const float* w, float* out, int views, int n, float cut) {
+    const int view = blockIdx.y;
+    const int p = blockIdx.x * blockDim.x + threadIdx.x;
+    bool keep = (view < views) && (p < n);
+    float v = 0.0f;
+    if (keep) {
+        v = w[view * n + p];
+        if (v < cut) { keep = false; } else { v *= 2.0f; }
+    }
+    keep &= v != 0.0f;
+    keep = keep && v < 8.0f;
+    if (keep) out[view * n + p] = v;
+}
+";
+    assert_eq!(statuses(source), [(7, "bounded"), (12, "bounded")]);
+    // a value that may set the flag again says nothing of the bounds
+    let set_again = source.replace("keep = keep && v < 8.0f;", "keep = v < 8.0f;");
+    assert_eq!(statuses(&set_again), [(7, "unguarded"), (12, "unguarded")]);
+}
+
+#[test]
+fn a_flag_keeps_its_tests_of_the_values_it_saw_before_they_change() {
+    let source = "__global__ void quads(const float* in, float* out, int rows, int cols, int h) {
+    const int r = blockIdx.y * blockDim.y + threadIdx.y;
+    int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    const int part = c / h;
+    const bool ok = (r < rows) && (c < cols);
+    if (ok) {
+        float s = in[r * cols + c];
+        c += 1;
+        s += in[r * cols + c];
+        out[(r * cols + part * h) >> 2] = s;
+    }
+}
+";
+    // the slot is built from the column the flag tested; the column after its step is another
+    // value, which the flag says nothing of
+    assert_eq!(
+        statuses(source),
+        [(7, "bounded"), (9, "unguarded"), (10, "bounded")]
+    );
+    // where two values of the column reach the flag, it says nothing of it
+    let two = source.replace(
+        "    const bool ok",
+        "    if (rows > 8) c = c * 2;\n    const bool ok",
+    );
+    assert_eq!(
+        statuses(&two),
+        [(8, "unguarded"), (10, "unguarded"), (11, "unguarded")]
+    );
+}
+
+#[test]
+fn an_equality_that_returns_makes_an_inclusive_bound_strict() {
+    let source = "__global__ void starts(const int* len, int* start, int n, int total) {
+    unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s > n) return;
+    if (s == n) { start[s] = total; return; }
+    start[s] = len[s];
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(4, "bounded"), (5, "bounded"), (5, "bounded")]
+    );
+    // an equality with another bound leaves the inclusive one as it is
+    let other = source.replace("if (s == n)", "if (s == total)");
+    assert_eq!(
+        statuses(&other),
+        [(4, "bounded"), (5, "out of range"), (5, "out of range")]
+    );
+}

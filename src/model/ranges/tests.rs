@@ -355,4 +355,15 @@ fn an_offset_taken_back_from_a_loop_index_bounds_the_difference() {
         for (int i = start; i < end; i += blockDim.x) use(i - block_start);
     }";
     assert_eq!(range_of(code), "[0, hidden - 1]");
+
+fn a_loop_under_a_min_stays_under_both_of_its_values() {
+    let code = "__global__ void k(int count, int span) {
+        int first = (blockIdx.x * blockDim.x + threadIdx.x) * span;
+        int len = min(span, count - first);
+        for (int j = 0; j < len; ++j) { int at = first + j; use(at); }
+    }";
+    assert_eq!(range_of(code), "[0, count - 1]");
+    // `max` keeps the larger: nothing bounds the position but the grid
+    let wider = code.replace("min(", "max(");
+    assert!(range_of(&wider).contains("gridDim"), "{}", range_of(&wider));
 }

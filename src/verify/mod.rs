@@ -156,6 +156,14 @@ pub struct KernelExperiment {
     /// and the guards that twin ran with.
     pub footprint_configs: Vec<usize>,
     pub twin_guards: String,
+    /// The configurations whose buffers are matrices of two of the sizes
+    /// (`params::matrix_configs`), indices into the experiment's: a guess at the buffers' extents,
+    /// so a violation in one is a witness only where no access the kernel guards ran past its
+    /// buffer too (`guarded_sites`).
+    pub matrix_configs: Vec<usize>,
+    /// Per instrumented site: whether the model bounds its index by a comparison the kernel
+    /// makes (`if (row < rows)`), so that the kernel's own tests say the buffer's extent.
+    pub guarded_sites: Vec<bool>,
     /// The program without the project headers of quoted includes, when some were read: compiled
     /// when the one with them is not.
     pub without_includes: Option<String>,
@@ -340,6 +348,30 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         Err(reason) if configs.is_empty() => return Err(reason),
         Err(_) => {}
     }
+    // Configurations tried besides the defaults, after them (a witness the defaults give is
+    // still the one reported, and a host replay's launch is still the first default): the
+    // launches' own shapes with the host values they pass chosen, and buffers that are matrices
+    // of two of the sizes. Their buffers may be smaller than the defaults', so only for a kernel
+    // whose every access is checked: one made elsewhere could fault the whole run.
+    let mut matrix_configs = Vec::new();
+    if source.uninstrumented.is_empty() {
+        for config in launches.iter().flat_map(|l| &l.shaped) {
+            if !configs.iter().any(|c| {
+                c.grid == config.grid && c.block == config.block && c.arguments == config.arguments
+            }) {
+                configs.push(config.clone());
+            }
+        }
+        let first = configs.len();
+        configs.extend(params::matrix_configs(
+            &shapes,
+            two_dimensional,
+            launched,
+            dynamic_shared,
+        ));
+        matrix_configs = (first..configs.len()).collect();
+    }
+    let guarded_sites = guarded_sites(model, kernel, &source.sites);
     let experiment = Experiment {
         source: source.source(),
         kernel: source.symbol.clone(),
@@ -357,8 +389,56 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         template_arguments,
         footprint_configs: Vec::new(),
         twin_guards: String::new(),
+        matrix_configs,
+        guarded_sites,
         without_includes,
     })
+}
+
+/// Per site of `sites`: whether the model bounds the access's index by a comparison the kernel
+/// (kernel `kernel` of `model`) makes.
+fn guarded_sites(model: &Model, kernel: usize, sites: &[extract::Site]) -> Vec<bool> {
+    let facts = model
+        .kernels
+        .iter()
+        .find(|(index, _)| *index == kernel)
+        .map(|(_, facts)| facts);
+    sites
+        .iter()
+        .map(|site| {
+            !site.own_array
+                && facts.is_some_and(|facts| {
+                    facts.accesses.iter().any(|access| {
+                        access.node.byte_range() == site.span
+                            && matches!(
+                                access.status,
+                                crate::model::IndexStatus::Bounded { bound: Some(_) }
+                            )
+                    })
+                })
+        })
+        .collect()
+}
+
+/// In a configuration whose buffers are a guess (`KernelExperiment::matrix_configs`), the
+/// first access the kernel guards that ran past its buffer: the buffers are smaller than the
+/// kernel is written for, so nothing else that ran past one is a witness.
+fn guarded_overflow(
+    built: &KernelExperiment,
+    position: usize,
+    result: &ConfigResult,
+    except: usize,
+) -> bool {
+    built.matrix_configs.contains(&position)
+        && result.violations.iter().any(|violation| {
+            violation.cause == 1
+                && violation.site != except
+                && built
+                    .guarded_sites
+                    .get(violation.site)
+                    .copied()
+                    .unwrap_or(false)
+        })
 }
 
 /// Parses `text` and hands the model to `with`.
@@ -1145,15 +1225,18 @@ fn judge(
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
-            if let Some(overflow) = overflow {
-                return launch_larger_than_written_for(overflow);
-            }
             let position = built
                 .experiment
                 .configs
                 .iter()
                 .position(|c| std::ptr::eq(c, *config))
                 .unwrap_or(usize::MAX);
+            if guarded_overflow(built, position, result, site_index) {
+                continue;
+            }
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
             let mut detail = witness(site, violation, config, text);
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
@@ -1214,8 +1297,17 @@ fn by_fit<'b>(
             (config, result, overflow)
         })
         .collect();
-    // Stable: within each group the configurations keep their order (launches first).
-    out.sort_by_key(|(_, _, overflow)| overflow.is_some());
+    // Stable: within each group the configurations keep their order (launches first), those
+    // whose buffers are a guess (`matrix_configs`) after the others.
+    let guessed = |config: &LaunchConfig| {
+        built
+            .experiment
+            .configs
+            .iter()
+            .position(|c| std::ptr::eq(c, config))
+            .is_some_and(|at| built.matrix_configs.contains(&at))
+    };
+    out.sort_by_key(|(config, _, overflow)| (overflow.is_some(), guessed(config)));
     out
 }
 
@@ -1362,6 +1454,74 @@ mod tests {
             footprint: Vec::new(),
             barriers: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_matrix_guess_is_a_witness_only_where_the_guarded_accesses_fit() {
+        let path = Path::new("testdata/bad/unguarded_tiles_stepped_together.cu");
+        let text = std::fs::read_to_string(path).unwrap();
+        let outcome = crate::engine::lint_text(path, &text, &crate::config::Settings::default());
+        let finding = outcome
+            .diagnostics
+            .iter()
+            .find(|d| {
+                d.rule == "unguarded-thread-index"
+                    && text[d.span.clone()].starts_with("q[qi + q_cols")
+            })
+            .unwrap();
+        let built = with_model(path, &text, |m| {
+            let kernel = m
+                .functions
+                .iter()
+                .position(|f| f.name == "column_dots_untested")
+                .unwrap();
+            experiment_for_kernel(m, kernel)
+        })
+        .unwrap()
+        .unwrap();
+        let site = |name: &str| {
+            built
+                .source
+                .sites
+                .iter()
+                .position(|s| s.pointer == name && !s.own_array)
+                .unwrap()
+        };
+        let (p, q) = (site("p"), site("q"));
+        let matrix = built.matrix_configs[0];
+        let mut results: Vec<ConfigResult> = built
+            .experiment
+            .configs
+            .iter()
+            .map(|_| result(Vec::new()))
+            .collect();
+        // `q`'s last row runs past the 37 × 37 matrix; `p`, tested on both sides, fits it.
+        results[matrix] = result(vec![violation(q, 1379, 1369)]);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "confirmed", "{}", verdict.detail);
+        assert!(
+            verdict
+                .detail
+                .contains("at index 1379, past the buffer's 1369 elements")
+                && verdict
+                    .detail
+                    .contains("each a matrix of two of the sizes, 37 × 37"),
+            "{}",
+            verdict.detail
+        );
+        // Where `p` overflows too, the matrices are smaller than the kernel is written for.
+        results[matrix] = result(vec![violation(q, 1379, 1369), violation(p, 1400, 1369)]);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "not-reproduced", "{}", verdict.detail);
+        // A default configuration's witness comes first, whatever the guesses show.
+        results[0] = result(vec![violation(q, 60000, 50653)]);
+        results[matrix] = result(vec![violation(q, 1379, 1369)]);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert!(
+            verdict.detail.contains("past the buffer's 50653 elements"),
+            "{}",
+            verdict.detail
+        );
     }
 
     #[test]

@@ -2110,3 +2110,44 @@ fn three_sizes_give_matrices_of_two_and_the_guarded_accesses_are_known() {
     let two = "__global__ void k(float* m, int rows, int cols) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; m[r * cols + c] = 0; }";
     assert!(kernel_experiment(two, "k").matrix_configs.is_empty());
 }
+
+#[test]
+fn atomic_updates_and_updates_through_the_parameter_are_checked_reads() {
+    let text =
+        std::fs::read_to_string("testdata/bad/uninitialized_device_read_updates.cu").unwrap();
+    for (kernel, pointer, rewritten) in [
+        ("blockSums", "total", "atomicAdd((&(*cl_at(total, (long long)(0), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report))), "),
+        ("dot", "result", "atomicAdd((&(*cl_at(result, (long long)(0), 0, cudalint_bytes_2, cudalint_initialized_2, 2u, 3u, cudalint_report))), "),
+        ("sumPartials", "out", "(*cl_at(out, (long long)(0), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report)) += "),
+        ("countPerGroup", "counts", "atomicAdd((&(*cl_at(counts, (long long)((*cl_at(key, (long long)(i), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report))), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report))), 1)"),
+    ] {
+        let source = kernel_source(&text, kernel);
+        assert!(source.body.contains(rewritten), "{kernel}:\n{}", source.body);
+        let site = source
+            .sites
+            .iter()
+            .find(|s| s.pointer == pointer)
+            .unwrap_or_else(|| panic!("{kernel}: no site of `{pointer}`"));
+        assert_eq!(site.kind, cudalint::model::AccessKind::ReadWrite, "{kernel}");
+        assert!(!site.own_array);
+    }
+    // `&bins[in[i]]` was an access already: checked once.
+    let histogram = kernel_source(&text, "histogram");
+    assert_eq!(
+        histogram
+            .sites
+            .iter()
+            .filter(|s| s.pointer == "bins")
+            .count(),
+        1
+    );
+    let file = "__global__ void k(int* count, int* moved, float* f, void* raw, int n) {\n  (*count)++;\n  int x = *count;\n  *f = 1.0f;\n  moved += n;\n  atomicMax(moved, 3);\n  atomicAdd_block(f, 2.0f);\n  atomicAdd((int*)raw, 1);\n}\n";
+    let source = kernel_source(file, "k");
+    let pointers: Vec<&str> = source.sites.iter().map(|s| s.pointer.as_str()).collect();
+    // The increment and the block-scoped atomic; not a plain read or store through the
+    // parameter, not a pointer the kernel moves, not a cast of a `void*`.
+    assert_eq!(pointers, ["count", "f"], "{}", source.body);
+    assert!(source
+        .body
+        .contains("((*cl_at(count, (long long)(0), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 3u, cudalint_report)))++"));
+}

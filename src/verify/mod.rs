@@ -158,8 +158,8 @@ pub struct KernelExperiment {
     pub twin_guards: String,
     /// The configurations whose buffers are matrices of two of the sizes
     /// (`params::matrix_configs`), indices into the experiment's: a guess at the buffers' extents,
-    /// so a violation in one is a witness only where no access the kernel guards ran past its
-    /// buffer too (`guarded_sites`).
+    /// so a violation in one is a witness only where the accesses the kernel guards
+    /// (`guarded_sites`) reached the end of their buffers and no further (`buffers_hold`).
     pub matrix_configs: Vec<usize>,
     /// Per instrumented site: whether the model bounds its index by a comparison the kernel
     /// makes (`if (row < rows)`), so that the kernel's own tests say the buffer's extent.
@@ -420,25 +420,34 @@ fn guarded_sites(model: &Model, kernel: usize, sites: &[extract::Site]) -> Vec<b
         .collect()
 }
 
-/// In a configuration whose buffers are a guess (`KernelExperiment::matrix_configs`), the
-/// first access the kernel guards that ran past its buffer: the buffers are smaller than the
-/// kernel is written for, so nothing else that ran past one is a witness.
-fn guarded_overflow(
+/// Whether a configuration's buffers are the extents the kernel is written for, as far as the
+/// run tells: always, unless they are a guess (`KernelExperiment::matrix_configs`). A guess
+/// holds when an access the kernel tests against its bounds reached the very end of its buffer
+/// and none ran past one: the kernel's own tests then say the buffers are that large. Accesses
+/// at `except` (the finding's) are not counted.
+fn buffers_hold(
     built: &KernelExperiment,
     position: usize,
+    config: &LaunchConfig,
     result: &ConfigResult,
     except: usize,
 ) -> bool {
-    built.matrix_configs.contains(&position)
-        && result.violations.iter().any(|violation| {
-            violation.cause == 1
-                && violation.site != except
-                && built
-                    .guarded_sites
-                    .get(violation.site)
-                    .copied()
-                    .unwrap_or(false)
-        })
+    if !built.matrix_configs.contains(&position) {
+        return true;
+    }
+    let guarded = |site: usize| site != except && built.guarded_sites.get(site) == Some(&true);
+    let overflowed = result
+        .violations
+        .iter()
+        .any(|violation| violation.cause == 1 && guarded(violation.site));
+    let reached_the_end = built.source.sites.iter().enumerate().any(|(at, site)| {
+        let buffer = match config.arguments.get(site.parameter_index) {
+            Some(protocol::Argument::Buffer { bytes, .. }) => *bytes,
+            _ => return false,
+        };
+        guarded(at) && buffer > 0 && result.footprint.get(at) == Some(&buffer)
+    });
+    reached_the_end && !overflowed
 }
 
 /// Parses `text` and hands the model to `with`.
@@ -1231,7 +1240,7 @@ fn judge(
                 .iter()
                 .position(|c| std::ptr::eq(c, *config))
                 .unwrap_or(usize::MAX);
-            if guarded_overflow(built, position, result, site_index) {
+            if !buffers_hold(built, position, config, result, site_index) {
                 continue;
             }
             if let Some(overflow) = overflow {
@@ -1457,7 +1466,7 @@ mod tests {
     }
 
     #[test]
-    fn a_matrix_guess_is_a_witness_only_where_the_guarded_accesses_fit() {
+    fn a_matrix_guess_is_a_witness_only_where_the_guarded_accesses_reach_its_end() {
         let path = Path::new("testdata/bad/unguarded_tiles_stepped_together.cu");
         let text = std::fs::read_to_string(path).unwrap();
         let outcome = crate::engine::lint_text(path, &text, &crate::config::Settings::default());
@@ -1495,8 +1504,16 @@ mod tests {
             .iter()
             .map(|_| result(Vec::new()))
             .collect();
-        // `q`'s last row runs past the 37 × 37 matrix; `p`, tested on both sides, fits it.
-        results[matrix] = result(vec![violation(q, 1379, 1369)]);
+        let sites = built.source.sites.len();
+        let with_footprint = |violations: Vec<SiteViolation>, p_end: u64| {
+            let mut run = result(violations);
+            run.footprint = vec![0; sites];
+            run.footprint[p] = p_end;
+            run
+        };
+        // `q`'s last row runs past the 37 × 37 matrix; `p`, tested on both sides, reaches its
+        // last element and no further.
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1369 * 4);
         let verdict = judge(finding, &built, &results, &text).unwrap();
         assert_eq!(verdict.status, "confirmed", "{}", verdict.detail);
         assert!(
@@ -1510,12 +1527,19 @@ mod tests {
             verdict.detail
         );
         // Where `p` overflows too, the matrices are smaller than the kernel is written for.
-        results[matrix] = result(vec![violation(q, 1379, 1369), violation(p, 1400, 1369)]);
+        results[matrix] = with_footprint(
+            vec![violation(q, 1379, 1369), violation(p, 1400, 1369)],
+            1369 * 4,
+        );
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "not-reproduced", "{}", verdict.detail);
+        // Where no tested access reached the end of its matrix, nothing says it is that large.
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1000 * 4);
         let verdict = judge(finding, &built, &results, &text).unwrap();
         assert_eq!(verdict.status, "not-reproduced", "{}", verdict.detail);
         // A default configuration's witness comes first, whatever the guesses show.
         results[0] = result(vec![violation(q, 60000, 50653)]);
-        results[matrix] = result(vec![violation(q, 1379, 1369)]);
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1369 * 4);
         let verdict = judge(finding, &built, &results, &text).unwrap();
         assert!(
             verdict.detail.contains("past the buffer's 50653 elements"),

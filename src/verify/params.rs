@@ -245,8 +245,8 @@ pub fn adversarial_configs(
 /// the matrices of such a kernel are `M × K`, `K × N`, `M × N`, so with every size alike each
 /// holds `size²` elements, and the product of all sizes leaves room past every row a kernel
 /// can run into. None for a kernel with fewer sizes (its buffers already are that product).
-/// Such buffers are a guess: a witness in them counts only where no access the kernel guards
-/// ran past its buffer (`KernelExperiment::matrix_configs`).
+/// Such buffers are a guess: a witness in them counts only where an access the kernel guards
+/// reached the end of its buffer and none ran past one (`KernelExperiment::matrix_configs`).
 pub fn matrix_configs(
     shapes: &[(String, ParameterShape)],
     two_dimensional: bool,

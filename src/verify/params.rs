@@ -710,7 +710,7 @@ fn shaped_configs(
                         ""
                     };
                     described.push(match element_bytes {
-                        Some(size) if bytes % size == 0 => {
+                        Some(size) if *size > 0 && bytes.is_multiple_of(*size) => {
                             format!("{name} of {} elements{how}", bytes / size)
                         }
                         _ => format!("{name} of {bytes} bytes{how}"),

@@ -1,14 +1,16 @@
 //! Prints the program `--verify` would compile for each kernel of a file (or only `KERNEL`):
-//! `cargo run --release --example verify_source -- FILE [KERNEL]`.
+//! `cargo run --release --example verify_source -- FILE [KERNEL]`. With `--configs` before the
+//! file, the launch configurations the experiment tries instead, one a line.
 
 use cudalint::verify::{experiment_for_kernel, with_model};
 use std::io::Write;
 use std::path::Path;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    let configs = args.next_if(|a| a == "--configs").is_some();
     let Some(file) = args.next() else {
-        eprintln!("usage: verify_source FILE [KERNEL]");
+        eprintln!("usage: verify_source [--configs] FILE [KERNEL]");
         std::process::exit(2);
     };
     let only = args.next();
@@ -27,6 +29,16 @@ fn main() {
                 continue;
             }
             let written = match experiment_for_kernel(model, *index) {
+                Ok(built) if configs => writeln!(
+                    out,
+                    "// ===== {name}\n{}",
+                    built
+                        .experiment
+                        .configs
+                        .iter()
+                        .map(|c| format!("{}\n", c.description))
+                        .collect::<String>()
+                ),
                 Ok(built) => writeln!(
                     out,
                     "// ===== {name}\n{}{}",

@@ -1954,3 +1954,205 @@ fn a_type_only_a_host_variable_names_is_left_out() {
     assert!(!source.body.contains("class Runner"), "{}", source.body);
     assert!(source.body.contains("struct Rotation"), "{}", source.body);
 }
+
+/// The configurations tried for each kernel of `fixture`, one a line under the kernel's name.
+fn configurations_of(fixture: &str) -> String {
+    let text = std::fs::read_to_string(fixture).unwrap();
+    with_model(Path::new(fixture), &text, |model| {
+        model
+            .kernels
+            .iter()
+            .map(|(index, _)| {
+                let name = &model.functions[*index].name;
+                let built = experiment_for_kernel(model, *index)
+                    .unwrap_or_else(|e| panic!("{fixture} {name}: {e}"));
+                let matrix = &built.matrix_configs;
+                let lines: Vec<String> = built
+                    .experiment
+                    .configs
+                    .iter()
+                    .enumerate()
+                    .map(|(at, c)| {
+                        let mark = if matrix.contains(&at) {
+                            " [matrix]"
+                        } else {
+                            ""
+                        };
+                        format!("  {}{mark}\n", c.description)
+                    })
+                    .collect();
+                format!("{name}\n{}", lines.concat())
+            })
+            .collect::<String>()
+    })
+    .unwrap()
+}
+
+#[test]
+fn launch_shapes_and_matrix_buffers_match_snapshots() {
+    for fixture in [
+        "testdata/bad/whole_block_groups.cu",
+        "testdata/bad/unguarded_tiles_stepped_together.cu",
+        "testdata/bad/unguarded_launch_branches_and_flags.cu",
+    ] {
+        let listing = configurations_of(fixture);
+        // The HIP twin launches alike.
+        let hip = fixture.replace("testdata/bad/", "testdata/hip/bad/");
+        assert_eq!(configurations_of(&hip), listing, "{hip}");
+        let name = format!("configs__{}", fixture.replace(['/', '.', '-'], "_"));
+        insta::assert_snapshot!(name, listing);
+    }
+}
+
+#[test]
+fn a_launch_shaped_by_a_host_count_is_evaluated_with_the_count_chosen() {
+    // `<<<(numItems + 1) / 2, 2 * THREADS_PER_ITEM>>>` with `numItems` read from argv: an odd
+    // count leaves the last block with one item in range and one past it.
+    let text = std::fs::read_to_string("testdata/bad/whole_block_groups.cu").unwrap();
+    let built = kernel_experiment(&text, "scoreItems");
+    let configs = &built.experiment.configs;
+    // The defaults first, as before.
+    assert!(configs[0].description.starts_with("grid (4,1,1)"));
+    let shaped: Vec<_> = configs
+        .iter()
+        .filter(|c| c.description.starts_with("shaped as the launch at line 41"))
+        .collect();
+    assert_eq!(shaped.len(), 2, "{configs:#?}");
+    assert_eq!(shaped[0].grid, [19, 1, 1]);
+    assert_eq!(shaped[0].block, [256, 1, 1]);
+    // The host's allocations at that count: `sizeof(float) * numItems * THREADS_PER_ITEM`.
+    assert_eq!(
+        shaped[0].arguments,
+        vec![
+            Argument::Buffer {
+                bytes: 4 * 37 * 128,
+                fill: cudalint::verify::protocol::Fill::F32,
+                initialized: true
+            },
+            Argument::Buffer {
+                bytes: 4 * 37,
+                fill: cudalint::verify::protocol::Fill::F32,
+                initialized: true
+            },
+            Argument::I32 { value: 37 },
+        ]
+    );
+    assert_eq!(shaped[1].grid, [4, 1, 1]);
+    assert_eq!(shaped[1].arguments[2], Argument::I32 { value: 7 });
+    // Each block holds two items: 19 blocks for 37 items run item 37 in the last one.
+    let items_launched = shaped[0].grid[0] * shaped[0].block[0] / 128;
+    assert!(items_launched > 37);
+}
+
+#[test]
+fn a_launch_shape_keeps_the_constants_the_launch_passes() {
+    // `mark_valid<<<(n + 255) / 256, 256>>>(d_in, d_out, n, 1)`: the shift is 1, not the count.
+    let text =
+        std::fs::read_to_string("testdata/bad/unguarded_launch_branches_and_flags.cu").unwrap();
+    let built = kernel_experiment(&text, "mark_valid");
+    let shaped = built
+        .experiment
+        .configs
+        .iter()
+        .find(|c| {
+            c.description
+                .starts_with("shaped as the launch at line 105 with n = 37")
+        })
+        .unwrap();
+    assert_eq!(shaped.grid, [1, 1, 1]);
+    assert_eq!(shaped.arguments[2], Argument::I32 { value: 37 });
+    assert_eq!(shaped.arguments[3], Argument::I32 { value: 1 });
+    // No allocation is visible: one count of elements, as one count is chosen.
+    assert!(matches!(
+        shaped.arguments[1],
+        Argument::Buffer { bytes: 148, .. }
+    ));
+    // A launch whose grid is a function call the file cannot evaluate gives none.
+    let bias = kernel_experiment(&text, "bias");
+    assert!(!bias
+        .experiment
+        .configs
+        .iter()
+        .any(|c| c.description.starts_with("shaped")));
+}
+
+#[test]
+fn three_sizes_give_matrices_of_two_and_the_guarded_accesses_are_known() {
+    let text = std::fs::read_to_string("testdata/bad/unguarded_tiles_stepped_together.cu").unwrap();
+    for kernel in ["column_dots_untested", "column_dots_tile_rows"] {
+        let built = kernel_experiment(&text, kernel);
+        assert_eq!(built.matrix_configs.len(), 3, "{kernel}");
+        let smallest = &built.experiment.configs[*built.matrix_configs.last().unwrap()];
+        assert_eq!(smallest.arguments[1], Argument::I32 { value: 7 });
+        assert!(matches!(
+            smallest.arguments[2],
+            Argument::Buffer { bytes: 196, .. }
+        ));
+        // `p` and `dots` are tested against their columns and rows; `q`'s column is not (or its
+        // rows are added at another width).
+        let guarded: Vec<(String, bool)> = built
+            .source
+            .sites
+            .iter()
+            .zip(&built.guarded_sites)
+            .filter(|(site, _)| !site.own_array)
+            .map(|(site, guarded)| (site.pointer.clone(), *guarded))
+            .collect();
+        assert!(
+            guarded.contains(&("p".to_string(), true)),
+            "{kernel}: {guarded:?}"
+        );
+        assert!(
+            guarded.contains(&("dots".to_string(), true)),
+            "{kernel}: {guarded:?}"
+        );
+        assert!(
+            guarded.contains(&("q".to_string(), false)),
+            "{kernel}: {guarded:?}"
+        );
+    }
+    // Two sizes: the product already is a matrix of two.
+    let two = "__global__ void k(float* m, int rows, int cols) { int r = blockIdx.y * blockDim.y + threadIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; m[r * cols + c] = 0; }";
+    assert!(kernel_experiment(two, "k").matrix_configs.is_empty());
+}
+
+#[test]
+fn atomic_updates_and_updates_through_the_parameter_are_checked_reads() {
+    let text =
+        std::fs::read_to_string("testdata/bad/uninitialized_device_read_updates.cu").unwrap();
+    for (kernel, pointer, rewritten) in [
+        ("blockSums", "total", "atomicAdd((&(*cl_at(total, (long long)(0), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report))), "),
+        ("dot", "result", "atomicAdd((&(*cl_at(result, (long long)(0), 0, cudalint_bytes_2, cudalint_initialized_2, 2u, 3u, cudalint_report))), "),
+        ("sumPartials", "out", "(*cl_at(out, (long long)(0), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report)) += "),
+        ("countPerGroup", "counts", "atomicAdd((&(*cl_at(counts, (long long)((*cl_at(key, (long long)(i), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 1u, cudalint_report))), 0, cudalint_bytes_1, cudalint_initialized_1, 1u, 3u, cudalint_report))), 1)"),
+    ] {
+        let source = kernel_source(&text, kernel);
+        assert!(source.body.contains(rewritten), "{kernel}:\n{}", source.body);
+        let site = source
+            .sites
+            .iter()
+            .find(|s| s.pointer == pointer)
+            .unwrap_or_else(|| panic!("{kernel}: no site of `{pointer}`"));
+        assert_eq!(site.kind, cudalint::model::AccessKind::ReadWrite, "{kernel}");
+        assert!(!site.own_array);
+    }
+    // `&bins[in[i]]` was an access already: checked once.
+    let histogram = kernel_source(&text, "histogram");
+    assert_eq!(
+        histogram
+            .sites
+            .iter()
+            .filter(|s| s.pointer == "bins")
+            .count(),
+        1
+    );
+    let file = "__global__ void k(int* count, int* moved, float* f, void* raw, int n) {\n  (*count)++;\n  int x = *count;\n  *f = 1.0f;\n  moved += n;\n  atomicMax(moved, 3);\n  atomicAdd_block(f, 2.0f);\n  atomicAdd((int*)raw, 1);\n}\n";
+    let source = kernel_source(file, "k");
+    let pointers: Vec<&str> = source.sites.iter().map(|s| s.pointer.as_str()).collect();
+    // The increment and the block-scoped atomic; not a plain read or store through the
+    // parameter, not a pointer the kernel moves, not a cast of a `void*`.
+    assert_eq!(pointers, ["count", "f"], "{}", source.body);
+    assert!(source
+        .body
+        .contains("((*cl_at(count, (long long)(0), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 3u, cudalint_report)))++"));
+}

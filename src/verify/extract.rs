@@ -1665,6 +1665,7 @@ fn instrument(
         }
     }
     plan_own_arrays(source, function, &mut planned, &mut sites);
+    plan_updates(source, function, &mut planned, &mut sites);
     let pointer_parameters: Vec<usize> = function
         .parameters
         .iter()
@@ -2091,6 +2092,144 @@ fn plan_own_arrays(
     }
 }
 
+/// The atomic read-modify-write updates of device memory: each reads the element it changes.
+const ATOMIC_UPDATES: &[&str] = &[
+    "atomicAdd",
+    "atomicSub",
+    "atomicMax",
+    "atomicMin",
+    "atomicInc",
+    "atomicDec",
+    "atomicAnd",
+    "atomicOr",
+    "atomicXor",
+    "atomicCAS",
+];
+
+/// Updates of a buffer parameter written without a subscript, which the model's accesses
+/// (`p[e]`, `*(p + e)`) do not hold: an atomic given the parameter or the parameter plus an
+/// offset (`atomicAdd(total, v)`, `atomicAdd(counts + key[i], 1)`), and a compound assignment
+/// or increment through the parameter itself (`*out += v`, `(*count)++`). Each reads the element
+/// before it writes it, so each is checked as a read and a write: past the buffer, or of an
+/// element nothing wrote. A parameter the kernel assigns is left out (where it points is known
+/// only at run time), and so is a `void*` one.
+fn plan_updates(
+    source: &str,
+    function: &Function,
+    planned: &mut Vec<Planned>,
+    sites: &mut Vec<Site>,
+) {
+    let parameter = |node: Node| -> Option<usize> {
+        if node.node_kind() != "identifier" {
+            return None;
+        }
+        let name = text(node, source);
+        function
+            .parameters
+            .iter()
+            .position(|p| p.name == name && p.is_pointer && !p.type_text.contains("void"))
+    };
+    let mut assigned: Vec<String> = Vec::new();
+    let mut found: Vec<(Range<usize>, Range<usize>, usize, bool)> = Vec::new();
+    crate::syntax::walk_iterative(function.body, |node| {
+        match node.node_kind() {
+            "lambda_expression" => return false,
+            "assignment_expression" | "update_expression" => {
+                let target = node.field("left").or_else(|| node.field("argument"));
+                if let Some(target) = target.filter(|t| t.node_kind() == "identifier") {
+                    assigned.push(text(target, source).to_string());
+                }
+            }
+            _ => {}
+        }
+        match node.node_kind() {
+            "call_expression" => {
+                let name = node.field("function").map_or("", |f| text(f, source));
+                let name = name
+                    .strip_suffix("_block")
+                    .or_else(|| name.strip_suffix("_system"))
+                    .unwrap_or(name);
+                if !ATOMIC_UPDATES.contains(&name) {
+                    return true;
+                }
+                let Some(first) = crate::syntax::call_arguments(node)
+                    .into_iter()
+                    .find(|a| a.node_kind() != "comment")
+                else {
+                    return true;
+                };
+                let target = crate::syntax::strip(first, source);
+                if let Some(index) = parameter(target) {
+                    let end = target.end_byte();
+                    found.push((target.byte_range(), end..end, index, true));
+                } else if target.node_kind() == "binary_expression"
+                    && target.field("operator").map(|o| text(o, source)) == Some("+")
+                {
+                    if let (Some(index), Some(offset)) = (
+                        target.field("left").and_then(parameter),
+                        target.field("right"),
+                    ) {
+                        found.push((target.byte_range(), offset.byte_range(), index, true));
+                    }
+                }
+            }
+            "pointer_expression" => {
+                if node.field("operator").map(|o| text(o, source)) != Some("*") {
+                    return true;
+                }
+                let Some(index) = node.field("argument").and_then(parameter) else {
+                    return true;
+                };
+                // Through parentheses, the assignment or increment the dereference is the target of.
+                let mut outer = node;
+                while let Some(parent) = outer
+                    .parent()
+                    .filter(|p| p.node_kind() == "parenthesized_expression")
+                {
+                    outer = parent;
+                }
+                let updated = outer
+                    .parent()
+                    .is_some_and(|parent| match parent.node_kind() {
+                        "update_expression" => true,
+                        "assignment_expression" => {
+                            parent.field("left").map(|l| l.byte_range()) == Some(outer.byte_range())
+                                && parent.field("operator").map(|o| text(o, source)) != Some("=")
+                        }
+                        _ => false,
+                    });
+                if updated {
+                    let end = node.end_byte();
+                    found.push((node.byte_range(), end..end, index, false));
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    for (span, index, parameter_index, address) in found {
+        let Some(parameter) = function.parameters.get(parameter_index) else {
+            continue;
+        };
+        if assigned.contains(&parameter.name) || planned.iter().any(|p| p.span == span) {
+            continue;
+        }
+        planned.push(Planned {
+            span: span.clone(),
+            index,
+            target: Target::Update { address },
+            site: sites.len(),
+        });
+        sites.push(Site {
+            span,
+            kind: AccessKind::ReadWrite,
+            pointer: parameter.name.clone(),
+            parameter_index,
+            own_array: false,
+        });
+    }
+}
+
 /// `&a[i]`: an address computed, not an access (one past the end is a valid address).
 fn is_address_taken(node: Node, source: &str) -> bool {
     let mut current = node;
@@ -2142,6 +2281,10 @@ struct Planned {
 enum Target {
     /// A buffer parameter, through a pointer at this offset into it (`float* row = a + r * n`).
     Buffer { offset: Option<String> },
+    /// An update of a buffer parameter at the index (none: its first element) that no subscript
+    /// writes (`plan_updates`); `address` when the text is the element's address (an atomic's
+    /// target) rather than the element.
+    Update { address: bool },
     /// One dimension of the kernel's own array: `argument` is the array, or its access of the
     /// dimensions before. `start` names the `extern __shared__` array whose dynamic shared
     /// memory the argument points into; None for an array of fixed size.
@@ -2243,15 +2386,31 @@ fn render_plan(
     let site_info = sites.get(plan.site)?;
     let site = plan.site;
     let kind = kind_code(site_info.kind);
-    let index_text = render_part(
-        source,
-        plan.index.clone(),
-        planned,
-        sites,
-        conditions,
-        depth + 1,
-    );
+    let index_text = if plan.index.is_empty() {
+        "0".to_string()
+    } else {
+        render_part(
+            source,
+            plan.index.clone(),
+            planned,
+            sites,
+            conditions,
+            depth + 1,
+        )
+    };
     Some(match &plan.target {
+        Target::Update { address } => {
+            let parameter = site_info.parameter_index;
+            let checked = format!(
+                "(*cl_at({}, (long long)({index_text}), 0, cudalint_bytes_{parameter}, cudalint_initialized_{parameter}, {site}u, {kind}u, cudalint_report))",
+                site_info.pointer,
+            );
+            if *address {
+                format!("(&{checked})")
+            } else {
+                checked
+            }
+        }
         Target::Buffer { offset } => {
             let offset = match offset {
                 Some(offset) => format!("(long long)({offset})"),

@@ -156,6 +156,14 @@ pub struct KernelExperiment {
     /// and the guards that twin ran with.
     pub footprint_configs: Vec<usize>,
     pub twin_guards: String,
+    /// The configurations whose buffers are matrices of two of the sizes
+    /// (`params::matrix_configs`), indices into the experiment's: a guess at the buffers' extents,
+    /// so a violation in one is a witness only where the accesses the kernel guards
+    /// (`guarded_sites`) reached the end of their buffers and no further (`buffers_hold`).
+    pub matrix_configs: Vec<usize>,
+    /// Per instrumented site: whether the model bounds its index by a comparison the kernel
+    /// makes (`if (row < rows)`), so that the kernel's own tests say the buffer's extent.
+    pub guarded_sites: Vec<bool>,
     /// The program without the project headers of quoted includes, when some were read: compiled
     /// when the one with them is not.
     pub without_includes: Option<String>,
@@ -340,6 +348,30 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         Err(reason) if configs.is_empty() => return Err(reason),
         Err(_) => {}
     }
+    // Configurations tried besides the defaults, after them (a witness the defaults give is
+    // still the one reported, and a host replay's launch is still the first default): the
+    // launches' own shapes with the host values they pass chosen, and buffers that are matrices
+    // of two of the sizes. Their buffers may be smaller than the defaults', so only for a kernel
+    // whose every access is checked: one made elsewhere could fault the whole run.
+    let mut matrix_configs = Vec::new();
+    if source.uninstrumented.is_empty() {
+        for config in launches.iter().flat_map(|l| &l.shaped) {
+            if !configs.iter().any(|c| {
+                c.grid == config.grid && c.block == config.block && c.arguments == config.arguments
+            }) {
+                configs.push(config.clone());
+            }
+        }
+        let first = configs.len();
+        configs.extend(params::matrix_configs(
+            &shapes,
+            two_dimensional,
+            launched,
+            dynamic_shared,
+        ));
+        matrix_configs = (first..configs.len()).collect();
+    }
+    let guarded_sites = guarded_sites(model, kernel, &source.sites);
     let experiment = Experiment {
         source: source.source(),
         kernel: source.symbol.clone(),
@@ -357,8 +389,65 @@ pub fn experiment_for_kernel(model: &Model, kernel: usize) -> Result<KernelExper
         template_arguments,
         footprint_configs: Vec::new(),
         twin_guards: String::new(),
+        matrix_configs,
+        guarded_sites,
         without_includes,
     })
+}
+
+/// Per site of `sites`: whether the model bounds the access's index by a comparison the kernel
+/// (kernel `kernel` of `model`) makes.
+fn guarded_sites(model: &Model, kernel: usize, sites: &[extract::Site]) -> Vec<bool> {
+    let facts = model
+        .kernels
+        .iter()
+        .find(|(index, _)| *index == kernel)
+        .map(|(_, facts)| facts);
+    sites
+        .iter()
+        .map(|site| {
+            !site.own_array
+                && facts.is_some_and(|facts| {
+                    facts.accesses.iter().any(|access| {
+                        access.node.byte_range() == site.span
+                            && matches!(
+                                access.status,
+                                crate::model::IndexStatus::Bounded { bound: Some(_) }
+                            )
+                    })
+                })
+        })
+        .collect()
+}
+
+/// Whether a configuration's buffers are the extents the kernel is written for, as far as the
+/// run tells: always, unless they are a guess (`KernelExperiment::matrix_configs`). A guess
+/// holds when an access the kernel tests against its bounds reached the very end of its buffer
+/// and none ran past one: the kernel's own tests then say the buffers are that large. Accesses
+/// at `except` (the finding's) are not counted.
+fn buffers_hold(
+    built: &KernelExperiment,
+    position: usize,
+    config: &LaunchConfig,
+    result: &ConfigResult,
+    except: usize,
+) -> bool {
+    if !built.matrix_configs.contains(&position) {
+        return true;
+    }
+    let guarded = |site: usize| site != except && built.guarded_sites.get(site) == Some(&true);
+    let overflowed = result
+        .violations
+        .iter()
+        .any(|violation| violation.cause == 1 && guarded(violation.site));
+    let reached_the_end = built.source.sites.iter().enumerate().any(|(at, site)| {
+        let buffer = match config.arguments.get(site.parameter_index) {
+            Some(protocol::Argument::Buffer { bytes, .. }) => *bytes,
+            _ => return false,
+        };
+        guarded(at) && buffer > 0 && result.footprint.get(at) == Some(&buffer)
+    });
+    reached_the_end && !overflowed
 }
 
 /// Parses `text` and hands the model to `with`.
@@ -1145,15 +1234,18 @@ fn judge(
             .iter()
             .find(|v| v.site == site_index && v.cause == 1)
         {
-            if let Some(overflow) = overflow {
-                return launch_larger_than_written_for(overflow);
-            }
             let position = built
                 .experiment
                 .configs
                 .iter()
                 .position(|c| std::ptr::eq(c, *config))
                 .unwrap_or(usize::MAX);
+            if !buffers_hold(built, position, config, result, site_index) {
+                continue;
+            }
+            if let Some(overflow) = overflow {
+                return launch_larger_than_written_for(overflow);
+            }
             let mut detail = witness(site, violation, config, text);
             if built.footprint_configs.contains(&position) {
                 detail.push_str(&format!(
@@ -1214,8 +1306,17 @@ fn by_fit<'b>(
             (config, result, overflow)
         })
         .collect();
-    // Stable: within each group the configurations keep their order (launches first).
-    out.sort_by_key(|(_, _, overflow)| overflow.is_some());
+    // Stable: within each group the configurations keep their order (launches first), those
+    // whose buffers are a guess (`matrix_configs`) after the others.
+    let guessed = |config: &LaunchConfig| {
+        built
+            .experiment
+            .configs
+            .iter()
+            .position(|c| std::ptr::eq(c, config))
+            .is_some_and(|at| built.matrix_configs.contains(&at))
+    };
+    out.sort_by_key(|(config, _, overflow)| (overflow.is_some(), guessed(config)));
     out
 }
 
@@ -1362,6 +1463,89 @@ mod tests {
             footprint: Vec::new(),
             barriers: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_matrix_guess_is_a_witness_only_where_the_guarded_accesses_reach_its_end() {
+        let path = Path::new("testdata/bad/unguarded_tiles_stepped_together.cu");
+        let text = std::fs::read_to_string(path).unwrap();
+        let outcome = crate::engine::lint_text(path, &text, &crate::config::Settings::default());
+        let finding = outcome
+            .diagnostics
+            .iter()
+            .find(|d| {
+                d.rule == "unguarded-thread-index"
+                    && text[d.span.clone()].starts_with("q[qi + q_cols")
+            })
+            .unwrap();
+        let built = with_model(path, &text, |m| {
+            let kernel = m
+                .functions
+                .iter()
+                .position(|f| f.name == "column_dots_untested")
+                .unwrap();
+            experiment_for_kernel(m, kernel)
+        })
+        .unwrap()
+        .unwrap();
+        let site = |name: &str| {
+            built
+                .source
+                .sites
+                .iter()
+                .position(|s| s.pointer == name && !s.own_array)
+                .unwrap()
+        };
+        let (p, q) = (site("p"), site("q"));
+        let matrix = built.matrix_configs[0];
+        let mut results: Vec<ConfigResult> = built
+            .experiment
+            .configs
+            .iter()
+            .map(|_| result(Vec::new()))
+            .collect();
+        let sites = built.source.sites.len();
+        let with_footprint = |violations: Vec<SiteViolation>, p_end: u64| {
+            let mut run = result(violations);
+            run.footprint = vec![0; sites];
+            run.footprint[p] = p_end;
+            run
+        };
+        // `q`'s last row runs past the 37 × 37 matrix; `p`, tested on both sides, reaches its
+        // last element and no further.
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1369 * 4);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "confirmed", "{}", verdict.detail);
+        assert!(
+            verdict
+                .detail
+                .contains("at index 1379, past the buffer's 1369 elements")
+                && verdict
+                    .detail
+                    .contains("each a matrix of two of the sizes, 37 × 37"),
+            "{}",
+            verdict.detail
+        );
+        // Where `p` overflows too, the matrices are smaller than the kernel is written for.
+        results[matrix] = with_footprint(
+            vec![violation(q, 1379, 1369), violation(p, 1400, 1369)],
+            1369 * 4,
+        );
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "not-reproduced", "{}", verdict.detail);
+        // Where no tested access reached the end of its matrix, nothing says it is that large.
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1000 * 4);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert_eq!(verdict.status, "not-reproduced", "{}", verdict.detail);
+        // A default configuration's witness comes first, whatever the guesses show.
+        results[0] = result(vec![violation(q, 60000, 50653)]);
+        results[matrix] = with_footprint(vec![violation(q, 1379, 1369)], 1369 * 4);
+        let verdict = judge(finding, &built, &results, &text).unwrap();
+        assert!(
+            verdict.detail.contains("past the buffer's 50653 elements"),
+            "{}",
+            verdict.detail
+        );
     }
 
     #[test]

@@ -237,6 +237,55 @@ pub fn adversarial_configs(
     launched: Option<BlockShape>,
     dynamic_shared: bool,
 ) -> Result<Vec<LaunchConfig>, String> {
+    synthesised_configs(shapes, two_dimensional, launched, dynamic_shared, None)
+}
+
+/// The adversarial configurations again, each buffer a matrix of two of the sizes (`size²`
+/// elements) rather than their product, for a kernel with three sizes or more (`M`, `N`, `K`):
+/// the matrices of such a kernel are `M × K`, `K × N`, `M × N`, so with every size alike each
+/// holds `size²` elements, and the product of all sizes leaves room past every row a kernel
+/// can run into. None for a kernel with fewer sizes (its buffers already are that product).
+/// Such buffers are a guess: a witness in them counts only where an access the kernel guards
+/// reached the end of its buffer and none ran past one (`KernelExperiment::matrix_configs`).
+pub fn matrix_configs(
+    shapes: &[(String, ParameterShape)],
+    two_dimensional: bool,
+    launched: Option<BlockShape>,
+    dynamic_shared: bool,
+) -> Vec<LaunchConfig> {
+    if integer_dimensions(shapes) < 3 {
+        return Vec::new();
+    }
+    synthesised_configs(shapes, two_dimensional, launched, dynamic_shared, Some(2))
+        .unwrap_or_default()
+}
+
+/// Each integer, a parameter's or a struct field's, may be one dimension of the data.
+fn integer_dimensions(shapes: &[(String, ParameterShape)]) -> usize {
+    shapes
+        .iter()
+        .map(|(_, shape)| match shape {
+            ParameterShape::Integer { .. } => 1,
+            ParameterShape::Record(record) => record
+                .scalars
+                .iter()
+                .filter(|(_, v)| matches!(v, super::records::FieldValue::Integer(_)))
+                .count()
+                .min(4),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// `adversarial_configs`, with each buffer holding `size` to the power `exponent` elements when
+/// given, else to the number of integer dimensions.
+fn synthesised_configs(
+    shapes: &[(String, ParameterShape)],
+    two_dimensional: bool,
+    launched: Option<BlockShape>,
+    dynamic_shared: bool,
+    exponent: Option<u32>,
+) -> Result<Vec<LaunchConfig>, String> {
     let mut plans: Vec<(u64, [u32; 3], [u32; 3])> = Vec::new();
     let unknown_shared_bytes = if dynamic_shared {
         UNKNOWN_DYNAMIC_SHARED_BYTES
@@ -280,23 +329,10 @@ pub fn adversarial_configs(
         }
         plans.push((SMALL_PROBLEM, [1, 1, 1], [64, 1, 1]));
     }
-    // Each integer, a parameter's or a struct field's, may be one dimension of the data.
-    let integers: usize = shapes
-        .iter()
-        .map(|(_, shape)| match shape {
-            ParameterShape::Integer { .. } => 1,
-            ParameterShape::Record(record) => record
-                .scalars
-                .iter()
-                .filter(|(_, v)| matches!(v, super::records::FieldValue::Integer(_)))
-                .count()
-                .min(4),
-            _ => 0,
-        })
-        .sum();
+    let exponent = exponent.unwrap_or(integer_dimensions(shapes).max(1) as u32);
     let mut configs = Vec::new();
     for (size, grid, block) in plans {
-        let elements = size.saturating_pow(integers.max(1) as u32);
+        let elements = size.saturating_pow(exponent);
         let mut arguments = Vec::new();
         let mut described = Vec::new();
         for (name, shape) in shapes {
@@ -338,7 +374,15 @@ pub fn adversarial_configs(
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>();
         if !buffers.is_empty() {
-            described.push(format!("{} of {elements} elements", buffers.join(", ")));
+            let matrices = if exponent == 2 && integer_dimensions(shapes) > 2 {
+                format!(" (each a matrix of two of the sizes, {size} × {size})")
+            } else {
+                String::new()
+            };
+            described.push(format!(
+                "{} of {elements} elements{matrices}",
+                buffers.join(", ")
+            ));
         }
         configs.push(LaunchConfig {
             grid,
@@ -377,7 +421,16 @@ pub struct LaunchSite {
     pub config: Option<LaunchConfig>,
     /// The block shape when it is a constant, whatever the grid and arguments are.
     pub block_shape: Option<BlockShape>,
+    /// When the launch is not all constants but its grid and block are expressions of host
+    /// values it passes for the kernel's integer parameters: the launch's own shape evaluated
+    /// with each such value set to one of `LAUNCH_SHAPED_COUNTS` (`shaped_configs`).
+    pub shaped: Vec<LaunchConfig>,
 }
+
+/// The counts a launch-shaped configuration gives the host values a launch passes for the
+/// kernel's integer parameters: primes, so that a grid rounded up to any group of them (a block
+/// of threads, two items per block) is never exact and the last block has threads past the end.
+pub const LAUNCH_SHAPED_COUNTS: [u64; 2] = [37, SMALL_PROBLEM];
 
 /// Every launch of `kernel` in the file, with the configuration when every part is a constant.
 /// The template arguments of a launch of `kernel` written in a function-like macro
@@ -532,12 +585,181 @@ fn launch_site(
         line,
     );
     let block_shape = block_shape(model, &form.configuration, &environment);
+    let shaped = if config.is_some() {
+        Vec::new()
+    } else {
+        shaped_configs(
+            model,
+            kernel,
+            &form,
+            &environment,
+            &template_arguments,
+            line,
+        )
+    };
     Some(LaunchSite {
         line,
         template_arguments,
         config,
         block_shape,
+        shaped,
     })
+}
+
+/// The launch's own grid, block and dynamic shared memory, evaluated once the host values it
+/// passes for the kernel's integer parameters are chosen
+/// (`k<<<(items + 1) / 2, 2 * GROUP>>>(w, s, items)` with `items` = 37 is grid 19, block 256):
+/// one configuration per count of `LAUNCH_SHAPED_COUNTS`. Each such value must be a plain name
+/// of the host (a parameter or a local the file cannot evaluate); an argument that evaluates
+/// keeps its value (`k<<<g, b>>>(in, out, n, 1)` passes 1). A buffer holds what the host
+/// allocates for it when the allocation is visible and evaluates with the chosen values, else
+/// the count to the power of the number of values chosen, as synthesis does. None when an
+/// integer argument is neither, a parameter is a struct, or the shape does not evaluate.
+fn shaped_configs(
+    model: &Model,
+    kernel: &Function,
+    form: &crate::model::runtime::LaunchForm,
+    environment: &Environment,
+    template_arguments: &[String],
+    line: usize,
+) -> Vec<LaunchConfig> {
+    let source = model.source;
+    let parts = &form.configuration;
+    let (Some(grid_part), Some(block_part)) = (parts.first(), parts.get(1)) else {
+        return Vec::new();
+    };
+    let bindings: Vec<(String, String)> = template_parameter_names(kernel)
+        .into_iter()
+        .zip(template_arguments.iter().cloned())
+        .collect();
+    let shapes = parameter_shapes(model, kernel, &bindings);
+    let arguments: Vec<&str> = launch_arguments(form)
+        .into_iter()
+        .map(|a| text(a, source).trim())
+        .collect();
+    if arguments.len() != shapes.len() {
+        return Vec::new();
+    }
+    let mut chosen: Vec<&str> = Vec::new();
+    for ((_, shape), argument) in shapes.iter().zip(&arguments) {
+        match shape {
+            ParameterShape::Integer { .. } => {
+                if environment.evaluate(argument).is_some() {
+                    continue;
+                }
+                let is_name = argument.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && argument
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !is_name {
+                    return Vec::new();
+                }
+                if !chosen.contains(argument) {
+                    chosen.push(argument);
+                }
+            }
+            ParameterShape::Record(_) | ParameterShape::Unsupported(_) => return Vec::new(),
+            _ => {}
+        }
+    }
+    if chosen.is_empty() {
+        return Vec::new();
+    }
+    let mut configs = Vec::new();
+    for count in LAUNCH_SHAPED_COUNTS {
+        let bound = environment.with_values(&chosen, count);
+        let (Some(grid), Some(block)) = (
+            bound.dim3(text(*grid_part, source)),
+            bound.dim3(text(*block_part, source)),
+        ) else {
+            continue;
+        };
+        let threads = u64::from(block[0]) * u64::from(block[1]) * u64::from(block[2]);
+        if threads > 1024 {
+            continue;
+        }
+        let shared_bytes = match parts.get(2) {
+            Some(node) => match bound
+                .evaluate(text(*node, source))
+                .and_then(|bytes| u32::try_from(bytes).ok())
+            {
+                Some(bytes) => bytes,
+                None => continue,
+            },
+            None => 0,
+        };
+        let elements = count.saturating_pow(chosen.len() as u32);
+        let mut values = Vec::new();
+        let mut described = Vec::new();
+        for ((name, shape), argument) in shapes.iter().zip(&arguments) {
+            values.push(match shape {
+                ParameterShape::Pointer {
+                    element,
+                    element_bytes,
+                } => {
+                    let element_size = element_bytes.unwrap_or(64).clamp(1, MAX_BUFFER_BYTES);
+                    let allocated = bound
+                        .allocation_bytes(argument)
+                        .filter(|bytes| *bytes > 0 && *bytes <= MAX_BUFFER_BYTES);
+                    let bytes = allocated.unwrap_or_else(|| {
+                        elements.min(MAX_BUFFER_BYTES / element_size) * element_size
+                    });
+                    let how = if allocated.is_some() {
+                        " as allocated"
+                    } else {
+                        ""
+                    };
+                    described.push(match element_bytes {
+                        Some(size) if *size > 0 && bytes.is_multiple_of(*size) => {
+                            format!("{name} of {} elements{how}", bytes / size)
+                        }
+                        _ => format!("{name} of {bytes} bytes{how}"),
+                    });
+                    Argument::Buffer {
+                        bytes,
+                        fill: fill_for(element, *element_bytes),
+                        initialized: true,
+                    }
+                }
+                ParameterShape::Integer { bytes } => {
+                    let Some(value) = bound.evaluate(argument).and_then(|v| i64::try_from(v).ok())
+                    else {
+                        return Vec::new();
+                    };
+                    described.push(format!("{name} = {value}"));
+                    integer_argument(*bytes, value)
+                }
+                ParameterShape::Float => Argument::F32 {
+                    value: bound.evaluate_float(argument).unwrap_or(1.5) as f32,
+                },
+                ParameterShape::Double => Argument::F64 {
+                    value: bound.evaluate_float(argument).unwrap_or(1.5),
+                },
+                ParameterShape::Bool => Argument::I8 {
+                    value: bound.evaluate(argument).map_or(1, |v| i8::from(v != 0)),
+                },
+                ParameterShape::Record(_) | ParameterShape::Unsupported(_) => return Vec::new(),
+            });
+        }
+        configs.push(LaunchConfig {
+            grid,
+            block,
+            shared_bytes,
+            arguments: values,
+            description: format!(
+                "shaped as the launch at line {line} with {} = {count}: grid ({},{},{}) block ({},{},{}), {}",
+                chosen.join(", "),
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                described.join(", ")
+            ),
+        });
+    }
+    configs
 }
 
 /// The arguments a launch passes, comments left out.
@@ -800,6 +1022,7 @@ pub fn template_parameter_names(function: &Function) -> Vec<String> {
 }
 
 /// Names visible at a launch: the host function's declarations, the file's constants, `#define`s.
+#[derive(Clone)]
 pub struct Environment {
     values: HashMap<String, String>,
     dims: HashMap<String, Vec<String>>,
@@ -926,6 +1149,15 @@ impl Environment {
             });
         }
         environment
+    }
+
+    /// This environment with each of `names` holding `value` (a host value chosen for a launch).
+    pub fn with_values(&self, names: &[&str], value: u64) -> Environment {
+        let mut bound = self.clone();
+        for name in names {
+            bound.values.insert((*name).to_string(), value.to_string());
+        }
+        bound
     }
 
     pub fn allocation_bytes(&self, pointer: &str) -> Option<u64> {

@@ -355,7 +355,9 @@ fn an_offset_taken_back_from_a_loop_index_bounds_the_difference() {
         for (int i = start; i < end; i += blockDim.x) use(i - block_start);
     }";
     assert_eq!(range_of(code), "[0, hidden - 1]");
+}
 
+#[test]
 fn a_loop_under_a_min_stays_under_both_of_its_values() {
     let code = "__global__ void k(int count, int span) {
         int first = (blockIdx.x * blockDim.x + threadIdx.x) * span;

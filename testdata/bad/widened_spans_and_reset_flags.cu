@@ -40,7 +40,8 @@ __global__ void pairColumns(const float* in, float* out, int rows, int cols) {
     }
 }
 
-// The sentinel is written, but the thread goes on to read one past the lengths.
+// The sentinel is written one past the starts the host allocated, and the thread goes on to
+// read one past the lengths.
 __global__ void segmentStarts(const int* lengths, int* starts, int segments, int total) {
     unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
     if (s > segments) {
@@ -75,14 +76,14 @@ int main() {
     CUDA_CHECK(cudaMalloc(&d_in, 8 * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_out, points * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_lengths, points * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_starts, (points + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_starts, points * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d_words, words * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&d_merged, sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(d_depth, 0, points * sizeof(float)));
     CUDA_CHECK(cudaMemset(d_weight, 0, sizeof(float)));
     CUDA_CHECK(cudaMemset(d_in, 0, 8 * sizeof(float)));
     CUDA_CHECK(cudaMemset(d_lengths, 0, points * sizeof(int)));
-    CUDA_CHECK(cudaMemset(d_starts, 0, (points + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMemset(d_starts, 0, points * sizeof(int)));
     CUDA_CHECK(cudaMemset(d_words, 0, words * sizeof(unsigned)));
 
     const int blocks = (points + THREADS - 1) / THREADS;

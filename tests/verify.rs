@@ -2156,3 +2156,79 @@ fn atomic_updates_and_updates_through_the_parameter_are_checked_reads() {
         .body
         .contains("((*cl_at(count, (long long)(0), 0, cudalint_bytes_0, cudalint_initialized_0, 0u, 3u, cudalint_report)))++"));
 }
+
+#[test]
+fn data_read_as_an_index_spreads_over_the_buffer_a_partial_memset_left_unwritten() {
+    use cudalint::verify::protocol::Fill;
+    use cudalint::verify::replay::{self, HostReplay};
+    let file = Path::new("testdata/bad/uninitialized_device_read_updates.cu");
+    let text = std::fs::read_to_string(file).unwrap();
+    let outcome = cudalint::engine::lint_text(file, &text, &cudalint::config::Settings::default());
+    let histogram = outcome
+        .diagnostics
+        .iter()
+        .find(|d| {
+            d.rule == "uninitialized-device-read" && text[..d.span.start].lines().count() == 119
+        })
+        .expect("the fixture's histogram launch, line 119");
+    with_model(file, &text, |model| {
+        let Ok(HostReplay::Launch {
+            built, position, ..
+        }) = replay::plan(model, histogram.rule, &histogram.span)
+        else {
+            panic!("no launch replay");
+        };
+        assert_eq!(position, 1, "the bins are replayed");
+        let config = &built.experiment.configs[0];
+        // the pixels index the 256 bins: unsigned bytes spread over all of them, where the
+        // default fill (1 to 8) stays in the quarter the host cleared
+        assert!(
+            matches!(
+                config.arguments[0],
+                Argument::Buffer {
+                    fill: Fill::Spanning {
+                        bytes: 1,
+                        limit: 256
+                    },
+                    ..
+                }
+            ),
+            "{:?}",
+            config.arguments[0]
+        );
+        // the count is no index: it keeps its value
+        assert!(!matches!(
+            config.arguments[2],
+            Argument::Buffer {
+                fill: Fill::Spanning { .. },
+                ..
+            }
+        ));
+    });
+    // keys into an array of structs, whose element size is not known: the default fill, whose
+    // small keys stay inside the array
+    let accumulate = outcome
+        .diagnostics
+        .iter()
+        .find(|d| {
+            d.rule == "uninitialized-device-read" && text[..d.span.start].lines().count() == 121
+        })
+        .expect("the fixture's accumulate launch, line 121");
+    with_model(file, &text, |model| {
+        let Ok(HostReplay::Launch { built, .. }) =
+            replay::plan(model, accumulate.rule, &accumulate.span)
+        else {
+            panic!("no launch replay");
+        };
+        let spread = built.experiment.configs[0].arguments.iter().any(|a| {
+            matches!(
+                a,
+                Argument::Buffer {
+                    fill: Fill::Spanning { .. },
+                    ..
+                }
+            )
+        });
+        assert!(!spread);
+    });
+}

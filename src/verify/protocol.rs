@@ -17,6 +17,12 @@ pub enum Fill {
     Int8,
     /// Bytes in [1, 255] (unknown element type).
     Bytes,
+    /// Integers of `bytes` bytes in [0, limit): data the kernel reads as an index into another
+    /// buffer of `limit` elements, spread over all of it.
+    Spanning {
+        bytes: u8,
+        limit: u64,
+    },
 }
 
 /// One kernel argument. After the kernel's own arguments the worker appends, for each `Buffer` in

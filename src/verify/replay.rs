@@ -2,13 +2,14 @@
 //! sequence that the host model describes, with concrete byte counts. Only that sequence runs (in
 //! the worker, through the driver API); the user's host code never does.
 
-use super::protocol::{Argument, ConfigResult, ReplayStep, Response, StepResult};
+use super::protocol::{Argument, ConfigResult, Fill, ReplayStep, Response, StepResult};
 use super::{experiment_for_kernel, witness, KernelExperiment};
 use crate::model::host::{EventKind, HostFunction, Launch, WriteKind};
 use crate::model::size::{builtin_size, Order, Sym};
 use crate::model::{FunctionKind, Model};
 use std::collections::BTreeMap;
 use std::ops::Range;
+use tree_sitter::Node;
 
 /// Values tried for the variables of a symbolic size, all at once: the first that keeps the
 /// relation the lint proved (and stays small) is used.
@@ -502,11 +503,10 @@ fn plan_uninitialized_read(model: &Model, span: &Range<usize>) -> Result<HostRep
             .and_then(|f| f.parameters.get(position))
             .and_then(|p| builtin_size(p.type_text.trim_end_matches(['*', ' '])))
             .and_then(|s| u64::try_from(s).ok())
-            .filter(|s| *s > 0)
-            .unwrap_or(1);
+            .filter(|s| *s > 0);
         let initialized_elements = match written {
             None => 0,
-            Some(written) => one_size(Some(written), 0).0 / element_bytes,
+            Some(written) => one_size(Some(written), 0).0 / element_bytes.unwrap_or(1),
         };
         replace_buffer(&mut built, position, |bytes, fill| {
             Argument::PartlyInitialized {
@@ -515,6 +515,10 @@ fn plan_uninitialized_read(model: &Model, span: &Range<usize>) -> Result<HostRep
                 initialized_elements,
             }
         })?;
+        // the extent in elements is known only for an element of known size (not a struct)
+        if let Some(element_bytes) = element_bytes {
+            spread_index_data(model, launch, position, element_bytes, &mut built);
+        }
         return Ok(HostReplay::Launch {
             built: Box::new(built),
             position,
@@ -523,6 +527,70 @@ fn plan_uninitialized_read(model: &Model, span: &Range<usize>) -> Result<HostRep
         });
     }
     Err("the host model holds no launch argument at this location".into())
+}
+
+/// The integer buffers whose elements the kernel reads as indices into the buffer at `target`
+/// (`bins[in[i]]`) are filled with values spread over all of that buffer: the small values of
+/// the default fill would reach only its first elements, where the host may well have written.
+fn spread_index_data(
+    model: &Model,
+    launch: &Launch,
+    target: usize,
+    element_bytes: u64,
+    built: &mut KernelExperiment,
+) {
+    let Some((kernel, facts)) = model
+        .kernel_facts()
+        .find(|(f, _)| f.name == launch.kernel && f.parameters.len() == launch.arguments.len())
+    else {
+        return;
+    };
+    let Some(config) = built.experiment.configs.first_mut() else {
+        return;
+    };
+    let limit = match config.arguments.get(target) {
+        Some(Argument::PartlyInitialized { bytes, .. }) => bytes / element_bytes.max(1),
+        _ => return,
+    };
+    let inside = |outer: Node, inner: Node| {
+        outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+    };
+    let feeding: Vec<usize> = facts
+        .accesses
+        .iter()
+        .filter(|a| a.parameter_index == target && a.via.is_none())
+        .flat_map(|a| {
+            facts
+                .accesses
+                .iter()
+                .filter(move |inner| inner.parameter_index != target && inside(a.index, inner.node))
+                .map(|inner| inner.parameter_index)
+        })
+        .collect();
+    for position in feeding {
+        if let Some(Argument::Buffer { fill, .. }) = config.arguments.get_mut(position) {
+            let bytes = match fill {
+                Fill::Int1 => 1,
+                Fill::Int2 => 2,
+                Fill::Int4 => 4,
+                Fill::Int8 => 8,
+                _ => continue,
+            };
+            // a signed element holds only half of its range as indices
+            let unsigned = kernel.parameters.get(position).is_some_and(|p| {
+                let element = p.type_text.trim_start_matches("const ").trim_start();
+                element.starts_with("unsigned")
+                    || element.starts_with("uint")
+                    || element.starts_with("size_t")
+            });
+            let bits = u32::from(bytes) * 8 - u32::from(!unsigned);
+            let most = 1u64.checked_shl(bits).unwrap_or(u64::MAX);
+            *fill = Fill::Spanning {
+                bytes,
+                limit: limit.min(most),
+            };
+        }
+    }
 }
 
 /// How a step reads in a witness.

@@ -380,6 +380,11 @@ fn fill_bytes(fill: Fill, bytes: usize, random: &mut XorShift) -> Vec<u8> {
             Fill::Int4 => out.extend_from_slice(&(1 + (random.next() % 8) as u32).to_le_bytes()),
             Fill::Int8 => out.extend_from_slice(&(1 + random.next() % 8).to_le_bytes()),
             Fill::Bytes => out.push(1 + (random.next() % 255) as u8),
+            Fill::Spanning { bytes, limit } => {
+                let value = random.next() % limit.max(1);
+                let width = usize::from(bytes).clamp(1, 8);
+                out.extend_from_slice(&value.to_le_bytes()[..width]);
+            }
         }
     }
     out.truncate(bytes);

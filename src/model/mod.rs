@@ -940,17 +940,7 @@ impl GridHelpers for Model<'_> {
             .functions
             .iter()
             .find(|f| f.name == name && f.parameters.len() == arity)?;
-        /// The model's helpers and defines, but no returned grids: a grid helper is read alone.
-        struct Inner<'m, 't>(&'m Model<'t>);
-        impl GridHelpers for Inner<'_, '_> {
-            fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
-                self.0.rounds_up(name, arity)
-            }
-            fn define(&self, name: &str) -> Option<&str> {
-                self.0.define(name)
-            }
-        }
-        launch::returned_grid_of(function, self.source, &Inner(self))
+        launch::returned_grid_of(function, self.source, &HelpersAlone(self))
     }
 
     fn assigned_dim3(
@@ -959,16 +949,6 @@ impl GridHelpers for Model<'_> {
         arity: usize,
         position: usize,
     ) -> Option<launch::AssignedDim3> {
-        /// The model's helpers and defines, but no other summaries: a helper is read alone.
-        struct Inner<'m, 't>(&'m Model<'t>);
-        impl GridHelpers for Inner<'_, '_> {
-            fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
-                self.0.rounds_up(name, arity)
-            }
-            fn define(&self, name: &str) -> Option<&str> {
-                self.0.define(name)
-            }
-        }
         // `template <> void grid_for<float>(dim3& g, ...)`: each specialisation may be the one
         // a call runs
         let mut all: Option<launch::AssignedDim3> = None;
@@ -977,13 +957,27 @@ impl GridHelpers for Model<'_> {
             .iter()
             .filter(|f| kernel_name(&f.name) == name && f.parameters.len() == arity)
         {
-            let assigned = launch::assigned_dim3_of(function, position, self.source, &Inner(self))?;
+            let assigned =
+                launch::assigned_dim3_of(function, position, self.source, &HelpersAlone(self))?;
             all = Some(match all {
                 None => assigned,
                 Some(known) => known.join(assigned),
             });
         }
         all
+    }
+}
+
+/// The model's rounding helpers and defines, and no other summaries: a grid helper, or one that
+/// assigns a `dim3`, is read alone (a summary does not read another's).
+struct HelpersAlone<'m, 't>(&'m Model<'t>);
+
+impl GridHelpers for HelpersAlone<'_, '_> {
+    fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
+        self.0.rounds_up(name, arity)
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.0.define(name)
     }
 }
 

@@ -592,28 +592,33 @@ impl<'t> Analyzer<'_, 't> {
         (!conjuncts.is_empty()).then_some(conjuncts)
     }
 
-    /// `bool ok = i < n;` with `i` changed later: `ok`'s test of each local `out` given `i`'s
-    /// value (`int out = i;`, defined once, never changed) while `i` still held what `ok` tested.
-    fn copies_tested(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
-        let mut found = Vec::new();
+    /// The value a local is declared with, when that is its one definition and it is neither a
+    /// parameter, updated in place, nor scoped to a loop: what it holds wherever it is read.
+    fn declared_once(&self, name: &str) -> Option<Node<'t>> {
         if self.function.parameter(name).is_some()
             || self.updated.contains(name)
             || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
         {
-            return found;
+            return None;
         }
         let (Some([value]), Some(declarator)) = (
             self.definitions.get(name).map(Vec::as_slice),
             self.declarations.get(name),
         ) else {
+            return None;
+        };
+        (declarator.start_byte() <= value.start_byte() && value.end_byte() <= declarator.end_byte())
+            .then_some(*value)
+    }
+
+    /// `bool ok = i < n;` with `i` changed later: `ok`'s test of each local `out` given `i`'s
+    /// value (`int out = i;`, defined once, never changed) while `i` still held what `ok` tested.
+    fn copies_tested(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        let mut found = Vec::new();
+        let Some(value) = self.declared_once(name) else {
             return found;
         };
-        if !(declarator.start_byte() <= value.start_byte()
-            && value.end_byte() <= declarator.end_byte())
-        {
-            return found;
-        }
-        let test = strip(*value, self.source);
+        let test = strip(value, self.source);
         let (Some(left), Some(right)) = (test.field("left"), test.field("right")) else {
             return found;
         };
@@ -668,7 +673,7 @@ impl<'t> Analyzer<'_, 't> {
                     left: copy_name,
                     relation,
                     right: bound,
-                    origin: *value,
+                    origin: value,
                 });
             }
         }
@@ -682,31 +687,14 @@ impl<'t> Analyzer<'_, 't> {
     /// 5) + lane * 4 < cols`); any other test is dropped, as is a disjunction.
     fn tests_of_earlier_values(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
         let mut found = Vec::new();
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-        {
-            return found;
-        }
-        let (Some([value]), Some(declarator)) = (
-            self.definitions.get(name).map(Vec::as_slice),
-            self.declarations.get(name),
-        ) else {
+        let Some(value) = self.declared_once(name) else {
             return found;
         };
-        if !(declarator.start_byte() <= value.start_byte()
-            && value.end_byte() <= declarator.end_byte())
-        {
-            return found;
-        }
         // flags inside are read only when they are settled (no way back to this one)
         let settled_flags = |inner: &str| guards::Flags::flag_value(self, inner);
         let mut split = Vec::new();
         guards::comparisons(
-            Condition {
-                node: *value,
-                holds,
-            },
+            Condition { node: value, holds },
             self.source,
             &settled_flags,
             &mut split,

@@ -31,6 +31,20 @@ pub enum ParameterShape {
     Unsupported(String),
 }
 
+/// The shapes of `kernel`'s parameters with its template parameters bound to a launch's
+/// template arguments.
+fn launched_shapes(
+    model: &Model,
+    kernel: &Function,
+    template_arguments: &[String],
+) -> Vec<(String, ParameterShape)> {
+    let bindings: Vec<(String, String)> = template_parameter_names(kernel)
+        .into_iter()
+        .zip(template_arguments.iter().cloned())
+        .collect();
+    parameter_shapes(model, kernel, &bindings)
+}
+
 pub fn parameter_shapes(
     model: &Model,
     function: &Function,
@@ -628,11 +642,7 @@ fn shaped_configs(
     let (Some(grid_part), Some(block_part)) = (parts.first(), parts.get(1)) else {
         return Vec::new();
     };
-    let bindings: Vec<(String, String)> = template_parameter_names(kernel)
-        .into_iter()
-        .zip(template_arguments.iter().cloned())
-        .collect();
-    let shapes = parameter_shapes(model, kernel, &bindings);
+    let shapes = launched_shapes(model, kernel, template_arguments);
     let arguments: Vec<&str> = launch_arguments(form)
         .into_iter()
         .map(|a| text(a, source).trim())
@@ -950,11 +960,7 @@ fn constant_config(
         Some(node) => u32::try_from(environment.evaluate(text(*node, source))?).ok()?,
         None => 0,
     };
-    let bindings: Vec<(String, String)> = template_parameter_names(kernel)
-        .into_iter()
-        .zip(template_arguments.iter().cloned())
-        .collect();
-    let shapes = parameter_shapes(model, kernel, &bindings);
+    let shapes = launched_shapes(model, kernel, template_arguments);
     let arguments = launch_arguments(form);
     if arguments.len() != shapes.len() {
         return None;

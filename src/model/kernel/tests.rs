@@ -362,3 +362,33 @@ fn an_equality_that_returns_makes_an_inclusive_bound_strict() {
         [(4, "bounded"), (5, "out of range"), (5, "out of range")]
     );
 }
+
+#[test]
+fn a_test_outcome_and_what_is_added_to_it_are_no_thread_index() {
+    let source =
+        "__global__ void compact(const float* in, float* out, const int* block_base, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool keep = i < n && in[i] > 0.f;
+    int slot = static_cast<int>(keep);
+    if (blockIdx.x > 0) {
+        slot += block_base[blockIdx.x - 1];
+    }
+    out[slot] = 1.f;
+    int k = i;
+    if (keep) {
+        k += block_base[0];
+    }
+    out[k] = 2.f;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (3, "bounded"),
+            (6, "not a thread index"),
+            (8, "not a thread index"),
+            (11, "not a thread index"),
+            (13, "unguarded")
+        ]
+    );
+}

@@ -526,7 +526,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 for value in values {
                     deps = deps.union(
                         if crate::model::reaching::updates_itself(value, self.source) {
-                            whole
+                            self.update_deps(value, depth, visiting).unwrap_or(whole)
                         } else {
                             self.value_deps(value, depth + 1, visiting)
                         },
@@ -546,11 +546,40 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 deps
             }
+            // a test's outcome is 0 or 1 whichever thread computes it: no position in the grid
+            "binary_expression" if is_test(operator(node, self.source)) => Deps::NONE,
+            "unary_expression" if operator(node, self.source) == "!" => Deps::NONE,
             "binary_expression" => named_children(node).fold(Deps::NONE, |deps, child| {
                 deps.union(self.value_deps(child, depth + 1, visiting))
             }),
             _ => whole,
         })
+    }
+
+    /// The thread identity an update in place (`x += e`, `x++`) leaves in `x`: what `x` held
+    /// just before it, and what it adds. None when the update is not an assignment to a local.
+    fn update_deps(
+        &self,
+        value: Node<'t>,
+        depth: usize,
+        visiting: &mut Vec<String>,
+    ) -> Option<Deps> {
+        let update = std::iter::successors(Some(value), |n| n.up())
+            .take(4)
+            .find(|n| matches!(n.node_kind(), "assignment_expression" | "update_expression"))?;
+        let (target, added) = match update.node_kind() {
+            "assignment_expression" => (update.field("left")?, update.field("right")),
+            _ => (update.field("argument")?, None),
+        };
+        let target = strip(target, self.source);
+        if target.node_kind() != "identifier" {
+            return None;
+        }
+        let mut deps = self.value_deps(target, depth + 1, visiting);
+        if let Some(added) = added {
+            deps = deps.union(self.value_deps(added, depth + 1, visiting));
+        }
+        Some(deps)
     }
 
     /// `threadIdx.x / C` with every visible launch's block no wider than `C` on that axis (`C`
@@ -589,6 +618,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         let axes = self.thread_axes(node, 0);
         self.out.launches.iter().all(|launch| launch.exact_on(axes))
     }
+}
+
+/// Comparisons and logical operators: their result is a truth value.
+fn is_test(operator: &str) -> bool {
+    matches!(
+        operator,
+        "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||"
+    )
 }
 
 /// Whether `node` sits in a loop of its function.

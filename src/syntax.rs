@@ -88,6 +88,31 @@ impl<'t> NodeExt<'t> for Node<'t> {
     }
 }
 
+thread_local! {
+    static PARSER: std::cell::RefCell<Option<tree_sitter::Parser>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Parses CUDA with a parser kept per thread (creating one costs more than parsing a small file).
+pub fn parse(text: &str) -> Option<tree_sitter::Tree> {
+    parse_with(text, None)
+}
+
+/// `parse`, reusing the unchanged parts of `old_tree`.
+pub fn parse_with(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_sitter::Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&tree_sitter_cuda::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, old_tree)
+    })
+}
+
 /// Deepest nesting any recursive walk follows; deeper code is skipped and counted, never a crash.
 pub const MAX_DEPTH: usize = 400;
 

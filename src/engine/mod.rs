@@ -7,7 +7,6 @@ use crate::model::index::{FileIndex, Lookups, ProjectIndex};
 use crate::model::Model;
 use crate::source::{self, LineIndex};
 use rayon::prelude::*;
-use std::cell::RefCell;
 
 mod headers;
 pub use headers::{index_of_headers_outside, index_of_included, view_of, wanted_names};
@@ -101,23 +100,9 @@ pub struct CheckOptions {
     pub defines: Vec<String>,
 }
 
-thread_local! {
-    static PARSER: RefCell<Option<tree_sitter::Parser>> = const { RefCell::new(None) };
-}
-
 /// Parses with a parser kept per thread (creating one costs more than parsing a small file).
 pub fn parse(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tree_sitter::Tree> {
-    PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&tree_sitter_cuda::LANGUAGE.into())
-                .ok()?;
-            *slot = Some(parser);
-        }
-        slot.as_mut()?.parse(text, old_tree)
-    })
+    crate::syntax::parse_with(text, old_tree)
 }
 
 /// Lints one text as if it were the file `path`, on its own: the project index holds the headers

@@ -357,6 +357,15 @@ impl<'t> Model<'t> {
                 .flat_map(|f| launch::launches_in(f, source, path, lines, &model, &file))
                 .collect(),
         };
+        let in_macros = launch::launches_in_macros(
+            tree.root_node(),
+            &view.text,
+            &model.functions,
+            path,
+            lines,
+            &model,
+        );
+        model.launch_sites.extend(in_macros);
         model.lookups.borrow_mut().launched_kernels = model
             .functions
             .iter()
@@ -738,7 +747,7 @@ impl<'t> Model<'t> {
     }
 }
 
-fn function_from_definition<'t>(
+pub(crate) fn function_from_definition<'t>(
     node: Node<'t>,
     template: Option<Node<'t>>,
     source: &str,

@@ -24,11 +24,13 @@ use tree_sitter::Node;
 
 mod grid;
 pub mod limits;
+mod macros;
 mod reuse;
 #[cfg(test)]
 mod tests;
 
 use grid::{Classifier, Held, Locals};
+pub use macros::launches_in_macros;
 pub use reuse::{LaunchCache, LaunchStats};
 
 /// The three launch axes, as a bit set.

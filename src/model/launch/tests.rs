@@ -1006,3 +1006,32 @@ fn block_sizes_from_a_table_of_constant_entries() {
         assert_eq!(found[0].block[0], None, "{entries}");
     }
 }
+
+#[test]
+fn launches_written_in_function_like_macros_are_read_at_their_use() {
+    let source = "#define RUN(W) k<W><<<rows / W, 32 * W, 0, s>>>(p, rows);
+#define RUN_UP(B) k<1><<<(rows + B - 1) / B, B>>>(p, rows);
+#define RUN(W) other<W><<<rows, W>>>(p, rows);
+void launch(float* p, int rows, cudaStream_t s) {
+    if (rows % 4 == 0) {
+        RUN(4)
+    } else {
+        RUN_UP(128)
+    }
+}
+";
+    let found = sites(source);
+    let summary: Vec<(usize, &str, &GridAxis, Option<i128>)> = found
+        .iter()
+        .map(|s| (s.line, s.kernel.as_str(), &s.grid[0], s.block[0]))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (6, "other", &GridAxis::Exact, Some(4)),
+            (8, "k", &rounded("rows"), Some(128)),
+        ]
+    );
+    let use_start = source.find("RUN(4)").unwrap();
+    assert_eq!(found[0].span, use_start..use_start + "RUN(4)".len());
+}

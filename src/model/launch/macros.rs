@@ -1,0 +1,286 @@
+//! Launches written in function-like macros: `#define LAUNCH(T, W) k<T><<<rows / W, 32 * W>>>(...)`
+//! used as `LAUNCH(2, 4)` in a launcher's branches, and kernels launched from a dispatch
+//! macro's block (`TYPE_SWITCH(dtype, T, k<T><<<g, b>>>(...););`). The preprocessor is not run,
+//! so tree-sitter sees the macro's body as text and its use as a call. Each use in a function
+//! body is expanded (its arguments put in for the macro's parameters) in a copy of the file's
+//! text, which is parsed on its own; the launches found inside the expansions are the file's,
+//! placed at the use.
+
+use super::{launches_in, FileScope, GridHelpers, LaunchSite};
+use crate::model::Function;
+use crate::source::LineIndex;
+use crate::syntax::{self, named_children, text, NodeExt};
+use std::ops::Range;
+use std::path::Path;
+use tree_sitter::Node;
+
+/// A function-like macro whose body launches a kernel.
+struct LaunchMacro<'t> {
+    name: &'t str,
+    /// Where the definition starts: a use expands the last definition above it.
+    defined_at: usize,
+    parameters: Vec<&'t str>,
+    variadic: bool,
+    body: String,
+}
+
+/// The most uses of launch macros expanded in one file.
+const MAX_USES: usize = 256;
+
+/// The launches inside the launch macros `functions` use. `root` and `text` are the file's
+/// parsed tree and text (the view), `lines` its line index.
+pub fn launches_in_macros<'t>(
+    root: Node<'t>,
+    text_parsed: &'t str,
+    functions: &[Function<'t>],
+    path: &Path,
+    lines: &LineIndex,
+    helpers: &dyn GridHelpers,
+) -> Vec<LaunchSite> {
+    if !text_parsed.contains("#define") || !text_parsed.contains("<<<") {
+        return Vec::new();
+    }
+    let macros = launch_macros(root, text_parsed);
+    if macros.is_empty() {
+        return Vec::new();
+    }
+    let uses = uses_of(&macros, functions, text_parsed);
+    if uses.is_empty() {
+        return Vec::new();
+    }
+    // the file's text with each use replaced by `{ expansion }`; `placed` maps each expansion's
+    // bytes in the new text to the use's bytes in the file
+    let mut expanded = String::with_capacity(text_parsed.len() + uses.len() * 256);
+    let mut placed: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut at = 0;
+    for (call, expansion) in &uses {
+        let range = call.byte_range();
+        expanded.push_str(text_parsed.get(at..range.start).unwrap_or(""));
+        let start = expanded.len();
+        expanded.push_str("{ ");
+        expanded.push_str(expansion);
+        expanded.push_str("; }");
+        placed.push((start..expanded.len(), range.clone()));
+        at = range.end;
+    }
+    expanded.push_str(text_parsed.get(at..).unwrap_or(""));
+    let Some(tree) = syntax::parse(&expanded) else {
+        return Vec::new();
+    };
+    let expanded_lines = LineIndex::new(&expanded);
+    let file = FileScope::new(tree.root_node(), &expanded);
+    let mut sites = Vec::new();
+    syntax::walk_iterative(tree.root_node(), |node| {
+        if node.node_kind() != "function_definition" {
+            return true;
+        }
+        let range = node.byte_range();
+        if !placed
+            .iter()
+            .any(|(inside, _)| range.start <= inside.start && inside.end <= range.end)
+        {
+            return false;
+        }
+        let template = node
+            .up()
+            .filter(|parent| parent.node_kind() == "template_declaration");
+        let Some(function) = crate::model::function_from_definition(node, template, &expanded, &[])
+        else {
+            return false;
+        };
+        for mut site in launches_in(&function, &expanded, path, &expanded_lines, helpers, &file) {
+            let Some((_, used)) = placed
+                .iter()
+                .find(|(inside, _)| inside.start <= site.span.start && site.span.end <= inside.end)
+            else {
+                continue; // a launch written out in the function: read already
+            };
+            site.line = lines.line_of(used.start) + 1;
+            site.span = used.clone();
+            sites.push(site);
+        }
+        false
+    });
+    sites
+}
+
+/// The file's function-like macros whose body launches a kernel.
+fn launch_macros<'t>(root: Node<'t>, source: &'t str) -> Vec<LaunchMacro<'t>> {
+    let mut macros = Vec::new();
+    syntax::walk_iterative(root, |node| match node.node_kind() {
+        "preproc_function_def" => {
+            let (Some(name), Some(parameters), Some(body)) = (
+                node.field("name"),
+                node.field("parameters"),
+                node.field("value"),
+            ) else {
+                return false;
+            };
+            let body = text(body, source);
+            if !(body.contains("<<<")
+                || body.contains("cudaLaunchKernel")
+                || body.contains("hipLaunchKernelGGL"))
+            {
+                return false;
+            }
+            let mut names = Vec::new();
+            let mut variadic = false;
+            for parameter in syntax::children(parameters) {
+                match parameter.node_kind() {
+                    "identifier" => names.push(text(parameter, source)),
+                    "..." => variadic = true,
+                    _ => {}
+                }
+            }
+            macros.push(LaunchMacro {
+                name: text(name, source),
+                defined_at: node.start_byte(),
+                parameters: names,
+                variadic,
+                body: body.replace("\\\r\n", "\n").replace("\\\n", "\n"),
+            });
+            false
+        }
+        "function_definition" | "comment" => false,
+        _ => true,
+    });
+    macros
+}
+
+/// Each call of a launch macro in the functions' bodies (outermost only), in the order of the
+/// text, with its expansion.
+fn uses_of<'t>(
+    macros: &[LaunchMacro<'t>],
+    functions: &[Function<'t>],
+    source: &'t str,
+) -> Vec<(Node<'t>, String)> {
+    let mut uses: Vec<(Node<'t>, String)> = Vec::new();
+    for function in functions {
+        let body = text(function.body, source);
+        if !macros.iter().any(|m| body.contains(m.name)) {
+            continue;
+        }
+        syntax::walk_iterative(function.body, |node| {
+            if uses.len() >= MAX_USES {
+                return false;
+            }
+            if node.node_kind() != "call_expression" {
+                return true;
+            }
+            let Some(name) = node
+                .field("function")
+                .filter(|f| f.node_kind() == "identifier")
+                .map(|f| text(f, source))
+            else {
+                return true;
+            };
+            let Some(launch_macro) = macros
+                .iter()
+                .rfind(|m| m.name == name && m.defined_at < node.start_byte())
+            else {
+                return true;
+            };
+            let arguments: Vec<&str> = node
+                .field("arguments")
+                .map(|list| named_children(list).map(|a| text(a, source)).collect())
+                .unwrap_or_default();
+            match expand(launch_macro, &arguments) {
+                Some(expansion) => {
+                    uses.push((node, expansion));
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    uses.sort_by_key(|(call, _)| call.start_byte());
+    uses
+}
+
+/// The macro's body with `arguments` put in for its parameters (and `__VA_ARGS__`), `a ## b`
+/// pasted; None when the count of arguments does not fit.
+fn expand(launch_macro: &LaunchMacro, arguments: &[&str]) -> Option<String> {
+    let fixed = launch_macro.parameters.len();
+    let fits = if launch_macro.variadic {
+        arguments.len() >= fixed
+    } else {
+        arguments.len() == fixed || (fixed == 0 && arguments.is_empty())
+    };
+    if !fits {
+        return None;
+    }
+    let rest = arguments.get(fixed..).unwrap_or(&[]).join(", ");
+    let body = &launch_macro.body;
+    let mut expanded = String::with_capacity(body.len() * 2);
+    let mut chars = body.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if c.is_ascii_alphabetic() || c == '_' {
+            let mut end = start + c.len_utf8();
+            while let Some((at, next)) = chars.peek().copied() {
+                if next.is_ascii_alphanumeric() || next == '_' {
+                    end = at + next.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            let word = &body[start..end];
+            match launch_macro.parameters.iter().position(|p| *p == word) {
+                Some(position) => expanded.push_str(arguments.get(position)?),
+                None if word == "__VA_ARGS__" && launch_macro.variadic => expanded.push_str(&rest),
+                None => expanded.push_str(word),
+            }
+        } else {
+            expanded.push(c);
+        }
+    }
+    // token pasting: `k_ ## T` names `k_float`
+    while let Some(at) = expanded.find("##") {
+        let before = expanded[..at].trim_end().len();
+        let after = at + 2 + (expanded[at + 2..].len() - expanded[at + 2..].trim_start().len());
+        expanded.replace_range(before..after, "");
+    }
+    Some(expanded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch_macro(
+        parameters: &[&'static str],
+        variadic: bool,
+        body: &str,
+    ) -> LaunchMacro<'static> {
+        LaunchMacro {
+            name: "LAUNCH",
+            defined_at: 0,
+            parameters: parameters.to_vec(),
+            variadic,
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn arguments_replace_whole_parameter_names_only() {
+        let m = launch_macro(
+            &["W", "T"],
+            false,
+            "k<T, W><<<n / W, 32 * W>>>(p, WIDTH, n)",
+        );
+        assert_eq!(
+            expand(&m, &["4", "float"]).as_deref(),
+            Some("k<float, 4><<<n / 4, 32 * 4>>>(p, WIDTH, n)")
+        );
+        assert_eq!(expand(&m, &["4"]), None);
+    }
+
+    #[test]
+    fn variadic_arguments_and_pasting() {
+        let m = launch_macro(&["T"], true, "k_ ## T<<<g, b>>>(__VA_ARGS__)");
+        assert_eq!(
+            expand(&m, &["half", "p", "n"]).as_deref(),
+            Some("k_half<<<g, b>>>(p, n)")
+        );
+    }
+}

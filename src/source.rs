@@ -1737,6 +1737,44 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
         }
     }
     supply_statement_semicolons(bytes, &tokens, &matching);
+    separate_statements_in_macro_arguments(bytes, &tokens);
+}
+
+/// `TYPE_SWITCH(dtype, T, k<T><<<g, b>>>(p, n););`: a macro's last argument is often a
+/// statement, or several, which the grammar does not take in an argument list. A `;` directly
+/// inside the parentheses of a call (not a `for`, `if`, `while` or `switch` header) becomes `,`
+/// between two statements and a blank before the `)`, so each statement parses as an argument.
+fn separate_statements_in_macro_arguments(bytes: &mut [u8], tokens: &[Token]) {
+    // the open brackets around the current token: each `(`'s token index and whether it opens
+    // a call's arguments
+    let mut open: Vec<(u8, bool)> = Vec::new();
+    for (k, token) in tokens.iter().enumerate() {
+        if token.kind != TokenKind::Punct {
+            continue;
+        }
+        match bytes[token.start] {
+            b'(' => {
+                let called = k > 0
+                    && tokens[k - 1].kind == TokenKind::Identifier
+                    && !matches!(
+                        &bytes[tokens[k - 1].start..tokens[k - 1].end],
+                        b"for" | b"if" | b"while" | b"switch" | b"return" | b"sizeof"
+                    );
+                open.push((b'(', called));
+            }
+            b'[' | b'{' => open.push((bytes[token.start], false)),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            b';' if token.end == token.start + 1 && open.last() == Some(&(b'(', true)) => {
+                let closes = tokens
+                    .get(k + 1)
+                    .is_some_and(|t| t.kind == TokenKind::Punct && bytes[t.start] == b')');
+                bytes[token.start] = if closes { b' ' } else { b',' };
+            }
+            _ => {}
+        }
+    }
 }
 
 /// For every `(`, `[`, `{` token, the index of its closing token.
@@ -2013,6 +2051,33 @@ fn is_inside_directive(text: &str, offset: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statements_in_a_macro_argument_list_become_arguments() {
+        let text = "void f() {\n    SWITCH(t, T,\n        k<T><<<g, b>>>(p, n););\n    SWITCH2(t, T, a(p); b(q););\n    for (;;) { if (x) break; }\n    for (int i = 0; i < n;) { g(i); }\n}\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(
+            view.text.contains("k<T><<<g, b>>>(p, n) );"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("SWITCH2(t, T, a(p), b(q) );"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("for (;;) { if (x) break; }"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("for (int i = 0; i < n;) { g(i); }"),
+            "{}",
+            view.text
+        );
+    }
 
     #[test]
     fn pragma_lines_become_spaces_of_the_same_length() {

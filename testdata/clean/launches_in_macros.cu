@@ -1,6 +1,7 @@
 // Clean: launches written in function-like macros, as transformer inference code writes its
 // launchers. The macro's use picks the template arguments; each expansion launches an exact
-// grid (one block per group of heads, one warp per head), so no thread runs past the data.
+// grid (one block per group of heads, one warp per head), so no thread runs past the data. A
+// launch written as the statement of a type-dispatch macro (defined in a header) is read too.
 #include <cuda_fp16.h>
 #include "cuda_check.h"
 
@@ -44,5 +45,19 @@ __global__ void add_bias_rows(float* out, const float* bias, int width) {
 void invoke_add_bias_rows(float* out, const float* bias, int rows, int width,
                           cudaStream_t stream) {
     LAUNCH_ROWS(add_bias_rows, out, bias, width);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+template<typename T>
+__global__ void scale_rows(T* data, const float* row_scale, int width) {
+    const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    data[idx] = static_cast<T>(static_cast<float>(data[idx]) * row_scale[blockIdx.x]);
+}
+
+void invoke_scale_rows(void* data, const float* row_scale, int rows, int width, int dtype,
+                       cudaStream_t stream) {
+    TYPE_SWITCH_FLOAT(dtype, T,
+        scale_rows<T><<<rows, width, 0, stream>>>(static_cast<T*>(data), row_scale, width);
+    );
     CUDA_CHECK(cudaGetLastError());
 }

@@ -1035,3 +1035,14 @@ void launch(float* p, int rows, cudaStream_t s) {
     let use_start = source.find("RUN(4)").unwrap();
     assert_eq!(found[0].span, use_start..use_start + "RUN(4)".len());
 }
+
+#[test]
+fn zz_debug() {
+    let source = std::fs::read_to_string("/tmp/mt/c.cu").unwrap();
+    for s in sites(&source) {
+        eprintln!("{:?} {:?} {:?} {:?}", s.kernel, s.grid, s.block, s.arity);
+    }
+    let view = crate::source::preprocess(&source, &[]);
+    let tree = crate::engine::parse(&view.text, None).expect("parse");
+    eprintln!("{}", tree.root_node().to_sexp());
+}

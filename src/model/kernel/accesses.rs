@@ -44,7 +44,49 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(index) = subscript_index(node) else {
             return;
         };
+        if self.address_kept_in_a_local(node) {
+            return;
+        }
         self.record_access(node, self.text(base).to_string(), index);
+    }
+
+    /// `T* row = &p[r * width + c];`: the element's address is only kept in a local pointer,
+    /// whose own accesses are read with this offset (`row[k]` is `p[r * width + c + k]`);
+    /// forming the address touches no memory.
+    fn address_kept_in_a_local(&self, subscript: Node<'t>) -> bool {
+        let Some(address) = subscript
+            .up()
+            .filter(|p| p.node_kind() == "pointer_expression" && operator(*p, self.source) == "&")
+        else {
+            return false;
+        };
+        let mut value = address;
+        for _ in 0..4 {
+            match value.up() {
+                Some(parent)
+                    if matches!(
+                        parent.node_kind(),
+                        "parenthesized_expression" | "cast_expression"
+                    ) =>
+                {
+                    value = parent
+                }
+                _ => break,
+            }
+        }
+        let target = match value.up() {
+            Some(declarator) if declarator.node_kind() == "init_declarator" => declarator
+                .field("value")
+                .filter(|v| v.id() == value.id())
+                .and_then(|_| declarator.field("declarator"))
+                .and_then(syntax::declarator_name),
+            _ => None,
+        };
+        target.is_some_and(|name| {
+            self.pointers
+                .get(self.text(name))
+                .is_some_and(|origin| origin.offset.is_some())
+        })
     }
 
     /// The number of dimensions of accessor parameter `name`, where its type spells it.

@@ -367,6 +367,9 @@ struct Analyzer<'a, 't> {
     /// `definition_comparisons`); the flags they read follow the loop scopes, so it is cleared
     /// with `deps_cache`.
     definition_comparisons_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
+    /// The thread identity a local carries where a set of its definitions reaches (by the
+    /// set's key, see `value_deps`): a chain of updates in place reads each earlier set once.
+    reaching_deps_cache: std::cell::RefCell<HashMap<String, Deps>>,
     out: KernelFacts<'t>,
 }
 
@@ -424,6 +427,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             definition_guards: HashMap::default(),
             comparison_cache: Default::default(),
             deps_cache: Default::default(),
+            reaching_deps_cache: Default::default(),
             cache_deps: false,
             covered_cache: Default::default(),
             sum_terms_cache: Default::default(),
@@ -454,6 +458,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.deps_cache.borrow_mut().clear();
         self.covered_cache.borrow_mut().clear();
         self.definition_comparisons_cache.borrow_mut().clear();
+        self.reaching_deps_cache.borrow_mut().clear();
     }
 }
 

@@ -392,3 +392,28 @@ fn a_test_outcome_and_what_is_added_to_it_are_no_thread_index() {
         ]
     );
 }
+
+#[test]
+fn an_address_kept_in_a_local_pointer_is_no_access_but_its_uses_are() {
+    let source = "__global__ void rows(const float* in, float* out, int rows, int w) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    const float* src = &in[r * w];
+    if (r < rows) {
+        out[r] = src[1];
+    }
+    atomicAdd(&out[r], 1.f);
+    float v = src[0];
+    out[0] = v;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (5, "bounded"),
+            (5, "bounded"),
+            (7, "unguarded"),
+            (8, "unguarded"),
+            (9, "not a thread index")
+        ]
+    );
+}

@@ -521,7 +521,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if values.is_empty() || visiting.contains(&key) {
                     return whole;
                 }
-                visiting.push(key);
+                if let Some(known) = self.reaching_deps_cache.borrow().get(&key) {
+                    return *known;
+                }
+                visiting.push(key.clone());
                 let mut deps = Deps::NONE;
                 for value in values {
                     deps = deps.union(
@@ -536,6 +539,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     }
                 }
                 visiting.pop();
+                self.reaching_deps_cache.borrow_mut().insert(key, deps);
                 deps
             }
             "conditional_expression" => {

@@ -385,6 +385,13 @@ type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
     analyzer.model = Some(model);
+    if analyzer.launch_bound.is_none() {
+        // `__launch_bounds__(kThreads)` with a constant of the file
+        analyzer.launch_bound = ranges::declared_launch_bound_name(function, model.source)
+            .and_then(|name| model.shared_scope().named_constant(name))
+            .map(i128::from)
+            .filter(|v| *v > 0);
+    }
     analyzer.out.launches = model.launches_of(function);
     if function.kind == super::FunctionKind::Kernel
         && !analyzer.out.launches.is_empty()

@@ -383,9 +383,25 @@ fn appears_added(sum: Node, part: Node, source: &str) -> bool {
 
 /// `__launch_bounds__(256)` before the kernel's name: the largest block it may be launched with.
 pub(super) fn declared_launch_bound(function: &Function, source: &str) -> Option<i128> {
+    crate::model::size::parse_number(declared_launch_bound_text(function, source)?)
+        .filter(|v| *v > 0)
+}
+
+/// `__launch_bounds__(kThreads)`: the name of the constant the bound is written as.
+pub(super) fn declared_launch_bound_name<'s>(
+    function: &Function,
+    source: &'s str,
+) -> Option<&'s str> {
+    let first = declared_launch_bound_text(function, source)?;
+    let is_name = first.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    is_name.then_some(first)
+}
+
+/// The text of `__launch_bounds__`'s first argument, before the kernel's name.
+fn declared_launch_bound_text<'s>(function: &Function, source: &'s str) -> Option<&'s str> {
     let head = source.get(function.definition.start_byte()..function.body.start_byte())?;
     let after = head.split("__launch_bounds__").nth(1)?;
     let inside = after.trim_start().strip_prefix('(')?;
-    let first = inside.split([',', ')']).next()?.trim();
-    crate::model::size::parse_number(first).filter(|v| *v > 0)
+    Some(inside.split([',', ')']).next()?.trim())
 }

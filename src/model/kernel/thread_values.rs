@@ -587,21 +587,63 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `threadIdx.x / C` with every visible launch's block no wider than `C` on that axis (`C`
-    /// a constant or a template argument there): the quotient is 0 in every thread.
+    /// a constant or a template argument there): the quotient is 0 in every thread. The
+    /// numerator may be a quotient itself (`warp / WARPS_PER_TILE` with `warp = threadIdx.x /
+    /// 32`): the divisors multiply.
     fn quotient_zero_at_every_launch(&self, quotient: Node<'t>) -> bool {
-        let (Some(left), Some(right)) = (quotient.field("left"), quotient.field("right")) else {
-            return false;
+        let mut divisors = Vec::new();
+        let mut numerator = quotient;
+        let axis = loop {
+            let node = strip(numerator, self.source);
+            let node = match node.node_kind() {
+                "identifier" if !self.updated.contains(self.text(node)) => {
+                    match self.definitions.get(self.text(node)).map(Vec::as_slice) {
+                        Some([value]) => strip(*value, self.source),
+                        _ => return false,
+                    }
+                }
+                _ => node,
+            };
+            if node.node_kind() != "binary_expression" || operator(node, self.source) != "/" {
+                return false;
+            }
+            let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                return false;
+            };
+            divisors.push(right);
+            if let Some(field) = self.launch_axis(left, "threadIdx", 0) {
+                match AXIS_NAMES.iter().position(|a| *a == field) {
+                    Some(axis) => break axis,
+                    None => return false,
+                }
+            }
+            if divisors.len() >= 3 {
+                return false;
+            }
+            numerator = left;
         };
-        let Some(axis) = self
-            .launch_axis(left, "threadIdx", 0)
-            .and_then(|field| AXIS_NAMES.iter().position(|a| *a == field))
-        else {
-            return false;
+        let product_at = |launch: Option<&LaunchSite>| -> Option<i128> {
+            let mut product: i128 = 1;
+            for divisor in &divisors {
+                let value = match launch {
+                    Some(launch) => self.value_at_launch(*divisor, launch, 0),
+                    None => self.constant_value(*divisor, 0).map(i128::from),
+                }
+                .filter(|v| *v > 0)?;
+                product = product.checked_mul(value)?;
+            }
+            Some(product)
         };
+        // `__launch_bounds__(N)`: no launch gives a block of more than N threads
+        if let (Some(bound), Some(product)) = (self.launch_bound, product_at(None)) {
+            if bound <= product {
+                return true;
+            }
+        }
         !self.out.launches.is_empty()
             && self.out.launches.iter().all(|launch| {
-                match (launch.block[axis], self.value_at_launch(right, launch, 0)) {
-                    (Some(block), Some(divisor)) => block > 0 && block <= divisor,
+                match (launch.block[axis], product_at(Some(launch))) {
+                    (Some(block), Some(product)) => block > 0 && block <= product,
                     _ => false,
                 }
             })

@@ -129,3 +129,21 @@ void launchPrefixRows(const float* in, float* out, int width, int height) {
         fprintf(stderr, "prefixRows launch failed\n");
     }
 }
+
+// Blocks of up to two tiles: `warp_id / kWarpsPerTile` is 0 or 1 within a block, so in the last
+// block the second tile's threads may return while the first tile's wait at the barrier.
+constexpr int kTileWarp = 32;
+constexpr int kWarpsPerTile = 8;
+constexpr int kTwoTileThreads = 512;
+
+__global__ void __launch_bounds__(kTwoTileThreads) reverse_tile_pairs(float* out, int num_tiles) {
+    __shared__ float tile[kTwoTileThreads];
+    const int warp_id = threadIdx.x / kTileWarp;
+    const int tile_id = 2 * blockIdx.x + warp_id / kWarpsPerTile;
+    if (tile_id >= num_tiles) {
+        return;
+    }
+    tile[threadIdx.x] = out[tile_id * 256 + threadIdx.x % 256];
+    __syncthreads(); // expect: divergent-barrier
+    out[tile_id * 256 + threadIdx.x % 256] = tile[threadIdx.x ^ 255];
+}

@@ -132,3 +132,21 @@ void launchRowKernels(const float* in, float* totals, float* data, int rows) {
     normalizeRows<<<rows, 256>>>(data, 256);
     HIP_CHECK(hipGetLastError());
 }
+
+// One tile per block: `__launch_bounds__` caps the block at one tile's warps, so
+// `warp_id / kWarpsPerTile` is 0 in every thread and the early return is taken by whole blocks.
+constexpr int kTileWarp = 32;
+constexpr int kWarpsPerTile = 8;
+constexpr int kTileThreads = 256;
+
+__global__ void __launch_bounds__(kTileThreads) reverse_tiles(float* out, int num_tiles) {
+    __shared__ float tile[kTileThreads];
+    const int warp_id = threadIdx.x / kTileWarp;
+    const int tile_id = blockIdx.x + warp_id / kWarpsPerTile;
+    if (tile_id >= num_tiles) {
+        return;
+    }
+    tile[threadIdx.x] = out[tile_id * kTileThreads + threadIdx.x];
+    __syncthreads();
+    out[tile_id * kTileThreads + threadIdx.x] = tile[kTileThreads - 1 - threadIdx.x];
+}

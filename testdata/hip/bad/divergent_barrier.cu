@@ -147,3 +147,10 @@ __global__ void __launch_bounds__(kTwoTileThreads) reverse_tile_pairs(float* out
     __syncthreads(); // expect: divergent-barrier
     out[tile_id * 256 + threadIdx.x % 256] = tile[threadIdx.x ^ 255];
 }
+
+void reverse_all_tile_pairs(float* d_out, int num_tiles) {
+    reverse_tile_pairs<<<(num_tiles + 1) / 2, kTwoTileThreads>>>(d_out, num_tiles);
+    if (hipGetLastError() != hipSuccess) {
+        abort();
+    }
+}

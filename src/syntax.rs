@@ -113,6 +113,25 @@ pub fn parse_with(text: &str, old_tree: Option<&tree_sitter::Tree>) -> Option<tr
     })
 }
 
+/// A function-like macro's definition (`preproc_function_def`): its name, its parameters' texts
+/// (`...` left out) and whether it takes `...`, and its body as written.
+pub fn function_macro_parts<'s>(
+    node: Node,
+    source: &'s str,
+) -> Option<(&'s str, Vec<&'s str>, bool, &'s str)> {
+    let (name, parameters, body) = (
+        node.field("name")?,
+        node.field("parameters")?,
+        node.field("value")?,
+    );
+    let names = named_children(parameters)
+        .filter(|p| p.node_kind() == "identifier")
+        .map(|p| text(p, source))
+        .collect();
+    let variadic = text(parameters, source).contains("...");
+    Some((text(name, source), names, variadic, text(body, source)))
+}
+
 /// Deepest nesting any recursive walk follows; deeper code is skipped and counted, never a crash.
 pub const MAX_DEPTH: usize = 400;
 

@@ -459,20 +459,14 @@ pub fn macro_launch_template_arguments(model: &Model, kernel: &Function) -> Opti
         if launch.is_some() || node.node_kind() != "preproc_function_def" {
             return launch.is_none();
         }
-        let (Some(name), Some(parameters), Some(body)) = (
-            node.field("name"),
-            node.field("parameters"),
-            node.field("value"),
-        ) else {
+        let Some((name, parameters, _, body)) = crate::syntax::function_macro_parts(node, source)
+        else {
             return false;
         };
-        let arguments = launched_template_arguments(text(body, source), &kernel.name)
+        let arguments = launched_template_arguments(body, &kernel.name)
             .filter(|a| a.len() == kernel.template_parameters.len());
         if let Some(arguments) = arguments {
-            let parameters = named_children(parameters)
-                .map(|p| text(p, source))
-                .collect();
-            launch = Some((text(name, source), parameters, arguments));
+            launch = Some((name, parameters, arguments));
         }
         false
     });

@@ -109,33 +109,21 @@ fn launch_macros<'t>(root: Node<'t>, source: &'t str) -> Vec<LaunchMacro<'t>> {
     let mut macros = Vec::new();
     syntax::walk_iterative(root, |node| match node.node_kind() {
         "preproc_function_def" => {
-            let (Some(name), Some(parameters), Some(body)) = (
-                node.field("name"),
-                node.field("parameters"),
-                node.field("value"),
-            ) else {
+            let Some((name, parameters, variadic, body)) =
+                syntax::function_macro_parts(node, source)
+            else {
                 return false;
             };
-            let body = text(body, source);
             if !(body.contains("<<<")
                 || body.contains("cudaLaunchKernel")
                 || body.contains("hipLaunchKernelGGL"))
             {
                 return false;
             }
-            let mut names = Vec::new();
-            let mut variadic = false;
-            for parameter in syntax::children(parameters) {
-                match parameter.node_kind() {
-                    "identifier" => names.push(text(parameter, source)),
-                    "..." => variadic = true,
-                    _ => {}
-                }
-            }
             macros.push(LaunchMacro {
-                name: text(name, source),
+                name,
                 defined_at: node.start_byte(),
-                parameters: names,
+                parameters,
                 variadic,
                 body: body.replace("\\\r\n", "\n").replace("\\\n", "\n"),
             });

@@ -1251,7 +1251,7 @@ fn forms_of<'t>(difference: Linear<'t>, relation: Relation) -> Vec<Linear<'t>> {
 
 /// For the value recorded for an update in place (its target, or the right-hand side of a
 /// compound assignment), the target read and the update: `(y, y++)`, `(off, off += k)`.
-fn update_of(value: Node) -> Option<(Node, Node)> {
+pub(crate) fn update_of(value: Node) -> Option<(Node, Node)> {
     let update = value.up()?;
     let target = match update.node_kind() {
         "update_expression" => update.field("argument")?,

@@ -568,17 +568,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         depth: usize,
         visiting: &mut Vec<String>,
     ) -> Option<Deps> {
-        let update = std::iter::successors(Some(value), |n| n.up())
-            .take(4)
-            .find(|n| matches!(n.node_kind(), "assignment_expression" | "update_expression"))?;
-        let (target, added) = match update.node_kind() {
-            "assignment_expression" => (update.field("left")?, update.field("right")),
-            _ => (update.field("argument")?, None),
-        };
-        let target = strip(target, self.source);
-        if target.node_kind() != "identifier" {
-            return None;
-        }
+        let (target, update) = crate::model::ranges::update_of(value)?;
+        let added = (update.node_kind() == "assignment_expression").then_some(value);
         let mut deps = self.value_deps(target, depth + 1, visiting);
         if let Some(added) = added {
             deps = deps.union(self.value_deps(added, depth + 1, visiting));

@@ -173,6 +173,14 @@ fn lower_of(a: &Sym, b: &Sym) -> Option<Sym> {
 /// The values that may reach a use of a local, with a key naming that set.
 pub type Reaching<'t> = (String, Vec<Node<'t>>);
 
+/// What a local stepped in place always equals: `expression` (its starting value), in which the
+/// local `stepped` takes the same steps, so that the equality holds wherever both are read.
+#[derive(Debug, Clone)]
+pub struct Companion<'t> {
+    pub expression: Node<'t>,
+    pub stepped: String,
+}
+
 /// What the range analysis asks of the function around an expression.
 pub trait RangeContext<'t> {
     fn source(&self) -> &str;
@@ -209,7 +217,7 @@ pub trait RangeContext<'t> {
     /// For a local stepped in place (`g += s`), an expression it always equals in terms of
     /// another local stepped alongside it (`bid * size + id` for `g = bid * size + id` when `id`
     /// takes the same steps).
-    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+    fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         let _ = value;
         None
     }
@@ -437,7 +445,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             };
             let mut range = if crate::model::reaching::updates_itself(value, source) {
                 match self.context.companion(value) {
-                    Some(equal) => self.range_at(equal, &at_definition, depth + 1),
+                    Some(equal) => self.range_at(equal.expression, &at_definition, depth + 1),
                     None if self.single_step(value) => {
                         self.after_step(value, &at_definition, depth)
                     }
@@ -866,7 +874,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     fn range_from_facts(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
         let source = self.source();
         // compared as written first, then with locals replaced by their single definitions
-        let targets: Vec<Linear<'t>> = [None, Some(self.context)]
+        let targets: Vec<Linear<'t>> = [None, Some(self.context as &dyn RangeContext<'t>)]
             .into_iter()
             .filter_map(|context| Linear::of(node, source, context, 0))
             .filter(|t| !t.terms.is_empty())
@@ -920,13 +928,12 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     lo = None;
                     compared = strip(dividend, source);
                 }
-                let solved =
-                    targets
-                        .iter()
-                        .zip([None, Some(self.context)])
-                        .find_map(|(target, context)| {
-                            Linear::of(compared, source, context, 0)?.solve_for(target)
-                        });
+                let solved = targets
+                    .iter()
+                    .zip([None, Some(self.context as &dyn RangeContext<'t>)])
+                    .find_map(|(target, context)| {
+                        Linear::of(compared, source, context, 0)?.solve_for(target)
+                    });
                 let Some((factor, rest)) = solved else {
                     continue;
                 };
@@ -995,7 +1002,8 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
         self.budget.set(left - 64);
         let source = self.source();
-        let Some(target) = Linear::of(node, source, Some(self.context), 0) else {
+        let Some(target) = Linear::of(node, source, Some(self.context as &dyn RangeContext<'t>), 0)
+        else {
             return Range::unknown();
         };
         if target.terms.is_empty() {
@@ -1060,8 +1068,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 constant: 0,
                 terms: vec![(1, term.clone())],
             };
-            if let Some(form) = Linear::of(*start, source, Some(self.context), 0)
-                .and_then(|start| start.plus(&itself, -1))
+            if let Some(form) = Linear::of(
+                *start,
+                source,
+                Some(self.context as &dyn RangeContext<'t>),
+                0,
+            )
+            .and_then(|start| start.plus(&itself, -1))
             {
                 forms.push(form);
             }
@@ -1073,7 +1086,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     /// a choice `c ? a : b` (each with the facts its test gives); none when a side is not linear.
     fn cases_of(&self, comparison: &Comparison<'t>, split: bool) -> Vec<Vec<Linear<'t>>> {
         let source = self.source();
-        let context = Some(self.context);
+        let context = Some(self.context as &dyn RangeContext<'t>);
         let (Some(left), Some(right)) = (
             Linear::of(comparison.left, source, context, 0),
             Linear::of(comparison.right, source, context, 0),
@@ -1143,8 +1156,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 rest.terms.remove(at);
                 for argument in arguments {
                     all.extend(
-                        Linear::of(argument, source, Some(self.context), 0)
-                            .and_then(|value| rest.plus(&value, *coefficient)),
+                        Linear::of(
+                            argument,
+                            source,
+                            Some(self.context as &dyn RangeContext<'t>),
+                            0,
+                        )
+                        .and_then(|value| rest.plus(&value, *coefficient)),
                     );
                 }
             }
@@ -1329,6 +1347,64 @@ fn divide(a: &Range, b: &Range, divisor: Node, source: &str) -> Range {
     Range { lo, hi }
 }
 
+/// The companion every definition reaching a use agrees on: each in-place step's, and each
+/// plain definition being that companion's own starting value (`g = bid * size + id` before a
+/// loop that steps `g` and `id` alike).
+fn lockstep_companion<'t>(
+    context: &dyn RangeContext<'t>,
+    values: &[Node<'t>],
+    source: &str,
+) -> Option<Companion<'t>> {
+    let mut agreed: Option<Companion<'t>> = None;
+    for value in values {
+        if !crate::model::reaching::updates_itself(*value, source) {
+            continue;
+        }
+        let equal = context.companion(*value)?;
+        match &agreed {
+            Some(so_far)
+                if so_far.expression.id() != equal.expression.id()
+                    || so_far.stepped != equal.stepped =>
+            {
+                return None
+            }
+            Some(_) => {}
+            None => agreed = Some(equal),
+        }
+    }
+    let agreed = agreed?;
+    values
+        .iter()
+        .filter(|v| !crate::model::reaching::updates_itself(**v, source))
+        .all(|v| strip(*v, source).id() == strip(agreed.expression, source).id())
+        .then_some(agreed)
+}
+
+/// A context that reads one local as itself rather than by its definitions: the local stepped
+/// alongside, whose value where the companion is used is the one to compare.
+struct KeepLocal<'c, 't> {
+    context: &'c dyn RangeContext<'t>,
+    name: &'c str,
+}
+
+impl<'t> RangeContext<'t> for KeepLocal<'_, 't> {
+    fn source(&self) -> &str {
+        self.context.source()
+    }
+    fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
+        if text(use_, self.context.source()) == self.name {
+            return None;
+        }
+        self.context.reaching(use_)
+    }
+    fn is_uniform(&self, node: Node<'t>) -> bool {
+        self.context.is_uniform(node)
+    }
+    fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
+        self.context.companion(value)
+    }
+}
+
 /// A sum `constant + Σ coefficient × term`, terms keyed by their normalized text.
 #[derive(Debug, Clone)]
 struct Linear<'t> {
@@ -1344,10 +1420,10 @@ struct Term<'t> {
 
 impl<'t> Linear<'t> {
     /// The form of `node`; with a context, locals with one reaching definition are expanded.
-    fn of<C: RangeContext<'t> + ?Sized>(
+    fn of(
         node: Node<'t>,
         source: &str,
-        context: Option<&C>,
+        context: Option<&dyn RangeContext<'t>>,
         depth: usize,
     ) -> Option<Linear<'t>> {
         let mut form = Linear {
@@ -1358,12 +1434,12 @@ impl<'t> Linear<'t> {
         Some(form)
     }
 
-    fn add<C: RangeContext<'t> + ?Sized>(
+    fn add(
         &mut self,
         node: Node<'t>,
         factor: i128,
         source: &str,
-        context: Option<&C>,
+        context: Option<&dyn RangeContext<'t>>,
         depth: usize,
     ) -> Option<()> {
         if depth > 8 || self.terms.len() > 16 {
@@ -1411,18 +1487,27 @@ impl<'t> Linear<'t> {
             }
             // a local with one definition reaching here is that definition
             "identifier" => {
-                if let Some((_, values)) = context.and_then(|c| c.reaching(node)) {
-                    if let [value] = values.as_slice() {
-                        if !crate::model::reaching::updates_itself(*value, source) {
-                            let mut expanded = self.clone();
-                            if expanded
-                                .add(*value, factor, source, context, depth + 1)
-                                .is_some()
-                            {
-                                *self = expanded;
-                                return Some(());
-                            }
+                if let Some((context, (_, values))) =
+                    context.and_then(|c| Some((c, c.reaching(node)?)))
+                {
+                    let mut expanded = self.clone();
+                    let done = match values.as_slice() {
+                        [value] if !crate::model::reaching::updates_itself(*value, source) => {
+                            expanded.add(*value, factor, source, Some(context), depth + 1)
                         }
+                        // stepped in lockstep with another local: what it always equals, that
+                        // local read where this one is
+                        _ => lockstep_companion(context, &values, source).and_then(|equal| {
+                            let keep = KeepLocal {
+                                context,
+                                name: &equal.stepped,
+                            };
+                            expanded.add(equal.expression, factor, source, Some(&keep), depth + 1)
+                        }),
+                    };
+                    if done.is_some() {
+                        *self = expanded;
+                        return Some(());
                     }
                 }
             }

@@ -229,7 +229,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                         if later {
                             at_definition = without_earlier_values(at_definition);
                         }
-                        let value = self.stepped_alongside(value).unwrap_or(value);
+                        let value = self
+                            .stepped_alongside(value)
+                            .map_or(value, |c| c.expression);
                         match growing(visiting, step, |visiting| {
                             self.bounded(value, &at_definition, visiting, depth + 1)
                         }) {
@@ -246,7 +248,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // `g += s` taken alongside `u += s` keeps `g` at its start with `u`'s value
                 let values: Vec<Node<'t>> = values
                     .into_iter()
-                    .map(|v| self.stepped_alongside(v).unwrap_or(v))
+                    .map(|v| self.stepped_alongside(v).map_or(v, |c| c.expression))
                     .collect();
                 let steps_alone = values
                     .iter()

@@ -546,6 +546,14 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
             if literal == "false" {
                 tests.extend(clearing_test(*value).map(|node| Condition { node, holds: false }));
             }
+            // `valid &= x < w;`, `valid = valid && x < w;` on every path from the declaration:
+            // where the flag holds, the test held
+            if runs_whenever_declared(*value, *declarator) {
+                tests.extend(
+                    conjoined_test(*value, name, self.source)
+                        .map(|node| Condition { node, holds: true }),
+                );
+            }
         }
         // a test of values that change later says nothing where the flag is read; leaving it
         // out only leaves the flag saying less
@@ -855,6 +863,52 @@ fn only_clears(value: Node, name: &str, source: &str) -> bool {
                     .any(|side| text(strip(side, source), source) == name)
         }
         _ => false,
+    }
+}
+
+/// Whether the store whose value is `value` runs whenever the declaration `declarator` did: the
+/// statements between them are plain blocks, no branch or loop.
+fn runs_whenever_declared(value: Node, declarator: Node) -> bool {
+    let Some(scope) = declarator.up().and_then(|declaration| declaration.up()) else {
+        return false;
+    };
+    let mut node = value;
+    while let Some(parent) = node.up() {
+        if parent.id() == scope.id() {
+            return true;
+        }
+        if !matches!(
+            parent.node_kind(),
+            "assignment_expression"
+                | "parenthesized_expression"
+                | "expression_statement"
+                | "compound_statement"
+        ) {
+            return false;
+        }
+        node = parent;
+    }
+    false
+}
+
+/// The test a clearing store conjoins to the flag `name`: `c` in `name &= c` and in
+/// `name = name && c` (either order).
+fn conjoined_test<'t>(value: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    let assignment = value.up()?;
+    let value = strip(value, source);
+    match operator(assignment, source) {
+        "&=" => Some(value),
+        "=" if value.node_kind() == "binary_expression" && operator(value, source) == "&&" => {
+            let (left, right) = (value.field("left")?, value.field("right")?);
+            if text(strip(left, source), source) == name {
+                Some(right)
+            } else if text(strip(right, source), source) == name {
+                Some(left)
+            } else {
+                None
+            }
+        }
+        _ => None,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::model::launch::AXIS_NAMES;
-use crate::model::ranges::{self, RangeContext, Ranges};
+use crate::model::ranges::{self, Companion, RangeContext, Ranges};
 use crate::model::size::Sym;
 
 impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
@@ -51,7 +51,7 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         facts
     }
 
-    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+    fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         self.stepped_alongside(value)
     }
 
@@ -115,7 +115,7 @@ impl<'t> RangeContext<'t> for OwnGrid<'_, '_, 't> {
     fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
         RangeContext::facts_between(self.0, value, use_)
     }
-    fn companion(&self, value: Node<'t>) -> Option<Node<'t>> {
+    fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         RangeContext::companion(self.0, value)
     }
     fn block_limit(&self, axis: usize) -> Option<i128> {
@@ -233,7 +233,7 @@ impl<'t> Analyzer<'_, 't> {
     /// For the step `g += s` of a local that starts as `base + u` where `u` is a local taking
     /// the same steps `u += s` at the same places, the starting expression: `g` always equals it
     /// with `u`'s current value.
-    pub(super) fn stepped_alongside(&self, step: Node<'t>) -> Option<Node<'t>> {
+    pub(super) fn stepped_alongside(&self, step: Node<'t>) -> Option<Companion<'t>> {
         let assignment = step.up()?;
         if assignment.node_kind() != "assignment_expression"
             || operator(assignment, self.source) != "+="
@@ -267,7 +267,10 @@ impl<'t> Analyzer<'_, 't> {
                             })
                         });
                     if same_places && appears_added(start_node, node, self.source) {
-                        companion = Some(start);
+                        companion = Some(Companion {
+                            expression: start,
+                            stepped: other.to_string(),
+                        });
                     }
                 }
             }

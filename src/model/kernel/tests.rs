@@ -417,3 +417,47 @@ fn an_address_kept_in_a_local_pointer_is_no_access_but_its_uses_are() {
         ]
     );
 }
+
+#[test]
+fn a_test_conjoined_to_a_flag_on_every_path_holds_where_the_flag_does() {
+    let source = "__global__ void scales(const float* amax, float* out, int cols, int mode) {
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    bool write = threadIdx.y == 0;
+    write &= (col < cols);
+    if (write) out[col] = amax[0];
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(5, "bounded"), (5, "not a thread index")]
+    );
+    let and = source.replace("write &= (col < cols);", "write = write && col < cols;");
+    assert_eq!(statuses(&and), [(5, "bounded"), (5, "not a thread index")]);
+    // conjoined on one path only: where the flag holds, the test may not have run
+    let some_paths = source.replace("write &= (col < cols);", "if (mode) write &= (col < cols);");
+    assert_eq!(
+        statuses(&some_paths),
+        [(5, "not a thread index"), (5, "unguarded")]
+    );
+}
+
+#[test]
+fn an_index_equal_to_a_tested_local_stepped_in_lockstep_is_bounded_by_its_test() {
+    let source = "__global__ void rows(float* out, int rows) {
+    int in_tile = threadIdx.x / 8;
+    int row = blockIdx.x * 128 + in_tile;
+    for (int it = 0; it < 4; ++it) {
+        if (row < rows) {
+            int at = blockIdx.x * 128 + in_tile;
+            out[at] = 1.0f;
+        }
+        in_tile += 32;
+        row += 32;
+    }
+}
+";
+    assert_eq!(statuses(source), [(7, "bounded")]);
+    // stepped by different amounts: the row written runs ahead of the row tested
+    let apart = source.replace("in_tile += 32;", "in_tile += 64;");
+    assert_eq!(statuses(&apart), [(7, "unguarded")]);
+}

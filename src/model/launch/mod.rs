@@ -661,15 +661,20 @@ fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     }
 }
 
-/// The kernel a launch names: `k`, `k<T>`, `ns::k`.
+/// The kernel a launch names: `k`, `k<T>`, `ns::k`, `outer::inner::k<T>`.
 pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
-    match function.node_kind() {
-        "template_function" | "qualified_identifier" => function
-            .field("name")
-            .map(|n| text(n, source))
-            .unwrap_or(""),
-        _ => text(function, source),
+    let mut name = function;
+    // each `::` level nests one qualified_identifier; a name is at most a few levels deep
+    for _ in 0..16 {
+        match name.node_kind() {
+            "template_function" | "qualified_identifier" => match name.field("name") {
+                Some(inner) => name = inner,
+                None => return "",
+            },
+            _ => return text(name, source),
+        }
     }
+    ""
 }
 
 fn launch_site<'t>(

@@ -178,6 +178,21 @@ fn a_launch_through_a_function_pointer_launches_each_kernel_assigned_to_it() {
 }
 
 #[test]
+fn a_launch_names_its_kernel_through_every_namespace_level() {
+    for (launch, kernel) in [
+        ("k<<<n / 32, 32>>>(o, n);", "k"),
+        ("ns::k<<<n / 32, 32>>>(o, n);", "k"),
+        ("outer::inner::k<<<n / 32, 32>>>(o, n);", "k"),
+        ("outer::inner::k<float, 4><<<n / 32, 32>>>(o, n);", "k"),
+        ("::k<<<n / 32, 32>>>(o, n);", "k"),
+    ] {
+        let found = sites(&format!("void f(float* o, int n) {{ {launch} }}"));
+        let kernels: Vec<&str> = found.iter().map(|s| s.kernel.as_str()).collect();
+        assert_eq!(kernels, [kernel], "{launch}");
+    }
+}
+
+#[test]
 fn each_launch_sees_the_grid_assigned_last_on_its_path() {
     let source = "void f(float* p, int n, bool wide) {
         dim3 threads, blocks;

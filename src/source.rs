@@ -274,12 +274,147 @@ impl HeaderDefines {
             }
         }
         header.unknown = view.unsettled_defines.clone();
+        // `constexpr uint32_t THREADS_PER_WARP = 32;`: an includer reads the name as that number
+        // as it reads an object-like macro
+        for (name, body) in file_scope_integer_constants(&view.text) {
+            match header.values.get(&name) {
+                Some(known) if *known != body => {
+                    header.unknown.insert(name);
+                }
+                Some(_) => {}
+                None => {
+                    header.values.insert(name, body);
+                }
+            }
+        }
         header
     }
 
     fn defines_name(&self, name: &str) -> bool {
         self.names.contains(name)
     }
+}
+
+/// Integer types a file-scope constant is declared with (`constexpr size_t kTile = 128;`).
+const INTEGER_TYPES: &[&str] = &[
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "char",
+    "size_t",
+    "std::size_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "std::int32_t",
+    "std::int64_t",
+    "std::uint32_t",
+    "std::uint64_t",
+    "index_t",
+];
+
+/// The integer constants a text declares at file or namespace scope, one per line
+/// (`constexpr int kWarps = 8;`, `static const unsigned TILE(16);`), with their initialisers. A
+/// name declared twice with different initialisers, or inside a class, function or enum, is
+/// left out.
+pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut twice: HashSet<String> = HashSet::new();
+    // per open brace: whether it opened a namespace (or an `extern "C"` block)
+    let mut scopes: Vec<bool> = Vec::new();
+    let mut in_block_comment = false;
+    for line in text.lines() {
+        let mut code = line;
+        if in_block_comment {
+            match code.find("*/") {
+                Some(end) => code = &code[end + 2..],
+                None => continue,
+            }
+        }
+        let code = code.split("//").next().unwrap_or("");
+        let (code, opens_comment) = match code.find("/*") {
+            Some(start) if !code[start..].contains("*/") => (&code[..start], true),
+            _ => (code, false),
+        };
+        let trimmed = code.trim();
+        if scopes.iter().all(|namespace| *namespace) {
+            if let Some((name, body)) = integer_constant_declaration(trimmed) {
+                match found.iter().position(|(known, _)| *known == name) {
+                    Some(at) if found[at].1 != body => {
+                        twice.insert(name);
+                    }
+                    Some(_) => {}
+                    None => found.push((name, body)),
+                }
+            }
+        }
+        let opens_namespace =
+            trimmed.starts_with("namespace") || trimmed.starts_with("extern \"C\"");
+        for c in code.chars() {
+            match c {
+                '{' => scopes.push(opens_namespace && scopes.len() < 64),
+                '}' => {
+                    scopes.pop();
+                }
+                _ => {}
+            }
+        }
+        in_block_comment = opens_comment;
+    }
+    found.retain(|(name, _)| !twice.contains(name));
+    found
+}
+
+/// `[static|inline] (constexpr|const) TYPE NAME = VALUE;` (or `NAME(VALUE)`, `NAME{VALUE}`) with
+/// an integer type: the name and the value's text.
+fn integer_constant_declaration(line: &str) -> Option<(String, String)> {
+    let statement = line.strip_suffix(';')?.trim();
+    let mut rest = statement;
+    for qualifier in ["static ", "inline "] {
+        rest = rest.strip_prefix(qualifier).unwrap_or(rest).trim_start();
+    }
+    let mut constant = false;
+    for qualifier in ["constexpr ", "const "] {
+        if let Some(after) = rest.strip_prefix(qualifier) {
+            rest = after.trim_start();
+            constant = true;
+        }
+    }
+    if !constant {
+        return None;
+    }
+    let (declarator, value) = match rest.split_once('=') {
+        Some((declarator, value)) => (declarator.trim(), value.trim()),
+        None => {
+            let open = rest.find(['(', '{'])?;
+            let inner = rest[open + 1..].strip_suffix([')', '}'])?;
+            (rest[..open].trim(), inner.trim())
+        }
+    };
+    let (type_text, name) = declarator.rsplit_once(char::is_whitespace)?;
+    let type_words: Vec<&str> = type_text
+        .split_whitespace()
+        .filter(|w| *w != "const")
+        .collect();
+    if type_words.is_empty() || !type_words.iter().all(|w| INTEGER_TYPES.contains(w)) {
+        return None;
+    }
+    let is_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name || value.is_empty() || value.contains(['{', '}', '"']) {
+        return None;
+    }
+    Some((name.to_string(), normalized(value)))
 }
 
 /// The macros of `defines` whose bodies are integer constant expressions over numbers and other
@@ -2176,6 +2311,42 @@ mod tests {
         // the file's own define that agrees with the header's
         let view = preprocess("#define BLOCK 128\n", &[]).with_included(&[&b], &[]);
         assert_eq!(view.define("BLOCK"), Some("128"));
+    }
+
+    #[test]
+    fn typed_constants_of_a_header_namespace_are_read_like_its_macros() {
+        let header = "#pragma once
+namespace tiles {
+constexpr uint32_t WARP = 32;  // lanes
+static constexpr int kWarps(8);
+const size_t kThreads = WARP * kWarps;
+constexpr float kScale = 0.5f;
+struct Wide { static constexpr int kWarps = 16; };
+void f() { const int local = 3; }
+/* constexpr int kCommented = 1; */
+enum { kEnum = 4 };
+}
+constexpr int kTwice = 1;
+constexpr int kTwice = 2;
+";
+        let found = file_scope_integer_constants(header);
+        assert_eq!(
+            found,
+            [
+                ("WARP".to_string(), "32".to_string()),
+                ("kWarps".to_string(), "8".to_string()),
+                ("kThreads".to_string(), "WARP * kWarps".to_string()),
+            ]
+        );
+        let read = HeaderDefines::of(header, &[]);
+        let view = preprocess("int x;\n", &[]).with_included(&[&read], &[]);
+        assert_eq!(view.define("WARP"), Some("32"));
+        assert_eq!(
+            view.integer_defines.get("kThreads").map(String::as_str),
+            Some("256")
+        );
+        assert_eq!(view.define("kScale"), None);
+        assert_eq!(view.define("local"), None);
     }
 
     #[test]

@@ -388,8 +388,14 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
     if analyzer.launch_bound.is_none() {
         // `__launch_bounds__(kThreads)` with a constant of the file
         analyzer.launch_bound = ranges::declared_launch_bound_name(function, model.source)
-            .and_then(|name| model.shared_scope().named_constant(name))
-            .map(i128::from)
+            .and_then(|name| {
+                model
+                    .shared_scope()
+                    .named_constant(name)
+                    .map(i128::from)
+                    // `constexpr size_t kThreads = kWarps * kWarpSize;`: an expression of others
+                    .or_else(|| analyzer.file_constants(model)?.value(name, model))
+            })
             .filter(|v| *v > 0);
     }
     analyzer.out.launches = model.launches_of(function);

@@ -164,11 +164,7 @@ impl<'t> Analyzer<'_, 't> {
             return false;
         };
         // the names the index is written in that the file gives values
-        let constants = self.file_constants.get_or_init(|| {
-            self.model.map(|model| {
-                crate::model::launch::FileConstants::of(self.function.body, model.source)
-            })
-        });
+        let constants = self.model.and_then(|model| self.file_constants(model));
         let Some(top) = top.substitute(&|atom| {
             let value = match (constants, self.model) {
                 (Some(constants), Some(model)) if !atom.contains('.') => {
@@ -224,6 +220,21 @@ impl<'t> Analyzer<'_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
+    /// The constants of the kernel's file, read once.
+    pub(super) fn file_constants(
+        &self,
+        model: &crate::model::Model<'t>,
+    ) -> Option<&crate::model::launch::FileConstants<'t>> {
+        self.file_constants
+            .get_or_init(|| {
+                Some(crate::model::launch::FileConstants::of(
+                    self.function.body,
+                    model.source,
+                ))
+            })
+            .as_ref()
+    }
+
     /// Whether the value range of `node` under `comparisons` stays inside the sizes the kernel
     /// is given and the block's shape.
     pub(super) fn range_bounded(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {

@@ -102,6 +102,18 @@ pub trait Flags<'t> {
     fn setting_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
         None
     }
+    /// `flag_value` for the flag read at `read`: a kernel may declare flags of one name in
+    /// several scopes, and the values a test reads may change elsewhere than between the flag's
+    /// definition and this read.
+    fn flag_value_at(&self, name: &str, read: Node<'t>) -> Option<Node<'t>> {
+        let _ = read;
+        self.flag_value(name)
+    }
+    /// `clearing_tests` for the flag read at `read` (see `flag_value_at`).
+    fn clearing_tests_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Condition<'t>>> {
+        let _ = read;
+        self.clearing_tests(name)
+    }
     /// For a flag holding a test of a local that changes later (`bool ok = i < n; ... i = i *
     /// s;`), the same test of the copies taken before it changed (`int out = i;` with `i`'s value
     /// the flag tested): `out < n`.
@@ -279,9 +291,11 @@ impl<'t> Splitter<'_, 't> {
                     flags: self.flags,
                     hops: self.hops + 1,
                 };
-                if let Some(value) = self.flags.flag_value(name) {
+                if let Some(value) = self.flags.flag_value_at(name, node) {
                     deeper.split(value, holds, value, out, disjunctions, depth + 1);
-                } else if let (true, Some(tests)) = (holds, self.flags.clearing_tests(name)) {
+                } else if let (true, Some(tests)) =
+                    (holds, self.flags.clearing_tests_at(name, node))
+                {
                     for test in tests {
                         deeper.split(
                             test.node,
@@ -389,10 +403,10 @@ fn is_comparison_within<'t>(
         // a flag holding a comparison
         "identifier" if hops < MAX_FLAG_HOPS => {
             let name = syntax::text(node, source);
-            match flags.flag_value(name) {
+            match flags.flag_value_at(name, node) {
                 Some(value) => is_comparison_within(value, source, flags, hops + 1, depth + 1),
                 None => flags
-                    .clearing_tests(name)
+                    .clearing_tests_at(name, node)
                     .map(|tests| tests.into_iter().map(|t| t.node).collect())
                     .or_else(|| flags.setting_tests(name))
                     .is_some_and(|tests: Vec<Node<'t>>| {

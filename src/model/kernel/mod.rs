@@ -340,6 +340,9 @@ struct Analyzer<'a, 't> {
     extern_shared: HashMap<String, dynamic_shared::ExternArray<'t>>,
     definitions: HashMap<String, Vec<Node<'t>>>,
     declarations: HashMap<String, Node<'t>>,
+    /// Every declarator of each name, where `declarations` keeps the first: kernels declare
+    /// locals of one name in several scopes.
+    all_declarations: HashMap<String, Vec<Node<'t>>>,
     deps: HashMap<String, Deps>,
     groups: HashMap<String, GroupKind>,
     /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
@@ -432,6 +435,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             extern_shared: HashMap::default(),
             definitions: HashMap::default(),
             declarations: HashMap::default(),
+            all_declarations: HashMap::default(),
             deps: HashMap::default(),
             groups: HashMap::default(),
             stride_variables: Default::default(),
@@ -517,14 +521,69 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     }
 
     fn clearing_tests(&self, name: &str) -> Option<Vec<Condition<'t>>> {
+        let declarator = self.declarations.get(name)?;
+        let values = self.definitions.get(name)?;
+        self.clearing_tests_of(name, *declarator, values, &|test| {
+            self.reads_settled_values(test)
+        })
+    }
+
+    fn flag_value_at(&self, name: &str, read: Node<'t>) -> Option<Node<'t>> {
+        if let Some(value) = guards::Flags::flag_value(self, name) {
+            return Some(value);
+        }
+        let (declarator, values) = self.scoped_flag(name, read)?;
+        let [value] = values.as_slice() else {
+            return None;
+        };
+        (declarator.start_byte() <= value.start_byte()
+            && value.end_byte() <= declarator.end_byte()
+            && (self.reads_settled_values(*value)
+                || self.unchanged_until_read(*value, declarator, read)))
+        .then_some(*value)
+    }
+
+    fn clearing_tests_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Condition<'t>>> {
+        // the tests whose values hold still until this read: at least those settled everywhere
+        match self.scoped_flag(name, read) {
+            Some((declarator, values)) => {
+                self.clearing_tests_of(name, declarator, &values, &|test| {
+                    self.reads_settled_values(test)
+                        || self.unchanged_until_read(test, declarator, read)
+                })
+            }
+            None => guards::Flags::clearing_tests(self, name),
+        }
+    }
+
+    fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
+        self.set_under(name)
+    }
+
+    fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        let mut found = self.copies_tested(name, holds);
+        found.extend(self.tests_of_earlier_values(name, holds));
+        found
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// What holds where the flag `name`, declared by `declarator` with the definitions
+    /// `values`, still does (see `Flags::clearing_tests`); `settled` says of a test whether the
+    /// values it reads are still those the flag saw.
+    fn clearing_tests_of(
+        &self,
+        name: &str,
+        declarator: Node<'t>,
+        values: &[Node<'t>],
+        settled: &dyn Fn(Node<'t>) -> bool,
+    ) -> Option<Vec<Condition<'t>>> {
         if self.function.parameter(name).is_some()
             || self.updated.contains(name)
             || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
         {
             return None;
         }
-        let declarator = self.declarations.get(name)?;
-        let values = self.definitions.get(name)?;
         let mut tests = Vec::new();
         let mut declared = false;
         let mut cleared = false;
@@ -554,7 +613,7 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
             }
             // `valid &= x < w;`, `valid = valid && x < w;` on every path from the declaration:
             // where the flag holds, the test held
-            if runs_whenever_declared(*value, *declarator) {
+            if runs_whenever_declared(*value, declarator) {
                 tests.extend(
                     conjoined_test(*value, name, self.source)
                         .map(|node| Condition { node, holds: true }),
@@ -563,22 +622,96 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         }
         // a test of values that change later says nothing where the flag is read; leaving it
         // out only leaves the flag saying less
-        tests.retain(|test| self.reads_settled_values(test.node));
+        tests.retain(|test| settled(test.node));
         (declared && cleared && !tests.is_empty()).then_some(tests)
     }
 
-    fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
-        self.set_under(name)
+    /// The declaration of the flag `name` that the read `read` sees (the innermost one around
+    /// it, above it), with the definitions of `name` inside its scope; None when another
+    /// declaration of the name inside that scope could shadow it.
+    fn scoped_flag(&self, name: &str, read: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+        if self.function.parameter(name).is_some()
+            || self.updated.contains(name)
+            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+        {
+            return None;
+        }
+        let declarators = self.all_declarations.get(name)?;
+        let inside = |outer: Node<'t>, inner: Node<'t>| {
+            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+        };
+        let (declarator, scope) = declarators
+            .iter()
+            .filter_map(|d| Some((*d, declaration_scope(*d)?)))
+            .filter(|(d, scope)| inside(*scope, read) && d.end_byte() <= read.start_byte())
+            .max_by_key(|(d, _)| d.start_byte())?;
+        if declarators
+            .iter()
+            .any(|other| other.id() != declarator.id() && inside(scope, *other))
+        {
+            return None;
+        }
+        let values = self
+            .definitions
+            .get(name)?
+            .iter()
+            .filter(|v| inside(scope, **v))
+            .copied()
+            .collect();
+        Some((declarator, values))
     }
 
-    fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
-        let mut found = self.copies_tested(name, holds);
-        found.extend(self.tests_of_earlier_values(name, holds));
-        found
+    /// Whether no local that `expression` (a flag's value or test) reads can change between the
+    /// flag's declaration `declarator` and the read `read`: none of its definitions or steps
+    /// lies between the two, and none sits in a loop around the read that does not declare the
+    /// flag anew on each trip.
+    fn unchanged_until_read(
+        &self,
+        expression: Node<'t>,
+        declarator: Node<'t>,
+        read: Node<'t>,
+    ) -> bool {
+        let mut unchanged = true;
+        syntax::walk_iterative(expression, |node| {
+            if node.node_kind() == "identifier" {
+                let input = self.text(node);
+                unchanged &= !self.stride_variables.contains(input)
+                    && self
+                        .definitions
+                        .get(input)
+                        .into_iter()
+                        .chain(self.steps.get(input))
+                        .flatten()
+                        .all(|change| self.change_misses_read(*change, declarator, read));
+            }
+            unchanged && node.node_kind() != "lambda_expression"
+        });
+        unchanged
     }
-}
 
-impl<'t> Analyzer<'_, 't> {
+    fn change_misses_read(&self, change: Node<'t>, declarator: Node<'t>, read: Node<'t>) -> bool {
+        if declarator.end_byte() <= change.start_byte() && change.start_byte() < facts_end(read) {
+            return false;
+        }
+        let contains = |outer: Node<'t>, inner: Node<'t>| {
+            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+        };
+        let mut node = change;
+        while let Some(parent) = node.up() {
+            match parent.node_kind() {
+                "function_definition" | "lambda_expression" => break,
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+                    if contains(parent, read) && !contains(parent, declarator) =>
+                {
+                    return false;
+                }
+                _ => {}
+            }
+            node = parent;
+        }
+        true
+    }
+
     /// `if (c) { flag = true; ... }`, the only `true` the local `name` is given (every other
     /// value `false`): the conjuncts of `c` that read values never changed afterwards.
     fn set_under(&self, name: &str) -> Option<Vec<Node<'t>>> {
@@ -895,6 +1028,48 @@ fn runs_whenever_declared(value: Node, declarator: Node) -> bool {
         node = parent;
     }
     false
+}
+
+/// Where the facts a test read at `read` gives stop being used: the end of the `if` whose
+/// condition holds it, when neither branch leaves early; else the end of the block around it.
+fn facts_end(read: Node) -> usize {
+    let mut node = read;
+    while let Some(parent) = node.up() {
+        match parent.node_kind() {
+            "if_statement" => {
+                let in_condition = parent.field("condition").is_some_and(|c| {
+                    c.start_byte() <= read.start_byte() && read.end_byte() <= c.end_byte()
+                });
+                if in_condition && !leaves_early(parent) {
+                    return parent.end_byte();
+                }
+            }
+            "compound_statement" | "function_definition" | "lambda_expression" => {
+                return parent.end_byte();
+            }
+            _ => {}
+        }
+        node = parent;
+    }
+    node.end_byte()
+}
+
+/// Whether a statement holds a `return`, `break`, `continue` or `goto`.
+fn leaves_early(statement: Node) -> bool {
+    let mut leaves = false;
+    syntax::walk_iterative(statement, |node| {
+        leaves |= matches!(
+            node.node_kind(),
+            "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
+        );
+        !leaves && node.node_kind() != "lambda_expression"
+    });
+    leaves
+}
+
+/// The block (or loop header) a local declared by `declarator` is visible in.
+fn declaration_scope(declarator: Node) -> Option<Node> {
+    declarator.up()?.up()
 }
 
 /// The test a clearing store conjoins to the flag `name`: `c` in `name &= c` and in

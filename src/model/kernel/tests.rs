@@ -461,3 +461,44 @@ fn an_index_equal_to_a_tested_local_stepped_in_lockstep_is_bounded_by_its_test()
     let apart = source.replace("in_tile += 32;", "in_tile += 64;");
     assert_eq!(statuses(&apart), [(7, "unguarded")]);
 }
+
+#[test]
+fn a_flag_is_read_through_the_declaration_in_scope_and_the_values_it_saw() {
+    // two flags of one name in sibling blocks, each declared in a loop whose row steps after
+    // the flag's `if`
+    let source = "__global__ void scales(float* p, float* q, int rows, int cols) {
+    int r = blockIdx.y * 128 + threadIdx.x / 8;
+    for (int it = 0; it < 4; ++it) {
+        bool write = threadIdx.x % 8 == 0;
+        write &= (r < rows);
+        if (write) p[r] = 1.0f;
+        r += 32;
+    }
+    {
+        int c = blockIdx.x * blockDim.x + threadIdx.x;
+        bool write = threadIdx.y == 0;
+        write &= (c < cols);
+        if (write) q[c] = 1.0f;
+    }
+}
+";
+    assert_eq!(statuses(source), [(6, "bounded"), (13, "bounded")]);
+    // stepped inside the branch the flag guards: the access sees another row
+    let inside = source.replace(
+        "if (write) p[r] = 1.0f;\n        r += 32;",
+        "if (write) { r += 32; p[r] = 1.0f; }",
+    );
+    assert_eq!(statuses(&inside), [(6, "unguarded"), (12, "bounded")]);
+    // declared before the loop: a later trip reads the flag after the row moved on
+    let outside = "__global__ void scales(float* p, int rows) {
+    int r = blockIdx.y * 128 + threadIdx.x / 8;
+    bool write = threadIdx.x % 8 == 0;
+    write &= (r < rows);
+    for (int it = 0; it < 4; ++it) {
+        if (write) p[r] = 1.0f;
+        r += 32;
+    }
+}
+";
+    assert_eq!(statuses(outside), [(6, "unguarded")]);
+}

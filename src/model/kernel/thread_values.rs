@@ -83,6 +83,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && declared_outside_loop_headers.contains(name.as_str()))
             });
             self.declarations.entry(name.clone()).or_insert(declarator);
+            let same_name = self.all_declarations.entry(name.clone()).or_default();
+            if !same_name.iter().any(|d| d.id() == declarator.id()) {
+                same_name.push(declarator);
+            }
             if type_text.contains("grid_group") {
                 self.groups.insert(name.clone(), GroupKind::Grid);
             } else if type_text.contains("thread_block") && !type_text.contains("tile") {

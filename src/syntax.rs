@@ -340,6 +340,37 @@ pub fn is_functional_cast(node: Node, source: &str) -> bool {
     }
 }
 
+/// Whether `node` is an `if constexpr`: a branch the compiler keeps or drops per instantiation.
+pub fn is_if_constexpr(node: Node) -> bool {
+    node.node_kind() == "if_statement"
+        && (0..node.child_count().min(3))
+            .filter_map(|i| node.child(i as _))
+            .any(|c| c.kind() == "constexpr")
+}
+
+/// The statement a block inside `if constexpr (...) { ... }` (no `else`) belongs to for the
+/// instantiations that keep it: the block around that `if`; any other node as it is. A guard or
+/// step written there is the one those instantiations run, and the others are chosen by the
+/// host for sizes that need none (`if constexpr (!kAligned) { ok &= row < rows; }`).
+pub fn through_constexpr_branch(node: Node) -> Node {
+    let mut node = node;
+    for _ in 0..8 {
+        let Some(branch) = node.up() else { break };
+        if node.node_kind() != "compound_statement"
+            || !is_if_constexpr(branch)
+            || branch.field("alternative").is_some()
+            || branch.field("consequence").map(|c| c.id()) != Some(node.id())
+        {
+            break;
+        }
+        match branch.up() {
+            Some(outer) if outer.node_kind() == "compound_statement" => node = outer,
+            _ => break,
+        }
+    }
+    node
+}
+
 /// The operator token of a binary, assignment, unary or update expression.
 pub fn operator<'a>(node: Node, source: &'a str) -> &'a str {
     node.field("operator")

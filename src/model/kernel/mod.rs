@@ -1016,13 +1016,19 @@ fn runs_whenever_declared(value: Node, declarator: Node) -> bool {
         if parent.id() == scope.id() {
             return true;
         }
-        if !matches!(
-            parent.node_kind(),
-            "assignment_expression"
-                | "parenthesized_expression"
-                | "expression_statement"
-                | "compound_statement"
-        ) {
+        // `if constexpr (!kAligned) { ok &= ...; }`: run by every instantiation that keeps it
+        let kept_branch = syntax::is_if_constexpr(parent)
+            && parent.field("alternative").is_none()
+            && parent.field("consequence").map(|c| c.id()) == Some(node.id());
+        if !kept_branch
+            && !matches!(
+                parent.node_kind(),
+                "assignment_expression"
+                    | "parenthesized_expression"
+                    | "expression_statement"
+                    | "compound_statement"
+            )
+        {
             return false;
         }
         node = parent;

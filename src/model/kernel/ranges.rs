@@ -253,7 +253,7 @@ impl<'t> Analyzer<'_, 't> {
         }
         let target = strip(assignment.field("left")?, self.source);
         let name = self.text(target);
-        let (start, steps) = self.start_and_steps(name, target)?;
+        let (start, steps, lifetime_end) = self.start_and_steps(name, target)?;
         let step_text = normalized(step, self.source);
         if steps
             .iter()
@@ -269,7 +269,7 @@ impl<'t> Analyzer<'_, 't> {
             }
             if node.node_kind() == "identifier" && self.text(node) != name {
                 let other = self.text(node);
-                if let Some(other_steps) = self.steps_between(other, start, &steps) {
+                if let Some(other_steps) = self.steps_between(other, start, &steps, lifetime_end) {
                     let same_places = other_steps.len() == steps.len()
                         && steps.iter().all(|mine| {
                             other_steps.iter().any(|theirs| {
@@ -293,13 +293,16 @@ impl<'t> Analyzer<'_, 't> {
         companion
     }
 
-    /// The `+=` steps of `name`, when nothing else assigns it from `start` to the last of
-    /// `until`.
+    /// The `+=` steps of `name` from `start` to `lifetime_end` (where the local stepped with it
+    /// is defined anew), when nothing else assigns it from `start` to the last of `until`.
+    /// Steps outside that stretch belong to another lifetime of a local of the same name (a
+    /// sibling block declaring its own).
     fn steps_between(
         &self,
         name: &str,
         start: Node<'t>,
         until: &[Node<'t>],
+        lifetime_end: usize,
     ) -> Option<Vec<Node<'t>>> {
         if self.steps.contains_key(name) {
             return None;
@@ -315,7 +318,9 @@ impl<'t> Analyzer<'_, 't> {
                 if !plus {
                     return None;
                 }
-                steps.push(*value);
+                if value.start_byte() >= from && value.start_byte() < lifetime_end {
+                    steps.push(*value);
+                }
             } else if value.end_byte() > from && value.start_byte() < to {
                 return None;
             }
@@ -327,7 +332,12 @@ impl<'t> Analyzer<'_, 't> {
     /// steps (`+=` right-hand sides) it takes before the local is defined again: a local set
     /// again after its loop (`group_index = i * blockDim.x + id` in a later loop) keeps its
     /// first start for the steps of the first loop.
-    fn start_and_steps(&self, name: &str, target: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+    /// Also where that run of steps ends: the start of the next plain definition, if any.
+    fn start_and_steps(
+        &self,
+        name: &str,
+        target: Node<'t>,
+    ) -> Option<(Node<'t>, Vec<Node<'t>>, usize)> {
         if self.steps.contains_key(name) {
             return None;
         }
@@ -360,7 +370,7 @@ impl<'t> Analyzer<'_, 't> {
             }
             steps.push(*value);
         }
-        Some((start, steps)).filter(|(_, steps)| !steps.is_empty())
+        Some((start, steps, until)).filter(|(_, steps, _)| !steps.is_empty())
     }
 }
 
@@ -368,7 +378,7 @@ impl<'t> Analyzer<'_, 't> {
 fn step_container(step: Node) -> Option<usize> {
     std::iter::successors(step.up(), |n| n.up())
         .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))
-        .map(|n| n.id())
+        .map(|n| syntax::through_constexpr_branch(n).id())
 }
 
 /// Whether `part` is added (not subtracted, multiplied or divided) into `sum`.

@@ -502,3 +502,38 @@ fn a_flag_is_read_through_the_declaration_in_scope_and_the_values_it_saw() {
 ";
     assert_eq!(statuses(outside), [(6, "unguarded")]);
 }
+
+#[test]
+fn a_guard_in_a_kept_constexpr_branch_and_steps_of_sibling_blocks_hold() {
+    // each pass declares its own `row` and `tile_row`, stepped together; the unaligned
+    // instantiation conjoins the row test to the flag in an `if constexpr` branch
+    let pass = "    {
+        int tile_row = threadIdx.x / 8;
+        int row = blockIdx.x * 128 + tile_row;
+        for (int it = 0; it < 4; ++it) {
+            bool write = threadIdx.x % 8 == 0;
+            if constexpr (!kAligned) {
+                write &= (row < rows);
+            }
+            if (write) {
+                int at = blockIdx.x * 128 + tile_row;
+                out[at] = 1.0f;
+            }
+            tile_row += 32;
+            if constexpr (!kAligned) {
+                row += 32;
+            }
+        }
+    }
+";
+    let source = format!(
+        "template <bool kAligned>\n__global__ void scales(float* out, int rows) {{\n{pass}{pass}}}\n"
+    );
+    assert_eq!(statuses(&source), [(13, "bounded"), (31, "bounded")]);
+    // with an `else`, the instantiations that take it run no test
+    let with_else = source.replace(
+        "                write &= (row < rows);\n            }\n            if (write)",
+        "                write &= (row < rows);\n            } else {\n                write = true;\n            }\n            if (write)",
+    );
+    assert_eq!(statuses(&with_else), [(15, "unguarded"), (35, "unguarded")]);
+}

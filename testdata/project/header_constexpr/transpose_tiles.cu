@@ -2,7 +2,7 @@
 // is `blockIdx.x` whichever warp it is in, so the early exit past the last tile is taken by whole
 // blocks, and every thread of a block that stays reaches the barrier. The warp size and the warps
 // per tile are constants of the included header. `transpose_half_tiles` runs two tiles per block,
-// so the exit splits the last block.
+// so the exit splits the last block when the count of tiles is odd.
 #include <cuda_runtime.h>
 #include "tiling.cuh"
 
@@ -34,4 +34,10 @@ __global__ void __launch_bounds__(2 * kThreadsPerTile)
   tile[threadIdx.x] = in[tile_id * kThreadsPerTile + threadIdx.x % kThreadsPerTile];
   __syncthreads(); // expect: divergent-barrier
   out[tile_id * kThreadsPerTile + threadIdx.x % kThreadsPerTile] = tile[2 * kThreadsPerTile - 1 - threadIdx.x];
+}
+
+cudaError_t transpose_all(const float* in, float* out, size_t num_tiles, cudaStream_t stream) {
+  transpose_tiles<<<num_tiles, kThreadsPerTile, 0, stream>>>(in, out, num_tiles);
+  transpose_half_tiles<<<(num_tiles + 1) / 2, 2 * kThreadsPerTile, 0, stream>>>(in, out, num_tiles);
+  return cudaGetLastError();
 }

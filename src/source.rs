@@ -295,31 +295,6 @@ impl HeaderDefines {
     }
 }
 
-/// Integer types a file-scope constant is declared with (`constexpr size_t kTile = 128;`).
-const INTEGER_TYPES: &[&str] = &[
-    "int",
-    "unsigned",
-    "signed",
-    "long",
-    "short",
-    "char",
-    "size_t",
-    "std::size_t",
-    "int8_t",
-    "int16_t",
-    "int32_t",
-    "int64_t",
-    "uint8_t",
-    "uint16_t",
-    "uint32_t",
-    "uint64_t",
-    "std::int32_t",
-    "std::int64_t",
-    "std::uint32_t",
-    "std::uint64_t",
-    "index_t",
-];
-
 /// The integer constants a text declares at file or namespace scope, one per line
 /// (`constexpr int kWarps = 8;`, `static const unsigned TILE(16);`), with their initialisers. A
 /// name declared twice with different initialisers, or inside a class, function or enum, is
@@ -399,11 +374,7 @@ fn integer_constant_declaration(line: &str) -> Option<(String, String)> {
         }
     };
     let (type_text, name) = declarator.rsplit_once(char::is_whitespace)?;
-    let type_words: Vec<&str> = type_text
-        .split_whitespace()
-        .filter(|w| *w != "const")
-        .collect();
-    if type_words.is_empty() || !type_words.iter().all(|w| INTEGER_TYPES.contains(w)) {
+    if !crate::model::shared_memory::is_integer_type(type_text.trim_start_matches("std::")) {
         return None;
     }
     let is_name = name

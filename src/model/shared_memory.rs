@@ -4357,7 +4357,8 @@ fn is_block_barrier(call: Node, source: &str) -> bool {
     )
 }
 
-fn is_integer_type(type_text: &str) -> bool {
+/// Whether a declared type is an integer type (`const unsigned`, `long long`, `uint32_t`).
+pub(crate) fn is_integer_type(type_text: &str) -> bool {
     let mut signedness = false;
     let mut words = type_text.split_whitespace().filter(|word| match *word {
         "const" => false,

@@ -38,6 +38,6 @@ __global__ void __launch_bounds__(2 * kThreadsPerTile)
 
 cudaError_t transpose_all(const float* in, float* out, size_t num_tiles, cudaStream_t stream) {
   transpose_tiles<<<num_tiles, kThreadsPerTile, 0, stream>>>(in, out, num_tiles);
-  transpose_half_tiles<<<(num_tiles + 1) / 2, 2 * kThreadsPerTile, 0, stream>>>(in, out, num_tiles);
+  transpose_half_tiles<<<(num_tiles + 1) / 2, 512, 0, stream>>>(in, out, num_tiles);
   return cudaGetLastError();
 }

@@ -221,6 +221,12 @@ pub trait RangeContext<'t> {
         let _ = value;
         None
     }
+    /// The value of an integer constant expression (`kTileDim`, `kVecOut / kVecSmem`, `128`),
+    /// for the coefficients of linear forms.
+    fn constant(&self, node: Node<'t>) -> Option<i128> {
+        let _ = node;
+        None
+    }
     /// The number of blocks on `axis` in terms of the kernel's own values, when every launch in
     /// sight gives it so (`dim3 grid(b, s * h)` passing `s` and `h`); None leaves `gridDim`.
     fn grid_dim(&self, axis: usize) -> Option<Sym> {
@@ -1403,6 +1409,9 @@ impl<'t> RangeContext<'t> for KeepLocal<'_, 't> {
     fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         self.context.companion(value)
     }
+    fn constant(&self, node: Node<'t>) -> Option<i128> {
+        self.context.constant(node)
+    }
 }
 
 /// A sum `constant + Σ coefficient × term`, terms keyed by their normalized text.
@@ -1467,8 +1476,12 @@ impl<'t> Linear<'t> {
                     "*" => {
                         for (k, other) in [(left, right), (right, left)] {
                             let k = strip(k, source);
-                            if k.node_kind() == "number_literal" {
-                                let k = super::size::parse_number(text(k, source))?;
+                            let value = match k.node_kind() {
+                                "number_literal" => super::size::parse_number(text(k, source)),
+                                // `blockIdx.x * kTileDim`: a named constant is a coefficient
+                                _ => context.and_then(|c| c.constant(k)),
+                            };
+                            if let Some(k) = value {
                                 return self.add(
                                     other,
                                     factor.checked_mul(k)?,
@@ -1478,6 +1491,10 @@ impl<'t> Linear<'t> {
                                 );
                             }
                         }
+                    }
+                    // `lane / kReduce` with `kReduce` 1
+                    "/" if context.and_then(|c| c.constant(right)) == Some(1) => {
+                        return self.add(left, factor, source, context, depth + 1);
                     }
                     _ => {}
                 }

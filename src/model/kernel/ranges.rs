@@ -55,6 +55,10 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.stepped_alongside(value)
     }
 
+    fn constant(&self, node: Node<'t>) -> Option<i128> {
+        self.constant_value(node, 0).map(i128::from)
+    }
+
     fn grid_dim(&self, axis: usize) -> Option<Sym> {
         let launches = &self.out.launches;
         let first = launches.first()?;
@@ -117,6 +121,9 @@ impl<'t> RangeContext<'t> for OwnGrid<'_, '_, 't> {
     }
     fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         RangeContext::companion(self.0, value)
+    }
+    fn constant(&self, node: Node<'t>) -> Option<i128> {
+        RangeContext::constant(self.0, node)
     }
     fn block_limit(&self, axis: usize) -> Option<i128> {
         RangeContext::block_limit(self.0, axis)

@@ -537,3 +537,24 @@ fn a_guard_in_a_kept_constexpr_branch_and_steps_of_sibling_blocks_hold() {
     );
     assert_eq!(statuses(&with_else), [(15, "unguarded"), (35, "unguarded")]);
 }
+
+#[test]
+fn named_constants_are_coefficients_of_the_forms_a_test_is_solved_in() {
+    // the tested column is 16 times the scale's column: `c_g < cols` bounds `col`
+    let source = "constexpr int kTile = 128;
+constexpr int kVec = 16;
+constexpr int kOne = 1;
+__global__ void scales(float* out, int cols) {
+    const int lane = threadIdx.x % 8;
+    const int c_g = blockIdx.x * kTile + lane * kVec;
+    if (c_g < cols) {
+        const int col = blockIdx.x * (kTile / kVec) + lane / kOne;
+        out[col] = 1.0f;
+    }
+}
+";
+    assert_eq!(statuses(source), [(9, "bounded")]);
+    // a column of another block coordinate: the test says nothing of it
+    let apart = source.replace("blockIdx.x * (kTile / kVec)", "blockIdx.y * (kTile / kVec)");
+    assert_eq!(statuses(&apart), [(9, "unguarded")]);
+}

@@ -348,6 +348,19 @@ pub fn is_if_constexpr(node: Node) -> bool {
             .any(|c| c.kind() == "constexpr")
 }
 
+/// Whether `inner`'s text lies within `outer`'s.
+pub fn encloses(outer: Node, inner: Node) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+/// Whether `body` is the branch of the `if constexpr` `statement` that has no `else`: the code
+/// the instantiations keeping it run.
+pub fn is_kept_constexpr_branch(statement: Node, body: Node) -> bool {
+    is_if_constexpr(statement)
+        && statement.field("alternative").is_none()
+        && statement.field("consequence").map(|c| c.id()) == Some(body.id())
+}
+
 /// The statement a block inside `if constexpr (...) { ... }` (no `else`) belongs to for the
 /// instantiations that keep it: the block around that `if`; any other node as it is. A guard or
 /// step written there is the one those instantiations run, and the others are chosen by the
@@ -356,11 +369,7 @@ pub fn through_constexpr_branch(node: Node) -> Node {
     let mut node = node;
     for _ in 0..8 {
         let Some(branch) = node.up() else { break };
-        if node.node_kind() != "compound_statement"
-            || !is_if_constexpr(branch)
-            || branch.field("alternative").is_some()
-            || branch.field("consequence").map(|c| c.id()) != Some(node.id())
-        {
+        if node.node_kind() != "compound_statement" || !is_kept_constexpr_branch(branch, node) {
             break;
         }
         match branch.up() {

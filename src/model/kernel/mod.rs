@@ -501,10 +501,7 @@ fn normalized_text<'a>(node: Node, source: &'a str) -> Cow<'a, str> {
 /// `const bool valid = i < n;`, when neither `valid` nor `i` nor `n` is assigned again.
 impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     fn flag_value(&self, name: &str) -> Option<Node<'t>> {
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-        {
+        if !self.is_settled_local(name) {
             return None;
         }
         let [value] = self.definitions.get(name)?.as_slice() else {
@@ -536,8 +533,7 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         let [value] = values.as_slice() else {
             return None;
         };
-        (declarator.start_byte() <= value.start_byte()
-            && value.end_byte() <= declarator.end_byte()
+        (syntax::encloses(declarator, *value)
             && (self.reads_settled_values(*value)
                 || self.unchanged_until_read(*value, declarator, read)))
         .then_some(*value)
@@ -568,6 +564,14 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
+    /// Whether `name` is a local the flag reasoning may follow: no parameter, never stepped,
+    /// and not a loop variable re-initialised by an enclosing `for`.
+    fn is_settled_local(&self, name: &str) -> bool {
+        self.function.parameter(name).is_none()
+            && !self.updated.contains(name)
+            && !self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+    }
+
     /// What holds where the flag `name`, declared by `declarator` with the definitions
     /// `values`, still does (see `Flags::clearing_tests`); `settled` says of a test whether the
     /// values it reads are still those the flag saw.
@@ -578,10 +582,7 @@ impl<'t> Analyzer<'_, 't> {
         values: &[Node<'t>],
         settled: &dyn Fn(Node<'t>) -> bool,
     ) -> Option<Vec<Condition<'t>>> {
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-        {
+        if !self.is_settled_local(name) {
             return None;
         }
         let mut tests = Vec::new();
@@ -630,16 +631,11 @@ impl<'t> Analyzer<'_, 't> {
     /// it, above it), with the definitions of `name` inside its scope; None when another
     /// declaration of the name inside that scope could shadow it.
     fn scoped_flag(&self, name: &str, read: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>)> {
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-        {
+        if !self.is_settled_local(name) {
             return None;
         }
         let declarators = self.all_declarations.get(name)?;
-        let inside = |outer: Node<'t>, inner: Node<'t>| {
-            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
-        };
+        let inside = syntax::encloses;
         let (declarator, scope) = declarators
             .iter()
             .filter_map(|d| Some((*d, declaration_scope(*d)?)))
@@ -693,9 +689,7 @@ impl<'t> Analyzer<'_, 't> {
         if declarator.end_byte() <= change.start_byte() && change.start_byte() < facts_end(read) {
             return false;
         }
-        let contains = |outer: Node<'t>, inner: Node<'t>| {
-            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
-        };
+        let contains = syntax::encloses;
         let mut node = change;
         while let Some(parent) = node.up() {
             match parent.node_kind() {
@@ -715,11 +709,7 @@ impl<'t> Analyzer<'_, 't> {
     /// `if (c) { flag = true; ... }`, the only `true` the local `name` is given (every other
     /// value `false`): the conjuncts of `c` that read values never changed afterwards.
     fn set_under(&self, name: &str) -> Option<Vec<Node<'t>>> {
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-            || !self.declarations.contains_key(name)
-        {
+        if !self.is_settled_local(name) || !self.declarations.contains_key(name) {
             return None;
         }
         let mut test = None;
@@ -754,10 +744,7 @@ impl<'t> Analyzer<'_, 't> {
     /// The value a local is declared with, when that is its one definition and it is neither a
     /// parameter, updated in place, nor scoped to a loop: what it holds wherever it is read.
     fn declared_once(&self, name: &str) -> Option<Node<'t>> {
-        if self.function.parameter(name).is_some()
-            || self.updated.contains(name)
-            || self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-        {
+        if !self.is_settled_local(name) {
             return None;
         }
         let (Some([value]), Some(declarator)) = (
@@ -989,26 +976,14 @@ fn only_clears(value: Node, name: &str, source: &str) -> bool {
     {
         return false;
     }
-    let value = strip(value, source);
-    match operator(assignment, source) {
-        "=" if text(value, source) == "false" => true,
-        "&=" => true,
-        "=" => {
-            value.node_kind() == "binary_expression"
-                && operator(value, source) == "&&"
-                && [value.field("left"), value.field("right")]
-                    .into_iter()
-                    .flatten()
-                    .any(|side| text(strip(side, source), source) == name)
-        }
-        _ => false,
-    }
+    (operator(assignment, source) == "=" && text(strip(value, source), source) == "false")
+        || conjoined_test(value, name, source).is_some()
 }
 
 /// Whether the store whose value is `value` runs whenever the declaration `declarator` did: the
 /// statements between them are plain blocks, no branch or loop.
 fn runs_whenever_declared(value: Node, declarator: Node) -> bool {
-    let Some(scope) = declarator.up().and_then(|declaration| declaration.up()) else {
+    let Some(scope) = declaration_scope(declarator) else {
         return false;
     };
     let mut node = value;
@@ -1017,10 +992,7 @@ fn runs_whenever_declared(value: Node, declarator: Node) -> bool {
             return true;
         }
         // `if constexpr (!kAligned) { ok &= ...; }`: run by every instantiation that keeps it
-        let kept_branch = syntax::is_if_constexpr(parent)
-            && parent.field("alternative").is_none()
-            && parent.field("consequence").map(|c| c.id()) == Some(node.id());
-        if !kept_branch
+        if !syntax::is_kept_constexpr_branch(parent, node)
             && !matches!(
                 parent.node_kind(),
                 "assignment_expression"
@@ -1043,9 +1015,9 @@ fn facts_end(read: Node) -> usize {
     while let Some(parent) = node.up() {
         match parent.node_kind() {
             "if_statement" => {
-                let in_condition = parent.field("condition").is_some_and(|c| {
-                    c.start_byte() <= read.start_byte() && read.end_byte() <= c.end_byte()
-                });
+                let in_condition = parent
+                    .field("condition")
+                    .is_some_and(|c| syntax::encloses(c, read));
                 if in_condition && !leaves_early(parent) {
                     return parent.end_byte();
                 }

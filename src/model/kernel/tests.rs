@@ -558,3 +558,39 @@ __global__ void scales(float* out, int cols) {
     let apart = source.replace("blockIdx.x * (kTile / kVec)", "blockIdx.y * (kTile / kVec)");
     assert_eq!(statuses(&apart), [(9, "unguarded")]);
 }
+
+#[test]
+fn a_thread_axis_every_launch_makes_one_thread_deep_does_not_split_the_block() {
+    let divergent = |rows_per_block: usize| {
+        let source = format!(
+            "__global__ void wide(int size_m, const float* a, float* c) {{
+    __shared__ float s[{rows_per_block}][32];
+    int m = blockIdx.y * {rows_per_block} + threadIdx.y;
+    if (m >= size_m) return;
+    s[threadIdx.y][threadIdx.x] = a[m * 32 + threadIdx.x];
+    __syncthreads();
+    c[m * 32 + threadIdx.x] = s[threadIdx.y][31 - threadIdx.x];
+}}
+void launch(int size_m, const float* a, float* c) {{
+    dim3 block(32, {rows_per_block});
+    dim3 grid(1, (size_m + {rows_per_block} - 1) / {rows_per_block});
+    wide<<<grid, block>>>(size_m, a, c);
+}}
+"
+        );
+        crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
+            model
+                .kernel_facts()
+                .flat_map(|(_, facts)| {
+                    facts
+                        .barriers
+                        .iter()
+                        .map(|barrier| barrier.divergent_condition.is_some())
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+    };
+    assert_eq!(divergent(1), [false]);
+    assert_eq!(divergent(4), [true]);
+}

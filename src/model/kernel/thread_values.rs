@@ -310,6 +310,25 @@ impl<'a, 't> Analyzer<'a, 't> {
         deps
     }
 
+    /// `threadIdx.y` where every visible launch gives blocks one thread deep on `y`: it is 0 in
+    /// every thread (`dim3 block(32, 1)` with `m = blockIdx.y * 1 + threadIdx.y`), so a test on
+    /// it does not split the block. No launch visible: nothing is known.
+    fn single_thread_axis(&self, field: Node<'t>) -> bool {
+        let Some(axis) = field.field("field").and_then(|f| {
+            crate::model::launch::AXIS_NAMES
+                .iter()
+                .position(|a| *a == self.text(f))
+        }) else {
+            return false;
+        };
+        !self.out.launches.is_empty()
+            && self
+                .out
+                .launches
+                .iter()
+                .all(|launch| launch.block[axis] == Some(1))
+    }
+
     pub(super) fn compute_expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
         if depth > MAX_DEPTH {
             return Deps::NONE;
@@ -332,6 +351,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Deps::NONE;
                 };
                 match self.text(argument) {
+                    "threadIdx" if self.single_thread_axis(node) => Deps::NONE,
                     "threadIdx" => Deps::THREAD,
                     "blockIdx" => Deps::BLOCK,
                     "blockDim" | "gridDim" => Deps::NONE,

@@ -16,6 +16,9 @@ pub(super) struct Locals<'t> {
     pub(super) dim3: HashMap<&'t str, Vec<Node<'t>>>,
     /// `grid.x = e` after the declaration.
     pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+    /// Each local `dim3`'s declarators (`dim3 block;`, `dim3 grid(1, 1);`): what a component
+    /// holds where no assignment to it reaches.
+    dim3_declarators: HashMap<&'t str, Vec<Node<'t>>>,
     /// Values assigned to entries of local tables (`szGlobalWorkSize[0] = ...`).
     pub(super) elements: HashMap<&'t str, Vec<Node<'t>>>,
     /// File-scope constants (`const int NBLOCK = 56 * 4;`, `constexpr int kThreads = 256;`),
@@ -79,6 +82,22 @@ impl<'t> Locals<'t> {
         }
         syntax::walk_iterative(body, |node| {
             match node.node_kind() {
+                "declaration"
+                    if node
+                        .field("type")
+                        .is_some_and(|t| text(t, source) == "dim3") =>
+                {
+                    let mut cursor = node.walk();
+                    for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                        if let Some(name) = syntax::declarator_name(declarator) {
+                            locals
+                                .dim3_declarators
+                                .entry(text(name, source))
+                                .or_default()
+                                .push(declarator);
+                        }
+                    }
+                }
                 // `dim3 grid(rows);` parses as a function declaration
                 "function_declarator"
                     if node
@@ -341,6 +360,33 @@ impl<'t> Locals<'t> {
         match self.components.get(&(object, field)) {
             None => Held::NotLocal,
             Some(values) => Held::of(values, at, self.scope, source),
+        }
+    }
+
+    /// `component_at` for a local `dim3`, whose declaration gives each component its first
+    /// value: NotLocal where only the declaration reaches `at`, the assignment where only one
+    /// does, and Several or Alternatives where the declaration's value may reach too (`dim3
+    /// block(32, 8); if (wide) block.y = 1;`).
+    pub(super) fn dim3_component_at(
+        &self,
+        object: &str,
+        field: &str,
+        at: Node<'t>,
+        source: &str,
+    ) -> Held<'t> {
+        let Some(assigned) = self.components.get(&(object, field)) else {
+            return Held::NotLocal;
+        };
+        let declared = self.dim3_declarators.get(object).map(Vec::as_slice);
+        let mut values = assigned.clone();
+        values.extend(declared.unwrap_or_default().iter().copied());
+        match Held::of(&values, at, self.scope, source) {
+            Held::One(value) if declared.is_some_and(|d| d.contains(&value)) => Held::NotLocal,
+            Held::Alternatives(reaching) if reaching.len() == 1 => match reaching[0] {
+                value if declared.is_some_and(|d| d.contains(&value)) => Held::NotLocal,
+                value => Held::One(value),
+            },
+            held => held,
         }
     }
 }

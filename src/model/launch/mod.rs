@@ -628,7 +628,7 @@ fn components<'t>(
         }
         _ => dim3_arguments(node, source),
     };
-    match list {
+    let mut parts = match list {
         Some(list) => {
             let parts: Vec<Node> = named_children(list)
                 .filter(|c| c.node_kind() != "comment")
@@ -640,7 +640,36 @@ fn components<'t>(
             (0..3).map(|i| parts.get(i).copied()).collect()
         }
         None => vec![Some(node), None, None],
+    };
+    if node.node_kind() == "identifier" {
+        // `dim3 block; block.x = 32; block.y = rows_per_block;` or `dim3 grid(1); grid.x = n /
+        // 128;`: a component assigned before the launch is that component; one never assigned
+        // keeps the declaration's (1 for a `dim3` declared bare)
+        let name = text(node, source);
+        let mut assigned = false;
+        for (axis, field) in AXIS_NAMES.into_iter().enumerate() {
+            match classifier
+                .locals
+                .dim3_component_at(name, field, node, source)
+            {
+                Held::NotLocal => {}
+                Held::One(value) => {
+                    assigned = true;
+                    parts[axis] = Some(value);
+                }
+                Held::Several | Held::Alternatives(_) => return vec![None, None, None],
+            }
+        }
+        let x_assigned = !matches!(
+            classifier.locals.dim3_component_at(name, "x", node, source),
+            Held::NotLocal
+        );
+        if assigned && list.is_none() && !x_assigned {
+            // the name itself is no scalar grid; the parts left out are the declaration's 1
+            parts[0] = None;
+        }
     }
+    parts
 }
 
 /// The components of `dim3(a, b)`, `make_uint3(a, b, c)` or `{a, b}`.

@@ -150,8 +150,13 @@ fn kernel_facts_read_the_launches() {
         }
     };
     assert_eq!(status(""), "unguarded, bound None, 0 unsafe");
-    assert_eq!(status("k<<<n, 1>>>(d, n);"), "bounded");
-    assert_eq!(status("dim3 b(1, 64); k<<<n, b>>>(d, n);"), "bounded");
+    // one thread per block on `x`: `threadIdx.x` is 0, `r` is the block's index alone
+    assert_eq!(status("k<<<n, 1>>>(d, n);"), "NotThreadIndexed");
+    assert_eq!(
+        status("dim3 b(1, 64); k<<<n, b>>>(d, n);"),
+        "NotThreadIndexed"
+    );
+    assert_eq!(status("k<<<n, 64>>>(d, n * 64);"), "bounded");
     assert_eq!(
         status("k<<<(n + 63) / 64, 64>>>(d, n);"),
         "unguarded, bound Some(\"rows\"), 1 unsafe"
@@ -1060,4 +1065,44 @@ fn zz_debug() {
     let view = crate::source::preprocess(&source, &[]);
     let tree = crate::engine::parse(&view.text, None).expect("parse");
     eprintln!("{}", tree.root_node().to_sexp());
+}
+
+#[test]
+fn components_assigned_after_the_declaration_are_the_launch_shape() {
+    let host = |body: &str| {
+        format!(
+            "const int COLS = 32;\n__global__ void k(float* p) {{ p[threadIdx.x] = 0; }}\n\
+             void f(float* p, int n, bool wide) {{ {body} }}\n"
+        )
+    };
+    for (body, block) in [
+        (
+            "dim3 block, grid; block.x = COLS; block.y = 1; block.z = 1; grid.x = n; \
+             k<<<grid, block>>>(p);",
+            [Some(32), Some(1), Some(1)],
+        ),
+        (
+            "dim3 block; block.x = 32; block.y = 4; k<<<n, block>>>(p);",
+            [Some(32), Some(4), Some(1)],
+        ),
+        // the declaration's shape, then one component set again
+        (
+            "dim3 block(32, 8); block.y = 1; k<<<n, block>>>(p);",
+            [Some(32), Some(1), Some(1)],
+        ),
+        // a component never assigned keeps a bare declaration's 1
+        (
+            "dim3 block; block.y = 4; k<<<n, block>>>(p);",
+            [Some(1), Some(4), Some(1)],
+        ),
+        // set on one path only: which shape the launch sees is not known
+        (
+            "dim3 block(32, 8); if (wide) block.y = 1; k<<<n, block>>>(p);",
+            [None, None, None],
+        ),
+    ] {
+        let found = sites(&host(body));
+        assert_eq!(found.len(), 1, "{body}");
+        assert_eq!(found[0].block, block, "{body}");
+    }
 }

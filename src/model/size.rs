@@ -708,11 +708,22 @@ impl<'s, 't> Evaluator<'s, 't> {
                     };
                     return Some(Sym::constant(if smaller { *a.min(b) } else { *a.max(b) }));
                 }
-                if function.node_kind() == "field_expression"
-                    && named_children(arguments).next().is_none()
-                {
+                if function.node_kind() == "field_expression" {
                     let field = function.field("field")?;
-                    if matches!(text(field, self.source), "size" | "numel" | "length") {
+                    let mut listed =
+                        named_children(arguments).filter(|a| a.node_kind() != "comment");
+                    let counts = match (listed.next(), listed.next()) {
+                        (None, _) => {
+                            matches!(text(field, self.source), "size" | "numel" | "length")
+                        }
+                        // `x.size(2)`, `x.size(-1)`: a tensor's extent on one axis
+                        (Some(axis), None) => {
+                            text(field, self.source) == "size"
+                                && self.eval_at(axis, depth + 1)?.as_constant().is_some()
+                        }
+                        _ => false,
+                    };
+                    if counts {
                         let compact: String = text(node, self.source).split_whitespace().collect();
                         return Some(Sym::atom(&compact));
                     }

@@ -829,6 +829,14 @@ impl<'t> Classifier<'_, 't> {
         let Some(function) = node.field("function") else {
             return GridAxis::Unknown;
         };
+        // `x.size(0)`, `x.numel()`, `rows.size()`: a problem dimension
+        if function.node_kind() == "field_expression"
+            && function
+                .field("field")
+                .is_some_and(|f| matches!(self.text(f), "size" | "numel" | "length"))
+        {
+            return GridAxis::Exact;
+        }
         let name = callee_name(function, self.source);
         let arguments = syntax::call_arguments(node);
         match name {

@@ -1106,3 +1106,41 @@ fn components_assigned_after_the_declaration_are_the_launch_shape() {
         assert_eq!(found[0].block, block, "{body}");
     }
 }
+
+#[test]
+fn tensor_extents_are_problem_sizes() {
+    let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
+    for launch in [
+        "k<<<x.size(0) * x.size(1), 64>>>(p);",
+        "const int B = x.size(0); const int N = x.size(-2); k<<<B * N, 64>>>(p);",
+        "k<<<idx.numel(), 32>>>(p);",
+    ] {
+        let source = format!("void f(torch::Tensor x, torch::Tensor idx, float* p) {{ {launch} }}");
+        assert_eq!(grid_of(&source)[0], GridAxis::Exact, "{launch}");
+    }
+    let found = sites(
+        "void f(torch::Tensor x, float* out) {
+            float* d;
+            cudaMalloc((void**)&d, x.size(0) * x.size(1) * sizeof(float));
+            const int D = x.size(1);
+            k<<<x.size(0), D>>>(d, D);
+        }",
+    );
+    let resolved = found[0].sizes.last().expect("sizes");
+    assert_eq!(shown(&resolved.grid[0]).as_deref(), Some("x.size(0)"));
+    assert_eq!(shown(&resolved.block[0]).as_deref(), Some("x.size(1)"));
+    assert_eq!(
+        shown(&resolved.buffers[0]).as_deref(),
+        Some("4 * x.size(0) * x.size(1)")
+    );
+    // a size on an axis that is not a constant is no fixed extent: the launch has no sizes
+    let sized = |axis: &str| {
+        let found = sites(&format!(
+            "void f(torch::Tensor x, int a) {{ float* d; cudaMalloc((void**)&d, 256); \
+             k<<<x.size({axis}), 64>>>(d); }}"
+        ));
+        !found[0].sizes.is_empty()
+    };
+    assert!(sized("0"));
+    assert!(!sized("a"));
+}

@@ -160,6 +160,8 @@ pub struct ProjectIndex {
     error_functions: HashMap<String, Vec<(usize, usize)>>,
     /// Call sites by the name called.
     error_calls: HashMap<String, Vec<(usize, usize)>>,
+    /// Each file's path as the file system names it (what `included` holds).
+    identities: Vec<PathBuf>,
 }
 
 impl ProjectIndex {
@@ -176,11 +178,12 @@ impl ProjectIndex {
     fn link_includes(&mut self) {
         let identity =
             |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.identities = self.files.iter().map(|file| identity(&file.path)).collect();
         let by_identity: HashMap<PathBuf, usize> = self
-            .files
+            .identities
             .iter()
             .enumerate()
-            .map(|(at, file)| (identity(&file.path), at))
+            .map(|(at, path)| (path.clone(), at))
             .collect();
         self.included = self
             .files
@@ -271,14 +274,19 @@ impl ProjectIndex {
     }
 
     /// Separate compilation: `kernels.h` declares the kernel, `kernels.cu` includes it and
-    /// defines the kernel, `model.cu` includes it and launches the kernel. The launch reaches
+    /// defines the kernel, `model.cu` (or `kernels.h` itself) includes it and launches the kernel. The launch reaches
     /// `definer` when it is the one file defining a kernel of that name among those that share
     /// an included header with the launcher (a project holding two copies of its kernels, each
     /// with its own header, launches each copy through its own).
     fn declared_together(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
-        let Some(headers) = self.included.get(launcher) else {
+        let (Some(headers), Some(itself)) =
+            (self.included.get(launcher), self.identities.get(launcher))
+        else {
             return false;
         };
+        // a header that declares the kernel and launches it (`norm.h`, its launcher a template)
+        // shares itself with the files that include it (`norm.cu` defines the kernel's
+        // specializations)
         let mut sharing = self
             .kernels
             .get(kernel)
@@ -287,7 +295,7 @@ impl ProjectIndex {
             .filter(|&&at| {
                 self.included
                     .get(at)
-                    .is_some_and(|theirs| !theirs.is_disjoint(headers))
+                    .is_some_and(|theirs| !theirs.is_disjoint(headers) || theirs.contains(itself))
             })
             .filter_map(|&at| self.files.get(at));
         matches!(
@@ -568,7 +576,10 @@ impl ProjectIndex {
 }
 
 /// The file a quoted `#include` names, looked for beside the including file, then in `include/`
-/// or `includes/` folders of its ancestors (the usual layouts of a project's headers).
+/// or `includes/` folders of its ancestors (the usual layouts of a project's headers), then, for
+/// a target with a folder in it, from the ancestors themselves: `#include
+/// "pkg/include/norm.h"` in `pkg/src/norm.cu` names a path from the project's root, which its
+/// build puts on the include path (`-I.`, `include_directories(${PROJECT_SOURCE_DIR})`).
 pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
     let directory = from.parent()?;
     let beside = directory.join(target);
@@ -583,8 +594,20 @@ pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
             }
         }
     }
-    None
+    if !target.contains('/') || target.starts_with("../") {
+        return None;
+    }
+    directory
+        .ancestors()
+        .skip(1)
+        .take(MAX_ROOT_LEVELS)
+        .map(|ancestor| ancestor.join(target))
+        .find(|candidate| candidate.is_file())
 }
+
+/// How many folders above an including file a path written from the project's root is looked
+/// for (`src/turbomind/kernels/x.cu` including `src/turbomind/utils/y.h` climbs three).
+const MAX_ROOT_LEVELS: usize = 8;
 
 /// The quoted `#include` targets of a text.
 pub fn quoted_includes(text: &str) -> Vec<String> {
@@ -605,4 +628,46 @@ pub fn quoted_includes(text: &str) -> Vec<String> {
         }
     }
     includes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_resolve_beside_in_include_folders_and_from_the_root() {
+        let root = tempfile::tempdir().expect("temporary folder");
+        let root = root.path();
+        for file in [
+            "pkg/src/norm.cu",
+            "pkg/src/local.h",
+            "pkg/include/norm.h",
+            "include/common.h",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(&path, "").expect("file");
+        }
+        let from = root.join("pkg/src/norm.cu");
+        assert_eq!(
+            resolve_include(&from, "local.h"),
+            Some(root.join("pkg/src/local.h"))
+        );
+        assert_eq!(
+            resolve_include(&from, "norm.h"),
+            Some(root.join("pkg/include/norm.h"))
+        );
+        assert_eq!(
+            resolve_include(&from, "common.h"),
+            Some(root.join("include/common.h"))
+        );
+        // a path written from the project's root, as its build's include path has it
+        assert_eq!(
+            resolve_include(&from, "pkg/include/norm.h"),
+            Some(root.join("pkg/include/norm.h"))
+        );
+        // a bare name is not looked for in every folder above, nor a path that climbs out
+        assert_eq!(resolve_include(&from, "missing.h"), None);
+        assert_eq!(resolve_include(&from, "../include/missing.h"), None);
+    }
 }

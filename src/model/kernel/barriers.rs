@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::model::launch::AXIS_NAMES;
+use crate::model::ranges::RangeContext;
 
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
@@ -60,23 +61,85 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some((variable, limit)) = self.loop_test(condition) else {
             return false;
         };
+        self.crosses_in_whole_strides(for_loop, self.text(variable), limit)
+    }
+
+    /// `if (i >= BLOCK_DIM) __syncthreads();` in `for (i = threadIdx.x; i < round_up(n,
+    /// BLOCK_DIM); i += BLOCK_DIM)`: a test of the loop variable against a multiple of the step
+    /// it moves by, every thread starting below the step, has the same outcome in every thread
+    /// of the block on each trip (`i < M` is the trip number `k < M / step`).
+    pub(super) fn tests_a_whole_stride(&self, condition: Node<'t>) -> bool {
+        let condition = match condition.node_kind() {
+            "condition_clause" => condition.field("value").unwrap_or(condition),
+            _ => condition,
+        };
+        let condition = strip(condition, self.source);
+        if condition.node_kind() != "binary_expression" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (condition.field("left"), condition.field("right")) else {
+            return false;
+        };
+        let (left, right) = (strip(left, self.source), strip(right, self.source));
+        let (variable, bound) = match operator(condition, self.source) {
+            "<" | ">=" => (left, right),
+            ">" | "<=" => (right, left),
+            _ => return false,
+        };
+        if variable.node_kind() != "identifier" {
+            return false;
+        }
         let name = self.text(variable);
+        let mut node = condition;
+        while let Some(parent) = node.up() {
+            if parent.node_kind() == "for_statement" && parent.field("body") == Some(node) {
+                return parent.field("condition").is_some_and(|loop_condition| {
+                    self.loop_test(loop_condition).is_some_and(|(v, limit)| {
+                        self.text(v) == name
+                            && self.crosses_in_whole_strides(parent, name, limit)
+                            && self.crosses_in_whole_strides(parent, name, bound)
+                    })
+                });
+            }
+            if matches!(
+                parent.node_kind(),
+                "function_definition" | "lambda_expression"
+            ) {
+                return false;
+            }
+            node = parent;
+        }
+        false
+    }
+
+    /// Whether in `for_loop`, which moves `variable` by a step from a start below it, every
+    /// thread of a block crosses `limit` on the same trip: the step and the limit are the same
+    /// in the whole block, and the limit is a multiple of the step (or every launch makes it
+    /// one).
+    fn crosses_in_whole_strides(
+        &self,
+        for_loop: Node<'t>,
+        variable: &str,
+        limit: Node<'t>,
+    ) -> bool {
         let (Some(step), Some(start)) = (
             for_loop
                 .field("update")
-                .and_then(|u| self.loop_step(u, name)),
+                .and_then(|u| self.loop_step(u, variable)),
             for_loop
                 .field("initializer")
-                .and_then(|i| self.loop_start(i, name)),
+                .and_then(|i| self.loop_start(i, variable)),
         ) else {
             return false;
         };
         let moved_in_body = for_loop
             .field("body")
-            .is_some_and(|body| self.writes_to(body, name));
+            .is_some_and(|body| self.writes_to(body, variable));
+        // the same in every thread of a block (`end` rounded up from `blockIdx.x` is): the trip
+        // count of one block's threads is what matters to its barriers
         !moved_in_body
-            && self.expression_deps(step, 0).is_uniform()
-            && self.expression_deps(limit, 0).is_uniform()
+            && !self.expression_deps(step, 0).varies_within_block()
+            && !self.expression_deps(limit, 0).varies_within_block()
             && ((self.starts_below(start, step)
                 && self.multiple_of(limit, step, 0) != Multiple::No)
                 || self.launches_give_whole_trips(start, step, limit))
@@ -275,11 +338,24 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether every thread's `start` is below `step`: `threadIdx.x` with a step of `blockDim.x`
     /// (through locals too), or a comparison in force that says so (`if (tid >= T) return;`).
     fn starts_below(&self, start: Node<'t>, step: Node<'t>) -> bool {
-        if let (Some(thread), Some(block)) = (
-            self.launch_axis(start, "threadIdx", 0),
-            self.launch_axis(step, "blockDim", 0),
-        ) {
+        let thread = self.launch_axis(start, "threadIdx", 0);
+        if let (Some(thread), Some(block)) = (thread, self.launch_axis(step, "blockDim", 0)) {
             if thread == block {
+                return true;
+            }
+        }
+        // a step of `BLOCK_DIM` where every launch's block is no wider on that axis
+        let axis = thread.and_then(|field| AXIS_NAMES.iter().position(|a| *a == field));
+        if let Some(axis) = axis {
+            let launches = &self.out.launches;
+            if !launches.is_empty()
+                && launches.iter().all(|launch| {
+                    match (self.value_at_launch(step, launch, 0), launch.block[axis]) {
+                        (Some(step), Some(block)) => block <= step,
+                        _ => false,
+                    }
+                })
+            {
                 return true;
             }
         }
@@ -374,7 +450,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 match self.definitions.get(name).map(Vec::as_slice) {
                     Some([definition]) => self.multiple_of(*definition, step, depth + 1),
-                    Some(_) => Multiple::No,
+                    // a name declared again in another block (`int end` twice): the one
+                    // definition that reaches this read
+                    Some(_) => match self.reaching(value) {
+                        Some((_, reaching)) if reaching.len() == 1 => {
+                            self.multiple_of(reaching[0], step, depth + 1)
+                        }
+                        _ => Multiple::No,
+                    },
                     None if claims_rounding(name) => Multiple::Name,
                     None => Multiple::No,
                 }
@@ -530,6 +613,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 fact.exit != Exit::Stated
                     && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
+                    && !self.tests_a_whole_stride(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
             })

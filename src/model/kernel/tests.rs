@@ -559,10 +559,27 @@ __global__ void scales(float* out, int cols) {
     assert_eq!(statuses(&apart), [(9, "unguarded")]);
 }
 
+/// For each barrier of the kernels in `source`, in order: whether the model finds a condition
+/// that splits the block before it.
+fn barriers_divergent(source: &str) -> Vec<bool> {
+    crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        model
+            .kernel_facts()
+            .flat_map(|(_, facts)| {
+                facts
+                    .barriers
+                    .iter()
+                    .map(|barrier| barrier.divergent_condition.is_some())
+            })
+            .collect::<Vec<_>>()
+    })
+    .unwrap_or_default()
+}
+
 #[test]
 fn a_thread_axis_every_launch_makes_one_thread_deep_does_not_split_the_block() {
     let divergent = |rows_per_block: usize| {
-        let source = format!(
+        barriers_divergent(&format!(
             "__global__ void wide(int size_m, const float* a, float* c) {{
     __shared__ float s[{rows_per_block}][32];
     int m = blockIdx.y * {rows_per_block} + threadIdx.y;
@@ -577,20 +594,44 @@ void launch(int size_m, const float* a, float* c) {{
     wide<<<grid, block>>>(size_m, a, c);
 }}
 "
-        );
-        crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
-            model
-                .kernel_facts()
-                .flat_map(|(_, facts)| {
-                    facts
-                        .barriers
-                        .iter()
-                        .map(|barrier| barrier.divergent_condition.is_some())
-                })
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default()
+        ))
     };
     assert_eq!(divergent(1), [false]);
     assert_eq!(divergent(4), [true]);
+}
+
+#[test]
+fn loops_that_cross_their_limit_in_whole_strides_keep_the_block_together() {
+    // the limit rounded up from the block's row: the same within a block, a multiple of the step
+    let rounded_per_block = |launch_block: usize| {
+        barriers_divergent(&format!(
+            "template <int B> __global__ void k(int* out, const int* in) {{
+    int end = (blockIdx.x + B - 1) / B * B;
+    int s = 0;
+    for (int i = threadIdx.x; i < end; i += B) {{ s += in[i]; __syncthreads(); }}
+    out[blockIdx.x] = s;
+}}
+void run(int* out, const int* in, int rows) {{ k<128><<<rows, {launch_block}>>>(out, in); }}
+"
+        ))
+    };
+    assert_eq!(rounded_per_block(128), [false]);
+    // a block wider than the step: its second half starts a step in and leaves a trip early
+    assert_eq!(rounded_per_block(256), [true]);
+    // a test of the loop variable against a multiple of the step, or against half of it
+    let tested = |bound: &str| {
+        barriers_divergent(&format!(
+            "template <int B> __global__ void k(int* out, const int* in, int n) {{
+    for (int i = threadIdx.x; i < (n + B - 1) / B * B; i += B) {{
+        if (i >= {bound}) {{ __syncthreads(); }}
+        out[i] = in[i];
+    }}
+}}
+void run(int* out, const int* in, int n) {{ k<256><<<1, 256>>>(out, in, n); }}
+"
+        ))
+    };
+    assert_eq!(tested("B"), [false]);
+    assert_eq!(tested("2 * B"), [false]);
+    assert_eq!(tested("B / 2"), [true]);
 }

@@ -22,11 +22,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         if base.node_kind() != "identifier" {
             return;
         }
-        if dimension == 0 && self.extern_shared.contains_key(self.text(base)) {
-            if let Some(index) = subscript_index(node) {
-                self.record_extern_shared(node, self.text(base), index);
+        if let Some(rows) = self
+            .extern_shared
+            .get(self.text(base))
+            .map(|a| usize::from(a.rows))
+        {
+            // a pointer to rows (`rows[j][i]`) reaches an element through both subscripts; the
+            // inner one alone is a row's address
+            if dimension == rows {
+                if let Some(index) = subscript_index(node) {
+                    self.record_extern_shared(node, self.text(base), index);
+                }
             }
-            return;
+            if dimension <= rows {
+                return;
+            }
         }
         if dimension > 0 && !self.is_accessor(self.text(base)) {
             return;

@@ -10,8 +10,14 @@ use crate::model::size::{self, Order, Sym};
 /// An `extern __shared__` array the kernel can see (its own declaration, or the file's).
 #[derive(Debug, Clone)]
 pub(super) struct ExternArray<'t> {
+    /// The array's own name (a view's accesses are of the array it views).
+    pub name: String,
     pub declaration: Node<'t>,
     pub element: String,
+    /// A pointer to rows of the array (`float (*rows)[N] = reinterpret_cast<...>(smem);`), read
+    /// through two subscripts: which element of the bytes they reach is not followed, so only
+    /// a launch that gives no bytes at all is known to be overrun.
+    pub rows: bool,
 }
 
 /// An access of an `extern __shared__` array past what every visible launch gives it.
@@ -98,14 +104,138 @@ pub(super) fn extern_arrays<'t>(
             found.push(node);
             false
         }
+        // `float (*rows)[N] = ...;` parses as an assignment to a subscript of a cast
+        "expression_statement" => {
+            if text(node, source).contains("(*") {
+                found.push(node);
+            }
+            false
+        }
         _ => true,
     });
+    let mut locals = Vec::new();
     for declaration in found {
         if let Some((name, array)) = extern_array(declaration, source) {
             arrays.insert(name, array);
+        } else if function.body.start_byte() <= declaration.start_byte() {
+            locals.push(declaration);
+        }
+    }
+    // the kernel's views of them: `float* partial = reinterpret_cast<float*>(smem);`
+    for declaration in locals {
+        if let Some((name, alias)) = alias_of_extern(declaration, &arrays, source) {
+            arrays.insert(name, alias);
         }
     }
     arrays
+}
+
+/// `T* name = (cast) smem;` or `T (*name)[N] = (cast) smem;` of an `extern __shared__` array
+/// `smem`: a view of the same bytes, with `T` as its element.
+fn alias_of_extern<'t>(
+    declaration: Node<'t>,
+    arrays: &HashMap<String, ExternArray<'t>>,
+    source: &str,
+) -> Option<(String, ExternArray<'t>)> {
+    let (name, rows, element, value) = match declaration.node_kind() {
+        "declaration" => {
+            let declarator = declaration.field("declarator")?;
+            if declarator.node_kind() != "init_declarator" {
+                return None;
+            }
+            let view = declarator.field("declarator")?;
+            let (name, rows) = match view.node_kind() {
+                "pointer_declarator" => (view.field("declarator")?, false),
+                // `float (*rows)[N]`
+                "array_declarator" => {
+                    let inner = view.field("declarator")?;
+                    let pointer = match inner.node_kind() {
+                        "parenthesized_declarator" => inner.named_child(0)?,
+                        _ => inner,
+                    };
+                    if pointer.node_kind() != "pointer_declarator" {
+                        return None;
+                    }
+                    (pointer.field("declarator")?, true)
+                }
+                _ => return None,
+            };
+            (
+                name,
+                rows,
+                declaration.field("type")?,
+                declarator.field("value")?,
+            )
+        }
+        // `float(*rows)[N] = ...;` read as `float(*rows)` subscripted and assigned to
+        "expression_statement" => {
+            let assignment = declaration.named_child(0)?;
+            if assignment.node_kind() != "assignment_expression"
+                || operator(assignment, source) != "="
+            {
+                return None;
+            }
+            let subscript = assignment.field("left")?;
+            let cast = subscript.field("argument")?;
+            if subscript.node_kind() != "subscript_expression"
+                || cast.node_kind() != "call_expression"
+            {
+                return None;
+            }
+            let element = cast.field("function")?;
+            if !matches!(element.node_kind(), "primitive_type" | "type_identifier") {
+                return None;
+            }
+            let arguments = cast.field("arguments")?;
+            let pointer = arguments.named_child(0)?;
+            if arguments.named_child_count() != 1
+                || pointer.node_kind() != "pointer_expression"
+                || operator(pointer, source) != "*"
+            {
+                return None;
+            }
+            (
+                pointer.field("argument")?,
+                true,
+                element,
+                assignment.field("right")?,
+            )
+        }
+        _ => return None,
+    };
+    let mut value = value;
+    for _ in 0..4 {
+        value = strip(value, source);
+        // `reinterpret_cast<float*>(smem)`, `static_cast<...>(...)`
+        let cast = (value.node_kind() == "call_expression")
+            .then(|| value.field("function"))
+            .flatten()
+            .filter(|f| {
+                f.node_kind() == "template_function"
+                    && f.field("name")
+                        .is_some_and(|n| text(n, source).ends_with("_cast"))
+            });
+        match cast
+            .and(value.field("arguments"))
+            .and_then(|a| a.named_child(0))
+        {
+            Some(inner) => value = inner,
+            None => break,
+        }
+    }
+    let target = arrays.get(text(value, source))?;
+    if name.node_kind() != "identifier" {
+        return None;
+    }
+    Some((
+        text(name, source).to_string(),
+        ExternArray {
+            name: target.name.clone(),
+            declaration: target.declaration,
+            element: text(element, source).to_string(),
+            rows,
+        },
+    ))
 }
 
 /// Whether `function` reads an `extern __shared__` array: its launches must give it dynamic
@@ -150,8 +280,10 @@ fn extern_array<'t>(declaration: Node<'t>, source: &str) -> Option<(String, Exte
     Some((
         text(name, source).to_string(),
         ExternArray {
+            name: text(name, source).to_string(),
             declaration,
             element,
+            rows: false,
         },
     ))
 }
@@ -215,6 +347,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(array) = self.extern_shared.get(name) else {
             return;
         };
+        let array = array.clone();
         if self.out.launches.is_empty() {
             return;
         }
@@ -228,7 +361,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let upper = Ranges::new(self)
             .range(index, &self.current_comparisons().0)
             .hi;
-        let reach = if self.reads_coarse_step(index, 0) {
+        let reach = if array.rows || self.reads_coarse_step(index, 0) {
             None
         } else {
             upper.clone()
@@ -286,7 +419,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !launches.is_empty() {
             self.out.shared_overruns.push(SharedOverrun {
                 node,
-                array: name.to_string(),
+                array: array.name.clone(),
                 declaration: array.declaration,
                 element: array.element.clone(),
                 index,
@@ -296,7 +429,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             });
             return;
         }
-        if !self.expression_deps(index, 0).is_global_index() {
+        if array.rows || !self.expression_deps(index, 0).is_global_index() {
             return;
         }
         // no guard bounds it: what bounds a global index's range otherwise (a grid that covers
@@ -365,7 +498,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .collect();
         self.out.shared_unguarded.push(SharedUnguarded {
             node,
-            array: name.to_string(),
+            array: array.name.clone(),
             declaration: array.declaration,
             index,
             leaf,
@@ -472,5 +605,40 @@ mod tests {
         // the thread's index in its block
         let local = "__global__ void k(const float* in) { extern __shared__ float s[]; int i = blockIdx.x * blockDim.x + threadIdx.x; s[threadIdx.x] = in[i]; }\nvoid run(const float* in, int n) { k<<<n / 256, 256, 256 * sizeof(float)>>>(in); }";
         assert_eq!(found(local), (vec![], vec![]));
+    }
+
+    #[test]
+    fn typed_views_of_the_bytes_are_the_array() {
+        let source = |bytes: &str| {
+            format!(
+                "__global__ void k(const float* in, float* out) {{
+    extern __shared__ unsigned char smem[];
+    float* sums = reinterpret_cast<float*>(smem);
+    float(*rows)[4] = reinterpret_cast<float(*)[4]>(smem);
+    sums[threadIdx.x] = in[threadIdx.x];
+    rows[threadIdx.x / 4][threadIdx.x % 4] += 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = sums[threadIdx.x];
+}}
+void run(const float* in, float* out) {{ k<<<1, 128{bytes}>>>(in, out); }}
+"
+            )
+        };
+        // no bytes: every access through either view overruns; the row's address alone is no
+        // access
+        let (_, overruns) = found(&source(""));
+        assert_eq!(
+            overruns,
+            [
+                "sums[threadIdx.x]",
+                "rows[threadIdx.x / 4][threadIdx.x % 4]",
+                "sums[threadIdx.x]"
+            ]
+        );
+        // a float per thread: the flat view fits; the rows view's reach is not followed
+        assert_eq!(found(&source(", 128 * sizeof(float)")), (vec![], vec![]));
+        // too few for the flat view's index
+        let (_, overruns) = found(&source(", 64 * sizeof(float)"));
+        assert_eq!(overruns, ["sums[threadIdx.x]", "sums[threadIdx.x]"]);
     }
 }

@@ -1,0 +1,57 @@
+// A GEMV whose per-warp partial sums live in dynamic shared memory, seen through typed views of
+// one byte array. The launches give the block no dynamic shared memory (the third launch
+// argument is missing), so every access through the views runs past the block's allocation.
+#include <cuda_fp16.h>
+
+template <int kRows, int kWarps>
+__global__ void gemv_partial_sums(const half* in, const half* weight, float* out, int k)
+{
+    extern __shared__ unsigned char smem[];
+    float(*partials)[kRows] = reinterpret_cast<float(*)[kRows]>(smem);
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    for (int r = 0; r < kRows; ++r) {
+        float sum = 0.f;
+        for (int i = threadIdx.x; i < k; i += blockDim.x)
+            sum += __half2float(in[r * k + i]) * __half2float(weight[blockIdx.x * k + i]);
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_down_sync(0xffffffff, sum, offset);
+        if (lane == 0) partials[warp][r] = sum; // expect: out-of-range-access
+    }
+    __syncthreads();
+    if (threadIdx.x < kRows) {
+        float acc = 0.f;
+        for (int w = 0; w < kWarps; ++w) acc += partials[w][threadIdx.x]; // expect: out-of-range-access
+        out[threadIdx.x * gridDim.x + blockIdx.x] = acc;
+    }
+}
+
+__global__ void block_sums(const float* in, float* out, int n)
+{
+    extern __shared__ unsigned char scratch[];
+    float* sums = reinterpret_cast<float*>(scratch);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sums[threadIdx.x] = i < n ? in[i] : 0.f; // expect: out-of-range-access
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.f;
+        for (int t = 0; t < blockDim.x; ++t) total += sums[t]; // expect: out-of-range-access
+        out[blockIdx.x] = total;
+    }
+}
+
+void run(const half* in, const half* weight, float* out, const float* values, float* sums,
+         int m, int n, int k, cudaStream_t stream)
+{
+    switch (m) {
+    case 1:
+        gemv_partial_sums<1, 4><<<n, 128, 0, stream>>>(in, weight, out, k);
+        break;
+    case 2:
+        gemv_partial_sums<2, 4><<<n, 128, 0, stream>>>(in, weight, out, k);
+        break;
+    }
+    block_sums<<<(k + 255) / 256, 256, 0, stream>>>(values, sums, k);
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return;
+}

@@ -62,11 +62,12 @@ pub fn relint(
             if let Some(edit) = view_edit(&previous.view.text, &view.text) {
                 previous.tree.edit(&edit);
             }
-            (
-                engine::parse(&view.text, Some(&previous.tree)),
-                previous.functions,
-                previous.lookups,
-            )
+            // error recovery may take another path from the old tree than from none: where the
+            // text does not parse cleanly, parse it afresh, so the findings are a fresh lint's
+            let tree = engine::parse(&view.text, Some(&previous.tree))
+                .filter(|tree| !tree.root_node().has_error())
+                .or_else(|| engine::parse(&view.text, None));
+            (tree, previous.functions, previous.lookups)
         }
         // the document's first lint: what it looks up decides which headers are read
         None => (

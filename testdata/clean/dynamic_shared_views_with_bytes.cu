@@ -39,8 +39,22 @@ __global__ void block_sums(const float* in, float* out, int n)
     }
 }
 
+// One slot per beam, the beam count chosen by a switch at the launch.
+__global__ void keep_beams(const int* ids, int* kept, int beams)
+{
+    extern __shared__ int slots[];
+    if (threadIdx.x == 0) {
+        for (int b = 0; b < beams; ++b) slots[b] = ids[blockIdx.x * beams + b];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int b = 0; b < beams; ++b) kept[blockIdx.x * beams + b] = slots[beams - 1 - b];
+    }
+}
+
 void run(const half* in, const half* weight, float* out, const float* values, float* sums,
-         int m, int n, int k, cudaStream_t stream)
+         int m, int n, int k, const int* ids, int* kept, int beam_width,
+         cudaStream_t stream)
 {
     switch (m) {
     case 1:
@@ -51,6 +65,14 @@ void run(const half* in, const half* weight, float* out, const float* values, fl
         break;
     }
     block_sums<<<(k + 255) / 256, 256, 256 * sizeof(float), stream>>>(values, sums, k);
+    switch (beam_width) {
+    case 4:
+        keep_beams<<<n, 32, 4 * sizeof(int), stream>>>(ids, kept, beam_width);
+        break;
+    case 8:
+        keep_beams<<<n, 32, 8 * sizeof(int), stream>>>(ids, kept, beam_width);
+        break;
+    }
     cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return;
 }

@@ -395,7 +395,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             let mut elements = None;
             let overruns = match &highest {
                 Some(highest) => {
-                    let reached = within_launch(highest, launch);
+                    let reached = within_launch(highest, launch, &self.function.parameters);
                     let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
                     elements = reached
                         .as_ref()
@@ -473,7 +473,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             });
             bound
                 .as_ref()
-                .and_then(|b| within_launch(b, launch))
+                .and_then(|b| within_launch(b, launch, &self.function.parameters))
                 .and_then(|b| b.add(&Sym::constant(1)))
                 .and_then(|count| count.times(element_size))
                 .is_some_and(|needed| needed.at_most(bytes))
@@ -521,9 +521,22 @@ fn block_of(launch: &LaunchSite) -> impl Fn(usize) -> Sym + '_ {
 }
 
 /// `value` with the launch's constant block dimensions in place of `blockDim`.
-fn within_launch(value: &Sym, launch: &LaunchSite) -> Option<Sym> {
+fn within_launch(
+    value: &Sym,
+    launch: &LaunchSite,
+    parameters: &[crate::model::Parameter],
+) -> Option<Sym> {
     let block = block_of(launch);
     value.substitute(&|atom| {
+        // a parameter the launch passes a known constant (`case 4:` of a switch on it)
+        let passed = parameters
+            .iter()
+            .position(|p| p.name == atom)
+            .filter(|_| launch.arity == Some(parameters.len()))
+            .and_then(|position| launch.argument_value(position));
+        if let Some(value) = passed {
+            return Some(Sym::constant(value));
+        }
         Some(match atom.strip_prefix("blockDim.") {
             Some(field) => match AXIS_NAMES.iter().position(|a| *a == field) {
                 Some(axis) => block(axis),

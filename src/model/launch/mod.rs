@@ -119,6 +119,10 @@ pub struct LaunchSite {
     /// The launched kernel's template arguments (`k<256, float>`), each with its value when it
     /// is an integer constant.
     pub template_arguments: Vec<Option<i128>>,
+    /// Per argument: the constant it is known to hold at the launch, from the `case` of a
+    /// `switch` on it that the launch sits in (`switch (beam_width) { case 4: k<<<...>>>(...,
+    /// beam_width); break; }`).
+    pub argument_values: Vec<Option<i128>>,
 }
 
 /// A launch's grid, block, scalar arguments and buffers as symbolic values over the host's
@@ -241,6 +245,13 @@ impl LaunchSite {
             && self.sizes == other.sizes
             && self.argument_factors == other.argument_factors
             && self.template_arguments == other.template_arguments
+            && self.argument_values == other.argument_values
+    }
+
+    /// The value the kernel parameter at `position` has at this launch, when the launch shows
+    /// it is a constant.
+    pub fn argument_value(&self, position: usize) -> Option<i128> {
+        self.argument_values.get(position).copied().flatten()
     }
 
     /// The value a kernel's `template_parameters` (as the model lists them: each parameter's
@@ -895,6 +906,10 @@ fn launch_site<'t>(
         .map(|a| is_allocated_in_sight(allocations, *a, source))
         .collect();
     let kernel_argument_nodes = kernel_arguments.clone();
+    let argument_values = kernel_arguments
+        .iter()
+        .map(|a| switched_value(classifier, call, *a))
+        .collect();
     let argument_factors = kernel_arguments
         .iter()
         .map(|a| classifier.known_factor(*a, 0).max(1))
@@ -980,7 +995,60 @@ fn launch_site<'t>(
         sizes,
         argument_factors,
         template_arguments,
+        argument_values,
     })
+}
+
+/// The constant `argument` holds where `call` sits: `call` is among the statements of `case C:`
+/// of a `switch` on that very name, and no case falls through into it.
+fn switched_value<'t>(
+    classifier: &Classifier<'_, 't>,
+    call: Node<'t>,
+    argument: Node<'t>,
+) -> Option<i128> {
+    let source = classifier.source;
+    let argument = strip(argument, source);
+    if argument.node_kind() != "identifier" {
+        return None;
+    }
+    let name = text(argument, source);
+    let mut node = call;
+    while let Some(parent) = node.up() {
+        match parent.node_kind() {
+            "function_definition" | "lambda_expression" => return None,
+            "case_statement" => {
+                let switch = parent
+                    .up()
+                    .and_then(|body| body.up())
+                    .filter(|s| s.node_kind() == "switch_statement")?;
+                let condition = switch.field("condition")?;
+                let condition = match condition.node_kind() {
+                    "condition_clause" => condition.field("value")?,
+                    _ => condition,
+                };
+                if text(strip(condition, source), source) != name {
+                    node = parent;
+                    continue;
+                }
+                // `case 1: case 2: launch`: the launch is reached with either value
+                let falls_into = parent.prev_named_sibling().is_some_and(|previous| {
+                    previous.node_kind() == "case_statement"
+                        && !syntax::named_children(previous).last().is_some_and(|last| {
+                            matches!(
+                                last.node_kind(),
+                                "break_statement" | "return_statement" | "continue_statement"
+                            )
+                        })
+                });
+                if falls_into || classifier.locals.values.contains_key(name) {
+                    return None;
+                }
+                return constant(parent.field("value")?, classifier);
+            }
+            _ => node = parent,
+        }
+    }
+    None
 }
 
 /// `k<256, float>`, `HIP_KERNEL_NAME(k<256>)`, `ns::k<B>`: each template argument's value when

@@ -1144,3 +1144,33 @@ fn tensor_extents_are_problem_sizes() {
     assert!(sized("0"));
     assert!(!sized("a"));
 }
+
+#[test]
+fn a_switch_on_an_argument_fixes_its_value_in_each_case() {
+    let values = |body: &str| {
+        let found = sites(&format!(
+            "__global__ void k(int* out, int beams) {{ out[0] = beams; }}\n\
+             void f(int* out, int beam_width) {{ {body} }}\n"
+        ));
+        found
+            .iter()
+            .map(|site| site.argument_value(1))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        values(
+            "switch (beam_width) { case 1: k<<<1, 32>>>(out, beam_width); break; \
+             case 4: { k<<<1, 32>>>(out, beam_width); break; } default: k<<<1, 32>>>(out, beam_width); }"
+        ),
+        [Some(1), Some(4), None]
+    );
+    // a case that falls into the next, or a switch on another name, says nothing
+    assert_eq!(
+        values("switch (beam_width) { case 1: case 2: k<<<1, 32>>>(out, beam_width); break; }"),
+        [None]
+    );
+    assert_eq!(
+        values("int mode = beam_width > 4; switch (mode) { case 1: k<<<1, 32>>>(out, beam_width); break; }"),
+        [None]
+    );
+}

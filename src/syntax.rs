@@ -348,6 +348,15 @@ pub fn is_if_constexpr(node: Node) -> bool {
             .any(|c| c.kind() == "constexpr")
 }
 
+/// The expression an `if`, `while` or `switch` tests: the value of its `condition_clause` (the
+/// clause itself when it declares instead), any other node as it is.
+pub fn condition_value(condition: Node) -> Node {
+    match condition.node_kind() {
+        "condition_clause" => condition.field("value").unwrap_or(condition),
+        _ => condition,
+    }
+}
+
 /// Whether `inner`'s text lies within `outer`'s.
 pub fn encloses(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()

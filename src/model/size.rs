@@ -713,9 +713,7 @@ impl<'s, 't> Evaluator<'s, 't> {
                     let mut listed =
                         named_children(arguments).filter(|a| a.node_kind() != "comment");
                     let counts = match (listed.next(), listed.next()) {
-                        (None, _) => {
-                            matches!(text(field, self.source), "size" | "numel" | "length")
-                        }
+                        (None, _) => is_count_method(text(field, self.source)),
                         // `x.size(2)`, `x.size(-1)`: a tensor's extent on one axis
                         (Some(axis), None) => {
                             text(field, self.source) == "size"
@@ -767,6 +765,12 @@ pub fn parse_number(literal: &str) -> Option<i128> {
     let float = lower.trim_end_matches(['f', 'l']);
     let value: f64 = float.parse().ok()?;
     (value.is_finite() && value.fract() == 0.0 && value.abs() < 1e30).then_some(value as i128)
+}
+
+/// `v.size()`, `x.numel()`, `s.length()`, and `x.size(k)` on a tensor: a method whose value is a
+/// count of the object's elements, which stays put while the object does.
+pub(crate) fn is_count_method(name: &str) -> bool {
+    matches!(name, "size" | "numel" | "length")
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Block-wide barriers and whether the conditions that reach them split a block.
 
 use super::*;
-use crate::model::launch::AXIS_NAMES;
+use crate::model::launch::axis_index;
 use crate::model::ranges::RangeContext;
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -69,11 +69,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// it moves by, every thread starting below the step, has the same outcome in every thread
     /// of the block on each trip (`i < M` is the trip number `k < M / step`).
     pub(super) fn tests_a_whole_stride(&self, condition: Node<'t>) -> bool {
-        let condition = match condition.node_kind() {
-            "condition_clause" => condition.field("value").unwrap_or(condition),
-            _ => condition,
-        };
-        let condition = strip(condition, self.source);
+        let condition = strip(syntax::condition_value(condition), self.source);
         if condition.node_kind() != "binary_expression" {
             return false;
         }
@@ -150,20 +146,26 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// before a launch stepping by 256, a template `STEP` of 256 with a block of 256): every
     /// thread runs `n / STEP` iterations. No launch visible: nothing is known.
     fn launches_give_whole_trips(&self, start: Node<'t>, step: Node<'t>, limit: Node<'t>) -> bool {
-        let Some(axis) = self
-            .launch_axis(start, "threadIdx", 0)
-            .and_then(|field| AXIS_NAMES.iter().position(|a| *a == field))
-        else {
+        self.step_spans_every_block(start, step)
+            && self.out.launches.iter().all(|launch| {
+                self.value_at_launch(step, launch, 0)
+                    .filter(|s| *s > 0)
+                    .is_some_and(|step| self.factor_at_launch(limit, launch, 0) % step == 0)
+            })
+    }
+
+    /// `start` is `threadIdx` on an axis and every visible launch gives `step` a value at least
+    /// as wide as its block there (`BLOCK_DIM` with blocks of `BLOCK_DIM`): every thread starts
+    /// below the step. No launch visible: nothing is known.
+    fn step_spans_every_block(&self, start: Node<'t>, step: Node<'t>) -> bool {
+        let Some(axis) = self.launch_axis(start, "threadIdx", 0).and_then(axis_index) else {
             return false;
         };
         let launches = &self.out.launches;
         !launches.is_empty()
             && launches.iter().all(|launch| {
-                let Some(step) = self.value_at_launch(step, launch, 0).filter(|s| *s > 0) else {
-                    return false;
-                };
-                launch.block[axis].is_some_and(|block| block <= step)
-                    && self.factor_at_launch(limit, launch, 0) % step == 0
+                let step = self.value_at_launch(step, launch, 0).filter(|s| *s > 0);
+                matches!((step, launch.block[axis]), (Some(step), Some(block)) if block <= step)
             })
     }
 
@@ -183,7 +185,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let node = strip(node, self.source);
         if let Some(field) = self.launch_axis(node, "blockDim", 0) {
-            let axis = AXIS_NAMES.iter().position(|a| *a == field)?;
+            let axis = axis_index(field)?;
             return launch.block[axis];
         }
         if node.node_kind() != "identifier" {
@@ -338,26 +340,16 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether every thread's `start` is below `step`: `threadIdx.x` with a step of `blockDim.x`
     /// (through locals too), or a comparison in force that says so (`if (tid >= T) return;`).
     fn starts_below(&self, start: Node<'t>, step: Node<'t>) -> bool {
-        let thread = self.launch_axis(start, "threadIdx", 0);
-        if let (Some(thread), Some(block)) = (thread, self.launch_axis(step, "blockDim", 0)) {
+        if let (Some(thread), Some(block)) = (
+            self.launch_axis(start, "threadIdx", 0),
+            self.launch_axis(step, "blockDim", 0),
+        ) {
             if thread == block {
                 return true;
             }
         }
-        // a step of `BLOCK_DIM` where every launch's block is no wider on that axis
-        let axis = thread.and_then(|field| AXIS_NAMES.iter().position(|a| *a == field));
-        if let Some(axis) = axis {
-            let launches = &self.out.launches;
-            if !launches.is_empty()
-                && launches.iter().all(|launch| {
-                    match (self.value_at_launch(step, launch, 0), launch.block[axis]) {
-                        (Some(step), Some(block)) => block <= step,
-                        _ => false,
-                    }
-                })
-            {
-                return true;
-            }
+        if self.step_spans_every_block(start, step) {
+            return true;
         }
         let split = self.current_comparisons();
         let (start, step) = (
@@ -564,11 +556,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let in_loop = condition
             .up()
             .is_some_and(|p| matches!(p.node_kind(), "for_statement" | "while_statement"));
-        let condition = match condition.node_kind() {
-            "condition_clause" => condition.field("value").unwrap_or(condition),
-            _ => condition,
-        };
-        let condition = strip(condition, self.source);
+        let condition = strip(syntax::condition_value(condition), self.source);
         in_loop
             && condition.node_kind() == "binary_expression"
             && matches!(

@@ -3,7 +3,7 @@
 //! every visible launch runs off the end of the block's shared memory.
 
 use super::*;
-use crate::model::launch::{LaunchSite, SharedAtom, SharedBytes, AXIS_NAMES};
+use crate::model::launch::{axis_index, LaunchSite, SharedAtom, SharedBytes, AXIS_NAMES};
 use crate::model::ranges::Ranges;
 use crate::model::size::{self, Order, Sym};
 
@@ -203,27 +203,8 @@ fn alias_of_extern<'t>(
         }
         _ => return None,
     };
-    let mut value = value;
-    for _ in 0..4 {
-        value = strip(value, source);
-        // `reinterpret_cast<float*>(smem)`, `static_cast<...>(...)`
-        let cast = (value.node_kind() == "call_expression")
-            .then(|| value.field("function"))
-            .flatten()
-            .filter(|f| {
-                f.node_kind() == "template_function"
-                    && f.field("name")
-                        .is_some_and(|n| text(n, source).ends_with("_cast"))
-            });
-        match cast
-            .and(value.field("arguments"))
-            .and_then(|a| a.named_child(0))
-        {
-            Some(inner) => value = inner,
-            None => break,
-        }
-    }
-    let target = arrays.get(text(value, source))?;
+    // `reinterpret_cast<float*>(smem)`, `(float*)smem`
+    let target = arrays.get(text(strip(value, source), source))?;
     if name.node_kind() != "identifier" {
         return None;
     }
@@ -538,7 +519,7 @@ fn within_launch(
             return Some(Sym::constant(value));
         }
         Some(match atom.strip_prefix("blockDim.") {
-            Some(field) => match AXIS_NAMES.iter().position(|a| *a == field) {
+            Some(field) => match axis_index(field) {
                 Some(axis) => block(axis),
                 None => Sym::atom(atom),
             },
@@ -552,7 +533,7 @@ fn grid_axis(atom: &str) -> Option<usize> {
     let field = atom
         .strip_prefix("gridDim.")
         .or_else(|| atom.strip_prefix("blocks."))?;
-    AXIS_NAMES.iter().position(|a| *a == field)
+    axis_index(field)
 }
 
 #[cfg(test)]

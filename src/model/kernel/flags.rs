@@ -451,10 +451,7 @@ fn setting_test(value: Node) -> Option<Node> {
             .is_some_and(|c| c.id() == taken.id()))
     .then(|| branch.field("condition"))
     .flatten()
-    .map(|c| match c.node_kind() {
-        "condition_clause" => c.field("value").unwrap_or(c),
-        _ => c,
-    })
+    .map(syntax::condition_value)
 }
 
 fn relation_of(op: &str) -> Option<Relation> {
@@ -600,8 +597,5 @@ fn clearing_test(value: Node) -> Option<Node> {
     is_consequence
         .then(|| branch.field("condition"))
         .flatten()
-        .map(|c| match c.node_kind() {
-            "condition_clause" => c.field("value").unwrap_or(c),
-            _ => c,
-        })
+        .map(syntax::condition_value)
 }

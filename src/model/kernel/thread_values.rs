@@ -2,7 +2,7 @@
 
 use super::calls::callee_name;
 use super::*;
-use crate::model::launch::AXIS_NAMES;
+use crate::model::launch::axis_index;
 
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- definitions -------------------------------------------------------------------
@@ -314,11 +314,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// every thread (`dim3 block(32, 1)` with `m = blockIdx.y * 1 + threadIdx.y`), so a test on
     /// it does not split the block. No launch visible: nothing is known.
     fn single_thread_axis(&self, field: Node<'t>) -> bool {
-        let Some(axis) = field.field("field").and_then(|f| {
-            crate::model::launch::AXIS_NAMES
-                .iter()
-                .position(|a| *a == self.text(f))
-        }) else {
+        let Some(axis) = field.field("field").and_then(|f| axis_index(self.text(f))) else {
             return false;
         };
         !self.out.launches.is_empty()
@@ -627,7 +623,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             };
             divisors.push(right);
             if let Some(field) = self.launch_axis(left, "threadIdx", 0) {
-                match AXIS_NAMES.iter().position(|a| *a == field) {
+                match axis_index(field) {
                     Some(axis) => break axis,
                     None => return false,
                 }

@@ -156,11 +156,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if depth > 12 {
             return LaneForm::Unknown;
         }
-        let condition = match condition.node_kind() {
-            "condition_clause" => condition.field("value").unwrap_or(condition),
-            _ => condition,
-        };
-        let condition = strip(condition, self.source);
+        let condition = strip(syntax::condition_value(condition), self.source);
         match condition.node_kind() {
             "unary_expression" if operator(condition, self.source) == "!" => condition
                 .field("argument")

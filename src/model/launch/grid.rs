@@ -382,10 +382,6 @@ impl<'t> Locals<'t> {
         values.extend(declared.unwrap_or_default().iter().copied());
         match Held::of(&values, at, self.scope, source) {
             Held::One(value) if declared.is_some_and(|d| d.contains(&value)) => Held::NotLocal,
-            Held::Alternatives(reaching) if reaching.len() == 1 => match reaching[0] {
-                value if declared.is_some_and(|d| d.contains(&value)) => Held::NotLocal,
-                value => Held::One(value),
-            },
             held => held,
         }
     }
@@ -833,7 +829,7 @@ impl<'t> Classifier<'_, 't> {
         if function.node_kind() == "field_expression"
             && function
                 .field("field")
-                .is_some_and(|f| matches!(self.text(f), "size" | "numel" | "length"))
+                .is_some_and(|f| crate::model::size::is_count_method(self.text(f)))
         {
             return GridAxis::Exact;
         }

@@ -66,6 +66,11 @@ impl Axes {
 
 pub const AXIS_NAMES: [&str; 3] = ["x", "y", "z"];
 
+/// The axis a field names: `x` is 0, `y` 1, `z` 2.
+pub fn axis_index(field: &str) -> Option<usize> {
+    AXIS_NAMES.iter().position(|a| *a == field)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GridAxis {
     /// Not rounded up: a constant, a problem dimension, or a floor division.
@@ -146,12 +151,11 @@ impl LaunchSizes {
     /// names is not known.
     pub fn bind(&self, value: &Sym, parameters: &[&str]) -> Option<Sym> {
         value.substitute(&|atom| {
-            let axis = |field: &str| AXIS_NAMES.iter().position(|a| *a == field);
             if let Some(field) = atom.strip_prefix("gridDim.") {
-                return self.grid.get(axis(field)?)?.clone();
+                return self.grid.get(axis_index(field)?)?.clone();
             }
             if let Some(field) = atom.strip_prefix("blockDim.") {
-                return self.block.get(axis(field)?)?.clone();
+                return self.block.get(axis_index(field)?)?.clone();
             }
             match parameters.iter().position(|p| *p == atom) {
                 Some(position) => self.arguments.get(position)?.clone(),
@@ -657,7 +661,7 @@ fn components<'t>(
         // 128;`: a component assigned before the launch is that component; one never assigned
         // keeps the declaration's (1 for a `dim3` declared bare)
         let name = text(node, source);
-        let mut assigned = false;
+        let mut assigned = [false; 3];
         for (axis, field) in AXIS_NAMES.into_iter().enumerate() {
             match classifier
                 .locals
@@ -665,17 +669,13 @@ fn components<'t>(
             {
                 Held::NotLocal => {}
                 Held::One(value) => {
-                    assigned = true;
+                    assigned[axis] = true;
                     parts[axis] = Some(value);
                 }
                 Held::Several | Held::Alternatives(_) => return vec![None, None, None],
             }
         }
-        let x_assigned = !matches!(
-            classifier.locals.dim3_component_at(name, "x", node, source),
-            Held::NotLocal
-        );
-        if assigned && list.is_none() && !x_assigned {
+        if assigned.contains(&true) && list.is_none() && !assigned[0] {
             // the name itself is no scalar grid; the parts left out are the declaration's 1
             parts[0] = None;
         }
@@ -1021,11 +1021,7 @@ fn switched_value<'t>(
                     .up()
                     .and_then(|body| body.up())
                     .filter(|s| s.node_kind() == "switch_statement")?;
-                let condition = switch.field("condition")?;
-                let condition = match condition.node_kind() {
-                    "condition_clause" => condition.field("value")?,
-                    _ => condition,
-                };
+                let condition = syntax::condition_value(switch.field("condition")?);
                 if text(strip(condition, source), source) != name {
                     node = parent;
                     continue;

@@ -27,7 +27,14 @@ const MAX_RANGE_DEPTH: usize = 24;
 pub struct Range {
     pub lo: Option<Sym>,
     pub hi: Option<Sym>,
+    /// Further bounds that hold but that the kept one is not provably tighter than (`k - 1` from
+    /// a test beside the block's `127`): a launch's values may later make them the tighter.
+    pub other_lo: Vec<Sym>,
+    pub other_hi: Vec<Sym>,
 }
+
+/// How many bounds a side keeps besides the first.
+const MAX_OTHER_BOUNDS: usize = 3;
 
 impl Range {
     pub fn unknown() -> Range {
@@ -38,6 +45,7 @@ impl Range {
         Range {
             lo: Some(value.clone()),
             hi: Some(value),
+            ..Range::default()
         }
     }
 
@@ -45,6 +53,7 @@ impl Range {
         Range {
             lo: Some(lo),
             hi: Some(hi),
+            ..Range::default()
         }
     }
 
@@ -55,14 +64,95 @@ impl Range {
     /// Whether the upper bound is known and names no grid dimension: the value stays inside the
     /// sizes the kernel is given and the block's shape.
     pub fn is_bounded(&self) -> bool {
-        self.hi.as_ref().is_some_and(is_bounded)
+        self.upper_bounds().any(is_bounded)
+    }
+
+    /// `-x` for `x` in the range.
+    fn negated(&self) -> Range {
+        let (lo, other_lo) = Range::map_side(&self.hi, &self.other_hi, Sym::negate);
+        let (hi, other_hi) = Range::map_side(&self.lo, &self.other_lo, Sym::negate);
+        Range {
+            lo,
+            hi,
+            other_lo,
+            other_hi,
+        }
+    }
+
+    /// `x + y` (or `x - y`, with `subtract`) for `x` in this range and `y` in `other`.
+    fn plus(&self, other: &Range, subtract: bool) -> Range {
+        let other = if subtract {
+            other.negated()
+        } else {
+            other.clone()
+        };
+        let (lo, other_lo) = combine(
+            (&self.lo, &self.other_lo),
+            (&other.lo, &other.other_lo),
+            Sym::add,
+        );
+        let (hi, other_hi) = combine(
+            (&self.hi, &self.other_hi),
+            (&other.hi, &other.other_hi),
+            Sym::add,
+        );
+        Range {
+            lo,
+            hi,
+            other_lo,
+            other_hi,
+        }
+    }
+
+    /// Every upper bound known to hold, the kept one first.
+    pub fn upper_bounds(&self) -> impl Iterator<Item = &Sym> {
+        self.hi.iter().chain(&self.other_hi)
+    }
+
+    /// Every lower bound known to hold, the kept one first.
+    pub fn lower_bounds(&self) -> impl Iterator<Item = &Sym> {
+        self.lo.iter().chain(&self.other_lo)
     }
 
     /// The narrower of two ranges both known to hold.
     fn meet(self, other: Range) -> Range {
+        // the kept bounds are chosen between as before; the rest stay beside them
+        let lo = tighter(self.lo.clone(), other.lo.clone(), false);
+        let hi = tighter(self.hi.clone(), other.hi.clone(), true);
+        let (lo, other_lo) = keep_with_others(
+            lo,
+            self.lower_bounds().chain(other.lower_bounds()).collect(),
+            false,
+        );
+        let (hi, other_hi) = keep_with_others(
+            hi,
+            self.upper_bounds().chain(other.upper_bounds()).collect(),
+            true,
+        );
         Range {
-            lo: tighter(self.lo, other.lo, false),
-            hi: tighter(self.hi, other.hi, true),
+            lo,
+            hi,
+            other_lo,
+            other_hi,
+        }
+    }
+
+    /// The range with `op` applied to each of its bounds on one side, the kept one first; a
+    /// bound `op` cannot express is dropped.
+    fn map_side(
+        kept: &Option<Sym>,
+        others: &[Sym],
+        op: impl Fn(&Sym) -> Option<Sym>,
+    ) -> (Option<Sym>, Vec<Sym>) {
+        let kept = kept.as_ref().and_then(&op);
+        let others = others.iter().filter_map(&op);
+        match kept {
+            Some(kept) => (Some(kept), others.collect()),
+            None => {
+                let mut all: Vec<Sym> = others.collect();
+                let first = (!all.is_empty()).then(|| all.remove(0));
+                (first, all)
+            }
         }
     }
 
@@ -93,9 +183,50 @@ impl Range {
                 (Some(a), Some(b)) => combine(&a, &b),
                 _ => None,
             };
+        // besides the kept bounds' join, each pair of bounds where one is provably the looser
+        // bounds both: `[0, 127]` or `[0, k - 1]` joined with `[0, 63]`
+        let pairs = |a: Vec<&Sym>, b: Vec<&Sym>, upper: bool| -> Vec<Sym> {
+            let mut found = Vec::new();
+            for x in &a {
+                for y in &b {
+                    if mentions(x) || mentions(y) {
+                        continue;
+                    }
+                    let (low, high) = if x.at_most(y) {
+                        (x, y)
+                    } else if y.at_most(x) {
+                        (y, x)
+                    } else {
+                        continue;
+                    };
+                    found.push(if upper {
+                        (*high).clone()
+                    } else {
+                        (*low).clone()
+                    });
+                }
+            }
+            found
+        };
+        let lows = pairs(
+            self.lower_bounds().collect(),
+            other.lower_bounds().collect(),
+            false,
+        );
+        let highs = pairs(
+            self.upper_bounds().collect(),
+            other.upper_bounds().collect(),
+            true,
+        );
+        let lo = side(self.lo, other.lo, lower_of);
+        let hi = side(self.hi, other.hi, upper_of);
+        let (lo, other_lo) = keep_with_others(lo, lows.iter().collect(), false);
+        let (hi, other_hi) = keep_with_others(hi, highs.iter().collect(), true);
         Range {
-            lo: side(self.lo, other.lo, lower_of),
-            hi: side(self.hi, other.hi, upper_of),
+            lo,
+            hi,
+            other_lo,
+            other_hi,
         }
     }
 }
@@ -107,10 +238,12 @@ const STARTING_VALUE: &str = "\u{0}start";
 impl Range {
     /// A side still holding [`STARTING_VALUE`] came from steps alone: unknown.
     fn without_starting_value(self) -> Range {
-        let known = |s: Option<Sym>| s.filter(|s| !s.atoms().any(|a| a == STARTING_VALUE));
+        let known = |s: &Sym| !s.atoms().any(|a| a == STARTING_VALUE);
         Range {
-            lo: known(self.lo),
-            hi: known(self.hi),
+            lo: self.lo.filter(known),
+            hi: self.hi.filter(known),
+            other_lo: self.other_lo.into_iter().filter(known).collect(),
+            other_hi: self.other_hi.into_iter().filter(known).collect(),
         }
     }
 }
@@ -118,6 +251,80 @@ impl Range {
 /// Whether an upper bound names no grid dimension.
 pub fn is_bounded(hi: &Sym) -> bool {
     !hi.atoms().any(|atom| atom.starts_with("gridDim"))
+}
+
+/// Of bounds that all hold, the one to keep (as [`tighter`] chooses) and those that are not
+/// provably looser than another kept one.
+fn tightest<'a>(bounds: impl Iterator<Item = &'a Sym>, upper: bool) -> (Option<Sym>, Vec<Sym>) {
+    let all: Vec<&Sym> = bounds.collect();
+    let kept = all
+        .iter()
+        .fold(None, |kept, b| tighter(kept, Some((*b).clone()), upper));
+    keep_with_others(kept, all, upper)
+}
+
+/// `kept` with the `candidates` that are not provably looser than it or another kept one; a
+/// candidate provably tighter than `kept` takes its place.
+fn keep_with_others(
+    kept: Option<Sym>,
+    candidates: Vec<&Sym>,
+    upper: bool,
+) -> (Option<Sym>, Vec<Sym>) {
+    let Some(mut kept) = kept else {
+        return match candidates.first() {
+            Some(_) => tightest(candidates.into_iter(), upper),
+            None => (None, Vec::new()),
+        };
+    };
+    let looser = |a: &Sym, b: &Sym| if upper { b.at_most(a) } else { a.at_most(b) };
+    let mut others: Vec<Sym> = Vec::new();
+    for candidate in candidates {
+        if candidate == &kept || looser(candidate, &kept) {
+            continue;
+        }
+        if looser(&kept, candidate) {
+            kept = candidate.clone();
+            others.retain(|o| !looser(o, candidate));
+            continue;
+        }
+        if others
+            .iter()
+            .any(|o| o == candidate || looser(candidate, o))
+        {
+            continue;
+        }
+        others.retain(|o| !looser(o, candidate));
+        if others.len() < MAX_OTHER_BOUNDS {
+            others.push(candidate.clone());
+        }
+    }
+    others.retain(|o| !looser(o, &kept));
+    (Some(kept), others)
+}
+
+/// `op` of every pair of bounds of `a` and `b` where one is the kept bound: the kept bounds
+/// give the kept result.
+fn combine(
+    a: (&Option<Sym>, &[Sym]),
+    b: (&Option<Sym>, &[Sym]),
+    op: fn(&Sym, &Sym) -> Option<Sym>,
+) -> (Option<Sym>, Vec<Sym>) {
+    let kept = both(a.0, b.0, op);
+    let mut others = Vec::new();
+    if let Some(b_kept) = b.0 {
+        others.extend(a.1.iter().filter_map(|x| op(x, b_kept)));
+    }
+    if let Some(a_kept) = a.0 {
+        others.extend(b.1.iter().filter_map(|y| op(a_kept, y)));
+    }
+    others.truncate(MAX_OTHER_BOUNDS);
+    match kept {
+        Some(kept) => (Some(kept), others),
+        None => {
+            let first = (!others.is_empty()).then(|| others.remove(0));
+            (first, others)
+        }
+    }
 }
 
 /// Of two bounds that both hold, the one to keep: a bounded one over one that spans the grid,
@@ -331,10 +538,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 match operator(node, source) {
                     "-" => {
                         let inner = self.range_at(argument, facts, depth + 1);
-                        Range {
-                            lo: inner.hi.and_then(|h| h.negate()),
-                            hi: inner.lo.and_then(|l| l.negate()),
-                        }
+                        inner.negated()
                     }
                     "+" => self.range_at(argument, facts, depth + 1),
                     "!" => Range::between(Sym::constant(0), Sym::constant(1)),
@@ -464,10 +668,12 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                             hi: self
                                 .counted_steps(value, node, &at_definition, depth)
                                 .and_then(|most| Sym::atom(STARTING_VALUE).add(&most)),
+                            ..Range::default()
                         },
                         Some(false) => Range {
                             lo: None,
                             hi: Some(Sym::atom(STARTING_VALUE)),
+                            ..Range::default()
                         },
                         None => Range::unknown(),
                     },
@@ -568,6 +774,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     "-=" => Range {
                         lo: amount.hi.and_then(|h| h.negate()),
                         hi: amount.lo.and_then(|l| l.negate()),
+                        ..Range::default()
                     },
                     _ => return Range::unknown(),
                 }
@@ -577,6 +784,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         Range {
             lo: both(&before.lo, &step.lo, Sym::add),
             hi: both(&before.hi, &step.hi, Sym::add),
+            ..Range::default()
         }
     }
 
@@ -768,20 +976,15 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         let a = self.range_at(left, facts, depth + 1);
         let b = self.range_at(right, facts, depth + 1);
         match op {
-            "+" => Range {
-                lo: both(&a.lo, &b.lo, Sym::add),
-                hi: both(&a.hi, &b.hi, Sym::add),
-            },
-            "-" => Range {
-                lo: both(&a.lo, &b.hi, Sym::sub),
-                hi: both(&a.hi, &b.lo, Sym::sub),
-            },
+            "+" => a.plus(&b, false),
+            "-" => a.plus(&b, true),
             "*" => multiply(&a, &b),
             "/" => divide(&a, &b, right, source),
             ">>" => match constant(&b) {
                 Some(shift) if (0..63).contains(&shift) && a.is_nonnegative() => Range {
                     lo: Some(Sym::constant(0)),
                     hi: a.hi.and_then(|h| h.divided_by(1 << shift)),
+                    ..Range::default()
                 },
                 _ => Range::unknown(),
             },
@@ -800,6 +1003,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 Range {
                     lo: Some(Sym::constant(0)),
                     hi: tighter(by_divisor, a.hi, true),
+                    ..Range::default()
                 }
             }
             "&" => {
@@ -813,11 +1017,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 Range {
                     lo: nonnegative.then(|| Sym::constant(0)),
                     hi,
+                    ..Range::default()
                 }
             }
             "|" | "^" if a.is_nonnegative() && b.is_nonnegative() => Range {
                 lo: Some(Sym::constant(0)),
                 hi: both(&a.hi, &b.hi, Sym::add),
+                ..Range::default()
             },
             _ => Range::unknown(),
         }
@@ -852,19 +1058,34 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     (Some(a), Some(b)) => lower_of(a, b),
                     _ => None,
                 };
+                // every bound of either argument bounds the smaller
+                let (hi, other_hi) = keep_with_others(
+                    tighter(r[0].hi.clone(), r[1].hi.clone(), true),
+                    r[0].upper_bounds().chain(r[1].upper_bounds()).collect(),
+                    true,
+                );
                 Range {
                     lo,
-                    hi: tighter(r[0].hi.clone(), r[1].hi.clone(), true),
+                    hi,
+                    other_hi,
+                    ..Range::default()
                 }
             }
             ("max" | "umax" | "imax" | "llmax" | "ullmax" | "__max" | "MAX", 2) => {
                 let r = ranges();
+                let (lo, other_lo) = keep_with_others(
+                    tighter(r[0].lo.clone(), r[1].lo.clone(), false),
+                    r[0].lower_bounds().chain(r[1].lower_bounds()).collect(),
+                    false,
+                );
                 Range {
-                    lo: tighter(r[0].lo.clone(), r[1].lo.clone(), false),
+                    lo,
+                    other_lo,
                     hi: match (&r[0].hi, &r[1].hi) {
                         (Some(a), Some(b)) => upper_of(a, b),
                         _ => None,
                     },
+                    ..Range::default()
                 }
             }
             ("__mul24" | "__umul24", 2) => {
@@ -896,13 +1117,29 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     continue;
                 }
                 let right = self.plain_range(oriented.right, depth + 1);
-                // the bounds on the compared side
-                let (mut lo, mut hi) = match oriented.relation {
-                    Relation::Less => (None, right.hi.and_then(|h| h.sub(&Sym::constant(1)))),
-                    Relation::LessEqual => (None, right.hi),
-                    Relation::Greater => (right.lo.and_then(|l| l.add(&Sym::constant(1))), None),
-                    Relation::GreaterEqual => (right.lo, None),
-                    Relation::Equal => (right.lo, right.hi),
+                // the bounds on the compared side, those of the kept bounds first
+                let one = Sym::constant(1);
+                let below = |h: &Sym| h.sub(&one);
+                let above = |l: &Sym| l.add(&one);
+                let uppers =
+                    |shift: &dyn Fn(&Sym) -> Option<Sym>| -> Vec<(Option<Sym>, Option<Sym>)> {
+                        right.upper_bounds().map(|h| (None, shift(h))).collect()
+                    };
+                let lowers =
+                    |shift: &dyn Fn(&Sym) -> Option<Sym>| -> Vec<(Option<Sym>, Option<Sym>)> {
+                        right.lower_bounds().map(|l| (shift(l), None)).collect()
+                    };
+                let mut sides: Vec<(Option<Sym>, Option<Sym>)> = match oriented.relation {
+                    Relation::Less => uppers(&below),
+                    Relation::LessEqual => uppers(&|h| Some(h.clone())),
+                    Relation::Greater => lowers(&above),
+                    Relation::GreaterEqual => lowers(&|l| Some(l.clone())),
+                    Relation::Equal => {
+                        let mut both_sides = vec![(right.lo.clone(), right.hi.clone())];
+                        both_sides.extend(right.other_lo.iter().map(|l| (Some(l.clone()), None)));
+                        both_sides.extend(right.other_hi.iter().map(|h| (None, Some(h.clone()))));
+                        both_sides
+                    }
                     Relation::NotEqual => continue,
                 };
                 // `q / d < R` bounds `q` by `R * d - 1`
@@ -930,8 +1167,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     } else {
                         break;
                     };
-                    hi = hi.and_then(|h| h.add(&Sym::constant(1))?.mul(&d)?.sub(&Sym::constant(1)));
-                    lo = None;
+                    for (lo, hi) in &mut sides {
+                        *hi = hi.take().and_then(|h| h.add(&one)?.mul(&d)?.sub(&one));
+                        *lo = None;
+                    }
                     compared = strip(dividend, source);
                 }
                 let solved = targets
@@ -945,29 +1184,32 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 };
                 // factor * target = compared - rest
                 let rest = self.linear_range(&rest, depth);
-                let bound = if factor > 0 {
-                    hi.as_ref()
-                        .zip(rest.lo.as_ref())
-                        .and_then(|(h, r)| h.sub(r))
-                        .and_then(|h| h.divided_by(factor))
-                } else {
-                    lo.as_ref()
-                        .zip(rest.hi.as_ref())
-                        .and_then(|(l, r)| r.sub(l))
-                        .and_then(|h| h.divided_by(-factor))
-                };
-                let lower = if factor > 0 {
-                    lo.as_ref()
-                        .zip(rest.hi.as_ref())
-                        .and_then(|(l, r)| l.sub(r))
-                        .filter(|_| factor == 1)
-                } else {
-                    None
-                };
-                result = result.meet(Range {
-                    lo: lower,
-                    hi: bound,
-                });
+                for (lo, hi) in sides {
+                    let bound = if factor > 0 {
+                        hi.as_ref()
+                            .zip(rest.lo.as_ref())
+                            .and_then(|(h, r)| h.sub(r))
+                            .and_then(|h| h.divided_by(factor))
+                    } else {
+                        lo.as_ref()
+                            .zip(rest.hi.as_ref())
+                            .and_then(|(l, r)| r.sub(l))
+                            .and_then(|h| h.divided_by(-factor))
+                    };
+                    let lower = if factor > 0 {
+                        lo.as_ref()
+                            .zip(rest.hi.as_ref())
+                            .and_then(|(l, r)| l.sub(r))
+                            .filter(|_| factor == 1)
+                    } else {
+                        None
+                    };
+                    result = result.meet(Range {
+                        lo: lower,
+                        hi: bound,
+                        ..Range::default()
+                    });
+                }
             }
         }
         // what one comparison leaves open, two added together may close: `x < hi` with `hi`
@@ -1193,10 +1435,12 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 1 => Range {
                     lo: None,
                     hi: rest.lo.and_then(|l| l.negate()),
+                    ..Range::default()
                 },
                 -1 => Range {
                     lo: rest.lo,
                     hi: None,
+                    ..Range::default()
                 },
                 _ => return,
             };
@@ -1224,6 +1468,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             total = Range {
                 lo: both(&total.lo, &range.lo, Sym::add),
                 hi: both(&total.hi, &range.hi, Sym::add),
+                ..Range::default()
             };
         }
         total
@@ -1300,6 +1545,7 @@ fn multiply(a: &Range, b: &Range) -> Range {
         return Range {
             lo: both(&a.lo, &b.lo, Sym::mul),
             hi: both(&a.hi, &b.hi, Sym::mul),
+            ..Range::default()
         };
     }
     for (x, y) in [(a, b), (b, a)] {
@@ -1308,11 +1554,13 @@ fn multiply(a: &Range, b: &Range) -> Range {
                 return Range {
                     lo: x.lo.as_ref().and_then(|l| l.times(k)),
                     hi: x.hi.as_ref().and_then(|h| h.times(k)),
+                    ..Range::default()
                 };
             }
             return Range {
                 lo: x.hi.as_ref().and_then(|h| h.times(k)),
                 hi: x.lo.as_ref().and_then(|l| l.times(k)),
+                ..Range::default()
             };
         }
     }
@@ -1324,6 +1572,7 @@ fn multiply(a: &Range, b: &Range) -> Range {
                 return Range {
                     lo: None,
                     hi: x_hi.mul(y_hi),
+                    ..Range::default()
                 };
             }
         }
@@ -1341,6 +1590,7 @@ fn divide(a: &Range, b: &Range, divisor: Node, source: &str) -> Range {
             return Range {
                 lo,
                 hi: a.hi.as_ref().and_then(|h| h.divided_by(k)),
+                ..Range::default()
             };
         }
         return Range::unknown();
@@ -1350,7 +1600,11 @@ fn divide(a: &Range, b: &Range, divisor: Node, source: &str) -> Range {
         // by a uniform value at least 1: cancel it where it is a factor, else no larger
         h.over_atom(&divisor_atom).or_else(|| Some(h.clone()))
     });
-    Range { lo, hi }
+    Range {
+        lo,
+        hi,
+        ..Range::default()
+    }
 }
 
 /// The companion every definition reaching a use agrees on: each in-place step's, and each

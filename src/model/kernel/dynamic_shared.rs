@@ -339,15 +339,19 @@ impl<'a, 't> Analyzer<'a, 't> {
         // by the loop's limit, not its last value: such an index is not judged an overrun by
         // its range, though the limit still shows one that stays inside; an index of unknown
         // range still overruns a launch that gives no bytes at all
-        let upper = Ranges::new(self)
-            .range(index, &self.current_comparisons().0)
-            .hi;
-        let reach = if array.rows || self.reads_coarse_step(index, 0) {
-            None
+        let range = Ranges::new(self).range(index, &self.current_comparisons().0);
+        let upper = range.hi.clone();
+        // each bound that holds may be the one a launch's values make tight (`tid < k` beside
+        // a block of 128 threads, where a launch passes `k = 4`)
+        let highest: Vec<Sym> = if array.rows || self.reads_coarse_step(index, 0) {
+            Vec::new()
         } else {
-            upper.clone()
+            range
+                .upper_bounds()
+                .filter(|b| crate::model::ranges::is_bounded(b))
+                .cloned()
+                .collect()
         };
-        let highest = reach.clone().filter(crate::model::ranges::is_bounded);
         // what each launch gives; nothing is said when one is not known
         let mut given = Vec::new();
         for launch in &self.out.launches {
@@ -374,18 +378,33 @@ impl<'a, 't> Analyzer<'a, 't> {
             self.out.launches.iter().zip(&given).enumerate()
         {
             let mut elements = None;
-            let overruns = match &highest {
-                Some(highest) => {
+            let overruns = if highest.is_empty() {
+                bytes.as_constant() == Some(0)
+            } else {
+                // an overrun under one bound that holds, unless another keeps the index inside
+                // what the launch gives (a bound that names a size the launch leaves open
+                // decides nothing)
+                let mut overrun = false;
+                for highest in &highest {
                     let reached = within_launch(highest, launch, &self.function.parameters);
                     let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
-                    elements = reached
-                        .as_ref()
-                        .zip(count.as_ref())
-                        .map(|(r, c)| (r.display(), c.display()));
-                    let needed = count.and_then(|r| r.times(element_size));
-                    needed.is_some_and(|needed| bytes.compare(&needed) == Order::ProvablySmaller)
+                    let needed = count.as_ref().and_then(|r| r.times(element_size));
+                    if needed.as_ref().is_some_and(|needed| needed.at_most(bytes)) {
+                        overrun = false;
+                        break;
+                    }
+                    if !overrun
+                        && needed
+                            .is_some_and(|needed| bytes.compare(&needed) == Order::ProvablySmaller)
+                    {
+                        overrun = true;
+                        elements = reached
+                            .as_ref()
+                            .zip(count.as_ref())
+                            .map(|(r, c)| (r.display(), c.display()));
+                    }
                 }
-                None => bytes.as_constant() == Some(0),
+                overrun
             };
             if !overruns {
                 launches.clear();
@@ -404,7 +423,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 declaration: array.declaration,
                 element: array.element.clone(),
                 index,
-                highest: highest.map(|h| h.display()),
+                highest: highest.first().map(Sym::display),
                 kind: access_kind(node, self.source),
                 launches,
             });
@@ -438,10 +457,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return;
         };
         // a launch whose grid is bounded can keep the index inside what it gives
-        let fits = |launch: &LaunchSite, bytes: &Sym| {
-            let Some(reach) = &upper else {
-                return false;
-            };
+        let fits_under = |reach: &Sym, launch: &LaunchSite, bytes: &Sym| {
             // the grid the ranges name (`gridDim.x`, or `blocks.x` for a grid that covers the
             // problem), as many blocks as this launch is known to have at most
             let bound = reach.substitute(&|atom| {
@@ -458,6 +474,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .and_then(|b| b.add(&Sym::constant(1)))
                 .and_then(|count| count.times(element_size))
                 .is_some_and(|needed| needed.at_most(bytes))
+        };
+        let fits = |launch: &LaunchSite, bytes: &Sym| {
+            range
+                .upper_bounds()
+                .any(|reach| fits_under(reach, launch, bytes))
         };
         if self
             .out

@@ -167,22 +167,26 @@ impl<'t> Analyzer<'_, 't> {
             }
         };
         let split = self.current_comparisons();
-        let Some(top) = Ranges::new(&OwnGrid(self)).range(index, &split.0).hi else {
-            return false;
-        };
+        let range = Ranges::new(&OwnGrid(self)).range(index, &split.0);
         // the names the index is written in that the file gives values
         let constants = self.model.and_then(|model| self.file_constants(model));
-        let Some(top) = top.substitute(&|atom| {
-            let value = match (constants, self.model) {
-                (Some(constants), Some(model)) if !atom.contains('.') => {
-                    constants.value(atom, model)
-                }
-                _ => None,
-            };
-            Some(value.map_or_else(|| Sym::atom(atom), Sym::constant))
-        }) else {
+        let tops: Vec<Sym> = range
+            .upper_bounds()
+            .filter_map(|top| {
+                top.substitute(&|atom| {
+                    let value = match (constants, self.model) {
+                        (Some(constants), Some(model)) if !atom.contains('.') => {
+                            constants.value(atom, model)
+                        }
+                        _ => None,
+                    };
+                    Some(value.map_or_else(|| Sym::atom(atom), Sym::constant))
+                })
+            })
+            .collect();
+        if tops.is_empty() {
             return false;
-        };
+        }
         let names: Vec<&str> = self
             .function
             .parameters
@@ -194,13 +198,14 @@ impl<'t> Analyzer<'_, 't> {
                 let Some(Some(bytes)) = sizes.buffers.get(parameter) else {
                     return false;
                 };
-                let (Some(elements), Some(top)) = (per_element(bytes), sizes.bind(&top, &names))
-                else {
+                let Some(last) = per_element(bytes).and_then(|e| e.sub(&Sym::constant(1))) else {
                     return false;
                 };
-                elements
-                    .sub(&Sym::constant(1))
-                    .is_some_and(|last| top.at_most(&last))
+                tops.iter().any(|top| {
+                    sizes
+                        .bind(top, &names)
+                        .is_some_and(|top| top.at_most(&last))
+                })
             })
         })
     }

@@ -48,6 +48,10 @@ fn range_of(code: &str) -> String {
 }
 
 fn range_with_limit(code: &str, limit: Option<i128>) -> String {
+    range_of_code(code, limit, false)
+}
+
+fn range_of_code(code: &str, limit: Option<i128>, every_bound: bool) -> String {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
@@ -142,7 +146,23 @@ fn range_with_limit(code: &str, limit: Option<i128>) -> String {
     };
     let range = Ranges::new(&context).range(at, &facts);
     let show = |s: &Option<Sym>| s.as_ref().map_or("?".to_string(), Sym::display);
-    format!("[{}, {}]", show(&range.lo), show(&range.hi))
+    if !every_bound {
+        return format!("[{}, {}]", show(&range.lo), show(&range.hi));
+    }
+    let list = |bounds: Vec<&Sym>| {
+        let shown: Vec<String> = bounds.into_iter().map(Sym::display).collect();
+        shown.join(" and ")
+    };
+    format!(
+        "at least {}; at most {}",
+        list(range.lower_bounds().collect()),
+        list(range.upper_bounds().collect())
+    )
+}
+
+/// Every bound of the argument of the last `use(...)`, the kept one first.
+fn bounds_with_limit(code: &str, limit: Option<i128>) -> String {
+    range_of_code(code, limit, true)
 }
 
 #[test]
@@ -368,4 +388,37 @@ fn a_loop_under_a_min_stays_under_both_of_its_values() {
     // `max` keeps the larger: nothing bounds the position but the grid
     let wider = code.replace("min(", "max(");
     assert!(range_of(&wider).contains("gridDim"), "{}", range_of(&wider));
+}
+
+#[test]
+fn a_test_against_a_parameter_keeps_the_block_bound_beside_it() {
+    // neither `255` nor `k - 1` is provably the smaller: both hold, and a launch passing `k = 4`
+    // makes the second the tight one
+    let code = "void f(int k) { int tid = threadIdx.x; if (tid < k) { use(tid); } }";
+    assert_eq!(
+        bounds_with_limit(code, Some(256)),
+        "at least 0; at most 255 and k - 1"
+    );
+}
+
+#[test]
+fn bounds_that_both_hold_pass_through_sums_and_negation() {
+    // the test's lower bound `d` survives beside the definition's `0`, so the reflection
+    // `2 * d - r - 2` stays below `d - 1`
+    let code = "void f(int d, int off) { int r = threadIdx.x + off; \
+                if (r >= d) { use(2 * d - r - 2); } }";
+    let shown = bounds_with_limit(code, Some(256));
+    assert!(
+        shown.contains("at most") && shown.contains("d - 2"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_minimum_is_below_each_of_its_arguments() {
+    let code = "void f(int n, int span) { int i = threadIdx.x; use(min(i + span, n)); }";
+    assert_eq!(
+        bounds_with_limit(code, Some(128)),
+        "at least 0; at most span + 127 and n"
+    );
 }

@@ -132,6 +132,9 @@ pub struct IncludedDefines {
     /// Names whose value is not known: defined differently on different paths, by two headers, or
     /// by a header and the file itself.
     pub unknown: HashSet<String>,
+    /// Every name a header defines as a macro, on any path and with or without parameters (a
+    /// `#define __shfl(v, l, w) __shfl_sync(...)` shim under `#if CUDA_VERSION >= 9000`).
+    pub names: HashSet<String>,
 }
 
 impl PreprocessedView {
@@ -185,6 +188,7 @@ impl PreprocessedView {
                 }
             }
             included.unknown.extend(header.unknown.iter().cloned());
+            included.names.extend(header.names.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {

@@ -274,6 +274,25 @@ pub fn included_defines(
         .into_iter()
         .map(|target| (path.to_path_buf(), target))
         .collect();
+    // a project header the file includes with `<...>` from the root the build puts on the path
+    for target in crate::model::index::angle_includes(text) {
+        let Some(header) = crate::model::index::resolve_angle_include(path, &target) else {
+            continue;
+        };
+        if found.len() >= MAX_HEADERS || !known.insert(identity(&header)) {
+            continue;
+        }
+        let Some(defines) = header_defines(&header, &settings.defines) else {
+            continue;
+        };
+        frontier.extend(
+            defines
+                .includes
+                .iter()
+                .map(|target| (header.clone(), target.clone())),
+        );
+        found.push(defines);
+    }
     for _ in 0..MAX_DEFINES_DEPTH {
         let mut next = Vec::new();
         for (from, target) in frontier {

@@ -356,7 +356,6 @@ impl ProjectIndex {
     pub fn launches_of<'a>(
         &'a self,
         kernel: &'a str,
-        arity: usize,
         except: &'a Path,
     ) -> impl Iterator<Item = &'a LaunchSite> + 'a {
         self.launches
@@ -368,9 +367,7 @@ impl ProjectIndex {
                 if file.path == except || !self.launch_reaches(at, kernel, except) {
                     return None;
                 }
-                file.launches
-                    .get(position)
-                    .filter(|l| l.arity.is_none_or(|a| a <= arity))
+                file.launches.get(position)
             })
     }
 
@@ -608,6 +605,34 @@ pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
 /// How many folders above an including file a path written from the project's root is looked
 /// for (`src/turbomind/kernels/x.cu` including `src/turbomind/utils/y.h` climbs three).
 const MAX_ROOT_LEVELS: usize = 8;
+
+/// The `#include <...>` targets of a text.
+pub fn angle_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?;
+            let rest = rest.trim_start().strip_prefix("include")?.trim_start();
+            let bracketed = rest.strip_prefix('<')?;
+            let end = bracketed.find('>')?;
+            Some(bracketed[..end].to_string())
+        })
+        .collect()
+}
+
+/// The project header an `#include <target>` names: in a folder above the including file, the
+/// one a build's `-I.` at the project's root puts on the include path (`#include
+/// <cuda_helper.h>` in `scrypt/kernel.cu`). A system header is in none of them.
+pub fn resolve_angle_include(from: &Path, target: &str) -> Option<PathBuf> {
+    if target.starts_with("../") {
+        return None;
+    }
+    from.parent()?
+        .ancestors()
+        .skip(1)
+        .take(MAX_ROOT_LEVELS)
+        .map(|ancestor| ancestor.join(target))
+        .find(|candidate| candidate.is_file())
+}
 
 /// The quoted `#include` targets of a text.
 pub fn quoted_includes(text: &str) -> Vec<String> {

@@ -139,12 +139,14 @@ fn calls_api(source: &str, prefix: &str) -> bool {
     })
 }
 
-/// Whether the file defines `name` itself: a function, a macro, or a device function another
-/// file of the run offers.
+/// Whether the project gives `name` its own meaning: a function or macro of the file, a macro
+/// of a project header it includes (a shim for new toolkits in a shared `cuda_helper.h`), or a
+/// device function another file of the run offers.
 fn user_defined(model: &Model, name: &str) -> bool {
     model.functions.iter().any(|f| f.name == name)
         || model.function_macro(name).is_some()
         || model.view.defines.contains_key(name)
+        || model.view.included.names.contains(name)
         || !model.device_functions.named(name).is_empty()
 }
 

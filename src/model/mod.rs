@@ -107,11 +107,25 @@ pub struct Function<'t> {
     pub template_parameters: Vec<String>,
     /// Whether the parse of this function contains ERROR or MISSING nodes.
     pub has_parse_errors: bool,
+    /// Whether its parameters end in a pack (`Args... args`).
+    pub variadic: bool,
 }
 
 impl<'t> Function<'t> {
     pub fn parameter(&self, name: &str) -> Option<&Parameter<'t>> {
         self.parameters.iter().find(|p| p.name == name)
+    }
+
+    /// Whether a call with `count` arguments can be a call of this function: as many as it has
+    /// parameters, fewer where the rest have default values, more after a parameter pack. Two
+    /// overloads of one kernel name are told apart by it.
+    pub fn accepts_arguments(&self, count: usize) -> bool {
+        let required = self
+            .parameters
+            .iter()
+            .take_while(|p| p.declaration.node_kind() != "optional_parameter_declaration")
+            .count();
+        count >= required && (count <= self.parameters.len() || self.variadic)
     }
 }
 
@@ -531,13 +545,14 @@ impl<'t> Model<'t> {
 
     /// Every visible launch of `kernel`: in this file and, through the index, in the others.
     pub fn launches_of(&self, kernel: &Function) -> Vec<LaunchSite> {
-        let arity = kernel.parameters.len();
         // `template <> __global__ void k<float>(...)` is launched as `k<float><<<...>>>`
         let name = kernel_name(&kernel.name);
+        let fits = |launch: &&LaunchSite| launch.arity.is_none_or(|a| kernel.accepts_arguments(a));
         self.launch_sites
             .iter()
-            .filter(|l| l.kernel == name && l.arity.is_none_or(|a| a <= arity))
-            .chain(self.index.launches_of(name, arity, self.path))
+            .filter(|l| l.kernel == name)
+            .chain(self.index.launches_of(name, self.path))
+            .filter(fits)
             .cloned()
             .collect()
     }
@@ -802,8 +817,10 @@ pub(crate) fn function_from_definition<'t>(
     };
 
     let mut parameters = Vec::new();
+    let mut variadic = false;
     if let Some(list) = function_declarator.field("parameters") {
         for declaration in syntax::named_children(list) {
+            variadic |= declaration.node_kind() == "variadic_parameter_declaration";
             if !matches!(
                 declaration.node_kind(),
                 "parameter_declaration" | "optional_parameter_declaration"
@@ -851,6 +868,7 @@ pub(crate) fn function_from_definition<'t>(
         body,
         template_parameters,
         has_parse_errors: node.has_error(),
+        variadic,
     })
 }
 

@@ -717,6 +717,42 @@ pub fn launched_kernel<'t>(function: Node<'t>, source: &'t str) -> &'t str {
     ""
 }
 
+/// The kernel a local launched as `k<<<...>>>` holds: one kernel name, or a choice between
+/// specialisations of one kernel (`auto k = c ? f<true> : f<false>;`), as the first of them.
+fn kernel_held_by_local<'t>(
+    classifier: &Classifier<'_, 't>,
+    function: Node<'t>,
+) -> Option<Node<'t>> {
+    let source = classifier.source;
+    if function.node_kind() != "identifier" {
+        return None;
+    }
+    let Held::One(value) = classifier
+        .locals
+        .value_at(text(function, source), function, source)
+    else {
+        return None;
+    };
+    let named = |node: Node<'t>| -> Option<Node<'t>> {
+        let mut node = strip(node, source);
+        if node.node_kind() == "pointer_expression" {
+            node = strip(node.field("argument")?, source);
+        }
+        matches!(
+            node.node_kind(),
+            "identifier" | "template_function" | "qualified_identifier"
+        )
+        .then_some(node)
+    };
+    let value = strip(value, source);
+    if value.node_kind() != "conditional_expression" {
+        return named(value);
+    }
+    let first = named(value.field("consequence")?)?;
+    let second = named(value.field("alternative")?)?;
+    (launched_kernel(first, source) == launched_kernel(second, source)).then_some(first)
+}
+
 fn launch_site<'t>(
     classifier: &Classifier<'_, 't>,
     allocations: &Allocations<'_, 't>,
@@ -730,6 +766,8 @@ fn launch_site<'t>(
     let kernel_name_node;
     let (kernel, grid, block, kernel_arguments, shared) = if chevron {
         let function = call.field("function")?;
+        // `auto k = binary ? scale<true> : scale<false>; k<<<...>>>(...)` launches `scale`
+        let function = kernel_held_by_local(classifier, function).unwrap_or(function);
         kernel_name_node = Some(function);
         let kernel = launched_kernel(function, source);
         let config = syntax::launch_configuration(call);

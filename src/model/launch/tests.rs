@@ -2,7 +2,8 @@
 
 use super::*;
 
-fn sites(source: &str) -> Vec<LaunchSite> {
+/// What `read` takes from the model of `source`, linted alone.
+fn with_model<R>(source: &str, read: impl FnOnce(&super::super::Model) -> R) -> R {
     let view = crate::source::preprocess(source, &[]);
     let tree = crate::engine::parse(&view.text, None).expect("parse");
     let lines = crate::source::LineIndex::new(source);
@@ -14,7 +15,11 @@ fn sites(source: &str) -> Vec<LaunchSite> {
         &lines,
         &[],
     );
-    model.launch_sites.clone()
+    read(&model)
+}
+
+fn sites(source: &str) -> Vec<LaunchSite> {
+    with_model(source, |model| model.launch_sites.clone())
 }
 
 fn grid_of(source: &str) -> [GridAxis; 3] {
@@ -1057,17 +1062,6 @@ void launch(float* p, int rows, cudaStream_t s) {
 }
 
 #[test]
-fn zz_debug() {
-    let source = std::fs::read_to_string("/tmp/mt/c.cu").unwrap();
-    for s in sites(&source) {
-        eprintln!("{:?} {:?} {:?} {:?}", s.kernel, s.grid, s.block, s.arity);
-    }
-    let view = crate::source::preprocess(&source, &[]);
-    let tree = crate::engine::parse(&view.text, None).expect("parse");
-    eprintln!("{}", tree.root_node().to_sexp());
-}
-
-#[test]
 fn components_assigned_after_the_declaration_are_the_launch_shape() {
     let host = |body: &str| {
         format!(
@@ -1173,4 +1167,40 @@ fn a_switch_on_an_argument_fixes_its_value_in_each_case() {
         values("int mode = beam_width > 4; switch (mode) { case 1: k<<<1, 32>>>(out, beam_width); break; }"),
         [None]
     );
+}
+
+#[test]
+fn a_local_holding_specialisations_of_one_kernel_launches_that_kernel() {
+    let source = "template <bool B> __global__ void scale(float* p, int n) { p[0] = n; }\n\
+                  void f(float* p, int n, bool fast) {\n\
+                  auto k = fast ? scale<true> : scale<false>;\n\
+                  k<<<1, 32, n * 4>>>(p, n);\n\
+                  auto one = &scale<true>;\n\
+                  one<<<1, 32>>>(p, n);\n}\n";
+    let kernels: Vec<String> = sites(source).into_iter().map(|s| s.kernel).collect();
+    assert_eq!(kernels, ["scale", "scale"]);
+}
+
+#[test]
+fn launches_reach_the_overload_their_argument_count_fits() {
+    let source = "__global__ void k(float* p, int n) { p[0] = n; }\n\
+                  __global__ void k(float* p, const long* offsets, int n, int m = 1) { p[0] = n + m; }\n\
+                  template <typename... Args> __global__ void v(float* p, Args... args) { p[0] = 0; }\n\
+                  void f(float* p, const long* o, int n) {\n\
+                  k<<<1, 32>>>(p, n);\n\
+                  k<<<1, 32>>>(p, o, n);\n\
+                  k<<<1, 32>>>(p, o, n, 2);\n\
+                  v<<<1, 32>>>(p, n, n, n);\n}\n";
+    let launched_lines = |position: usize| -> Vec<usize> {
+        with_model(source, |model| {
+            model
+                .launches_of(&model.functions[position])
+                .iter()
+                .map(|l| l.line)
+                .collect()
+        })
+    };
+    assert_eq!(launched_lines(0), [5]);
+    assert_eq!(launched_lines(1), [6, 7]);
+    assert_eq!(launched_lines(2), [8]);
 }

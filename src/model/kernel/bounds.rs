@@ -735,6 +735,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             if comparison.relation == Relation::LessEqual
                 && !from_loop(comparison)
                 && self.is_parameter_bound(comparison.right)
+                && !self.launches_count_past(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
@@ -763,6 +764,37 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         None
+    }
+
+    /// Whether every visible launch (one at least) covers one more thread than the parameter
+    /// `bound` it passes (`<<<(n + 1 + B - 1) / B, B>>>(n, ...)`): the launcher counts `n + 1`
+    /// items (the fence posts of `n` segments), and `i <= n` is the test of that count.
+    fn launches_count_past(&self, bound: Node<'t>) -> bool {
+        let bound = strip(bound, self.source);
+        if bound.node_kind() != "identifier" {
+            return false;
+        }
+        let Some(position) = self
+            .function
+            .parameters
+            .iter()
+            .position(|p| p.name == self.text(bound))
+        else {
+            return false;
+        };
+        let compact = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect() };
+        !self.out.launches.is_empty()
+            && self.out.launches.iter().all(|launch| {
+                let Some(argument) = launch.arguments.get(position) else {
+                    return false;
+                };
+                let argument = compact(argument);
+                let one_more = [format!("{argument}+1"), format!("1+{argument}")];
+                launch.grid.iter().any(|axis| {
+                    matches!(axis, crate::model::launch::GridAxis::RoundedUp(extent)
+                        if one_more.contains(&compact(extent)))
+                })
+            })
     }
 
     /// A scalar kernel parameter (or a field of one): the size the caller passed.

@@ -785,6 +785,20 @@ impl<'t> Classifier<'_, 't> {
         }
         match rest.as_slice() {
             [(true, total)] => Some(normalized(*total, self.source)),
+            // `(n + 1 + B - 1) / B`: the extent is the rest of the sum, `n + 1`, written in the
+            // order of the text
+            [_, _, ..] => {
+                rest.sort_by_key(|(_, term)| term.start_byte());
+                let [(true, first), more @ ..] = rest.as_slice() else {
+                    return None;
+                };
+                let mut total = normalized(*first, self.source);
+                for (positive, term) in more {
+                    total.push_str(if *positive { " + " } else { " - " });
+                    total.push_str(&normalized(*term, self.source));
+                }
+                Some(total)
+            }
             _ => None,
         }
     }

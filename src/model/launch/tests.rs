@@ -49,6 +49,8 @@ fn grids_rounded_up_name_the_extent_they_cover() {
             "int blocks = (n + 127) / 128; k<<<blocks, 128>>>(p, n);",
             "n",
         ),
+        // the fence posts of `n` segments
+        ("k<<<(n + 1 + B - 1) / B, B>>>(p, n);", "n + 1"),
     ] {
         let source = format!("void f(float* p, int n, int B) {{ {launch} }}");
         assert_eq!(grid_of(&source)[0], rounded(total), "{launch}");

@@ -287,38 +287,45 @@ fn settings_fingerprint(settings: &Settings) -> String {
 fn reachable_headers(files: &[SourceFile]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut seen: HashSet<PathBuf> = files.iter().map(|f| f.path.to_path_buf()).collect();
-    let mut frontier: Vec<(PathBuf, Vec<String>)> = files
-        .iter()
-        .map(|f| {
-            (
-                f.path.to_path_buf(),
-                crate::model::index::quoted_includes(f.text),
-            )
-        })
-        .collect();
+    // (including file, target, written with `<...>`): a project header a file includes as
+    // `<header.h>` from a folder above is read for its macros as well
+    let mut frontier: Vec<(PathBuf, String, bool)> = Vec::new();
+    for file in files {
+        let path = file.path.to_path_buf();
+        for target in crate::model::index::quoted_includes(file.text) {
+            frontier.push((path.clone(), target, false));
+        }
+        for target in crate::model::index::angle_includes(file.text) {
+            frontier.push((path.clone(), target, true));
+        }
+    }
     for _ in 0..INCLUDE_DEPTH {
         let mut next = Vec::new();
-        for (from, includes) in frontier {
-            for target in includes {
-                let resolved = crate::model::index::resolve_include(&from, &target);
-                lines.push(format!("{}\0{target}\0{resolved:?}", from.display()));
-                let Some(header) = resolved else {
-                    continue;
-                };
-                if !seen.insert(header.clone()) {
-                    continue;
-                }
-                let Ok(bytes) = std::fs::read(&header) else {
-                    lines.push(format!("{}\0unreadable", header.display()));
-                    continue;
-                };
-                let digest: String = Sha256::digest(&bytes)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                lines.push(format!("{}\0{digest}", header.display()));
-                let text = String::from_utf8_lossy(&bytes);
-                next.push((header, crate::model::index::quoted_includes(&text)));
+        for (from, target, angled) in frontier {
+            let resolved = if angled {
+                crate::model::index::resolve_angle_include(&from, &target)
+            } else {
+                crate::model::index::resolve_include(&from, &target)
+            };
+            lines.push(format!("{}\0{target}\0{resolved:?}", from.display()));
+            let Some(header) = resolved else {
+                continue;
+            };
+            if !seen.insert(header.clone()) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&header) else {
+                lines.push(format!("{}\0unreadable", header.display()));
+                continue;
+            };
+            let digest: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            lines.push(format!("{}\0{digest}", header.display()));
+            let text = String::from_utf8_lossy(&bytes);
+            for include in crate::model::index::quoted_includes(&text) {
+                next.push((header.clone(), include, false));
             }
         }
         frontier = next;

@@ -135,6 +135,82 @@ pub struct IncludedDefines {
     /// Every name a header defines as a macro, on any path and with or without parameters (a
     /// `#define __shfl(v, l, w) __shfl_sync(...)` shim under `#if CUDA_VERSION >= 9000`).
     pub names: HashSet<String>,
+    /// The function-like macros of the headers whose body launches a kernel (a project's
+    /// `CUDA_KERNEL_CALL(kernel, blocks, threads, shmem, stream, ...)`), in include order.
+    pub launch_macros: Vec<MacroDefinition>,
+}
+
+/// A function-like macro as written: `#define NAME(a, b, ...) body`, the body's line
+/// continuations joined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroDefinition {
+    pub name: String,
+    pub parameters: Vec<String>,
+    pub variadic: bool,
+    pub body: String,
+}
+
+/// The function-like macros of `text` whose body launches a kernel (`<<<`, `cudaLaunchKernel`,
+/// `hipLaunchKernelGGL`).
+pub fn launch_macro_definitions(text: &str) -> Vec<MacroDefinition> {
+    let mut found = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let mut definition = rest.trim_start().to_string();
+        while definition.ends_with('\\') {
+            definition.pop();
+            definition.push('\n');
+            match lines.next() {
+                Some(next) => definition.push_str(next),
+                None => break,
+            }
+        }
+        let name = leading_identifier(&definition).to_string();
+        let Some(after_name) = definition.get(name.len()..) else {
+            continue;
+        };
+        // a function-like macro has its `(` right after the name
+        let Some(parameters_and_body) = after_name.strip_prefix('(') else {
+            continue;
+        };
+        let Some(close) = parameters_and_body.find(')') else {
+            continue;
+        };
+        let body = parameters_and_body[close + 1..].trim();
+        if name.is_empty()
+            || !(body.contains("<<<")
+                || body.contains("cudaLaunchKernel")
+                || body.contains("hipLaunchKernelGGL"))
+        {
+            continue;
+        }
+        let mut parameters = Vec::new();
+        let mut variadic = false;
+        for parameter in parameters_and_body[..close].split(',') {
+            let parameter = parameter.trim();
+            if parameter.ends_with("...") {
+                variadic = true;
+            } else if !parameter.is_empty() {
+                parameters.push(parameter.to_string());
+            }
+        }
+        found.push(MacroDefinition {
+            name,
+            parameters,
+            variadic,
+            body: body.to_string(),
+        });
+    }
+    found
 }
 
 impl PreprocessedView {
@@ -189,6 +265,9 @@ impl PreprocessedView {
             }
             included.unknown.extend(header.unknown.iter().cloned());
             included.names.extend(header.names.iter().cloned());
+            included
+                .launch_macros
+                .extend(header.launch_macros.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {
@@ -247,6 +326,8 @@ pub struct HeaderDefines {
     pub assumed_undefined: HashSet<String>,
     /// Every name the header defines, on any path.
     pub names: HashSet<String>,
+    /// Its function-like macros that launch a kernel.
+    pub launch_macros: Vec<MacroDefinition>,
     /// Its quoted includes.
     pub includes: Vec<String>,
 }
@@ -271,6 +352,7 @@ impl HeaderDefines {
             ..HeaderDefines::default()
         };
         header.names = all_define_names(text);
+        header.launch_macros = launch_macro_definitions(text);
         for (name, body) in view.settled_defines() {
             header.values.insert(name.to_string(), normalized(body));
             if view.ambiguous_defines.contains(name) {
@@ -2544,5 +2626,22 @@ constexpr int kTwice = 2;
             &[],
         );
         assert_eq!(view.last_error_macros, ["HIP_LAUNCH_CHECK", "KERNEL_CHECK"]);
+    }
+
+    #[test]
+    fn launch_macros_of_a_header_are_read_with_their_continuations() {
+        let header = "#define CHECK(x) do { x; } while (0)\n\
+                      #define BLOCK 256\n\
+                      #define KERNEL_CALL(kernel, nblks, nthrs, ...)   \\\n\
+                      {                                                 \\\n\
+                        (kernel)<<<(nblks), (nthrs)>>>(__VA_ARGS__);    \\\n\
+                      }\n\
+                      #define LAUNCH1(k, n) k<<<n, 1>>>()\n";
+        let found = launch_macro_definitions(header);
+        let names: Vec<&str> = found.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["KERNEL_CALL", "LAUNCH1"]);
+        assert_eq!(found[0].parameters, ["kernel", "nblks", "nthrs"]);
+        assert!(found[0].variadic && !found[1].variadic);
+        assert!(found[0].body.contains("(kernel)<<<(nblks), (nthrs)>>>(__VA_ARGS__);"));
     }
 }

@@ -374,6 +374,7 @@ impl<'t> Model<'t> {
         let in_macros = launch::launches_in_macros(
             tree.root_node(),
             &view.text,
+            &view.included.launch_macros,
             &model.functions,
             path,
             lines,

@@ -8,7 +8,7 @@
 
 use super::{launches_in, FileScope, GridHelpers, LaunchSite};
 use crate::model::Function;
-use crate::source::LineIndex;
+use crate::source::{LineIndex, MacroDefinition};
 use crate::syntax::{self, named_children, text, NodeExt};
 use std::ops::Range;
 use std::path::Path;
@@ -27,20 +27,36 @@ struct LaunchMacro<'t> {
 /// The most uses of launch macros expanded in one file.
 const MAX_USES: usize = 256;
 
-/// The launches inside the launch macros `functions` use. `root` and `text` are the file's
-/// parsed tree and text (the view), `lines` its line index.
+/// The launches inside the launch macros `functions` use: the file's own, and `included`, those
+/// of the project headers it includes (a `CUDA_KERNEL_CALL` of a shared header). `root` and
+/// `text` are the file's parsed tree and text (the view), `lines` its line index.
 pub fn launches_in_macros<'t>(
     root: Node<'t>,
     text_parsed: &'t str,
+    included: &'t [MacroDefinition],
     functions: &[Function<'t>],
     path: &Path,
     lines: &LineIndex,
     helpers: &dyn GridHelpers,
 ) -> Vec<LaunchSite> {
-    if !text_parsed.contains("#define") || !text_parsed.contains("<<<") {
+    let own = text_parsed.contains("#define") && text_parsed.contains("<<<");
+    if !own && included.is_empty() {
         return Vec::new();
     }
-    let macros = launch_macros(root, text_parsed);
+    // a header's macros come before every line of the file
+    let mut macros: Vec<LaunchMacro<'t>> = included
+        .iter()
+        .map(|definition| LaunchMacro {
+            name: &definition.name,
+            defined_at: 0,
+            parameters: definition.parameters.iter().map(String::as_str).collect(),
+            variadic: definition.variadic,
+            body: definition.body.clone(),
+        })
+        .collect();
+    if own {
+        macros.extend(launch_macros(root, text_parsed));
+    }
     if macros.is_empty() {
         return Vec::new();
     }

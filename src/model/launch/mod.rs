@@ -765,7 +765,8 @@ fn launch_site<'t>(
     let arguments = syntax::call_arguments(call);
     let kernel_name_node;
     let (kernel, grid, block, kernel_arguments, shared) = if chevron {
-        let function = call.field("function")?;
+        // `(kernel)<<<...>>>`, as a launch macro's body writes its parameter
+        let function = strip(call.field("function")?, source);
         // `auto k = binary ? scale<true> : scale<false>; k<<<...>>>(...)` launches `scale`
         let function = kernel_held_by_local(classifier, function).unwrap_or(function);
         kernel_name_node = Some(function);

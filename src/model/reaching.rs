@@ -27,6 +27,11 @@ pub fn reaching<'t>(
         let Some(statement) = completion(*value, within) else {
             continue;
         };
+        // a local declared in a block that does not hold the use is another variable of the
+        // same name (`{ int n = ...; } for (...) { int n = ...; }`)
+        if declared_out_of_sight(statement, at, within) {
+            continue;
+        }
         if statement.end_byte() <= use_start {
             before.push((*value, statement.end_byte()));
         } else if !contains(statement, at) {
@@ -53,6 +58,36 @@ pub fn reaching<'t>(
         }
     }
     reaching
+}
+
+/// Whether the definition `value` (as `reaching` takes them) belongs to a local that can be
+/// the one named at `at`: not one declared in a block that does not hold `at`. `scope` is the
+/// function around both.
+pub fn in_scope_at<'t>(value: Node<'t>, at: Node<'t>, scope: Node<'t>) -> bool {
+    let within = Within::new(scope);
+    completion(value, within).is_none_or(|statement| !declared_out_of_sight(statement, at, within))
+}
+
+/// Whether `statement` is the declarator of a local whose scope (the block, or the statement
+/// whose initializer or condition declares it) does not hold `at`.
+fn declared_out_of_sight<'t>(statement: Node<'t>, at: Node<'t>, within: Within<'t>) -> bool {
+    if statement.node_kind() != "init_declarator" {
+        return false;
+    }
+    let Some(declaration) = within.parent(statement) else {
+        return false;
+    };
+    if declaration.node_kind() != "declaration" {
+        return false;
+    }
+    let Some(scope) = within.parent(declaration) else {
+        return false;
+    };
+    match scope.node_kind() {
+        "compound_statement" | "for_statement" | "for_range_loop" | "if_statement"
+        | "while_statement" | "switch_statement" | "condition_clause" => !contains(scope, at),
+        _ => false,
+    }
 }
 
 /// The node whose end is where a definition takes effect: the declarator, the assignment, the
@@ -228,6 +263,17 @@ mod tests {
         assert_eq!(reaching_texts(code, "x"), ["a", "7"]);
         let redefined_first = "void f(int a) { while (a) { int x = 1; use(x); x = 7; } }";
         assert_eq!(reaching_texts(redefined_first, "x"), ["1"]);
+    }
+
+    #[test]
+    fn a_local_of_the_same_name_in_a_sibling_block_is_another_variable() {
+        // the second `n` is declared in the inner loop's body, which does not hold the use,
+        // though the outer loop carries definitions around to it
+        let code = "void f(int a) { for (int k = 0; k < a; ++k) { { int n = a + 1; use(n); } \
+                    for (int i = 0; i < a; ++i) { int n = i; } } }";
+        assert_eq!(reaching_texts(code, "n"), ["a + 1"]);
+        let closed_before = "void f(int a) { int n = a; { int n = 5; } use(n); }";
+        assert_eq!(reaching_texts(closed_before, "n"), ["a"]);
     }
 
     #[test]

@@ -352,12 +352,19 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some(values) = self.definitions.get(name) else {
                     return Unknown;
                 };
+                let values: Vec<Node<'t>> = values
+                    .iter()
+                    .copied()
+                    .filter(|d| {
+                        crate::model::reaching::in_scope_at(*d, value, self.function.definition)
+                    })
+                    .collect();
                 visiting.push(name);
                 let mut form: Option<LaneForm> = None;
                 // a uniform step that is not whole warps keeps a uniform value uniform but moves
                 // an aligned one off the warp's alignment
                 let mut misaligning = false;
-                for definition in values {
+                for definition in &values {
                     let this = match self.step_of(*definition) {
                         Some(true) => match self.lane_form_of(*definition, depth + 1, visiting) {
                             Uniform => {

@@ -292,6 +292,80 @@ impl<'a, 't> Analyzer<'a, 't> {
                     _ => false,
                 }
             }
+            "call_expression" => self.helper_returns_multiple_of_warp(value, depth),
+            _ => false,
+        }
+    }
+
+    /// `round_up(w, 32)` with `round_up(x, y)` returning `div_up(x, y) * y`: a helper of the
+    /// file whose single `return` is a multiple of 32 once the call's arguments are put in for
+    /// its parameters.
+    fn helper_returns_multiple_of_warp(&self, call: Node<'t>, depth: usize) -> bool {
+        let Some(model) = self.model else {
+            return false;
+        };
+        let Some(callee) = call.field("function") else {
+            return false;
+        };
+        let name = self.text(callee);
+        let arguments = syntax::call_arguments(call);
+        let Some(helper) = model
+            .functions
+            .iter()
+            .find(|f| f.name == name && f.parameters.len() == arguments.len())
+        else {
+            return false;
+        };
+        let mut returned = Vec::new();
+        syntax::walk_iterative(helper.body, |node| {
+            if node.node_kind() == "return_statement" {
+                returned.extend(node.named_child(0));
+                return false;
+            }
+            node.node_kind() != "lambda_expression"
+        });
+        let [returned] = returned.as_slice() else {
+            return false;
+        };
+        self.multiple_in_helper(*returned, helper, &arguments, depth + 1)
+    }
+
+    /// Whether `node`, in the body of `helper` called with `arguments`, is a multiple of 32.
+    fn multiple_in_helper(
+        &self,
+        node: Node<'t>,
+        helper: &crate::model::Function<'t>,
+        arguments: &[Node<'t>],
+        depth: usize,
+    ) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "identifier" => {
+                let name = self.text(node);
+                helper
+                    .parameters
+                    .iter()
+                    .position(|p| p.name == name)
+                    .and_then(|position| arguments.get(position))
+                    .is_some_and(|argument| self.multiple_of_warp(*argument, 0, depth + 1))
+            }
+            "number_literal" => self
+                .constant_value(node, 0)
+                .is_some_and(|value| value.rem_euclid(32) == 0),
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return false;
+                };
+                let multiple = |side| self.multiple_in_helper(side, helper, arguments, depth + 1);
+                match operator(node, self.source) {
+                    "*" => multiple(left) || multiple(right),
+                    "+" | "-" => multiple(left) && multiple(right),
+                    _ => false,
+                }
+            }
             _ => false,
         }
     }

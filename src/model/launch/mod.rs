@@ -753,6 +753,63 @@ fn kernel_held_by_local<'t>(
     (launched_kernel(first, source) == launched_kernel(second, source)).then_some(first)
 }
 
+/// The kernel a launch through a table names: `kernels[i]<<<...>>>` where the local array is
+/// initialised with specialisations of one kernel (`{keep<1>, keep<2>}`), written directly or
+/// through a function-like macro of the file (`#define P(n) keep<T, (n)>` and `{P(1), P(2)}`).
+fn kernel_of_table<'t>(classifier: &Classifier<'_, 't>, function: Node<'t>) -> Option<&'t str> {
+    let source = classifier.source;
+    if function.node_kind() != "subscript_expression" {
+        return None;
+    }
+    let table = strip(function.field("argument")?, source);
+    if table.node_kind() != "identifier" {
+        return None;
+    }
+    let lists = classifier.locals.dim3.get(text(table, source))?;
+    let [list] = lists.as_slice() else {
+        return None;
+    };
+    if list.node_kind() != "initializer_list" {
+        return None;
+    }
+    let mut kernel: Option<&'t str> = None;
+    for element in named_children(*list) {
+        let element = strip(element, source);
+        let name = match element.node_kind() {
+            "identifier" | "template_function" | "qualified_identifier" => {
+                launched_kernel(element, source)
+            }
+            "pointer_expression" => {
+                launched_kernel(strip(element.field("argument")?, source), source)
+            }
+            "call_expression" => macro_kernel(source, text(element.field("function")?, source))?,
+            _ => return None,
+        };
+        if name.is_empty() || kernel.is_some_and(|k| k != name) {
+            return None;
+        }
+        kernel = Some(name);
+    }
+    kernel
+}
+
+/// The name a function-like macro of the text expands to at its start (`#define P(n)
+/// keep<T, (n)>` gives `keep`).
+fn macro_kernel<'t>(source: &'t str, name: &str) -> Option<&'t str> {
+    source.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let rest = rest.strip_prefix("define")?.trim_start();
+        let rest = rest.strip_prefix(name)?.strip_prefix('(')?;
+        let body = rest.get(rest.find(')')? + 1..)?.trim_start();
+        let end = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(body.len());
+        let qualified = &body[..end];
+        let short = qualified.rsplit("::").next().unwrap_or(qualified);
+        (!short.is_empty()).then_some(short)
+    })
+}
+
 fn launch_site<'t>(
     classifier: &Classifier<'_, 't>,
     allocations: &Allocations<'_, 't>,
@@ -770,7 +827,11 @@ fn launch_site<'t>(
         // `auto k = binary ? scale<true> : scale<false>; k<<<...>>>(...)` launches `scale`
         let function = kernel_held_by_local(classifier, function).unwrap_or(function);
         kernel_name_node = Some(function);
-        let kernel = launched_kernel(function, source);
+        // `kernels[t - 1]<<<...>>>` over a table of one kernel's specialisations
+        let kernel = match kernel_of_table(classifier, function) {
+            Some(name) => name,
+            None => launched_kernel(function, source),
+        };
         let config = syntax::launch_configuration(call);
         (
             kernel,

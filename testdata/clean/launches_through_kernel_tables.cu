@@ -1,0 +1,32 @@
+// Clean: one block per class, launched through a table of the kernel's specialisations (written
+// directly, and through a macro): every block writes its own `top_k` slots, each thread its
+// `T` of them under a test of the slot against `top_k`.
+#include <cuda_runtime.h>
+
+template <int T>
+__global__ void keep_topk(const float* in, float* out, int per_class, int top_k) {
+    for (int t = 0; t < T; ++t) {
+        const int cur = threadIdx.x + blockDim.x * t;
+        if (cur < top_k) out[blockIdx.x * top_k + cur] = in[blockIdx.x * per_class + cur];
+    }
+}
+
+template <int T>
+__global__ void scale_topk(float* out, int top_k, float by) {
+    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int t = 0; t < T; ++t) out[slot] *= by;
+}
+
+int launch_keep(const float* in, float* out, int classes, int per_class, int top_k) {
+    void (*kernel[2])(const float*, float*, int, int) = {keep_topk<1>, keep_topk<2>};
+    const int t = (top_k + 511) / 512;
+    kernel[t - 1]<<<classes, 512>>>(in, out, per_class, top_k);
+    return cudaGetLastError() != cudaSuccess;
+}
+
+#define SCALE(n) scale_topk<(n)>
+int launch_scale(float* out, int padded_slots, float by) {
+    void (*kernel[2])(float*, int, float) = {SCALE(1), SCALE(2)};
+    kernel[0]<<<padded_slots / 512, 512>>>(out, padded_slots, by);
+    return cudaGetLastError() != cudaSuccess;
+}

@@ -2642,6 +2642,8 @@ constexpr int kTwice = 2;
         assert_eq!(names, ["KERNEL_CALL", "LAUNCH1"]);
         assert_eq!(found[0].parameters, ["kernel", "nblks", "nthrs"]);
         assert!(found[0].variadic && !found[1].variadic);
-        assert!(found[0].body.contains("(kernel)<<<(nblks), (nthrs)>>>(__VA_ARGS__);"));
+        assert!(found[0]
+            .body
+            .contains("(kernel)<<<(nblks), (nthrs)>>>(__VA_ARGS__);"));
     }
 }

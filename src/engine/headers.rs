@@ -270,36 +270,29 @@ pub fn included_defines(
     let mut found = Vec::new();
     let mut known = HashSet::from([identity(path)]);
     let build_dirs = path.parent().map(build_include_dirs).unwrap_or_default();
-    let mut frontier: Vec<(PathBuf, String)> = crate::model::index::quoted_includes(text)
+    // (including file, target, written with `<...>`): a project header the file includes with
+    // `<...>` is looked for from the root the build puts on the path
+    let mut frontier: Vec<(PathBuf, String, bool)> = crate::model::index::quoted_includes(text)
         .into_iter()
-        .map(|target| (path.to_path_buf(), target))
+        .map(|target| (path.to_path_buf(), target, false))
+        .chain(
+            crate::model::index::angle_includes(text)
+                .into_iter()
+                .map(|target| (path.to_path_buf(), target, true)),
+        )
         .collect();
-    // a project header the file includes with `<...>` from the root the build puts on the path
-    for target in crate::model::index::angle_includes(text) {
-        let Some(header) = crate::model::index::resolve_angle_include(path, &target) else {
-            continue;
-        };
-        if found.len() >= MAX_HEADERS || !known.insert(identity(&header)) {
-            continue;
-        }
-        let Some(defines) = header_defines(&header, &settings.defines) else {
-            continue;
-        };
-        frontier.extend(
-            defines
-                .includes
-                .iter()
-                .map(|target| (header.clone(), target.clone())),
-        );
-        found.push(defines);
-    }
     for _ in 0..MAX_DEFINES_DEPTH {
         let mut next = Vec::new();
-        for (from, target) in frontier {
+        for (from, target, angled) in frontier {
             if found.len() >= MAX_HEADERS {
                 break;
             }
-            let Some(header) = resolve_in_build(&from, &target, &build_dirs) else {
+            let resolved = if angled {
+                crate::model::index::resolve_angle_include(&from, &target)
+            } else {
+                resolve_in_build(&from, &target, &build_dirs)
+            };
+            let Some(header) = resolved else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -312,7 +305,7 @@ pub fn included_defines(
                 defines
                     .includes
                     .iter()
-                    .map(|target| (header.clone(), target.clone())),
+                    .map(|target| (header.clone(), target.clone(), false)),
             );
             found.push(defines);
         }

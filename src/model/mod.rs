@@ -971,6 +971,14 @@ impl GridHelpers for Model<'_> {
         launch::returned_grid_of(function, self.source, &HelpersAlone(self))
     }
 
+    fn returned_multiple(&self, name: &str, arity: usize) -> Option<launch::ReturnedMultiple> {
+        let function = self
+            .functions
+            .iter()
+            .find(|f| f.name == name && f.parameters.len() == arity)?;
+        launch::returned_multiple_of(function, self.source)
+    }
+
     fn assigned_dim3(
         &self,
         name: &str,

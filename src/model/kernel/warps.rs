@@ -272,7 +272,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 match self.definitions.get(name).map(Vec::as_slice) {
                     Some([definition]) => self.multiple_of_warp(*definition, 0, depth + 1),
-                    _ => false,
+                    Some(_) => false,
+                    // a parameter every visible launch passes a multiple of 32 (`kx_padded`
+                    // computed as `pad(kx, 512)`)
+                    None => self.passed_multiple_of_warp(name),
                 }
             }
             "binary_expression" => {
@@ -295,6 +298,23 @@ impl<'a, 't> Analyzer<'a, 't> {
             "call_expression" => self.helper_returns_multiple_of_warp(value, depth),
             _ => false,
         }
+    }
+
+    /// Whether `name` is a parameter that every visible launch (one at least) passes a value
+    /// known to be a multiple of 32.
+    fn passed_multiple_of_warp(&self, name: &str) -> bool {
+        let Some(position) = self.function.parameters.iter().position(|p| p.name == name) else {
+            return false;
+        };
+        let arity = self.function.parameters.len();
+        !self.out.launches.is_empty()
+            && self.out.launches.iter().all(|launch| {
+                launch.arity == Some(arity)
+                    && launch
+                        .argument_factors
+                        .get(position)
+                        .is_some_and(|factor| factor % 32 == 0)
+            })
     }
 
     /// `round_up(w, 32)` with `round_up(x, y)` returning `div_up(x, y) * y`: a helper of the

@@ -1011,7 +1011,14 @@ impl<'t> Classifier<'_, 't> {
                         | "uint64_t" | "int32_t" | "uint32_t",
                         [only],
                     ) => self.known_factor(*only, depth + 1),
-                    _ => 1,
+                    // `pad(n, 512)` with `pad` returning `((n + p - 1) / p) * p`
+                    (_, arguments) => match self.helpers.returned_multiple(name, arguments.len()) {
+                        Some(super::ReturnedMultiple::Constant(factor)) => factor,
+                        Some(super::ReturnedMultiple::Argument(position)) => arguments
+                            .get(position)
+                            .map_or(1, |a| self.known_factor(*a, depth + 1)),
+                        None => 1,
+                    },
                 }
             }
             _ => 1,

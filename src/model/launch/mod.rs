@@ -302,6 +302,117 @@ pub trait GridHelpers {
     fn assigned_dim3(&self, _name: &str, _arity: usize, _position: usize) -> Option<AssignedDim3> {
         None
     }
+    /// For a function `name` with `arity` arguments, what its value is always a multiple of
+    /// (see `returned_multiple_of`); None when nothing is known or it is not visible.
+    fn returned_multiple(&self, _name: &str, _arity: usize) -> Option<ReturnedMultiple> {
+        None
+    }
+}
+
+/// What a helper's value is a multiple of: `pad(n, p)` returning `((n + p - 1) / p) * p` is a
+/// multiple of its argument `p`; `tiles(n)` returning `n / 64 * 64` a multiple of 64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReturnedMultiple {
+    Constant(i128),
+    Argument(usize),
+}
+
+/// What `function`'s single `return` is a product with: one of its parameters, or a constant
+/// (a literal, or a shift by one).
+pub fn returned_multiple_of(function: &super::Function, source: &str) -> Option<ReturnedMultiple> {
+    let mut returned = Vec::new();
+    syntax::walk_iterative(function.body, |node| {
+        if node.node_kind() == "return_statement" {
+            returned.extend(node.named_child(0));
+            return false;
+        }
+        node.node_kind() != "lambda_expression"
+    });
+    // `if (padding == 0) return size;` guards a division by the multiple: a call that passes a
+    // multiple other than zero never takes it
+    let (guarded, rest): (Vec<Node>, Vec<Node>) = returned
+        .into_iter()
+        .partition(|value| returns_when_a_parameter_is_zero(*value, function, source));
+    let [value] = rest.as_slice() else {
+        return None;
+    };
+    let answer = multiple_in_return(*value, function, source)?;
+    match answer {
+        ReturnedMultiple::Argument(position) => {
+            let zero_tested =
+                |value: &Node| zero_tested_parameter(*value, function, source) == Some(position);
+            guarded.iter().all(zero_tested).then_some(answer)
+        }
+        ReturnedMultiple::Constant(_) => guarded.is_empty().then_some(answer),
+    }
+}
+
+/// The parameter an `if (p == 0)` (or `!p`) around a `return` tests.
+fn zero_tested_parameter(value: Node, function: &super::Function, source: &str) -> Option<usize> {
+    let statement = value.up()?;
+    let branch = match statement.up()? {
+        block if block.node_kind() == "compound_statement" => block.up()?,
+        other => other,
+    };
+    if branch.node_kind() != "if_statement" {
+        return None;
+    }
+    let condition = strip(syntax::condition_value(branch.field("condition")?), source);
+    let tested = match condition.node_kind() {
+        "binary_expression" if syntax::operator(condition, source) == "==" => {
+            let (left, right) = (condition.field("left")?, condition.field("right")?);
+            if text(strip(right, source), source) == "0" {
+                left
+            } else if text(strip(left, source), source) == "0" {
+                right
+            } else {
+                return None;
+            }
+        }
+        "unary_expression" if syntax::operator(condition, source) == "!" => {
+            condition.field("argument")?
+        }
+        _ => return None,
+    };
+    let name = text(strip(tested, source), source);
+    function.parameters.iter().position(|p| p.name == name)
+}
+
+fn returns_when_a_parameter_is_zero(value: Node, function: &super::Function, source: &str) -> bool {
+    zero_tested_parameter(value, function, source).is_some()
+}
+
+/// What the returned `value` is a product with.
+fn multiple_in_return(
+    value: Node,
+    function: &super::Function,
+    source: &str,
+) -> Option<ReturnedMultiple> {
+    let value = strip(value, source);
+    if value.node_kind() != "binary_expression" {
+        return None;
+    }
+    let (left, right) = (value.field("left")?, value.field("right")?);
+    match syntax::operator(value, source) {
+        "*" => [left, right].into_iter().find_map(|side| {
+            let side = strip(side, source);
+            match side.node_kind() {
+                "identifier" => function
+                    .parameters
+                    .iter()
+                    .position(|p| p.name == text(side, source))
+                    .map(ReturnedMultiple::Argument),
+                "number_literal" => size::parse_number(text(side, source))
+                    .filter(|v| *v > 1)
+                    .map(ReturnedMultiple::Constant),
+                _ => None,
+            }
+        }),
+        "<<" => size::parse_number(text(strip(right, source), source))
+            .filter(|shift| (1..=30).contains(shift))
+            .map(|shift| ReturnedMultiple::Constant(1 << shift)),
+        _ => None,
+    }
 }
 
 /// What a host helper leaves in a `dim3` its caller hands it by reference (`void

@@ -11,7 +11,7 @@
 
 use super::{
     launches_in, may_launch, AssignedDim3, FileScope, GridAxis, GridHelpers, LaunchSite,
-    RoundingHelper,
+    ReturnedMultiple, RoundingHelper,
 };
 use crate::model::Function;
 use crate::source::LineIndex;
@@ -61,6 +61,7 @@ enum Query {
     Define(String, Option<String>),
     ReturnedGrid(String, usize, Option<[GridAxis; 3]>),
     AssignedDim3(String, usize, usize, Option<AssignedDim3>),
+    ReturnedMultiple(String, usize, Option<ReturnedMultiple>),
 }
 
 impl Query {
@@ -74,6 +75,9 @@ impl Query {
             }
             Query::AssignedDim3(name, arity, position, answer) => {
                 helpers.assigned_dim3(name, *arity, *position) == *answer
+            }
+            Query::ReturnedMultiple(name, arity, answer) => {
+                helpers.returned_multiple(name, *arity) == *answer
             }
         }
     }
@@ -120,6 +124,14 @@ impl GridHelpers for Recorder<'_> {
             position,
             answer.clone(),
         ));
+        answer
+    }
+
+    fn returned_multiple(&self, name: &str, arity: usize) -> Option<ReturnedMultiple> {
+        let answer = self.helpers.returned_multiple(name, arity);
+        self.queries
+            .borrow_mut()
+            .push(Query::ReturnedMultiple(name.to_string(), arity, answer));
         answer
     }
 }

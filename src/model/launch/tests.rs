@@ -992,6 +992,18 @@ fn launches_record_what_divides_each_argument_and_their_template_arguments() {
 }
 
 #[test]
+fn a_helper_that_rounds_to_a_multiple_gives_its_factor() {
+    let found = sites(
+        "__global__ void k(float* p, int n, int m, int r);
+         constexpr int pad(int n, int p) { if (p == 0) return n; return ((n + p - 1) / p) * p; }
+         int tiles(int n) { return n / 64 * 64; }
+         int shifted(int n) { return (n >> 4) << 5; }
+         void run(float* p, int n) { k<<<1, 256>>>(p, pad(n, 512), tiles(n), shifted(n)); }",
+    );
+    assert_eq!(found[0].argument_factors, vec![1, 512, 64, 32]);
+}
+
+#[test]
 fn a_block_built_from_a_table_of_sizes_takes_the_entries_assigned() {
     let found = sites(
         "#define BX 32\n#define BY 16\n__global__ void k(float* p);\n\

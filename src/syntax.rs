@@ -279,6 +279,20 @@ pub fn address_operand<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 }
 
 /// Strips parentheses and casts: `((size_t)(i))` is `i` for every question the model asks.
+/// The value of each `return` in a function's `body` (None for a bare `return;`), not those of
+/// the lambdas inside it.
+pub fn return_values(body: Node) -> Vec<Option<Node>> {
+    let mut values = Vec::new();
+    walk_iterative(body, |node| {
+        if node.node_kind() == "return_statement" {
+            values.push(node.named_child(0));
+            return false;
+        }
+        node.node_kind() != "lambda_expression"
+    });
+    values
+}
+
 pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
     for _ in 0..MAX_DEPTH {
         match node.node_kind() {

@@ -336,15 +336,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         else {
             return false;
         };
-        let mut returned = Vec::new();
-        syntax::walk_iterative(helper.body, |node| {
-            if node.node_kind() == "return_statement" {
-                returned.extend(node.named_child(0));
-                return false;
-            }
-            node.node_kind() != "lambda_expression"
-        });
-        let [returned] = returned.as_slice() else {
+        let returned = syntax::return_values(helper.body);
+        let [Some(returned)] = returned.as_slice() else {
             return false;
         };
         self.multiple_in_helper(*returned, helper, &arguments, depth + 1)

@@ -320,14 +320,10 @@ pub enum ReturnedMultiple {
 /// What `function`'s single `return` is a product with: one of its parameters, or a constant
 /// (a literal, or a shift by one).
 pub fn returned_multiple_of(function: &super::Function, source: &str) -> Option<ReturnedMultiple> {
-    let mut returned = Vec::new();
-    syntax::walk_iterative(function.body, |node| {
-        if node.node_kind() == "return_statement" {
-            returned.extend(node.named_child(0));
-            return false;
-        }
-        node.node_kind() != "lambda_expression"
-    });
+    let returned: Vec<Node> = syntax::return_values(function.body)
+        .into_iter()
+        .flatten()
+        .collect();
     // `if (padding == 0) return size;` guards a division by the multiple: a call that passes a
     // multiple other than zero never takes it
     let (guarded, rest): (Vec<Node>, Vec<Node>) = returned
@@ -460,16 +456,10 @@ pub fn rounding_helper(function: &super::Function, source: &str) -> RoundingHelp
     if function.body.byte_range().len() > 400 || function.parameters.len() < 2 {
         return RoundingHelper::Other;
     }
-    let mut returns = Vec::new();
-    syntax::walk_iterative(function.body, |node| {
-        if node.node_kind() == "return_statement" {
-            if let Some(value) = node.named_child(0) {
-                returns.push(value);
-            }
-            return false;
-        }
-        node.node_kind() != "lambda_expression"
-    });
+    let returns: Vec<Node> = syntax::return_values(function.body)
+        .into_iter()
+        .flatten()
+        .collect();
     let [value] = returns.as_slice() else {
         return RoundingHelper::Other;
     };
@@ -1843,14 +1833,7 @@ pub fn returned_grid_of(
     if !returns_dim3 {
         return None;
     }
-    let mut returns = Vec::new();
-    syntax::walk_iterative(function.body, |node| {
-        if node.node_kind() == "return_statement" {
-            returns.push(node.named_child(0));
-            return false;
-        }
-        node.node_kind() != "lambda_expression"
-    });
+    let returns = syntax::return_values(function.body);
     let [Some(value)] = returns.as_slice() else {
         return None;
     };

@@ -153,6 +153,18 @@ pub struct MacroDefinition {
 /// The function-like macros of `text` whose body launches a kernel (`<<<`, `cudaLaunchKernel`,
 /// `hipLaunchKernelGGL`).
 pub fn launch_macro_definitions(text: &str) -> Vec<MacroDefinition> {
+    function_macro_definitions(text)
+        .into_iter()
+        .filter(|m| {
+            m.body.contains("<<<")
+                || m.body.contains("cudaLaunchKernel")
+                || m.body.contains("hipLaunchKernelGGL")
+        })
+        .collect()
+}
+
+/// The function-like macros of `text`, as written.
+pub fn function_macro_definitions(text: &str) -> Vec<MacroDefinition> {
     let mut found = Vec::new();
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
@@ -186,11 +198,7 @@ pub fn launch_macro_definitions(text: &str) -> Vec<MacroDefinition> {
             continue;
         };
         let body = parameters_and_body[close + 1..].trim();
-        if name.is_empty()
-            || !(body.contains("<<<")
-                || body.contains("cudaLaunchKernel")
-                || body.contains("hipLaunchKernelGGL"))
-        {
+        if name.is_empty() {
             continue;
         }
         let mut parameters = Vec::new();

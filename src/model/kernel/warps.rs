@@ -318,8 +318,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `round_up(w, 32)` with `round_up(x, y)` returning `div_up(x, y) * y`: a helper of the
-    /// file whose single `return` is a multiple of 32 once the call's arguments are put in for
-    /// its parameters.
+    /// file whose value is a multiple of one of its arguments (or of a constant) that is a
+    /// multiple of 32 (`launch::returned_multiple_of`, the fact the launch's factors read).
     fn helper_returns_multiple_of_warp(&self, call: Node<'t>, depth: usize) -> bool {
         let Some(model) = self.model else {
             return false;
@@ -336,50 +336,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         else {
             return false;
         };
-        let returned = syntax::return_values(helper.body);
-        let [Some(returned)] = returned.as_slice() else {
-            return false;
-        };
-        self.multiple_in_helper(*returned, helper, &arguments, depth + 1)
-    }
-
-    /// Whether `node`, in the body of `helper` called with `arguments`, is a multiple of 32.
-    fn multiple_in_helper(
-        &self,
-        node: Node<'t>,
-        helper: &crate::model::Function<'t>,
-        arguments: &[Node<'t>],
-        depth: usize,
-    ) -> bool {
-        if depth > 8 {
-            return false;
-        }
-        let node = strip(node, self.source);
-        match node.node_kind() {
-            "identifier" => {
-                let name = self.text(node);
-                helper
-                    .parameters
-                    .iter()
-                    .position(|p| p.name == name)
-                    .and_then(|position| arguments.get(position))
-                    .is_some_and(|argument| self.multiple_of_warp(*argument, 0, depth + 1))
-            }
-            "number_literal" => self
-                .constant_value(node, 0)
-                .is_some_and(|value| value.rem_euclid(32) == 0),
-            "binary_expression" => {
-                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
-                    return false;
-                };
-                let multiple = |side| self.multiple_in_helper(side, helper, arguments, depth + 1);
-                match operator(node, self.source) {
-                    "*" => multiple(left) || multiple(right),
-                    "+" | "-" => multiple(left) && multiple(right),
-                    _ => false,
-                }
-            }
-            _ => false,
+        match crate::model::launch::returned_multiple_of(helper, self.source) {
+            Some(crate::model::launch::ReturnedMultiple::Constant(factor)) => factor % 32 == 0,
+            Some(crate::model::launch::ReturnedMultiple::Argument(position)) => arguments
+                .get(position)
+                .is_some_and(|argument| self.multiple_of_warp(*argument, 0, depth + 1)),
+            None => false,
         }
     }
 

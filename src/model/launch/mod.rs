@@ -857,7 +857,7 @@ fn kernel_held_by_local<'t>(
 /// The kernel a launch through a table names: `kernels[i]<<<...>>>` where the local array is
 /// initialised with specialisations of one kernel (`{keep<1>, keep<2>}`), written directly or
 /// through a function-like macro of the file (`#define P(n) keep<T, (n)>` and `{P(1), P(2)}`).
-fn kernel_of_table<'t>(classifier: &Classifier<'_, 't>, function: Node<'t>) -> Option<&'t str> {
+fn kernel_of_table<'t>(classifier: &Classifier<'_, 't>, function: Node<'t>) -> Option<String> {
     let source = classifier.source;
     if function.node_kind() != "subscript_expression" {
         return None;
@@ -873,20 +873,20 @@ fn kernel_of_table<'t>(classifier: &Classifier<'_, 't>, function: Node<'t>) -> O
     if list.node_kind() != "initializer_list" {
         return None;
     }
-    let mut kernel: Option<&'t str> = None;
+    let mut kernel: Option<String> = None;
     for element in named_children(*list) {
         let element = strip(element, source);
         let name = match element.node_kind() {
             "identifier" | "template_function" | "qualified_identifier" => {
-                launched_kernel(element, source)
+                launched_kernel(element, source).to_string()
             }
             "pointer_expression" => {
-                launched_kernel(strip(element.field("argument")?, source), source)
+                launched_kernel(strip(element.field("argument")?, source), source).to_string()
             }
             "call_expression" => macro_kernel(source, text(element.field("function")?, source))?,
             _ => return None,
         };
-        if name.is_empty() || kernel.is_some_and(|k| k != name) {
+        if name.is_empty() || kernel.as_ref().is_some_and(|k| *k != name) {
             return None;
         }
         kernel = Some(name);
@@ -896,19 +896,16 @@ fn kernel_of_table<'t>(classifier: &Classifier<'_, 't>, function: Node<'t>) -> O
 
 /// The name a function-like macro of the text expands to at its start (`#define P(n)
 /// keep<T, (n)>` gives `keep`).
-fn macro_kernel<'t>(source: &'t str, name: &str) -> Option<&'t str> {
-    source.lines().find_map(|line| {
-        let rest = line.trim_start().strip_prefix('#')?.trim_start();
-        let rest = rest.strip_prefix("define")?.trim_start();
-        let rest = rest.strip_prefix(name)?.strip_prefix('(')?;
-        let body = rest.get(rest.find(')')? + 1..)?.trim_start();
-        let end = body
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-            .unwrap_or(body.len());
-        let qualified = &body[..end];
-        let short = qualified.rsplit("::").next().unwrap_or(qualified);
-        (!short.is_empty()).then_some(short)
-    })
+fn macro_kernel(source: &str, name: &str) -> Option<String> {
+    let definition = crate::source::function_macro_definitions(source)
+        .into_iter()
+        .rfind(|m| m.name == name)?;
+    let body = definition.body.as_str();
+    let end = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(body.len());
+    let short = body[..end].rsplit("::").next().unwrap_or("");
+    (!short.is_empty()).then(|| short.to_string())
 }
 
 fn launch_site<'t>(
@@ -929,9 +926,9 @@ fn launch_site<'t>(
         let function = kernel_held_by_local(classifier, function).unwrap_or(function);
         kernel_name_node = Some(function);
         // `kernels[t - 1]<<<...>>>` over a table of one kernel's specialisations
-        let kernel = match kernel_of_table(classifier, function) {
-            Some(name) => name,
-            None => launched_kernel(function, source),
+        let kernel: std::borrow::Cow<'t, str> = match kernel_of_table(classifier, function) {
+            Some(name) => name.into(),
+            None => launched_kernel(function, source).into(),
         };
         let config = syntax::launch_configuration(call);
         (
@@ -963,7 +960,7 @@ fn launch_site<'t>(
             }
         }
         kernel_name_node = Some(kernel_node);
-        let kernel = launched_kernel(kernel_node, source);
+        let kernel: std::borrow::Cow<'t, str> = launched_kernel(kernel_node, source).into();
         // `hipLaunchKernelGGL` passes the kernel's arguments after the shared bytes and stream,
         // the CUDA APIs as an array of pointers
         let is_hip = call

@@ -140,9 +140,20 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
     // allocation's target lies in the function that allocates)
     let mut allocated: HashSet<String> = HashSet::default();
     for (_, function, mentions) in &per_function {
+        // a parameter or a function of the file is never a key: the names the function
+        // declares (a walk of its body) are read only for a target that may be one (a launch
+        // hands every launcher's parameters to a function of the file)
+        let names_a_key = |mention: &Node<'t>| {
+            let node = strip(*mention, source);
+            node.node_kind() != "identifier" || {
+                let name = text(node, source);
+                !function_names.contains(name)
+                    && !function.parameters.iter().any(|p| p.name == name)
+            }
+        };
         if !mentions
             .iter()
-            .any(|m| allocation_targets.contains(&m.id()))
+            .any(|m| allocation_targets.contains(&m.id()) && names_a_key(m))
         {
             continue;
         }

@@ -646,6 +646,31 @@ fn enclosing_function(node: Node) -> Option<Node> {
     std::iter::successors(node.up(), |n| n.up()).find(|n| n.node_kind() == "function_definition")
 }
 
+/// Where each identifier of `text` appears (any word of letters, digits and `_` that does not
+/// start with a digit; comments and strings included).
+fn word_positions(text: &str) -> rustc_hash::FxHashMap<&str, Vec<u32>> {
+    let is_identifier = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = text.as_bytes();
+    let mut words: rustc_hash::FxHashMap<&str, Vec<u32>> = Default::default();
+    let mut at = 0;
+    while at < bytes.len() {
+        if !is_identifier(bytes[at]) {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        while at < bytes.len() && is_identifier(bytes[at]) {
+            at += 1;
+        }
+        if !bytes[start].is_ascii_digit() {
+            if let (Some(word), Ok(position)) = (text.get(start..at), u32::try_from(start)) {
+                words.entry(word).or_default().push(position);
+            }
+        }
+    }
+    words
+}
+
 /// The innermost lambda around `node` inside `body`, if any.
 fn enclosing_lambda<'t>(node: Node<'t>, body: Node<'t>) -> Option<Node<'t>> {
     let mut current = node.up();
@@ -2253,6 +2278,9 @@ pub struct FileScope<'t> {
     /// Whether a launch read what the callers of its function pass since the last
     /// `take_caller_reads`.
     caller_reads: std::cell::Cell<bool>,
+    /// Where each identifier of the text appears, read in one pass when `callers_hash` is
+    /// first asked.
+    words: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<u32>>>,
 }
 
 /// The file's allocations as seen from one launching function.
@@ -2324,6 +2352,7 @@ impl<'t> FileScope<'t> {
             member_reads: std::cell::Cell::new(false),
             calls: std::cell::OnceCell::new(),
             caller_reads: std::cell::Cell::new(false),
+            words: std::cell::OnceCell::new(),
         }
     }
 
@@ -2389,11 +2418,20 @@ impl<'t> FileScope<'t> {
 
     /// A hash of the functions that call `name` (their whole text): what a launch that passes
     /// on a parameter of `name` read.
+    ///
+    /// Found from the mentions of `name` in the text rather than from `calls_of`, whose walk of
+    /// the whole tree would cost a keystroke more than the launches it saves reading: every call
+    /// of `name` mentions it, so the functions mentioning it hold every caller.
     pub fn callers_hash(&self, name: &str) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
-        for call in self.calls_of(name) {
-            enclosing_function(*call)
+        let words = self.words.get_or_init(|| word_positions(self.source));
+        for &at in words.get(name).map_or(&[][..], Vec::as_slice) {
+            let at = at as usize;
+            let Some(mention) = self.root.descendant_for_byte_range(at, at + name.len()) else {
+                continue;
+            };
+            enclosing_function(mention)
                 .map(|caller| text(caller, self.source))
                 .hash(&mut hasher);
         }

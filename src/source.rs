@@ -1920,6 +1920,33 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
                 continue;
             }
         }
+        // `TEST_CASE("inserts keys", "[map]") { ... }`: a test framework's macro opens a
+        // function whose head names it with strings or numbers, which no declarator holds; as
+        // identifiers of the same length they make the head of a definition the grammar reads
+        // (as `TEST(Suite, Name) { ... }` is read)
+        if is_unknown_macro && is(bytes, tokens.get(k + 1), b"(") {
+            if let Some(close) = matching.get(k + 1).copied().flatten() {
+                let arguments = tokens.get(k + 2..close).unwrap_or_default();
+                let opens_body = is(bytes, tokens.get(close + 1), b"{");
+                let names_with_values = arguments
+                    .iter()
+                    .any(|t| matches!(t.kind, TokenKind::Literal | TokenKind::Number));
+                let plain = arguments.iter().all(|t| {
+                    t.kind != TokenKind::Punct || matches!(&bytes[t.start..t.end], b"," | b"::")
+                });
+                let single_line = arguments
+                    .iter()
+                    .all(|t| !bytes[t.start..t.end].contains(&b'\n'));
+                if opens_body && names_with_values && plain && single_line {
+                    for t in arguments {
+                        if matches!(t.kind, TokenKind::Literal | TokenKind::Number) {
+                            bytes[t.start..t.end].fill(b'_');
+                        }
+                    }
+                    continue;
+                }
+            }
+        }
         // a type passed to a macro: `CTALLOC(double, n)`, `va_arg(list, char*)`
         if is(bytes, tokens.get(k + 1), b"(") && !is_keyword || is_typeid {
             if let Some(close) = matching.get(k + 1).copied().flatten() {
@@ -1938,6 +1965,73 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
     }
     supply_statement_semicolons(bytes, &tokens, &matching);
     separate_statements_in_macro_arguments(bytes, &tokens);
+    unmistake_comparisons_for_templates(bytes, &tokens, &matching);
+}
+
+/// `i < n && m < i && score > -1.0f`: the grammar reads `m<i && score>` as a template's
+/// arguments followed by `- 1.0f`, and the test `i < n` is lost inside them. A `<` after a name
+/// that a `&&` or `||` and then a `>` follow, in one expression, becomes `>` in the view: both
+/// compare with one precedence, so the tree has the comparisons' shape, and every reader takes
+/// the operator from the file's text, where it is still `<`. A template's arguments seldom hold
+/// an unparenthesised `&&`; a template declaration's (`template <bool B = X && Y>`) are left
+/// alone.
+fn unmistake_comparisons_for_templates(
+    bytes: &mut [u8],
+    tokens: &[Token],
+    matching: &[Option<usize>],
+) {
+    let lone = |bytes: &[u8], t: &Token, c: u8| {
+        bytes[t.start] == c
+            && !matches!(bytes.get(t.end), Some(b'<' | b'>' | b'='))
+            && !t
+                .start
+                .checked_sub(1)
+                .is_some_and(|b| matches!(bytes[b], b'<' | b'>' | b'-' | b'='))
+    };
+    let mut swaps = Vec::new();
+    for k in 1..tokens.len() {
+        let token = &tokens[k];
+        let name = &tokens[k - 1];
+        if token.kind != TokenKind::Punct
+            || !lone(bytes, token, b'<')
+            || name.kind != TokenKind::Identifier
+            || matches!(&bytes[name.start..name.end], b"template" | b"operator")
+        {
+            continue;
+        }
+        let mut logical = false;
+        let mut j = k + 1;
+        while let Some(next) = tokens.get(j) {
+            if next.kind == TokenKind::Punct {
+                match &bytes[next.start..next.end] {
+                    b"(" | b"[" | b"{" => match matching.get(j).copied().flatten() {
+                        Some(close) => {
+                            j = close + 1;
+                            continue;
+                        }
+                        None => break,
+                    },
+                    b")" | b"]" | b"}" | b";" | b"," | b"?" | b":" => break,
+                    b"&" | b"|" if bytes.get(next.end) == Some(&bytes[next.start]) => {
+                        logical = true;
+                        j += 2;
+                        continue;
+                    }
+                    b">" if lone(bytes, next, b'>') => {
+                        if logical {
+                            swaps.push(token.start);
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            j += 1;
+        }
+    }
+    for at in swaps {
+        bytes[at] = b'>';
+    }
 }
 
 /// `TYPE_SWITCH(dtype, T, k<T><<<g, b>>>(p, n););`: a macro's last argument is often a
@@ -2251,6 +2345,31 @@ fn is_inside_directive(text: &str, offset: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comparisons_that_read_as_template_arguments_are_made_comparisons_in_the_view() {
+        let swapped = [
+            (
+                "if (i < n && m < i && s[m] > -1.0f) k[i] = 0;",
+                "if (i > n && m > i && s[m] > -1.0f) k[i] = 0;",
+            ),
+            ("bool ok = x < w || y > (h);", "bool ok = x > w || y > (h);"),
+        ];
+        for (text, expected) in swapped {
+            assert_eq!(preprocess(text, &[]).text, expected);
+        }
+        let untouched = [
+            "template <bool B = X && Y> struct S {};",
+            "k<T><<<g, b>>>(p, n); int z = a << b && c > -1;",
+            "if (x <= y && z > -1) f(static_cast<int>(a && b));",
+            "if (i < n && p->q) f(i);",
+            "auto v = t.data<float>() && ok;",
+            "if (f(a < b, c > -1)) g();",
+        ];
+        for text in untouched {
+            assert_eq!(preprocess(text, &[]).text, text);
+        }
+    }
 
     #[test]
     fn statements_in_a_macro_argument_list_become_arguments() {

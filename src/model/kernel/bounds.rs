@@ -724,6 +724,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 Relation::Greater | Relation::GreaterEqual
             ) && !from_loop(comparison)
                 && self.is_plain_bound(comparison.right)
+                && !self.counts_an_enclosing_loop(comparison.right, comparison.origin)
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
@@ -820,6 +821,31 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
+    /// Whether `bound` is the counter of a `for` loop around `at` (`for (m = 0; m < n; m++)
+    /// if (i > m)`): a test against the position the loop has reached, not against an extent,
+    /// so its branch is not the out-of-range one.
+    fn counts_an_enclosing_loop(&self, bound: Node<'t>, at: Node<'t>) -> bool {
+        let bound = strip(bound, self.source);
+        if bound.node_kind() != "identifier" {
+            return false;
+        }
+        let name = self.text(bound);
+        std::iter::successors(at.up(), |n| n.up())
+            .filter(|n| n.node_kind() == "for_statement")
+            .any(|lp| {
+                ["initializer", "update"].iter().any(|field| {
+                    lp.field(field).is_some_and(|part| {
+                        let mut found = false;
+                        syntax::walk_iterative(part, |node| {
+                            found |= node.node_kind() == "identifier" && self.text(node) == name;
+                            !found
+                        });
+                        found
+                    })
+                })
+            })
+    }
+
     pub(super) fn is_plain_bound(&self, node: Node<'t>) -> bool {
         let node = strip(node, self.source);
         matches!(

@@ -23,6 +23,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 for child in named_children(node) {
                     self.statement(child, depth + 1);
                     self.facts.extend(self.early_exit_facts(child));
+                    let mut carried = Vec::new();
+                    self.bare_block_exit_facts(child, &mut carried);
+                    self.facts.extend(carried);
                 }
                 self.facts.truncate(saved);
             }
@@ -183,6 +186,39 @@ impl<'a, 't> Analyzer<'a, 't> {
         });
         body(self);
         self.facts.pop();
+    }
+
+    /// `{ if (i >= n) return; ... }`: an early exit inside a bare block also holds after it,
+    /// unless its condition names a local of the block (another variable outside it).
+    fn bare_block_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+        if statement.node_kind() != "compound_statement" {
+            return;
+        }
+        let mut locals: Vec<&str> = Vec::new();
+        for child in named_children(statement) {
+            if child.node_kind() == "declaration" {
+                let mut cursor = child.walk();
+                for declarator in child.children_by_field_name("declarator", &mut cursor) {
+                    if let Some(name) = syntax::declarator_name(declarator) {
+                        locals.push(self.text(name));
+                    }
+                }
+            }
+            let mut facts = Vec::new();
+            facts.extend(self.early_exit_facts(child));
+            self.bare_block_exit_facts(child, &mut facts);
+            for fact in facts {
+                let mut names_a_local = false;
+                syntax::walk_iterative(fact.condition.node, |node| {
+                    names_a_local |=
+                        node.node_kind() == "identifier" && locals.contains(&self.text(node));
+                    !names_a_local
+                });
+                if !names_a_local {
+                    out.push(fact);
+                }
+            }
+        }
     }
 
     /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`;

@@ -282,14 +282,22 @@ impl<'t> Analyzer<'_, 't> {
             if node.node_kind() == "identifier" && self.text(node) != name {
                 let other = self.text(node);
                 if let Some(other_steps) = self.steps_between(other, start, &steps, lifetime_end) {
+                    let other_step = other_steps.first().map(|s| normalized(*s, self.source));
                     let same_places = other_steps.len() == steps.len()
                         && steps.iter().all(|mine| {
                             other_steps.iter().any(|theirs| {
-                                normalized(*theirs, self.source) == step_text
+                                Some(normalized(*theirs, self.source)) == other_step
                                     && step_container(*theirs) == step_container(*mine)
                             })
                         });
-                    if same_places && appears_added(start_node, node, self.source) {
+                    let in_step = other_step.as_deref().is_some_and(|other_step| {
+                        if other_step == step_text {
+                            appears_added(start_node, node, self.source)
+                        } else {
+                            self.scaled_alike(start_node, node, step, other_step)
+                        }
+                    });
+                    if same_places && in_step {
                         companion = Some(Companion {
                             expression: start,
                             stepped: other.to_string(),
@@ -303,6 +311,56 @@ impl<'t> Analyzer<'_, 't> {
             )
         });
         companion
+    }
+
+    /// `a = m * cols + c` stepped `a += s * cols` (or by a local `inc = s * cols`) while `m +=
+    /// s`: the term `m * F` of the start grows by `F` times `m`'s step, so `a` keeps equal to its
+    /// start with `m`'s current value.
+    fn scaled_alike(
+        &self,
+        start: Node<'t>,
+        mention: Node<'t>,
+        step: Node<'t>,
+        other_step: &str,
+    ) -> bool {
+        let mut term = mention;
+        while let Some(parent) = term
+            .up()
+            .filter(|p| p.node_kind() == "parenthesized_expression")
+        {
+            term = parent;
+        }
+        let Some(product) = term
+            .up()
+            .filter(|p| p.node_kind() == "binary_expression" && operator(*p, self.source) == "*")
+        else {
+            return false;
+        };
+        let (Some(left), Some(right)) = (product.field("left"), product.field("right")) else {
+            return false;
+        };
+        let factor = if left.id() == term.id() { right } else { left };
+        if !appears_added(start, product, self.source) {
+            return false;
+        }
+        let factor = normalized(factor, self.source);
+        let mut step = strip(step, self.source);
+        if step.node_kind() == "identifier" {
+            match self.definitions.get(self.text(step)).map(Vec::as_slice) {
+                Some([only]) if self.steps.get(self.text(step)).is_none() => {
+                    step = strip(*only, self.source)
+                }
+                _ => return false,
+            }
+        }
+        if step.node_kind() != "binary_expression" || operator(step, self.source) != "*" {
+            return false;
+        }
+        let (Some(a), Some(b)) = (step.field("left"), step.field("right")) else {
+            return false;
+        };
+        let (a, b) = (normalized(a, self.source), normalized(b, self.source));
+        (a == other_step && b == factor) || (b == other_step && a == factor)
     }
 
     /// The `+=` steps of `name` from `start` to `lifetime_end` (where the local stepped with it

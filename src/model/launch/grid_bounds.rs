@@ -1,6 +1,7 @@
-//! What bounds a grid apart from its own expression: a check on the launch's path that makes an
-//! axis exact, a clamp, the occupancy API, a table of sizes. Kept together because each is a fact
-//! about the code around the launch, not about the grid's arithmetic.
+//! What bounds a launch's configuration beyond its own expression: a check on the launch's path
+//! that makes a grid axis exact, a clamp, the occupancy API, and the constant a block dimension
+//! holds through a table of sizes. Kept together because each is a fact about the code around the
+//! launch, not about the configuration's arithmetic.
 
 use super::*;
 

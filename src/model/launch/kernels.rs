@@ -1,6 +1,6 @@
-//! Which kernel a launch runs, however it names it: by name, through a local that holds one, a
-//! table of specialisations or a function-like macro. Kept apart because a launch that names no
-//! kernel this way is a launch of nothing the model knows.
+//! Which kernel a launch runs, however it names it: by name (`k<T>`, `ns::k`), through a local
+//! that holds one, a table of specialisations or a function-like macro. Kept apart from reading
+//! the launch, since every one of these ways ends in the same kernel name.
 
 use super::*;
 

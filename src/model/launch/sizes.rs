@@ -1,0 +1,392 @@
+//! A launch's sizes written over the launching function's names, for the model's size
+//! evaluator: which local keeps one value, which holds a multiple, and which names are constants
+//! of the file.
+
+use super::*;
+
+/// The launch's sizes over the launching function's names (`resolve` false: a local is its own
+/// name) or with each local defined once replaced by its value; None when the grid's `x` or the
+/// block's `x` cannot be written so.
+pub(super) fn launch_sizes<'t>(
+    classifier: &Classifier<'_, 't>,
+    allocations: &Allocations<'_, 't>,
+    [grid, block]: [&[Option<Node<'t>>]; 2],
+    defaults: [bool; 2],
+    arguments: &[Node<'t>],
+    resolve: bool,
+) -> Option<LaunchSizes> {
+    let source = classifier.source;
+    let scope = SizeScope::new(classifier, resolve);
+    let evaluator = Evaluator {
+        source,
+        scope: &scope,
+        fold_sizeof: true,
+    };
+    let axes = |values: &[Option<Node<'t>>], default_one: bool| -> [Option<Sym>; 3] {
+        let mut axes = [None, None, None];
+        for (axis, slot) in axes.iter_mut().enumerate() {
+            *slot = match values.get(axis).copied().flatten() {
+                Some(value) => evaluator.eval(value),
+                None if default_one && axis > 0 => Some(Sym::constant(1)),
+                None => None,
+            };
+        }
+        axes
+    };
+    let grid = axes(grid, defaults[0]);
+    let block = axes(block, defaults[1]);
+    grid[0].as_ref()?;
+    block[0].as_ref()?;
+    // an allocation outside the launching function sees none of its locals; the scopes keep
+    // what they learn of each name, so one of each kind serves every allocation
+    let no_locals = Locals::default();
+    let outside_classifier = Classifier {
+        locals: &no_locals,
+        ..*classifier
+    };
+    let outside_scope = SizeScope::new(&outside_classifier, resolve);
+    let outside = Evaluator {
+        source,
+        scope: &outside_scope,
+        fold_sizeof: true,
+    };
+    let function = allocations.function.byte_range();
+    let buffers = arguments
+        .iter()
+        .map(|argument| {
+            let mut bytes: Option<Sym> = None;
+            for allocated in allocations.of_argument(*argument, source) {
+                let in_function = function.contains(&allocated.call.start_byte());
+                let evaluator = if in_function { &evaluator } else { &outside };
+                let size = evaluator.eval(allocated.size?)?;
+                match &bytes {
+                    Some(known) if *known != size => return None,
+                    _ => bytes = Some(size),
+                }
+            }
+            bytes
+        })
+        .collect();
+    Some(LaunchSizes {
+        grid,
+        block,
+        arguments: arguments.iter().map(|a| evaluator.eval(*a)).collect(),
+        buffers,
+    })
+}
+
+/// The launching function's names for the size evaluator: file-scope constants and defines
+/// are their values; a local is its own name, or with `resolve` its value where it has one; a
+/// local that holds a multiple of `M` wherever it is read (see `multiple_of`) is `M · q`.
+struct SizeScope<'c, 'a, 't> {
+    classifier: &'c Classifier<'a, 't>,
+    resolve: bool,
+    /// Per local asked about: the multiple it holds (None: not known to hold one).
+    multiples: std::cell::RefCell<std::collections::HashMap<String, Option<Sym>>>,
+    /// Per local asked about: whether it holds one value wherever it is read.
+    one_value: std::cell::RefCell<std::collections::HashMap<String, bool>>,
+}
+
+impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
+    fn new(classifier: &'c Classifier<'a, 't>, resolve: bool) -> Self {
+        SizeScope {
+            classifier,
+            resolve,
+            multiples: Default::default(),
+            one_value: Default::default(),
+        }
+    }
+
+    fn holds_one_value(&self, name: &str) -> bool {
+        if let Some(known) = self.one_value.borrow().get(name) {
+            return *known;
+        }
+        let one = holds_one_value(self.classifier.locals, name, self.classifier.source);
+        self.one_value.borrow_mut().insert(name.to_string(), one);
+        one
+    }
+
+    /// The value `M` that the local `name` is a multiple of wherever the function reads it, as
+    /// a size (`items * 4` for `n = (n + items * 4 - 1) / (items * 4) * (items * 4)`, `192` for
+    /// `nr = 192 * (n / 192 + min(1, n % 192))`): see `multiple_of_local`.
+    fn multiple_of(&self, name: &str) -> Option<Sym> {
+        if let Some(known) = self.multiples.borrow().get(name) {
+            return known.clone();
+        }
+        // asked again while its own values are read: not known
+        self.multiples.borrow_mut().insert(name.to_string(), None);
+        let evaluator = Evaluator {
+            source: self.classifier.source,
+            scope: self,
+            fold_sizeof: true,
+        };
+        let multiple =
+            multiple_of_local(self.classifier.locals, name, self.classifier.source, &|n| {
+                evaluator.eval(n)
+            });
+        self.multiples
+            .borrow_mut()
+            .insert(name.to_string(), multiple.clone());
+        multiple
+    }
+}
+
+/// What every value assigned to the local `name` is a multiple of, when the function reads it
+/// only after the first of them: each value is a product `E * M` (either order) whose one
+/// factor `M` evaluates without rounding (`eval`) and whose other factor is an integer
+/// expression that does not (a rounded quotient, a `%`, a call: `(n + M - 1) / M * M`; a
+/// product of two sizes is read as it is); every
+/// value names the same `M`, and every name `M` is written in keeps one value. The local is a
+/// parameter or declared in the function, and no read of it comes before the first value (a
+/// parameter's value on entry is the caller's).
+fn multiple_of_local<'t>(
+    locals: &Locals<'t>,
+    name: &str,
+    source: &'t str,
+    eval: &dyn Fn(Node<'t>) -> Option<Sym>,
+) -> Option<Sym> {
+    let body = locals.scope?;
+    let values = locals.values.get(name)?;
+    let mut multiple: Option<Sym> = None;
+    for value in values {
+        let value = strip(*value, source);
+        if value.node_kind() != "binary_expression" || syntax::operator(value, source) != "*" {
+            return None;
+        }
+        let (left, right) = (value.field("left")?, value.field("right")?);
+        let factor =
+            |side: Node<'t>| eval(side).filter(|s| !s.floored && s.integer_terms().is_some());
+        let (m, factor_node, other) = match (factor(left), factor(right)) {
+            (Some(m), None) => (m, left, right),
+            (None, Some(m)) => (m, right, left),
+            // a product of two sizes is read whole
+            _ => return None,
+        };
+        if m.as_constant().is_some_and(|c| c <= 1)
+            || has_float_literal(other, source)
+            || !names_keep_one_value(locals, factor_node, source)
+        {
+            return None;
+        }
+        match &multiple {
+            Some(known) if *known != m => return None,
+            _ => multiple = Some(m),
+        }
+    }
+    let first = values.iter().min_by_key(|v| v.start_byte())?;
+    reads_follow(locals, body, name, *first, source)
+        .then_some(multiple)
+        .flatten()
+}
+
+/// Whether every name written in `node` that is a local of the function keeps the one value
+/// its declaration gives it.
+fn names_keep_one_value(locals: &Locals, node: Node, source: &str) -> bool {
+    let mut keeps = true;
+    syntax::walk_iterative(node, |n| {
+        if n.node_kind() == "identifier" {
+            keeps &= match locals.values.get(text(n, source)).map(Vec::as_slice) {
+                None | Some([]) => true,
+                Some([value]) => value.up().is_some_and(|p| {
+                    matches!(p.node_kind(), "init_declarator" | "argument_list")
+                        || p.node_kind() == "initializer_list"
+                }),
+                Some(_) => false,
+            };
+        }
+        keeps
+    });
+    keeps
+}
+
+/// Whether `node` holds a floating-point literal (`n * 0.5`: not a multiple of `n`).
+fn has_float_literal(node: Node, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(node, |n| {
+        if n.node_kind() == "number_literal" {
+            let literal = text(n, source).to_ascii_lowercase();
+            found |= !literal.starts_with("0x")
+                && (literal.contains('.') || literal.contains('e') || literal.ends_with('f'));
+        }
+        !found
+    });
+    found
+}
+
+/// Whether the function whose body is `body` (the scope of `locals`) has `name` as a parameter
+/// or declares it, and reads or writes it nowhere before the statement that assigns `first`
+/// (other than declaring it there without a value) nor outside the block holding that statement.
+fn reads_follow<'t>(
+    locals: &Locals<'t>,
+    body: Node<'t>,
+    name: &str,
+    first: Node<'t>,
+    source: &'t str,
+) -> bool {
+    let mut statement = first;
+    while let Some(parent) = statement.up() {
+        if parent.node_kind() == "compound_statement" {
+            break;
+        }
+        if statement == body {
+            return false;
+        }
+        statement = parent;
+    }
+    let Some(block) = statement.up() else {
+        return false;
+    };
+    let mut declared = false;
+    if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {
+        syntax::walk_iterative(declarator, |n| {
+            declared |= n.node_kind() == "identifier" && text(n, source) == name;
+            !declared
+        });
+    }
+    // every identifier of the body spelled `name`, as a walk of the body meets them
+    for n in locals.occurrences(name, source) {
+        let kind = n.up().map(|p| p.node_kind());
+        let declaration = matches!(kind, Some("declaration" | "init_declarator"));
+        declared |= declaration;
+        let follows = if n.start_byte() < statement.start_byte() {
+            kind == Some("declaration")
+        } else {
+            block.start_byte() <= n.start_byte() && n.end_byte() <= block.end_byte()
+        };
+        if !follows {
+            return false;
+        }
+    }
+    declared
+}
+
+/// Whether the local `name` has one value wherever the function reads it: nothing writes it
+/// after its declaration (an assignment, `+=`, `++`, its address taken) after a read of it. A
+/// count padded after the buffer was allocated with it is two values; a count read back from
+/// the device at the top of a loop, then allocated with and launched over, is one in each trip.
+fn holds_one_value<'t>(locals: &Locals<'t>, name: &str, source: &'t str) -> bool {
+    let (Some(_), Some(values)) = (locals.scope, locals.values.get(name)) else {
+        return true;
+    };
+    let writes: Vec<Node> = values
+        .iter()
+        .copied()
+        .filter(|v| v.up().is_none_or(|p| p.node_kind() != "init_declarator"))
+        .collect();
+    if writes.is_empty() {
+        return true;
+    }
+    let Some(last) = writes.iter().map(|w| w.start_byte()).max() else {
+        return true;
+    };
+    locals
+        .occurrences(name, source)
+        .iter()
+        .filter(|n| n.start_byte() < last)
+        .all(|n| is_written_name(*n, source))
+}
+
+/// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.
+fn is_written_name(n: Node, source: &str) -> bool {
+    let Some(parent) = n.up() else {
+        return false;
+    };
+    match parent.node_kind() {
+        "assignment_expression" => parent.field("left") == Some(n),
+        "update_expression" => true,
+        "pointer_expression" => syntax::operator(parent, source) == "&",
+        "declaration" | "init_declarator" => parent.field("value") != Some(n),
+        _ => false,
+    }
+}
+
+impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
+    fn atom(&self, name: &str) -> Option<Sym> {
+        match self.multiple_of(name) {
+            Some(multiple) => multiple.mul(&Sym::atom(&format!("{name}/({})", multiple.display()))),
+            None if !self.holds_one_value(name) => None,
+            None => Some(Sym::atom(name)),
+        }
+    }
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        let locals = self.classifier.locals;
+        if self.multiple_of(name).is_some() || !self.holds_one_value(name) {
+            return None;
+        }
+        match locals.values.get(name) {
+            Some(_) if self.resolve => locals.single(name),
+            Some(_) => None,
+            None => locals.file_constants.get(name).copied(),
+        }
+    }
+    fn pointee(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn scalar_type(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.classifier.helpers.define(name)
+    }
+    fn is_type(&self, name: &str) -> bool {
+        LaunchScope(self.classifier).is_type(name)
+    }
+}
+
+/// The file-scope constants a kernel's file declares, for reading the names a kernel's index
+/// is written in (`voxels * blockIdx.x` with `constexpr unsigned voxels(225);`) as numbers.
+pub struct FileConstants<'t> {
+    pub(super) locals: Locals<'t>,
+    pub(super) source: &'t str,
+}
+
+impl<'t> FileConstants<'t> {
+    /// The constants of the file holding `body`.
+    pub fn of(body: Node<'t>, source: &'t str) -> FileConstants<'t> {
+        let mut locals = Locals::default();
+        locals.read_file_scope(body, source);
+        FileConstants { locals, source }
+    }
+
+    /// The value of a file-scope constant or object-like `#define` named `name`.
+    pub fn value(&self, name: &str, helpers: &dyn GridHelpers) -> Option<i128> {
+        let classifier = Classifier {
+            source: self.source,
+            locals: &self.locals,
+            helpers,
+            constants_divide: true,
+        };
+        let scope = LaunchScope(&classifier);
+        match scope.definition(name) {
+            Some(value) => constant(value, &classifier),
+            None => size::parse_number(helpers.define(name)?.trim()),
+        }
+    }
+}
+
+/// What the launch's function says of its names, for the model's size evaluator.
+pub(super) struct LaunchScope<'c, 'a, 't>(pub(super) &'c Classifier<'a, 't>);
+
+impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        match self.0.locals.values.get(name) {
+            Some(_) => self.0.locals.single(name),
+            None => self.0.locals.file_constants.get(name).copied(),
+        }
+    }
+    fn pointee(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn scalar_type(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.0.helpers.define(name)
+    }
+    /// `sizeof(curandState)` parses as an expression; a name no local holds is a type there.
+    fn is_type(&self, name: &str) -> bool {
+        !self.0.locals.values.contains_key(name)
+            && !self.0.locals.dim3.contains_key(name)
+            && !self.0.locals.file_constants.contains_key(name)
+    }
+}

@@ -1,0 +1,212 @@
+//! The block shapes a kernel is run with. A conflict is a witness only for a shape the kernel
+//! can be launched with, so a visible launch's shape is taken first, and without one only small
+//! shapes whose threads stay inside the kernel's shared arrays are tried.
+
+use super::*;
+
+/// Of the shapes tried when no launch is in sight, the one that runs first: since a pair needs
+/// every shape, the one of fewest threads (two warps or more), and when it makes no pair (most
+/// kernels) the larger ones, each a few times its cost, need not run at all.
+pub(super) fn probe_shape(shapes: &[[i64; 3]]) -> Option<[i64; 3]> {
+    let lanes = |block: &[i64; 3]| block[0] * block[1] * block[2];
+    shapes
+        .iter()
+        .filter(|block| lanes(block) > 32)
+        .min_by_key(|block| lanes(block))
+        .copied()
+}
+
+/// The block shapes to try, in order: each distinct constant block of the visible launches, or
+/// small default shapes for the axes the kernel uses.
+pub(super) fn candidate_blocks<'t>(
+    program: &Program<'_, 't>,
+    source: &'t str,
+    function: &Function<'t>,
+    facts: &KernelFacts,
+) -> (bool, Vec<[i64; 3]>) {
+    let mut launched: Vec<[i64; 3]> = Vec::new();
+    let mut all_constant = !facts.launches.is_empty();
+    for launch in &facts.launches {
+        let dims = launch.block.map(|d| d.and_then(|v| i64::try_from(v).ok()));
+        match dims {
+            [Some(x), Some(y), Some(z)] if x > 0 && y > 0 && z > 0 && x * y * z <= 1024 => {
+                if !launched.contains(&[x, y, z]) {
+                    launched.push([x, y, z]);
+                }
+            }
+            _ => all_constant = false,
+        }
+    }
+    if all_constant {
+        launched.truncate(3);
+        return (true, launched);
+    }
+    let indexed = shared_index_axes(program, source, function);
+    let body = text(function.body, source);
+    let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
+    let shapes: Vec<[i64; 3]> = if uses('z') {
+        vec![[8, 8, 4], [16, 4, 2], [128, 1, 1], [4, 4, 2]]
+    } else if uses('y') {
+        vec![[16, 16, 1], [8, 8, 1], [128, 1, 1], [8, 4, 1]]
+    } else {
+        vec![[128, 1, 1], [64, 1, 1], [32, 1, 1]]
+    };
+    // an axis no shared index follows: threads apart only along it would touch the same
+    // elements, so the kernel is written for one thread along it (`dim3 block(1, 4)`)
+    let mut shapes: Vec<[i64; 3]> = shapes
+        .into_iter()
+        .map(|mut shape| {
+            let extent: i64 = shape.iter().product();
+            for (axis, size) in shape.iter_mut().enumerate() {
+                if !indexed[axis] && indexed.iter().any(|a| *a) {
+                    *size = 1;
+                }
+            }
+            // keep two warps or more where the axes left allow
+            let left: i64 = shape.iter().product();
+            if left < extent {
+                if let Some(axis) = (0..3).find(|a| indexed[*a]) {
+                    shape[axis] = (shape[axis] * extent / left.max(1)).min(1024);
+                }
+            }
+            shape
+        })
+        .collect();
+    shapes.dedup();
+    (false, shapes)
+}
+
+/// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`
+/// in a subscript of a shared array (or of a pointer into one), directly or through locals
+/// computed from it. A thread rank or lane id counts as every axis. The parts of nodes it reads
+/// are the program's (`Program::part`), which the runs read again.
+fn shared_index_axes<'s>(
+    program: &Program<'_, 's>,
+    source: &'s str,
+    function: &Function<'s>,
+) -> [bool; 3] {
+    let mut definitions: Vec<(&str, &str)> = Vec::new();
+    let mut shared: Vec<&str> = Vec::new();
+    let mut subscripts: Vec<(&str, &str)> = Vec::new();
+    walk_iterative(function.body, |node| {
+        match node.node_kind() {
+            "init_declarator" => {
+                if let (Some(name), Some(value)) = (
+                    program
+                        .part(node, Part::Declarator)
+                        .and_then(crate::syntax::declarator_name),
+                    program.part(node, Part::Value),
+                ) {
+                    definitions.push((text(name, source), text(value, source)));
+                }
+            }
+            "assignment_expression" => {
+                if let (Some(left), Some(right)) = (
+                    program.part(node, Part::Left),
+                    program.part(node, Part::Right),
+                ) {
+                    if left.node_kind() == "identifier" {
+                        definitions.push((text(left, source), text(right, source)));
+                    }
+                }
+            }
+            "declaration" if is_shared(node, source) => {
+                if let Some(name) = named_children(node).find_map(crate::syntax::declarator_name) {
+                    shared.push(text(name, source));
+                }
+            }
+            "subscript_expression" => {
+                if let (Some(base), Some(index)) = (
+                    program.part(node, Part::Argument),
+                    program.part(node, Part::Index),
+                ) {
+                    subscripts.push((text(base, source), text(index, source)));
+                }
+            }
+            "lambda_expression" => return false,
+            _ => {}
+        }
+        true
+    });
+    let words = |t: &'s str| -> Vec<&'s str> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .collect()
+    };
+    // each definition's words, and whether it reads a thread rank or lane id, once
+    let read: Vec<(&str, Vec<&str>, bool)> = definitions
+        .iter()
+        .map(|(name, value)| {
+            let rank = value.contains("thread_rank")
+                || value.contains("laneid")
+                || value.contains("lane_id");
+            (*name, words(value), rank)
+        })
+        .collect();
+    // locals that follow each axis, and pointers into shared memory
+    let mut follows: [Vec<&str>; 3] = Default::default();
+    let mut pointers: Vec<&str> = shared.clone();
+    for _ in 0..6 {
+        // a pass that adds nothing leaves the next one the same lists: none adds anything more
+        let mut added = false;
+        for (name, value_words, rank) in &read {
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+                .iter()
+                .enumerate()
+            {
+                if !follows[axis].contains(name)
+                    && (*rank
+                        || value_words
+                            .iter()
+                            .any(|w| w == field || follows[axis].contains(w)))
+                {
+                    follows[axis].push(name);
+                    added = true;
+                }
+            }
+            if !pointers.contains(name) && value_words.iter().any(|w| pointers.contains(w)) {
+                pointers.push(name);
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    let mut axes = [false; 3];
+    for (base, index) in &subscripts {
+        let base_word = base.split('[').next().unwrap_or(base).trim();
+        if !pointers.contains(&base_word) {
+            continue;
+        }
+        let index_words = words(index);
+        for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+            .iter()
+            .enumerate()
+        {
+            if index.contains("thread_rank")
+                || index_words
+                    .iter()
+                    .any(|w| w == field || follows[axis].contains(w))
+            {
+                axes[axis] = true;
+            }
+        }
+    }
+    // a pointer offset by the thread (`float* row = s + ty * 17`) follows the thread too
+    for (name, value_words, _) in &read {
+        if pointers.contains(name) && !shared.contains(name) {
+            for (axis, field) in ["threadIdx.x", "threadIdx.y", "threadIdx.z"]
+                .iter()
+                .enumerate()
+            {
+                if value_words
+                    .iter()
+                    .any(|w| w == field || follows[axis].contains(w))
+                {
+                    axes[axis] = true;
+                }
+            }
+        }
+    }
+    axes
+}

@@ -347,7 +347,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut step = strip(step, self.source);
         if step.node_kind() == "identifier" {
             match self.definitions.get(self.text(step)).map(Vec::as_slice) {
-                Some([only]) if self.steps.get(self.text(step)).is_none() => {
+                Some([only]) if !self.steps.contains_key(self.text(step)) => {
                     step = strip(*only, self.source)
                 }
                 _ => return false,

@@ -508,11 +508,21 @@ fn forms_global_index(left: Deps, right: Deps) -> bool {
 
 fn subscript_index(node: Node) -> Option<Node> {
     let indices = node.field("indices").or_else(|| node.field("index"))?;
-    if indices.node_kind() == "subscript_argument_list" {
-        named_children(indices).find(|c| c.node_kind() != "comment")
+    let index = if indices.node_kind() == "subscript_argument_list" {
+        named_children(indices).find(|c| c.node_kind() != "comment")?
     } else {
-        Some(indices)
+        indices
+    };
+    // `len[g++]` reads `len` at `g` as it was before the step
+    let postfix = index.node_kind() == "update_expression"
+        && index
+            .child(0)
+            .zip(index.field("argument"))
+            .is_some_and(|(first, argument)| first.id() == argument.id());
+    if postfix {
+        return index.field("argument");
     }
+    Some(index)
 }
 
 /// Calls whose result is plain arithmetic on their arguments (so it carries their thread identity).

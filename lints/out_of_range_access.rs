@@ -51,6 +51,7 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
     for launched in model.host.launched_pointers() {
         constant_slot_past_the_end(model, cx, &launched);
+        threads_past_the_end(model, cx, &launched);
     }
 }
 
@@ -237,6 +238,88 @@ fn constant_slot_past_the_end(model: &Model, cx: &mut LintContext, launched: &La
     );
 }
 
+/// A kernel that every thread runs at exactly the global `x` index (`p[i]`, `i = blockIdx.x *
+/// blockDim.x + threadIdx.x`, under no test), launched with a constant grid and block along `x`
+/// that run more threads than the buffer passed holds elements: reported at the launch.
+fn threads_past_the_end(model: &Model, cx: &mut LintContext, launched: &LaunchedPointer) {
+    let (host, launch, pointer) = (launched.host, launched.launch, launched.pointer);
+    if !pointer.whole || pointer.host_data {
+        return;
+    }
+    let Some(relative) = &launched.parameter.global_x_access else {
+        return;
+    };
+    let Some(element) = launched.parameter.element_type.as_deref() else {
+        return;
+    };
+    let Some(element_size) = size::builtin_size(element) else {
+        return;
+    };
+    let (Some(blocks), Some(per_block)) = (
+        launch.grid.as_ref().and_then(|g| g.x),
+        launch.block.as_ref().and_then(|b| b.x),
+    ) else {
+        return;
+    };
+    let Some(threads) = blocks.checked_mul(per_block).filter(|t| *t > 0) else {
+        return;
+    };
+    let Some(allocation) = host.reaching_allocation(pointer.variable, launched.event) else {
+        return;
+    };
+    let Some(held) = &allocation.bytes else {
+        return;
+    };
+    let Some(held_bytes) = held.as_constant() else {
+        return;
+    };
+    let Some(needed) = threads.checked_mul(element_size) else {
+        return;
+    };
+    if held_bytes >= needed {
+        return;
+    }
+    let kernel = model.functions.iter().find(|f| {
+        f.kind == FunctionKind::Kernel
+            && f.name == launch.kernel
+            && f.parameters.len() == launch.arguments.len()
+    });
+    let access = kernel.and_then(|k| {
+        let start = k.definition.start_byte();
+        let span = start + relative.start..start + relative.end;
+        (span.end <= k.definition.end_byte()).then_some(span)
+    });
+    let Some(access) = access else {
+        return;
+    };
+    let name = variable_name(host, pointer.variable);
+    let access_text = model.source.get(access.clone()).unwrap_or("");
+    let elements = held_bytes / element_size;
+    let holds = match allocation.size_node {
+        Some(node) => snippet(model, node),
+        None => held.display(),
+    };
+    // at the argument: each buffer of one launch is a finding of its own
+    let passed = launch
+        .arguments
+        .get(launched.position)
+        .map_or_else(|| launch.call.byte_range(), |a| a.byte_range());
+    cx.report(
+        cx.diagnostic(
+            passed,
+            format!(
+                "`{}` runs `{access_text}` in every thread at its global index, and this launch runs {threads} threads ({blocks} × {per_block}), but `{name}` passed here holds {elements} `{element}` elements, so the last {} threads access memory past the end of the allocation",
+                launch.kernel,
+                threads - elements
+            ),
+        )
+        .with_label(allocation.call.byte_range(), format!("`{name}` allocated here with `{holds}` bytes"))
+        .with_label(access, format!("every thread accesses its own element here, {needed} bytes needed"))
+        .with_label(launch.call.byte_range(), format!("launched here with {threads} threads along `x`"))
+        .with_help(format!("launch {elements} threads' worth (or fewer), allocate {threads} elements, or guard the access with the element count")),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::OUT_OF_RANGE_ACCESS;
@@ -263,6 +346,11 @@ mod tests {
                 "__global__ void k(float* o, int n) { extern __shared__ float s[]; for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = o[i]; }\nvoid f(float* o, int n) { k<<<1, 128, n * sizeof(float)>>>(o, n); }",
                 "__global__ void k(float* o) { extern __shared__ float s[]; s[2 * threadIdx.x] = 1; }\nvoid f(float* o, size_t bytes) { k<<<1, 128, bytes>>>(o); k<<<1, 64>>>(o); }",
                 "__global__ void k(float* o) { extern __shared__ float s[]; s[threadIdx.x] = 1; }",
+                // a constant launch whose threads the buffer holds, or a size not known
+                "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 256 * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
+                "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\nvoid f(int n) { float* d; cudaMalloc(&d, n * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
+                "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 250 * sizeof(float)); k<<<8, 32>>>(d, 250); cudaFree(d); }",
+                "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[threadIdx.x] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 32 * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
@@ -279,6 +367,8 @@ mod tests {
                 "__global__ void k(float* o) { extern __shared__ float s[]; s[threadIdx.x + blockDim.x] = 1; o[0] = s[0]; }\nvoid f(float* o, int b) { k<<<1, b, b * sizeof(float)>>>(o); }",
                 "__global__ void k(double* o) { extern __shared__ double s[]; s[threadIdx.x] = 1; }\nvoid f(double* o) { k<<<1, 256, 256 * sizeof(float)>>>(o); }",
                 "extern __shared__ int s[];\n__global__ void k(int* o) { s[threadIdx.x] = o[threadIdx.x]; }\nvoid f(int* o) { k<<<1, 32>>>(o); }",
+                // a constant launch running more threads than the buffer holds elements
+                "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 250 * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
             ],
         );
     }

@@ -304,6 +304,9 @@ pub struct ParameterSummary {
     /// The largest constant, non-negative index accessed (read or written) through the
     /// parameter itself (not through a pointer derived from it).
     pub max_constant_index: Option<ConstantIndex>,
+    /// An access every thread makes at exactly the global `x` index (relative span, as for
+    /// `max_constant_index`): a launch reaches as many elements as it runs threads along `x`.
+    pub global_x_access: Option<std::ops::Range<usize>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -218,6 +218,20 @@ pub fn summarize_kernel<'t>(
                 }
             }
         }
+        if access.every_thread_at_global_x
+            && access.pointer_offset.is_none()
+            && summary.global_x_access.is_none()
+            && single_pointer
+                .get(access.parameter_index)
+                .copied()
+                .unwrap_or(false)
+        {
+            let start = function.definition.start_byte();
+            if access.node.start_byte() >= start {
+                summary.global_x_access =
+                    Some(access.node.start_byte() - start..access.node.end_byte() - start);
+            }
+        }
         // `&p[i]` handed on (but to an atomic update, which reads it), `p[i].method()`, a
         // reference bound to `p[i]`: may write, not a definite read. A field is read or
         // written as the element would be (`p[i].x += v` reads, `p[i].x = v` writes).

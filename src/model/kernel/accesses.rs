@@ -174,6 +174,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         } else {
             IndexStatus::NotThreadIndexed
         };
+        let every_thread_at_global_x = matches!(status, IndexStatus::Bounded { bound: None })
+            && pointer_offset.is_none()
+            && self.facts.is_empty()
+            && !super::thread_values::in_loop(node)
+            && self.thread_term(index, 0) == Some(ThreadTerm::GlobalX { strides: 0 });
         self.out.accesses.push(Access {
             node,
             pointer,
@@ -184,6 +189,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             deps,
             status,
             statement: enclosing_statement(node),
+            every_thread_at_global_x,
             via: None,
         });
     }

@@ -195,6 +195,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 deps,
                 status,
                 statement: enclosing_statement(call),
+                every_thread_at_global_x: false,
                 via: Some(Via {
                     helper: summary.name.clone(),
                     site: access.site.clone(),

@@ -127,6 +127,10 @@ pub struct Access<'t> {
     pub status: IndexStatus<'t>,
     /// The statement holding the access (for edits that wrap it in a guard).
     pub statement: Option<Node<'t>>,
+    /// Made by every thread of every launch, at exactly the global `x` index
+    /// (`blockIdx.x * blockDim.x + threadIdx.x`), under no condition and in no loop: the launch's
+    /// `x` extent is the number of elements it reaches.
+    pub every_thread_at_global_x: bool,
     /// For an access made by a device function the kernel calls (`store(out, i, v)` indexing its
     /// pointer parameter with its index parameter), that function and where it indexes: `node`
     /// is then the call, `index` the argument, `kind` the helper's access.

@@ -406,8 +406,26 @@ pub fn through_constexpr_branch(node: Node) -> Node {
 /// The operator token of a binary, assignment, unary or update expression.
 pub fn operator<'a>(node: Node, source: &'a str) -> &'a str {
     node.field("operator")
-        .map(|op| text(op, source))
+        .map(|op| spelled_as_symbol(text(op, source)))
         .unwrap_or("")
+}
+
+/// C++'s alternative tokens (`i < n and ok`, `not done`) read as the operators they stand for.
+fn spelled_as_symbol(operator: &str) -> &str {
+    match operator {
+        "and" => "&&",
+        "or" => "||",
+        "not" => "!",
+        "bitand" => "&",
+        "bitor" => "|",
+        "xor" => "^",
+        "compl" => "~",
+        "not_eq" => "!=",
+        "and_eq" => "&=",
+        "or_eq" => "|=",
+        "xor_eq" => "^=",
+        other => other,
+    }
 }
 
 /// Text with whitespace, redundant parentheses and casts removed, used to compare expressions.

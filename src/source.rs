@@ -545,6 +545,8 @@ const ATTRIBUTE_MACROS_WITH_ARGS: &[&str] = &[
     "__align__",
     "__declspec",
     "__attribute__",
+    "__cluster_dims__",
+    "__maxnreg__",
     "C10_LAUNCH_BOUNDS_0",
     "C10_LAUNCH_BOUNDS_1",
     "C10_LAUNCH_BOUNDS_2",

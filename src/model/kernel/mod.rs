@@ -295,6 +295,9 @@ struct PointerOrigin<'t> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum GroupKind {
     Grid,
+    /// A thread block cluster (`cg::this_cluster()`): its `block_rank()` is the block's place in
+    /// the cluster, one value for the whole block.
+    Cluster,
     Block,
 }
 

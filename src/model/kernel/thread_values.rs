@@ -89,6 +89,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             if type_text.contains("grid_group") {
                 self.groups.insert(name.clone(), GroupKind::Grid);
+            } else if type_text.contains("cluster_group") {
+                self.groups.insert(name.clone(), GroupKind::Cluster);
             } else if type_text.contains("thread_block") && !type_text.contains("tile") {
                 self.groups.insert(name.clone(), GroupKind::Block);
             }
@@ -102,6 +104,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             let value_text = self.text(value);
             if value_text.contains("this_grid") {
                 self.groups.insert(name.clone(), GroupKind::Grid);
+            } else if value_text.contains("this_cluster") {
+                self.groups.insert(name.clone(), GroupKind::Cluster);
             } else if value_text.contains("this_thread_block")
                 && !value_text.contains("tiled_partition")
             {
@@ -421,6 +425,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         if name.contains("this_grid") {
             return Deps::GRID;
         }
+        if name.contains("this_cluster") {
+            return if name.ends_with("block_rank") {
+                Deps::BLOCK
+            } else {
+                Deps::GRID
+            };
+        }
         if name.contains("this_thread_block") {
             return if name.ends_with("block_rank") {
                 Deps::BLOCK
@@ -434,6 +445,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         match object.and_then(|o| self.groups.get(o)) {
             Some(GroupKind::Grid) if name.ends_with("block_rank") => Deps::BLOCK,
             Some(GroupKind::Grid) => Deps::GRID,
+            Some(GroupKind::Cluster) if name.ends_with("block_rank") => Deps::BLOCK,
+            Some(GroupKind::Cluster) => Deps::GRID,
             Some(GroupKind::Block) => Deps::THREAD,
             None => Deps::THREAD,
         }

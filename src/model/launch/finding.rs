@@ -148,7 +148,7 @@ fn parameter_factors<'t>(
             Some(all) => all
                 .into_iter()
                 .zip(passed)
-                .map(|(a, b)| grid::gcd(a, b))
+                .map(|(a, b)| rounding::gcd(a, b))
                 .collect(),
         });
     }

@@ -12,9 +12,9 @@
 //! bounds it by a constant within the limit (`if (seq_len <= 1024)`, `TORCH_CHECK(n < 4096)`), or
 //! when the launching function names the limit (`65535`, `maxGridSize`).
 
-use super::grid::{
-    callee_name, names_a_macro, names_a_rounding_division, Classifier, Held, Locals,
-};
+use super::grid::{callee_name, names_a_macro, Classifier};
+use super::locals::{Held, Locals};
+use super::rounding::names_a_rounding_division;
 use super::{constant, GridHelpers};
 use crate::model::guards::{self, Comparison, Condition, NoFlags, Relation};
 use crate::model::size;

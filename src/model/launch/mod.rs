@@ -30,9 +30,11 @@ mod grid_bounds;
 mod host_helpers;
 mod kernels;
 pub mod limits;
+mod locals;
 mod macros;
 mod reading;
 mod reuse;
+mod rounding;
 mod sizes;
 #[cfg(test)]
 mod tests;
@@ -44,7 +46,7 @@ use file_scope::Allocations;
 pub use file_scope::FileScope;
 use finding::{components, enclosing_function};
 pub use finding::{launches_in, may_launch};
-use grid::{Classifier, Held, Locals};
+use grid::Classifier;
 use grid_bounds::{checked_exact, constant, most_blocks};
 pub use grid_bounds::{MAX_BLOCK_X, RESIDENT_BLOCKS};
 pub use host_helpers::{
@@ -54,6 +56,7 @@ pub use host_helpers::{
 use host_helpers::{in_caller, returned_grid, set_by_helper};
 pub use kernels::launched_kernel;
 use kernels::{kernel_held_by_local, kernel_of_table};
+use locals::{Held, Locals};
 pub use macros::launches_in_macros;
 use reading::launch_site;
 pub use reuse::{LaunchCache, LaunchStats};

@@ -1,0 +1,252 @@
+//! The functions of a file as the model keeps them: their kind, parameters and template
+//! parameters, read from each definition. Separate from the model's build because a
+//! definition is also read outside the file's walk (a launch macro's expanded body, in
+//! `launch::macros`).
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// `__global__`
+    Kernel,
+    /// `__device__` only
+    Device,
+    /// `__host__ __device__`
+    HostDevice,
+    /// no execution-space qualifier
+    Host,
+}
+
+#[derive(Debug, Clone)]
+pub struct Parameter<'t> {
+    pub name: String,
+    pub type_text: String,
+    pub is_pointer: bool,
+    pub declaration: Node<'t>,
+    pub name_node: Node<'t>,
+}
+
+impl Parameter<'_> {
+    /// A PyTorch tensor accessor passed by value (`PackedTensorAccessor32<T, N, ...>`,
+    /// `GenericPackedTensorAccessor`, `at::TensorAccessor`): subscripting it (`acc[n][c][h][w]`)
+    /// reads or writes the tensor's global memory, one extent (`acc.size(d)`) per dimension.
+    pub fn is_tensor_accessor(&self) -> bool {
+        !self.is_pointer && is_tensor_accessor_type(&self.type_text)
+    }
+}
+
+/// The number of dimensions a tensor accessor type spells (`PackedTensorAccessor32<float, 4,
+/// RestrictPtrTraits>` → 4); None where it is a template parameter or absent.
+pub fn tensor_accessor_rank(type_text: &str) -> Option<usize> {
+    let (_, arguments) = type_text.split_once('<')?;
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut position = 0;
+    for (at, c) in arguments.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' if depth > 0 => depth -= 1,
+            '>' | ',' if depth == 0 => {
+                if position == 1 {
+                    return arguments[start..at].trim().parse().ok();
+                }
+                position += 1;
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a type names a PyTorch tensor accessor.
+pub fn is_tensor_accessor_type(type_text: &str) -> bool {
+    let name = type_text.split('<').next().unwrap_or("");
+    let name = name.rsplit("::").next().unwrap_or(name).trim();
+    matches!(
+        name,
+        "PackedTensorAccessor"
+            | "PackedTensorAccessor32"
+            | "PackedTensorAccessor64"
+            | "GenericPackedTensorAccessor"
+            | "TensorAccessor"
+    )
+}
+
+#[derive(Debug, Clone)]
+pub struct Function<'t> {
+    pub name: String,
+    pub kind: FunctionKind,
+    pub definition: Node<'t>,
+    pub name_node: Node<'t>,
+    pub parameters: Vec<Parameter<'t>>,
+    pub body: Node<'t>,
+    /// Template parameter names, when the function is a template.
+    pub template_parameters: Vec<String>,
+    /// Whether the parse of this function contains ERROR or MISSING nodes.
+    pub has_parse_errors: bool,
+    /// Whether its parameters end in a pack (`Args... args`).
+    pub variadic: bool,
+}
+
+impl<'t> Function<'t> {
+    pub fn parameter(&self, name: &str) -> Option<&Parameter<'t>> {
+        self.parameters.iter().find(|p| p.name == name)
+    }
+
+    /// Whether a call with `count` arguments can be a call of this function: as many as it has
+    /// parameters, fewer where the rest have default values, more after a parameter pack. Two
+    /// overloads of one kernel name are told apart by it.
+    pub fn accepts_arguments(&self, count: usize) -> bool {
+        let required = self
+            .parameters
+            .iter()
+            .take_while(|p| p.declaration.node_kind() != "optional_parameter_declaration")
+            .count();
+        count >= required && (count <= self.parameters.len() || self.variadic)
+    }
+}
+
+pub(crate) fn function_from_definition<'t>(
+    node: Node<'t>,
+    template: Option<Node<'t>>,
+    source: &str,
+    neutralised: &[crate::source::Neutralised],
+) -> Option<Function<'t>> {
+    let body = node.field("body")?;
+    let declarator = node.field("declarator")?;
+    let function_declarator = find_function_declarator(declarator)?;
+    let name_node = function_declarator.field("declarator")?;
+    let name_node = match name_node.node_kind() {
+        "qualified_identifier" => name_node.field("name").unwrap_or(name_node),
+        _ => name_node,
+    };
+    let name = text(name_node, source).to_string();
+
+    let mut qualifiers = String::new();
+    for child in syntax::children(node) {
+        if child.byte_range().start >= declarator.start_byte() {
+            break;
+        }
+        match child.node_kind() {
+            "__global__" | "__device__" | "__host__" => {
+                qualifiers.push_str(child.node_kind());
+                qualifiers.push(' ');
+            }
+            _ => {}
+        }
+    }
+    // qualifiers hidden in a macro (`#define HD __host__ __device__`) that the view neutralised
+    let head = node.start_byte()..declarator.start_byte();
+    let start = template
+        .map(|t| t.start_byte())
+        .unwrap_or(node.start_byte());
+    for macro_use in neutralised {
+        let before = macro_use.span.end <= head.end && macro_use.span.start + 200 >= start;
+        if before
+            && (macro_use.span.start >= start
+                || source[macro_use.span.end..start].trim().is_empty())
+        {
+            qualifiers.push_str(&macro_use.expansion);
+            qualifiers.push(' ');
+        }
+    }
+    let kind = if qualifiers.contains("__global__") {
+        FunctionKind::Kernel
+    } else if qualifiers.contains("__device__") && qualifiers.contains("__host__") {
+        FunctionKind::HostDevice
+    } else if qualifiers.contains("__device__") {
+        FunctionKind::Device
+    } else {
+        FunctionKind::Host
+    };
+
+    let mut parameters = Vec::new();
+    let mut variadic = false;
+    if let Some(list) = function_declarator.field("parameters") {
+        for declaration in syntax::named_children(list) {
+            variadic |= declaration.node_kind() == "variadic_parameter_declaration";
+            if !matches!(
+                declaration.node_kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) {
+                continue;
+            }
+            let Some(param_declarator) = declaration.field("declarator") else {
+                continue;
+            };
+            let Some(name_node) = syntax::declarator_name(param_declarator) else {
+                continue;
+            };
+            parameters.push(Parameter {
+                name: text(name_node, source).to_string(),
+                type_text: declaration
+                    .field("type")
+                    .map(|t| text(t, source).to_string())
+                    .unwrap_or_default(),
+                is_pointer: syntax::declarator_is_pointer(param_declarator),
+                declaration,
+                name_node,
+            });
+        }
+    }
+    let mut template_parameters = Vec::new();
+    if let Some(parent) = template {
+        if let Some(list) = parent.field("parameters") {
+            syntax::walk_iterative(list, |n| {
+                if n.node_kind() == "type_identifier"
+                    || (n.node_kind() == "identifier"
+                        && n.up().map(|p| p.node_kind()) != Some("template_parameter_list"))
+                {
+                    template_parameters.push(text(n, source).to_string());
+                }
+                true
+            });
+        }
+    }
+    Some(Function {
+        name,
+        kind,
+        definition: node,
+        name_node,
+        parameters,
+        body,
+        template_parameters,
+        has_parse_errors: node.has_error(),
+        variadic,
+    })
+}
+
+fn find_function_declarator(mut node: Node) -> Option<Node> {
+    for _ in 0..syntax::MAX_DEPTH {
+        if node.node_kind() == "function_declarator" {
+            return Some(node);
+        }
+        node = node.field("declarator")?;
+    }
+    None
+}
+
+/// A kernel's name as launches write it: an explicit specialisation's template arguments dropped.
+pub(super) fn kernel_name(name: &str) -> &str {
+    name.split('<').next().unwrap_or(name).trim()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rank_of_a_tensor_accessor_is_its_second_template_argument() {
+        let rank = super::tensor_accessor_rank;
+        assert_eq!(
+            rank("torch::PackedTensorAccessor32<scalar_t, 4, torch::RestrictPtrTraits>"),
+            Some(4)
+        );
+        assert_eq!(rank("const at::PackedTensorAccessor64<float, 2>"), Some(2));
+        assert_eq!(rank("at::GenericPackedTensorAccessor<std::pair<int, int>, 3, at::DefaultPtrTraits, int64_t>"), Some(3));
+        assert_eq!(
+            rank("PackedTensorAccessor32<T, N, RestrictPtrTraits>"),
+            None
+        );
+        assert_eq!(rank("TensorAccessor"), None);
+    }
+}

@@ -1,0 +1,444 @@
+//! A launching function's locals as the grid reading sees them: each name's assigned values,
+//! the `dim3` ones by component, local tables, the file's constants, and what a local holds at
+//! one point. Kept apart from the classifier because it reads the function once and answers
+//! every launch in it.
+
+use crate::model::reaching;
+use crate::syntax::{self, operator, strip, text, NodeExt};
+use rustc_hash::FxHashMap as HashMap;
+use tree_sitter::Node;
+
+/// A function's locals: each name with the values assigned to it (declaration first), and the
+/// `dim3` ones declared with constructor arguments.
+#[derive(Default)]
+pub(super) struct Locals<'t> {
+    pub(super) values: HashMap<&'t str, Vec<Node<'t>>>,
+    /// Each declaration's argument list, in the order they are written.
+    pub(super) dim3: HashMap<&'t str, Vec<Node<'t>>>,
+    /// `grid.x = e` after the declaration.
+    pub(super) components: HashMap<(&'t str, &'t str), Vec<Node<'t>>>,
+    /// Each local `dim3`'s declarators (`dim3 block;`, `dim3 grid(1, 1);`): what a component
+    /// holds where no assignment to it reaches.
+    dim3_declarators: HashMap<&'t str, Vec<Node<'t>>>,
+    /// Values assigned to entries of local tables (`szGlobalWorkSize[0] = ...`).
+    pub(super) elements: HashMap<&'t str, Vec<Node<'t>>>,
+    /// File-scope constants (`const int NBLOCK = 56 * 4;`, `constexpr int kThreads = 256;`),
+    /// by name, with their values; their `dim3` ones (`const dim3 grid(128, 128);`) are in
+    /// `dim3` unless a local of the name hides them.
+    pub(super) file_constants: HashMap<&'t str, Node<'t>>,
+    /// The function body they were read from.
+    pub(super) scope: Option<Node<'t>>,
+    /// Every identifier of `scope` by its text, in pre-order (lambdas included), found in one
+    /// walk when first asked (`occurrences`): the launch's size reasoning asks of one name after
+    /// another where it is read and written, and walking the body per name cost more than the
+    /// rest of reading a launch.
+    identifiers: std::cell::OnceCell<HashMap<&'t str, Vec<Node<'t>>>>,
+}
+
+impl<'t> Locals<'t> {
+    pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
+        let mut file = Locals::default();
+        file.read_file_scope(body, source);
+        Locals::entering(body, source, None, &file)
+    }
+
+    /// The locals of `body` and, when `lambda` is given, of that lambda and the lambdas around
+    /// it: a launch inside `[&] { ... }` (a worker thread's body) sees the lambda's locals and,
+    /// through the capture, the function's. Other lambdas are not entered; their assignments
+    /// run when they are called, which is not known. `file`: the file-scope constants
+    /// (`read_file_scope`), read once for the file.
+    pub(super) fn entering(
+        body: Node<'t>,
+        source: &'t str,
+        lambda: Option<Node<'t>>,
+        file: &Locals<'t>,
+    ) -> Locals<'t> {
+        let mut locals = Locals {
+            scope: Some(body),
+            file_constants: file.file_constants.clone(),
+            dim3: file.dim3.clone(),
+            ..Locals::default()
+        };
+        // a parameter hides a file-scope constant of its name
+        let mut parameter_list = None;
+        if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {
+            syntax::walk_iterative(declarator, |n| {
+                if parameter_list.is_none() && n.node_kind() == "parameter_list" {
+                    parameter_list = Some(n);
+                }
+                parameter_list.is_none()
+            });
+        }
+        if let Some(parameters) = parameter_list {
+            for parameter in syntax::named_children(parameters) {
+                if let Some(name) = parameter
+                    .field("declarator")
+                    .and_then(syntax::declarator_name)
+                    .map(|n| text(n, source))
+                {
+                    locals.file_constants.remove(name);
+                    locals.dim3.remove(name);
+                }
+            }
+        }
+        syntax::walk_iterative(body, |node| {
+            match node.node_kind() {
+                "declaration"
+                    if node
+                        .field("type")
+                        .is_some_and(|t| text(t, source) == "dim3") =>
+                {
+                    let mut cursor = node.walk();
+                    for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                        if let Some(name) = syntax::declarator_name(declarator) {
+                            locals
+                                .dim3_declarators
+                                .entry(text(name, source))
+                                .or_default()
+                                .push(declarator);
+                        }
+                    }
+                }
+                // `dim3 grid(rows);` parses as a function declaration
+                "function_declarator"
+                    if node
+                        .up()
+                        .and_then(|d| d.field("type"))
+                        .is_some_and(|t| text(t, source) == "dim3") =>
+                {
+                    let name = node.field("declarator").map(|n| text(n, source));
+                    if let (Some(name), Some(parameters)) = (name, node.field("parameters")) {
+                        locals.dim3.entry(name).or_default().push(parameters);
+                    }
+                }
+                "init_declarator" => {
+                    let name = node
+                        .field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .map(|n| text(n, source));
+                    if let (Some(name), Some(value)) = (name, node.field("value")) {
+                        // `unsigned blocks(n / 256);` is a scalar initialised directly
+                        let is_dim3 = node
+                            .up()
+                            .and_then(|d| d.field("type"))
+                            .is_some_and(|t| text(t, source) == "dim3");
+                        match direct_initializer(value, is_dim3) {
+                            Some(scalar) => locals.values.entry(name).or_default().push(scalar),
+                            None if value.node_kind() == "argument_list"
+                                || value.node_kind() == "initializer_list" =>
+                            {
+                                locals.dim3.entry(name).or_default().push(value);
+                            }
+                            None => locals.values.entry(name).or_default().push(value),
+                        }
+                    }
+                }
+                "assignment_expression" => {
+                    let (Some(left), Some(right)) = (node.field("left"), node.field("right"))
+                    else {
+                        return true;
+                    };
+                    let left = strip(left, source);
+                    let compound = operator(node, source) != "=";
+                    match left.node_kind() {
+                        "identifier" => {
+                            let values = locals.values.entry(text(left, source)).or_default();
+                            values.push(if compound { left } else { right });
+                        }
+                        "field_expression" => {
+                            let object = left.field("argument").map(|a| text(a, source));
+                            let field = left.field("field").map(|f| text(f, source));
+                            if let (Some(object), Some(field)) = (object, field) {
+                                let values = locals.components.entry((object, field)).or_default();
+                                values.push(if compound { left } else { right });
+                            }
+                        }
+                        // `sizes[0] = ...`: the table's entries are values assigned here
+                        "subscript_expression" => {
+                            if let Some(table) = left
+                                .field("argument")
+                                .map(|t| strip(t, source))
+                                .filter(|t| t.node_kind() == "identifier")
+                            {
+                                locals
+                                    .elements
+                                    .entry(text(table, source))
+                                    .or_default()
+                                    .push(if compound { left } else { right });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                "update_expression" => {
+                    if let Some(argument) = node.field("argument") {
+                        let argument = strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            locals
+                                .values
+                                .entry(text(argument, source))
+                                .or_default()
+                                .push(argument);
+                        }
+                    }
+                }
+                // `cudaOccupancyMaxPotentialBlockSize(&grid, &block, k)`: written through its
+                // address, so no value assigned in sight is the one it holds
+                "pointer_expression" if operator(node, source) == "&" => {
+                    if let Some(argument) = node.field("argument") {
+                        let argument = strip(argument, source);
+                        if argument.node_kind() == "identifier" {
+                            locals
+                                .values
+                                .entry(text(argument, source))
+                                .or_default()
+                                .push(argument);
+                        }
+                    }
+                }
+                "lambda_expression" => {
+                    return lambda.is_some_and(|inner| {
+                        node.start_byte() <= inner.start_byte()
+                            && inner.end_byte() <= node.end_byte()
+                    })
+                }
+                _ => {}
+            }
+            true
+        });
+        locals
+    }
+
+    /// The identifiers of the body (`scope`) spelled `name`, in the order a walk of the body
+    /// meets them; none without a body.
+    pub(super) fn occurrences(&self, name: &str, source: &'t str) -> &[Node<'t>] {
+        let Some(body) = self.scope else {
+            return &[];
+        };
+        let identifiers = self.identifiers.get_or_init(|| {
+            let mut identifiers: HashMap<&'t str, Vec<Node<'t>>> = HashMap::default();
+            syntax::walk_iterative(body, |n| {
+                if n.node_kind() == "identifier" {
+                    identifiers.entry(text(n, source)).or_default().push(n);
+                }
+                true
+            });
+            identifiers
+        });
+        identifiers.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The constants declared at file scope (in namespaces too) of the file holding `body`: each
+    /// `const`/`constexpr` declaration with an initializer, and each `const dim3` built with
+    /// arguments. Those are values every launch of the file shares.
+    pub(super) fn read_file_scope(&mut self, body: Node<'t>, source: &'t str) {
+        let mut root = body;
+        while let Some(parent) = root.up() {
+            root = parent;
+        }
+        if root.node_kind() != "translation_unit" {
+            return;
+        }
+        let mut scopes = vec![root];
+        let mut visited = 0;
+        while let Some(scope) = scopes.pop() {
+            for item in syntax::named_children(scope) {
+                visited += 1;
+                if visited > 20_000 {
+                    return;
+                }
+                match item.node_kind() {
+                    "namespace_definition" | "linkage_specification" => {
+                        if let Some(inner) = item.field("body") {
+                            scopes.push(inner);
+                        }
+                    }
+                    "declaration_list" => scopes.push(item),
+                    "declaration" => self.read_constant_declaration(item, source),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn read_constant_declaration(&mut self, declaration: Node<'t>, source: &'t str) {
+        let constant = syntax::named_children(declaration).any(|c| {
+            matches!(c.node_kind(), "type_qualifier") && {
+                let q = text(c, source);
+                q == "const" || q == "constexpr"
+            }
+        });
+        if !constant {
+            return;
+        }
+        let is_dim3 = declaration
+            .field("type")
+            .is_some_and(|t| text(t, source) == "dim3");
+        for declarator in syntax::named_children(declaration) {
+            match declarator.node_kind() {
+                // `const dim3 grid(128, 128, 1);` parses as a function declaration
+                "function_declarator" if is_dim3 => {
+                    let name = declarator.field("declarator").map(|n| text(n, source));
+                    if let (Some(name), Some(parameters)) = (name, declarator.field("parameters")) {
+                        self.dim3.entry(name).or_default().push(parameters);
+                    }
+                }
+                "init_declarator" => {
+                    let name = declarator
+                        .field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .map(|n| text(n, source));
+                    let (Some(name), Some(value)) = (name, declarator.field("value")) else {
+                        continue;
+                    };
+                    if let Some(scalar) = direct_initializer(value, is_dim3) {
+                        // `constexpr unsigned int blocks(cells / 128);`
+                        self.file_constants.insert(name, scalar);
+                    } else if value.node_kind() == "argument_list"
+                        || value.node_kind() == "initializer_list"
+                    {
+                        if is_dim3 {
+                            self.dim3.entry(name).or_default().push(value);
+                        }
+                    } else {
+                        self.file_constants.insert(name, value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The arguments of the `dim3` declaration of `name` that `at` sees: the last one written
+    /// before it in a block that holds it (`dim3 grid(...)` declared in each branch).
+    pub(super) fn dim3_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        let lists = self.dim3.get(name)?;
+        lists
+            .iter()
+            .rev()
+            .find(|list| {
+                if list.start_byte() > at.start_byte() {
+                    return false;
+                }
+                let mut scope = list.up();
+                while let Some(block) = scope {
+                    if block.node_kind() == "compound_statement" {
+                        break;
+                    }
+                    scope = block.up();
+                }
+                scope.is_none_or(|block| {
+                    block.start_byte() <= at.start_byte() && at.end_byte() <= block.end_byte()
+                })
+            })
+            .copied()
+    }
+
+    /// The one value of a local assigned once.
+    pub(super) fn single(&self, name: &str) -> Option<Node<'t>> {
+        match self.values.get(name).map(Vec::as_slice) {
+            Some([value]) => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// What the local `name` holds at `at`, among the values assigned to it.
+    pub(super) fn value_at(&self, name: &str, at: Node<'t>, source: &str) -> Held<'t> {
+        match self.values.get(name) {
+            None => Held::NotLocal,
+            Some(values) => Held::of(values, at, self.scope, source),
+        }
+    }
+
+    /// What the component `object.field` holds at `at`, among the values assigned to it.
+    pub(super) fn component_at(
+        &self,
+        object: &str,
+        field: &str,
+        at: Node<'t>,
+        source: &str,
+    ) -> Held<'t> {
+        match self.components.get(&(object, field)) {
+            None => Held::NotLocal,
+            Some(values) => Held::of(values, at, self.scope, source),
+        }
+    }
+
+    /// `component_at` for a local `dim3`, whose declaration gives each component its first
+    /// value: NotLocal where only the declaration reaches `at`, the assignment where only one
+    /// does, and Several or Alternatives where the declaration's value may reach too (`dim3
+    /// block(32, 8); if (wide) block.y = 1;`).
+    pub(super) fn dim3_component_at(
+        &self,
+        object: &str,
+        field: &str,
+        at: Node<'t>,
+        source: &str,
+    ) -> Held<'t> {
+        let Some(assigned) = self.components.get(&(object, field)) else {
+            return Held::NotLocal;
+        };
+        let declared = self.dim3_declarators.get(object).map(Vec::as_slice);
+        let mut values = assigned.clone();
+        values.extend(declared.unwrap_or_default().iter().copied());
+        match Held::of(&values, at, self.scope, source) {
+            Held::One(value) if declared.is_some_and(|d| d.contains(&value)) => Held::NotLocal,
+            held => held,
+        }
+    }
+}
+
+/// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
+/// (its list is its components) or a list of more than one value.
+fn direct_initializer(value: Node, is_dim3: bool) -> Option<Node> {
+    if is_dim3 || !matches!(value.node_kind(), "argument_list" | "initializer_list") {
+        return None;
+    }
+    let mut values = syntax::named_children(value).filter(|c| c.node_kind() != "comment");
+    let first = values.next()?;
+    values.next().is_none().then_some(first)
+}
+
+/// A local's value at one point of its function.
+pub(super) enum Held<'t> {
+    /// Never assigned before that point (a parameter, a global, a component left as declared).
+    NotLocal,
+    /// Exactly this value, assigned on every path.
+    One(Node<'t>),
+    /// One of these values, each assigned whole on its own path (`if (small) g = 1; else g = n /
+    /// 256;`, or the value a loop's last trip left).
+    Alternatives(Vec<Node<'t>>),
+    /// A value built from an earlier one (`g *= 2`, `g++`) may reach it.
+    Several,
+}
+
+impl<'t> Held<'t> {
+    fn of(values: &[Node<'t>], at: Node<'t>, scope: Option<Node<'t>>, source: &str) -> Held<'t> {
+        // written through its address (`cudaMemcpy(&blocks, ...)`): what it holds is not in sight
+        if values.iter().any(|v| written_through_address(*v, source)) {
+            return Held::Several;
+        }
+        // without the function, parents are found from the tree's root (slower, the same answer)
+        let scope = scope.unwrap_or(at);
+        let reaching = reaching::reaching(values, at, scope, source);
+        match reaching.as_slice() {
+            [] => Held::NotLocal,
+            [value] if !reaching::updates_itself(*value, source) => Held::One(*value),
+            _ if reaching
+                .iter()
+                .all(|v| !reaching::updates_itself(*v, source)) =>
+            {
+                Held::Alternatives(reaching)
+            }
+            _ => Held::Several,
+        }
+    }
+}
+
+/// `&name` handed to a call: the entry `Locals` keeps for a local written through its address.
+pub(super) fn written_through_address(value: Node, source: &str) -> bool {
+    value.node_kind() == "identifier"
+        && value
+            .up()
+            .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
+}

@@ -1,0 +1,328 @@
+//! Rounding divisions recognised: `(E + B - 1) / B`, `E / B + 1`, `ceil(E / B)` and helpers
+//! named for it, and the constant known to divide a value, which makes such a grid exact.
+//! Separate because it reads the shape of one division, where the classifier walks the
+//! whole expression.
+
+use super::grid::{callee_name, Classifier};
+use super::locals::written_through_address;
+use super::GridAxis;
+use crate::model::reaching;
+use crate::syntax::{self, normalized, operator, strip, NodeExt};
+use tree_sitter::Node;
+
+impl<'t> Classifier<'_, 't> {
+    /// `(E + B - 1) / B`, `(E + (B - 1)) / B`, `(E + B - 1) >> k`: E, normalized.
+    pub(super) fn rounded_numerator(
+        &self,
+        left: Node<'t>,
+        right: Node<'t>,
+        shift: bool,
+    ) -> Option<String> {
+        let terms = sum_terms(left, self.source);
+        if terms.len() < 2 {
+            return None;
+        }
+        let divisor = normalized(right, self.source);
+        let is_divisor_minus_one = |term: &(bool, Node<'t>)| {
+            let node = strip(term.1, self.source);
+            node.node_kind() == "binary_expression"
+                && operator(node, self.source) == "-"
+                && node
+                    .field("right")
+                    .is_some_and(|r| self.text(r).trim() == "1")
+                && node
+                    .field("left")
+                    .is_some_and(|l| normalized(l, self.source) == divisor)
+        };
+        let is_one = |term: &(bool, Node<'t>)| !term.0 && self.text(term.1).trim() == "1";
+        let is_divisor =
+            |term: &(bool, Node<'t>)| term.0 && normalized(term.1, self.source) == divisor;
+        // a sum whose other terms are `B - 1`, or `B` and `- 1`, or a constant for a shift
+        let mut rest: Vec<&(bool, Node<'t>)> = terms.iter().collect();
+        if let Some(at) = rest.iter().position(|t| is_divisor_minus_one(t)) {
+            rest.remove(at);
+        } else if let (Some(b), Some(_)) = (
+            rest.iter().position(|t| is_divisor(t)),
+            rest.iter().position(|t| is_one(t)),
+        ) {
+            rest.remove(b);
+            let one = rest.iter().position(|t| is_one(t))?;
+            rest.remove(one);
+        } else if self.text(right).trim().parse::<u32>().is_ok() {
+            // `(E + 255) >> 8`, `(E + 255) / 256`: a constant one below the divisor
+            let constant = rest
+                .iter()
+                .position(|t| t.0 && self.text(t.1).trim().parse::<i128>().is_ok())?;
+            let value: i128 = self.text(rest[constant].1).trim().parse().ok()?;
+            let shift_or_divisor: i128 = self.text(right).trim().parse().ok()?;
+            let expected = if shift {
+                (1i128 << shift_or_divisor.clamp(0, 62)) - 1
+            } else {
+                shift_or_divisor - 1
+            };
+            if value != expected {
+                return None;
+            }
+            rest.remove(constant);
+        } else {
+            return None;
+        }
+        match rest.as_slice() {
+            [(true, total)] => Some(normalized(*total, self.source)),
+            // `(n + 1 + B - 1) / B`: the extent is the rest of the sum, `n + 1`, written in the
+            // order of the text
+            [_, _, ..] => {
+                rest.sort_by_key(|(_, term)| term.start_byte());
+                let [(true, first), more @ ..] = rest.as_slice() else {
+                    return None;
+                };
+                let mut total = normalized(*first, self.source);
+                for (positive, term) in more {
+                    total.push_str(if *positive { " + " } else { " - " });
+                    total.push_str(&normalized(*term, self.source));
+                }
+                Some(total)
+            }
+            _ => None,
+        }
+    }
+
+    /// `E / B + 1`, `(E - 1) / B + 1`, `E / B + (E % B != 0)`, `E / B + (E % B ? 1 : 0)`.
+    pub(super) fn floor_plus_one(&self, left: Node<'t>, right: Node<'t>) -> Option<String> {
+        let (quotient, extra) = if self.is_quotient(left) {
+            (left, right)
+        } else if self.is_quotient(right) {
+            (right, left)
+        } else {
+            return None;
+        };
+        let numerator = strip(quotient.field("left")?, self.source);
+        let extra_text = normalized(extra, self.source);
+        let remainder_test = extra_text.contains('%');
+        if extra_text != "1" && !remainder_test {
+            return None;
+        }
+        // `(E - 1) / B + 1`
+        if numerator.node_kind() == "binary_expression"
+            && operator(numerator, self.source) == "-"
+            && numerator
+                .field("right")
+                .is_some_and(|r| self.text(r).trim() == "1")
+        {
+            return numerator.field("left").map(|l| normalized(l, self.source));
+        }
+        Some(normalized(numerator, self.source))
+    }
+
+    pub(super) fn is_quotient(&self, node: Node<'t>) -> bool {
+        let node = strip(node, self.source);
+        node.node_kind() == "binary_expression" && operator(node, self.source) == "/"
+    }
+
+    /// `ceil(total / divisor)` blocks: exact when the divisor is a constant that divides the
+    /// total (`DIV_UP(400, 8)`, `DIV_UP(k * 1024, 256)`), else rounded up from `total`.
+    pub(super) fn rounded_up(&self, total: Node<'t>, divisor: Node<'t>) -> GridAxis {
+        if !self.constants_divide {
+            return GridAxis::RoundedUp(normalized(total, self.source));
+        }
+        if let Some(d) = super::constant(divisor, self) {
+            let nonnegative = super::constant(total, self).is_none_or(|t| t >= 0);
+            if d > 0 && nonnegative && self.known_factor(total, 0) % d == 0 {
+                return GridAxis::Exact;
+            }
+        }
+        GridAxis::RoundedUp(normalized(total, self.source))
+    }
+
+    /// The term of the sum `left` that `rounded_numerator` found as the extent `total`.
+    pub(super) fn rounded_total(&self, left: Node<'t>, total: &str) -> Option<Node<'t>> {
+        sum_terms(left, self.source)
+            .into_iter()
+            .find(|(added, term)| *added && normalized(*term, self.source) == total)
+            .map(|(_, term)| term)
+    }
+
+    /// The largest constant known to divide the value of `node` where it is read: 1 when none
+    /// is known, 0 for zero. `n * 1024` is a multiple of 1024 whatever `n` is; a sum is a
+    /// multiple of what divides each term; a local contributes what divides every value that
+    /// reaches the read, or, scaled in place last on every path there (`n *= 1024`), the scale.
+    pub(super) fn known_factor(&self, node: Node<'t>, depth: usize) -> i128 {
+        if depth > 12 {
+            return 1;
+        }
+        if let Some(value) = super::constant(node, self) {
+            return value.checked_abs().unwrap_or(1);
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "binary_expression" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return 1;
+                };
+                match operator(node, self.source) {
+                    "*" => {
+                        let (a, b) = (
+                            self.known_factor(left, depth + 1),
+                            self.known_factor(right, depth + 1),
+                        );
+                        a.checked_mul(b).unwrap_or(a.max(b))
+                    }
+                    "<<" => {
+                        let a = self.known_factor(left, depth + 1);
+                        match super::constant(right, self) {
+                            Some(shift @ 0..=40) => a.checked_mul(1 << shift).unwrap_or(a),
+                            _ => a,
+                        }
+                    }
+                    "+" | "-" => gcd(
+                        self.known_factor(left, depth + 1),
+                        self.known_factor(right, depth + 1),
+                    ),
+                    _ => 1,
+                }
+            }
+            "identifier" => {
+                let name = self.text(node);
+                let Some(values) = self.locals.values.get(name) else {
+                    return match self.locals.file_constants.get(name) {
+                        Some(value) => self.known_factor(*value, depth + 1),
+                        None => 1,
+                    };
+                };
+                if values
+                    .iter()
+                    .any(|v| written_through_address(*v, self.source))
+                {
+                    return 1;
+                }
+                let scope = self.locals.scope.unwrap_or(node);
+                let reaching = reaching::reaching(values, node, scope, self.source);
+                if reaching.is_empty() {
+                    return 1;
+                }
+                if let Some(scale) = self.scaled_last(&reaching, node, scope, depth) {
+                    return scale;
+                }
+                if reaching
+                    .iter()
+                    .any(|v| reaching::updates_itself(*v, self.source))
+                {
+                    return 1;
+                }
+                reaching.iter().fold(0, |all, value| {
+                    gcd(all, self.known_factor(*value, depth + 1))
+                })
+            }
+            "call_expression" => {
+                let name = node
+                    .field("function")
+                    .map(|f| callee_name(f, self.source))
+                    .unwrap_or("");
+                match (name, syntax::call_arguments(node).as_slice()) {
+                    (
+                        "static_cast" | "int" | "unsigned" | "size_t" | "long" | "int64_t"
+                        | "uint64_t" | "int32_t" | "uint32_t",
+                        [only],
+                    ) => self.known_factor(*only, depth + 1),
+                    // `pad(n, 512)` with `pad` returning `((n + p - 1) / p) * p`
+                    (_, arguments) => match self.helpers.returned_multiple(name, arguments.len()) {
+                        Some(super::ReturnedMultiple::Constant(factor)) => factor,
+                        Some(super::ReturnedMultiple::Argument(position)) => arguments
+                            .get(position)
+                            .map_or(1, |a| self.known_factor(*a, depth + 1)),
+                        None => 1,
+                    },
+                }
+            }
+            _ => 1,
+        }
+    }
+
+    /// `n *= 1024;` (or `n <<= 10;`) as the last definition of `n` before `read`, on every path
+    /// to it, with no later one carried round a loop: the scale it multiplies by.
+    fn scaled_last(
+        &self,
+        reaching: &[Node<'t>],
+        read: Node<'t>,
+        scope: Node<'t>,
+        depth: usize,
+    ) -> Option<i128> {
+        if reaching.iter().any(|v| v.start_byte() >= read.start_byte()) {
+            return None;
+        }
+        let last = reaching.iter().max_by_key(|v| v.start_byte())?;
+        let assignment = last
+            .parent()
+            .filter(|p| p.node_kind() == "assignment_expression")?;
+        if assignment.field("left").map(|l| l.id()) != Some(last.id())
+            || !reaching::on_every_path(*last, read, scope)
+        {
+            return None;
+        }
+        let right = assignment.field("right")?;
+        match operator(assignment, self.source) {
+            "*=" => Some(self.known_factor(right, depth + 1)),
+            "<<=" => match super::constant(right, self) {
+                Some(shift @ 0..=40) => Some(1 << shift),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The greatest common divisor, with `gcd(0, b) == b`.
+pub(super) fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The terms of a chain of `+`/`-`, each with its sign (true for added).
+fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
+    let mut terms = Vec::new();
+    let mut stack = vec![(true, strip(node, source))];
+    while let Some((sign, current)) = stack.pop() {
+        if terms.len() > 16 {
+            return Vec::new();
+        }
+        if current.node_kind() == "binary_expression" {
+            let op = operator(current, source);
+            if op == "+" || op == "-" {
+                if let (Some(l), Some(r)) = (current.field("left"), current.field("right")) {
+                    stack.push((sign, strip(l, source)));
+                    stack.push((if op == "+" { sign } else { !sign }, strip(r, source)));
+                    continue;
+                }
+            }
+        }
+        terms.push((sign, current));
+    }
+    terms
+}
+
+/// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
+/// the name is all there is.
+pub(super) fn names_a_rounding_division(name: &str) -> bool {
+    let lower: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    [
+        "ceildiv",
+        "divup",
+        "cdiv",
+        "divceil",
+        "roundup",
+        "divroundup",
+        "getblocks",
+        "numblocks",
+        "blocksfor",
+        "ceil",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}

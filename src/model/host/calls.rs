@@ -109,6 +109,16 @@ impl<'m, 't> Builder<'m, 't> {
                 .is_some_and(|f| f.kind == FunctionKind::Host)
             {
                 self.helper_or_unknown_call(call, &args, context);
+                return;
+            }
+            // an address handed to it is no wrapped call's: a helper named like a check
+            // (`cudaMallocSafe(&d, bytes)`) may assign through it
+            for argument in &args {
+                if let Some(identifier) = address_of(*argument, self.source) {
+                    if let Some(&variable) = self.by_name.get(self.text(identifier)) {
+                        self.push_event(variable, EventKind::AddressTaken, *argument, context);
+                    }
+                }
             }
             return;
         }

@@ -29,7 +29,9 @@ pub fn reaching<'t>(
         };
         // a local declared in a block that does not hold the use is another variable of the
         // same name (`{ int n = ...; } for (...) { int n = ...; }`)
-        if declared_out_of_sight(statement, at, within) {
+        if declared_out_of_sight(statement, at, within)
+            || assigns_another_local(statement, at, within, source)
+        {
             continue;
         }
         if statement.end_byte() <= use_start {
@@ -63,9 +65,73 @@ pub fn reaching<'t>(
 /// Whether the definition `value` (as `reaching` takes them) belongs to a local that can be
 /// the one named at `at`: not one declared in a block that does not hold `at`. `scope` is the
 /// function around both.
-pub fn in_scope_at<'t>(value: Node<'t>, at: Node<'t>, scope: Node<'t>) -> bool {
+pub fn in_scope_at<'t>(value: Node<'t>, at: Node<'t>, scope: Node<'t>, source: &str) -> bool {
     let within = Within::new(scope);
-    completion(value, within).is_none_or(|statement| !declared_out_of_sight(statement, at, within))
+    completion(value, within).is_none_or(|statement| {
+        !declared_out_of_sight(statement, at, within)
+            && !assigns_another_local(statement, at, within, source)
+    })
+}
+
+/// Whether the assignment or step `statement` (`i += 32` of a later `for (int i = ...)`)
+/// writes a local declared in a scope that does not hold `at`: another variable of the same
+/// name as the one read there.
+fn assigns_another_local<'t>(
+    statement: Node<'t>,
+    at: Node<'t>,
+    within: Within<'t>,
+    source: &str,
+) -> bool {
+    let target = match statement.node_kind() {
+        "assignment_expression" => statement.field("left"),
+        "update_expression" => statement.field("argument"),
+        _ => None,
+    };
+    let Some(target) = target.filter(|t| t.node_kind() == "identifier") else {
+        return false;
+    };
+    let name = crate::syntax::text(target, source);
+    declaring_scope(name, statement, within, source).is_some_and(|scope| !contains(scope, at))
+}
+
+/// The innermost block or `for` around `from` that declares `name` before it; None for a
+/// parameter or anything declared outside the function.
+fn declaring_scope<'t>(
+    name: &str,
+    from: Node<'t>,
+    within: Within<'t>,
+    source: &str,
+) -> Option<Node<'t>> {
+    let declares = |declaration: Node<'t>| {
+        declaration.node_kind() == "declaration" && {
+            let mut cursor = declaration.walk();
+            let found = declaration
+                .children_by_field_name("declarator", &mut cursor)
+                .filter_map(crate::syntax::declarator_name)
+                .any(|n| crate::syntax::text(n, source) == name);
+            found
+        }
+    };
+    for scope in within.ancestors(from) {
+        match scope.node_kind() {
+            "compound_statement" => {
+                let mut cursor = scope.walk();
+                let found = scope
+                    .named_children(&mut cursor)
+                    .take_while(|c| c.start_byte() < from.start_byte())
+                    .any(declares);
+                if found {
+                    return Some(scope);
+                }
+            }
+            "for_statement" if scope.field("initializer").is_some_and(declares) => {
+                return Some(scope)
+            }
+            "function_definition" | "lambda_expression" => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether `statement` is the declarator of a local whose scope (the block, or the statement

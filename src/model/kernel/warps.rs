@@ -405,7 +405,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .iter()
                     .copied()
                     .filter(|d| {
-                        crate::model::reaching::in_scope_at(*d, value, self.function.definition)
+                        crate::model::reaching::in_scope_at(
+                            *d,
+                            value,
+                            self.function.definition,
+                            self.source,
+                        )
                     })
                     .collect();
                 visiting.push(name);

@@ -101,7 +101,7 @@ impl<'t> Analyzer<'_, 't> {
             if declared_here {
                 // the value the flag starts with holds wherever it is still true
                 declared = true;
-                if literal != "true" {
+                if literal_truth(literal) != Some(true) {
                     tests.push(Condition {
                         node: *value,
                         holds: true,
@@ -115,7 +115,7 @@ impl<'t> Analyzer<'_, 't> {
             cleared = true;
             // `if (x >= w) valid = false;`: where the flag holds, that test failed; a store of
             // `false` in another shape only narrows where the flag holds, and says nothing
-            if literal == "false" {
+            if literal_truth(literal) == Some(false) {
                 tests.extend(clearing_test(*value).map(|node| Condition { node, holds: false }));
             }
             // `valid &= x < w;`, `valid = valid && x < w;` on every path from the declaration:
@@ -220,9 +220,9 @@ impl<'t> Analyzer<'_, 't> {
         }
         let mut test = None;
         for value in self.definitions.get(name)? {
-            match self.text(*value).trim() {
-                "false" => {}
-                "true" if test.is_none() => test = Some(setting_test(*value)?),
+            match literal_truth(self.text(*value).trim()) {
+                Some(false) => {}
+                Some(true) if test.is_none() => test = Some(setting_test(*value)?),
                 _ => return None,
             }
         }
@@ -479,8 +479,23 @@ fn only_clears(value: Node, name: &str, source: &str) -> bool {
     {
         return false;
     }
-    (operator(assignment, source) == "=" && text(strip(value, source), source) == "false")
+    (operator(assignment, source) == "="
+        && literal_truth(text(strip(value, source), source)) == Some(false))
         || conjoined_test(value, name, source).is_some()
+}
+
+/// The truth a flag stored as this literal has when tested: `true`, `false`, and the integers
+/// C-style flags hold (`int in_image = 0; ... in_image = 1;`).
+fn literal_truth(literal: &str) -> Option<bool> {
+    match literal.trim() {
+        "true" => Some(true),
+        "false" => Some(false),
+        number => {
+            let digits = number.trim_end_matches(['u', 'U', 'l', 'L']);
+            let value: u64 = digits.parse().ok()?;
+            Some(value != 0)
+        }
+    }
 }
 
 /// Whether the store whose value is `value` runs whenever the declaration `declarator` did: the

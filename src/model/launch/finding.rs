@@ -11,8 +11,8 @@ pub fn may_launch(function: &crate::model::Function, source: &str) -> bool {
     body.contains("<<<") || body.contains("cudaLaunch") || body.contains("hipLaunchKernel")
 }
 
-/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`,
-/// and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
+/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchKernelEx`,
+/// `cudaLaunchCooperativeKernel`, and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
 pub fn launches_in<'t>(
     function: &crate::model::Function<'t>,
     source: &'t str,
@@ -36,6 +36,7 @@ pub fn launches_in<'t>(
                     matches!(
                         *name,
                         "cudaLaunchKernel"
+                            | "cudaLaunchKernelEx"
                             | "cudaLaunchCooperativeKernel"
                             | "hipLaunchKernel"
                             | "hipLaunchCooperativeKernel"

@@ -37,6 +37,25 @@ pub(super) fn launch_site<'t>(
                 None => Shared::Omitted,
             },
         )
+    } else if call
+        .field("function")
+        .is_some_and(|f| text(f, source) == "cudaLaunchKernelEx")
+    {
+        // `cudaLaunchKernelEx(&config, kernel, args...)`: the grid, block and shared bytes are
+        // the fields of a `cudaLaunchConfig_t`, set by its initialiser `{grid, block, bytes,
+        // stream, attrs, count}` or assigned one by one
+        let function = strip(*arguments.get(1)?, source);
+        let function = kernel_held_by_local(classifier, function).unwrap_or(function);
+        kernel_name_node = Some(function);
+        let kernel: std::borrow::Cow<'t, str> = launched_kernel(function, source).into();
+        let (grid, block, bytes) = launch_config_fields(classifier, *arguments.first()?, call);
+        (
+            kernel,
+            grid,
+            block,
+            Some(arguments.get(2..).unwrap_or_default().to_vec()),
+            bytes.map_or(Shared::Unknown, Shared::At),
+        )
     } else {
         let kernel_node = strip(*arguments.first()?, source);
         let mut kernel_node = kernel_node;
@@ -418,4 +437,49 @@ fn configuration_values<'t>(
             }
         })
         .collect()
+}
+
+/// The grid, block and dynamic shared bytes of the `cudaLaunchConfig_t` that `config` (`&cfg`)
+/// points at, where `call` is: the fields assigned before it (`cfg.gridDim = ...`), else the
+/// initialiser's first three values.
+fn launch_config_fields<'t>(
+    classifier: &Classifier<'_, 't>,
+    config: Node<'t>,
+    call: Node<'t>,
+) -> (Option<Node<'t>>, Option<Node<'t>>, Option<Node<'t>>) {
+    let source = classifier.source;
+    let mut config = strip(config, source);
+    if config.node_kind() == "pointer_expression" {
+        match config.field("argument") {
+            Some(inner) => config = strip(inner, source),
+            None => return (None, None, None),
+        }
+    }
+    if config.node_kind() != "identifier" {
+        return (None, None, None);
+    }
+    let name = text(config, source);
+    // the locals keep a declaration's list of values as they keep a `dim3`'s
+    let listed: Vec<Node<'t>> = classifier
+        .locals
+        .dim3_at(name, call)
+        .map(|list| {
+            named_children(list)
+                .filter(|c| c.node_kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default();
+    let field = |field: &str, position: usize| match classifier
+        .locals
+        .component_at(name, field, call, source)
+    {
+        Held::One(value) => Some(value),
+        Held::NotLocal => listed.get(position).copied(),
+        _ => None,
+    };
+    (
+        field("gridDim", 0),
+        field("blockDim", 1),
+        field("dynamicSmemBytes", 2),
+    )
 }

@@ -122,6 +122,27 @@ fn cuda_launch_kernel_is_a_launch_site() {
     assert_eq!(found[0].grid[0], rounded("n"));
 }
 
+#[test]
+fn cuda_launch_kernel_ex_reads_its_launch_config() {
+    // the initialiser's grid, block and bytes; the kernel's arguments follow it directly
+    let found = sites(
+        "void f(float* p, int n, cudaStream_t s) { cudaLaunchConfig_t cfg = {dim3((n + 127) / 128), dim3(128), 64, s, nullptr, 0}; cudaLaunchKernelEx(&cfg, k, p, n); }",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].grid[0], rounded("n"));
+    assert_eq!(found[0].block, [Some(128), Some(1), Some(1)]);
+    // fields assigned one by one, and a kernel held by a local
+    let found = sites(
+        "void f(float* p, int n) { cudaLaunchConfig_t cfg = {}; cfg.gridDim = dim3(n / 256); cfg.blockDim = dim3(256); auto kernel = k<float>; cudaLaunchKernelEx(&cfg, kernel, p, n); }",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(256));
+}
+
 /// The kernel model's side: an index every launch keeps inside the problem is bounded, and
 /// a rounded-up launch names the kernel parameter it passes as the extent.
 #[test]

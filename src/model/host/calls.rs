@@ -93,6 +93,17 @@ impl<'m, 't> Builder<'m, 't> {
             self.unknown_call_arguments(&args, context);
             return;
         }
+        // `cleanup()`, a lambda of this function: the buffers its body frees are freed here
+        let lambda = self
+            .initializers
+            .get(&name)
+            .map(|value| strip(*value, self.source))
+            .filter(|value| value.node_kind() == "lambda_expression");
+        if let Some(lambda) = lambda {
+            self.frees_of_lambda(lambda, call, &args, context);
+            self.unknown_call_arguments(&args, context);
+            return;
+        }
         // a function-like macro of this file may use the caller's locals by name
         // (`#define CLEANUP(s) do { cudaFree(d_a); ... } while (0)`): they go to unknown code
         if let Some(body) = self.model.function_macro(&name) {
@@ -144,6 +155,57 @@ impl<'m, 't> Builder<'m, 't> {
                 }
             }
             _ => self.helper_or_unknown_call(call, &args, context),
+        }
+    }
+
+    /// The device buffers a local lambda's body frees (`auto cleanup = [&] { cudaFree(d_a);
+    /// };`), freed at the call of the lambda: a captured local by its name, a parameter as the
+    /// argument the call passes for it.
+    fn frees_of_lambda(
+        &mut self,
+        lambda: Node<'t>,
+        call: Node<'t>,
+        args: &[Node<'t>],
+        context: Context<'t>,
+    ) {
+        let Some(body) = lambda.field("body") else {
+            return;
+        };
+        let parameters: Vec<&str> = lambda
+            .field("declarator")
+            .and_then(|d| d.field("parameters"))
+            .map(|list| {
+                syntax::named_children(list)
+                    .filter_map(|p| p.field("declarator").and_then(syntax::declarator_name))
+                    .map(|n| self.text(n))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut freed = Vec::new();
+        walk_iterative(body, |node| match node.node_kind() {
+            "lambda_expression" => false,
+            "call_expression" => {
+                if super::stored::is_device_free(call_name(node, self.source)) {
+                    if let Some(first) = arguments(node).first() {
+                        freed.push(strip(*first, self.source));
+                    }
+                }
+                true
+            }
+            _ => true,
+        });
+        for target in freed {
+            if target.node_kind() != "identifier" {
+                continue;
+            }
+            let name = self.text(target);
+            let variable = match parameters.iter().position(|p| *p == name) {
+                Some(position) => args.get(position).and_then(|a| self.variable_of(*a)),
+                None => self.by_name.get(name).copied(),
+            };
+            if let Some(variable) = variable {
+                self.push_event(variable, EventKind::Freed { device: true }, call, context);
+            }
         }
     }
 

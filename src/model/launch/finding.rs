@@ -37,6 +37,7 @@ pub fn launches_in<'t>(
                         *name,
                         "cudaLaunchKernel"
                             | "cudaLaunchKernelEx"
+                            | "hipLaunchKernelEx"
                             | "cudaLaunchCooperativeKernel"
                             | "hipLaunchKernel"
                             | "hipLaunchCooperativeKernel"

@@ -39,7 +39,7 @@ pub(super) fn launch_site<'t>(
         )
     } else if call
         .field("function")
-        .is_some_and(|f| text(f, source) == "cudaLaunchKernelEx")
+        .is_some_and(|f| matches!(text(f, source), "cudaLaunchKernelEx" | "hipLaunchKernelEx"))
     {
         // `cudaLaunchKernelEx(&config, kernel, args...)`: the grid, block and shared bytes are
         // the fields of a `cudaLaunchConfig_t`, set by its initialiser `{grid, block, bytes,

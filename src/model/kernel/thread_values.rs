@@ -382,6 +382,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
             }
+            // `i - threadIdx.x` where `i` is `base + threadIdx.x` stepped by uniform amounts: the
+            // thread's part cancels, and what is left is the block's
+            "binary_expression" if matches!(operator(node, self.source), "-") => self
+                .cancelled_thread_part(node, depth)
+                .unwrap_or_else(|| self.children_deps(node, depth)),
             // `threadIdx.x / WORD` where every launch's block is at most `WORD` wide: 0 for
             // every thread (the block is exactly one group)
             "binary_expression"
@@ -413,6 +418,57 @@ impl<'a, 't> Analyzer<'a, 't> {
             "lambda_expression" => Deps::NONE,
             _ => self.children_deps(node, depth),
         }
+    }
+
+    /// For `v - threadIdx.x` (any axis) where every value of the local `v` is `base +
+    /// threadIdx.x` or a step of it by a uniform amount (`v += blockDim.x * gridDim.x`), the
+    /// dependence of what is left: the bases and steps.
+    fn cancelled_thread_part(&self, node: Node<'t>, depth: usize) -> Option<Deps> {
+        let right = strip(node.field("right")?, self.source);
+        let left = strip(node.field("left")?, self.source);
+        let thread = normalized(right, self.source);
+        if !thread.starts_with("threadIdx.") || left.node_kind() != "identifier" {
+            return None;
+        }
+        let name = self.text(left);
+        let values = self.definitions.get(name)?;
+        let mut deps = Deps::NONE;
+        for value in values {
+            let step = value
+                .up()
+                .filter(|p| p.node_kind() == "assignment_expression");
+            let uniform_step = |deps: Deps| !deps.varies_within_block();
+            match step.map(|p| operator(p, self.source)) {
+                Some("+=" | "-=") => {
+                    let step_deps = self.expression_deps(*value, depth + 1);
+                    if !uniform_step(step_deps) {
+                        return None;
+                    }
+                    deps = deps.union(step_deps);
+                }
+                Some("=") | None if value.node_kind() != "update_expression" => {
+                    let sum = strip(*value, self.source);
+                    if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
+                        return None;
+                    }
+                    let (a, b) = (sum.field("left")?, sum.field("right")?);
+                    let base = if normalized(b, self.source) == thread {
+                        a
+                    } else if normalized(a, self.source) == thread {
+                        b
+                    } else {
+                        return None;
+                    };
+                    let base_deps = self.expression_deps(base, depth + 1);
+                    if !uniform_step(base_deps) {
+                        return None;
+                    }
+                    deps = deps.union(base_deps);
+                }
+                _ => return None,
+            }
+        }
+        Some(deps)
     }
 
     pub(super) fn children_deps(&self, node: Node<'t>, depth: usize) -> Deps {

@@ -1,6 +1,7 @@
 // Clean: warp 0 scans the counts with its lanes stepping by 32 up to a multiple of 32, so the
 // whole warp takes every trip of the shuffles; a later loop declares another `i`, stepped by a
-// group's width, which is no concern of the first loop's.
+// group's width, and another `++i` under a test of the thread, which are no concern of the first
+// loop's.
 #include <cuda_runtime.h>
 
 __device__ int warp_prefix(int v)
@@ -27,6 +28,11 @@ __global__ void plan_tiles(const int* counts, int* starts, int* tiles, int n, in
     __syncthreads();
     for (int i = threadIdx.x / group; i < n; i += blockDim.x / group) {
         tiles[i] = starts[i];
+    }
+    if (threadIdx.x < group) {
+        int total = 0;
+        for (int i = 0; i < group; ++i) total += tiles[i];
+        tiles[n + threadIdx.x] = total;
     }
 }
 

@@ -395,8 +395,23 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&name) {
                     return Unknown;
                 }
-                if self.updated.contains(name) {
-                    return Varying; // `i++` moves it off the warp's alignment
+                // `i++` moves it off the warp's alignment (one of this `i`: a sibling loop's
+                // `++i` steps another variable of the name)
+                let stepped_by_one = self.updated.contains(name)
+                    && self.steps.get(name).is_some_and(|steps| {
+                        steps.iter().any(|step| {
+                            step.up()
+                                .is_some_and(|u| u.node_kind() == "update_expression")
+                                && crate::model::reaching::in_scope_at(
+                                    *step,
+                                    value,
+                                    self.function.definition,
+                                    self.source,
+                                )
+                        })
+                    });
+                if stepped_by_one {
+                    return Varying;
                 }
                 let Some(values) = self.definitions.get(name) else {
                     return Unknown;

@@ -1,5 +1,5 @@
-// Bad: the flag is also set for the top row, where nothing bounds the column: the threads of
-// the last block's columns past the width store out of bounds.
+// Bad: the flag is also set for the bottom row, where nothing bounds the column: the threads of
+// the last block's columns past the width store past the end of the image.
 #include <cuda_runtime.h>
 
 __global__ void detect_keypoints(const float* __restrict__ in, float4* __restrict__ out,
@@ -13,7 +13,7 @@ __global__ void detect_keypoints(const float* __restrict__ in, float4* __restric
     if (row > 0 && col > 0 && row < height - 1 && col < width - 1) {
         in_image = 1;
         result = in[index] > threshold ? 1.0f : -1.0f;
-    } else if (row == 0) {
+    } else if (row == height - 1) {
         in_image = 1;
     }
     if (in_image) out[index] = make_float4(result, 0.f, 0.f, 0.f); // expect: unguarded-thread-index

@@ -1,6 +1,6 @@
-// Bad: the flat offset steps one element further than the row each time (`+ 1`), so after
-// the first trip it no longer equals `m_offset * stride + c_offset`: the tests of the row and
-// the channel say nothing of it, and the last rows read past the input.
+// Bad: the flat offset steps before the read and the row after it, so the read is a whole stride
+// of rows ahead of the row tested: the tests of the row and the channel say nothing of it, and
+// the threads of the last rows read past the input.
 #include <cuda_runtime.h>
 
 template <typename T, int PARALLEL_LOADS>
@@ -13,15 +13,15 @@ __global__ void welford_channels_last(const T* __restrict__ input, float* out_me
     int c_offset = blockIdx.x * blockDim.x + threadIdx.x;
     int loop_count = 1 + (reduction_size - 1) / (inner_loop_stride * PARALLEL_LOADS);
     int address_base = m_offset * stride + c_offset;
-    int address_increment = inner_loop_stride * stride + 1;
+    int address_increment = inner_loop_stride * stride;
     for (int i = 0; i < loop_count; i++) {
 #pragma unroll
         for (int j = 0; j < PARALLEL_LOADS; j++) {
+            address_base += address_increment;
             if (c_offset < stride && m_offset < reduction_size) {
                 sum[j] += static_cast<float>(input[address_base]); // expect: unguarded-thread-index
             }
             m_offset += inner_loop_stride;
-            address_base += address_increment;
         }
     }
     if (c_offset < stride && threadIdx.y == 0) {

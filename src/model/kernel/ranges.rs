@@ -288,6 +288,7 @@ impl<'t> Analyzer<'_, 't> {
                             other_steps.iter().any(|theirs| {
                                 Some(normalized(*theirs, self.source)) == other_step
                                     && step_container(*theirs) == step_container(*mine)
+                                    && !read_between(*mine, *theirs, name, self.source)
                             })
                         });
                     let in_step = other_step.as_deref().is_some_and(|other_step| {
@@ -445,6 +446,36 @@ impl<'t> Analyzer<'_, 't> {
 }
 
 /// The block or loop header a step sits in.
+/// Whether `name` is read between the two steps `a` and `b` (in either order): there one of
+/// the locals has taken its step and the other not yet, so they are not in step.
+fn read_between(a: Node, b: Node, name: &str, source: &str) -> bool {
+    // the steps' whole assignments (`g += s`), whose targets are no reads
+    let (a, b) = (a.up().unwrap_or(a), b.up().unwrap_or(b));
+    let (first, second) = if a.start_byte() <= b.start_byte() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let Some(container) = std::iter::successors(first.up(), |n| n.up())
+        .find(|n| n.start_byte() <= second.start_byte() && second.end_byte() <= n.end_byte())
+    else {
+        return true;
+    };
+    let (from, to) = (first.end_byte(), second.start_byte());
+    let mut read = false;
+    syntax::walk_iterative(container, |node| {
+        if read || node.end_byte() <= from || node.start_byte() >= to {
+            return false;
+        }
+        read |= node.node_kind() == "identifier"
+            && node.start_byte() >= from
+            && node.end_byte() <= to
+            && syntax::text(node, source) == name;
+        !read
+    });
+    read
+}
+
 fn step_container(step: Node) -> Option<usize> {
     std::iter::successors(step.up(), |n| n.up())
         .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))

@@ -274,8 +274,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Some([definition]) => self.multiple_of_warp(*definition, 0, depth + 1),
                     Some(_) => false,
                     // a parameter every visible launch passes a multiple of 32 (`kx_padded`
-                    // computed as `pad(kx, 512)`)
-                    None => self.passed_multiple_of_warp(name),
+                    // computed as `pad(kx, 512)`), or one the kernel asserts is
+                    None => {
+                        self.passed_multiple_of_warp(name) || self.asserted_multiple_of_warp(name)
+                    }
                 }
             }
             "binary_expression" => {
@@ -298,6 +300,71 @@ impl<'a, 't> Analyzer<'a, 't> {
             "call_expression" => self.helper_returns_multiple_of_warp(value, depth),
             _ => false,
         }
+    }
+
+    /// Whether a `static_assert` of the kernel (or a macro wrapping one, `DG_STATIC_ASSERT(...)`)
+    /// states `name % M == 0` for a multiple `M` of 32, alone or as a conjunct: a thread count
+    /// template parameter split from the rest on a warp boundary.
+    fn asserted_multiple_of_warp(&self, name: &str) -> bool {
+        let mut conditions = Vec::new();
+        syntax::walk_iterative(self.function.body, |node| {
+            match node.node_kind() {
+                "static_assert_declaration" => conditions.extend(node.field("condition")),
+                "call_expression" => {
+                    let asserts = node.field("function").is_some_and(|f| {
+                        self.text(f).to_ascii_lowercase().ends_with("static_assert")
+                    });
+                    if asserts {
+                        conditions.extend(
+                            node.field("arguments").and_then(|a| {
+                                named_children(a).find(|c| c.node_kind() != "comment")
+                            }),
+                        );
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+        let mut pending = conditions;
+        while let Some(condition) = pending.pop() {
+            let condition = strip(condition, self.source);
+            if condition.node_kind() != "binary_expression" {
+                continue;
+            }
+            let (Some(left), Some(right)) = (condition.field("left"), condition.field("right"))
+            else {
+                continue;
+            };
+            match operator(condition, self.source) {
+                "&&" => pending.extend([left, right]),
+                "==" => {
+                    let (remainder, zero) = if self.text(strip(right, self.source)) == "0" {
+                        (strip(left, self.source), true)
+                    } else {
+                        (
+                            strip(right, self.source),
+                            self.text(strip(left, self.source)) == "0",
+                        )
+                    };
+                    let stated = zero
+                        && remainder.node_kind() == "binary_expression"
+                        && operator(remainder, self.source) == "%"
+                        && remainder
+                            .field("left")
+                            .is_some_and(|l| self.text(strip(l, self.source)) == name)
+                        && remainder
+                            .field("right")
+                            .and_then(|m| self.constant_value(m, 0))
+                            .is_some_and(|m| m > 0 && m % 32 == 0);
+                    if stated {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether `name` is a parameter that every visible launch (one at least) passes a value

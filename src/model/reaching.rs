@@ -300,6 +300,16 @@ mod tests {
     }
 
     #[test]
+    fn steps_of_a_sibling_loops_counter_are_another_variable() {
+        // the second loop's `0`, `++i` and `i += 2` write its own `i`, not the first loop's
+        let code = "void f(int n) { for (int i = n; i < 64; i += 32) { use(i); } for (int i = 0; i < n; ++i) { i += 2; } }";
+        assert_eq!(reaching_texts(code, "i"), ["n", "i"]);
+        // a step of the same local, written after the loop, still reaches through the back edge
+        let same = "void f(int n) { int i = n; while (i < 64) { use(i); i += 32; } }";
+        assert_eq!(reaching_texts(same, "i"), ["n", "i"]);
+    }
+
+    #[test]
     fn a_later_definition_in_the_same_block_hides_the_earlier() {
         let code = "void f(int a) { int x = a; x = 2 * a; use(x); }";
         assert_eq!(reaching_texts(code, "x"), ["2 * a"]);

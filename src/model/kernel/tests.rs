@@ -635,3 +635,37 @@ void run(int* out, const int* in, int n) {{ k<256><<<1, 256>>>(out, in, n); }}
     assert_eq!(tested("2 * B"), [false]);
     assert_eq!(tested("B / 2"), [true]);
 }
+
+#[test]
+fn the_thread_part_taken_back_out_of_a_stepped_index_leaves_the_blocks_base() {
+    // `i - threadIdx.x` is the block's base: an index of it is no thread index; `i` itself is
+    let source = "__global__ void bases(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    while (true) {
+        out[i - threadIdx.x] = 0.0f;
+        if (i < n) out[i] = in[i];
+        i += blockDim.x * gridDim.x;
+    }
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(4, "not a thread index"), (5, "bounded"), (5, "bounded")]
+    );
+}
+
+#[test]
+fn a_subscript_stepped_after_it_reads_reads_the_value_before_the_step() {
+    let source = "__global__ void lengths(const int* len, int* out, int n) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    int total = 0;
+    for (int k = 0; k < 4 && g < n; k++) total += len[g++];
+    for (int k = 0; k < 4 && g < n; k++) total += len[++g];
+    out[0] = total;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(4, "bounded"), (5, "unguarded"), (6, "not a thread index")]
+    );
+}

@@ -154,26 +154,66 @@ fn times_size(count: &str, element: &str) -> String {
     }
 }
 
+/// A whole device buffer passed to a kernel's pointer parameter of a built-in element type, with
+/// the allocation that reaches the launch and its byte count.
+struct WholeBuffer<'a, 't> {
+    element: &'a str,
+    element_size: i128,
+    allocation: &'a crate::model::host::Allocation<'t>,
+    held: &'a Sym,
+}
+
+fn whole_buffer<'a, 't>(launched: &LaunchedPointer<'a, 't>) -> Option<WholeBuffer<'a, 't>> {
+    let pointer = launched.pointer;
+    if !pointer.whole || pointer.host_data {
+        return None;
+    }
+    let element = launched.parameter.element_type.as_deref()?;
+    let element_size = size::builtin_size(element)?;
+    let allocation = launched
+        .host
+        .reaching_allocation(pointer.variable, launched.event)?;
+    let held = allocation.bytes.as_ref()?;
+    Some(WholeBuffer {
+        element,
+        element_size,
+        allocation,
+        held,
+    })
+}
+
+/// The launched kernel and, in this file, an access of it that its summary gives by its span
+/// relative to the kernel's definition (a summary outlives the tree it was made from).
+fn kernel_access<'m, 't>(
+    model: &'m Model<'t>,
+    launched: &LaunchedPointer,
+    relative: &std::ops::Range<usize>,
+) -> Option<(&'m crate::model::Function<'t>, std::ops::Range<usize>)> {
+    let launch = launched.launch;
+    let kernel = model.functions.iter().find(|f| {
+        f.kind == FunctionKind::Kernel
+            && f.name == launch.kernel
+            && f.parameters.len() == launch.arguments.len()
+    })?;
+    let start = kernel.definition.start_byte();
+    let span = start + relative.start..start + relative.end;
+    (span.end <= kernel.definition.end_byte()).then_some((kernel, span))
+}
+
 /// A kernel that accesses a fixed slot of a pointer parameter (`counters[6]`), launched with a
 /// buffer whose allocation provably ends before that slot: reported at the launch.
 fn constant_slot_past_the_end(model: &Model, cx: &mut LintContext, launched: &LaunchedPointer) {
     let (host, launch, pointer) = (launched.host, launched.launch, launched.pointer);
-    if !pointer.whole || pointer.host_data {
-        return;
-    }
     let Some(slot) = &launched.parameter.max_constant_index else {
         return;
     };
-    let Some(element) = launched.parameter.element_type.as_deref() else {
-        return;
-    };
-    let Some(element_size) = size::builtin_size(element) else {
-        return;
-    };
-    let Some(allocation) = host.reaching_allocation(pointer.variable, launched.event) else {
-        return;
-    };
-    let Some(held) = &allocation.bytes else {
+    let Some(WholeBuffer {
+        element,
+        element_size,
+        allocation,
+        held,
+    }) = whole_buffer(launched)
+    else {
         return;
     };
     let Some(needed) = slot
@@ -186,23 +226,13 @@ fn constant_slot_past_the_end(model: &Model, cx: &mut LintContext, launched: &La
     if held.compare(&Sym::constant(needed)) != Order::ProvablySmaller {
         return;
     }
-    // the kernel's access, from its span relative to the kernel's definition
-    let kernel = model.functions.iter().find(|f| {
-        f.kind == FunctionKind::Kernel
-            && f.name == launch.kernel
-            && f.parameters.len() == launch.arguments.len()
-    });
-    let access = kernel.and_then(|k| {
-        let start = k.definition.start_byte();
-        let span = start + slot.span.start..start + slot.span.end;
-        (span.end <= k.definition.end_byte()).then_some(span)
-    });
-    let Some(access) = access else {
+    let Some((kernel, access)) = kernel_access(model, launched, &slot.span) else {
         return;
     };
     let name = variable_name(host, pointer.variable);
     let parameter = kernel
-        .and_then(|k| k.parameters.get(launched.position))
+        .parameters
+        .get(launched.position)
         .map(|p| p.name.as_str())
         .unwrap_or("?");
     let access_text = model.source.get(access.clone()).unwrap_or("");
@@ -243,16 +273,16 @@ fn constant_slot_past_the_end(model: &Model, cx: &mut LintContext, launched: &La
 /// that run more threads than the buffer passed holds elements: reported at the launch.
 fn threads_past_the_end(model: &Model, cx: &mut LintContext, launched: &LaunchedPointer) {
     let (host, launch, pointer) = (launched.host, launched.launch, launched.pointer);
-    if !pointer.whole || pointer.host_data {
-        return;
-    }
     let Some(relative) = &launched.parameter.global_x_access else {
         return;
     };
-    let Some(element) = launched.parameter.element_type.as_deref() else {
-        return;
-    };
-    let Some(element_size) = size::builtin_size(element) else {
+    let Some(WholeBuffer {
+        element,
+        element_size,
+        allocation,
+        held,
+    }) = whole_buffer(launched)
+    else {
         return;
     };
     let (Some(blocks), Some(per_block)) = (
@@ -264,12 +294,6 @@ fn threads_past_the_end(model: &Model, cx: &mut LintContext, launched: &Launched
     let Some(threads) = blocks.checked_mul(per_block).filter(|t| *t > 0) else {
         return;
     };
-    let Some(allocation) = host.reaching_allocation(pointer.variable, launched.event) else {
-        return;
-    };
-    let Some(held) = &allocation.bytes else {
-        return;
-    };
     let Some(held_bytes) = held.as_constant() else {
         return;
     };
@@ -279,17 +303,7 @@ fn threads_past_the_end(model: &Model, cx: &mut LintContext, launched: &Launched
     if held_bytes >= needed {
         return;
     }
-    let kernel = model.functions.iter().find(|f| {
-        f.kind == FunctionKind::Kernel
-            && f.name == launch.kernel
-            && f.parameters.len() == launch.arguments.len()
-    });
-    let access = kernel.and_then(|k| {
-        let start = k.definition.start_byte();
-        let span = start + relative.start..start + relative.end;
-        (span.end <= k.definition.end_byte()).then_some(span)
-    });
-    let Some(access) = access else {
+    let Some((_, access)) = kernel_access(model, launched, relative) else {
         return;
     };
     let name = variable_name(host, pointer.variable);

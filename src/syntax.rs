@@ -148,6 +148,14 @@ pub fn named_children<'t>(node: Node<'t>) -> NamedChildren<'t> {
     NamedChildren(Children::of(node))
 }
 
+/// The one statement of a block (`{ // why\n x = 0; }`), comments aside; None when it holds
+/// none or several.
+pub fn sole_statement(block: Node<'_>) -> Option<Node<'_>> {
+    let mut statements = named_children(block).filter(|c| c.node_kind() != "comment");
+    let first = statements.next()?;
+    statements.next().is_none().then_some(first)
+}
+
 pub struct NamedChildren<'t>(Children<'t>);
 
 impl<'t> Iterator for NamedChildren<'t> {
@@ -1089,6 +1097,26 @@ mod tests {
         assert!(!super::contains_identifier("int half_size;", "half"));
         assert!(!super::contains_identifier("__half2 v;", "__half"));
         assert!(!super::contains_identifier("anything", ""));
+    }
+
+    #[test]
+    fn the_sole_statement_of_a_block_leaves_comments_aside() {
+        let text = "void f(bool a, int i, int n) {\n  if (i >= n) {\n    // why\n    a = false;\n  }\n  if (i > 0) { a = true; a = false; }\n  if (i) { /* none */ }\n}\n";
+        let tree = crate::engine::parse(text, None).expect("the parser accepts any text");
+        let mut blocks = Vec::new();
+        super::walk_iterative(tree.root_node(), |node| {
+            if node.kind() == "compound_statement"
+                && node.parent().is_some_and(|p| p.kind() == "if_statement")
+            {
+                blocks.push(node);
+            }
+            true
+        });
+        let sole: Vec<Option<&str>> = blocks
+            .iter()
+            .map(|b| super::sole_statement(*b).map(|s| super::text(s, text)))
+            .collect();
+        assert_eq!(sole, vec![Some("a = false;"), None, None]);
     }
 
     fn same(a: Option<tree_sitter::Node>, b: Option<tree_sitter::Node>) -> bool {

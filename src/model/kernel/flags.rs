@@ -598,7 +598,7 @@ fn clearing_test(value: Node) -> Option<Node> {
     }
     let mut branch = statement.up()?;
     if branch.node_kind() == "compound_statement" {
-        if branch.named_child_count() != 1 {
+        if syntax::sole_statement(branch)?.id() != statement.id() {
             return None;
         }
         statement = branch;

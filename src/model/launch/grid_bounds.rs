@@ -219,7 +219,9 @@ fn clamped<'t>(
             .up()
             .filter(|s| s.node_kind() == "expression_statement")?;
         let mut branch = statement.up()?;
-        if branch.node_kind() == "compound_statement" && branch.named_child_count() == 1 {
+        if branch.node_kind() == "compound_statement"
+            && syntax::sole_statement(branch).is_some_and(|only| only.id() == statement.id())
+        {
             statement = branch;
             branch = statement.up()?;
         }

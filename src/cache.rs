@@ -261,6 +261,7 @@ fn settings_fingerprint(settings: &Settings) -> String {
         defines,
         max_allocation_bytes,
         strict_error_checks,
+        kernel_headers,
     } = settings;
     fn sorted(set: &HashSet<String>) -> Vec<&String> {
         let mut items: Vec<&String> = set.iter().collect();
@@ -274,7 +275,7 @@ fn settings_fingerprint(settings: &Settings) -> String {
         .map(|ignore| (&ignore.root, ignore.glob.glob().glob(), &ignore.rules))
         .collect();
     format!(
-        "{origin:?}|{root:?}|{:?}|{:?}|{:?}|{severities:?}|{globs:?}|{extensions:?}|{check_macros:?}|{qualifier_macros:?}|{defines:?}|{strict_error_checks}|{}",
+        "{origin:?}|{root:?}|{:?}|{:?}|{:?}|{severities:?}|{globs:?}|{extensions:?}|{check_macros:?}|{qualifier_macros:?}|{defines:?}|{strict_error_checks}|{kernel_headers}|{}",
         selected.as_ref().map(sorted),
         sorted(extend_selected),
         sorted(ignored),

@@ -11,6 +11,9 @@ use toml::Spanned;
 
 pub const CONFIG_FILE_NAMES: &[&str] = &["cudalint.toml", ".cudalint.toml"];
 pub const DEFAULT_EXTENSIONS: &[&str] = &["cu", "cuh", "hip"];
+/// Header extensions of C and C++: a header of these that defines a `__global__` kernel is compiled
+/// by nvcc (or hipcc) wherever it is included, so a walk lints it with the CUDA sources.
+pub const HEADER_EXTENSIONS: &[&str] = &["h", "hpp", "hh", "hxx", "h++", "inl", "ipp", "tpp"];
 /// Larger than the memory of any GPU sold today.
 pub const DEFAULT_MAX_ALLOCATION_GIB: f64 = 300.0;
 /// Every key a configuration file may hold (for "did you mean").
@@ -27,6 +30,7 @@ pub const KEYS: &[&str] = &[
     "per-path-ignores",
     "max-allocation-gib",
     "strict-error-checks",
+    "kernel-headers",
 ];
 /// A chain of `extend` longer than this is a mistake, not a layout.
 const MAX_EXTEND_DEPTH: usize = 32;
@@ -46,6 +50,7 @@ struct ConfigFile {
     per_path_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
     max_allocation_gib: Option<f64>,
     strict_error_checks: Option<bool>,
+    kernel_headers: Option<bool>,
 }
 
 /// A configuration problem, with the place it was found.
@@ -101,6 +106,8 @@ pub struct Settings {
     pub defines: Vec<String>,
     pub max_allocation_bytes: f64,
     pub strict_error_checks: bool,
+    /// Whether a walk also lints the headers (`HEADER_EXTENSIONS`) that define a kernel.
+    pub kernel_headers: bool,
 }
 
 impl Default for Settings {
@@ -119,6 +126,7 @@ impl Default for Settings {
             defines: Vec::new(),
             max_allocation_bytes: DEFAULT_MAX_ALLOCATION_GIB * (1u64 << 30) as f64,
             strict_error_checks: false,
+            kernel_headers: true,
         }
     }
 }
@@ -194,6 +202,17 @@ impl Settings {
                     .any(|x| x.trim_start_matches('.') == e)
             })
             .unwrap_or(false)
+    }
+
+    /// A header a walk lints when it defines a kernel: one of `HEADER_EXTENSIONS` that no
+    /// configured extension already covers.
+    pub fn may_be_kernel_header(&self, path: &Path) -> bool {
+        self.kernel_headers
+            && !self.lints_extension(path)
+            && path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| HEADER_EXTENSIONS.contains(&e))
     }
 
     pub fn view_options(&self) -> crate::source::ViewOptions {
@@ -452,6 +471,9 @@ fn parse_chain(path: &Path, text: &str, chain: &mut Vec<PathBuf>) -> Result<Sett
     }
     if let Some(strict) = file.strict_error_checks {
         settings.strict_error_checks = strict;
+    }
+    if let Some(kernel_headers) = file.kernel_headers {
+        settings.kernel_headers = kernel_headers;
     }
     Ok(settings)
 }

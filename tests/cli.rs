@@ -507,6 +507,48 @@ fn gitignore_and_cudalintignore_are_honoured_but_named_files_are_linted() {
 }
 
 #[test]
+fn headers_that_define_kernels_are_linted_in_a_walk_unless_configured_off() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir_all(dir.join("include")).unwrap();
+    std::fs::create_dir_all(dir.join("plain")).unwrap();
+    std::fs::write(dir.join("include/scale.h"), BAD_KERNEL).unwrap();
+    std::fs::write(dir.join("include/scale_impl.hpp"), BAD_KERNEL).unwrap();
+    // a host header with the same subscript and no kernel is no CUDA source
+    std::fs::write(
+        dir.join("include/host.h"),
+        "inline void scale(float* out, int i) { out[i] = 2.0f; }\n",
+    )
+    .unwrap();
+    let paths = |output: &Output| -> Vec<String> {
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut paths: Vec<String> = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["path"].as_str().unwrap().to_string())
+            .collect();
+        paths.sort();
+        paths
+    };
+    let output = cudalint(&dir, &["check", ".", "--format", "json", "--no-cache"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        paths(&output),
+        vec!["bad.cu", "include/scale.h", "include/scale_impl.hpp"]
+    );
+    std::fs::write(dir.join("plain/cudalint.toml"), "kernel-headers = false\n").unwrap();
+    std::fs::copy(dir.join("include/scale.h"), dir.join("plain/scale.h")).unwrap();
+    let output = cudalint(&dir, &["check", "plain", "--format", "json", "--no-cache"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    // named explicitly, a header is linted whatever the setting
+    let output = cudalint(
+        &dir,
+        &["check", "plain/scale.h", "--format", "json", "--no-cache"],
+    );
+    assert_eq!(paths(&output), vec!["plain/scale.h"]);
+}
+
+#[test]
 fn rule_command_lists_and_documents_rules() {
     let (_guard, dir) = workspace();
     let list = stdout(&cudalint(&dir, &["rule"]));

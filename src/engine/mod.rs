@@ -509,6 +509,23 @@ fn config_message(error: &config::ConfigError) -> String {
     }
 }
 
+/// Whether the header at `path` defines a `__global__` kernel (or names the qualifier at all): a
+/// header that no CUDA compiler reads holds none. A header that cannot be read is left to the
+/// files that include it.
+fn defines_a_kernel(path: &Path) -> bool {
+    const QUALIFIER: &[u8] = b"__global__";
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES), &mut bytes)
+        .is_err()
+    {
+        return false;
+    }
+    bytes.windows(QUALIFIER.len()).any(|w| w == QUALIFIER)
+}
+
 /// Walks the paths (honouring .gitignore and .cudalintignore) and returns the files to lint with
 /// their settings. A file named explicitly is always linted.
 pub fn discover(
@@ -531,6 +548,7 @@ pub fn discover_with_skips(
     let mut files = Vec::new();
     let mut errors = Vec::new();
     let mut skipped = Vec::new();
+    let mut headers = Vec::new();
     for root in paths {
         let metadata = std::fs::symlink_metadata(root);
         match metadata {
@@ -601,6 +619,9 @@ pub fn discover_with_skips(
                 continue;
             };
             if !settings.lints_extension(path) {
+                if special.is_none() && settings.may_be_kernel_header(path) {
+                    headers.push((path.to_path_buf(), settings));
+                }
                 continue;
             }
             match special {
@@ -612,6 +633,11 @@ pub fn discover_with_skips(
             }
         }
     }
+    files.par_extend(
+        headers
+            .into_par_iter()
+            .filter(|(path, _)| defines_a_kernel(path)),
+    );
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);
     skipped.sort_by(|a, b| a.path.cmp(&b.path));

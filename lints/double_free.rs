@@ -57,8 +57,13 @@ mod tests {
                 "void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); d = nullptr; cudaFree(d); }",
                 "void f(int n, bool c) { float* d; cudaMalloc(&d, n); if (c) { cudaFree(d); return; } cudaFree(d); }",
                 "void f(int n) { float* d; for (int i = 0; i < 2; ++i) { cudaMalloc(&d, n); cudaFree(d); } }",
+                "void f(float* p, bool on_device) { on_device ? cudaFree(p) : cudaFreeHost(p); }",
+                "void f(float* p, bool on_device) { on_device ? cudaFree(p) : (void)0; on_device || cudaFree(p); }",
             ],
-            &["void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }"],
+            &[
+                "void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }",
+                "void f(float* p, bool on_device) { cudaFree(p); on_device ? cudaFree(p) : cudaFreeHost(p); }",
+            ],
         );
     }
 }

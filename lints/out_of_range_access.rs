@@ -348,6 +348,8 @@ mod tests {
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i > 0 && i < n) o[i] = o[i - 1]; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) { o[i - n] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n - 1) o[i] = 1; }",
+                // offsets read at their count elsewhere hold one entry more than it
+                "__global__ void k(const int* off, int* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n) o[0] = off[i]; else o[0] = off[n]; }",
                 "__global__ void k(float* o, int n, int m) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { if (i >= m) o[i] = 0; } }",
                 // the last of 4 slots, or a buffer whose size is not known to be smaller
                 "__global__ void k(int* c) { c[3] = 1; atomicAdd(&c[2], 1); }\nvoid f() { int* d; cudaMalloc(&d, 4 * sizeof(int)); k<<<1, 1>>>(d); cudaFree(d); }",
@@ -370,6 +372,7 @@ mod tests {
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { o[i] = 1; } else { o[i] = 0; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n) o[i] = 1; }",
+                "__global__ void k(const int* off, int* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n) o[0] = off[i + 1]; else o[0] = off[n]; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i > n) o[i] = 1; }",
                 "__global__ void k(int* c) { c[6] = 1; }\nvoid f() { int* d; cudaMalloc(&d, 4 * sizeof(int)); k<<<1, 1>>>(d); cudaFree(d); }",
                 "__global__ void k(double* c, int v) { atomicAdd(&c[5], 1.0); }\nvoid f() { double* d; cudaMalloc((void**)&d, 40); k<<<1, 1>>>(d, 1); cudaFree(d); }",

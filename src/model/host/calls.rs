@@ -28,7 +28,7 @@ impl<'m, 't> Builder<'m, 't> {
         });
         // calls in source order (outer before inner, as written)
         for call in calls {
-            self.call(call, context);
+            self.call(call, arm_context(call, node, context, self.source));
         }
         for assignment in assignments {
             let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right"))
@@ -675,4 +675,41 @@ impl<'m, 't> Builder<'m, 't> {
             }
         }
     }
+}
+
+/// The context of a call inside `expression`: an arm of `c ? a : b` or the right operand of `&&`
+/// or `||` runs only on some paths, so a call there is conditional and its events hold only in
+/// that arm (`on_device ? cudaFree(p) : cudaFreeHost(p)` frees `p` once).
+fn arm_context<'t>(
+    call: Node<'t>,
+    expression: Node<'t>,
+    context: Context<'t>,
+    source: &str,
+) -> Context<'t> {
+    let mut child = call;
+    while child.id() != expression.id() {
+        let Some(parent) = child.up() else {
+            break;
+        };
+        let is_arm = match parent.node_kind() {
+            "conditional_expression" => parent
+                .field("condition")
+                .is_some_and(|condition| condition.id() != child.id()),
+            "binary_expression" => {
+                parent.field("right").is_some_and(|r| r.id() == child.id())
+                    && matches!(operator(parent, source), "&&" | "||")
+            }
+            _ => false,
+        };
+        if is_arm {
+            // the innermost arm is the region: it lies inside any arm around it
+            return Context {
+                region: child,
+                conditional: true,
+                ..arm_context(parent, expression, context, source)
+            };
+        }
+        child = parent;
+    }
+    context
 }

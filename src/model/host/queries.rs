@@ -339,7 +339,14 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
                     covers(b, definitions, source) || ends_path(b, source)
                 })
             };
-            branch("consequence") && branch("alternative")
+            // a condition runs on every path (`if (on_device ? cudaMalloc(&p, n) : ...)`)
+            let in_condition = statement.field("condition").is_some_and(|condition| {
+                definitions.iter().any(|d| {
+                    condition.start_byte() <= d.node.start_byte()
+                        && d.node.end_byte() <= condition.end_byte()
+                })
+            });
+            in_condition || (branch("consequence") && branch("alternative"))
         }
         "do_statement" => statement
             .field("body")

@@ -174,6 +174,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         } else {
             IndexStatus::NotThreadIndexed
         };
+        // `offsets[n]` read elsewhere in the kernel: the buffer holds `n + 1` elements (the fence
+        // posts of `n` segments), so `i <= n` is its bound, not one past it
+        let status = match status {
+            IndexStatus::OutOfRange {
+                guard,
+                admits_bound: true,
+            } if self.reads_at_the_bound(&pointer, index, guard) => {
+                IndexStatus::Bounded { bound: None }
+            }
+            status => status,
+        };
         let every_thread_at_global_x = matches!(status, IndexStatus::Bounded { bound: None })
             && pointer_offset.is_none()
             && self.facts.is_empty()
@@ -192,6 +203,46 @@ impl<'a, 't> Analyzer<'a, 't> {
             every_thread_at_global_x,
             via: None,
         });
+    }
+
+    /// Whether the kernel subscripts `pointer` anywhere at exactly the bound that the `<=` of
+    /// `guard` admits for `index` itself (`if (i <= n) offsets[i]; else offsets[n]`; not
+    /// `offsets[i + 1]`, which reaches past it).
+    fn reads_at_the_bound(&self, pointer: &str, index: Node<'t>, guard: Node<'t>) -> bool {
+        let split = self.current_comparisons();
+        let index = normalized_text(index, self.source);
+        let bounds: Vec<String> = split
+            .0
+            .iter()
+            .filter(|c| c.origin.id() == guard.id())
+            .flat_map(|c| [c.oriented(true), c.oriented(false)])
+            .filter(|c| {
+                c.relation == Relation::LessEqual && syntax::same_text(c.left, self.source, &index)
+            })
+            .map(|c| normalized_text(c.right, self.source).into_owned())
+            .collect();
+        if bounds.is_empty() {
+            return false;
+        }
+        let mut found = false;
+        syntax::walk_iterative(self.function.body, |node| {
+            if found {
+                return false;
+            }
+            if node.node_kind() == "subscript_expression"
+                && node
+                    .field("argument")
+                    .is_some_and(|a| self.text(strip(a, self.source)) == pointer)
+            {
+                found = subscript_index(node).is_some_and(|index| {
+                    bounds
+                        .iter()
+                        .any(|b| syntax::same_text(index, self.source, b))
+                });
+            }
+            !found
+        });
+        found
     }
 
     /// Whether `index` is the thread's global `x` index (plus whole grid strides) and every

@@ -183,35 +183,15 @@ impl<'t> Classifier<'_, 't> {
             }
             "identifier" => {
                 let name = self.text(node);
-                let Some(values) = self.locals.values.get(name) else {
-                    return match self.locals.file_constants.get(name) {
-                        Some(value) => self.known_factor(*value, depth + 1),
-                        None => 1,
-                    };
-                };
-                if values
-                    .iter()
-                    .any(|v| written_through_address(*v, self.source))
-                {
-                    return 1;
+                let defined = self.defined_factor(node, name, depth);
+                let checked = self.checked_factor(node, name);
+                if defined == 0 || checked <= 1 {
+                    return defined;
                 }
-                let scope = self.locals.scope.unwrap_or(node);
-                let reaching = reaching::reaching(values, node, scope, self.source);
-                if reaching.is_empty() {
-                    return 1;
-                }
-                if let Some(scale) = self.scaled_last(&reaching, node, scope, depth) {
-                    return scale;
-                }
-                if reaching
-                    .iter()
-                    .any(|v| reaching::updates_itself(*v, self.source))
-                {
-                    return 1;
-                }
-                reaching.iter().fold(0, |all, value| {
-                    gcd(all, self.known_factor(*value, depth + 1))
-                })
+                let common = gcd(defined, checked).max(1);
+                (defined / common)
+                    .checked_mul(checked)
+                    .unwrap_or(defined.max(checked))
             }
             "call_expression" => {
                 let name = node
@@ -236,6 +216,87 @@ impl<'t> Classifier<'_, 't> {
             }
             _ => 1,
         }
+    }
+
+    /// What divides every value of the local or file constant `name` that reaches `node`.
+    fn defined_factor(&self, node: Node<'t>, name: &str, depth: usize) -> i128 {
+        let Some(values) = self.locals.values.get(name) else {
+            return match self.locals.file_constants.get(name) {
+                Some(value) => self.known_factor(*value, depth + 1),
+                None => 1,
+            };
+        };
+        if values
+            .iter()
+            .any(|v| written_through_address(*v, self.source))
+        {
+            return 1;
+        }
+        let scope = self.locals.scope.unwrap_or(node);
+        let reaching = reaching::reaching(values, node, scope, self.source);
+        if reaching.is_empty() {
+            return 1;
+        }
+        if let Some(scale) = self.scaled_last(&reaching, node, scope, depth) {
+            return scale;
+        }
+        if reaching
+            .iter()
+            .any(|v| reaching::updates_itself(*v, self.source))
+        {
+            return 1;
+        }
+        reaching.iter().fold(0, |all, value| {
+            gcd(all, self.known_factor(*value, depth + 1))
+        })
+    }
+
+    /// What a check on the path to `node` states divides `name` (`if (n % 256 != 0) return;`,
+    /// `TORCH_CHECK(n % 64 == 0, ...)`, `assert((n & 31) == 0)`), when nothing assigns `name`
+    /// between the check and `node`: 1 when none does.
+    fn checked_factor(&self, node: Node<'t>, name: &str) -> i128 {
+        let Some(scope) = self.locals.scope else {
+            return 1;
+        };
+        let assignments = self.locals.values.get(name);
+        let modulus = |side: Node<'t>| -> Option<i128> {
+            let side = strip(side, self.source);
+            if side.node_kind() != "binary_expression" {
+                return None;
+            }
+            let (left, right) = (side.field("left")?, side.field("right")?);
+            if !syntax::same_text(left, self.source, name) {
+                return None;
+            }
+            let value = super::constant(right, self)?;
+            match operator(side, self.source) {
+                "%" if value > 1 => Some(value),
+                // `n & (k - 1)` for a power of two `k`
+                "&" if value > 0 && (value + 1) & value == 0 => Some(value + 1),
+                _ => None,
+            }
+        };
+        super::limits::facts_at(node, scope, self.source)
+            .iter()
+            .filter(|fact| fact.relation == crate::model::guards::Relation::Equal)
+            .filter(|fact| {
+                !assignments.is_some_and(|values| {
+                    values.iter().any(|v| {
+                        v.start_byte() > fact.origin.start_byte()
+                            && v.start_byte() < node.start_byte()
+                    })
+                })
+            })
+            .filter_map(|fact| {
+                [true, false].into_iter().find_map(|left_side| {
+                    let fact = fact.oriented(left_side);
+                    (super::constant(fact.right, self) == Some(0))
+                        .then(|| modulus(fact.left))
+                        .flatten()
+                })
+            })
+            .max()
+            .unwrap_or(1)
     }
 
     /// `n *= 1024;` (or `n <<= 10;`) as the last definition of `n` before `read`, on every path

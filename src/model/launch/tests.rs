@@ -1239,3 +1239,29 @@ fn launches_reach_the_overload_their_argument_count_fits() {
     assert_eq!(launched_lines(1), [6, 7]);
     assert_eq!(launched_lines(2), [8]);
 }
+
+#[test]
+fn a_check_on_the_launch_path_that_a_size_is_a_multiple_makes_its_rounded_grid_exact() {
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         void a(float* p, int n) { if (n % 256 != 0) return; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
+         void b(float* p, int n) { TORCH_CHECK(n % 512 == 0, \"n\"); k<<<(n + 255) / 256, 256>>>(p, n); }\n\
+         void c(float* p, int n) { assert((n & 127) == 0); k<<<(n + 127) / 128, 128>>>(p, n); }\n\
+         void d(float* p, int n) { if (n % 128 != 0) return; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
+         void e(float* p, int n) { if (n % 256 != 0) return; n += 1; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
+         void f(float* p, int n) { k<<<(n + 255) / 256, 256>>>(p, n); assert(n % 256 == 0); }",
+    );
+    let grids: Vec<&GridAxis> = found.iter().map(|site| &site.grid[0]).collect();
+    let rounded = GridAxis::RoundedUp("n".to_string());
+    assert_eq!(
+        grids,
+        vec![
+            &GridAxis::Exact,
+            &GridAxis::Exact,
+            &GridAxis::Exact,
+            &rounded,
+            &rounded,
+            &rounded
+        ]
+    );
+}

@@ -669,3 +669,30 @@ fn a_subscript_stepped_after_it_reads_reads_the_value_before_the_step() {
         [(4, "bounded"), (5, "unguarded"), (6, "not a thread index")]
     );
 }
+
+#[test]
+fn a_shared_scalar_one_thread_stores_is_the_same_in_the_whole_block() {
+    let kernel = |store: &str| {
+        barriers_divergent(&format!(
+            "__global__ void k(int* out, int n) {{ __shared__ int top; int local = 0; {store} __syncthreads(); while (top < n) {{ out[top] = 0; __syncthreads(); }} if (local < n) __syncthreads(); }}"
+        ))
+    };
+    // one thread of the block stores, whatever it derives the value from
+    assert_eq!(
+        kernel("if (threadIdx.x == 0) top = threadIdx.x + 4;"),
+        [false, false, false]
+    );
+    let tid = "const int tid = threadIdx.x; if (tid == blockDim.x - 1 && n > 0) top = tid + 1;";
+    assert_eq!(kernel(tid), [false, false, false]);
+    // several threads store, or every thread does: the value read depends on the thread
+    assert_eq!(
+        kernel("if (threadIdx.x < 4) top = threadIdx.x;"),
+        [false, true, false]
+    );
+    assert_eq!(kernel("top = threadIdx.x;"), [false, true, false]);
+    // a local is each thread's own, whoever assigns it
+    assert_eq!(
+        kernel("if (threadIdx.x == 0) local = threadIdx.x + 4; top = 0;"),
+        [false, false, true]
+    );
+}

@@ -255,6 +255,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let mut deps = before;
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
+                        if self.stored_by_one_thread(name, *value) {
+                            continue;
+                        }
                         deps = deps.union(self.expression_deps(*value, 0));
                     }
                 }
@@ -283,6 +286,91 @@ impl<'a, 't> Analyzer<'a, 't> {
             .collect();
         variables.sort_by_key(|v| v.declaration.start_byte());
         self.out.thread_variables = variables;
+    }
+
+    /// Whether `value` is stored into the `__shared__` scalar `name` by one thread of the block
+    /// (`if (threadIdx.x == 0) top = base + threadIdx.x;`): every thread reads that one value
+    /// after the barrier that publishes it, whatever the writer derived it from.
+    fn stored_by_one_thread(&self, name: &str, value: Node<'t>) -> bool {
+        let Some(declarator) = self.declarations.get(name) else {
+            return false;
+        };
+        let shared_scalar = declarator.up().is_some_and(|declaration| {
+            declaration.node_kind() == "declaration"
+                && self.text(declaration).contains("__shared__")
+        }) && !matches!(
+            declarator.node_kind(),
+            "array_declarator" | "pointer_declarator"
+        ) && declarator
+            .field("declarator")
+            .is_none_or(|inner| inner.node_kind() == "identifier");
+        if !shared_scalar
+            || !value
+                .up()
+                .is_some_and(|p| p.node_kind() == "assignment_expression")
+        {
+            return false;
+        }
+        let mut node = value;
+        while let Some(parent) = node.up() {
+            if matches!(
+                parent.node_kind(),
+                "function_definition" | "lambda_expression"
+            ) {
+                return false;
+            }
+            if parent.node_kind() == "if_statement"
+                && parent
+                    .field("consequence")
+                    .is_some_and(|c| c.id() == node.id())
+                && parent
+                    .field("condition")
+                    .is_some_and(|c| self.selects_one_thread(syntax::condition_value(c), 0))
+            {
+                return true;
+            }
+            node = parent;
+        }
+        false
+    }
+
+    /// `threadIdx.x == k` for a `k` the same in the whole block (also inside `&&`, or through a
+    /// local defined once as `threadIdx.x`): the condition holds in one thread of a row.
+    fn selects_one_thread(&self, condition: Node<'t>, depth: usize) -> bool {
+        let condition = strip(condition, self.source);
+        if depth > 4 || condition.node_kind() != "binary_expression" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (condition.field("left"), condition.field("right")) else {
+            return false;
+        };
+        match operator(condition, self.source) {
+            "&&" => {
+                self.selects_one_thread(left, depth + 1)
+                    || self.selects_one_thread(right, depth + 1)
+            }
+            "==" => [(left, right), (right, left)]
+                .into_iter()
+                .any(|(thread, other)| {
+                    self.is_thread_x(thread, 0) && self.expression_deps(other, 0).is_uniform()
+                }),
+            _ => false,
+        }
+    }
+
+    /// `threadIdx.x`, or a local defined once as it (`const int tid = threadIdx.x;`).
+    fn is_thread_x(&self, node: Node<'t>, depth: usize) -> bool {
+        let node = strip(node, self.source);
+        if syntax::same_text(node, self.source, "threadIdx.x") {
+            return true;
+        }
+        if depth > 2 || node.node_kind() != "identifier" || self.updated.contains(self.text(node)) {
+            return false;
+        }
+        matches!(
+            self.definitions.get(self.text(node)).map(Vec::as_slice),
+            Some([value]) if self.is_thread_x(*value, depth + 1)
+        )
     }
 
     /// The names of the identifiers in `values`: all a value's thread identity is read from.

@@ -304,11 +304,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         ) && declarator
             .field("declarator")
             .is_none_or(|inner| inner.node_kind() == "identifier");
-        if !shared_scalar
-            || !value
-                .up()
-                .is_some_and(|p| p.node_kind() == "assignment_expression")
-        {
+        let assigned = value
+            .up()
+            .is_some_and(|p| p.node_kind() == "assignment_expression");
+        if !shared_scalar || !assigned {
             return false;
         }
         let mut node = value;

@@ -481,7 +481,7 @@ pub(super) fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<
 }
 
 /// `if (c) return;` (`c` fails after it) or `TORCH_CHECK(c, ...)` (`c` holds after it).
-fn exit_test<'t>(statement: Node<'t>, source: &str) -> Option<(Node<'t>, bool)> {
+pub(super) fn exit_test<'t>(statement: Node<'t>, source: &str) -> Option<(Node<'t>, bool)> {
     match statement.node_kind() {
         "if_statement" => {
             let consequence = statement.field("consequence")?;

@@ -6,6 +6,7 @@
 use super::grid::{callee_name, Classifier};
 use super::locals::written_through_address;
 use super::GridAxis;
+use crate::model::guards::Comparison;
 use crate::model::reaching;
 use crate::syntax::{self, normalized, operator, strip, NodeExt};
 use tree_sitter::Node;
@@ -183,15 +184,10 @@ impl<'t> Classifier<'_, 't> {
             }
             "identifier" => {
                 let name = self.text(node);
-                let defined = self.defined_factor(node, name, depth);
-                let checked = self.checked_factor(node, name);
-                if defined == 0 || checked <= 1 {
-                    return defined;
-                }
-                let common = gcd(defined, checked).max(1);
-                (defined / common)
-                    .checked_mul(checked)
-                    .unwrap_or(defined.max(checked))
+                lcm(
+                    self.defined_factor(node, name, depth),
+                    self.checked_factor(node, name),
+                )
             }
             "call_expression" => {
                 let name = node
@@ -247,7 +243,11 @@ impl<'t> Classifier<'_, 't> {
             return 1;
         }
         reaching.iter().fold(0, |all, value| {
-            gcd(all, self.known_factor(*value, depth + 1))
+            let factor = lcm(
+                self.known_factor(*value, depth + 1),
+                self.checked_after(*value, name),
+            );
+            gcd(all, factor)
         })
     }
 
@@ -259,6 +259,69 @@ impl<'t> Classifier<'_, 't> {
             return 1;
         };
         let assignments = self.locals.values.get(name);
+        let facts: Vec<Comparison<'t>> = super::limits::facts_at(node, scope, self.source)
+            .into_iter()
+            .filter(|fact| {
+                !assignments.is_some_and(|values| {
+                    values.iter().any(|v| {
+                        v.start_byte() > fact.origin.start_byte()
+                            && v.start_byte() < node.start_byte()
+                    })
+                })
+            })
+            .collect();
+        self.stated_factor(&facts, name)
+    }
+
+    /// What the checks right after the definition `value` of `name` state divides it (`L =
+    /// atoi(argv[i]); if (L % 32 != 0) exit(1);`): the value that goes on is a multiple. The
+    /// checks are the statements that follow the definition in its block, up to the first that
+    /// is no check.
+    fn checked_after(&self, value: Node<'t>, name: &str) -> i128 {
+        let mut statement = value;
+        while let Some(parent) = statement.up() {
+            if parent.node_kind() == "compound_statement" {
+                break;
+            }
+            if matches!(
+                parent.node_kind(),
+                "function_definition" | "lambda_expression"
+            ) {
+                return 1;
+            }
+            statement = parent;
+        }
+        if !matches!(
+            statement.node_kind(),
+            "expression_statement" | "declaration"
+        ) {
+            return 1;
+        }
+        let mut facts = Vec::new();
+        let mut sibling = statement.next_named_sibling();
+        while let Some(next) = sibling {
+            if next.node_kind() != "comment" {
+                let Some((condition, holds)) = super::limits::exit_test(next, self.source) else {
+                    break;
+                };
+                crate::model::guards::comparisons(
+                    crate::model::guards::Condition {
+                        node: condition,
+                        holds,
+                    },
+                    self.source,
+                    &crate::model::guards::NoFlags,
+                    &mut facts,
+                    &mut Vec::new(),
+                );
+            }
+            sibling = next.next_named_sibling();
+        }
+        self.stated_factor(&facts, name)
+    }
+
+    /// The largest `k` among `facts` stating `name % k == 0` (or `(name & (k - 1)) == 0`).
+    fn stated_factor(&self, facts: &[Comparison<'t>], name: &str) -> i128 {
         let modulus = |side: Node<'t>| -> Option<i128> {
             let side = strip(side, self.source);
             if side.node_kind() != "binary_expression" {
@@ -276,17 +339,9 @@ impl<'t> Classifier<'_, 't> {
                 _ => None,
             }
         };
-        super::limits::facts_at(node, scope, self.source)
+        facts
             .iter()
             .filter(|fact| fact.relation == crate::model::guards::Relation::Equal)
-            .filter(|fact| {
-                !assignments.is_some_and(|values| {
-                    values.iter().any(|v| {
-                        v.start_byte() > fact.origin.start_byte()
-                            && v.start_byte() < node.start_byte()
-                    })
-                })
-            })
             .filter_map(|fact| {
                 [true, false].into_iter().find_map(|left_side| {
                     let fact = fact.oriented(left_side);
@@ -333,6 +388,18 @@ impl<'t> Classifier<'_, 't> {
 }
 
 /// The greatest common divisor, with `gcd(0, b) == b`.
+/// The least common multiple of two factors (0 stands for zero, which every number divides).
+fn lcm(a: i128, b: i128) -> i128 {
+    if a == 0 || b <= 1 {
+        return a;
+    }
+    if a == 1 {
+        return b;
+    }
+    let common = gcd(a, b).max(1);
+    (a / common).checked_mul(b).unwrap_or(a.max(b))
+}
+
 pub(super) fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.abs(), b.abs());
     while b != 0 {

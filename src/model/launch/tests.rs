@@ -1265,3 +1265,38 @@ fn a_check_on_the_launch_path_that_a_size_is_a_multiple_makes_its_rounded_grid_e
         ]
     );
 }
+
+#[test]
+fn a_check_right_after_a_definition_gives_that_value_its_factor() {
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         int main(int argc, char** argv) {\n\
+           int side = 64;\n\
+           for (int i = 1; i < argc; i++) {\n\
+             if (strcmp(argv[i], \"-l\") == 0) {\n\
+               side = atoi(argv[i + 1]);\n\
+               if ((side % 32) != 0) { fprintf(stderr, \"multiples of 32\"); exit(1); }\n\
+             }\n\
+           }\n\
+           k<<<(side + 15) / 16, 16>>>(0, side);\n\
+           int other = atoi(argv[2]);\n\
+           printf(\"%d\", other);\n\
+           if (other % 32 != 0) return 1;\n\
+           k<<<(other + 15) / 16, 16>>>(0, other);\n\
+           return 0;\n\
+         }",
+    );
+    let grids: Vec<&GridAxis> = found.iter().map(|site| &site.grid[0]).collect();
+    // the second check is not right after the definition, but it is on the launch's path
+    assert_eq!(grids, vec![&GridAxis::Exact, &GridAxis::Exact]);
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         int main(int argc, char** argv) {\n\
+           int side = 64;\n\
+           if (argc > 1) { side = atoi(argv[1]); printf(\"%d\", side); if (side % 32) exit(1); }\n\
+           k<<<(side + 15) / 16, 16>>>(0, side);\n\
+           return 0;\n\
+         }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::RoundedUp("side".to_string()));
+}

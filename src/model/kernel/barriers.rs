@@ -600,6 +600,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter(|fact| {
                 fact.exit != Exit::Stated
                     && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
+                    && !(fact.exit == Exit::None
+                        && is_branch_condition(fact.condition.node)
+                        && self.tests_against_a_parameter(fact.condition.node)
+                        && self.exits_no_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.tests_a_whole_stride(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
@@ -620,8 +624,29 @@ impl<'a, 't> Analyzer<'a, 't> {
         });
     }
 
+    /// `i < n` (or `n > i`, ...) with `n` a parameter of the kernel: the size a launch passes,
+    /// not a constant part of the block (`rank < 128`).
+    fn tests_against_a_parameter(&self, condition: Node<'t>) -> bool {
+        let condition = strip(syntax::condition_value(condition), self.source);
+        if condition.node_kind() != "binary_expression"
+            || !matches!(operator(condition, self.source), "<" | "<=" | ">" | ">=")
+        {
+            return false;
+        }
+        let (Some(left), Some(right)) = (condition.field("left"), condition.field("right")) else {
+            return false;
+        };
+        [(left, right), (right, left)]
+            .into_iter()
+            .any(|(index, bound)| {
+                self.expression_deps(index, 0).is_global_index() && self.is_parameter_bound(bound)
+            })
+    }
+
     /// `if (i >= n) return;` on a global index `i` that every visible launch keeps inside the
-    /// problem (an exact grid on each of its axes): no thread takes the return.
+    /// problem (an exact grid on each of its axes): no thread takes the return. The same test
+    /// as a branch around a barrier (`if (i < n) { ... __syncthreads(); }`) is taken by every
+    /// thread.
     pub(super) fn exits_no_thread(&self, condition: Node<'t>) -> bool {
         self.expression_deps(condition, 0).is_global_index() && self.bounded_by_launches(condition)
     }
@@ -667,6 +692,18 @@ impl<'t> Analyzer<'_, 't> {
 }
 
 /// The greatest common divisor, with `gcd(0, b) == b`.
+/// Whether `condition` is the test of an `if` (not of a loop, whose later trips test again).
+fn is_branch_condition(condition: Node) -> bool {
+    let mut node = condition;
+    while let Some(parent) = node.up() {
+        match parent.node_kind() {
+            "condition_clause" | "parenthesized_expression" => node = parent,
+            kind => return kind == "if_statement",
+        }
+    }
+    false
+}
+
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.abs(), b.abs());
     while b != 0 {

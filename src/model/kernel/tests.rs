@@ -696,3 +696,25 @@ fn a_shared_scalar_one_thread_stores_is_the_same_in_the_whole_block() {
         [false, false, true]
     );
 }
+
+#[test]
+fn a_branch_on_the_size_every_launch_covers_exactly_is_taken_by_every_thread() {
+    let kernel = |test: &str, launch: &str| {
+        barriers_divergent(&format!(
+            "__global__ void k(int* out, int n) {{ int i = blockIdx.x * blockDim.x + threadIdx.x; if ({test}) {{ out[i] = 0; __syncthreads(); }} }}\nvoid run(int* out, int n) {{ {launch} }}"
+        ))
+    };
+    assert_eq!(kernel("i < n", "k<<<1, n>>>(out, n);"), [false]);
+    assert_eq!(kernel("n > i", "k<<<n, 1>>>(out, n);"), [false]);
+    // a rounded-up grid leaves threads past `n`; a constant bound is no size the launch passes
+    assert_eq!(
+        kernel("i < n", "k<<<(n + 255) / 256, 256>>>(out, n);"),
+        [true]
+    );
+    assert_eq!(kernel("i < 128", "k<<<1, n>>>(out, n);"), [true]);
+    // a loop tests again on every trip
+    let looped = barriers_divergent(
+        "__global__ void k(int* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; for (int j = i; j < n; j += 32) { out[j] = 0; __syncthreads(); } }\nvoid run(int* out, int n) { k<<<1, n>>>(out, n); }",
+    );
+    assert_eq!(looped, [true]);
+}

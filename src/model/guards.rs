@@ -102,6 +102,12 @@ pub trait Flags<'t> {
     fn setting_tests(&self, _name: &str) -> Option<Vec<Node<'t>>> {
         None
     }
+    /// For a flag declared `false` and set `true` only inside one `if (c)` that runs wherever
+    /// the flag is declared (`bool outside = false; if (i >= n) outside = true;`): `c`, which
+    /// failed wherever the flag is still false. None for anything else.
+    fn setting_test_failed_where_unset(&self, _name: &str) -> Option<Node<'t>> {
+        None
+    }
     /// `flag_value` for the flag read at `read`: a kernel may declare flags of one name in
     /// several scopes, and the values a test reads may change elsewhere than between the flag's
     /// definition and this read.
@@ -310,6 +316,10 @@ impl<'t> Splitter<'_, 't> {
                     for test in tests {
                         deeper.split(test, true, test, out, disjunctions, depth + 1);
                     }
+                } else if let (false, Some(test)) =
+                    (holds, self.flags.setting_test_failed_where_unset(name))
+                {
+                    deeper.split(test, false, test, out, disjunctions, depth + 1);
                 } else {
                     out.extend(self.flags.tests_of_copies(name, holds));
                 }

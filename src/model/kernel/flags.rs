@@ -62,6 +62,41 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         self.set_under(name)
     }
 
+    fn setting_test_failed_where_unset(&self, name: &str) -> Option<Node<'t>> {
+        if !self.is_settled_local(name) {
+            return None;
+        }
+        let declarator = *self.declarations.get(name)?;
+        let mut declared_false = false;
+        let mut test = None;
+        for value in self.definitions.get(name)? {
+            let declared_here = syntax::encloses(declarator, *value);
+            match (literal_truth(self.text(*value).trim()), declared_here) {
+                (Some(false), true) => declared_false = true,
+                (Some(true), false) if test.is_none() => {
+                    let condition = setting_test(*value)?;
+                    let branch = condition.up().and_then(|c| {
+                        if c.node_kind() == "condition_clause" {
+                            c.up()
+                        } else {
+                            Some(c)
+                        }
+                    })?;
+                    // the `if` runs on every path from the declaration, without an `else`
+                    if branch.field("alternative").is_some()
+                        || !runs_whenever_declared(branch, declarator)
+                    {
+                        return None;
+                    }
+                    test = Some(condition);
+                }
+                _ => return None,
+            }
+        }
+        let test = test?;
+        (declared_false && self.reads_settled_values(test)).then_some(test)
+    }
+
     fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
         let mut found = self.copies_tested(name, holds);
         found.extend(self.tests_of_earlier_values(name, holds));

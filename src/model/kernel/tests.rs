@@ -718,3 +718,22 @@ fn a_branch_on_the_size_every_launch_covers_exactly_is_taken_by_every_thread() {
     );
     assert_eq!(looped, [true]);
 }
+
+#[test]
+fn a_flag_set_under_one_test_says_where_it_is_unset_that_the_test_failed() {
+    let found = statuses(
+        "__global__ void k(float* out, int n, int m) {\n\
+         int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+         bool outside = false;\n\
+         if (i >= n || m < 0) outside = true;\n\
+         if (!outside) out[i] = 1.f;\n\
+         bool partial = false;\n\
+         if (i >= n && m > 2) partial = true;\n\
+         if (!partial) out[i] = 2.f;\n\
+         bool nested = false;\n\
+         if (m > 2) { if (i >= n) nested = true; }\n\
+         if (!nested) out[i] = 3.f;\n\
+         }",
+    );
+    assert_eq!(found, [(5, "bounded"), (8, "unguarded"), (11, "unguarded")]);
+}

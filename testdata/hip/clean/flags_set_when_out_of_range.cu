@@ -1,0 +1,23 @@
+// Clean: the threads past the last anchor stay for the warp's vote, marked inactive; every load
+// and store of the anchor is under `!inactive`, which holds only where the index passed its test.
+#include <hip/hip_runtime.h>
+
+__global__ void classify_anchors(const unsigned* mask, unsigned* passed, float* scores,
+                                 unsigned mask_length, float threshold)
+{
+    const unsigned anchor = blockIdx.x * blockDim.x + threadIdx.x;
+    bool inactive = false;
+    if (anchor >= mask_length) inactive = true;
+    float score = 0.0f;
+    if (!inactive) score = scores[anchor] * (mask[anchor] & 0xFFFF);
+    const unsigned votes = __ballot_sync(0xffffffff, !inactive && score > threshold);
+    if (!inactive && (threadIdx.x % 32) == 0) passed[anchor / 32] = votes;
+}
+
+void classify(const unsigned* mask, unsigned* passed, float* scores, unsigned mask_length,
+              hipStream_t stream)
+{
+    classify_anchors<<<(mask_length + 127) / 128, 128, 0, stream>>>(mask, passed, scores,
+                                                                    mask_length, 0.5f);
+    if (hipGetLastError() != hipSuccess) return;
+}

@@ -50,8 +50,10 @@ fn check(model: &Model, cx: &mut LintContext) {
                 continue;
             }
             for event in host.events_of(index).filter(|e| is_use(e)) {
+                // a later use may still miss the definition: after a loop that may not run, or
+                // outside the branch that covered this one
                 if host.defined_on_every_path(index, event, model.source) {
-                    break;
+                    continue;
                 }
                 let name = variable_name(host, index);
                 let what = what(event, model);
@@ -111,6 +113,10 @@ mod tests {
             "void f(int n, int m) { float* d; if (m == 0) { cudaMalloc(&d, n * 4); } else { printf(\"no\"); return; } cudaFree(d); }",
             "void f(int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); if (!m) return; cudaFree(d); }",
             "void f(int n, int m) { float* d; if (m == 2) cudaMallocHost(&d, n * 4); if (m == 2) cudaFreeHost(d); }",
+            // allocated on a loop's first trip: there for the rest of the body, and after a loop
+            // that runs at least once
+            "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } }",
+            "void f(int n) { float* d; int run; for (run = 0; run < 1; run++) { if (!run) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
@@ -119,6 +125,10 @@ mod tests {
             // allocated on some branches only
             "void f(const float* h, int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
             "void f(int n, int m) { float* d; if (m == 0) cudaMalloc(&d, n * 4); else if (m == 1) cudaMallocManaged(&d, n * 4); if (m == 2) printf(\"pinned\"); else cudaFree(d); }",
+            // another trip than the first, a counter the body moves, a loop that may not run
+            "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 1) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } }",
+            "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); run += 2; } }",
+            "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

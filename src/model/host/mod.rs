@@ -22,6 +22,7 @@ mod builder;
 mod calls;
 mod helpers;
 mod launches;
+mod loops;
 mod parameters;
 mod queries;
 mod statements;

@@ -346,7 +346,31 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
                         && d.node.end_byte() <= condition.end_byte()
                 })
             });
-            in_condition || (branch("consequence") && branch("alternative"))
+            // `if (run == 0)` in a loop from `run = 0`: taken on the first trip, and what it
+            // allocates stays for the later ones
+            in_condition
+                || (branch("consequence")
+                    && (branch("alternative") || loops::taken_on_first_trip(statement, source)))
+        }
+        // a loop that runs at least once covers what its first trip does before it may leave
+        "for_statement" if loops::runs_at_least_once(statement, source) => {
+            let Some(body) = statement.field("body") else {
+                return false;
+            };
+            let statements: Vec<Node> = if body.node_kind() == "compound_statement" {
+                named_children(body).collect()
+            } else {
+                vec![body]
+            };
+            for statement in statements {
+                if loops::leaves_loop_trip(statement) {
+                    return false;
+                }
+                if covers(statement, definitions, source) || ends_path(statement, source) {
+                    return true;
+                }
+            }
+            false
         }
         "do_statement" => statement
             .field("body")

@@ -136,7 +136,7 @@ impl AssignedDim3 {
         for axis in 0..3 {
             joined.grid[axis] = match (joined.grid[axis].take(), other.grid[axis].clone()) {
                 (None, None) => None,
-                (Some(a), Some(b)) => Some(grid::join(a, b)),
+                (Some(a), Some(b)) => Some(join_for_callers(a, b)),
                 _ => Some(GridAxis::Unknown),
             };
             if joined.constant[axis] != other.constant[axis] {
@@ -198,7 +198,7 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
 
 /// The grid a launch's configuration argument holds when it is the value of a host helper that
 /// returns one (`dim3 grid = grid_for(b, h, s);` or the call itself): each axis as the helper
-/// computes it.
+/// computes it, with what it takes from its parameters read in the call (`in_caller`).
 pub(super) fn returned_grid<'t>(
     classifier: &Classifier<'_, 't>,
     grid: Node<'t>,
@@ -220,48 +220,175 @@ pub(super) fn returned_grid<'t>(
         return None;
     }
     let arguments = syntax::call_arguments(node);
-    let mut axes = classifier.helpers.returned_grid(name, arguments.len())?;
-    // an extent the helper was given is the argument the call passes for it
-    for axis in &mut axes {
-        if let GridAxis::RoundedUp(total) = axis {
-            if let Some(position) = total
-                .strip_prefix(HELPER_PARAMETER)
-                .and_then(|p| p.parse::<usize>().ok())
-            {
-                *axis = match arguments.get(position) {
-                    Some(argument) => GridAxis::RoundedUp(normalized(*argument, source)),
-                    None => GridAxis::Unknown,
-                };
-            }
-        }
-    }
-    Some(axes)
+    let axes = classifier.helpers.returned_grid(name, arguments.len())?;
+    Some(axes.map(|axis| in_caller(axis, &arguments, classifier)))
 }
 
-/// A grid axis a helper gives, with an extent that is one of its parameters replaced by the
-/// argument the call passes there.
-pub(super) fn in_caller(axis: GridAxis, arguments: &[Node], source: &str) -> GridAxis {
-    match &axis {
-        GridAxis::RoundedUp(total) => match total
-            .strip_prefix(HELPER_PARAMETER)
-            .and_then(|p| p.parse::<usize>().ok())
-        {
-            Some(position) => match arguments.get(position) {
-                Some(argument) => GridAxis::RoundedUp(normalized(*argument, source)),
+/// A grid axis a helper gives, read at the call: each of its parameters it depends on
+/// (`from_parameters`) is what the call passes there, and the axis is any of them.
+pub(super) fn in_caller<'t>(
+    axis: GridAxis,
+    arguments: &[Node<'t>],
+    classifier: &Classifier<'_, 't>,
+) -> GridAxis {
+    let Some(uses) = from_parameters(&axis) else {
+        return axis;
+    };
+    uses.into_iter().fold(GridAxis::Exact, |all, used| {
+        let resolved = match used {
+            ParameterUse::Extent(position) => match arguments.get(position) {
+                Some(extent) => GridAxis::RoundedUp(normalized(*extent, classifier.source)),
                 None => GridAxis::Unknown,
             },
-            None => axis,
-        },
-        _ => axis,
+            // what the caller passes, as the caller's locals make it: `grid_for((n + 31) / 32)`
+            // rounds up, whatever the helper calls its parameter
+            ParameterUse::Passed(position) => match arguments.get(position) {
+                Some(passed) => classifier.axis(*passed, 0),
+                None => GridAxis::Unknown,
+            },
+        };
+        grid::join(all, resolved)
+    })
+}
+
+/// How a grid helper's axis depends on one of its parameters, by position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum ParameterUse {
+    /// Rounded up from it: `(rows + 31) / 32`.
+    Extent(usize),
+    /// It is the parameter: whatever the caller passes there.
+    Passed(usize),
+}
+
+/// Starts the text of a grid helper's axis that depends on its parameters: each use follows,
+/// `\u{1}extent 0`, `\u{1}passed 1`, and the axis is any of them (a helper with several
+/// returns, or several specialisations). Carried as a rounded-up extent that no source text
+/// spells, and read back in each call (`in_caller`).
+const PARAMETER_USE: char = '\u{1}';
+
+fn marked(uses: &[ParameterUse]) -> GridAxis {
+    let text: String = uses
+        .iter()
+        .map(|used| match used {
+            ParameterUse::Extent(position) => format!("{PARAMETER_USE}extent {position}"),
+            ParameterUse::Passed(position) => format!("{PARAMETER_USE}passed {position}"),
+        })
+        .collect();
+    GridAxis::RoundedUp(text)
+}
+
+/// The parameter uses a helper's axis holds; None for an axis that names none.
+fn from_parameters(axis: &GridAxis) -> Option<Vec<ParameterUse>> {
+    let GridAxis::RoundedUp(total) = axis else {
+        return None;
+    };
+    let marks = total.strip_prefix(PARAMETER_USE)?;
+    marks
+        .split(PARAMETER_USE)
+        .map(|used| {
+            let (kind, position) = used.split_once(' ')?;
+            let position = position.parse().ok()?;
+            match kind {
+                "extent" => Some(ParameterUse::Extent(position)),
+                "passed" => Some(ParameterUse::Passed(position)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// What a helper's axis is when it may be either of two, for its callers: `grid::join`, except
+/// that two axes from parameters are any of their uses, joined in the call once each is read
+/// there (`dim3(rows)` on one path and `dim3((rows + 255) / 256)` on another round up over
+/// `rows` where the caller passes an exact count).
+fn join_for_callers(a: GridAxis, b: GridAxis) -> GridAxis {
+    match (from_parameters(&a), from_parameters(&b)) {
+        (Some(mut uses), Some(more)) => {
+            uses.extend(more);
+            uses.sort();
+            uses.dedup();
+            marked(&uses)
+        }
+        _ => grid::join(a, b),
     }
 }
 
-/// Marks an extent that is a grid helper's parameter, by position, in what the helper returns.
-const HELPER_PARAMETER: &str = "\u{1}parameter ";
+/// The parameter a helper's `value` is, by position: the parameter itself, through casts, or a
+/// local defined once from it (`int x = rows;`). None when the helper assigns the parameter
+/// (what it holds is then the helper's own) or `value` is anything else.
+fn passed_parameter(
+    value: Node,
+    function: &crate::model::Function,
+    locals: &Locals,
+    source: &str,
+) -> Option<usize> {
+    let mut value = strip(value, source);
+    for _ in 0..8 {
+        if value.node_kind() != "identifier" {
+            return None;
+        }
+        let name = text(value, source);
+        match locals.values.get(name).map(Vec::as_slice) {
+            None => return function.parameters.iter().position(|p| p.name == name),
+            // its declaration's value, and no other (a value assigned later holds on its own
+            // path only, and an earlier one may reach where it does not)
+            Some([only]) if initializes_a_declaration(*only) => value = strip(*only, source),
+            Some(_) => return None,
+        }
+    }
+    None
+}
 
-/// What a host function that returns a `dim3` gives on each axis: its single `return` of
-/// `{x, y}`, `dim3(x, y)` or a local `dim3` built so, each component classified with the
-/// function's own locals (its parameters are the caller's sizes). None for any other function.
+/// `int x = v;` or `int x(v);`: `v` is the value a declaration starts its local with.
+fn initializes_a_declaration(value: Node) -> bool {
+    let mut parent = value.up();
+    if let Some(list) =
+        parent.filter(|p| matches!(p.node_kind(), "argument_list" | "initializer_list"))
+    {
+        parent = list.up();
+    }
+    parent.is_some_and(|p| p.node_kind() == "init_declarator")
+}
+
+/// What one value a helper gives a grid axis is, for its callers: the parameter it passes
+/// through, or its grid with an extent that is a parameter marked by position.
+fn for_callers<'t>(
+    value: Node<'t>,
+    function: &crate::model::Function,
+    classifier: &Classifier<'_, 't>,
+) -> GridAxis {
+    let source = classifier.source;
+    if let Some(position) = passed_parameter(value, function, classifier.locals, source) {
+        return marked(&[ParameterUse::Passed(position)]);
+    }
+    match classifier.axis(value, 0) {
+        GridAxis::RoundedUp(total) => {
+            match function.parameters.iter().position(|p| p.name == total) {
+                Some(position) => marked(&[ParameterUse::Extent(position)]),
+                None => GridAxis::RoundedUp(total),
+            }
+        }
+        axis => axis,
+    }
+}
+
+/// `for_callers` of each of `values`, any of which may reach the caller.
+fn any_for_callers<'t>(
+    values: &[Node<'t>],
+    function: &crate::model::Function,
+    classifier: &Classifier<'_, 't>,
+) -> GridAxis {
+    values.iter().fold(GridAxis::Exact, |all, value| {
+        join_for_callers(all, for_callers(*value, function, classifier))
+    })
+}
+
+/// What a host function that returns a `dim3` gives on each axis: what every `return` of
+/// `{x, y}`, `dim3(x, y)` or a local `dim3` built so gives there, joined (any of them may be the
+/// one a call gets; qsim's `CreateGrid` returns `dim3(blocks)`, `dim3(x, rem)` or `dim3(x, y,
+/// z)` by size). Each component is classified with the function's own locals; one that is a
+/// parameter, or rounds one up, is marked by its position and read in each call (`in_caller`).
+/// None for any other function.
 pub fn returned_grid_of(
     function: &crate::model::Function,
     source: &str,
@@ -279,10 +406,8 @@ pub fn returned_grid_of(
     if !returns_dim3 {
         return None;
     }
-    let returns = syntax::return_values(function.body);
-    let [Some(value)] = returns.as_slice() else {
-        return None;
-    };
+    let returns: Option<Vec<Node>> = syntax::return_values(function.body).into_iter().collect();
+    let returns = returns.filter(|r| !r.is_empty())?;
     let locals = Locals::of(function.body, source);
     let classifier = Classifier {
         source,
@@ -290,31 +415,45 @@ pub fn returned_grid_of(
         helpers,
         constants_divide: true,
     };
-    let parts = components(&classifier, Some(*value));
-    let grid_name = strip(*value, source);
+    let mut joined = [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact];
+    for value in returns {
+        let returned = returned_axes(&classifier, function, value);
+        for (all, axis) in joined.iter_mut().zip(returned) {
+            *all = join_for_callers(std::mem::replace(all, GridAxis::Unknown), axis);
+        }
+    }
+    Some(joined)
+}
+
+/// What one `return` of a `dim3` helper gives on each axis, for its callers.
+fn returned_axes<'t>(
+    classifier: &Classifier<'_, 't>,
+    function: &crate::model::Function,
+    value: Node<'t>,
+) -> [GridAxis; 3] {
+    let source = classifier.source;
+    let parts = components(classifier, Some(value));
+    let grid_name = strip(value, source);
     let grid_name = (grid_name.node_kind() == "identifier").then_some(grid_name);
     let mut axes = [GridAxis::Unknown, GridAxis::Unknown, GridAxis::Unknown];
     for (axis, slot) in axes.iter_mut().enumerate() {
         let assigned = match grid_name {
-            Some(g) => locals.component_at(text(g, source), AXIS_NAMES[axis], g, source),
+            Some(g) => classifier
+                .locals
+                .component_at(text(g, source), AXIS_NAMES[axis], g, source),
             None => Held::NotLocal,
         };
         *slot = match (assigned, parts.get(axis).copied().flatten()) {
-            (Held::One(value), _) => classifier.axis(value, 0),
-            (Held::Alternatives(values), _) => classifier.alternatives(&values, 0),
+            (Held::One(value), _) => for_callers(value, function, classifier),
+            (Held::Alternatives(values), _) => any_for_callers(&values, function, classifier),
             (Held::Several, _) => GridAxis::Unknown,
-            (Held::NotLocal, Some(part)) => classifier.axis(part, 0),
+            (Held::NotLocal, Some(part)) => for_callers(part, function, classifier),
             // a component left out of the list is 1
             (Held::NotLocal, None) if parts.iter().any(Option::is_some) => GridAxis::Exact,
             (Held::NotLocal, None) => GridAxis::Unknown,
         };
-        if let GridAxis::RoundedUp(total) = slot {
-            if let Some(position) = function.parameters.iter().position(|p| p.name == *total) {
-                *slot = GridAxis::RoundedUp(format!("{HELPER_PARAMETER}{position}"));
-            }
-        }
     }
-    Some(axes)
+    axes
 }
 
 /// What a host function assigns to the components of its parameter at `position` when that is
@@ -357,19 +496,14 @@ pub fn assigned_dim3_of(
         };
         // every value assigned is one the caller may see (a later one hides an earlier one
         // only on its own path)
-        let mut grid = if values
+        let grid = if values
             .iter()
             .any(|v| crate::model::reaching::updates_itself(*v, source))
         {
             GridAxis::Unknown
         } else {
-            classifier.alternatives(values, 0)
+            any_for_callers(values, function, &classifier)
         };
-        if let GridAxis::RoundedUp(total) = &grid {
-            if let Some(at) = function.parameters.iter().position(|p| p.name == *total) {
-                grid = GridAxis::RoundedUp(format!("{HELPER_PARAMETER}{at}"));
-            }
-        }
         assigned.grid[axis] = Some(grid);
         if let [value] = values.as_slice() {
             let outermost = value

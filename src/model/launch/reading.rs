@@ -162,7 +162,7 @@ pub(super) fn launch_site<'t>(
                 }
                 continue;
             }
-            grid_axes[axis] = in_caller(set, &arguments, source);
+            grid_axes[axis] = in_caller(set, &arguments, classifier);
             grid_values[axis] = None;
             grid_blocks[axis] = None;
         }

@@ -356,6 +356,88 @@ fn a_grid_returned_by_a_host_helper_is_read_in_the_helper() {
 }
 
 #[test]
+fn an_axis_a_grid_helper_passes_through_is_what_its_caller_passes() {
+    let helper =
+        "static dim3 grid_for(int rows, int heads) {\n  int x = rows;\n  return {x, heads};\n}\n";
+    let grid_at = |call: &str| {
+        let found = sites(&format!(
+            "{helper}void f(float* v, int r, int h, int nblocks) {{ dim3 g = {call}; k<<<g, 32>>>(v, r, h); }}"
+        ));
+        found
+            .iter()
+            .find(|l| l.kernel == "k")
+            .expect("launch")
+            .grid
+            .clone()
+    };
+    // the parameter is the caller's count, read with the caller's locals
+    assert_eq!(
+        grid_at("grid_for((r + 31) / 32, h)"),
+        [rounded("r"), GridAxis::Exact, GridAxis::Exact]
+    );
+    assert_eq!(
+        grid_at("grid_for(r / 32, h)"),
+        [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]
+    );
+    assert_eq!(grid_at("grid_for(nblocks, h)")[0], GridAxis::Unknown);
+    assert_eq!(grid_at("grid_for(r, (h + 3) / 4)")[1], rounded("h"));
+    // through a cast, in the call itself
+    let found = sites(
+        "dim3 cover(unsigned count) { return dim3((int)count); }\nvoid f(float* v, int n) { fill<<<cover(ceil_div(n, 256)), 256>>>(v, n); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("n"));
+    // assigned through a reference
+    let found = sites(
+        "void shape(dim3& g, int rows) { g.x = rows; }\nvoid f(float* v, int n) { dim3 grid; shape(grid, (n + 255) / 256); k<<<grid, 256>>>(v, n); }",
+    );
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    assert_eq!(launch.grid[0], rounded("n"));
+}
+
+#[test]
+fn a_grid_helper_with_several_returns_gives_any_of_them() {
+    // qsim's CreateGrid: one axis for small counts, then spread over y and z
+    let helper = "inline dim3 CreateGrid(uint64_t blocks) {\n  if (blocks <= 65536) {\n    return dim3((uint32_t) blocks);\n  }\n  uint32_t x = 65536;\n  uint64_t rem = blocks / x;\n  if (rem <= 32768) {\n    return dim3(x, (uint32_t) rem);\n  }\n  uint32_t y = 32768;\n  uint32_t z = (uint32_t) (rem / y);\n  return dim3(x, y, z);\n}\n";
+    let found = sites(&format!(
+        "{helper}void f(float* v, int n) {{ k<<<CreateGrid((n + 63) / 64), 64>>>(v, n); }}"
+    ));
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    // `x` passes the count through or is a constant; `y` is a count of blocks divided, `z` a
+    // floor of it
+    assert_eq!(
+        launch.grid,
+        [rounded("n"), GridAxis::Unknown, GridAxis::Exact]
+    );
+    // every return exact: exact; one rounding up: rounded up
+    let split = "dim3 split(int rows, int cols) {\n  if (cols == 1) return dim3(rows);\n  return dim3(rows, cols);\n}\n";
+    for (call, expected) in [
+        (
+            "split(n, 4)",
+            [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact],
+        ),
+        (
+            "split((n + 63) / 64, 4)",
+            [rounded("n"), GridAxis::Exact, GridAxis::Exact],
+        ),
+    ] {
+        let found = sites(&format!(
+            "{split}void f(float* v, int n) {{ k<<<{call}, 64>>>(v, n); }}"
+        ));
+        assert_eq!(found[0].grid, expected, "{call}");
+    }
+    let mixed = "dim3 mixed(int n, bool wide) {\n  if (wide) return dim3((n + 255) / 256);\n  return dim3(n);\n}\n";
+    let found = sites(&format!(
+        "{mixed}void f(float* v, int n) {{ k<<<mixed(n, true), 256>>>(v, n); }}"
+    ));
+    assert_eq!(found[0].grid[0], rounded("n"));
+    // a return without a value is no grid
+    let found = sites(
+        "dim3 odd(int n) { if (n == 0) return; return dim3(n); }\nvoid f(float* v, int n) { k<<<odd(n), 256>>>(v, n); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
+}
+
+#[test]
 fn a_dim3_set_by_a_helper_through_a_reference_is_what_the_helper_assigns() {
     let helper = "void shape(dim3& grid, dim3& block, int rows, int cols) {\n  grid.x = rows;\n  grid.y = (cols + 127) / 128;\n  block.x = 128;\n}\n";
     let found = sites(&format!(

@@ -200,6 +200,10 @@ impl<'t> Classifier<'_, 't> {
                 if let Some(total) = self.floor_plus_one(left, right) {
                     return GridAxis::RoundedUp(total);
                 }
+                // `E + (B - E % B)`: `E` padded up to a multiple of `B`
+                if let Some(total) = self.padded_to_a_multiple(left, right) {
+                    return GridAxis::RoundedUp(total);
+                }
                 self.both(left, right, depth)
             }
             // taking something away never adds blocks: `(dim - i) / B - 1` with `i` a host loop

@@ -115,6 +115,33 @@ impl<'t> Classifier<'_, 't> {
         Some(normalized(numerator, self.source))
     }
 
+    /// `E + (B - E % B)` (either order): `E` padded up to the next multiple of `B` (a multiple
+    /// already gains a whole `B`, which only rounds further up): `E`, normalized.
+    pub(super) fn padded_to_a_multiple(&self, left: Node<'t>, right: Node<'t>) -> Option<String> {
+        [(left, right), (right, left)]
+            .into_iter()
+            .find_map(|(total, padding)| {
+                let padding = strip(padding, self.source);
+                if padding.node_kind() != "binary_expression"
+                    || operator(padding, self.source) != "-"
+                {
+                    return None;
+                }
+                let remainder = strip(padding.field("right")?, self.source);
+                let is_remainder = remainder.node_kind() == "binary_expression"
+                    && operator(remainder, self.source) == "%"
+                    && remainder.field("left").is_some_and(|l| {
+                        normalized(l, self.source) == normalized(total, self.source)
+                    })
+                    && remainder.field("right").is_some_and(|r| {
+                        padding.field("left").is_some_and(|b| {
+                            normalized(b, self.source) == normalized(r, self.source)
+                        })
+                    });
+                is_remainder.then(|| normalized(total, self.source))
+            })
+    }
+
     pub(super) fn is_quotient(&self, node: Node<'t>) -> bool {
         let node = strip(node, self.source);
         node.node_kind() == "binary_expression" && operator(node, self.source) == "/"

@@ -1382,3 +1382,19 @@ fn a_check_right_after_a_definition_gives_that_value_its_factor() {
     );
     assert_eq!(found[0].grid[0], GridAxis::RoundedUp("side".to_string()));
 }
+
+#[test]
+fn a_count_padded_up_to_a_multiple_of_the_block_is_rounded_up() {
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         void run(float* p, int num) {\n\
+           int items = num;\n\
+           if (items % 256 != 0) items = items + (256 - items % 256);\n\
+           k<<<items / 256, 256>>>(p, num);\n\
+           int floor_items = num - num % 256;\n\
+           k<<<floor_items / 256, 256>>>(p, num);\n\
+         }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::RoundedUp("items".to_string()));
+    assert_eq!(found[1].grid[0], GridAxis::Exact);
+}

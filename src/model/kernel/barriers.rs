@@ -331,7 +331,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 "update_expression" => node.field("argument"),
                 _ => None,
             };
-            writes |= target.is_some_and(|t| syntax::same_text(t, self.source, variable));
+            writes |= target.is_some_and(|t| syntax::same_text(t, self.source, variable))
+                && !leaves_the_loop_after(node, body);
             !writes
         });
         writes
@@ -692,6 +693,52 @@ impl<'t> Analyzer<'_, 't> {
 }
 
 /// The greatest common divisor, with `gcd(0, b) == b`.
+/// Whether the statements after `write`, in a block inside the loop `body`, end with `break` or
+/// `return` (`if (last) { ++i; kept = i; break; }`): the value written never reaches another
+/// trip's test.
+fn leaves_the_loop_after(write: Node, body: Node) -> bool {
+    // a `break` inside an inner loop or `switch` leaves only that
+    let breaks_this_loop = |block: Node| {
+        let mut node = block;
+        while node.id() != body.id() {
+            if matches!(
+                node.node_kind(),
+                "for_statement" | "while_statement" | "do_statement" | "switch_statement"
+            ) {
+                return false;
+            }
+            match node.up() {
+                Some(parent) => node = parent,
+                None => return false,
+            }
+        }
+        true
+    };
+    let mut node = write;
+    while let Some(parent) = node.up() {
+        if parent.node_kind() == "compound_statement" {
+            let last = syntax::named_children(parent)
+                .filter(|s| s.node_kind() != "comment")
+                .last();
+            if last.is_some_and(|last| {
+                last.start_byte() >= node.end_byte()
+                    && match last.node_kind() {
+                        "return_statement" => true,
+                        "break_statement" => breaks_this_loop(parent),
+                        _ => false,
+                    }
+            }) {
+                return true;
+            }
+        }
+        if parent.id() == body.id() {
+            return false;
+        }
+        node = parent;
+    }
+    false
+}
+
 /// Whether `condition` is the test of an `if` (not of a loop, whose later trips test again).
 fn is_branch_condition(condition: Node) -> bool {
     let mut node = condition;

@@ -737,3 +737,24 @@ fn a_flag_set_under_one_test_says_where_it_is_unset_that_the_test_failed() {
     );
     assert_eq!(found, [(5, "bounded"), (8, "unguarded"), (11, "unguarded")]);
 }
+
+#[test]
+fn a_step_of_the_loop_variable_just_before_leaving_the_loop_keeps_its_trips_uniform() {
+    let kernel = |last_trip: &str| {
+        barriers_divergent(&format!(
+            "template <int B> __global__ void k(int* out, int* kept, int n) {{ int end = (n + B - 1) / B * B; for (int i = threadIdx.x; i < end; i += B) {{ int count = __syncthreads_count(out[i] > 0); if (count != 0) {{ {last_trip} }} }} }}\nvoid run(int* out, int* kept, int n) {{ k<256><<<1, 256>>>(out, kept, n); }}"
+        ))
+    };
+    assert_eq!(kernel("++i; kept[0] = i; break;"), [false]);
+    assert_eq!(
+        kernel("if (threadIdx.x == 0) { ++i; kept[0] = i; } break;"),
+        [false]
+    );
+    // the step reaches the next trip's test
+    assert_eq!(kernel("if (threadIdx.x == 0) ++i;"), [true]);
+    // a `break` of an inner loop leaves only that loop
+    assert_eq!(
+        kernel("for (int j = 0; j < 2; ++j) { if (threadIdx.x == 0) { ++i; break; } }"),
+        [true]
+    );
+}

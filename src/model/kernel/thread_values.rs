@@ -236,6 +236,20 @@ impl<'a, 't> Analyzer<'a, 't> {
             .iter()
             .map(|name| self.identifiers_read(&self.definitions[name]))
             .collect();
+        // values one thread stores into a shared scalar: the same for every thread that reads them
+        let stored_by_one_thread: Vec<usize> = if self.source.contains("__shared__") {
+            names
+                .iter()
+                .flat_map(|name| {
+                    self.definitions[name]
+                        .iter()
+                        .filter(|value| self.stored_by_one_thread(name, **value))
+                        .map(|value| value.id())
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut changes = 0usize;
         let mut changed_at: HashMap<&str, usize> = HashMap::default();
         let mut evaluated_at: Vec<Option<usize>> = vec![None; names.len()];
@@ -255,7 +269,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let mut deps = before;
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
-                        if self.stored_by_one_thread(name, *value) {
+                        if stored_by_one_thread.contains(&value.id()) {
                             continue;
                         }
                         deps = deps.union(self.expression_deps(*value, 0));
@@ -292,7 +306,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// (`if (threadIdx.x == 0) top = base + threadIdx.x;`): every thread reads that one value
     /// after the barrier that publishes it, whatever the writer derived it from.
     fn stored_by_one_thread(&self, name: &str, value: Node<'t>) -> bool {
-        let Some(declarator) = self.declarations.get(name) else {
+        let assigned = value
+            .up()
+            .is_some_and(|p| p.node_kind() == "assignment_expression");
+        let Some(declarator) = self.declarations.get(name).filter(|_| assigned) else {
             return false;
         };
         let shared_scalar = declarator.up().is_some_and(|declaration| {
@@ -304,10 +321,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         ) && declarator
             .field("declarator")
             .is_none_or(|inner| inner.node_kind() == "identifier");
-        let assigned = value
-            .up()
-            .is_some_and(|p| p.node_kind() == "assignment_expression");
-        if !shared_scalar || !assigned {
+        if !shared_scalar {
             return false;
         }
         let mut node = value;

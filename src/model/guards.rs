@@ -84,6 +84,43 @@ impl<'t> Comparison<'t> {
     }
 }
 
+/// What an equality fact states divides `name`: `name % m == 0` (`Modulus(m)`) or
+/// `(name & m) == 0` (`Mask(m)`, `m + 1` for a power of two), either side against a literal 0.
+#[derive(Debug, Clone, Copy)]
+pub enum StatedDivisor<'t> {
+    Modulus(Node<'t>),
+    Mask(Node<'t>),
+}
+
+impl<'t> Comparison<'t> {
+    /// The divisor this fact states for `name` (see `StatedDivisor`), if it states one.
+    pub fn stated_divisor(&self, name: &str, source: &str) -> Option<StatedDivisor<'t>> {
+        if self.relation != Relation::Equal {
+            return None;
+        }
+        let is_zero = |node: Node| {
+            crate::model::size::parse_number(syntax::text(strip(node, source), source)) == Some(0)
+        };
+        [self.oriented(true), self.oriented(false)]
+            .into_iter()
+            .find_map(|fact| {
+                let side = strip(fact.left, source);
+                if !is_zero(fact.right) || side.node_kind() != "binary_expression" {
+                    return None;
+                }
+                let (left, right) = (side.field("left")?, side.field("right")?);
+                if !syntax::same_text(left, source, name) {
+                    return None;
+                }
+                match operator(side, source) {
+                    "%" => Some(StatedDivisor::Modulus(right)),
+                    "&" => Some(StatedDivisor::Mask(right)),
+                    _ => None,
+                }
+            })
+    }
+}
+
 /// What the splitter may ask of the function around a condition.
 pub trait Flags<'t> {
     /// The value the local `name` holds wherever it is read: its single definition, when neither

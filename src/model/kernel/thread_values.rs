@@ -348,7 +348,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `threadIdx.x == k` for a `k` the same in the whole block (also inside `&&`, or through a
-    /// local defined once as `threadIdx.x`): the condition holds in one thread of a row.
+    /// local defined once as `threadIdx.x`, `launch_axis`): the condition holds in one thread of
+    /// a row.
     fn selects_one_thread(&self, condition: Node<'t>, depth: usize) -> bool {
         let condition = strip(condition, self.source);
         if depth > 4 || condition.node_kind() != "binary_expression" {
@@ -365,25 +366,11 @@ impl<'a, 't> Analyzer<'a, 't> {
             "==" => [(left, right), (right, left)]
                 .into_iter()
                 .any(|(thread, other)| {
-                    self.is_thread_x(thread, 0) && self.expression_deps(other, 0).is_uniform()
+                    self.launch_axis(thread, "threadIdx", 0) == Some("x")
+                        && self.expression_deps(other, 0).is_uniform()
                 }),
             _ => false,
         }
-    }
-
-    /// `threadIdx.x`, or a local defined once as it (`const int tid = threadIdx.x;`).
-    fn is_thread_x(&self, node: Node<'t>, depth: usize) -> bool {
-        let node = strip(node, self.source);
-        if syntax::same_text(node, self.source, "threadIdx.x") {
-            return true;
-        }
-        if depth > 2 || node.node_kind() != "identifier" || self.updated.contains(self.text(node)) {
-            return false;
-        }
-        matches!(
-            self.definitions.get(self.text(node)).map(Vec::as_slice),
-            Some([value]) if self.is_thread_x(*value, depth + 1)
-        )
     }
 
     /// The names of the identifiers in `values`: all a value's thread identity is read from.

@@ -326,45 +326,26 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             true
         });
-        let mut pending = conditions;
-        while let Some(condition) = pending.pop() {
-            let condition = strip(condition, self.source);
-            if condition.node_kind() != "binary_expression" {
-                continue;
-            }
-            let (Some(left), Some(right)) = (condition.field("left"), condition.field("right"))
-            else {
-                continue;
-            };
-            match operator(condition, self.source) {
-                "&&" => pending.extend([left, right]),
-                "==" => {
-                    let (remainder, zero) = if self.text(strip(right, self.source)) == "0" {
-                        (strip(left, self.source), true)
-                    } else {
-                        (
-                            strip(right, self.source),
-                            self.text(strip(left, self.source)) == "0",
-                        )
-                    };
-                    let stated = zero
-                        && remainder.node_kind() == "binary_expression"
-                        && operator(remainder, self.source) == "%"
-                        && remainder
-                            .field("left")
-                            .is_some_and(|l| self.text(strip(l, self.source)) == name)
-                        && remainder
-                            .field("right")
-                            .and_then(|m| self.constant_value(m, 0))
-                            .is_some_and(|m| m > 0 && m % 32 == 0);
-                    if stated {
-                        return true;
-                    }
-                }
-                _ => {}
-            }
+        let mut facts = Vec::new();
+        for condition in conditions {
+            guards::comparisons(
+                guards::Condition {
+                    node: condition,
+                    holds: true,
+                },
+                self.source,
+                &guards::NoFlags,
+                &mut facts,
+                &mut Vec::new(),
+            );
         }
-        false
+        facts.iter().any(|fact| {
+            matches!(
+                fact.stated_divisor(name, self.source),
+                Some(guards::StatedDivisor::Modulus(modulus))
+                    if self.constant_value(modulus, 0).is_some_and(|m| m > 0 && m % 32 == 0)
+            )
+        })
     }
 
     /// Whether `name` is a parameter that every visible launch (one at least) passes a value

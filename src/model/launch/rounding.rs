@@ -6,7 +6,7 @@
 use super::grid::{callee_name, Classifier};
 use super::locals::written_through_address;
 use super::GridAxis;
-use crate::model::guards::Comparison;
+use crate::model::guards::{Comparison, StatedDivisor};
 use crate::model::reaching;
 use crate::syntax::{self, normalized, operator, strip, NodeExt};
 use tree_sitter::Node;
@@ -349,33 +349,16 @@ impl<'t> Classifier<'_, 't> {
 
     /// The largest `k` among `facts` stating `name % k == 0` (or `(name & (k - 1)) == 0`).
     fn stated_factor(&self, facts: &[Comparison<'t>], name: &str) -> i128 {
-        let modulus = |side: Node<'t>| -> Option<i128> {
-            let side = strip(side, self.source);
-            if side.node_kind() != "binary_expression" {
-                return None;
-            }
-            let (left, right) = (side.field("left")?, side.field("right")?);
-            if !syntax::same_text(left, self.source, name) {
-                return None;
-            }
-            let value = super::constant(right, self)?;
-            match operator(side, self.source) {
-                "%" if value > 1 => Some(value),
-                // `n & (k - 1)` for a power of two `k`
-                "&" if value > 0 && (value + 1) & value == 0 => Some(value + 1),
-                _ => None,
-            }
-        };
         facts
             .iter()
-            .filter(|fact| fact.relation == crate::model::guards::Relation::Equal)
-            .filter_map(|fact| {
-                [true, false].into_iter().find_map(|left_side| {
-                    let fact = fact.oriented(left_side);
-                    (super::constant(fact.right, self) == Some(0))
-                        .then(|| modulus(fact.left))
-                        .flatten()
-                })
+            .filter_map(|fact| match fact.stated_divisor(name, self.source)? {
+                StatedDivisor::Modulus(modulus) => {
+                    super::constant(modulus, self).filter(|value| *value > 1)
+                }
+                // `n & (k - 1)` for a power of two `k`
+                StatedDivisor::Mask(mask) => super::constant(mask, self)
+                    .filter(|value| *value > 0 && (value + 1) & value == 0)
+                    .map(|value| value + 1),
             })
             .max()
             .unwrap_or(1)

@@ -18,7 +18,7 @@ use super::rounding::names_a_rounding_division;
 use super::{constant, GridHelpers};
 use crate::model::guards::{self, Comparison, Condition, NoFlags, Relation};
 use crate::model::size;
-use crate::syntax::{self, operator, strip, text, NodeExt};
+use crate::syntax::{self, normalized, operator, strip, text, NodeExt};
 use tree_sitter::Node;
 
 /// Grid `y` and `z` may hold at most this many blocks.
@@ -201,10 +201,16 @@ impl<'t> Reader<'_, 't> {
                 }
             }
             "conditional_expression" => {
-                let arms = [value.field("consequence"), value.field("alternative")];
+                let arms = [
+                    (value.field("consequence"), true),
+                    (value.field("alternative"), false),
+                ];
                 let arms: Vec<Magnitude<'t>> = arms
                     .into_iter()
-                    .map(|arm| match arm {
+                    .map(|(arm, when)| match arm {
+                        Some(arm) if self.capped_by_choice(value, arm, when, depth) => {
+                            Magnitude::Bounded
+                        }
                         Some(arm) => self.magnitude(arm, depth + 1),
                         None => Magnitude::Unknown,
                     })
@@ -213,6 +219,34 @@ impl<'t> Reader<'_, 't> {
             }
             _ => Magnitude::Unknown,
         }
+    }
+
+    /// Whether the condition of `choice` caps the `arm` it picks (the consequence when `when`)
+    /// by a bounded value: a `min` written as a choice, `(cap < rows) ? cap : rows`, picks `rows`
+    /// only where `rows <= cap`, and `rows > 1024 ? 1024 : rows` only where `rows <= 1024`.
+    fn capped_by_choice(&self, choice: Node<'t>, arm: Node<'t>, when: bool, depth: usize) -> bool {
+        let Some(condition) = choice.field("condition") else {
+            return false;
+        };
+        let condition = strip(condition, self.source);
+        let (Some(left), Some(right)) = (condition.field("left"), condition.field("right")) else {
+            return false;
+        };
+        // orient the comparison as it holds in the arm: `left < right` taken, or `left >= right`
+        let (left_is_smaller, right_is_smaller) = match (operator(condition, self.source), when) {
+            ("<" | "<=", true) | (">" | ">=", false) => (true, false),
+            (">" | ">=", true) | ("<" | "<=", false) => (false, true),
+            _ => return false,
+        };
+        let arm = normalized(arm, self.source);
+        let capped_by = if left_is_smaller && normalized(left, self.source) == arm {
+            right
+        } else if right_is_smaller && normalized(right, self.source) == arm {
+            left
+        } else {
+            return false;
+        };
+        matches!(self.magnitude(capped_by, depth + 1), Magnitude::Bounded)
     }
 
     fn by_name(&self, size: Node<'t>, name: &'t str) -> Magnitude<'t> {

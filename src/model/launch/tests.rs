@@ -975,6 +975,38 @@ fn unbounded(body: &str) -> Vec<(bool, usize, String, Option<String>)> {
 }
 
 #[test]
+fn a_choice_caps_the_arm_its_condition_bounds() {
+    let grid_y = |name: &str| vec![(false, 1, name.to_string(), None)];
+    // `min` written as a choice: `num_rows` is picked only where it is below the cap
+    assert_eq!(
+        unbounded("dim3 g; g.x = (cols + 127) / 128; int cap = 256 / g.x; g.y = (cap < num_rows) ? cap : num_rows; k<<<g, 128>>>(p);"),
+        vec![]
+    );
+    assert_eq!(
+        unbounded("dim3 g(1, num_rows > 1024 ? 1024 : num_rows); k<<<g, 128>>>(p);"),
+        vec![]
+    );
+    assert_eq!(
+        unbounded("dim3 g(1, 1024 <= num_rows ? 1024 : num_rows); k<<<g, 128>>>(p);"),
+        vec![]
+    );
+    // a `max` written as a choice picks the size where it is the larger
+    assert_eq!(
+        unbounded("dim3 g(1, (num_rows > 1024) ? num_rows : 1024); k<<<g, 128>>>(p);"),
+        grid_y("num_rows")
+    );
+    assert_eq!(
+        unbounded("int cap = 256; dim3 g(1, (cap < num_rows) ? num_rows : cap); k<<<g, 128>>>(p);"),
+        grid_y("num_rows")
+    );
+    // a condition on something else caps nothing
+    assert_eq!(
+        unbounded("dim3 g(1, cols < 1024 ? 1024 : num_rows); k<<<g, 128>>>(p);"),
+        grid_y("num_rows")
+    );
+}
+
+#[test]
 fn sizes_reach_grid_y_through_products_sums_and_quotients_that_can_divide_by_one() {
     let grid_y = |name: &str| vec![(false, 1, name.to_string(), None)];
     assert_eq!(

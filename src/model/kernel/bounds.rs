@@ -709,6 +709,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         if strict_upper {
             return None;
         }
+        // `t >= first && t <= last` is a window: its lower side is no test against the end
+        let bounded_above = on_index.iter().any(|c| c.relation == Relation::LessEqual);
         // loop conditions walk ranges (`while (k >= bottom)`); only branch conditions say "out of range"
         let from_loop = |c: &Comparison<'t>| {
             c.origin.up().is_some_and(|p| {
@@ -723,7 +725,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 comparison.relation,
                 Relation::Greater | Relation::GreaterEqual
             ) && !from_loop(comparison)
+                && !bounded_above
                 && self.is_plain_bound(comparison.right)
+                && self.is_sized_bound(comparison.right, 0)
                 && !self.counts_an_enclosing_loop(comparison.right, comparison.origin)
             {
                 return Some(IndexStatus::OutOfRange {
@@ -753,6 +757,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             let above = |c: &Comparison<'t>| {
                 matches!(c.relation, Relation::Greater | Relation::GreaterEqual)
                     && self.is_plain_bound(c.right)
+                    && self.is_sized_bound(c.right, 0)
             };
             let negative = |c: &Comparison<'t>| {
                 c.relation == Relation::Less && self.text(c.right).trim() == "0"
@@ -796,6 +801,36 @@ impl<'a, 't> Analyzer<'a, 't> {
                         if one_more.contains(&compact(extent)))
                 })
             })
+    }
+
+    /// Whether `bound` can be the extent of the buffers the kernel indexes: a size it is given
+    /// (a parameter, a field of one, a constant) or a value computed from sizes. A value the
+    /// kernel reads from memory (`heads[blockIdx.x]`, `counts[b].valid`) is a position in the
+    /// data, a segment's start or a count of the entries that hold data, and a thread past it
+    /// may still be inside the buffer (the padding after the valid entries).
+    fn is_sized_bound(&self, bound: Node<'t>, depth: usize) -> bool {
+        if depth > 8 {
+            return true;
+        }
+        let bound = strip(bound, self.source);
+        match bound.node_kind() {
+            "subscript_expression" | "pointer_expression" => false,
+            "field_expression" => match bound.field("argument") {
+                Some(argument) => self.is_sized_bound(argument, depth + 1),
+                None => true,
+            },
+            "identifier" => {
+                let name = self.text(bound);
+                if self.function.parameter(name).is_some() {
+                    return true;
+                }
+                match self.definitions.get(name) {
+                    Some(values) => values.iter().all(|v| self.is_sized_bound(*v, depth + 1)),
+                    None => true,
+                }
+            }
+            _ => named_children(bound).all(|child| self.is_sized_bound(child, depth + 1)),
+        }
     }
 
     /// A scalar kernel parameter (or a field of one): the size the caller passed.

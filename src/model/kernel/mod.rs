@@ -596,6 +596,17 @@ pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
             "parenthesized_expression" => current = parent,
             "field_expression" if parent.field("argument") == Some(current) => current = parent,
             "subscript_expression" if parent.field("argument") == Some(current) => current = parent,
+            // a call assigned to is an lvalue of its argument: a vector store macro
+            // (`LDST32BITS(c[i]) = v`, `reinterpret_cast<half2*>(&(c[i]))[0] = v` expanded)
+            "argument_list"
+                if parent
+                    .up()
+                    .and_then(|call| call.up())
+                    .is_some_and(|above| above.node_kind() == "assignment_expression") =>
+            {
+                let Some(call) = parent.up() else { break };
+                current = call;
+            }
             "assignment_expression" if parent.field("left") == Some(current) => {
                 return if operator(parent, source) == "=" {
                     AccessKind::Write

@@ -758,3 +758,62 @@ fn a_step_of_the_loop_variable_just_before_leaving_the_loop_keeps_its_trips_unif
         [true]
     );
 }
+
+#[test]
+fn only_a_test_against_a_size_says_out_of_range() {
+    // against a size the kernel is given: the branch runs only past the end
+    let source = "__global__ void k(float* p, const int* heads, int n) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) p[t] = 0.0f;
+}
+";
+    assert_eq!(statuses(source), [(3, "out of range")]);
+    // against a value read from memory: a position in the data, not the buffer's end
+    let head = source.replace("if (t >= n)", "int head = heads[blockIdx.x]; if (t > head)");
+    assert_eq!(
+        statuses(&head),
+        [(3, "not a thread index"), (3, "unguarded")]
+    );
+    let read = source.replace("if (t >= n)", "if (t >= heads[0])");
+    assert_eq!(
+        statuses(&read),
+        [(3, "not a thread index"), (3, "unguarded")]
+    );
+    // the lower side of a window whose upper side is tested as well
+    let window = source.replace("if (t >= n)", "if (t >= n / 2 && t <= n - 1)");
+    assert_eq!(statuses(&window), [(3, "bounded")]);
+    // ... whose upper side admits the size: that side is the finding
+    let admits = source.replace("if (t >= n)", "if (t >= n / 2 && t <= n)");
+    assert_eq!(statuses(&admits), [(3, "out of range")]);
+    // a local computed from sizes is a size
+    let computed = source.replace("if (t >= n)", "int end = n * 2; if (t >= end)");
+    assert_eq!(statuses(&computed), [(3, "out of range")]);
+}
+
+#[test]
+fn a_call_assigned_to_writes_its_argument() {
+    let source = "#define STORE2(v) (reinterpret_cast<float2*>(&(v))[0])
+__global__ void k(float* c, const float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) STORE2(c[i]) = STORE2(a[i]);
+    if (i < n) c[i] = load(a[i]);
+}
+";
+    let kinds = crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        model
+            .kernel_facts()
+            .flat_map(|(_, facts)| facts.accesses.iter().map(|a| (a.pointer.clone(), a.kind)))
+            .collect::<Vec<_>>()
+    })
+    .unwrap_or_default();
+    use crate::model::AccessKind::{Read, Write};
+    assert_eq!(
+        kinds,
+        [
+            ("c".to_string(), Write),
+            ("a".to_string(), Read),
+            ("c".to_string(), Write),
+            ("a".to_string(), Read)
+        ]
+    );
+}

@@ -385,14 +385,24 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // what the launch gives (a bound that names a size the launch leaves open
                 // decides nothing)
                 let mut overrun = false;
-                for highest in &highest {
-                    let reached = within_launch(highest, launch, &self.function.parameters);
+                let needs = |reached: &Option<Sym>| -> (Option<Sym>, Option<Sym>) {
                     let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
                     let needed = count.as_ref().and_then(|r| r.times(element_size));
-                    if needed.as_ref().is_some_and(|needed| needed.at_most(bytes)) {
+                    (count, needed)
+                };
+                for highest in &highest {
+                    let reached = within_launch(highest, launch, &self.function.parameters);
+                    if needs(&reached)
+                        .1
+                        .is_some_and(|needed| needed.at_most(bytes))
+                    {
                         overrun = false;
                         break;
                     }
+                    // a bound the ranges widened (`qk_col` for `qk_col / nhead`) is loose once
+                    // the arguments' values are put in: an overrun is shown without them
+                    let reached = within_block(highest, launch);
+                    let (count, needed) = needs(&reached);
                     if !overrun
                         && needed
                             .is_some_and(|needed| bytes.compare(&needed) == Order::ProvablySmaller)
@@ -523,6 +533,12 @@ fn block_of(launch: &LaunchSite) -> impl Fn(usize) -> Sym + '_ {
 }
 
 /// `value` with the launch's constant block dimensions in place of `blockDim`.
+fn within_block(value: &Sym, launch: &LaunchSite) -> Option<Sym> {
+    within_launch(value, launch, &[])
+}
+
+/// `value` with the launch's constant block dimensions in place of `blockDim`, and the values it
+/// is known to pass for `parameters`.
 fn within_launch(
     value: &Sym,
     launch: &LaunchSite,

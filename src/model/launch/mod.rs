@@ -154,9 +154,9 @@ pub struct LaunchSite {
     /// The launched kernel's template arguments (`k<256, float>`), each with its value when it
     /// is an integer constant.
     pub template_arguments: Vec<Option<i128>>,
-    /// Per argument: the constant it is known to hold at the launch, from the `case` of a
-    /// `switch` on it that the launch sits in (`switch (beam_width) { case 4: k<<<...>>>(...,
-    /// beam_width); break; }`).
+    /// Per argument: the constant it is known to hold at the launch: a constant expression
+    /// (`MAX_DEG`), or the `case` of a `switch` on it that the launch sits in (`switch
+    /// (beam_width) { case 4: k<<<...>>>(..., beam_width); break; }`).
     pub argument_values: Vec<Option<i128>>,
 }
 

@@ -221,7 +221,7 @@ pub(super) fn launch_site<'t>(
     let kernel_argument_nodes = kernel_arguments.clone();
     let argument_values = kernel_arguments
         .iter()
-        .map(|a| switched_value(classifier, call, *a))
+        .map(|a| known_value(classifier, call, *a))
         .collect();
     let argument_factors = kernel_arguments
         .iter()
@@ -312,15 +312,18 @@ pub(super) fn launch_site<'t>(
     })
 }
 
-/// The constant `argument` holds where `call` sits: `call` is among the statements of `case C:`
-/// of a `switch` on that very name, and no case falls through into it.
-fn switched_value<'t>(
+/// The constant `argument` holds where `call` sits: a constant expression (`MAX_DEG`, `2 * 45`),
+/// or a name `call` sits under `case C:` of a `switch` on, when no case falls through into it.
+fn known_value<'t>(
     classifier: &Classifier<'_, 't>,
     call: Node<'t>,
     argument: Node<'t>,
 ) -> Option<i128> {
     let source = classifier.source;
     let argument = strip(argument, source);
+    if let Some(value) = constant(argument, classifier) {
+        return Some(value);
+    }
     if argument.node_kind() != "identifier" {
         return None;
     }

@@ -161,28 +161,35 @@ pub(super) fn constant(range: &Range) -> Option<i128> {
 }
 
 pub(super) fn multiply(a: &Range, b: &Range) -> Range {
+    // a constant factor scales every bound that holds (`2 * angle` under `angle <= degrees`
+    // beside the block's own bound)
+    for (x, y) in [(a, b), (b, a)] {
+        if let Some(k) = constant(y) {
+            let scaled = |bounds: &[Sym]| -> Vec<Sym> {
+                bounds.iter().filter_map(|bound| bound.times(k)).collect()
+            };
+            if k >= 0 {
+                return Range {
+                    lo: x.lo.as_ref().and_then(|l| l.times(k)),
+                    hi: x.hi.as_ref().and_then(|h| h.times(k)),
+                    other_lo: scaled(&x.other_lo),
+                    other_hi: scaled(&x.other_hi),
+                };
+            }
+            return Range {
+                lo: x.hi.as_ref().and_then(|h| h.times(k)),
+                hi: x.lo.as_ref().and_then(|l| l.times(k)),
+                other_lo: scaled(&x.other_hi),
+                other_hi: scaled(&x.other_lo),
+            };
+        }
+    }
     if a.is_nonnegative() && b.is_nonnegative() {
         return Range {
             lo: both(&a.lo, &b.lo, Sym::mul),
             hi: both(&a.hi, &b.hi, Sym::mul),
             ..Range::default()
         };
-    }
-    for (x, y) in [(a, b), (b, a)] {
-        if let Some(k) = constant(y) {
-            if k >= 0 {
-                return Range {
-                    lo: x.lo.as_ref().and_then(|l| l.times(k)),
-                    hi: x.hi.as_ref().and_then(|h| h.times(k)),
-                    ..Range::default()
-                };
-            }
-            return Range {
-                lo: x.hi.as_ref().and_then(|h| h.times(k)),
-                hi: x.lo.as_ref().and_then(|l| l.times(k)),
-                ..Range::default()
-            };
-        }
     }
     // a factor at least 0 times one of unknown sign whose top is at least 0: `x * y <= x.hi *
     // y.hi` (`cols * (width - bx - 1)` with `bx` below a grid passed as `width`)

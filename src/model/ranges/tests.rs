@@ -422,3 +422,17 @@ fn a_minimum_is_below_each_of_its_arguments() {
         "at least 0; at most span + 127 and n"
     );
 }
+
+#[test]
+fn a_constant_factor_scales_every_bound() {
+    let code = "__global__ void k(int degrees) { int angle = threadIdx.x; if (angle > degrees) return; use(2 * angle + 1); }";
+    assert_eq!(
+        bounds_with_limit(code, Some(256)),
+        "at least 1; at most 511 and 2 * degrees + 1"
+    );
+    let negated = "__global__ void k(int degrees) { int angle = threadIdx.x; if (angle > degrees) return; use(-2 * angle); }";
+    assert_eq!(
+        bounds_with_limit(negated, Some(256)),
+        "at least -510 and -2 * degrees; at most 0"
+    );
+}

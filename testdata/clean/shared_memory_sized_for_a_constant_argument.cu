@@ -1,0 +1,26 @@
+// Clean: the early return keeps the threads at most `degrees`, and the only launch passes the
+// constant MAX_DEGREES for it with room for `2 * (MAX_DEGREES + 1)` ints of dynamic shared
+// memory, so `pairs[2 * angle + 1]` stays inside whatever the block size.
+#include <cuda_runtime.h>
+
+#define MAX_DEGREES 90
+
+__global__ void min_area(const int* areas, int* best, const int degrees)
+{
+    extern __shared__ int pairs[];
+    const int angle = threadIdx.x;
+    if (angle > degrees) {
+        return;
+    }
+    pairs[2 * angle] = areas[blockIdx.x * 2 * (degrees + 1) + 2 * angle];
+    pairs[2 * angle + 1] = areas[blockIdx.x * 2 * (degrees + 1) + 2 * angle + 1];
+    best[blockIdx.x * (degrees + 1) + angle] = min(pairs[2 * angle], pairs[2 * angle + 1]);
+}
+
+void find_min_area(const int* areas, int* best, int batch, cudaStream_t stream)
+{
+    const dim3 block(256);
+    const size_t bytes = 2 * (MAX_DEGREES + 1) * sizeof(int);
+    min_area<<<batch, block, bytes, stream>>>(areas, best, MAX_DEGREES);
+    if (cudaGetLastError() != cudaSuccess) return;
+}

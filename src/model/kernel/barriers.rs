@@ -603,8 +603,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
                     && !(fact.exit == Exit::None
                         && is_branch_condition(fact.condition.node)
-                        && self.tests_against_a_parameter(fact.condition.node)
-                        && self.exits_no_thread(fact.condition.node))
+                        && self.same_for_every_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.tests_a_whole_stride(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
@@ -623,6 +622,40 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .unwrap_or(false),
             via,
         });
+    }
+
+    /// A branch's test that holds for every thread of every visible launch, or for none: each of
+    /// the tests it joins with `&&` or `||` (`row < M && col < N`) is the same for the whole
+    /// block, or tests a global index against a size parameter on axes every launch covers
+    /// exactly. A test against a constant (`threadIdx.x < 16`) splits the block, whatever the
+    /// others are.
+    fn same_for_every_thread(&self, condition: Node<'t>) -> bool {
+        let mut pending = vec![syntax::condition_value(condition)];
+        let mut parts = 0;
+        while let Some(part) = pending.pop() {
+            let part = strip(part, self.source);
+            parts += 1;
+            if parts > 16 {
+                return false;
+            }
+            match (part.node_kind(), part.field("left"), part.field("right")) {
+                ("binary_expression", Some(left), Some(right))
+                    if matches!(operator(part, self.source), "&&" | "||") =>
+                {
+                    pending.push(left);
+                    pending.push(right);
+                }
+                _ => {
+                    let same_for_the_block = !self.expression_deps(part, 0).varies_within_block();
+                    let covered_exactly =
+                        self.tests_against_a_parameter(part) && self.exits_no_thread(part);
+                    if !same_for_the_block && !covered_exactly {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// `i < n` (or `n > i`, ...) with `n` a parameter of the kernel: the size a launch passes,

@@ -817,3 +817,24 @@ __global__ void k(float* c, const float* a, int n) {
         ]
     );
 }
+
+#[test]
+fn a_conjunction_of_branches_every_thread_takes_is_taken_by_every_thread() {
+    let kernel = |test: &str, launch: &str| {
+        barriers_divergent(&format!(
+            "__global__ void k(int* out, int M, int N, int flag) {{ int row = blockIdx.y * blockDim.y + threadIdx.y; int col = blockIdx.x * blockDim.x + threadIdx.x; if ({test}) {{ out[row * N + col] = 0; __syncthreads(); }} }}\nvoid run(int* out, int M, int N, int flag) {{ dim3 block(32, 32); {launch} }}"
+        ))
+    };
+    let exact = "dim3 grid(N / 32, M / 32); k<<<grid, block>>>(out, M, N, flag);";
+    assert_eq!(kernel("row < M && col < N", exact), [false]);
+    assert_eq!(kernel("(row < M) && (N > col && flag)", exact), [false]);
+    // a rounded-up axis leaves threads past its size; a conjunct against a constant splits the
+    // block whatever the others are
+    let rounded_x = "dim3 grid((N + 31) / 32, M / 32); k<<<grid, block>>>(out, M, N, flag);";
+    assert_eq!(kernel("row < M && col < N", rounded_x), [true]);
+    assert_eq!(kernel("row < M && threadIdx.x < 16", exact), [true]);
+    assert_eq!(kernel("row < M && col < 16", exact), [true]);
+    // tests joined by `||` are the same for the block too, while each of them is
+    assert_eq!(kernel("row < M || col < N", exact), [false]);
+    assert_eq!(kernel("row < M || threadIdx.x == 0", exact), [true]);
+}

@@ -316,6 +316,16 @@ impl<'t> Classifier<'_, 't> {
         }
         let name = callee_name(function, self.source);
         let arguments = syntax::call_arguments(node);
+        if let Some(getter) = getter_name(function, &arguments, self.source) {
+            // `in.numImages()`, `batch.rows()`: what an object holds, read as a field is, a
+            // problem dimension; a getter that says it counts blocks or rounds up (`numBlocks()`,
+            // `ceilTiles()`) is a count computed where it cannot be seen
+            return if names_a_block_count(getter) || names_a_rounding_division(getter) {
+                GridAxis::Unknown
+            } else {
+                GridAxis::Exact
+            };
+        }
         match name {
             "dim3" | "static_cast" | "int" | "unsigned" | "size_t" | "uint32_t" | "int64_t"
             | "int32_t" | "uint64_t" | "long" => {
@@ -389,6 +399,17 @@ fn names_a_block_count(name: &str) -> bool {
     ["block", "blk", "grid", "cta"]
         .iter()
         .any(|w| lower.contains(w))
+}
+
+/// The method's name in a call of a getter, `object.name()` or `object->name()`: a method called
+/// with no arguments. None for any other call.
+fn getter_name<'t>(function: Node<'t>, arguments: &[Node<'t>], source: &'t str) -> Option<&'t str> {
+    if function.node_kind() != "field_expression" || !arguments.is_empty() {
+        return None;
+    }
+    let method = function.field("field")?;
+    // `obj.template get<N>()` names a template; its arguments are not read here
+    (method.node_kind() == "field_identifier").then(|| text(method, source))
 }
 
 pub(super) fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {

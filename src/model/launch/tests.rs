@@ -1251,6 +1251,34 @@ fn components_assigned_after_the_declaration_are_the_launch_shape() {
 }
 
 #[test]
+fn getters_are_problem_dimensions() {
+    for (launch, expected) in [
+        // CV-CUDA's one block per image: the count an object holds, directly or through a local
+        ("k<<<in.numImages(), 512>>>(p);", GridAxis::Exact),
+        (
+            "int batch = in.numImages(); k<<<batch, 512>>>(p);",
+            GridAxis::Exact,
+        ),
+        ("k<<<shape->rows() * heads, 64>>>(p);", GridAxis::Exact),
+        (
+            "int batch = in.numImages(); k<<<(batch + 127) / 128, 128>>>(p);",
+            rounded("batch"),
+        ),
+        // a getter that counts blocks or rounds, and a call with arguments, are not read
+        ("k<<<plan.numBlocks(), 256>>>(p);", GridAxis::Unknown),
+        ("k<<<cfg.gridSize(), 256>>>(p);", GridAxis::Unknown),
+        ("k<<<tiles.divUp(), 256>>>(p);", GridAxis::Unknown),
+        ("k<<<in.width(0), 256>>>(p);", GridAxis::Unknown),
+        ("k<<<count(in), 256>>>(p);", GridAxis::Unknown),
+    ] {
+        let source = format!(
+            "void f(Batch in, Shape* shape, Plan plan, int heads, float* p) {{ {launch} }}"
+        );
+        assert_eq!(grid_of(&source)[0], expected, "{launch}");
+    }
+}
+
+#[test]
 fn tensor_extents_are_problem_sizes() {
     let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
     for launch in [

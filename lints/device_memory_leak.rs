@@ -109,7 +109,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 loop_node.start_byte() <= f.node.start_byte()
                     && f.node.end_byte() <= loop_node.end_byte()
             });
-            if unconditional_in_loop && !freed_in_loop {
+            if unconditional_in_loop && !freed_in_loop && !allocation.retried_after_failure {
                 reported.insert(variable);
                 cx.report(
                     cx.diagnostic(allocation.call.byte_range(), format!("`{name}` is allocated on every iteration of this loop but freed only outside it, so all but the last buffer leak"))

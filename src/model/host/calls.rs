@@ -357,6 +357,7 @@ impl<'m, 't> Builder<'m, 't> {
             sizeof_unit: called.sizeof_unit.clone(),
             conditional: context.conditional,
             enclosing_loop: context.enclosing_loop,
+            retried_after_failure: false,
             through: None,
             helper: Some(called.helper.clone()),
         });
@@ -532,6 +533,9 @@ impl<'m, 't> Builder<'m, 't> {
                     sizeof_unit,
                     conditional: context.conditional,
                     enclosing_loop: context.enclosing_loop,
+                    retried_after_failure: context
+                        .enclosing_loop
+                        .is_some_and(|l| loops::retries_after_failure(l, call, self.source)),
                     through,
                     helper: None,
                 });
@@ -564,6 +568,7 @@ impl<'m, 't> Builder<'m, 't> {
                         sizeof_unit: None,
                         conditional: context.conditional,
                         enclosing_loop: context.enclosing_loop,
+                        retried_after_failure: false,
                         through: None,
                         helper: None,
                     });

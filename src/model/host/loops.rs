@@ -1,10 +1,13 @@
-//! What the host knows of a counted `for` loop without running it: the value its counter holds
-//! on the first trip, so a branch of the body that tests for that value (`if (run == 0)`, `!run`,
-//! `run < 1`) is taken then, and whether the loop runs at least once (a constant start that
-//! passes a constant bound).
+//! What the host knows of a loop without running it: for a counted `for` loop, the value its
+//! counter holds on the first trip, so a branch of the body that tests for that value
+//! (`if (run == 0)`, `!run`, `run < 1`) is taken then, and whether the loop runs at least once (a
+//! constant start that passes a constant bound); for any loop, whether it runs again only after a
+//! CUDA call of the trip failed.
 //!
-//! Code that allocates its buffers "on the first run only" inside a timing loop relies on both:
-//! every later trip, and the code after a loop that runs, sees what the first trip allocated.
+//! Code that allocates its buffers "on the first run only" inside a timing loop relies on the
+//! first two: every later trip, and the code after a loop that runs, sees what the first trip
+//! allocated. Code that shrinks a request until an allocation succeeds relies on the third: only
+//! the last trip's allocation holds memory.
 
 use super::*;
 
@@ -58,6 +61,140 @@ pub(super) fn runs_at_least_once(looped: Node, source: &str) -> bool {
     // the condition is read before anything else can change the counters
     let counters = initial_values(looped, source);
     value_at_start(syntax::condition_value(condition), &counters, source) == Some(true)
+}
+
+/// Whether `looped` starts another trip only after `call`, made in it, failed: the loop's test
+/// holds only on a failure of the CUDA status it reads (`cudaGetLastError() != cudaSuccess`,
+/// `err != cudaSuccess`, `cudaMalloc(&d, n) != cudaSuccess`, `while (err)`, alone or beside other
+/// conditions joined by `&&`), and that status is `call`'s: `call` is the test's own call (or the
+/// value it assigns), the value the trip last gives the status variable (`err = cudaMalloc(..)`),
+/// or, for a last-error query, the only CUDA call of the trip.
+///
+/// A retry loop (`while (cudaGetLastError() != cudaSuccess) { shrink; cudaMalloc(&d, n); }`):
+/// every trip that is followed by another made a call that failed, and so allocated nothing.
+pub(super) fn retries_after_failure(looped: Node, call: Node, source: &str) -> bool {
+    if !matches!(
+        looped.node_kind(),
+        "while_statement" | "do_statement" | "for_statement"
+    ) {
+        return false;
+    }
+    let Some(condition) = looped.field("condition") else {
+        return false;
+    };
+    let mut statuses = Vec::new();
+    failure_statuses(syntax::condition_value(condition), source, &mut statuses);
+    statuses
+        .into_iter()
+        .any(|status| status_of_call(looped, status, call, source))
+}
+
+/// The CUDA statuses whose failure `test` requires: `S != cudaSuccess` (or `hipSuccess`,
+/// `CUDA_SUCCESS`, `0`, either side), a status alone (`while (err)`), and those of each side of
+/// `&&`.
+fn failure_statuses<'t>(test: Node<'t>, source: &str, statuses: &mut Vec<Node<'t>>) {
+    let test = strip(test, source);
+    match test.node_kind() {
+        "binary_expression" => {
+            let (Some(left), Some(right)) = (test.field("left"), test.field("right")) else {
+                return;
+            };
+            match operator(test, source) {
+                "&&" => {
+                    failure_statuses(left, source, statuses);
+                    failure_statuses(right, source, statuses);
+                }
+                "!=" => {
+                    let is_success = |node: Node| {
+                        matches!(
+                            text(strip(node, source), source),
+                            "cudaSuccess" | "hipSuccess" | "CUDA_SUCCESS" | "0"
+                        )
+                    };
+                    if is_success(right) {
+                        statuses.push(strip(left, source));
+                    } else if is_success(left) {
+                        statuses.push(strip(right, source));
+                    }
+                }
+                _ => {}
+            }
+        }
+        "identifier" | "call_expression" | "assignment_expression" => statuses.push(test),
+        _ => {}
+    }
+}
+
+/// Whether the status the loop's test reads (`status`) is the result of `call` on the trip just
+/// made.
+fn status_of_call(looped: Node, status: Node, call: Node, source: &str) -> bool {
+    let is_call = |node: Node| strip(node, source) == call;
+    match status.node_kind() {
+        "call_expression" if status == call => true,
+        "assignment_expression" => {
+            operator(status, source) == "=" && status.field("right").is_some_and(is_call)
+        }
+        "call_expression" if is_last_error_query(call_name(status, source)) => {
+            // the query reports any call's failure, so the trip makes no other CUDA call
+            let trip_calls = trip_parts(looped)
+                .flat_map(|part| cuda_calls(part, source))
+                .collect::<Vec<_>>();
+            trip_calls == [call]
+        }
+        "identifier" => {
+            let name = text(status, source);
+            let mut last = None;
+            let mut declared_again = false;
+            for part in trip_parts(looped) {
+                walk_iterative(part, |node| {
+                    match node.node_kind() {
+                        "assignment_expression"
+                            if node
+                                .field("left")
+                                .is_some_and(|l| syntax::same_text(l, source, name)) =>
+                        {
+                            last = Some(node)
+                        }
+                        "declaration" => declared_again |= declares_value(node, name, source),
+                        "lambda_expression" => return false,
+                        _ => {}
+                    }
+                    true
+                });
+            }
+            !declared_again
+                && last.is_some_and(|assignment| {
+                    operator(assignment, source) == "="
+                        && assignment.field("right").is_some_and(is_call)
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The parts of a loop that run between two of its tests: the body, then a `for`'s step.
+fn trip_parts<'t>(looped: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    ["body", "update"]
+        .into_iter()
+        .filter_map(move |field| looped.field(field))
+}
+
+/// The calls under `node` that may leave a CUDA error: CUDA's API (not `cudaGetErrorString` and
+/// the like; last-error queries included) and kernel launches, in source order.
+fn cuda_calls<'t>(node: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    let mut calls = Vec::new();
+    walk_iterative(node, |n| {
+        if n.node_kind() == "call_expression" {
+            let name = call_name(n, source);
+            let may_fail =
+                is_cuda_api(name) && (!returns_no_error(name) || is_last_error_query(name));
+            if may_fail || crate::model::runtime::is_launch(n, source) {
+                calls.push(n);
+            }
+        }
+        n.node_kind() != "lambda_expression"
+    });
+    calls
 }
 
 /// Whether a statement of a loop's body may end the current trip early: a `break` or
@@ -336,7 +473,7 @@ fn mirrored(operator: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{runs_at_least_once, taken_on_first_trip};
+    use super::{retries_after_failure, runs_at_least_once, taken_on_first_trip};
     use crate::syntax::{walk_iterative, NodeExt};
 
     /// For each `if` statement of `source`, in order, whether it is taken on its loop's first trip.
@@ -418,5 +555,61 @@ mod tests {
             loops_run_at_least_once(source),
             [true, true, true, false, false, false]
         );
+    }
+
+    /// Whether the loop around the last `cudaMalloc` of `source` runs again only after it failed.
+    fn retried(source: &str) -> bool {
+        let tree = crate::syntax::parse(source).expect("parses");
+        let mut allocation = None;
+        walk_iterative(tree.root_node(), |node| {
+            if node.node_kind() == "call_expression"
+                && node
+                    .field("function")
+                    .is_some_and(|f| f.utf8_text(source.as_bytes()) == Ok("cudaMalloc"))
+            {
+                allocation = Some(node);
+            }
+            true
+        });
+        let allocation = allocation.expect("an allocation");
+        let mut looped = allocation;
+        while !matches!(
+            looped.node_kind(),
+            "while_statement" | "do_statement" | "for_statement"
+        ) {
+            looped = looped.up().expect("a loop around the allocation");
+        }
+        retries_after_failure(looped, allocation, source)
+    }
+
+    #[test]
+    fn a_loop_that_runs_again_only_when_its_allocation_failed_retries_it() {
+        let retries = [
+            // shoc's BusSpeedDownload: shrink and try again while the last call failed
+            "void f(int n) { float* d; cudaMalloc(&d, n); while (cudaGetLastError() != cudaSuccess) { n /= 2; cudaMalloc(&d, n); } }",
+            "void f(int n) { float* d; cudaError_t err = cudaMalloc(&d, n); while (err != cudaSuccess && n > 1) { n /= 2; err = cudaMalloc(&d, n); } }",
+            "void f(int n) { float* d; do { n /= 2; } while (cudaMalloc(&d, n) != cudaSuccess); }",
+            "void f(int n) { float* d; cudaError_t e; while ((e = cudaMalloc(&d, n)) != cudaSuccess) n /= 2; }",
+            "void f(int n) { float* d; cudaError_t e; do { e = cudaMalloc(&d, n); n /= 2; } while (e); }",
+            "void f(int n) { float* d; do { cudaMalloc(&d, n); n /= 2; } while (cudaSuccess != cudaPeekAtLastError()); }",
+            "void f(int n) { float* d; hipError_t e = hipErrorOutOfMemory; while (e != hipSuccess) { n /= 2; e = cudaMalloc(&d, n); } }",
+        ];
+        for case in retries {
+            assert!(retried(case), "{case}");
+        }
+        let does_not = [
+            // the test does not ask whether the allocation failed
+            "void f(int n) { float* d; while (n > 1) { n /= 2; cudaMalloc(&d, n); } }",
+            "void f(int n) { float* d; while (cudaGetLastError() == cudaSuccess) { n /= 2; cudaMalloc(&d, n); } }",
+            "void f(int n, bool more) { float* d; while (cudaGetLastError() != cudaSuccess || more) { n /= 2; cudaMalloc(&d, n); } }",
+            // the status tested is another call's
+            "void f(int n, float* s) { float* d; cudaError_t err = cudaSuccess; while (err != cudaSuccess) { cudaMalloc(&d, n); err = cudaMemcpy(d, s, n, cudaMemcpyHostToDevice); } }",
+            "void f(int n) { float* d; float* e; while (cudaGetLastError() != cudaSuccess) { cudaMalloc(&d, n); cudaMalloc(&e, n); } }",
+            "__global__ void k(float*); void f(int n) { float* d; while (cudaGetLastError() != cudaSuccess) { cudaMalloc(&d, n); k<<<1, 1>>>(d); } }",
+            "void f(int n) { float* d; cudaError_t err = cudaErrorMemoryAllocation; while (err != cudaSuccess) { cudaError_t err = cudaMalloc(&d, n); n /= 2; } }",
+        ];
+        for case in does_not {
+            assert!(!retried(case), "{case}");
+        }
     }
 }

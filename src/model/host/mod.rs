@@ -180,6 +180,10 @@ pub struct Allocation<'t> {
     pub sizeof_unit: Option<String>,
     pub conditional: bool,
     pub enclosing_loop: Option<Node<'t>>,
+    /// The enclosing loop runs again only after this call failed (a retry loop:
+    /// `while (cudaGetLastError() != cudaSuccess) { n /= 2; cudaMalloc(&d, n); }`): every trip's
+    /// allocation but the last allocated nothing.
+    pub retried_after_failure: bool,
     /// The pointer-to-pointer variable the allocation stores through, when it is not `&v`
     /// (`cudaMalloc(out, n)` with `T** out`): `variable` is then None.
     pub through: Option<usize>,

@@ -231,6 +231,7 @@ impl<'m, 't> Builder<'m, 't> {
                 sizeof_unit: None,
                 conditional: context.conditional,
                 enclosing_loop: context.enclosing_loop,
+                retried_after_failure: false,
                 through: None,
                 helper: None,
             });

@@ -353,6 +353,9 @@ struct Analyzer<'a, 't> {
     /// locals of one name in several scopes.
     all_declarations: HashMap<String, Vec<Node<'t>>>,
     deps: HashMap<String, Deps>,
+    /// The thread identity of each definition (by its value's node id) of a name the kernel
+    /// declares more than once: a read takes those of the local in scope there.
+    definition_deps: HashMap<usize, Deps>,
     groups: HashMap<String, GroupKind>,
     /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
     /// start from, only a guard on them bounds them.
@@ -446,6 +449,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             declarations: HashMap::default(),
             all_declarations: HashMap::default(),
             deps: HashMap::default(),
+            definition_deps: HashMap::default(),
             groups: HashMap::default(),
             stride_variables: Default::default(),
             facts: Vec::new(),

@@ -334,6 +334,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Starts an analysis afresh with `parameter` (by position) as a global thread index.
     fn seed(&mut self, parameter: Option<usize>) {
         self.deps.clear();
+        self.definition_deps.clear();
         self.clear_deps_caches();
         self.cache_deps = false;
         self.facts.clear();

@@ -838,3 +838,52 @@ fn a_conjunction_of_branches_every_thread_takes_is_taken_by_every_thread() {
     assert_eq!(kernel("row < M || col < N", exact), [false]);
     assert_eq!(kernel("row < M || threadIdx.x == 0", exact), [true]);
 }
+
+#[test]
+fn a_counter_of_one_name_declared_by_another_loop_is_another_variable() {
+    // opencv_contrib's median filter: the first loop's `j` starts at the thread, the later
+    // loop's `j` at a uniform offset, and a local set from the later one stays uniform
+    let kernel = |first_start: &str| {
+        barriers_divergent(&format!(
+            "__global__ void k(int* hist, int rows, int cols, int r, int start, int init) {{
+    if (init) {{
+        for (int j = {first_start}; j < cols; j += blockDim.x) hist[blockIdx.x * cols + j] = 0;
+    }}
+    for (int i = 0; i < rows; i++) {{
+        for (int j = r; j < cols - r; j++) {{
+            int low = start;
+            if (low <= j - r) {{
+                for (low = j - r; low < cols; low++) hist[low] += 1;
+            }} else {{
+                for (; low < j + r + 1; low++) {{ hist[low % cols] += i; __syncthreads(); }}
+            }}
+        }}
+    }}
+}}"
+        ))
+    };
+    assert_eq!(kernel("threadIdx.x"), [false]);
+    // one variable declared once: what it takes from the thread reaches the later loop
+    let shared_counter = barriers_divergent(
+        "__global__ void k(int* hist, int cols, int r, int start) {
+    int j;
+    for (j = threadIdx.x; j < cols; j += blockDim.x) hist[j] = 0;
+    int low = start;
+    if (low <= j - r) { __syncthreads(); }
+}",
+    );
+    assert_eq!(shared_counter, [true]);
+    // a local declared inside a loop of the same name as another in an inner block
+    let inner = barriers_divergent(
+        "__global__ void k(int* out, int n) {
+    for (int q = 0; q < n; q++) {
+        int j = q;
+        { int j = threadIdx.x; out[j] = 0; }
+        int low = j;
+        if (low < n) { __syncthreads(); }
+        { int j = threadIdx.x; int high = j; if (high < n) { __syncthreads(); } }
+    }
+}",
+    );
+    assert_eq!(inner, [false, true]);
+}

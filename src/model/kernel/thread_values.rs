@@ -267,15 +267,23 @@ impl<'a, 't> Analyzer<'a, 't> {
                 evaluated_at[at] = Some(changes);
                 let before = self.deps.get(name).copied().unwrap_or_default();
                 let mut deps = before;
+                let mut scoped_changed = false;
+                let scoped = self.declared_more_than_once(name);
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
                         if stored_by_one_thread.contains(&value.id()) {
                             continue;
                         }
-                        deps = deps.union(self.expression_deps(*value, 0));
+                        let value_deps = self.expression_deps(*value, 0);
+                        deps = deps.union(value_deps);
+                        if scoped {
+                            let known = self.definition_deps.entry(value.id()).or_default();
+                            scoped_changed |= *known != known.union(value_deps);
+                            *known = known.union(value_deps);
+                        }
                     }
                 }
-                if before != deps {
+                if before != deps || scoped_changed {
                     self.deps.insert(name.clone(), deps);
                     changes += 1;
                     changed_at.insert(name.as_str(), changes);
@@ -402,6 +410,45 @@ impl<'a, 't> Analyzer<'a, 't> {
         deps
     }
 
+    /// Whether the kernel declares several locals named `name` (a counter declared by each of two
+    /// loops): a read of the name is then one of them, and carries that one's thread identity.
+    /// A parameter of the name keeps the identity it is given (a summary's seeded index).
+    fn declared_more_than_once(&self, name: &str) -> bool {
+        self.all_declarations.get(name).is_some_and(|d| d.len() > 1)
+            && !self.function.parameters.iter().any(|p| p.name == name)
+    }
+
+    /// The thread identity of the local named `name` that `read` sees, where the kernel declares
+    /// several of that name: only the definitions in scope at the read, as reaching definitions
+    /// tell them apart (`for (int j = threadIdx.x; ...)` says nothing of a later
+    /// `for (int j = r; ...)`). None where the name is one variable in the whole kernel.
+    fn deps_in_scope(&self, name: &str, read: Node<'t>) -> Option<Deps> {
+        if !self.declared_more_than_once(name) || !syntax::encloses(self.function.body, read) {
+            return None;
+        }
+        let values = self.definitions.get(name)?;
+        Some(
+            values
+                .iter()
+                .filter(|value| {
+                    crate::model::reaching::in_scope_at(
+                        **value,
+                        read,
+                        self.function.definition,
+                        self.source,
+                    )
+                })
+                .fold(Deps::NONE, |deps, value| {
+                    deps.union(
+                        self.definition_deps
+                            .get(&value.id())
+                            .copied()
+                            .unwrap_or_default(),
+                    )
+                }),
+        )
+    }
+
     /// `threadIdx.y` where every visible launch gives blocks one thread deep on `y`: it is 0 in
     /// every thread (`dim3 block(32, 1)` with `m = blockIdx.y * 1 + threadIdx.y`), so a test on
     /// it does not split the block. No launch visible: nothing is known.
@@ -431,7 +478,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .find(|(scoped, _)| scoped == name)
                 {
                     Some((_, deps)) => *deps,
-                    None => self.deps.get(name).copied().unwrap_or_default(),
+                    None => self
+                        .deps_in_scope(name, node)
+                        .unwrap_or_else(|| self.deps.get(name).copied().unwrap_or_default()),
                 }
             }
             "field_expression" => {

@@ -5,7 +5,7 @@
 
 #define LDST32BITS(value) (reinterpret_cast<half2*>(&(value))[0])
 
-__global__ void double_pairs(const half* a, half* c, int n)
+__global__ void double_pairs(half* a, half* c, int n)
 {
     const int i = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
     if (i + 1 < n) LDST32BITS(c[i]) = __hadd2(LDST32BITS(a[i]), LDST32BITS(a[i]));

@@ -3,9 +3,10 @@
 // place in the data, runs its branch only for threads past the end.
 #include <hip/hip_runtime.h>
 
-__global__ void copy_window(const float* in, float* out, int first, int n)
+__global__ void copy_upper_half(const float* in, float* out, int n)
 {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int first = n / 2;
     if (t >= first && t <= n) out[t] = in[t]; // expect: out-of-range-access, out-of-range-access
 }
 
@@ -19,7 +20,7 @@ __global__ void clear_tail(float* values, const unsigned* heads, int n)
 
 void run(const float* in, float* out, float* values, const unsigned* heads, int n)
 {
-    hipLaunchKernelGGL(copy_window, (n + 255) / 256, 256, 0, 0, in, out, n / 4, n);
+    hipLaunchKernelGGL(copy_upper_half, (n + 255) / 256, 256, 0, 0, in, out, n);
     if (hipGetLastError() != hipSuccess) return;
     hipLaunchKernelGGL(clear_tail, (n + 255) / 256, 256, 0, 0, values, heads, n);
     if (hipGetLastError() != hipSuccess) return;

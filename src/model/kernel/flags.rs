@@ -74,21 +74,12 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
             match (literal_truth(self.text(*value).trim()), declared_here) {
                 (Some(false), true) => declared_false = true,
                 (Some(true), false) if test.is_none() => {
-                    let condition = setting_test(*value)?;
-                    let branch = condition.up().and_then(|c| {
-                        if c.node_kind() == "condition_clause" {
-                            c.up()
-                        } else {
-                            Some(c)
-                        }
-                    })?;
-                    // the `if` runs on every path from the declaration, without an `else`
-                    if branch.field("alternative").is_some()
-                        || !runs_whenever_declared(branch, declarator)
-                    {
+                    let branch = branch_setting_or_leaving(*value, name, self.source)?;
+                    // the `if` runs on every path from the declaration
+                    if !runs_whenever_declared(branch, declarator) {
                         return None;
                     }
-                    test = Some(condition);
+                    test = Some(syntax::condition_value(branch.field("condition")?));
                 }
                 _ => return None,
             }
@@ -487,6 +478,91 @@ fn setting_test(value: Node) -> Option<Node> {
     .then(|| branch.field("condition"))
     .flatten()
     .map(syntax::condition_value)
+}
+
+/// The innermost `if` without an `else` around the assignment `value` of the flag `name` whose
+/// branch, on every path through it, sets the flag or leaves the kernel: `if (i >= n)
+/// inactive = true;`, or `if (i >= n) { if (compact) inactive = true; else return; }` (NCV's
+/// Haar detector). Past such an `if`, a flag still unset says its test failed.
+fn branch_setting_or_leaving<'t>(value: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    let mut node = value;
+    while let Some(parent) = node.up() {
+        if matches!(
+            parent.node_kind(),
+            "function_definition" | "lambda_expression"
+        ) {
+            return None;
+        }
+        if parent.node_kind() == "if_statement"
+            && parent
+                .field("consequence")
+                .is_some_and(|c| c.id() == node.id())
+            && parent.field("alternative").is_none()
+            && sets_or_leaves(node, name, source, 0)
+        {
+            return Some(parent);
+        }
+        node = parent;
+    }
+    None
+}
+
+/// Whether every path through `statement` assigns `true` to `name` or returns.
+fn sets_or_leaves(statement: Node, name: &str, source: &str, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match statement.node_kind() {
+        "return_statement" => true,
+        "expression_statement" => statement.named_child(0).is_some_and(|assignment| {
+            assignment.node_kind() == "assignment_expression"
+                && operator(assignment, source) == "="
+                && assignment
+                    .field("left")
+                    .is_some_and(|left| syntax::same_text(left, source, name))
+                && assignment
+                    .field("right")
+                    .and_then(|right| literal_truth(syntax::text(right, source)))
+                    == Some(true)
+        }),
+        "compound_statement" => {
+            for inner in named_children(statement) {
+                if sets_or_leaves(inner, name, source, depth + 1) {
+                    return true;
+                }
+                // a path may jump past what follows
+                let mut jumps = false;
+                syntax::walk_iterative(inner, |node| {
+                    jumps |= matches!(
+                        node.node_kind(),
+                        "break_statement" | "continue_statement" | "goto_statement"
+                    );
+                    !jumps
+                });
+                if jumps {
+                    return false;
+                }
+            }
+            false
+        }
+        "if_statement" => {
+            let alternative =
+                statement
+                    .field("alternative")
+                    .and_then(|clause| match clause.node_kind() {
+                        "else_clause" => clause.named_child(0),
+                        _ => Some(clause),
+                    });
+            match (statement.field("consequence"), alternative) {
+                (Some(taken), Some(other)) => {
+                    sets_or_leaves(taken, name, source, depth + 1)
+                        && sets_or_leaves(other, name, source, depth + 1)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 fn relation_of(op: &str) -> Option<Relation> {

@@ -887,3 +887,29 @@ fn a_counter_of_one_name_declared_by_another_loop_is_another_variable() {
     );
     assert_eq!(inner, [false, true]);
 }
+
+#[test]
+fn a_flag_set_on_every_path_that_does_not_return_says_its_test_failed() {
+    let source = "__global__ void k(float* p, int n, bool compact) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool inactive = false;
+    if (i >= n) { if (compact) inactive = true; else return; }
+    if (!inactive) p[i] = 0.0f;
+}
+";
+    assert_eq!(statuses(source), [(5, "bounded")]);
+    // a path past the test that neither sets the flag nor returns
+    let unset = source.replace(" else return;", "");
+    assert_eq!(statuses(&unset), [(5, "unguarded")]);
+    let skipped = source.replace(
+        "if (compact) inactive = true; else return;",
+        "if (compact) continue; inactive = true;",
+    );
+    assert_eq!(statuses(&skipped), [(5, "unguarded")]);
+    // the flag set first, then a return: every path still sets it or leaves
+    let sequence = source.replace(
+        "if (compact) inactive = true; else return;",
+        "inactive = true; if (!compact) return;",
+    );
+    assert_eq!(statuses(&sequence), [(5, "bounded")]);
+}

@@ -154,19 +154,54 @@ impl<'a, 't> Analyzer<'a, 't> {
             })
     }
 
-    /// `start` is `threadIdx` on an axis and every visible launch gives `step` a value at least
-    /// as wide as its block there (`BLOCK_DIM` with blocks of `BLOCK_DIM`): every thread starts
-    /// below the step. No launch visible: nothing is known.
+    /// `start` is a thread's place in its block (`threadIdx` on an axis, or its rank over several,
+    /// `threadIdx.y * blockDim.x + threadIdx.x`) and every visible launch gives `step` a value
+    /// above the largest place its block has (`BLOCK_DIM` with blocks of `BLOCK_DIM`, 256 with
+    /// blocks of 32×8): every thread starts below the step. No launch visible: nothing is known.
     fn step_spans_every_block(&self, start: Node<'t>, step: Node<'t>) -> bool {
-        let Some(axis) = self.launch_axis(start, "threadIdx", 0).and_then(axis_index) else {
-            return false;
-        };
         let launches = &self.out.launches;
         !launches.is_empty()
             && launches.iter().all(|launch| {
                 let step = self.value_at_launch(step, launch, 0).filter(|s| *s > 0);
-                matches!((step, launch.block[axis]), (Some(step), Some(block)) if block <= step)
+                let largest = self.largest_in_block(start, launch, 0);
+                matches!((step, largest), (Some(step), Some(largest)) if largest < step)
             })
+    }
+
+    /// The largest value a thread's place in its block takes at `launch`, when the launch's
+    /// block fixes it: sums and products of `threadIdx`, `blockDim` and constants, all at least
+    /// 0. None for anything else, or a block the launch leaves open.
+    fn largest_in_block(&self, node: Node<'t>, launch: &LaunchSite, depth: usize) -> Option<i128> {
+        if depth > 6 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        if let Some(field) = self.launch_axis(node, "threadIdx", 0) {
+            return launch.block[axis_index(field)?]?.checked_sub(1);
+        }
+        if let Some(value) = self.value_at_launch(node, launch, 0) {
+            return (value >= 0).then_some(value);
+        }
+        match node.node_kind() {
+            "binary_expression" => {
+                let left = self.largest_in_block(node.field("left")?, launch, depth + 1)?;
+                let right = self.largest_in_block(node.field("right")?, launch, depth + 1)?;
+                match operator(node, self.source) {
+                    "+" => left.checked_add(right),
+                    "*" => left.checked_mul(right),
+                    _ => None,
+                }
+            }
+            "identifier" if !self.updated.contains(self.text(node)) => {
+                match self.definitions.get(self.text(node))?.as_slice() {
+                    [value] if self.function.parameter(self.text(node)).is_none() => {
+                        self.largest_in_block(*value, launch, depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The value `node` has at `launch`, when the launch fixes it: a constant, the launch's

@@ -913,3 +913,22 @@ fn a_flag_set_on_every_path_that_does_not_return_says_its_test_failed() {
     );
     assert_eq!(statuses(&sequence), [(5, "bounded")]);
 }
+
+#[test]
+fn a_block_stride_loop_from_a_flat_thread_rank_runs_whole_trips_where_the_block_fits_the_step() {
+    let kernel = |block: &str| {
+        barriers_divergent(&format!(
+            "#define LIMIT 65536
+#define STEP 256
+__global__ void k(int* out) {{
+    const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
+    for (int i = tid; i < LIMIT; i += STEP) {{ out[i] = 0; __syncthreads(); }}
+}}
+void run(int* out) {{ const dim3 block({block}); k<<<4, block>>>(out); }}"
+        ))
+    };
+    assert_eq!(kernel("32, 8"), [false]);
+    assert_eq!(kernel("16, 16"), [false]);
+    // 512 threads past a step of 256: the upper half runs one trip fewer
+    assert_eq!(kernel("32, 16"), [true]);
+}

@@ -384,6 +384,19 @@ pub fn encloses(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }
 
+/// The `if` statements of `node`'s function whose consequence holds `node`, innermost first, each
+/// with that consequence: the tests that hold wherever `node` runs.
+pub fn ifs_taken_to<'t>(node: Node<'t>) -> impl Iterator<Item = (Node<'t>, Node<'t>)> {
+    std::iter::successors(Some(node), |n| n.up())
+        .take_while(|n| !matches!(n.node_kind(), "function_definition" | "lambda_expression"))
+        .filter_map(|taken| {
+            let statement = taken.up()?;
+            (statement.node_kind() == "if_statement"
+                && statement.field("consequence").map(|c| c.id()) == Some(taken.id()))
+            .then_some((statement, taken))
+        })
+}
+
 /// Whether `body` is the branch of the `if constexpr` `statement` that has no `else`: the code
 /// the instantiations keeping it run.
 pub fn is_kept_constexpr_branch(statement: Node, body: Node) -> bool {

@@ -485,26 +485,11 @@ fn setting_test(value: Node) -> Option<Node> {
 /// inactive = true;`, or `if (i >= n) { if (compact) inactive = true; else return; }` (NCV's
 /// Haar detector). Past such an `if`, a flag still unset says its test failed.
 fn branch_setting_or_leaving<'t>(value: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
-    let mut node = value;
-    while let Some(parent) = node.up() {
-        if matches!(
-            parent.node_kind(),
-            "function_definition" | "lambda_expression"
-        ) {
-            return None;
-        }
-        if parent.node_kind() == "if_statement"
-            && parent
-                .field("consequence")
-                .is_some_and(|c| c.id() == node.id())
-            && parent.field("alternative").is_none()
-            && sets_or_leaves(node, name, source, 0)
-        {
-            return Some(parent);
-        }
-        node = parent;
-    }
-    None
+    syntax::ifs_taken_to(value)
+        .find(|(statement, taken)| {
+            statement.field("alternative").is_none() && sets_or_leaves(*taken, name, source, 0)
+        })
+        .map(|(statement, _)| statement)
 }
 
 /// Whether every path through `statement` assigns `true` to `name` or returns.

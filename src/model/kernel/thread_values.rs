@@ -332,27 +332,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !shared_scalar {
             return false;
         }
-        let mut node = value;
-        while let Some(parent) = node.up() {
-            if matches!(
-                parent.node_kind(),
-                "function_definition" | "lambda_expression"
-            ) {
-                return false;
-            }
-            if parent.node_kind() == "if_statement"
-                && parent
-                    .field("consequence")
-                    .is_some_and(|c| c.id() == node.id())
-                && parent
-                    .field("condition")
-                    .is_some_and(|c| self.selects_one_thread(syntax::condition_value(c), 0))
-            {
-                return true;
-            }
-            node = parent;
-        }
-        false
+        syntax::ifs_taken_to(value).any(|(statement, _)| {
+            statement
+                .field("condition")
+                .is_some_and(|c| self.selects_one_thread(syntax::condition_value(c), 0))
+        })
     }
 
     /// `threadIdx.x == k` for a `k` the same in the whole block (also inside `&&`, or through a

@@ -1,7 +1,7 @@
 use super::support::{snippet, variable_name, verb};
 use crate::lint::LintContext;
 use crate::model::host::LaunchedPointer;
-use crate::model::kernel::{OverrunLaunch, SharedOverrun};
+use crate::model::kernel::{OverrunLaunch, SharedOverrun, VectorTail};
 use crate::model::size::{self, Order, Sym};
 use crate::model::{AccessKind, FunctionKind, IndexStatus, KernelFacts, Model};
 
@@ -10,7 +10,7 @@ crate::declare_lint!(
     "out-of-range-access",
     Kernel,
     Error,
-    "access reached only when its index is out of range, under a guard that admits the bound, at a constant slot past the launched buffer, or past the dynamic shared memory every launch gives",
+    "access reached only when its index is out of range, under a guard that admits the bound or bounds only a vector's first element, at a constant slot past the launched buffer, or past the dynamic shared memory every launch gives",
     check,
     verifiable = true
 );
@@ -20,6 +20,7 @@ fn check(model: &Model, cx: &mut LintContext) {
         for overrun in &facts.shared_overruns {
             dynamic_shared_overrun(model, cx, facts, overrun);
         }
+        vector_tails(model, cx, &facts.vector_tails);
         for access in &facts.accesses {
             let IndexStatus::OutOfRange {
                 guard,
@@ -334,6 +335,57 @@ fn threads_past_the_end(model: &Model, cx: &mut LintContext, launched: &Launched
     );
 }
 
+/// Vector accesses whose guard bounds their first element only: one finding per guarded size
+/// and view, at the first access, the others as labels.
+fn vector_tails(model: &Model, cx: &mut LintContext, tails: &[VectorTail]) {
+    let mut groups: Vec<Vec<&VectorTail>> = Vec::new();
+    for tail in tails {
+        let key = |t: &VectorTail| (t.size.clone(), t.lanes, t.guard.map(|g| g.id()));
+        match groups.iter_mut().find(|group| key(group[0]) == key(tail)) {
+            Some(group) if !group.iter().any(|t| t.node == tail.node) => group.push(tail),
+            Some(_) => {}
+            None => groups.push(vec![tail]),
+        }
+    }
+    for group in groups {
+        let tail = group[0];
+        let verb = match tail.kind {
+            AccessKind::Read => "reads",
+            AccessKind::Write => "writes",
+            AccessKind::ReadWrite => "updates",
+        };
+        let (lanes, size, past) = (tail.lanes, &tail.size, tail.past);
+        let reach = match past {
+            1 => "1 element".to_string(),
+            n => format!("up to {n} elements"),
+        };
+        let mut diagnostic = cx.diagnostic(
+            tail.node.byte_range(),
+            format!(
+                "`{}` {verb} {lanes} `{}` elements of `{}` at once through a `{}` view, but the guard bounds only the first of them against `{size}`: unless `{size}` is a multiple of {lanes}, the last thread accesses {reach} past the end",
+                snippet(model, tail.node),
+                tail.element,
+                tail.parameter,
+                tail.view,
+            ),
+        );
+        if let Some(guard) = tail.guard {
+            diagnostic = diagnostic.with_label(
+                guard.byte_range(),
+                "this bounds the vector's first element, not its last",
+            );
+        }
+        for other in group.iter().skip(1).take(3) {
+            diagnostic = diagnostic.with_label(other.node.byte_range(), "the same vector access");
+        }
+        diagnostic = diagnostic.with_help(format!(
+            "test the vector's last element (its first plus {}) against `{size}` and handle the remaining elements one at a time, or check that `{size}` is a multiple of {lanes} before the launch",
+            lanes - 1
+        ));
+        cx.report(diagnostic);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::OUT_OF_RANGE_ACCESS;
@@ -367,6 +419,9 @@ mod tests {
                 "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\nvoid f(int n) { float* d; cudaMalloc(&d, n * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 250 * sizeof(float)); k<<<8, 32>>>(d, 250); cudaFree(d); }",
                 "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[threadIdx.x] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 32 * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
+                // vectors whose guard covers the last lane, or a count of whole vectors
+                "__global__ void k(const float* in, int n) { int v = blockIdx.x * blockDim.x + threadIdx.x; if (v * 4 + 3 < n) { float4 x = reinterpret_cast<const float4*>(in)[v]; } }",
+                "__global__ void k(const float* in, int n) { int v = blockIdx.x * blockDim.x + threadIdx.x; if (v < n / 4) { float4 x = reinterpret_cast<const float4*>(in)[v]; } }",
             ],
             &[
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n || i < 0) { o[i] = 0; } }",
@@ -386,6 +441,8 @@ mod tests {
                 "extern __shared__ int s[];\n__global__ void k(int* o) { s[threadIdx.x] = o[threadIdx.x]; }\nvoid f(int* o) { k<<<1, 32>>>(o); }",
                 // a constant launch running more threads than the buffer holds elements
                 "__global__ void k(float* o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = 1; }\nvoid f() { float* d; cudaMalloc(&d, 250 * sizeof(float)); k<<<8, 32>>>(d); cudaFree(d); }",
+                // a vector whose guard bounds only its first lane
+                "__global__ void k(const float* in, int n) { int v = blockIdx.x * blockDim.x + threadIdx.x; if ((v << 2) < n) { float4 x = reinterpret_cast<const float4*>(in)[v]; } }",
             ],
         );
     }

@@ -185,6 +185,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             status => status,
         };
+        if matches!(status, IndexStatus::Bounded { .. }) && pointer_offset.is_none() {
+            self.note_vector_tail(node, &pointer, parameter_index, index);
+        }
         let every_thread_at_global_x = matches!(status, IndexStatus::Bounded { bound: None })
             && pointer_offset.is_none()
             && self.facts.is_empty()

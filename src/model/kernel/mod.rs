@@ -21,6 +21,7 @@ mod flags;
 mod ranges;
 mod summary;
 mod thread_values;
+mod vectors;
 mod walk;
 mod warps;
 mod widths;
@@ -34,6 +35,7 @@ pub use dynamic_shared::{
 };
 use flags::{is_declared_value, without_earlier_values};
 pub(crate) use summary::summarize_helper;
+pub use vectors::VectorTail;
 pub use warps::{is_collective, reads_other_lanes, WarpCollective};
 pub use widths::{integer_width, NarrowIndex};
 
@@ -200,6 +202,8 @@ pub struct KernelFacts<'t> {
     pub calls: Vec<String>,
     /// Accesses of `extern __shared__` arrays past what every visible launch gives them.
     pub shared_overruns: Vec<SharedOverrun<'t>>,
+    /// Vector accesses through a wider view whose guard bounds their first element only.
+    pub vector_tails: Vec<VectorTail<'t>>,
     /// Accesses of `extern __shared__` arrays at a global thread index no guard bounds, which
     /// every visible launch lets pass what it gives.
     pub shared_unguarded: Vec<SharedUnguarded<'t>>,
@@ -345,6 +349,8 @@ struct Analyzer<'a, 't> {
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
     pointers: HashMap<String, PointerOrigin<'t>>,
+    /// The element type each local pointer view declares (`float4` for `const float4* p4`).
+    pointer_elements: HashMap<String, String>,
     /// The `extern __shared__` arrays a kernel with visible launches can see, by name.
     extern_shared: HashMap<String, dynamic_shared::ExternArray<'t>>,
     definitions: HashMap<String, Vec<Node<'t>>>,
@@ -444,6 +450,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             file_constants: Default::default(),
             returns: None,
             pointers: HashMap::default(),
+            pointer_elements: HashMap::default(),
             extern_shared: HashMap::default(),
             definitions: HashMap::default(),
             declarations: HashMap::default(),

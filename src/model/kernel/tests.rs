@@ -932,3 +932,65 @@ void run(int* out) {{ const dim3 block({block}); k<<<4, block>>>(out); }}"
     // 512 threads past a step of 256: the upper half runs one trip fewer
     assert_eq!(kernel("32, 16"), [true]);
 }
+
+/// For each access through a wider view whose guard bounds its first element only: its line,
+/// the lanes, the size and how far past it the last thread reaches.
+fn vector_tails(source: &str) -> Vec<(usize, i128, String, i128)> {
+    crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        let mut found = Vec::new();
+        for (_, facts) in model.kernel_facts() {
+            for tail in &facts.vector_tails {
+                let line = model.lines.line_of(tail.node.start_byte()) + 1;
+                found.push((line, tail.lanes, tail.size.clone(), tail.past));
+            }
+        }
+        found
+    })
+    .unwrap_or_default()
+}
+
+#[test]
+fn a_guard_on_a_vectors_first_element_leaves_its_other_lanes_past_the_size() {
+    let source = r#"
+typedef unsigned char uchar;
+__global__ void k(const uchar* src, const float* in, float* out, int cols, int n, int vectors) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if ((v << 2) < cols) { uchar4 a = ((const uchar4*)src)[v]; }
+    if (v * 4 + 3 < n) { float4 b = reinterpret_cast<const float4*>(in)[v]; }
+    if (v < vectors) { reinterpret_cast<float4*>(out)[v] = make_float4(0, 0, 0, 0); }
+    const float2* in2 = reinterpret_cast<const float2*>(in);
+    if (v * 2 < n) { float2 c = in2[v]; }
+    if (v < (n + 1) / 2) { float2 d = in2[v]; }
+    if (v < 64) { float4 e = reinterpret_cast<const float4*>(in)[v]; }
+    if (v < n) { float f = in[v]; }
+}
+"#;
+    assert_eq!(
+        vector_tails(source),
+        vec![
+            (5, 4, "cols".to_string(), 3),
+            (9, 2, "n".to_string(), 1),
+            (10, 2, "n".to_string(), 1),
+        ]
+    );
+}
+
+#[test]
+fn a_size_stated_to_be_a_multiple_of_the_lanes_leaves_no_tail() {
+    let source = r#"
+__global__ void k(const float* in, int n) {
+    if (n % 4 != 0) return;
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if ((v << 2) < n) { float4 b = reinterpret_cast<const float4*>(in)[v]; }
+}
+__global__ void launched(const float* in, int n) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if ((v << 2) < n) { float4 b = reinterpret_cast<const float4*>(in)[v]; }
+}
+void run(const float* in, int n) {
+    if (n % 8 != 0) return;
+    launched<<<(n / 4 + 255) / 256, 256>>>(in, n);
+}
+"#;
+    assert!(vector_tails(source).is_empty());
+}

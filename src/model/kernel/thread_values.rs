@@ -114,6 +114,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             if is_pointer {
                 if let Some(origin) = self.pointer_origin(value) {
                     self.pointers.insert(name.clone(), origin);
+                    if let Some(element) = declared_element(type_text, value, source) {
+                        self.pointer_elements.insert(name.clone(), element);
+                    }
                 }
             }
             self.definitions.entry(name).or_default().push(value);
@@ -885,4 +888,27 @@ pub(super) fn in_loop(node: Node) -> bool {
                 "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
             )
         })
+}
+
+/// The element a local pointer declared as `T* p = value` points to: `T`, or for `auto` the
+/// pointer type `value` is cast to (`auto p4 = reinterpret_cast<const float4*>(p)`).
+fn declared_element(type_text: &str, value: Node, source: &str) -> Option<String> {
+    if type_text != "auto" {
+        return Some(type_text.to_string());
+    }
+    let value = match value.node_kind() {
+        "parenthesized_expression" => value.named_child(0)?,
+        _ => value,
+    };
+    let target = match value.node_kind() {
+        "cast_expression" => text(value.field("type")?, source).to_string(),
+        "call_expression" if syntax::is_functional_cast(value, source) => value
+            .field("function")?
+            .field("arguments")?
+            .named_child(0)
+            .map(|t| text(t, source).to_string())?,
+        _ => return None,
+    };
+    let compact: String = target.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(compact.strip_suffix('*')?.trim().to_string())
 }

@@ -147,6 +147,24 @@ impl<'t> Linear<'t> {
                             }
                         }
                     }
+                    // `element_x << 2` is `4 * element_x`
+                    "<<" => {
+                        let shift = match strip(right, source).node_kind() {
+                            "number_literal" => {
+                                crate::model::size::parse_number(text(strip(right, source), source))
+                            }
+                            _ => context.and_then(|c| c.constant(right)),
+                        };
+                        if let Some(shift) = shift.filter(|s| (0..32).contains(s)) {
+                            return self.add(
+                                left,
+                                factor.checked_mul(1 << shift)?,
+                                source,
+                                context,
+                                depth + 1,
+                            );
+                        }
+                    }
                     // `lane / kReduce` with `kReduce` 1
                     "/" if context.and_then(|c| c.constant(right)) == Some(1) => {
                         return self.add(left, factor, source, context, depth + 1);

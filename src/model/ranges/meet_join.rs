@@ -183,8 +183,15 @@ pub(super) fn tighter(a: Option<Sym>, b: Option<Sym>, upper: bool) -> Option<Sym
             if atoms_a != atoms_b && !(a.at_most(&b) || b.at_most(&a)) {
                 return Some(if atoms_a < atoms_b { a } else { b });
             }
+            // a bound rounded down is still an upper bound (the index is at most the value
+            // rounded, at most the value written): the smaller written value is the tighter
+            let written_at_most = |x: &Sym, y: &Sym| {
+                let mut written = y.clone();
+                written.floored = false;
+                x.at_most(&written)
+            };
             let b_better = if upper {
-                b.at_most(&a) && !b.floored
+                b.at_most(&a) || (b.floored && written_at_most(&b, &a) && !written_at_most(&a, &b))
             } else {
                 a.at_most(&b) && !b.floored
             };

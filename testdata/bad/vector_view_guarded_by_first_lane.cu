@@ -1,0 +1,31 @@
+// Bad: each thread loads four floats through a `float4` view, but the guard tests only the
+// first of them against `n`: when `n` is not a multiple of 4, the last thread reads and writes
+// up to three floats past the end of both buffers.
+#include <cuda_runtime.h>
+
+__global__ void scale4(const float* in, float* out, int n, float s)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    const int first = v << 2;
+    if (first >= n) return;
+    float4 x = reinterpret_cast<const float4*>(in)[v]; // expect: out-of-range-access
+    x.x *= s; x.y *= s; x.z *= s; x.w *= s;
+    reinterpret_cast<float4*>(out)[v] = x;
+}
+
+int main()
+{
+    const int n = 1001;
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+    if (cudaMalloc(&d_in, n * sizeof(float)) != cudaSuccess) return 1;
+    if (cudaMalloc(&d_out, n * sizeof(float)) != cudaSuccess) return 1;
+    if (cudaMemset(d_in, 0, n * sizeof(float)) != cudaSuccess) return 1;
+    const int vectors = (n + 3) / 4;
+    scale4<<<(vectors + 255) / 256, 256>>>(d_in, d_out, n, 2.0f);
+    if (cudaGetLastError() != cudaSuccess) return 1;
+    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return 0;
+}

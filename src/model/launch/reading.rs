@@ -95,6 +95,16 @@ pub(super) fn launch_site<'t>(
     if kernel.is_empty() {
         return None;
     }
+    // `#define PACKED_KERNEL kernel_packed_t1` ... `PACKED_KERNEL<<<grid, 32>>>(...)`
+    let kernel = match classifier.helpers.define(&kernel).map(str::trim) {
+        Some(named)
+            if named.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && named.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+        {
+            std::borrow::Cow::Owned(named.to_string())
+        }
+        _ => kernel,
+    };
     let grid_parts = components(classifier, grid);
     let block_parts = components(classifier, block);
     let grid_name = grid

@@ -1458,3 +1458,17 @@ fn a_count_padded_up_to_a_multiple_of_the_block_is_rounded_up() {
     assert_eq!(found[0].grid[0], GridAxis::RoundedUp("items".to_string()));
     assert_eq!(found[1].grid[0], GridAxis::Exact);
 }
+
+#[test]
+fn a_kernel_named_through_an_object_like_macro_is_the_kernel_it_names() {
+    let source = "#define PACKED_KERNEL kernel_packed_t1
+#define NOT_A_NAME (a + b)
+__global__ void kernel_packed_t1(float* out, long long stride) { out[0] = 0; }
+void run(float* out, int batch) {
+    const dim3 grid(24, batch, 1);
+    PACKED_KERNEL<<<grid, 32>>>(out, 1536);
+}
+";
+    let kernels: Vec<String> = sites(source).into_iter().map(|s| s.kernel).collect();
+    assert_eq!(kernels, vec!["kernel_packed_t1".to_string()]);
+}

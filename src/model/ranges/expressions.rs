@@ -232,11 +232,19 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 _ => Range::unknown(),
             },
             "%" => {
-                // C's remainder keeps the dividend's sign: only a value at least 0 lands in [0, m)
-                if !a.is_nonnegative() || !b.is_nonnegative() {
+                // C's remainder keeps the dividend's sign: only a value at least 0 lands in
+                // [0, m); any other lands in (-m, m) (`make_uniform(x) % 4`, a helper's result)
+                if !b.is_nonnegative() {
                     return Range::unknown();
                 }
                 let by_divisor = b.hi.and_then(|m| m.sub(&Sym::constant(1)));
+                if !a.is_nonnegative() {
+                    return Range {
+                        lo: by_divisor.as_ref().and_then(Sym::negate),
+                        hi: by_divisor,
+                        ..Range::default()
+                    };
+                }
                 Range {
                     lo: Some(Sym::constant(0)),
                     hi: tighter(by_divisor, a.hi, true),

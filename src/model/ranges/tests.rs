@@ -436,3 +436,18 @@ fn a_constant_factor_scales_every_bound() {
         "at least -510 and -2 * degrees; at most 0"
     );
 }
+
+#[test]
+fn a_remainder_of_a_value_of_either_sign_lies_within_the_divisor() {
+    let code = "__device__ int opaque(int x);
+__global__ void k(int n) { int w = opaque(threadIdx.x / 32); int r = w % 4; use(r); }";
+    assert_eq!(range_of(code), "[-3, 3]");
+    let code = "__global__ void k(int n) { int r = threadIdx.x % 4; use(r); }";
+    assert_eq!(range_of(code), "[0, 3]");
+}
+
+#[test]
+fn a_left_shift_by_a_constant_scales_the_tested_value() {
+    let code = "__global__ void k(int cols) { int e = blockIdx.x * blockDim.x + threadIdx.x; int x = e << 2; if (x + 3 < cols) use(e); }";
+    assert_eq!(range_of(code), "[0, cols / 4 - 1]");
+}

@@ -8,9 +8,11 @@ __global__ void scale4(const float* in, float* out, int n, float s)
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     const int first = v << 2;
     if (first >= n) return;
-    float4 x = reinterpret_cast<const float4*>(in)[v]; // expect: out-of-range-access
+    const float4* in4 = (const float4*)in;
+    float4 x = in4[v]; // expect: out-of-range-access
     x.x *= s; x.y *= s; x.z *= s; x.w *= s;
-    reinterpret_cast<float4*>(out)[v] = x;
+    float4* out4 = (float4*)out;
+    out4[v] = x;
 }
 
 int main()

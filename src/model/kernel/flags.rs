@@ -218,6 +218,9 @@ impl<'t> Analyzer<'_, 't> {
     }
 
     fn change_misses_read(&self, change: Node<'t>, declarator: Node<'t>, read: Node<'t>) -> bool {
+        if self.changed_where_flag_cleared(change, declarator, read) {
+            return true;
+        }
         if declarator.end_byte() <= change.start_byte() && change.start_byte() < facts_end(read) {
             return false;
         }
@@ -236,6 +239,79 @@ impl<'t> Analyzer<'_, 't> {
             node = parent;
         }
         true
+    }
+
+    /// `if (v == 0) { valid = false; id = -1; }`: the change of a local the flag tested, made in
+    /// a block that also clears the flag, leaves the flag false on every path through it, so the
+    /// flag's test still holds wherever the flag does: at a read of the flag after that block,
+    /// and at one before it unless the changed local is read after the change while that read's
+    /// facts still hold (`id` read again in the same branch).
+    fn changed_where_flag_cleared(
+        &self,
+        change: Node<'t>,
+        declarator: Node<'t>,
+        read: Node<'t>,
+    ) -> bool {
+        let Some(flag) = declarator
+            .field("declarator")
+            .or(Some(declarator))
+            .and_then(syntax::declarator_name)
+            .map(|n| self.text(n))
+        else {
+            return false;
+        };
+        let Some(assignment) = change
+            .up()
+            .filter(|a| a.node_kind() == "assignment_expression")
+        else {
+            return false;
+        };
+        let Some(changed) = assignment
+            .field("left")
+            .map(|l| strip(l, self.source))
+            .filter(|l| l.node_kind() == "identifier")
+            .map(|l| self.text(l))
+        else {
+            return false;
+        };
+        let Some(block) = assignment
+            .up()
+            .filter(|s| s.node_kind() == "expression_statement")
+            .and_then(|s| s.up())
+            .filter(|b| b.node_kind() == "compound_statement")
+        else {
+            return false;
+        };
+        let clears_flag = named_children(block).any(|statement| {
+            statement.node_kind() == "expression_statement"
+                && statement.named_child(0).is_some_and(|e| {
+                    e.node_kind() == "assignment_expression"
+                        && e.field("left")
+                            .is_some_and(|l| self.text(strip(l, self.source)) == flag)
+                        && e.field("right")
+                            .is_some_and(|r| only_clears(r, flag, self.source))
+                })
+        });
+        if !clears_flag {
+            return false;
+        }
+        // read after the block: on every path through the change the flag is false there
+        if read.start_byte() >= block.end_byte() {
+            return true;
+        }
+        let (after, until) = (assignment.end_byte(), facts_end(read));
+        let mut read_after = false;
+        syntax::walk_iterative(self.function.definition, |node| {
+            if node.node_kind() == "identifier"
+                && node.start_byte() >= after
+                && node.start_byte() < until
+                && self.text(node) == changed
+            {
+                read_after = true;
+            }
+            !read_after && node.start_byte() < until
+        });
+        !read_after
     }
 
     /// `if (c) { flag = true; ... }`, the only `true` the local `name` is given (every other

@@ -994,3 +994,27 @@ void run(const float* in, int n) {
 "#;
     assert!(vector_tails(source).is_empty());
 }
+
+#[test]
+fn a_tested_local_changed_where_the_flag_is_cleared_keeps_the_flags_test() {
+    let source = "__global__ void nodes(int* a, int b, int end) {
+    int id = b + threadIdx.x + blockIdx.x * blockDim.x;
+    bool valid = id < end;
+    if (valid) {
+        int v = a[id];
+        if (v == 0) { valid = false; id = -1; }
+    }
+    if (valid) a[id] = 1;
+}
+";
+    assert_eq!(statuses(source), [(5, "bounded"), (8, "bounded")]);
+    // the changed local read again while the flag's test is still in force
+    let read_again = source.replace("id = -1; }", "id = end; }\n        a[id] = 2;");
+    assert_eq!(
+        statuses(&read_again),
+        [(5, "unguarded"), (7, "unguarded"), (9, "bounded")]
+    );
+    // changed without clearing the flag: the flag's test says nothing of the new value
+    let kept = source.replace("valid = false; id = -1;", "id += end;");
+    assert_eq!(statuses(&kept), [(5, "bounded"), (8, "unguarded")]);
+}

@@ -349,6 +349,8 @@ struct Analyzer<'a, 't> {
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
     pointers: HashMap<String, PointerOrigin<'t>>,
+    /// While a constant is read at one visible launch: its template arguments, by parameter.
+    template_values: std::cell::RefCell<Option<Vec<(String, i64)>>>,
     /// The element type each local pointer view declares (`float4` for `const float4* p4`).
     pointer_elements: HashMap<String, String>,
     /// The `extern __shared__` arrays a kernel with visible launches can see, by name.
@@ -450,6 +452,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             file_constants: Default::default(),
             returns: None,
             pointers: HashMap::default(),
+            template_values: Default::default(),
             pointer_elements: HashMap::default(),
             extern_shared: HashMap::default(),
             definitions: HashMap::default(),

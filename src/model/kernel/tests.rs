@@ -1018,3 +1018,42 @@ fn a_tested_local_changed_where_the_flag_is_cleared_keeps_the_flags_test() {
     let kept = source.replace("valid = false; id = -1;", "id += end;");
     assert_eq!(statuses(&kept), [(5, "bounded"), (8, "unguarded")]);
 }
+
+/// For each warp collective of the kernels in `source`: its line and whether the lanes that
+/// reach it are split (a condition that differs within a warp, or an exit before it).
+fn collectives_split(source: &str) -> Vec<(usize, bool)> {
+    crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        let mut found = Vec::new();
+        for (_, facts) in model.kernel_facts() {
+            for collective in &facts.collectives {
+                let line = model.lines.line_of(collective.node.start_byte()) + 1;
+                let split = collective.splitting_condition.is_some() || collective.exited;
+                found.push((line, split));
+            }
+        }
+        found
+    })
+    .unwrap_or_default()
+}
+
+#[test]
+fn a_constant_of_template_parameters_is_read_at_every_visible_instantiation() {
+    let source = "static constexpr int kThreads = 256;
+template <int TokensPerBlock>
+__global__ void post(const float* mix, float* out, long long total) {
+    constexpr int per_token = kThreads / TokensPerBlock;
+    const long long token = (long long)blockIdx.x * TokensPerBlock + threadIdx.x / per_token;
+    if (token >= total) return;
+    float c = __shfl_sync(0xffffffffu, mix[token], 0);
+    out[token] = c;
+}
+void launch(const float* mix, float* out, long long total) {
+    post<4><<<(unsigned)((total + 3) / 4), kThreads>>>(mix, out, total);
+    post<1><<<(unsigned)total, kThreads>>>(mix, out, total);
+}
+";
+    assert_eq!(collectives_split(source), [(7, false)]);
+    // 16 tokens per block give each token 16 threads: a warp holds two tokens
+    let split = source.replace("post<1><<<", "post<16><<<");
+    assert_eq!(collectives_split(&split), [(7, true)]);
+}

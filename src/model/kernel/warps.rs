@@ -259,6 +259,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(constant) = self.constant_value(value, 0) {
             return (constant + offset).rem_euclid(32) == 0;
         }
+        if depth == 0 && self.multiple_at_every_instantiation(value, offset) {
+            return true;
+        }
         if offset != 0 {
             return false;
         }
@@ -300,6 +303,36 @@ impl<'a, 't> Analyzer<'a, 't> {
             "call_expression" => self.helper_returns_multiple_of_warp(value, depth),
             _ => false,
         }
+    }
+
+    /// Whether `value + offset`, a constant of the kernel's template parameters
+    /// (`kThreads / TokensPerBlock`), is a multiple of 32 with the template arguments of each
+    /// visible launch put in (`post_kernel<4, true>` and `post_kernel<1, false>`: 64 and 256).
+    fn multiple_at_every_instantiation(&self, value: Node<'t>, offset: i64) -> bool {
+        let parameters = &self.function.template_parameters;
+        if parameters.is_empty()
+            || self.out.launches.is_empty()
+            || self.template_values.borrow().is_some()
+        {
+            return false;
+        }
+        let every = self.out.launches.iter().all(|launch| {
+            let values: Vec<(String, i64)> = parameters
+                .iter()
+                .filter_map(|name| {
+                    let value = launch.template_value(parameters, name)?;
+                    Some((name.clone(), i64::try_from(value).ok()?))
+                })
+                .collect();
+            if values.is_empty() {
+                return false;
+            }
+            *self.template_values.borrow_mut() = Some(values);
+            let constant = self.constant_value(value, 0);
+            *self.template_values.borrow_mut() = None;
+            constant.is_some_and(|c| (c + offset).rem_euclid(32) == 0)
+        });
+        every
     }
 
     /// Whether a `static_assert` of the kernel (or a macro wrapping one, `DG_STATIC_ASSERT(...)`)
@@ -631,6 +664,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let name = self.text(node);
                 if name == "warpSize" {
                     return Some(32);
+                }
+                if let Some(values) = self.template_values.borrow().as_ref() {
+                    if let Some((_, value)) = values.iter().find(|(n, _)| n == name) {
+                        return Some(*value);
+                    }
                 }
                 if self.function.parameter(name).is_some() || self.updated.contains(name) {
                     return None;

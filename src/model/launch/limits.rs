@@ -15,7 +15,7 @@
 use super::grid::{callee_name, names_a_macro, Classifier};
 use super::locals::{Held, Locals};
 use super::rounding::names_a_rounding_division;
-use super::{constant, GridHelpers};
+use super::{constant, GridHelpers, AXIS_NAMES};
 use crate::model::guards::{self, Comparison, Condition, NoFlags, Relation};
 use crate::model::size;
 use crate::syntax::{self, normalized, operator, strip, text, NodeExt};
@@ -91,10 +91,14 @@ pub fn unbounded_dimensions<'t>(
             bounded: bounded_names(&facts, &classifier, limit),
         };
         let parts = parts_of(&locals, config, source);
+        let checked = checked_components(&facts, config, &classifier, limit);
         for axis in axes {
             let Some(value) = parts.get(axis).copied().flatten() else {
                 continue;
             };
+            if checked.contains(&axis) {
+                continue;
+            }
             if let Magnitude::Unbounded {
                 size,
                 name,
@@ -603,6 +607,52 @@ fn bounded_names<'t>(
         }
     }
     names
+}
+
+/// The axes of the `dim3` local `config` that the launch's path bounds within the limit by a
+/// test of the component itself: `if (block.x > 1024) throw ...;` bounds whatever `block.x` was
+/// built from (`dim3 block(hidden_size)`).
+fn checked_components<'t>(
+    facts: &[Comparison<'t>],
+    config: Node<'t>,
+    classifier: &Classifier<'_, 't>,
+    limit: i128,
+) -> Vec<usize> {
+    let source = classifier.source;
+    let config = strip(config, source);
+    if config.node_kind() != "identifier" {
+        return Vec::new();
+    }
+    let local = text(config, source);
+    let mut axes = Vec::new();
+    for fact in facts {
+        for left_side in [true, false] {
+            let fact = fact.oriented(left_side);
+            let left = strip(fact.left, source);
+            if left.node_kind() != "field_expression"
+                || left
+                    .field("argument")
+                    .is_none_or(|a| text(strip(a, source), source) != local)
+            {
+                continue;
+            }
+            let Some(axis) = left
+                .field("field")
+                .and_then(|f| AXIS_NAMES.iter().position(|n| *n == text(f, source)))
+            else {
+                continue;
+            };
+            let bound = match fact.relation {
+                Relation::Less => constant(fact.right, classifier).map(|c| c - 1),
+                Relation::LessEqual | Relation::Equal => constant(fact.right, classifier),
+                _ => None,
+            };
+            if bound.is_some_and(|b| b <= limit) {
+                axes.push(axis);
+            }
+        }
+    }
+    axes
 }
 
 /// The three components of a configuration argument: `dim3(a, b)`, `{a, b}`, a `dim3` local

@@ -1472,3 +1472,20 @@ void run(float* out, int batch) {
     let kernels: Vec<String> = sites(source).into_iter().map(|s| s.kernel).collect();
     assert_eq!(kernels, vec!["kernel_packed_t1".to_string()]);
 }
+
+#[test]
+fn a_test_of_a_dim3_component_bounds_what_it_was_built_from() {
+    let checked = "dim3 block(hidden_size); if (block.x > 1024) return; k<<<1, block>>>(p);";
+    assert_eq!(unbounded(checked), vec![]);
+    let loose = "dim3 block(hidden_size); if (block.x > 4096) return; k<<<1, block>>>(p);";
+    assert_eq!(
+        unbounded(loose),
+        vec![(true, 0, "hidden_size".to_string(), None)]
+    );
+    let other =
+        "dim3 block(hidden_size); dim3 other(64); if (other.x > 1024) return; k<<<1, block>>>(p);";
+    assert_eq!(
+        unbounded(other),
+        vec![(true, 0, "hidden_size".to_string(), None)]
+    );
+}

@@ -281,7 +281,6 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// or passes a buffer allocated in sight with fewer elements than threads.
     fn launched_to_fit(&self, parameter: usize, index: Node<'t>) -> bool {
         let takes_no_extent = self.function.kind == crate::model::FunctionKind::Kernel
-            && self.function.template_parameters.is_empty()
             && self.function.parameters.iter().all(|p| {
                 p.is_pointer || {
                     let ty = p.type_text.replace("const", "");
@@ -291,9 +290,27 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !takes_no_extent {
             return false;
         }
-        let Some(ThreadTerm::GlobalX { strides: 0 }) = self.thread_term(index, 0) else {
-            return false;
-        };
+        if !matches!(
+            self.thread_term(index, 0),
+            Some(ThreadTerm::GlobalX { strides: 0 })
+        ) || !self.function.template_parameters.is_empty()
+        {
+            // a tile of its own per block (`blockIdx.x * C + threadIdx.x`, `C` a template
+            // argument), in a kernel that tests no thread's position against anything: every
+            // launch must give each tile a block, none rounded up, none with a buffer in sight
+            return !self.tests_a_thread_position()
+                && self.out.launches.iter().all(|launch| {
+                    launch
+                        .grid
+                        .iter()
+                        .all(|axis| !matches!(axis, crate::model::launch::GridAxis::RoundedUp(_)))
+                        && !launch
+                            .allocated_in_sight
+                            .get(parameter)
+                            .copied()
+                            .unwrap_or(false)
+                });
+        }
         self.out.launches.iter().all(|launch| {
             !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
                 && (!launch
@@ -303,6 +320,41 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .unwrap_or(false)
                     || launch.elements_per_thread(parameter, None) > 0)
         })
+    }
+
+    /// Whether any condition of the function (an `if`, a loop's test, a choice) reads a value
+    /// that differs between threads: a test of some thread's position against a bound.
+    fn tests_a_thread_position(&self) -> bool {
+        let mut tests = false;
+        syntax::walk_iterative(self.function.body, |node| {
+            let condition = match node.node_kind() {
+                "if_statement"
+                | "while_statement"
+                | "do_statement"
+                | "for_statement"
+                | "conditional_expression" => node.field("condition"),
+                _ => None,
+            };
+            // a comparison's outcome is no thread index itself: its sides are read
+            if let Some(condition) = condition {
+                syntax::walk_iterative(condition, |part| {
+                    if part.node_kind() == "binary_expression"
+                        && matches!(
+                            operator(part, self.source),
+                            "<" | "<=" | ">" | ">=" | "==" | "!="
+                        )
+                    {
+                        tests |= [part.field("left"), part.field("right")]
+                            .into_iter()
+                            .flatten()
+                            .any(|side| !self.expression_deps(side, 0).is_uniform());
+                    }
+                    !tests
+                });
+            }
+            !tests
+        });
+        tests
     }
 
     /// What part of `blockIdx.x * blockDim.x + threadIdx.x (+ gridDim.x * blockDim.x ...)`

@@ -1057,3 +1057,53 @@ void launch(const float* mix, float* out, long long total) {
     let split = source.replace("post<1><<<", "post<16><<<");
     assert_eq!(collectives_split(&split), [(7, true)]);
 }
+
+#[test]
+fn a_tile_per_block_in_a_kernel_given_no_extent_is_bounded_by_its_launches() {
+    let source = "template <typename T, int C, int TPB>
+__global__ void add_rows(const T* in, const T* bias, T* out) {
+    int base = blockIdx.x * C + threadIdx.x;
+    int b = threadIdx.x;
+    for (int i = 0; i < C / TPB; ++i) {
+        out[base] = in[base] + bias[b];
+        base += TPB;
+        b += TPB;
+    }
+}
+int launch(const float* in, const float* bias, float* out, int grid, int C, cudaStream_t s) {
+    constexpr int TPB = 320;
+    switch (C) {
+    case 320: add_rows<float, 320, TPB><<<grid, TPB, 0, s>>>(in, bias, out); break;
+    case 640: add_rows<float, 640, TPB><<<grid, TPB, 0, s>>>(in, bias, out); break;
+    }
+    return 0;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(6, "bounded"), (6, "bounded"), (6, "not a thread index")]
+    );
+    // a launch that rounds its grid up runs blocks past the tiles
+    let rounded = source.replace("<<<grid, TPB", "<<<(grid * C + 255) / 256, TPB");
+    assert_eq!(
+        statuses(&rounded),
+        [
+            (6, "not a thread index"),
+            (6, "unguarded"),
+            (6, "unguarded")
+        ]
+    );
+    // a kernel that tests a thread's position against something has an extent after all
+    let tested = source.replace(
+        "        out[base] = in[base]",
+        "        if (b % 2 == 0) out[base] = in[base]",
+    );
+    assert_eq!(
+        statuses(&tested),
+        [
+            (6, "not a thread index"),
+            (6, "unguarded"),
+            (6, "unguarded")
+        ]
+    );
+}

@@ -576,37 +576,45 @@ fn leaves(statement: Node, source: &str) -> bool {
     }
 }
 
-/// The names `facts` bound from above by a constant no larger than `limit`: `n <= 1024`,
-/// `n < 512`, `n == 64`, `4096 > n`.
-fn bounded_names<'t>(
+/// The expressions `facts` bound from above by a constant no larger than `limit`: `n` in
+/// `n <= 1024`, `n < 512`, `n == 64`, `4096 > n`, `block.x` in `block.x <= 1024`.
+fn bounded_sides<'t>(
     facts: &[Comparison<'t>],
     classifier: &Classifier<'_, 't>,
     limit: i128,
-) -> Vec<&'t str> {
-    let mut names = Vec::new();
+) -> Vec<Node<'t>> {
+    let mut sides = Vec::new();
     for fact in facts {
         for left_side in [true, false] {
             let fact = fact.oriented(left_side);
-            let left = strip(fact.left, classifier.source);
-            let name = match left.node_kind() {
-                "identifier" => text(left, classifier.source),
-                "field_expression" => match left.field("field") {
-                    Some(field) => text(field, classifier.source),
-                    None => continue,
-                },
-                _ => continue,
-            };
             let bound = match fact.relation {
                 Relation::Less => constant(fact.right, classifier).map(|c| c - 1),
                 Relation::LessEqual | Relation::Equal => constant(fact.right, classifier),
                 _ => None,
             };
             if bound.is_some_and(|b| b <= limit) {
-                names.push(name);
+                sides.push(strip(fact.left, classifier.source));
             }
         }
     }
-    names
+    sides
+}
+
+/// The names `facts` bound from above by a constant no larger than `limit` (a field by its
+/// name: `cfg.rows <= 1024` bounds `rows`).
+fn bounded_names<'t>(
+    facts: &[Comparison<'t>],
+    classifier: &Classifier<'_, 't>,
+    limit: i128,
+) -> Vec<&'t str> {
+    bounded_sides(facts, classifier, limit)
+        .into_iter()
+        .filter_map(|side| match side.node_kind() {
+            "identifier" => Some(text(side, classifier.source)),
+            "field_expression" => side.field("field").map(|f| text(f, classifier.source)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The axes of the `dim3` local `config` that the launch's path bounds within the limit by a
@@ -624,35 +632,19 @@ fn checked_components<'t>(
         return Vec::new();
     }
     let local = text(config, source);
-    let mut axes = Vec::new();
-    for fact in facts {
-        for left_side in [true, false] {
-            let fact = fact.oriented(left_side);
-            let left = strip(fact.left, source);
-            if left.node_kind() != "field_expression"
-                || left
+    bounded_sides(facts, classifier, limit)
+        .into_iter()
+        .filter(|side| {
+            side.node_kind() == "field_expression"
+                && side
                     .field("argument")
-                    .is_none_or(|a| text(strip(a, source), source) != local)
-            {
-                continue;
-            }
-            let Some(axis) = left
-                .field("field")
-                .and_then(|f| AXIS_NAMES.iter().position(|n| *n == text(f, source)))
-            else {
-                continue;
-            };
-            let bound = match fact.relation {
-                Relation::Less => constant(fact.right, classifier).map(|c| c - 1),
-                Relation::LessEqual | Relation::Equal => constant(fact.right, classifier),
-                _ => None,
-            };
-            if bound.is_some_and(|b| b <= limit) {
-                axes.push(axis);
-            }
-        }
-    }
-    axes
+                    .is_some_and(|a| text(strip(a, source), source) == local)
+        })
+        .filter_map(|side| {
+            let field = side.field("field")?;
+            AXIS_NAMES.iter().position(|n| *n == text(field, source))
+        })
+        .collect()
 }
 
 /// The three components of a configuration argument: `dim3(a, b)`, `{a, b}`, a `dim3` local

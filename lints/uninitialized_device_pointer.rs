@@ -103,6 +103,9 @@ mod tests {
     fn cases() {
         let pass = [
             "void f(int n) { float* d; cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); }",
+            // declared with its value in an `if` condition
+            "struct B { float* data(); }; void f(B& b, float* h) { if (auto* d = b.data()) cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost); }",
+            "void f(const char* name, char* dst) { if (const char* src = name) cudaMemcpy(dst, src, 8, cudaMemcpyHostToDevice); }",
             "void alloc(float**); void f(int n) { float* d; alloc(&d); k<<<1, 1>>>(d, n); }",
             "float* make(); void f(int n) { float* d; d = make(); k<<<1, 1>>>(d, n); }",
             "void f(int n) { float* d; cudaMalloc(reinterpret_cast<void**>(&d), n * 4); k<<<1, 1>>>(d, n); }",

@@ -377,11 +377,16 @@ impl<'m, 't> Builder<'m, 't> {
             .any(|c| c.node_kind() == "storage_class_specifier" && self.text(c) == "static");
         let normalized_type = size::normalize_type(type_text);
         let vector_element = vector_element(&normalized_type);
+        // `if (auto* d = buffer.data())`: a condition's declaration holds its value itself
+        let condition_value = declaration.field("value");
         for declarator in named_children(declaration) {
+            if condition_value.is_some_and(|v| v.id() == declarator.id()) {
+                continue;
+            }
             let (target, value) = match declarator.node_kind() {
                 "init_declarator" => (declarator.field("declarator"), declarator.field("value")),
                 "identifier" | "pointer_declarator" | "array_declarator" => {
-                    (Some(declarator), None)
+                    (Some(declarator), condition_value)
                 }
                 // `std::vector<float> v(n);` parses as a function declaration
                 "function_declarator" if vector_element.is_some() => {

@@ -290,15 +290,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !takes_no_extent {
             return false;
         }
-        if !matches!(
-            self.thread_term(index, 0),
-            Some(ThreadTerm::GlobalX { strides: 0 })
-        ) || !self.function.template_parameters.is_empty()
-        {
+        if !self.function.template_parameters.is_empty() {
             // a tile of its own per block (`blockIdx.x * C + threadIdx.x`, `C` a template
             // argument), in a kernel that tests no thread's position against anything: every
-            // launch must give each tile a block, none rounded up, none with a buffer in sight
+            // launch must give each tile a block, none rounded up, none with a buffer in sight.
+            // A cooperative grid is sized by occupancy, not to fit, and stays reported.
             return !self.tests_a_thread_position()
+                && !self.group_kinds_include_grid()
                 && self.out.launches.iter().all(|launch| {
                     launch
                         .grid
@@ -311,6 +309,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                             .unwrap_or(false)
                 });
         }
+        let Some(ThreadTerm::GlobalX { strides: 0 }) = self.thread_term(index, 0) else {
+            return false;
+        };
         self.out.launches.iter().all(|launch| {
             !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
                 && (!launch
@@ -320,6 +321,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .unwrap_or(false)
                     || launch.elements_per_thread(parameter, None) > 0)
         })
+    }
+
+    /// Whether the function takes the whole grid as a cooperative group (`this_grid()`, held
+    /// in a local or called in place).
+    fn group_kinds_include_grid(&self) -> bool {
+        self.groups.values().any(|kind| *kind == GroupKind::Grid)
+            || self.text(self.function.body).contains("this_grid")
     }
 
     /// Whether any condition of the function (an `if`, a loop's test, a choice) reads a value

@@ -560,36 +560,37 @@ pub(super) fn subscript_element(node: Node, pointer: &str, source: &str) -> Opti
     let mut argument = node.field("argument")?;
     let mut element = None;
     for _ in 0..8 {
-        let cast_type = match argument.node_kind() {
+        match argument.node_kind() {
             "identifier" => return (text(argument, source) == pointer).then_some(element),
-            "parenthesized_expression" => {
-                argument = argument.named_child(0)?;
-                continue;
+            "parenthesized_expression" => argument = argument.named_child(0)?,
+            _ => {
+                let (pointee, value) = pointer_cast(argument, source)?;
+                // the outermost cast is the type the subscript reads
+                element.get_or_insert(pointee);
+                argument = value;
             }
-            "cast_expression" => {
-                let target = argument.field("type")?;
-                argument = argument.field("value")?;
-                text(target, source)
-            }
-            "call_expression" if syntax::is_functional_cast(argument, source) => {
-                let function = argument.field("function")?;
-                let target = function
-                    .field("arguments")
-                    .and_then(|a| a.named_child(0))
-                    .map(|t| text(t, source))?;
-                argument = argument.field("arguments")?.named_child(0)?;
-                target
-            }
-            _ => return None,
-        };
-        let compact: String = cast_type.split_whitespace().collect::<Vec<_>>().join(" ");
-        let pointee = compact.strip_suffix('*')?.trim();
-        // the outermost cast is the type the subscript reads
-        if element.is_none() {
-            element = Some(pointee.to_string());
         }
     }
     None
+}
+
+/// A cast to a pointer type (`(T*)p`, `reinterpret_cast<const T*>(p)`): the type pointed to,
+/// as written (`const T`), and the value cast.
+pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, Node<'t>)> {
+    let (target, value) = match node.node_kind() {
+        "cast_expression" => (text(node.field("type")?, source), node.field("value")?),
+        "call_expression" if syntax::is_functional_cast(node, source) => {
+            let target = node
+                .field("function")?
+                .field("arguments")
+                .and_then(|a| a.named_child(0))
+                .map(|t| text(t, source))?;
+            (target, node.field("arguments")?.named_child(0)?)
+        }
+        _ => return None,
+    };
+    let compact: String = target.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some((compact.strip_suffix('*')?.trim().to_string(), value))
 }
 
 /// The parts the global `x` index is built from.

@@ -900,15 +900,5 @@ fn declared_element(type_text: &str, value: Node, source: &str) -> Option<String
         "parenthesized_expression" => value.named_child(0)?,
         _ => value,
     };
-    let target = match value.node_kind() {
-        "cast_expression" => text(value.field("type")?, source).to_string(),
-        "call_expression" if syntax::is_functional_cast(value, source) => value
-            .field("function")?
-            .field("arguments")?
-            .named_child(0)
-            .map(|t| text(t, source).to_string())?,
-        _ => return None,
-    };
-    let compact: String = target.split_whitespace().collect::<Vec<_>>().join(" ");
-    Some(compact.strip_suffix('*')?.trim().to_string())
+    super::accesses::pointer_cast(value, source).map(|(pointee, _)| pointee)
 }

@@ -26,6 +26,10 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.expression_deps(node, 0).is_uniform()
     }
 
+    fn varies_within_block(&self, node: Node<'t>) -> bool {
+        self.expression_deps(node, 0).varies_within_block()
+    }
+
     fn facts_at_definition(
         &self,
         value: Node<'t>,
@@ -108,6 +112,9 @@ impl<'t> RangeContext<'t> for OwnGrid<'_, '_, 't> {
     }
     fn is_uniform(&self, node: Node<'t>) -> bool {
         RangeContext::is_uniform(self.0, node)
+    }
+    fn varies_within_block(&self, node: Node<'t>) -> bool {
+        RangeContext::varies_within_block(self.0, node)
     }
     fn facts_at_definition(
         &self,

@@ -386,7 +386,9 @@ fn a_test_outcome_and_what_is_added_to_it_are_no_thread_index() {
         [
             (3, "bounded"),
             (6, "not a thread index"),
-            (8, "not a thread index"),
+            // a test outcome (0 or 1) plus a value loaded at a uniform index: the range is
+            // bounded before the thread identity is asked
+            (8, "bounded"),
             (11, "not a thread index"),
             (13, "unguarded")
         ]

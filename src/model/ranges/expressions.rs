@@ -64,7 +64,27 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     .join(self.range_at(no, &with(false), depth + 1))
             }
             "call_expression" => self.call(node, facts, depth),
-            _ => Range::unknown(),
+            _ => self.opaque(node),
+        }
+    }
+
+    /// A value whose shape says nothing of its size. A load from an address the whole block
+    /// shares (`order[blockIdx.x / 2]`, `*count`) is a given of the launch, as a parameter is,
+    /// and stands for itself. Anything else, an unknown function above all (`lane_id()` may
+    /// read `threadIdx` in a body out of sight), is unknown.
+    fn opaque(&self, node: Node<'t>) -> Range {
+        let load = match node.node_kind() {
+            "subscript_expression" => true,
+            "pointer_expression" => operator(node, self.source()) == "*",
+            _ => false,
+        };
+        if load
+            && self.context.is_uniform(node)
+            && !named_children(node).any(|part| self.context.varies_within_block(part))
+        {
+            Range::exactly(Sym::atom(&normalized(node, self.source())))
+        } else {
+            Range::unknown()
         }
     }
 

@@ -57,6 +57,9 @@ impl<'t> RangeContext<'t> for KeepLocal<'_, 't> {
     fn is_uniform(&self, node: Node<'t>) -> bool {
         self.context.is_uniform(node)
     }
+    fn varies_within_block(&self, node: Node<'t>) -> bool {
+        self.context.varies_within_block(node)
+    }
     fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
         self.context.companion(value)
     }

@@ -58,6 +58,11 @@ pub trait RangeContext<'t> {
     fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>>;
     /// Whether every thread of the launch sees the same value.
     fn is_uniform(&self, node: Node<'t>) -> bool;
+    /// Whether `node` may differ between the threads of one block (a value that differs only
+    /// between blocks does not).
+    fn varies_within_block(&self, node: Node<'t>) -> bool {
+        !self.is_uniform(node)
+    }
     /// The comparisons in force where `value` was assigned, added to `facts`.
     fn facts_at_definition(
         &self,

@@ -451,3 +451,20 @@ fn a_left_shift_by_a_constant_scales_the_tested_value() {
     let code = "__global__ void k(int cols) { int e = blockIdx.x * blockDim.x + threadIdx.x; int x = e << 2; if (x + 3 < cols) use(e); }";
     assert_eq!(range_of(code), "[0, cols / 4 - 1]");
 }
+
+#[test]
+fn a_uniform_load_stands_for_itself() {
+    // a value read from memory at a uniform index is a given of the launch, as a parameter is:
+    // the row it picks scales a part bounded by construction, and nothing grows with the grid
+    let code = "__global__ void k(const int* order, int n, int task) {
+        int seq = order[task / n];
+        use(seq * n + (blockIdx.x / 2) % n);
+    }";
+    assert_eq!(range_of(code), "[n * order[task/n], n * order[task/n] + n - 1]");
+    // a load at the thread's own index is not uniform: nothing is known of it
+    let per_thread = "__global__ void k(const int* order, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        use(order[i] + 1);
+    }";
+    assert_eq!(range_of(per_thread), "[?, ?]");
+}

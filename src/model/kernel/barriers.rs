@@ -645,7 +645,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && !self.compares_two_thread_values(fact.condition.node)
             })
             .find(|fact| {
-                self.expression_deps(fact.condition.node, 0)
+                self.deps_where_read(syntax::condition_value(fact.condition.node))
                     .varies_within_block()
             })
             .copied();
@@ -681,7 +681,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     pending.push(right);
                 }
                 _ => {
-                    let same_for_the_block = !self.expression_deps(part, 0).varies_within_block();
+                    let same_for_the_block = !self.deps_where_read(part).varies_within_block();
                     let covered_exactly =
                         self.tests_against_a_parameter(part) && self.exits_no_thread(part);
                     if !same_for_the_block && !covered_exactly {

@@ -686,17 +686,27 @@ fn a_shared_scalar_one_thread_stores_is_the_same_in_the_whole_block() {
     );
     let tid = "const int tid = threadIdx.x; if (tid == blockDim.x - 1 && n > 0) top = tid + 1;";
     assert_eq!(kernel(tid), [false, false, false]);
-    // several threads store, or every thread does: the value read depends on the thread
+    // several threads store, or every thread does: the barrier publishes one of the values,
+    // and every thread reads that one
     assert_eq!(
         kernel("if (threadIdx.x < 4) top = threadIdx.x;"),
-        [false, true, false]
+        [false, false, false]
     );
-    assert_eq!(kernel("top = threadIdx.x;"), [false, true, false]);
+    assert_eq!(kernel("top = threadIdx.x;"), [false, false, false]);
+    // a store after the barrier, or in the loop that reads it, is read by some threads before
+    // others store theirs
+    let stored_after = "__global__ void k(int* out, int n) { __shared__ int top; __syncthreads(); top = threadIdx.x; if (top < n) __syncthreads(); }";
+    assert_eq!(barriers_divergent(stored_after), [false, true]);
+    let stored_in_loop = "__global__ void k(int* out, int n) { __shared__ int top; top = 0; __syncthreads(); while (top < n) { __syncthreads(); top = threadIdx.x; } }";
+    assert_eq!(barriers_divergent(stored_in_loop), [false, true]);
     // a local is each thread's own, whoever assigns it
     assert_eq!(
         kernel("if (threadIdx.x == 0) local = threadIdx.x + 4; top = 0;"),
         [false, false, true]
     );
+    // until it is given a published value: its earlier values reach no later test
+    let reassigned = "__global__ void k(int n) { __shared__ int best[1]; int id = threadIdx.x; if (id == 0) best[0] = id; __syncthreads(); id = best[0]; if (id != n) __syncthreads(); }";
+    assert_eq!(barriers_divergent(reassigned), [false, false]);
 }
 
 #[test]

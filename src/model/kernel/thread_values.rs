@@ -320,19 +320,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let assigned = value
             .up()
             .is_some_and(|p| p.node_kind() == "assignment_expression");
-        let Some(declarator) = self.declarations.get(name).filter(|_| assigned) else {
-            return false;
-        };
-        let shared_scalar = declarator.up().is_some_and(|declaration| {
-            declaration.node_kind() == "declaration"
-                && self.text(declaration).contains("__shared__")
-        }) && !matches!(
-            declarator.node_kind(),
-            "array_declarator" | "pointer_declarator"
-        ) && declarator
-            .field("declarator")
-            .is_none_or(|inner| inner.node_kind() == "identifier");
-        if !shared_scalar {
+        if !assigned || !self.is_shared_scalar(name) {
             return false;
         }
         syntax::ifs_taken_to(value).any(|(statement, _)| {

@@ -146,7 +146,8 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether `condition` can hold for some lanes of a warp and not for others.
     pub(crate) fn splits_warp(&self, condition: Node<'t>) -> bool {
-        self.expression_deps(condition, 0).varies_within_block()
+        self.deps_where_read(syntax::condition_value(condition))
+            .varies_within_block()
             && self.condition_form(condition, 0) == LaneForm::Varying
     }
 

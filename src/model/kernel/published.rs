@@ -55,9 +55,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                         .flatten();
                     deps = deps.union(match in_place {
                         Some((target, update)) => {
-                            let added = (update.node_kind() == "assignment_expression")
-                                .then(|| self.deps_where_read_at(value, depth + 1, visiting))
-                                .unwrap_or(Deps::NONE);
+                            let added = if update.node_kind() == "assignment_expression" {
+                                self.deps_where_read_at(value, depth + 1, visiting)
+                            } else {
+                                Deps::NONE
+                            };
                             self.deps_where_read_at(target, depth + 1, visiting)
                                 .union(added)
                         }

@@ -460,7 +460,10 @@ fn a_uniform_load_stands_for_itself() {
         int seq = order[task / n];
         use(seq * n + (blockIdx.x / 2) % n);
     }";
-    assert_eq!(range_of(code), "[n * order[task/n], n * order[task/n] + n - 1]");
+    assert_eq!(
+        range_of(code),
+        "[n * order[task/n], n * order[task/n] + n - 1]"
+    );
     // a load at the thread's own index is not uniform: nothing is known of it
     let per_thread = "__global__ void k(const int* order, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -50,7 +50,30 @@ pub fn reaching<'t>(
         Some(at_index) => before[at_index..].iter().map(|(v, _)| *v).collect(),
         None => before.iter().map(|(v, _)| *v).collect(),
     };
-    let hider = hiding.map(|i| before[i].0);
+    let mut hider = hiding.map(|i| before[i].0);
+    // a statement before the use that assigns the local on each of its paths (`if (c) { x = a; }
+    // else { x = b; x -= 1; }`) hides what came before it, as one assignment does
+    if reaching.len() > 1 {
+        let plain: Vec<Node<'t>> = reaching
+            .iter()
+            .copied()
+            .filter(|v| !updates_itself_within(*v, within, source))
+            .collect();
+        if let Some(statement) = assigned_on_every_path_before(&plain, at, within) {
+            let inside: Vec<Node<'t>> = reaching
+                .iter()
+                .copied()
+                .filter(|v| contains(statement, *v))
+                .collect();
+            let last = surviving(statement, &inside, &plain, 0);
+            reaching.retain(|v| {
+                v.start_byte() >= statement.end_byte() || last.iter().any(|l| l.id() == v.id())
+            });
+            if hider.is_none_or(|h| h.start_byte() < statement.start_byte()) {
+                hider = Some(statement);
+            }
+        }
+    }
     for value in after {
         let carried = enclosing_loops(at, within).any(|lp| {
             contains(lp, value) && hider.is_none_or(|h| !contains(loop_body(lp).unwrap_or(lp), h))
@@ -153,6 +176,161 @@ fn declared_out_of_sight<'t>(statement: Node<'t>, at: Node<'t>, within: Within<'
         "compound_statement" | "for_statement" | "for_range_loop" | "if_statement"
         | "while_statement" | "switch_statement" | "condition_clause" => !contains(scope, at),
         _ => false,
+    }
+}
+
+/// The last statement before `at`, on every path to it (a statement directly in a block around
+/// `at`, outside any `switch`), that assigns one of `plain` (assignments that do not read the
+/// local's old value) on each of its own paths.
+fn assigned_on_every_path_before<'t>(
+    plain: &[Node<'t>],
+    at: Node<'t>,
+    within: Within<'t>,
+) -> Option<Node<'t>> {
+    let mut child = at;
+    for parent in within.ancestors(at).take(64) {
+        if parent.node_kind() == "compound_statement"
+            && !within
+                .parent(parent)
+                .is_some_and(|p| p.node_kind() == "switch_statement")
+        {
+            let mut sibling = child.prev_named_sibling();
+            while let Some(statement) = sibling {
+                if assigns_on_every_path(statement, plain, 0) {
+                    return Some(statement);
+                }
+                sibling = statement.prev_named_sibling();
+            }
+        }
+        if matches!(
+            parent.node_kind(),
+            "function_definition" | "lambda_expression"
+        ) {
+            break;
+        }
+        child = parent;
+    }
+    None
+}
+
+/// Whether every path through `statement` runs one of the assignments `plain`.
+fn assigns_on_every_path(statement: Node, plain: &[Node], depth: usize) -> bool {
+    if depth > 32 || !plain.iter().any(|v| contains(statement, *v)) {
+        return false;
+    }
+    match statement.node_kind() {
+        "expression_statement" | "declaration" => plain.iter().any(|value| {
+            contains(statement, *value) && {
+                // directly: not inside a condition or a lambda of the statement
+                let mut node = *value;
+                let mut direct = true;
+                while let Some(parent) = crate::syntax::parent(node) {
+                    if parent.id() == statement.id() {
+                        break;
+                    }
+                    if !matches!(
+                        parent.node_kind(),
+                        "init_declarator"
+                            | "assignment_expression"
+                            | "comma_expression"
+                            | "parenthesized_expression"
+                            | "cast_expression"
+                    ) {
+                        direct = false;
+                        break;
+                    }
+                    node = parent;
+                }
+                direct
+            }
+        }),
+        "compound_statement" => {
+            let mut cursor = statement.walk();
+            let found = statement
+                .named_children(&mut cursor)
+                .any(|child| assigns_on_every_path(child, plain, depth + 1));
+            found
+        }
+        "if_statement" => {
+            let (Some(yes), Some(no)) = (
+                statement.field("consequence"),
+                statement.field("alternative"),
+            ) else {
+                return false;
+            };
+            let no = if no.node_kind() == "else_clause" {
+                match no.named_child(0) {
+                    Some(inner) => inner,
+                    None => return false,
+                }
+            } else {
+                no
+            };
+            assigns_on_every_path(yes, plain, depth + 1)
+                && assigns_on_every_path(no, plain, depth + 1)
+        }
+        _ => false,
+    }
+}
+
+/// Of `values` (definitions inside `statement`), those that may be the local's value where
+/// `statement` ends: in a block, those of the last statement that assigns one of `plain` on
+/// every path and of the statements after it; in an `if` that assigns on both branches, those
+/// each branch leaves.
+fn surviving<'t>(
+    statement: Node<'t>,
+    values: &[Node<'t>],
+    plain: &[Node<'t>],
+    depth: usize,
+) -> Vec<Node<'t>> {
+    let inside = |node: Node<'t>| -> Vec<Node<'t>> {
+        values
+            .iter()
+            .copied()
+            .filter(|v| contains(node, *v))
+            .collect()
+    };
+    if depth > 32 {
+        return inside(statement);
+    }
+    match statement.node_kind() {
+        "compound_statement" => {
+            let mut cursor = statement.walk();
+            let children: Vec<Node<'t>> = statement.named_children(&mut cursor).collect();
+            match children
+                .iter()
+                .rposition(|c| assigns_on_every_path(*c, plain, 0))
+            {
+                Some(last) => {
+                    let mut kept = surviving(children[last], values, plain, depth + 1);
+                    for later in &children[last + 1..] {
+                        kept.extend(inside(*later));
+                    }
+                    kept
+                }
+                None => inside(statement),
+            }
+        }
+        "if_statement" if assigns_on_every_path(statement, plain, 0) => {
+            let branch = |field: &str| {
+                statement.field(field).map(|b| {
+                    if b.node_kind() == "else_clause" {
+                        b.named_child(0).unwrap_or(b)
+                    } else {
+                        b
+                    }
+                })
+            };
+            match (branch("consequence"), branch("alternative")) {
+                (Some(yes), Some(no)) => {
+                    let mut kept = surviving(yes, values, plain, depth + 1);
+                    kept.extend(surviving(no, values, plain, depth + 1));
+                    kept
+                }
+                _ => inside(statement),
+            }
+        }
+        _ => inside(statement),
     }
 }
 
@@ -325,6 +503,20 @@ mod tests {
     fn a_definition_in_a_branch_joins_the_one_before() {
         let code = "void f(int a) { int x = a; if (a) { x = 3; } use(x); }";
         assert_eq!(reaching_texts(code, "x"), ["a", "3"]);
+    }
+
+    #[test]
+    fn definitions_on_both_branches_hide_the_one_before() {
+        let code = "void f(int a, int b) { int x = a; if (a) { x = 3; x = b; } else { x = 4; x -= 1; } use(x); }";
+        assert_eq!(reaching_texts(code, "x"), ["b", "4", "x"]);
+        // one branch only, or a branch that may skip its assignment: the earlier value stays
+        let one =
+            "void f(int a) { int x = a; if (a) { x = 3; } else { if (a > 2) x = 4; } use(x); }";
+        assert_eq!(reaching_texts(one, "x"), ["a", "3", "4"]);
+        // around a loop, the later assignments are hidden by the branches as well
+        let looped =
+            "void f(int a) { int x = a; while (a) { if (a) x = 1; else x = 2; use(x); x = 7; } }";
+        assert_eq!(reaching_texts(looped, "x"), ["1", "2"]);
     }
 
     #[test]

@@ -80,6 +80,18 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "comma_expression" => within(named_children(node).fold(Deps::NONE, |deps, child| {
                 deps.union(self.deps_where_read_at(child, depth + 1, visiting))
             })),
+            // `min(base, cap)`, casts: what the arguments carry
+            "call_expression"
+                if node
+                    .field("function")
+                    .is_some_and(|f| is_arithmetic_call(self.text(f))) =>
+            {
+                within(node.field("arguments").map_or(whole, |arguments| {
+                    named_children(arguments).fold(Deps::NONE, |deps, argument| {
+                        deps.union(self.deps_where_read_at(argument, depth + 1, visiting))
+                    })
+                }))
+            }
             _ => whole,
         }
     }

@@ -5,28 +5,32 @@
 #include <hip/hip_runtime.h>
 #include "hip_check.h"
 
-// Ordered compaction: the last lane of the first warp stores the tile's total, and every thread
-// adds it to a running base that bounds the loop.
+// Ordered compaction in two passes: the last lane of the first warp stores the tile's total,
+// every thread adds it to a running base that bounds the loop, and the second pass clamps it.
 __global__ void compact(const int* __restrict__ in, int* __restrict__ out, int n, int cap) {
   __shared__ int tile_total;
   const int t = threadIdx.x, lane = t % 32, warp = t / 32;
   const int n_tiles = (n + 255) / 256;
   int base = 0;
-  for (int t0 = 0; t0 < n_tiles && base < cap; ++t0) {
-    const int i = t0 * 256 + t;
-    const int keep = (i < n && in[i] > 0) ? 1 : 0;
-    int inclusive = keep;
-    for (int o = 1; o < 32; o <<= 1) {
-      const int v = __shfl_up_sync(0xffffffffu, inclusive, o);
-      if (lane >= o) inclusive += v;
+  for (int pass = 0; pass < 2; ++pass) {
+    const int pass_cap = pass == 0 ? cap / 2 : cap;
+    for (int t0 = 0; t0 < n_tiles && base < pass_cap; ++t0) {
+      const int i = t0 * 256 + t;
+      const int keep = (i < n && in[i] > pass) ? 1 : 0;
+      int inclusive = keep;
+      for (int o = 1; o < 32; o <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, inclusive, o);
+        if (lane >= o) inclusive += v;
+      }
+      __syncthreads();
+      if (warp == 0) {
+        if (lane == 31) tile_total = inclusive;
+      }
+      __syncthreads();
+      if (keep && base + inclusive - 1 < pass_cap) out[base + inclusive - 1] = i;
+      base += tile_total;
     }
-    __syncthreads();
-    if (warp == 0) {
-      if (lane == 31) tile_total = inclusive;
-    }
-    __syncthreads();
-    if (keep && base + inclusive - 1 < cap) out[base + inclusive - 1] = i;
-    base += tile_total;
+    if (pass == 1) base = min(base, pass_cap);
   }
 }
 

@@ -190,9 +190,9 @@ fn assigned_on_every_path_before<'t>(
     let mut child = at;
     for parent in within.ancestors(at).take(64) {
         if parent.node_kind() == "compound_statement"
-            && !within
+            && within
                 .parent(parent)
-                .is_some_and(|p| p.node_kind() == "switch_statement")
+                .is_none_or(|p| p.node_kind() != "switch_statement")
         {
             let mut sibling = child.prev_named_sibling();
             while let Some(statement) = sibling {

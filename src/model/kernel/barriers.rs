@@ -681,7 +681,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                     pending.push(right);
                 }
                 _ => {
-                    let same_for_the_block = !self.deps_where_read(part).varies_within_block();
+                    let same_for_the_block = !self.deps_where_read(part).varies_within_block()
+                        || self.decided_by_ranges(part).is_some();
                     let covered_exactly =
                         self.tests_against_a_parameter(part) && self.exits_no_thread(part);
                     if !same_for_the_block && !covered_exactly {
@@ -717,7 +718,54 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// as a branch around a barrier (`if (i < n) { ... __syncthreads(); }`) is taken by every
     /// thread.
     pub(super) fn exits_no_thread(&self, condition: Node<'t>) -> bool {
-        self.expression_deps(condition, 0).is_global_index() && self.bounded_by_launches(condition)
+        (self.expression_deps(condition, 0).is_global_index()
+            && self.bounded_by_launches(condition))
+            || self.decided_by_ranges(condition) == Some(false)
+    }
+
+    /// A comparison whose outcome the value ranges fix for every thread: `threadIdx.x >= n`
+    /// where every launch gives blocks of `n` threads (`<<<1, n>>>(..., n)`) holds in none,
+    /// `threadIdx.x < n` in all.
+    pub(super) fn decided_by_ranges(&self, condition: Node<'t>) -> Option<bool> {
+        let condition = strip(syntax::condition_value(condition), self.source);
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (condition.field("left")?, condition.field("right")?);
+        // oriented as `small < big` (strict) or `small <= big`
+        let (small, big, strict) = match operator(condition, self.source) {
+            "<" => (left, right, true),
+            "<=" => (left, right, false),
+            ">" => (right, left, true),
+            ">=" => (right, left, false),
+            _ => return None,
+        };
+        let ranges = crate::model::ranges::Ranges::new(self);
+        let (small_range, big_range) = (ranges.range(small, &[]), ranges.range(big, &[]));
+        let one = crate::model::size::Sym::constant(1);
+        // holds everywhere: the largest `small` is below (or at) the smallest `big`
+        if let (Some(most), Some(least)) = (&small_range.hi, &big_range.lo) {
+            let limit = if strict {
+                least.sub(&one)
+            } else {
+                Some(least.clone())
+            };
+            if limit.is_some_and(|limit| most.at_most(&limit)) {
+                return Some(true);
+            }
+        }
+        // holds nowhere: the largest `big` is below (or, strictly, at) the smallest `small`
+        if let (Some(most), Some(least)) = (&big_range.hi, &small_range.lo) {
+            let limit = if strict {
+                Some(least.clone())
+            } else {
+                least.sub(&one)
+            };
+            if limit.is_some_and(|limit| most.at_most(&limit)) {
+                return Some(false);
+            }
+        }
+        None
     }
 }
 

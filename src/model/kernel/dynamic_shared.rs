@@ -339,7 +339,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         // by the loop's limit, not its last value: such an index is not judged an overrun by
         // its range, though the limit still shows one that stays inside; an index of unknown
         // range still overruns a launch that gives no bytes at all
-        let range = Ranges::new(self).range(index, &self.current_comparisons().0);
+        // in the kernel's own `blockDim`, which each launch's block is put in for below
+        let range = Ranges::new(&super::ranges::OwnSizes::block(self))
+            .range(index, &self.current_comparisons().0);
         let upper = range.hi.clone();
         // each bound that holds may be the one a launch's values make tight (`tid < k` beside
         // a block of 128 threads, where a launch passes `k = 4`)

@@ -65,11 +65,31 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
 
     fn grid_dim(&self, axis: usize) -> Option<Sym> {
         let launches = &self.out.launches;
-        let first = launches.first()?;
         // an exact axis covers the problem: its block count is the problem's, whatever it is
-        let exact = launches.iter().all(|l| l.exact_on(Axes::of(axis)));
+        let exact = !launches.is_empty() && launches.iter().all(|l| l.exact_on(Axes::of(axis)));
+        self.in_parameters_at_every_launch(|launch| launch.grid_in_arguments.get(axis))
+            .or_else(|| exact.then(|| Sym::atom(&format!("blocks.{}", AXIS_NAMES[axis.min(2)]))))
+    }
+
+    fn block_dim(&self, axis: usize) -> Option<Sym> {
+        self.in_parameters_at_every_launch(|launch| launch.block_in_arguments.get(axis))
+    }
+
+    fn block_limit(&self, axis: usize) -> Option<i128> {
+        (axis == 0).then_some(self.launch_bound).flatten()
+    }
+}
+
+impl Analyzer<'_, '_> {
+    /// A launch size every visible launch gives as the same polynomial in the kernel's scalar
+    /// parameters (none reassigned in the kernel), in their names.
+    fn in_parameters_at_every_launch(
+        &self,
+        size: impl Fn(&LaunchSite) -> Option<&Option<crate::model::launch::ArgumentPolynomial>>,
+    ) -> Option<Sym> {
+        let launches = &self.out.launches;
         let in_parameters = |launch: &LaunchSite| -> Option<Sym> {
-            let terms = launch.grid_in_arguments.get(axis)?.as_ref()?;
+            let terms = size(launch)?.as_ref()?;
             let named: Option<Vec<(i128, Vec<String>)>> = terms
                 .iter()
                 .map(|(coefficient, positions)| {
@@ -87,53 +107,75 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
                 .collect();
             Sym::from_integer_terms(&named?)
         };
-        let value = in_parameters(first);
-        if value.is_some() && launches.iter().skip(1).all(|l| in_parameters(l) == value) {
-            return value;
-        }
-        exact.then(|| Sym::atom(&format!("blocks.{}", AXIS_NAMES[axis.min(2)])))
-    }
-
-    fn block_limit(&self, axis: usize) -> Option<i128> {
-        (axis == 0).then_some(self.launch_bound).flatten()
+        let value = in_parameters(launches.first()?);
+        (value.is_some() && launches.iter().skip(1).all(|l| in_parameters(l) == value))
+            .then_some(value)
+            .flatten()
     }
 }
 
-/// The kernel's answers with the grid left as `gridDim`: the range of an index in terms of the
-/// launch's own sizes, to be set against a buffer each launch sizes from them.
-pub(super) struct OwnGrid<'k, 'a, 't>(pub(super) &'k Analyzer<'a, 't>);
+/// The kernel's answers with the launch's sizes left as `gridDim` and `blockDim`: the range of
+/// an index in terms of the launch's own sizes, to be set against a buffer each launch sizes
+/// from them. `grid_from_launches` keeps what the launches say of the grid (for a check that
+/// puts each launch's block in itself).
+pub(super) struct OwnSizes<'k, 'a, 't> {
+    pub(super) analyzer: &'k Analyzer<'a, 't>,
+    pub(super) grid_from_launches: bool,
+}
 
-impl<'t> RangeContext<'t> for OwnGrid<'_, '_, 't> {
+impl<'k, 'a, 't> OwnSizes<'k, 'a, 't> {
+    pub(super) fn grid_and_block(analyzer: &'k Analyzer<'a, 't>) -> Self {
+        OwnSizes {
+            analyzer,
+            grid_from_launches: false,
+        }
+    }
+    pub(super) fn block(analyzer: &'k Analyzer<'a, 't>) -> Self {
+        OwnSizes {
+            analyzer,
+            grid_from_launches: true,
+        }
+    }
+}
+
+impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     fn source(&self) -> &str {
-        self.0.source
+        self.analyzer.source
     }
     fn reaching(&self, use_: Node<'t>) -> Option<Reaching<'t>> {
-        RangeContext::reaching(self.0, use_)
+        RangeContext::reaching(self.analyzer, use_)
     }
     fn is_uniform(&self, node: Node<'t>) -> bool {
-        RangeContext::is_uniform(self.0, node)
+        RangeContext::is_uniform(self.analyzer, node)
     }
     fn varies_within_block(&self, node: Node<'t>) -> bool {
-        RangeContext::varies_within_block(self.0, node)
+        RangeContext::varies_within_block(self.analyzer, node)
     }
     fn facts_at_definition(
         &self,
         value: Node<'t>,
         facts: &[Comparison<'t>],
     ) -> Vec<Comparison<'t>> {
-        RangeContext::facts_at_definition(self.0, value, facts)
+        RangeContext::facts_at_definition(self.analyzer, value, facts)
     }
     fn facts_between(&self, value: Node<'t>, use_: Node<'t>) -> Vec<Comparison<'t>> {
-        RangeContext::facts_between(self.0, value, use_)
+        RangeContext::facts_between(self.analyzer, value, use_)
     }
     fn companion(&self, value: Node<'t>) -> Option<Companion<'t>> {
-        RangeContext::companion(self.0, value)
+        RangeContext::companion(self.analyzer, value)
     }
     fn constant(&self, node: Node<'t>) -> Option<i128> {
-        RangeContext::constant(self.0, node)
+        RangeContext::constant(self.analyzer, node)
+    }
+    fn grid_dim(&self, axis: usize) -> Option<Sym> {
+        if self.grid_from_launches {
+            RangeContext::grid_dim(self.analyzer, axis)
+        } else {
+            None
+        }
     }
     fn block_limit(&self, axis: usize) -> Option<i128> {
-        RangeContext::block_limit(self.0, axis)
+        RangeContext::block_limit(self.analyzer, axis)
     }
 }
 
@@ -174,7 +216,7 @@ impl<'t> Analyzer<'_, 't> {
             }
         };
         let split = self.current_comparisons();
-        let range = Ranges::new(&OwnGrid(self)).range(index, &split.0);
+        let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(index, &split.0);
         // the names the index is written in that the file gives values
         let constants = self.model.and_then(|model| self.file_constants(model));
         let tops: Vec<Sym> = range

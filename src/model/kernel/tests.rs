@@ -1119,3 +1119,23 @@ int launch(const float* in, const float* bias, float* out, int grid, int C, cuda
         ]
     );
 }
+
+#[test]
+fn a_test_against_the_block_size_every_launch_passes_is_decided() {
+    let kernel = |launch: &str| {
+        barriers_divergent(&format!(
+            "__global__ void k(int iters, int n, int* out) {{
+                int q = threadIdx.x;
+                if (q >= n) return;
+                for (int i = 0; i < iters; i++) {{ out[q] += 1; __syncthreads(); }}
+                if (q < n) __syncthreads();
+            }}
+            void run(int* out, int n) {{ {launch} }}"
+        ))
+    };
+    // blocks of `n` threads: no thread has `threadIdx.x >= n`, every one has `threadIdx.x < n`
+    assert_eq!(kernel("k<<<1, n>>>(10, n, out);"), [false, false]);
+    // wider blocks, or no launch in sight: the test splits the block
+    assert_eq!(kernel("k<<<1, n + 32>>>(10, n, out);"), [true, true]);
+    assert_eq!(kernel(""), [true, true]);
+}

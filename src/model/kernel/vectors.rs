@@ -10,7 +10,7 @@
 //! 4) + 3` (a guard on `e * 4 + 3`) and `4 * (n4 - 1) + 3` (a count of vectors) do.
 
 use super::accesses::subscript_element;
-use super::ranges::OwnGrid;
+use super::ranges::OwnSizes;
 use super::*;
 use crate::model::ranges::{RangeContext, Ranges};
 use crate::model::size::{builtin_size, Sym};
@@ -101,7 +101,7 @@ impl<'t> Analyzer<'_, 't> {
         }
         let lanes = view_size / element_size;
         let split = self.current_comparisons();
-        let range = Ranges::new(&OwnGrid(self)).range(index, &split.0);
+        let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(index, &split.0);
         let highest = range.hi?;
         // the last element the last thread covers, in the parameter's elements
         let mut last = highest.times(lanes)?.add(&Sym::constant(lanes - 1))?;
@@ -165,10 +165,10 @@ impl<'t> Analyzer<'_, 't> {
         let stated_in_kernel = facts.iter().any(|fact| {
             let divisor = match fact.stated_divisor(size, self.source) {
                 Some(crate::model::guards::StatedDivisor::Modulus(m)) => {
-                    RangeContext::constant(&OwnGrid(self), m)
+                    RangeContext::constant(&OwnSizes::grid_and_block(self), m)
                 }
                 Some(crate::model::guards::StatedDivisor::Mask(m)) => {
-                    RangeContext::constant(&OwnGrid(self), m).map(|mask| mask + 1)
+                    RangeContext::constant(&OwnSizes::grid_and_block(self), m).map(|mask| mask + 1)
                 }
                 None => None,
             };

@@ -141,6 +141,9 @@ pub struct LaunchSite {
     /// with integer coefficients, when it is one: `dim3 grid(b, s * h)` passing `s` and `h` as
     /// arguments 1 and 3 gives `y = 1·[1, 3]`.
     pub grid_in_arguments: [Option<ArgumentPolynomial>; 3],
+    /// Per block axis, its thread count as such a polynomial: `<<<1, n>>>(..., n)` passing `n`
+    /// as argument 2 gives `x = 1·[2]`.
+    pub block_in_arguments: [Option<ArgumentPolynomial>; 3],
     /// The dynamic shared memory each block is given (`<<<g, b, bytes>>>`, `cudaLaunchKernel`'s
     /// `sharedMem`).
     pub shared_bytes: SharedBytes,
@@ -275,6 +278,7 @@ impl LaunchSite {
             && self.per_thread_elements == other.per_thread_elements
             && self.allocated_in_sight == other.allocated_in_sight
             && self.grid_in_arguments == other.grid_in_arguments
+            && self.block_in_arguments == other.block_in_arguments
             && self.shared_bytes == other.shared_bytes
             && self.sizes == other.sizes
             && self.argument_factors == other.argument_factors

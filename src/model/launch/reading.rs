@@ -195,9 +195,9 @@ pub(super) fn launch_site<'t>(
     let block_name = block
         .map(|b| strip(b, source))
         .filter(|b| b.node_kind() == "identifier");
-    if let Some((assigned, helper_call)) =
-        block_name.and_then(|b| set_by_helper(classifier, b, call))
-    {
+    let block_helper = block_name.and_then(|b| set_by_helper(classifier, b, call));
+    let block_set_by_helper = block_helper.is_some();
+    if let Some((assigned, helper_call)) = block_helper {
         let name = block_name.map(|b| text(b, source)).unwrap_or("");
         for axis in 0..3 {
             if assigned.grid[axis].is_none() {
@@ -244,9 +244,9 @@ pub(super) fn launch_site<'t>(
         .into_iter()
         .map(|a| normalized(a, source))
         .collect();
-    let mut grid_in_arguments = grid_values.map(|value| {
-        // as written, or through the locals it is assigned from (`global_work = blk;
-        // k<<<global_work, 16>>>(..., blk)`)
+    // as written, or through the locals it is assigned from (`global_work = blk;
+    // k<<<global_work, 16>>>(..., blk)`)
+    let polynomial = |value: Option<Node<'t>>| -> Option<ArgumentPolynomial> {
         let mut value = value?;
         for _ in 0..4 {
             if let Some(found) = in_arguments(value, &arguments, classifier) {
@@ -262,7 +262,14 @@ pub(super) fn launch_site<'t>(
             }
         }
         None
-    });
+    };
+    let mut grid_in_arguments = grid_values.map(polynomial);
+    let block_in_arguments: [Option<ArgumentPolynomial>; 3] = if block_set_by_helper {
+        [None, None, None]
+    } else {
+        let values = configuration_values(classifier, block, &block_parts);
+        [0, 1, 2].map(|axis| polynomial(values.get(axis).copied().flatten()))
+    };
     // a constant grid rounded up over a constant problem size is no count of the kernel's own:
     // `(1000 + 255) / 256` is 4 blocks exactly, but 1000 is the size they cover
     for (polynomial, axis) in grid_in_arguments.iter_mut().zip(&grid_axes) {
@@ -314,6 +321,7 @@ pub(super) fn launch_site<'t>(
         per_thread_elements,
         allocated_in_sight,
         grid_in_arguments,
+        block_in_arguments,
         shared_bytes,
         sizes,
         argument_factors,

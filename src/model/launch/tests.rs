@@ -1489,3 +1489,22 @@ fn a_test_of_a_dim3_component_bounds_what_it_was_built_from() {
         vec![(true, 0, "hidden_size".to_string(), None)]
     );
 }
+
+#[test]
+fn a_block_passed_as_an_argument_is_known_in_the_kernels_terms() {
+    let source = "void f(int* out, int num_qps) {
+        dim3 block(num_qps, 2);
+        k<<<1, num_qps>>>(10, num_qps, out);
+        k<<<1, block>>>(10, num_qps, out);
+        k<<<1, num_qps + 32>>>(10, num_qps, out);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[0].block_in_arguments[0], Some(vec![(1, vec![1])]));
+    assert_eq!(found[1].block_in_arguments[0], Some(vec![(1, vec![1])]));
+    assert_eq!(found[1].block_in_arguments[1], Some(vec![(2, vec![])]));
+    assert_eq!(
+        found[2].block_in_arguments[0],
+        Some(vec![(32, vec![]), (1, vec![1])])
+    );
+}

@@ -104,7 +104,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         };
         match argument {
             "threadIdx" if axis < 3 => {
-                let block = Sym::atom(&format!("blockDim.{field}"));
+                let block = self
+                    .context
+                    .block_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("blockDim.{field}")));
                 let hi = match self.context.block_limit(axis) {
                     Some(limit) => Sym::constant(limit - 1),
                     None => block.sub(&Sym::constant(1)).unwrap_or(block),
@@ -127,7 +130,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     .unwrap_or_else(|| Sym::atom(&format!("gridDim.{field}"))),
             ),
             "blockDim" if axis < 3 => {
-                let block = Sym::atom(&format!("blockDim.{field}"));
+                let block = self
+                    .context
+                    .block_dim(axis)
+                    .unwrap_or_else(|| Sym::atom(&format!("blockDim.{field}")));
                 match self.context.block_limit(axis) {
                     Some(limit) => Range::between(Sym::constant(1), Sym::constant(limit)),
                     None => Range::exactly(block),

@@ -106,6 +106,12 @@ pub trait RangeContext<'t> {
         let _ = axis;
         None
     }
+    /// The block's thread count on `axis` when every launch gives it as the same parameters'
+    /// values (`<<<1, n>>>(..., n)`: `n`).
+    fn block_dim(&self, axis: usize) -> Option<Sym> {
+        let _ = axis;
+        None
+    }
     /// The largest block size on `axis` the kernel declares (`__launch_bounds__`).
     fn block_limit(&self, axis: usize) -> Option<i128> {
         let _ = axis;

@@ -383,37 +383,68 @@ impl<'a, 't> Analyzer<'a, 't> {
             let overruns = if highest.is_empty() {
                 bytes.as_constant() == Some(0)
             } else {
-                // an overrun under one bound that holds, unless another keeps the index inside
-                // what the launch gives (a bound that names a size the launch leaves open
-                // decides nothing)
-                let mut overrun = false;
+                // the index goes no higher than the least of the bounds that hold: each bound
+                // the launch fixes (a constant, the block, an argument it passes a known value)
+                // must reach past what the launch gives (`tx + 32` under `tx < 32` stays below
+                // 64, whatever `blockDim.x + 31` says); a bound that still names a size the
+                // launch leaves open grows with the input and caps nothing
                 let needs = |reached: &Option<Sym>| -> (Option<Sym>, Option<Sym>) {
                     let count = reached.as_ref().and_then(|r| r.add(&Sym::constant(1)));
                     let needed = count.as_ref().and_then(|r| r.times(element_size));
                     (count, needed)
                 };
+                let past = |needed: &Option<Sym>| {
+                    needed
+                        .as_ref()
+                        .is_some_and(|needed| bytes.compare(needed) == Order::ProvablySmaller)
+                };
+                let names_a_parameter = |value: &Sym| {
+                    value
+                        .atoms()
+                        .any(|atom| self.function.parameters.iter().any(|p| p.name == *atom))
+                };
+                let mut overrun = false;
                 for highest in &highest {
-                    let reached = within_launch(highest, launch, &self.function.parameters);
-                    if needs(&reached)
-                        .1
+                    let with_arguments = within_launch(highest, launch, &self.function.parameters);
+                    let (argument_count, with_arguments_needed) = needs(&with_arguments);
+                    if with_arguments_needed
+                        .as_ref()
                         .is_some_and(|needed| needed.at_most(bytes))
                     {
                         overrun = false;
                         break;
                     }
                     // a bound the ranges widened (`qk_col` for `qk_col / nhead`) is loose once
-                    // the arguments' values are put in: an overrun is shown without them
+                    // the arguments' values are put in: an overrun is shown without them, or
+                    // with them only where the bound is fixed by the launch
                     let reached = within_block(highest, launch);
                     let (count, needed) = needs(&reached);
-                    if !overrun
-                        && needed
-                            .is_some_and(|needed| bytes.compare(&needed) == Order::ProvablySmaller)
-                    {
-                        overrun = true;
-                        elements = reached
-                            .as_ref()
-                            .zip(count.as_ref())
-                            .map(|(r, c)| (r.display(), c.display()));
+                    let fixed = with_arguments
+                        .as_ref()
+                        .is_some_and(|v| !names_a_parameter(v));
+                    let shown = if past(&needed) {
+                        Some((reached, count))
+                    } else if fixed && past(&with_arguments_needed) {
+                        Some((with_arguments, argument_count))
+                    } else {
+                        None
+                    };
+                    match shown {
+                        Some((reached, count)) => {
+                            if !overrun {
+                                elements = reached
+                                    .as_ref()
+                                    .zip(count.as_ref())
+                                    .map(|(r, c)| (r.display(), c.display()));
+                            }
+                            overrun = true;
+                        }
+                        // a fixed bound inside what is given, or one not known to be past it
+                        None if fixed => {
+                            overrun = false;
+                            break;
+                        }
+                        None => {}
                     }
                 }
                 overrun

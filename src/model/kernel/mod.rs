@@ -535,13 +535,16 @@ fn subscript_index(node: Node) -> Option<Node> {
     } else {
         indices
     };
-    // `len[g++]` reads `len` at `g` as it was before the step
+    // `len[g++]` reads `len` at `g` as it was before the step, and `a[--mid]` one below it:
+    // no higher than `g` and `mid` were, which is what bounds an index from above
     let postfix = index.node_kind() == "update_expression"
         && index
             .child(0)
             .zip(index.field("argument"))
             .is_some_and(|(first, argument)| first.id() == argument.id());
-    if postfix {
+    let decrement = index.node_kind() == "update_expression"
+        && index.child(0).is_some_and(|first| first.kind() == "--");
+    if postfix || decrement {
         return index.field("argument");
     }
     Some(index)

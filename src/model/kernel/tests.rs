@@ -1139,3 +1139,24 @@ fn a_test_against_the_block_size_every_launch_passes_is_decided() {
     assert_eq!(kernel("k<<<1, n + 32>>>(10, n, out);"), [true, true]);
     assert_eq!(kernel(""), [true, true]);
 }
+
+#[test]
+fn a_subscript_stepped_down_before_it_reads_is_no_higher_than_before() {
+    // a binary search walking down from a bounded midpoint: `a[--mid]` reads below where `mid`
+    // was, and `mid` never rises above its start
+    let source = "__global__ void search(const unsigned* a, int part, int size, unsigned key, unsigned* out) {
+    int id = threadIdx.x + blockIdx.x * blockDim.x;
+    int first = id * part;
+    int last = min(first + part, size);
+    if (first >= last) return;
+    int mid = (first + last) / 2;
+    unsigned v = a[mid];
+    while (v > key && mid > first) v = a[--mid];
+    out[0] = v;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(7, "bounded"), (8, "bounded"), (9, "not a thread index")]
+    );
+}

@@ -1,9 +1,17 @@
 // Bad: a warp-cooperative search. Whole warps leave when the warp's first thread is past the
-// queries, so the last warp keeps its threads past the end; `lane_id()` is defined in a header
-// out of sight, and nothing known of it bounds `tid - lane_id()` to a warp start. The result is
+// queries, so the last warp keeps its threads past the end; `lane_id()` reads the lane in
+// assembly, and nothing known of it bounds `tid - lane_id()` to a warp start. The result is
 // stored with no test of its own, one element past `num_queries` and up to 31 of them.
-__device__ unsigned lane_id();
-__device__ unsigned search_unit(bool active, unsigned query);
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+__device__ unsigned search_unit(bool active, unsigned query) {
+  const unsigned ballot = __ballot_sync(0xffffffffu, active);
+  return active ? query + __popc(ballot) : 0u;
+}
 
 __global__ void search(const unsigned* __restrict__ queries, unsigned* __restrict__ results,
                        unsigned num_queries) {

@@ -453,8 +453,30 @@ impl<'a, 't> Analyzer<'a, 't> {
                 ) {
                     continue;
                 }
-                let guarded = self.sum_terms(oriented.left);
-                if guarded.is_empty() || guarded.len() >= terms.len() {
+                let mut guarded = self.sum_terms(oriented.left);
+                // a local defined once as a sum is tested as that sum (`addr = start + index +
+                // tid * 2` under `addr < end`, read as `start + tid * 2 + index`)
+                let left = strip(oriented.left, self.source);
+                if left.node_kind() == "identifier" && !self.updated.contains(self.text(left)) {
+                    if let Some([value]) = self.definitions.get(self.text(left)).map(Vec::as_slice)
+                    {
+                        // whose parts keep their values from there to the access (no local
+                        // of it is assigned or stepped on the way, so the sum read is the sum
+                        // tested)
+                        let mut steady = true;
+                        syntax::walk_iterative(*value, |n| {
+                            if n.node_kind() == "identifier" {
+                                steady &= self.unchanged_between(self.text(n), *value, node);
+                            }
+                            steady
+                        });
+                        let defined = self.sum_terms(*value);
+                        if steady && defined.len() > 1 {
+                            guarded = defined;
+                        }
+                    }
+                }
+                if guarded.is_empty() || guarded.len() > terms.len() {
                     continue;
                 }
                 matched.fill(false);
@@ -490,6 +512,60 @@ impl<'a, 't> Analyzer<'a, 't> {
         None
     }
 
+    /// A product of names, fields and numbers written with its factors in a fixed order
+    /// (`tid * depth` and `depth * tid` read alike); None for anything else.
+    fn product_in_order(&self, node: Node<'t>) -> Option<String> {
+        if node.node_kind() != "binary_expression" || operator(node, self.source) != "*" {
+            return None;
+        }
+        let mut factors = Vec::new();
+        let mut stack = vec![node];
+        while let Some(current) = stack.pop() {
+            let current = strip(current, self.source);
+            match current.node_kind() {
+                "binary_expression" if operator(current, self.source) == "*" => {
+                    stack.push(current.field("left")?);
+                    stack.push(current.field("right")?);
+                }
+                "identifier" | "field_expression" | "number_literal" if factors.len() < 8 => {
+                    factors.push(normalized_text(current, self.source).into_owned())
+                }
+                _ => return None,
+            }
+        }
+        factors.sort_unstable();
+        Some(factors.join(" * "))
+    }
+
+    /// Whether no value of the local `name` is assigned on a way from `from` to `to`: none
+    /// written between them, nor in a loop around `to` that `from` is outside of (its next trip
+    /// comes back to `to` after it).
+    fn unchanged_between(&self, name: &str, from: Node<'t>, to: Node<'t>) -> bool {
+        let values = self
+            .definitions
+            .get(name)
+            .into_iter()
+            .chain(self.steps.get(name))
+            .flatten();
+        let loops: Vec<Node<'t>> = std::iter::successors(to.up(), |n| n.up())
+            .take_while(|n| !syntax::encloses(*n, from))
+            .filter(|n| {
+                matches!(
+                    n.node_kind(),
+                    "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+                )
+            })
+            .collect();
+        let mut unchanged = true;
+        for value in values {
+            let between =
+                value.start_byte() >= from.end_byte() && value.end_byte() <= to.start_byte();
+            let in_loop = loops.iter().any(|l| syntax::encloses(*l, *value));
+            unchanged &= !between && !in_loop;
+        }
+        unchanged
+    }
+
     /// Whether the local `term` starts as the expression written `start` and otherwise only
     /// takes steps by a uniform amount (`+= s`, `++`) where it is read: its value is `start`
     /// plus a per-block amount.
@@ -504,7 +580,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         for value in values {
             if !crate::model::reaching::updates_itself(value, self.source) {
                 starts += 1;
-                if normalized_text(value, self.source) != start {
+                let value = strip(value, self.source);
+                let written = self.product_in_order(value).map_or_else(
+                    || normalized_text(value, self.source),
+                    std::borrow::Cow::Owned,
+                );
+                if written != start {
                     return false;
                 }
                 continue;
@@ -571,7 +652,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     continue;
                 }
             }
-            let text = normalized_text(current, self.source);
+            let text = self.product_in_order(current).map_or_else(
+                || normalized_text(current, self.source),
+                std::borrow::Cow::Owned,
+            );
             if text != "0" {
                 terms.push((text, current));
             }

@@ -1160,3 +1160,32 @@ fn a_subscript_stepped_down_before_it_reads_is_no_higher_than_before() {
         [(7, "bounded"), (8, "bounded"), (9, "not a thread index")]
     );
 }
+
+#[test]
+fn a_guard_on_a_local_bounds_its_sum_written_in_another_order() {
+    let kernel = |between: &str| {
+        statuses(&format!(
+            "__global__ void place(const int* keys, int* out, int part, int size) {{
+    int start = blockIdx.x * part;
+    int end = min(start + part, size);
+    int tid = threadIdx.x;
+    int slot = keys[tid] & 7;
+    int addr = start + slot + tid * 2;
+    {between}
+    if (addr < end) out[start + tid * 2 + slot] = 1;
+}}
+"
+        ))
+    };
+    assert_eq!(kernel(""), [(5, "not a thread index"), (8, "bounded")]);
+    // the factors of a product in another order too
+    assert_eq!(
+        kernel("out[2 * tid + slot + start] = 3;"),
+        [(5, "not a thread index"), (7, "unguarded"), (8, "bounded")]
+    );
+    // the same sum in other words is bounded too; another sum is not
+    assert_eq!(
+        kernel("int other = start + tid * 3 + slot; out[other] = 2;"),
+        [(5, "not a thread index"), (7, "unguarded"), (8, "bounded")]
+    );
+}

@@ -31,18 +31,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                         whole
                     };
                 }
-                if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-                    || self.stride_variables.contains(name)
-                {
-                    return whole;
-                }
-                let Some((key, values)) = crate::model::ranges::RangeContext::reaching(self, node)
-                else {
+                let Some((key, values)) = self.followed_values(node) else {
                     return whole;
                 };
-                if values.is_empty() {
-                    return whole;
-                }
                 // around a loop: the values already being followed are counted where they are
                 if visiting.contains(&key) {
                     return Deps::NONE;

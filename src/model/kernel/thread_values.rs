@@ -709,17 +709,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         let within = |deps: Deps| deps.intersection(whole);
         within(match node.node_kind() {
             "identifier" => {
-                let name = self.text(node);
-                if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-                    || self.stride_variables.contains(name)
-                {
-                    return whole;
-                }
-                let Some((key, values)) = crate::model::ranges::RangeContext::reaching(self, node)
-                else {
+                let Some((key, values)) = self.followed_values(node) else {
                     return whole;
                 };
-                if values.is_empty() || visiting.contains(&key) {
+                if visiting.contains(&key) {
                     return whole;
                 }
                 if let Some(known) = self.reaching_deps_cache.borrow().get(&key) {
@@ -759,6 +752,20 @@ impl<'a, 't> Analyzer<'a, 't> {
             }),
             _ => whole,
         })
+    }
+
+    /// The values of the local read at `read` that may reach it, with the key of that set; None
+    /// where the read is not followed to them: a loop's own counter (its identity is the loop's),
+    /// a grid-stride variable, a name the kernel does not define.
+    pub(super) fn followed_values(&self, read: Node<'t>) -> Option<Reaching<'t>> {
+        let name = self.text(read);
+        if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
+            || self.stride_variables.contains(name)
+        {
+            return None;
+        }
+        let (key, values) = crate::model::ranges::RangeContext::reaching(self, read)?;
+        (!values.is_empty()).then_some((key, values))
     }
 
     /// The thread identity an update in place (`x += e`, `x++`) leaves in `x`: what `x` held

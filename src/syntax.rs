@@ -380,6 +380,24 @@ pub fn condition_value(condition: Node) -> Node {
 }
 
 /// Whether `inner`'s text lies within `outer`'s.
+/// Whether `node` is a loop statement (`for`, `while`, `do`, range `for`).
+pub fn is_loop(node: Node) -> bool {
+    matches!(
+        node.node_kind(),
+        "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+    )
+}
+
+/// What an assignment (`x = e`, `x += e`) or a step (`x++`, `--x`) writes; None for any other
+/// node.
+pub fn assigned_target(node: Node) -> Option<Node> {
+    match node.node_kind() {
+        "assignment_expression" => node.field("left"),
+        "update_expression" => node.field("argument"),
+        _ => None,
+    }
+}
+
 pub fn encloses(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }

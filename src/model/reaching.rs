@@ -105,12 +105,9 @@ fn assigns_another_local<'t>(
     within: Within<'t>,
     source: &str,
 ) -> bool {
-    let target = match statement.node_kind() {
-        "assignment_expression" => statement.field("left"),
-        "update_expression" => statement.field("argument"),
-        _ => None,
-    };
-    let Some(target) = target.filter(|t| t.node_kind() == "identifier") else {
+    let Some(target) =
+        crate::syntax::assigned_target(statement).filter(|t| t.node_kind() == "identifier")
+    else {
         return false;
     };
     let name = crate::syntax::text(target, source);
@@ -407,12 +404,7 @@ fn dominates<'t>(value: Node<'t>, at: Node<'t>, within: Within<'t>) -> bool {
 }
 
 fn enclosing_loops<'t>(at: Node<'t>, within: Within<'t>) -> impl Iterator<Item = Node<'t>> {
-    within.ancestors(at).filter(|n| {
-        matches!(
-            n.node_kind(),
-            "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-        )
-    })
+    within.ancestors(at).filter(|n| crate::syntax::is_loop(*n))
 }
 
 fn loop_body(lp: Node) -> Option<Node> {

@@ -361,12 +361,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn writes_to(&self, body: Node<'t>, variable: &str) -> bool {
         let mut writes = false;
         syntax::walk_iterative(body, |node| {
-            let target = match node.node_kind() {
-                "assignment_expression" => node.field("left"),
-                "update_expression" => node.field("argument"),
-                _ => None,
-            };
-            writes |= target.is_some_and(|t| syntax::same_text(t, self.source, variable))
+            writes |= syntax::assigned_target(node)
+                .is_some_and(|t| syntax::same_text(t, self.source, variable))
                 && !leaves_the_loop_after(node, body);
             !writes
         });

@@ -549,12 +549,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .flatten();
         let loops: Vec<Node<'t>> = std::iter::successors(to.up(), |n| n.up())
             .take_while(|n| !syntax::encloses(*n, from))
-            .filter(|n| {
-                matches!(
-                    n.node_kind(),
-                    "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-                )
-            })
+            .filter(|n| syntax::is_loop(*n))
             .collect();
         let mut unchanged = true;
         for value in values {

@@ -131,7 +131,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     sibling = statement.prev_named_sibling();
                 }
             }
-            if barrier.is_none() && is_loop(parent) {
+            if barrier.is_none() && syntax::is_loop(parent) {
                 loops_crossed.push(parent);
             }
             child = parent;
@@ -162,7 +162,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             // the end of a loop's body goes back to its start: on to the barrier the read
             // came after, or past the read itself
-            if is_loop(parent) && syntax::encloses(parent, barrier) {
+            if syntax::is_loop(parent) && syntax::encloses(parent, barrier) {
                 return self.no_store_before_a_barrier(parent, name);
             }
             child = parent;
@@ -201,23 +201,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut stores = false;
         syntax::walk_iterative(within, |node| {
             let target = match node.node_kind() {
-                "assignment_expression" => node.field("left"),
-                "update_expression" => node.field("argument"),
                 "pointer_expression" if operator(node, self.source) == "&" => {
                     node.field("argument")
                 }
-                _ => None,
+                _ => syntax::assigned_target(node),
             };
             stores |= target.is_some_and(|t| syntax::same_text(t, self.source, name));
             !stores
         });
         stores
     }
-}
-
-fn is_loop(node: Node) -> bool {
-    matches!(
-        node.node_kind(),
-        "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-    )
 }

@@ -877,12 +877,7 @@ fn is_test(operator: &str) -> bool {
 pub(super) fn in_loop(node: Node) -> bool {
     std::iter::successors(node.up(), |n| n.up())
         .take_while(|n| n.node_kind() != "function_definition")
-        .any(|n| {
-            matches!(
-                n.node_kind(),
-                "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
-            )
-        })
+        .any(|n| syntax::is_loop(n))
 }
 
 /// The element a local pointer declared as `T* p = value` points to: `T`, or for `auto` the

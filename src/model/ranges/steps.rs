@@ -219,12 +219,8 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         let body = looped.field("body")?;
         let mut assigned = false;
         crate::syntax::walk_iterative(body, |n| {
-            let target = match n.node_kind() {
-                "assignment_expression" => n.field("left"),
-                "update_expression" => n.field("argument"),
-                _ => None,
-            };
-            assigned |= target.is_some_and(|t| text(strip(t, source), source) == counter);
+            assigned |= crate::syntax::assigned_target(n)
+                .is_some_and(|t| text(strip(t, source), source) == counter);
             !assigned
         });
         if assigned {

@@ -690,6 +690,7 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
     let mut neutralised = Vec::new();
     neutralise_macros(text, &mut bytes, &qualifier_macros, &mut neutralised);
     repair(&mut bytes, &defines, &mut neutralised);
+    join_spaced_launch_chevrons(&mut bytes);
     // Only ASCII bytes were replaced by ASCII spaces or `;`, and only outside multi-byte sequences,
     // so the view is valid UTF-8; fall back to the original text if that ever fails.
     let text = String::from_utf8(bytes).unwrap_or_else(|_| text.to_string());
@@ -1815,6 +1816,49 @@ fn is_macro_case(word: &[u8]) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
 }
 
+/// `k << < grid, block >> > (args)`: nvcc takes a launch's chevrons with blanks between them,
+/// the grammar only whole. Each `<< <` is written `<<< ` and the next `>> >` before the end of
+/// the statement `>>> `, keeping every byte offset. A shift cannot be followed by `<`, so nothing
+/// else changes (a template's `>> >` is rewritten only after a launch's opening).
+fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
+    // the run of blanks after `from`, when a lone `sign` (not doubled, not `<=`) ends it
+    let spaced = |bytes: &[u8], from: usize, sign: u8| -> Option<usize> {
+        let mut at = from;
+        while at < bytes.len() && matches!(bytes[at], b' ' | b'\t') {
+            at += 1;
+        }
+        let after = bytes.get(at + 1).copied();
+        (at > from && bytes.get(at) == Some(&sign) && after != Some(sign) && after != Some(b'='))
+            .then_some(at)
+    };
+    let close = |bytes: &mut [u8], third: usize, from: usize| {
+        bytes[from] = bytes[third];
+        for byte in &mut bytes[from + 1..=third] {
+            *byte = b' ';
+        }
+    };
+    let mut at = 0;
+    while at + 2 < bytes.len() {
+        let opens = bytes[at] == b'<' && bytes[at + 1] == b'<' && (at == 0 || bytes[at - 1] != b'<');
+        let Some(third) = opens.then(|| spaced(bytes, at + 2, b'<')).flatten() else {
+            at += 1;
+            continue;
+        };
+        close(bytes, third, at + 2);
+        let mut end = third + 1;
+        while end + 2 < bytes.len() && !matches!(bytes[end], b';' | b'{' | b'}') {
+            if bytes[end] == b'>' && bytes[end + 1] == b'>' {
+                if let Some(last) = spaced(bytes, end + 2, b'>') {
+                    close(bytes, last, end + 2);
+                }
+                break;
+            }
+            end += 1;
+        }
+        at = end;
+    }
+}
+
 /// Edits on the view that let the grammar parse common macro idioms; each keeps every byte offset.
 fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut Vec<Neutralised>) {
     let tokens = tokenize(bytes);
@@ -1971,7 +2015,8 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
 }
 
 /// `i < n && m < i && score > -1.0f`: the grammar reads `m<i && score>` as a template's
-/// arguments followed by `- 1.0f`, and the test `i < n` is lost inside them. A `<` after a name
+/// arguments followed by `- 1.0f`, and the test `i < n` is lost inside them (`y < rows && c >= 0`
+/// likewise, followed by `= 0`). A `<` after a name
 /// that a `&&` or `||` and then a `>` follow, in one expression, becomes `>` in the view: both
 /// compare with one precedence, so the tree has the comparisons' shape, and every reader takes
 /// the operator from the file's text, where it is still `<`. A template's arguments seldom hold
@@ -1985,6 +2030,15 @@ fn unmistake_comparisons_for_templates(
     let lone = |bytes: &[u8], t: &Token, c: u8| {
         bytes[t.start] == c
             && !matches!(bytes.get(t.end), Some(b'<' | b'>' | b'='))
+            && !t
+                .start
+                .checked_sub(1)
+                .is_some_and(|b| matches!(bytes[b], b'<' | b'>' | b'-' | b'='))
+    };
+    let at_least = |bytes: &[u8], t: &Token| {
+        bytes[t.start] == b'>'
+            && bytes.get(t.end) == Some(&b'=')
+            && bytes.get(t.end + 1) != Some(&b'=')
             && !t
                 .start
                 .checked_sub(1)
@@ -2019,7 +2073,8 @@ fn unmistake_comparisons_for_templates(
                         j += 2;
                         continue;
                     }
-                    b">" if lone(bytes, next, b'>') => {
+                    // `c >= 0` closes the arguments as well: the grammar reads `= 0` after them
+                    b">" if lone(bytes, next, b'>') || at_least(bytes, next) => {
                         if logical {
                             swaps.push(token.start);
                         }
@@ -2349,6 +2404,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_launch_written_with_blanks_in_its_chevrons_is_joined_in_the_view() {
+        let joined = [
+            (
+                "k << < grid, block >> > (a, n);",
+                "k <<<  grid, block >>>  (a, n);",
+            ),
+            ("k<< <g, b, 0, s>> >(a);", "k<<< g, b, 0, s>>> (a);"),
+        ];
+        for (text, expected) in joined {
+            assert_eq!(preprocess(text, &[]).text, expected);
+        }
+        let untouched = [
+            "int z = a << b; std::vector<std::vector<int>> > v;",
+            "k<<<g, b>>>(a); std::map<int, std::vector<std::vector<int>> > m;",
+            "x <<= y; if (a << 1 <= b) f();",
+        ];
+        for text in untouched {
+            assert_eq!(preprocess(text, &[]).text, text);
+        }
+    }
+
+    #[test]
     fn comparisons_that_read_as_template_arguments_are_made_comparisons_in_the_view() {
         let swapped = [
             (
@@ -2356,6 +2433,10 @@ mod tests {
                 "if (i > n && m > i && s[m] > -1.0f) k[i] = 0;",
             ),
             ("bool ok = x < w || y > (h);", "bool ok = x > w || y > (h);"),
+            (
+                "v = (y < rows && c >= 0 && c < cols) ? in[c] : 0;",
+                "v = (y > rows && c >= 0 && c < cols) ? in[c] : 0;",
+            ),
         ];
         for (text, expected) in swapped {
             assert_eq!(preprocess(text, &[]).text, expected);

@@ -398,6 +398,19 @@ pub fn assigned_target(node: Node) -> Option<Node> {
     }
 }
 
+/// The value an `x = e` stores: `e`, or in a chain `x = y = e`, the `e` at its end.
+pub fn stored_value<'t>(assignment: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let mut value = assignment.field("right")?;
+    for _ in 0..MAX_DEPTH {
+        let inner = strip(value, source);
+        if inner.node_kind() != "assignment_expression" || operator(inner, source) != "=" {
+            break;
+        }
+        value = inner.field("right")?;
+    }
+    Some(value)
+}
+
 pub fn encloses(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }

@@ -8,7 +8,18 @@ use super::*;
 /// launch nothing, and a look at the text spares the walk.
 pub fn may_launch(function: &crate::model::Function, source: &str) -> bool {
     let body = source.get(function.body.byte_range()).unwrap_or("");
-    body.contains("<<<") || body.contains("cudaLaunch") || body.contains("hipLaunchKernel")
+    body.contains("<<<")
+        || body.contains("cudaLaunch")
+        || body.contains("hipLaunchKernel")
+        || has_spaced_chevrons(body)
+}
+
+/// `<< <`: a launch's opening written with blanks, which the parsed view joins.
+fn has_spaced_chevrons(body: &str) -> bool {
+    body.match_indices("<<").any(|(at, _)| {
+        let rest = body[at + 2..].trim_start_matches([' ', '\t']);
+        rest.len() < body.len() - at - 2 && rest.starts_with('<')
+    })
 }
 
 /// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchKernelEx`,

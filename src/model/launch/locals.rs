@@ -143,14 +143,16 @@ impl<'t> Locals<'t> {
                     match left.node_kind() {
                         "identifier" => {
                             let values = locals.values.entry(text(left, source)).or_default();
-                            values.push(if compound { left } else { right });
+                            let stored = syntax::stored_value(node, source).unwrap_or(right);
+                            values.push(if compound { left } else { stored });
                         }
                         "field_expression" => {
                             let object = left.field("argument").map(|a| text(a, source));
                             let field = left.field("field").map(|f| text(f, source));
                             if let (Some(object), Some(field)) = (object, field) {
                                 let values = locals.components.entry((object, field)).or_default();
-                                values.push(if compound { left } else { right });
+                                let stored = syntax::stored_value(node, source).unwrap_or(right);
+                            values.push(if compound { left } else { stored });
                             }
                         }
                         // `sizes[0] = ...`: the table's entries are values assigned here

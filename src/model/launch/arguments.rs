@@ -214,6 +214,7 @@ pub(super) fn per_thread_unit<'t>(
             },
             helpers: classifier.helpers,
             constants_divide: classifier.constants_divide,
+            passed: None,
         };
         let scope = LaunchScope(&scope_classifier);
         let evaluator = Evaluator {

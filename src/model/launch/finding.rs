@@ -71,7 +71,13 @@ pub fn launches_in<'t>(
     // the locals a launch sees: the function's, and those of the lambda it sits in
     let mut by_lambda: Vec<(Option<Node<'t>>, Locals<'t>)> = Vec::new();
     let mut sites = Vec::new();
-    let mut passed_factors: Option<Vec<i128>> = None;
+    let passed = PassedFactors {
+        function,
+        source,
+        helpers,
+        file,
+        factors: std::cell::OnceCell::new(),
+    };
     for (call, chevron) in calls {
         let lambda = enclosing_lambda(call, function.body);
         let at = match by_lambda
@@ -94,6 +100,7 @@ pub fn launches_in<'t>(
             locals,
             helpers,
             constants_divide: true,
+            passed: Some(&passed),
         };
         if let Some(mut site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
             // a parameter of the launching function passed on as it came: what its callers pass
@@ -105,18 +112,49 @@ pub fn launches_in<'t>(
                 if locals.values.contains_key(argument.as_str()) {
                     continue;
                 }
-                let passed = passed_factors
-                    .get_or_insert_with(|| parameter_factors(function, source, helpers, file));
                 if let (Some(factor), Some(slot)) =
-                    (passed.get(position), site.argument_factors.get_mut(at))
+                    (passed.at(position), site.argument_factors.get_mut(at))
                 {
-                    *slot = (*slot).max(*factor);
+                    *slot = (*slot).max(factor);
                 }
             }
             sites.extend(through_pointer(site, locals, source));
         }
     }
     sites
+}
+
+/// What the calls of a launching function in its file pass for each of its parameters, read
+/// when first asked: `scale_gpu(out, in, 2048, 2048)` makes the launch's `(cols + 15) / 16`
+/// whole blocks.
+pub(super) struct PassedFactors<'a, 't> {
+    function: &'a crate::model::Function<'t>,
+    source: &'t str,
+    helpers: &'a dyn GridHelpers,
+    file: &'a FileScope<'t>,
+    factors: std::cell::OnceCell<Vec<i128>>,
+}
+
+impl PassedFactors<'_, '_> {
+    /// The largest constant known to divide what every call passes at `position`.
+    fn at(&self, position: usize) -> Option<i128> {
+        self.factors
+            .get_or_init(|| {
+                parameter_factors(self.function, self.source, self.helpers, self.file)
+            })
+            .get(position)
+            .copied()
+    }
+
+    /// The same for the parameter `name`: 1 when the function has none of that name.
+    pub(super) fn of(&self, name: &str) -> i128 {
+        self.function
+            .parameters
+            .iter()
+            .position(|p| p.name == name)
+            .and_then(|position| self.at(position))
+            .unwrap_or(1)
+    }
 }
 
 /// The most calls of a launching function read for what they pass.
@@ -151,6 +189,7 @@ fn parameter_factors<'t>(
             locals: &locals,
             helpers,
             constants_divide: true,
+            passed: None,
         };
         let passed: Vec<i128> = syntax::call_arguments(call)
             .into_iter()

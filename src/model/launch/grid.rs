@@ -28,6 +28,8 @@ pub(super) struct Classifier<'a, 't> {
     /// threads are); off, a rounding division is rounded up by its shape (what the code is
     /// written for, whatever the constants are today).
     pub(super) constants_divide: bool,
+    /// What the calls of the launching function pass for its parameters, when they are read.
+    pub(super) passed: Option<&'a super::finding::PassedFactors<'a, 't>>,
 }
 
 impl<'t> Classifier<'_, 't> {

@@ -184,6 +184,7 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
         locals: &locals,
         helpers: &NoHelpers,
         constants_divide: true,
+        passed: None,
     };
     match classifier.axis(*value, 0) {
         GridAxis::RoundedUp(total) => function
@@ -414,6 +415,7 @@ pub fn returned_grid_of(
         locals: &locals,
         helpers,
         constants_divide: true,
+        passed: None,
     };
     let mut joined = [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact];
     for value in returns {
@@ -485,6 +487,7 @@ pub fn assigned_dim3_of(
         locals: &locals,
         helpers,
         constants_divide: true,
+        passed: None,
     };
     let mut assigned = AssignedDim3 {
         grid: [None, None, None],

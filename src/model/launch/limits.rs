@@ -74,6 +74,7 @@ pub fn unbounded_dimensions<'t>(
         locals: &locals,
         helpers,
         constants_divide: true,
+        passed: None,
     };
     let facts = facts_at(call, body, source);
     let mut found = Vec::new();

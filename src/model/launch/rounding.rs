@@ -211,10 +211,15 @@ impl<'t> Classifier<'_, 't> {
             }
             "identifier" => {
                 let name = self.text(node);
-                lcm(
+                let mut factor = lcm(
                     self.defined_factor(node, name, depth),
                     self.checked_factor(node, name),
-                )
+                );
+                // a parameter the function keeps as it came: what every call passes
+                if let (Some(passed), false) = (self.passed, self.locals.values.contains_key(name)) {
+                    factor = lcm(factor, passed.of(name));
+                }
+                factor
             }
             "call_expression" => {
                 let name = node

@@ -355,6 +355,7 @@ impl<'t> FileConstants<'t> {
             locals: &self.locals,
             helpers,
             constants_divide: true,
+            passed: None,
         };
         let scope = LaunchScope(&classifier);
         match scope.definition(name) {

@@ -1508,3 +1508,22 @@ fn a_block_passed_as_an_argument_is_known_in_the_kernels_terms() {
         Some(vec![(32, vec![]), (1, vec![1])])
     );
 }
+
+#[test]
+fn a_grid_rounded_up_from_what_every_call_passes_as_whole_blocks_is_exact() {
+    let launcher = "__global__ void k(float* p, int n);\n\
+         void run(float* p, int n) { k<<<(n + 255) / 256, 256>>>(p, n); }\n";
+    let whole = format!(
+        "{launcher}void a(float* p) {{ run(p, 4096); }}\nvoid b(float* p) {{ int n = 512; run(p, n); }}"
+    );
+    assert_eq!(grid_of(&whole)[0], GridAxis::Exact);
+    // one call passes a count the block does not divide, or no call is in sight
+    let part = format!("{launcher}void a(float* p) {{ run(p, 4096); }}\nvoid b(float* p) {{ run(p, 1000); }}");
+    assert_eq!(grid_of(&part)[0], rounded("n"));
+    assert_eq!(grid_of(launcher)[0], rounded("n"));
+    // a launcher that changes the count before the launch keeps its own reading
+    let changed = "__global__ void k(float* p, int n);\n\
+         void run(float* p, int n) { n = n + 1; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
+         void a(float* p) { run(p, 4096); }";
+    assert_eq!(grid_of(changed)[0], rounded("n"));
+}

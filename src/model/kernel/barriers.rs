@@ -138,7 +138,35 @@ impl<'a, 't> Analyzer<'a, 't> {
             && !self.expression_deps(limit, 0).varies_within_block()
             && ((self.starts_below(start, step)
                 && self.multiple_of(limit, step, 0) != Multiple::No)
-                || self.launches_give_whole_trips(start, step, limit))
+                || self.launches_give_whole_trips(start, step, limit)
+                || self.launches_give_whole_units(start, step, limit))
+    }
+
+    /// `for (p = threadIdx.x + blockIdx.x * T; p < n; p += gridDim.x * T)` with blocks of `T`
+    /// threads and an `n` every launch makes a multiple of `T`: the loop variable is a thread's
+    /// place below a unit (`T`) plus whole units the block shares, the step and the limit are
+    /// whole units, so `p < n` holds for the whole block or for none of it on each trip. The
+    /// unit is what divides the block-wide terms, the step and the limit at every launch, and it
+    /// has to exceed the largest place in the block. No launch visible: nothing is known.
+    fn launches_give_whole_units(&self, start: Node<'t>, step: Node<'t>, limit: Node<'t>) -> bool {
+        let terms = self.sum_terms(start);
+        let (places, shared): (Vec<Node<'t>>, Vec<Node<'t>>) = terms
+            .iter()
+            .map(|(_, term)| *term)
+            .partition(|term| self.expression_deps(*term, 0).varies_within_block());
+        let [place] = places.as_slice() else {
+            return false;
+        };
+        let launches = &self.out.launches;
+        !launches.is_empty()
+            && launches.iter().all(|launch| {
+                let unit = shared
+                    .iter()
+                    .chain([&step, &limit])
+                    .fold(0, |unit, term| gcd(unit, self.factor_at_launch(*term, launch, 0)));
+                self.largest_in_block(*place, launch, 0)
+                    .is_some_and(|largest| largest < unit)
+            })
     }
 
     /// `for (k = threadIdx.x; k < n; k += STEP)` where every visible launch gives a block no

@@ -30,6 +30,17 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.expression_deps(node, 0).varies_within_block()
     }
 
+    fn shared_helper_result(&self, call: Node<'t>) -> bool {
+        // made from its arguments: a result with none flowing in is made some other way (an
+        // assembly `%laneid`), which the summary does not read
+        self.helper_call(call)
+            .and_then(|(summary, _)| summary.returns.as_ref())
+            .is_some_and(|returns| !returns.flowing.is_empty())
+            && self
+                .helper_call_deps(call, 0)
+                .is_some_and(|deps| deps.is_uniform())
+    }
+
     fn facts_at_definition(
         &self,
         value: Node<'t>,
@@ -150,6 +161,9 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     }
     fn varies_within_block(&self, node: Node<'t>) -> bool {
         RangeContext::varies_within_block(self.analyzer, node)
+    }
+    fn shared_helper_result(&self, call: Node<'t>) -> bool {
+        RangeContext::shared_helper_result(self.analyzer, call)
     }
     fn facts_at_definition(
         &self,

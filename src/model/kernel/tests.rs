@@ -1189,3 +1189,44 @@ fn a_guard_on_a_local_bounds_its_sum_written_in_another_order() {
         [(5, "not a thread index"), (7, "unguarded"), (8, "bounded")]
     );
 }
+
+#[test]
+fn a_grid_stride_loop_over_whole_tiles_splits_no_block() {
+    let kernel = "template <int T>\n__global__ void k(float* x, int n) {\n\
+         for (int p = threadIdx.x + blockIdx.x * T; p < n; p += gridDim.x * T) { x[p] = 0; __syncthreads(); }\n}\n";
+    // every launch: blocks of T threads over a count T divides
+    let whole = format!(
+        "{kernel}void run(float* x, int n) {{ if (n % 32 == 0) k<32><<<8, 32>>>(x, n); }}"
+    );
+    assert_eq!(barriers_divergent(&whole), vec![false]);
+    // a count the launch leaves open, a block wider than the tile, or no launch: a split
+    for launch in [
+        "k<32><<<8, 32>>>(x, n);",
+        "if (n % 32 == 0) k<32><<<8, 64>>>(x, n);",
+    ] {
+        let source = format!("{kernel}void run(float* x, int n) {{ {launch} }}");
+        assert_eq!(barriers_divergent(&source), vec![true], "{launch}");
+    }
+    assert_eq!(barriers_divergent(kernel), vec![true]);
+}
+
+#[test]
+fn a_helper_result_the_whole_launch_shares_stands_for_itself() {
+    // the row of a head's scales: the head is an exact grid axis, the row length a helper of
+    // the kernel's sizes, the lane's slot below 4
+    let kernel = "__host__ __device__ inline unsigned div_ceil(unsigned a, unsigned b) { return (a + b - 1) / b; }\n\
+         __global__ void k(const float* scale, float* o, unsigned n, unsigned len) {\n\
+         unsigned per_head = div_ceil(len, 128);\n\
+         float s = scale[blockIdx.y * (per_head * 4) + threadIdx.x % 4];\n\
+         unsigned row = blockIdx.x * 64 + threadIdx.x / 2;\n\
+         if (row < n) o[row] = s;\n}\n\
+         void run(const float* scale, float* o, unsigned n, unsigned len, unsigned heads) {\n\
+         dim3 grid(div_ceil(n, 64), heads); k<<<grid, 128>>>(scale, o, n, len); }\n";
+    assert_eq!(statuses(kernel), vec![(4, "bounded"), (6, "bounded")]);
+    // a function out of sight may read the thread's place: its result is no given
+    let unseen = kernel.replace(
+        "__host__ __device__ inline unsigned div_ceil(unsigned a, unsigned b) { return (a + b - 1) / b; }",
+        "__device__ unsigned per_row(unsigned a, unsigned b);",
+    ).replace("unsigned per_head = div_ceil(len, 128);", "unsigned per_head = per_row(len, 128);");
+    assert_eq!(statuses(&unseen), vec![(4, "unguarded"), (6, "bounded")]);
+}

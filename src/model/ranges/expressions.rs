@@ -363,6 +363,9 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 let r = ranges();
                 multiply(&r[0], &r[1])
             }
+            _ if self.context.shared_helper_result(node) => {
+                Range::exactly(Sym::atom(&normalized(node, source)))
+            }
             _ => Range::unknown(),
         }
     }

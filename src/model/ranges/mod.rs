@@ -63,6 +63,14 @@ pub trait RangeContext<'t> {
     fn varies_within_block(&self, node: Node<'t>) -> bool {
         !self.is_uniform(node)
     }
+    /// Whether `call` calls a function in sight whose result, made from its arguments, every
+    /// thread of the launch shares (`div_ceil(kv_len, 128)`): a given of the launch, as a
+    /// parameter is. A function out of sight may read the thread's identity, and one whose result
+    /// no argument reaches makes it some other way (an assembly `%laneid`), so theirs are not.
+    fn shared_helper_result(&self, call: Node<'t>) -> bool {
+        let _ = call;
+        false
+    }
     /// The comparisons in force where `value` was assigned, added to `facts`.
     fn facts_at_definition(
         &self,

@@ -398,6 +398,7 @@ pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
     let mut twice: HashSet<String> = HashSet::new();
     // per open brace: whether it opened a namespace (or an `extern "C"` block)
     let mut scopes: Vec<bool> = Vec::new();
+    let mut namespace_pending = false;
     let mut in_block_comment = false;
     for line in text.lines() {
         let mut code = line;
@@ -424,8 +425,11 @@ pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
                 }
             }
         }
-        let opens_namespace =
-            trimmed.starts_with("namespace") || trimmed.starts_with("extern \"C\"");
+        // `namespace sgm` with its `{` on the next line opens the namespace there
+        let opens_namespace = namespace_pending
+            || trimmed.starts_with("namespace")
+            || trimmed.starts_with("extern \"C\"");
+        namespace_pending = opens_namespace && !code.contains(['{', ';']);
         for c in code.chars() {
             match c {
                 '{' => scopes.push(opens_namespace && scopes.len() < 64),
@@ -2614,6 +2618,13 @@ constexpr int kTwice = 2;
         );
         assert_eq!(view.define("kScale"), None);
         assert_eq!(view.define("local"), None);
+        // a namespace whose brace is on the next line, and a class whose brace is
+        let spread = "namespace sgm\n{\nstatic constexpr unsigned int WARP_SIZE = 32u;\n}\n\
+                      struct Traits\n{\nstatic constexpr int kHidden = 4;\n};\n";
+        assert_eq!(
+            file_scope_integer_constants(spread),
+            [("WARP_SIZE".to_string(), "32u".to_string())]
+        );
     }
 
     #[test]

@@ -765,7 +765,14 @@ impl<'a, 't> Analyzer<'a, 't> {
             _ => return None,
         };
         let ranges = crate::model::ranges::Ranges::new(self);
-        let (small_range, big_range) = (ranges.range(small, &[]), ranges.range(big, &[]));
+        // a constant of the file or an included header (`TILE`) by its value
+        let range_of = |side: Node<'t>| match self.constant_value(side, 0) {
+            Some(value) => crate::model::ranges::Range::exactly(
+                crate::model::size::Sym::constant(i128::from(value)),
+            ),
+            None => ranges.range(side, &[]),
+        };
+        let (small_range, big_range) = (range_of(small), range_of(big));
         let one = crate::model::size::Sym::constant(1);
         // holds everywhere: the largest `small` is below (or at) the smallest `big`
         if let (Some(most), Some(least)) = (&small_range.hi, &big_range.lo) {

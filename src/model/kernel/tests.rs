@@ -1230,3 +1230,17 @@ fn a_helper_result_the_whole_launch_shares_stands_for_itself() {
     ).replace("unsigned per_head = div_ceil(len, 128);", "unsigned per_head = per_row(len, 128);");
     assert_eq!(statuses(&unseen), vec![(4, "unguarded"), (6, "bounded")]);
 }
+
+#[test]
+fn an_exit_past_the_constant_block_every_launch_gives_takes_no_thread() {
+    let kernel = "#define TILE 128\n__global__ void k(float* x) {\n\
+         __shared__ float s[TILE];\n if (threadIdx.x >= TILE) return;\n\
+         s[threadIdx.x] = x[threadIdx.x]; __syncthreads(); x[threadIdx.x] = s[0];\n}\n";
+    let exact = format!("{kernel}void run(float* x, int n) {{ k<<<n, TILE>>>(x); k<<<1, 128>>>(x); }}");
+    assert_eq!(barriers_divergent(&exact), vec![false]);
+    for launch in ["k<<<n, 256>>>(x);", "k<<<n, TILE>>>(x); k<<<n, 192>>>(x);"] {
+        let source = format!("{kernel}void run(float* x, int n) {{ {launch} }}");
+        assert_eq!(barriers_divergent(&source), vec![true], "{launch}");
+    }
+    assert_eq!(barriers_divergent(kernel), vec![true]);
+}

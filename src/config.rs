@@ -193,15 +193,20 @@ impl Settings {
         }
     }
 
+    /// Whether the file's name ends with one of the configured extensions; an extension may
+    /// have several parts (`cu.cc` for TensorFlow's `kernel.cu.cc`, which `cc` alone would widen
+    /// to every `.cc` file).
     pub fn lints_extension(&self, path: &Path) -> bool {
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(|e| {
-                self.extensions
-                    .iter()
-                    .any(|x| x.trim_start_matches('.') == e)
-            })
-            .unwrap_or(false)
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return false;
+        };
+        self.extensions.iter().any(|extension| {
+            let extension = extension.trim_start_matches('.');
+            !extension.is_empty()
+                && name.len() > extension.len() + 1
+                && name.ends_with(extension)
+                && name[..name.len() - extension.len()].ends_with('.')
+        })
     }
 
     /// A header a walk lints when it defines a kernel: one of `HEADER_EXTENSIONS` that no
@@ -496,6 +501,20 @@ pub fn find_config(directory: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_extension_of_several_parts_matches_only_names_ending_with_all_of_them() {
+        let settings = Settings::parse(Path::new("c.toml"), "extensions = [\"cu.cc\"]\n").unwrap();
+        for (name, linted) in [
+            ("ops/kernel.cu.cc", true),
+            ("ops/kernel.cc", false),
+            ("ops/kernel.cu", true),
+            ("ops/.cu.cc", false),
+            ("ops/kernelcu.cc", false),
+        ] {
+            assert_eq!(settings.lints_extension(Path::new(name)), linted, "{name}");
+        }
+    }
 
     #[test]
     fn unknown_key_names_line_and_key() {

@@ -1843,7 +1843,8 @@ fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
     };
     let mut at = 0;
     while at + 2 < bytes.len() {
-        let opens = bytes[at] == b'<' && bytes[at + 1] == b'<' && (at == 0 || bytes[at - 1] != b'<');
+        let opens =
+            bytes[at] == b'<' && bytes[at + 1] == b'<' && (at == 0 || bytes[at - 1] != b'<');
         let Some(third) = opens.then(|| spaced(bytes, at + 2, b'<')).flatten() else {
             at += 1;
             continue;

@@ -160,10 +160,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         let launches = &self.out.launches;
         !launches.is_empty()
             && launches.iter().all(|launch| {
-                let unit = shared
-                    .iter()
-                    .chain([&step, &limit])
-                    .fold(0, |unit, term| gcd(unit, self.factor_at_launch(*term, launch, 0)));
+                let unit = shared.iter().chain([&step, &limit]).fold(0, |unit, term| {
+                    gcd(unit, self.factor_at_launch(*term, launch, 0))
+                });
                 self.largest_in_block(*place, launch, 0)
                     .is_some_and(|largest| largest < unit)
             })
@@ -767,9 +766,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         let ranges = crate::model::ranges::Ranges::new(self);
         // a constant of the file or an included header (`TILE`) by its value
         let range_of = |side: Node<'t>| match self.constant_value(side, 0) {
-            Some(value) => crate::model::ranges::Range::exactly(
-                crate::model::size::Sym::constant(i128::from(value)),
-            ),
+            Some(value) => crate::model::ranges::Range::exactly(crate::model::size::Sym::constant(
+                i128::from(value),
+            )),
             None => ranges.range(side, &[]),
         };
         let (small_range, big_range) = (range_of(small), range_of(big));

@@ -86,9 +86,15 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.in_parameters_at_every_launch(|launch| launch.block_in_arguments.get(axis))
             .or_else(|| {
                 // the same constant at every launch (`<<<n, TILE>>>` with `TILE` 128)
-                let mut sizes = self.out.launches.iter().map(|l| l.block.get(axis).copied().flatten());
+                let mut sizes = self
+                    .out
+                    .launches
+                    .iter()
+                    .map(|l| l.block.get(axis).copied().flatten());
                 let first = sizes.next()??;
-                sizes.all(|size| size == Some(first)).then(|| Sym::constant(first))
+                sizes
+                    .all(|size| size == Some(first))
+                    .then(|| Sym::constant(first))
             })
     }
 

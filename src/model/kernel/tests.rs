@@ -1195,9 +1195,8 @@ fn a_grid_stride_loop_over_whole_tiles_splits_no_block() {
     let kernel = "template <int T>\n__global__ void k(float* x, int n) {\n\
          for (int p = threadIdx.x + blockIdx.x * T; p < n; p += gridDim.x * T) { x[p] = 0; __syncthreads(); }\n}\n";
     // every launch: blocks of T threads over a count T divides
-    let whole = format!(
-        "{kernel}void run(float* x, int n) {{ if (n % 32 == 0) k<32><<<8, 32>>>(x, n); }}"
-    );
+    let whole =
+        format!("{kernel}void run(float* x, int n) {{ if (n % 32 == 0) k<32><<<8, 32>>>(x, n); }}");
     assert_eq!(barriers_divergent(&whole), vec![false]);
     // a count the launch leaves open, a block wider than the tile, or no launch: a split
     for launch in [
@@ -1236,7 +1235,8 @@ fn an_exit_past_the_constant_block_every_launch_gives_takes_no_thread() {
     let kernel = "#define TILE 128\n__global__ void k(float* x) {\n\
          __shared__ float s[TILE];\n if (threadIdx.x >= TILE) return;\n\
          s[threadIdx.x] = x[threadIdx.x]; __syncthreads(); x[threadIdx.x] = s[0];\n}\n";
-    let exact = format!("{kernel}void run(float* x, int n) {{ k<<<n, TILE>>>(x); k<<<1, 128>>>(x); }}");
+    let exact =
+        format!("{kernel}void run(float* x, int n) {{ k<<<n, TILE>>>(x); k<<<1, 128>>>(x); }}");
     assert_eq!(barriers_divergent(&exact), vec![false]);
     for launch in ["k<<<n, 256>>>(x);", "k<<<n, TILE>>>(x); k<<<n, 192>>>(x);"] {
         let source = format!("{kernel}void run(float* x, int n) {{ {launch} }}");

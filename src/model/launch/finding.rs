@@ -139,9 +139,7 @@ impl PassedFactors<'_, '_> {
     /// The largest constant known to divide what every call passes at `position`.
     fn at(&self, position: usize) -> Option<i128> {
         self.factors
-            .get_or_init(|| {
-                parameter_factors(self.function, self.source, self.helpers, self.file)
-            })
+            .get_or_init(|| parameter_factors(self.function, self.source, self.helpers, self.file))
             .get(position)
             .copied()
     }

@@ -152,7 +152,7 @@ impl<'t> Locals<'t> {
                             if let (Some(object), Some(field)) = (object, field) {
                                 let values = locals.components.entry((object, field)).or_default();
                                 let stored = syntax::stored_value(node, source).unwrap_or(right);
-                            values.push(if compound { left } else { stored });
+                                values.push(if compound { left } else { stored });
                             }
                         }
                         // `sizes[0] = ...`: the table's entries are values assigned here

@@ -216,7 +216,8 @@ impl<'t> Classifier<'_, 't> {
                     self.checked_factor(node, name),
                 );
                 // a parameter the function keeps as it came: what every call passes
-                if let (Some(passed), false) = (self.passed, self.locals.values.contains_key(name)) {
+                if let (Some(passed), false) = (self.passed, self.locals.values.contains_key(name))
+                {
                     factor = lcm(factor, passed.of(name));
                 }
                 factor

@@ -1518,7 +1518,9 @@ fn a_grid_rounded_up_from_what_every_call_passes_as_whole_blocks_is_exact() {
     );
     assert_eq!(grid_of(&whole)[0], GridAxis::Exact);
     // one call passes a count the block does not divide, or no call is in sight
-    let part = format!("{launcher}void a(float* p) {{ run(p, 4096); }}\nvoid b(float* p) {{ run(p, 1000); }}");
+    let part = format!(
+        "{launcher}void a(float* p) {{ run(p, 4096); }}\nvoid b(float* p) {{ run(p, 1000); }}"
+    );
     assert_eq!(grid_of(&part)[0], rounded("n"));
     assert_eq!(grid_of(launcher)[0], rounded("n"));
     // a launcher that changes the count before the launch keeps its own reading

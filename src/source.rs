@@ -1825,16 +1825,6 @@ fn is_macro_case(word: &[u8]) -> bool {
 /// the statement `>>> `, keeping every byte offset. A shift cannot be followed by `<`, so nothing
 /// else changes (a template's `>> >` is rewritten only after a launch's opening).
 fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
-    // the run of blanks after `from`, when a lone `sign` (not doubled, not `<=`) ends it
-    let spaced = |bytes: &[u8], from: usize, sign: u8| -> Option<usize> {
-        let mut at = from;
-        while at < bytes.len() && matches!(bytes[at], b' ' | b'\t') {
-            at += 1;
-        }
-        let after = bytes.get(at + 1).copied();
-        (at > from && bytes.get(at) == Some(&sign) && after != Some(sign) && after != Some(b'='))
-            .then_some(at)
-    };
     let close = |bytes: &mut [u8], third: usize, from: usize| {
         bytes[from] = bytes[third];
         for byte in &mut bytes[from + 1..=third] {
@@ -1843,9 +1833,7 @@ fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
     };
     let mut at = 0;
     while at + 2 < bytes.len() {
-        let opens =
-            bytes[at] == b'<' && bytes[at + 1] == b'<' && (at == 0 || bytes[at - 1] != b'<');
-        let Some(third) = opens.then(|| spaced(bytes, at + 2, b'<')).flatten() else {
+        let Some(third) = spaced_launch_opening(bytes, at) else {
             at += 1;
             continue;
         };
@@ -1853,7 +1841,7 @@ fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
         let mut end = third + 1;
         while end + 2 < bytes.len() && !matches!(bytes[end], b';' | b'{' | b'}') {
             if bytes[end] == b'>' && bytes[end + 1] == b'>' {
-                if let Some(last) = spaced(bytes, end + 2, b'>') {
+                if let Some(last) = after_blanks(bytes, end + 2, b'>') {
                     close(bytes, last, end + 2);
                 }
                 break;
@@ -1862,6 +1850,33 @@ fn join_spaced_launch_chevrons(bytes: &mut [u8]) {
         }
         at = end;
     }
+}
+
+/// Whether `text` holds a launch's opening written with blanks (`<< <`), which the parsed view
+/// joins: a quick look before a function's launches are sought.
+pub fn has_spaced_launch_opening(text: &str) -> bool {
+    text.match_indices("<<")
+        .any(|(at, _)| spaced_launch_opening(text.as_bytes(), at).is_some())
+}
+
+/// Where the third `<` of a spaced opening `<< <` that starts at `at` is.
+fn spaced_launch_opening(bytes: &[u8], at: usize) -> Option<usize> {
+    let opens = bytes.get(at) == Some(&b'<')
+        && bytes.get(at + 1) == Some(&b'<')
+        && (at == 0 || bytes[at - 1] != b'<');
+    opens.then(|| after_blanks(bytes, at + 2, b'<')).flatten()
+}
+
+/// Where the lone `sign` (not doubled, not followed by `=`) is that ends the run of blanks from
+/// `from`, when there is such a run.
+fn after_blanks(bytes: &[u8], from: usize, sign: u8) -> Option<usize> {
+    let mut at = from;
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t') {
+        at += 1;
+    }
+    let after = bytes.get(at + 1).copied();
+    (at > from && bytes.get(at) == Some(&sign) && after != Some(sign) && after != Some(b'='))
+        .then_some(at)
 }
 
 /// Edits on the view that let the grammar parse common macro idioms; each keeps every byte offset.
@@ -2427,6 +2442,10 @@ mod tests {
         ];
         for text in untouched {
             assert_eq!(preprocess(text, &[]).text, text);
+            assert!(!has_spaced_launch_opening(text), "{text}");
+        }
+        for (text, _) in joined {
+            assert!(has_spaced_launch_opening(text), "{text}");
         }
     }
 

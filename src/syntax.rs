@@ -379,7 +379,6 @@ pub fn condition_value(condition: Node) -> Node {
     }
 }
 
-/// Whether `inner`'s text lies within `outer`'s.
 /// Whether `node` is a loop statement (`for`, `while`, `do`, range `for`).
 pub fn is_loop(node: Node) -> bool {
     matches!(
@@ -411,6 +410,7 @@ pub fn stored_value<'t>(assignment: Node<'t>, source: &str) -> Option<Node<'t>> 
     Some(value)
 }
 
+/// Whether `inner`'s text lies within `outer`'s.
 pub fn encloses(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }

@@ -512,6 +512,15 @@ impl<'a, 't> Analyzer<'a, 't> {
         None
     }
 
+    /// A term of a sum as it is compared: its normalized text, a product of names with its
+    /// factors in a fixed order (`tid * depth` and `depth * tid` read alike).
+    fn term_text(&self, node: Node<'t>) -> std::borrow::Cow<'a, str> {
+        self.product_in_order(node).map_or_else(
+            || normalized_text(node, self.source),
+            std::borrow::Cow::Owned,
+        )
+    }
+
     /// A product of names, fields and numbers written with its factors in a fixed order
     /// (`tid * depth` and `depth * tid` read alike); None for anything else.
     fn product_in_order(&self, node: Node<'t>) -> Option<String> {
@@ -575,12 +584,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         for value in values {
             if !crate::model::reaching::updates_itself(value, self.source) {
                 starts += 1;
-                let value = strip(value, self.source);
-                let written = self.product_in_order(value).map_or_else(
-                    || normalized_text(value, self.source),
-                    std::borrow::Cow::Owned,
-                );
-                if written != start {
+                if self.term_text(strip(value, self.source)) != start {
                     return false;
                 }
                 continue;
@@ -647,10 +651,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     continue;
                 }
             }
-            let text = self.product_in_order(current).map_or_else(
-                || normalized_text(current, self.source),
-                std::borrow::Cow::Owned,
-            );
+            let text = self.term_text(current);
             if text != "0" {
                 terms.push((text, current));
             }

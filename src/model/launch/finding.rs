@@ -11,15 +11,7 @@ pub fn may_launch(function: &crate::model::Function, source: &str) -> bool {
     body.contains("<<<")
         || body.contains("cudaLaunch")
         || body.contains("hipLaunchKernel")
-        || has_spaced_chevrons(body)
-}
-
-/// `<< <`: a launch's opening written with blanks, which the parsed view joins.
-fn has_spaced_chevrons(body: &str) -> bool {
-    body.match_indices("<<").any(|(at, _)| {
-        let rest = body[at + 2..].trim_start_matches([' ', '\t']);
-        rest.len() < body.len() - at - 2 && rest.starts_with('<')
-    })
+        || crate::source::has_spaced_launch_opening(body)
 }
 
 /// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchKernelEx`,

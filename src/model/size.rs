@@ -415,6 +415,25 @@ impl Sym {
         }
     }
 
+    /// `at_most` for values that are integers: a floored `self` is at most `other` when its
+    /// real value is below `other + 1` (`(8 * n - 1) / 8` is at most `n - 1`).
+    pub fn integer_at_most(&self, other: &Sym) -> bool {
+        if self.at_most(other) {
+            return true;
+        }
+        let integral = other.terms.values().all(|c| c.den == 1);
+        if !self.floored || other.floored || !integral {
+            return false;
+        }
+        let unfloored = Sym {
+            terms: self.terms.clone(),
+            floored: false,
+        };
+        other
+            .add(&Sym::constant(1))
+            .is_some_and(|above| unfloored.compare(&above) == Order::ProvablySmaller)
+    }
+
     /// Readable form: `4 * n - 1024`.
     pub fn display(&self) -> String {
         if self.terms.is_empty() {

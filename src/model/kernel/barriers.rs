@@ -795,7 +795,79 @@ impl<'a, 't> Analyzer<'a, 't> {
                 return Some(false);
             }
         }
-        None
+        self.decided_at_every_launch(small, big, strict)
+    }
+
+    /// The same comparison decided launch by launch: each side's range over the kernel's
+    /// `gridDim`, `blockDim` and parameters, with each visible launch's grid, block and arguments
+    /// put in. `thread >= threads` with `thread` a global index over eight lanes per item is
+    /// taken by no thread of `k<<<blocks, threads << 3>>>(blocks * threads)`. Every launch must
+    /// decide it, and the same way.
+    fn decided_at_every_launch(
+        &self,
+        small: Node<'t>,
+        big: Node<'t>,
+        strict: bool,
+    ) -> Option<bool> {
+        let launches = &self.out.launches;
+        if launches.is_empty() || launches.iter().any(|l| l.sizes.is_empty()) {
+            return None;
+        }
+        let own = super::ranges::OwnSizes::grid_and_block(self);
+        let ranges = crate::model::ranges::Ranges::new(&own);
+        let (small_range, big_range) = (ranges.range(small, &[]), ranges.range(big, &[]));
+        let names: Vec<&str> = self
+            .function
+            .parameters
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        // a name the kernel reads that is no parameter (a `__constant__`, a helper's result)
+        // could meet a host local of the same spelling
+        let own_names = |range: &crate::model::ranges::Range| {
+            [&range.lo, &range.hi].into_iter().flatten().all(|value| {
+                value.atoms().all(|atom| {
+                    atom.starts_with("gridDim.")
+                        || atom.starts_with("blockDim.")
+                        || names.contains(&atom.as_str())
+                })
+            })
+        };
+        if !own_names(&small_range) || !own_names(&big_range) {
+            return None;
+        }
+        let one = crate::model::size::Sym::constant(1);
+        // `most <= least - 1` (or `most <= least`), read for integers: a floored `most` is
+        // below its real value
+        let below = |most: &crate::model::size::Sym, least: &crate::model::size::Sym, by_one| {
+            let limit = if by_one { least.sub(&one) } else { Some(least.clone()) };
+            limit.is_some_and(|limit| most.integer_at_most(&limit))
+        };
+        let decided = |sizes: &crate::model::launch::LaunchSizes| -> Option<bool> {
+            let bound = |side: &Option<crate::model::size::Sym>| {
+                side.as_ref().and_then(|value| sizes.bind(value, &names))
+            };
+            if let (Some(most), Some(least)) = (bound(&small_range.hi), bound(&big_range.lo)) {
+                if below(&most, &least, strict) {
+                    return Some(true);
+                }
+            }
+            if let (Some(most), Some(least)) = (bound(&big_range.hi), bound(&small_range.lo)) {
+                if below(&most, &least, !strict) {
+                    return Some(false);
+                }
+            }
+            None
+        };
+        let mut outcome = None;
+        for launch in launches {
+            let here = launch.sizes.iter().find_map(decided)?;
+            if outcome.is_some_and(|seen| seen != here) {
+                return None;
+            }
+            outcome = Some(here);
+        }
+        outcome
     }
 }
 

@@ -1244,3 +1244,71 @@ fn an_exit_past_the_constant_block_every_launch_gives_takes_no_thread() {
     }
     assert_eq!(barriers_divergent(kernel), vec![true]);
 }
+
+#[test]
+fn a_comparison_each_launch_decides_with_its_own_sizes_splits_no_block() {
+    // eight lanes per item: `thread` stays below `blocks * threads` at the launch that passes it
+    let kernel = |count: &str, block: &str| {
+        format!(
+            "__global__ void phase(int threads, unsigned* state) {{
+    __shared__ unsigned table[1024];
+    const int thread = (blockDim.x * blockIdx.x + threadIdx.x) >> 3;
+    if (thread >= threads) return;
+    table[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    state[thread * 8 + (threadIdx.x & 7)] = table[(threadIdx.x * 7) & 1023];
+}}
+void run(int blocks, int threads, unsigned* state) {{
+    dim3 block8({block});
+    phase<<<blocks, block8>>>({count}, state);
+}}"
+        )
+    };
+    assert_eq!(
+        barriers_divergent(&kernel("blocks * threads", "threads << 3")),
+        vec![false]
+    );
+    assert_eq!(
+        barriers_divergent(&kernel("blocks * threads", "threads * 8")),
+        vec![false]
+    );
+    // one item fewer than the threads cover, or blocks wider than eight lanes per item: some
+    // threads leave before the barrier
+    assert_eq!(
+        barriers_divergent(&kernel("blocks * threads - 1", "threads << 3")),
+        vec![true]
+    );
+    assert_eq!(
+        barriers_divergent(&kernel("blocks * threads", "threads << 4")),
+        vec![true]
+    );
+    // a launch the comparison is not decided at keeps the barrier divergent
+    let unseen = kernel("blocks * threads", "threads << 3")
+        .replace("phase<<<blocks, block8>>>", "phase<<<blocks + 1, block8>>>");
+    assert_eq!(barriers_divergent(&unseen), vec![true]);
+}
+
+#[test]
+fn a_floored_value_is_at_most_the_integer_above_its_fraction() {
+    use crate::model::size::Sym;
+    let n = Sym::atom("n");
+    // `(m - 1) / 8` read before `m` is known to be `8 * n`: `n - 1/8`, rounded down
+    let m_less_one = Sym::atom("m").sub(&Sym::constant(1)).unwrap();
+    let eighth = |top: i128| {
+        m_less_one
+            .divided_by(8)
+            .unwrap()
+            .substitute(&|atom| match atom {
+                "m" => n.times(top),
+                other => Some(Sym::atom(other)),
+            })
+            .unwrap()
+    };
+    let n_less_one = n.sub(&Sym::constant(1)).unwrap();
+    assert!(!eighth(8).at_most(&n_less_one));
+    assert!(eighth(8).integer_at_most(&n_less_one));
+    // `(9n - 1) / 8` is `n` or more for `n` of 1 and up
+    assert!(!eighth(9).integer_at_most(&n_less_one));
+    // a value not rounded down has no slack
+    assert!(!n.integer_at_most(&n_less_one));
+}

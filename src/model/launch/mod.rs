@@ -149,7 +149,7 @@ pub struct LaunchSite {
     pub shared_bytes: SharedBytes,
     /// The launch's sizes as the host computes them (see `LaunchSizes`): once with the
     /// launching function's locals as names, once with each local defined once replaced by its
-    /// value; none when the launch gives no buffer allocated in sight.
+    /// value; none when the grid's or the block's `x` cannot be written so.
     pub sizes: Vec<LaunchSizes>,
     /// Per argument: the largest constant known to divide its value (1 when none is known):
     /// `n` after `n *= 1024` is a multiple of 1024, as is `k * 1024`.

@@ -285,7 +285,7 @@ pub(super) fn launch_site<'t>(
         Shared::Unknown => SharedBytes::Unknown,
         Shared::At(bytes) => shared_bytes(classifier, bytes, block, &block_parts, &arguments),
     };
-    let sizes = if allocated_in_sight.iter().any(|a| *a) {
+    let sizes = {
         let block_values = configuration_values(classifier, block, &block_parts);
         let grid_values = grid_values.to_vec();
         let defaults = [
@@ -305,8 +305,6 @@ pub(super) fn launch_site<'t>(
                 )
             })
             .collect()
-    } else {
-        Vec::new()
     };
     Some(LaunchSite {
         kernel: kernel.to_string(),

@@ -177,8 +177,15 @@ impl Settings {
         if !self.rule_selected(rule) {
             return false;
         }
+        if self.per_path_ignores.is_empty() {
+            return true;
+        }
+        // `check .` walks `./vendor/k.cu` while the configuration's folder is absolute: the
+        // pattern is matched against the path from that folder, however each was spelled
+        let path = lexically_absolute(path);
         !self.per_path_ignores.iter().any(|ignore| {
-            let relative = path.strip_prefix(&ignore.root).unwrap_or(path);
+            let root = lexically_absolute(&ignore.root);
+            let relative = path.strip_prefix(&root).unwrap_or(&path);
             ignore.glob.is_match(relative) && ignore.rules.iter().any(|r| r == rule || r == "*")
         })
     }
@@ -483,6 +490,31 @@ fn parse_chain(path: &Path, text: &str, chain: &mut Vec<PathBuf>) -> Result<Sett
     Ok(settings)
 }
 
+/// `path` from the root, with `.` and `..` resolved by their spelling (the working directory is
+/// read once, as the walk's paths are relative to it).
+fn lexically_absolute(path: &Path) -> PathBuf {
+    static WORKING_DIRECTORY: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        match WORKING_DIRECTORY.get_or_init(|| std::env::current_dir().ok()) {
+            Some(directory) => directory.join(path),
+            None => return path.to_path_buf(),
+        }
+    };
+    let mut resolved = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            other => resolved.push(other),
+        }
+    }
+    resolved
+}
+
 /// The nearest configuration file at or above `directory`.
 pub fn find_config(directory: &Path) -> Option<PathBuf> {
     let mut current = Some(directory);
@@ -547,6 +579,10 @@ mod tests {
             Severity::Error
         );
         assert!(!settings.rule_enabled("divergent-barrier", Path::new("/repo/third_party/x/k.cu")));
+        assert!(!settings.rule_enabled(
+            "divergent-barrier",
+            Path::new("/repo/src/../third_party/./x/k.cu")
+        ));
         assert!(settings.rule_enabled("divergent-barrier", Path::new("/repo/src/k.cu")));
     }
 

@@ -126,6 +126,44 @@ fn sarif_lists_only_the_rules_that_ran() {
 }
 
 #[test]
+fn per_path_ignores_match_however_the_linted_path_is_spelled() {
+    let (_guard, dir) = workspace();
+    std::fs::create_dir_all(dir.join("vendor/lib")).unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("vendor/lib/prog.cu"), PROGRAM).unwrap();
+    std::fs::write(dir.join("src/prog.cu"), PROGRAM).unwrap();
+    std::fs::remove_file(dir.join("prog.cu")).unwrap();
+    std::fs::write(
+        dir.join("cudalint.toml"),
+        "[per-path-ignores]\n\"vendor/**\" = [\"*\"]\n",
+    )
+    .unwrap();
+    let paths = |output: &Output| -> Vec<String> {
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("{}", stderr(output)));
+        json["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| d["path"].as_str().unwrap_or_default().replace('\\', "/"))
+            .collect()
+    };
+    let absolute = dir.to_string_lossy().to_string();
+    for target in [".", "./", "src/..", absolute.as_str()] {
+        let output = cudalint(&dir, &["check", target, "--format", "json", "--no-cache"]);
+        let found = paths(&output);
+        assert_eq!(found.len(), 1, "`check {target}`: {found:?}");
+        assert!(found[0].ends_with("src/prog.cu"), "`check {target}`: {found:?}");
+    }
+    // from inside the ignored folder too
+    let inside = cudalint(
+        &dir.join("vendor"),
+        &["check", ".", "--format", "json", "--no-cache"],
+    );
+    assert_eq!(paths(&inside), Vec::<String>::new());
+}
+
+#[test]
 fn extend_reads_the_parent_configuration_relative_to_the_file() {
     let (_guard, dir) = workspace();
     std::fs::create_dir_all(dir.join("sub/deeper")).unwrap();

@@ -224,6 +224,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     let mut bound = None;
                     let later = fresh.iter().any(|v| !is_declared_value(*v));
                     for value in fresh {
+                        if takes_away_in_place(value, self.source) {
+                            continue;
+                        }
                         let step = crate::model::reaching::updates_itself(value, self.source);
                         let mut at_definition = self.with_definition_guards(value, comparisons);
                         if later {
@@ -261,6 +264,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // past a later value of the local, facts of the value a flag saw say nothing
                 let later = values.iter().any(|v| !is_declared_value(*v));
                 for value in values {
+                    // `t -= q * stride`: no larger than what the local held, which the other
+                    // values reaching here bound (as `t = t - q * stride` is its left side)
+                    if takes_away_in_place(value, self.source) {
+                        continue;
+                    }
                     // an update in place (`x += s`) adds to what the local held
                     let step = crate::model::reaching::updates_itself(value, self.source);
                     let mut at_definition = self.with_definition_guards(value, comparisons);
@@ -976,6 +984,17 @@ impl<'a, 't> Analyzer<'a, 't> {
 const GROWS: &str = "\u{1}grows";
 
 /// `f` with a growing step marked while it runs, when `grows`.
+/// Whether `value` is the right side of an update in place that never makes the local larger:
+/// `t -= d`, `t /= d`, `t >>= s` (read, as a difference's or a quotient's left side is, for
+/// values that are not negative).
+fn takes_away_in_place(value: Node, source: &str) -> bool {
+    value.up().is_some_and(|parent| {
+        parent.node_kind() == "assignment_expression"
+            && parent.field("right").is_some_and(|r| r.id() == value.id())
+            && matches!(operator(parent, source), "-=" | "/=" | ">>=")
+    })
+}
+
 fn growing<R>(visiting: &mut Vec<String>, grows: bool, f: impl FnOnce(&mut Vec<String>) -> R) -> R {
     if !grows {
         return f(visiting);

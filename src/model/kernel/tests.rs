@@ -1312,3 +1312,73 @@ fn a_floored_value_is_at_most_the_integer_above_its_fraction() {
     // a value not rounded down has no slack
     assert!(!n.integer_at_most(&n_less_one));
 }
+
+#[test]
+fn a_guarded_index_taken_down_in_place_stays_bounded() {
+    // a flat index split into coordinates, the remainder kept by `t -= q * stride[d]`
+    let kernel = |guard: &str, step: &str| {
+        format!(
+            "__global__ void permute(const float* in, float* out, const long* stride,
+                        const long* new_stride, int ndims, unsigned long size) {{
+    unsigned long idx = (unsigned long)blockIdx.x * blockDim.x + threadIdx.x;
+    {guard}
+    long i_idx = 0;
+    long t = idx;
+    for (int i = 0; i < ndims; ++i) {{
+        long ratio = t / new_stride[i];
+        {step}
+        i_idx += ratio * stride[i];
+    }}
+    out[idx] = in[i_idx];
+}}"
+        )
+    };
+    let guard = "if (idx >= size) return;";
+    for step in [
+        "t -= ratio * new_stride[i];",
+        "t = t - ratio * new_stride[i];",
+        "t /= 2;",
+    ] {
+        let found = statuses(&kernel(guard, step));
+        let at_the_access: Vec<_> = found.iter().filter(|(line, _)| *line == 12).collect();
+        assert_eq!(at_the_access, [&(12, "bounded"), &(12, "bounded")], "{step}");
+    }
+    // with no guard, both accesses stay unguarded; a step that adds is no remainder
+    let unguarded = statuses(&kernel("", "t -= ratio * new_stride[i];"));
+    assert!(unguarded.contains(&(12, "unguarded")), "{unguarded:?}");
+    assert!(!unguarded.contains(&(12, "bounded")), "{unguarded:?}");
+    let adds = statuses(&kernel(guard, "t += ratio * new_stride[i];"));
+    assert!(adds.contains(&(12, "unguarded")), "{adds:?}");
+}
+
+#[test]
+fn a_stride_variable_assigned_afresh_holds_what_it_is_given() {
+    let kernel = |fresh: &str| {
+        format!(
+            "__global__ void dot(int n, const float* a, float* y) {{
+    __shared__ float cache[256];
+    int i = threadIdx.x;
+    cache[threadIdx.x] = 0.f;
+    while (i < n) {{
+        cache[threadIdx.x] += a[blockIdx.x * n + i];
+        i += blockDim.x;
+    }}
+    __syncthreads();
+    {fresh}
+    while (i > 0) {{
+        if (threadIdx.x < i) cache[threadIdx.x] += cache[threadIdx.x + i];
+        __syncthreads();
+        i /= 2;
+    }}
+    if (threadIdx.x == 0) y[blockIdx.x] = cache[0];
+}}"
+        )
+    };
+    // the tree reduction's `i` is the same in every thread: both barriers are the block's
+    assert_eq!(
+        barriers_divergent(&kernel("i = 256 / 2;")),
+        vec![false, false]
+    );
+    // left as the stride loop leaves it, `i` differs between threads
+    assert_eq!(barriers_divergent(&kernel("")), vec![false, true]);
+}

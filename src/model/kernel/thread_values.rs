@@ -759,12 +759,22 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// a grid-stride variable, a name the kernel does not define.
     pub(super) fn followed_values(&self, read: Node<'t>) -> Option<Reaching<'t>> {
         let name = self.text(read);
-        if self.loop_scopes.iter().any(|(scoped, _)| scoped == name)
-            || self.stride_variables.contains(name)
-        {
+        if self.loop_scopes.iter().any(|(scoped, _)| scoped == name) {
             return None;
         }
         let (key, values) = crate::model::ranges::RangeContext::reaching(self, read)?;
+        // a grid-stride variable is the loop's where its stride reaches; assigned afresh after
+        // the loop (`i = BS / 2` for a tree reduction), it holds what it is given there
+        if self.stride_variables.contains(name)
+            && values.iter().any(|value| {
+                crate::model::ranges::update_of(*value).is_some_and(|(_, update)| {
+                    update.node_kind() == "update_expression"
+                        || matches!(operator(update, self.source), "+=" | "-=")
+                })
+            })
+        {
+            return None;
+        }
         (!values.is_empty()).then_some((key, values))
     }
 

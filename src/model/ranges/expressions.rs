@@ -236,6 +236,18 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         if matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||") {
             return Range::between(Sym::constant(0), Sym::constant(1));
         }
+        // `x - N * (x / N)`: the remainder, written out
+        let single_value = |quotient: Node<'t>| match self.context.reaching(quotient) {
+            Some((_, values)) if values.len() == 1 => values.first().copied(),
+            _ => None,
+        };
+        if let Some((dividend, divisor)) =
+            crate::syntax::written_out_remainder(node, source, &single_value)
+        {
+            let a = self.range_at(dividend, facts, depth + 1);
+            let b = self.range_at(divisor, facts, depth + 1);
+            return remainder(a, b);
+        }
         let a = self.range_at(left, facts, depth + 1);
         let b = self.range_at(right, facts, depth + 1);
         match op {
@@ -257,26 +269,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 }
                 _ => Range::unknown(),
             },
-            "%" => {
-                // C's remainder keeps the dividend's sign: only a value at least 0 lands in
-                // [0, m); any other lands in (-m, m) (`make_uniform(x) % 4`, a helper's result)
-                if !b.is_nonnegative() {
-                    return Range::unknown();
-                }
-                let by_divisor = b.hi.and_then(|m| m.sub(&Sym::constant(1)));
-                if !a.is_nonnegative() {
-                    return Range {
-                        lo: by_divisor.as_ref().and_then(Sym::negate),
-                        hi: by_divisor,
-                        ..Range::default()
-                    };
-                }
-                Range {
-                    lo: Some(Sym::constant(0)),
-                    hi: tighter(by_divisor, a.hi, true),
-                    ..Range::default()
-                }
-            }
+            "%" => remainder(a, b),
             "&" => {
                 let nonnegative = a.is_nonnegative() || b.is_nonnegative();
                 let hi = match (a.is_nonnegative(), b.is_nonnegative()) {
@@ -368,5 +361,26 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             }
             _ => Range::unknown(),
         }
+    }
+}
+
+/// The range of `a % b`. C's remainder keeps the dividend's sign: only a value at least 0 lands
+/// in [0, m); any other lands in (-m, m) (`make_uniform(x) % 4`, a helper's result).
+fn remainder(a: Range, b: Range) -> Range {
+    if !b.is_nonnegative() {
+        return Range::unknown();
+    }
+    let by_divisor = b.hi.and_then(|m| m.sub(&Sym::constant(1)));
+    if !a.is_nonnegative() {
+        return Range {
+            lo: by_divisor.as_ref().and_then(Sym::negate),
+            hi: by_divisor,
+            ..Range::default()
+        };
+    }
+    Range {
+        lo: Some(Sym::constant(0)),
+        hi: tighter(by_divisor, a.hi, true),
+        ..Range::default()
     }
 }

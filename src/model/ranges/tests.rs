@@ -471,3 +471,20 @@ fn a_uniform_load_stands_for_itself() {
     }";
     assert_eq!(range_of(per_thread), "[?, ?]");
 }
+
+#[test]
+fn a_remainder_written_out_lies_below_its_divisor() {
+    for scale in [
+        "blockIdx.x - 5 * block",
+        "blockIdx.x - block * 5",
+        "blockIdx.x - 5 * (blockIdx.x / 5)",
+    ] {
+        let code = format!(
+            "__global__ void k(int n) {{ int block = blockIdx.x / 5; int scale = {scale}; use(scale); }}"
+        );
+        assert_eq!(range_of(&code), "[0, 4]", "{scale}");
+    }
+    // a quotient of another value is no remainder of this one
+    let code = "__global__ void k(int n) { int block = threadIdx.x / 5; int scale = blockIdx.x - 5 * block; use(scale); }";
+    assert_ne!(range_of(code), "[0, 4]");
+}

@@ -278,7 +278,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// Whether `index` is the thread's global `x` index in a kernel given no extent to test it
     /// against (every parameter a pointer or a floating-point value, no template parameters):
     /// its launches are then its only contract, kept unless a visible launch rounds its grid up
-    /// or passes a buffer allocated in sight with fewer elements than threads.
+    /// or passes a buffer allocated in sight with fewer elements than threads. A tile per block
+    /// (`threadIdx.x + M1W * blockIdx.x`, `M1W` a constant or a template argument) is such an
+    /// index too, in a kernel that tests no thread's position.
     fn launched_to_fit(&self, parameter: usize, index: Node<'t>) -> bool {
         let takes_no_extent = self.function.kind == crate::model::FunctionKind::Kernel
             && self.function.parameters.iter().all(|p| {
@@ -290,7 +292,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !takes_no_extent {
             return false;
         }
-        if !self.function.template_parameters.is_empty() {
+        if !self.function.template_parameters.is_empty() || self.made_of_constant_tiles(index) {
             // a tile of its own per block (`blockIdx.x * C + threadIdx.x`, `C` a template
             // argument), in a kernel that tests no thread's position against anything: every
             // launch must give each tile a block, none rounded up, none with a buffer in sight.
@@ -321,6 +323,79 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .unwrap_or(false)
                     || launch.elements_per_thread(parameter, None) > 0)
         })
+    }
+
+    /// Whether what differs between threads in `index` is a tile index of a constant width
+    /// alone (`p1 * NDIM + d` with `p1 = threadIdx.x + M1W * blockIdx.x`).
+    fn made_of_constant_tiles(&self, index: Node<'t>) -> bool {
+        if self.is_constant_tile_index(index, 0) {
+            return true;
+        }
+        let (mut tiles, mut other) = (false, false);
+        syntax::walk_iterative(index, |node| match node.node_kind() {
+            "identifier" | "field_expression" | "call_expression" | "subscript_expression" => {
+                if !self.expression_deps(node, 0).is_uniform() {
+                    if node.node_kind() == "identifier" && self.is_constant_tile_index(node, 0) {
+                        tiles = true;
+                    } else {
+                        other = true;
+                    }
+                }
+                false
+            }
+            _ => !other,
+        });
+        tiles && !other
+    }
+
+    /// `threadIdx.x + C * blockIdx.x` with `C` a constant of the file (`#define M1W 128`), directly
+    /// or through locals each given it once: a tile of `C` places per block.
+    fn is_constant_tile_index(&self, node: Node<'t>, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "identifier" => {
+                let Some(definitions) = self.definitions.get(self.text(node)) else {
+                    return false;
+                };
+                match crate::model::reaching::reaching(
+                    definitions,
+                    node,
+                    self.function.definition,
+                    self.source,
+                )
+                .as_slice()
+                {
+                    [value] if !crate::model::reaching::updates_itself(*value, self.source) => {
+                        self.is_constant_tile_index(*value, depth + 1)
+                    }
+                    _ => false,
+                }
+            }
+            "binary_expression" if operator(node, self.source) == "+" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return false;
+                };
+                let is_tile_base = |side: Node<'t>| {
+                    let side = strip(side, self.source);
+                    side.node_kind() == "binary_expression"
+                        && operator(side, self.source) == "*"
+                        && match (side.field("left"), side.field("right")) {
+                            (Some(a), Some(b)) => [(a, b), (b, a)].into_iter().any(|(c, block)| {
+                                syntax::same_text(block, self.source, "blockIdx.x")
+                                    && self.constant_value(c, 0).is_some_and(|c| c > 0)
+                            }),
+                            _ => false,
+                        }
+                };
+                [(left, right), (right, left)].into_iter().any(|(thread, base)| {
+                    syntax::same_text(thread, self.source, "threadIdx.x") && is_tile_base(base)
+                })
+            }
+            _ => false,
+        }
     }
 
     /// Whether the function takes the whole grid as a cooperative group (`this_grid()`, held

@@ -1382,3 +1382,36 @@ fn a_stride_variable_assigned_afresh_holds_what_it_is_given() {
     // left as the stride loop leaves it, `i` differs between threads
     assert_eq!(barriers_divergent(&kernel("")), vec![false, true]);
 }
+
+#[test]
+fn a_tile_per_block_of_a_constant_width_is_launched_to_fit() {
+    let kernel = |launch: &str| {
+        format!(
+            "#define M1W 128
+__global__ void match1(const float *pts, float *score) {{
+    int p1 = threadIdx.x + M1W * blockIdx.x;
+    score[p1] = pts[p1] * 2.0f;
+}}
+void run(const float *pts, float *score, int n) {{ {launch} }}"
+        )
+    };
+    assert_eq!(
+        statuses(&kernel("match1<<<n / M1W, M1W>>>(pts, score);")),
+        [(4, "bounded"), (4, "bounded")]
+    );
+    assert_eq!(
+        statuses(&kernel("")),
+        [(4, "bounded"), (4, "bounded")]
+    );
+    // a grid rounded up leaves threads past the points
+    assert_eq!(
+        statuses(&kernel("match1<<<(n + M1W - 1) / M1W, M1W>>>(pts, score);")),
+        [(4, "unguarded"), (4, "unguarded")]
+    );
+    // a width that is no constant is no tile of the kernel's own
+    let variable = kernel("").replace("M1W * blockIdx.x", "width * blockIdx.x").replace(
+        "float *score)",
+        "float *score, float width)",
+    );
+    assert!(statuses(&variable).contains(&(4, "unguarded")));
+}

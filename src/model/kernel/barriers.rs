@@ -52,16 +52,61 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// cannot see (the host, a header), and the barrier is then not known to split the block. A
     /// name with a visible definition is judged by that definition alone.
     pub(super) fn has_uniform_trip_count(&self, condition: Node<'t>) -> bool {
-        let Some(for_loop) = condition.up().filter(|p| p.node_kind() == "for_statement") else {
+        let Some(for_loop) = condition
+            .up()
+            .filter(|p| matches!(p.node_kind(), "for_statement" | "while_statement"))
+        else {
             return false;
         };
         if for_loop.field("condition") != Some(condition) {
             return false;
         }
-        let Some((variable, limit)) = self.loop_test(condition) else {
+        let Some((variable, limit)) = self.loop_test(syntax::condition_value(condition)) else {
             return false;
         };
-        self.crosses_in_whole_strides(for_loop, self.text(variable), limit)
+        self.crosses_in_whole_strides(for_loop, variable, limit)
+    }
+
+    /// The step and the start of `variable` in `a_loop`, and whether its body moves it other
+    /// than by that step. A `for` gives them in its update and initializer; a `while` steps in
+    /// one statement of its body (`i += BLOCK;`, with no `continue` to skip it) and starts at
+    /// the one value reaching its test from before it (`int i = threadIdx.x;`).
+    fn loop_parts(&self, a_loop: Node<'t>, variable: Node<'t>) -> Option<(Node<'t>, Node<'t>, bool)> {
+        let name = self.text(variable);
+        let body = a_loop.field("body")?;
+        if a_loop.node_kind() == "for_statement" {
+            let step = self.loop_step(a_loop.field("update")?, name)?;
+            let start = self.loop_start(a_loop.field("initializer")?, name)?;
+            return Some((step, start, self.writes_to(body, name)));
+        }
+        if body.node_kind() != "compound_statement" || self.text(body).contains("continue") {
+            return None;
+        }
+        let mut steps = named_children(body)
+            .filter(|s| s.node_kind() == "expression_statement")
+            .filter_map(|s| s.named_child(0))
+            .filter_map(|update| self.loop_step(update, name));
+        let step = steps.next()?;
+        let mut writes = 0;
+        syntax::walk_iterative(body, |node| {
+            if syntax::assigned_target(node).is_some_and(|t| syntax::same_text(t, self.source, name))
+            {
+                writes += 1;
+            }
+            true
+        });
+        let inside = a_loop.byte_range();
+        let (_, reaching) = self.reaching(variable)?;
+        let before: Vec<Node<'t>> = reaching
+            .into_iter()
+            .filter(|v| !inside.contains(&v.start_byte()))
+            .collect();
+        match before.as_slice() {
+            [start] if !crate::model::reaching::updates_itself(*start, self.source) => {
+                Some((step, *start, writes > 1))
+            }
+            _ => None,
+        }
     }
 
     /// `if (i >= BLOCK_DIM) __syncthreads();` in `for (i = threadIdx.x; i < round_up(n,
@@ -92,8 +137,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 return parent.field("condition").is_some_and(|loop_condition| {
                     self.loop_test(loop_condition).is_some_and(|(v, limit)| {
                         self.text(v) == name
-                            && self.crosses_in_whole_strides(parent, name, limit)
-                            && self.crosses_in_whole_strides(parent, name, bound)
+                            && self.crosses_in_whole_strides(parent, v, limit)
+                            && self.crosses_in_whole_strides(parent, v, bound)
                     })
                 });
             }
@@ -114,23 +159,13 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// one).
     fn crosses_in_whole_strides(
         &self,
-        for_loop: Node<'t>,
-        variable: &str,
+        a_loop: Node<'t>,
+        variable: Node<'t>,
         limit: Node<'t>,
     ) -> bool {
-        let (Some(step), Some(start)) = (
-            for_loop
-                .field("update")
-                .and_then(|u| self.loop_step(u, variable)),
-            for_loop
-                .field("initializer")
-                .and_then(|i| self.loop_start(i, variable)),
-        ) else {
+        let Some((step, start, moved_in_body)) = self.loop_parts(a_loop, variable) else {
             return false;
         };
-        let moved_in_body = for_loop
-            .field("body")
-            .is_some_and(|body| self.writes_to(body, variable));
         // the same in every thread of a block (`end` rounded up from `blockIdx.x` is): the trip
         // count of one block's threads is what matters to its barriers
         !moved_in_body
@@ -523,7 +558,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                         .multiple_of(left, step, depth + 1)
                         .max(self.multiple_of(right, step, depth + 1)),
                     // `n - n % s`
-                    "-" if self.remainder_of(right, left, step) => Multiple::Shape,
+                    "-" if self.remainder_of(right, left, step)
+                        || self.low_bits_of(right, left, step) =>
+                    {
+                        Multiple::Shape
+                    }
                     "+" | "-" => self
                         .multiple_of(left, step, depth + 1)
                         .min(self.multiple_of(right, step, depth + 1)),
@@ -565,6 +604,37 @@ impl<'a, 't> Analyzer<'a, 't> {
             && remainder
                 .field("right")
                 .is_some_and(|r| self.equivalent(r, step, 0))
+    }
+
+    /// `low` is `dividend & (step - 1)` (or `& M` with `M + 1 == step`): the remainder by a
+    /// power-of-two step, as the mask is only written for one (`num - (num & (BLOCK - 1))`).
+    fn low_bits_of(&self, low: Node<'t>, dividend: Node<'t>, step: Node<'t>) -> bool {
+        let low = strip(low, self.source);
+        if low.node_kind() != "binary_expression" || operator(low, self.source) != "&" {
+            return false;
+        }
+        let (Some(left), Some(right)) = (low.field("left"), low.field("right")) else {
+            return false;
+        };
+        let step_value = parse_integer(self.text(strip(step, self.source)));
+        let is_mask = |mask: Node<'t>| {
+            let mask = strip(mask, self.source);
+            if let Some(value) = parse_integer(self.text(mask)) {
+                return step_value == Some(value + 1) && (value + 1) & value == 0;
+            }
+            mask.node_kind() == "binary_expression"
+                && operator(mask, self.source) == "-"
+                && mask
+                    .field("left")
+                    .is_some_and(|l| self.equivalent(l, step, 0))
+                && mask
+                    .field("right")
+                    .is_some_and(|r| parse_integer(self.text(r)) == Some(1))
+                && step_value.is_none_or(|v| v > 0 && v & (v - 1) == 0)
+        };
+        [(left, right), (right, left)]
+            .into_iter()
+            .any(|(value, mask)| self.equivalent(value, dividend, 0) && is_mask(mask))
     }
 
     /// `mask` is `~(step - 1)` (or `~M` with `M + 1 == step`) and `step` a power of two.

@@ -1415,3 +1415,40 @@ void run(const float *pts, float *score, int n) {{ {launch} }}"
     );
     assert!(statuses(&variable).contains(&(4, "unguarded")));
 }
+
+#[test]
+fn a_while_loop_over_whole_strides_keeps_the_block_together() {
+    let kernel = |end: &str, body_extra: &str| {
+        format!(
+            "template <unsigned int BLOCK>
+__global__ void reduce_update(const int num, const float* in, float* out) {{
+    __shared__ float vals[BLOCK];
+    const int end = {end};
+    int i = threadIdx.x;
+    while (i < end) {{
+        vals[threadIdx.x] = in[i];
+        __syncthreads();
+        if (threadIdx.x == 0) out[0] += vals[BLOCK - 1];
+        {body_extra}
+        i += BLOCK;
+    }}
+}}
+void launch(int num, const float* in, float* out) {{
+    reduce_update<256><<<1, 256>>>(num, in, out);
+}}"
+        )
+    };
+    for end in ["num - (num & (BLOCK - 1))", "num - num % BLOCK", "num / BLOCK * BLOCK"] {
+        assert_eq!(barriers_divergent(&kernel(end, "")), vec![false], "{end}");
+    }
+    // a limit that is no multiple, a trip some threads skip, or a second move: split
+    assert_eq!(barriers_divergent(&kernel("num", "")), vec![true]);
+    assert_eq!(
+        barriers_divergent(&kernel("num - num % BLOCK", "if (in[i] < 0) continue;")),
+        vec![true]
+    );
+    assert_eq!(
+        barriers_divergent(&kernel("num - num % BLOCK", "if (in[i] < 0) i += 1;")),
+        vec![true]
+    );
+}

@@ -314,17 +314,19 @@ impl<'t> Analyzer<'_, 't> {
         !read_after
     }
 
-    /// `if (c) { flag = true; ... }`, the only `true` the local `name` is given (every other
-    /// value `false`): the conjuncts of `c` that read values never changed afterwards.
+    /// `if (c) { flag = true; ... }` (or `flag = other_test;` there), the only value but `false`
+    /// the local `name` is given: the conjuncts of `c` that read values never changed afterwards.
     fn set_under(&self, name: &str) -> Option<Vec<Node<'t>>> {
         if !self.is_settled_local(name) || !self.declarations.contains_key(name) {
             return None;
         }
         let mut test = None;
         for value in self.definitions.get(name)? {
+            // `un = (partner[tid] == -1)` under the test sets the flag there as `true` does:
+            // wherever it holds, that assignment ran
             match literal_truth(self.text(*value).trim()) {
                 Some(false) => {}
-                Some(true) if test.is_none() => test = Some(setting_test(*value)?),
+                Some(true) | None if test.is_none() => test = Some(setting_test(*value)?),
                 _ => return None,
             }
         }

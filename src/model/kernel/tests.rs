@@ -1452,3 +1452,36 @@ void launch(int num, const float* in, float* out) {{
         vec![true]
     );
 }
+
+#[test]
+fn a_flag_given_a_test_only_under_a_guard_holds_that_guard() {
+    let kernel = |set: &str| {
+        format!(
+            "__global__ void self_partner(const int* partner, int* out, int n) {{
+    int tid = threadIdx.x + blockDim.x * blockIdx.x;
+    bool valid_tid = tid < n;
+    bool un = false;
+    {set}
+    if (un)
+        out[tid] = tid;
+}}"
+        )
+    };
+    let at_the_write = |set: &str| {
+        statuses(&kernel(set))
+            .into_iter()
+            .filter(|(line, _)| *line == 7)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        at_the_write("if (valid_tid) un = (partner[tid] == -1);"),
+        [(7, "bounded")]
+    );
+    assert_eq!(at_the_write("if (valid_tid) un = true;"), [(7, "bounded")]);
+    // set outside the guard too, or set with no guard: the flag says nothing of `tid`
+    assert_eq!(
+        at_the_write("if (valid_tid) un = true; un = (partner[0] == -1);"),
+        [(7, "unguarded")]
+    );
+    assert_eq!(at_the_write("un = (tid % 2 == 0);"), [(7, "unguarded")]);
+}

@@ -1,0 +1,38 @@
+// Matching: a vertex is unmatched when its partner is -1, which is only looked up for valid
+// threads; the flag is given the lookup's result under the guard and `false` everywhere else,
+// so wherever it holds the guard held too.
+#include "hip_check.h"
+
+__global__ void self_partner(const int* partner, int* out, int n)
+{
+    int tid = threadIdx.x + blockDim.x * blockIdx.x;
+    bool valid_tid = tid < n;
+    bool unmatched = false;
+    if (valid_tid)
+        unmatched = (partner[tid] == -1);
+    if (unmatched)
+        out[tid] = tid;
+}
+
+__global__ void scatter(const int* sum, const int* values, int* out, int threads)
+{
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    int value;
+    if (id < threads) {
+        value = values[id];
+    } else {
+        value = 0;
+    }
+    if (value) {
+        int idx = sum[id];
+        if (idx > 0) out[idx - 1] = id;
+    }
+}
+
+hipError_t match(const int* partner, int* out, const int* sum, const int* values, int n)
+{
+    self_partner<<<(n + 255) / 256, 256>>>(partner, out, n);
+    HIP_CHECK(hipGetLastError());
+    scatter<<<(n + 255) / 256, 256>>>(sum, values, out, n);
+    return hipGetLastError();
+}

@@ -95,6 +95,13 @@ pub fn launches_in<'t>(
             passed: Some(&passed),
         };
         if let Some(mut site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
+            // a wrapper launching the kernel it is handed: each call of it launches that kernel
+            if let Some(through) =
+                wrappers::through_wrapper(&classifier, function, &site, call, chevron, file, lines)
+            {
+                sites.extend(through);
+                continue;
+            }
             // a parameter of the launching function passed on as it came: what its callers pass
             for (at, argument) in site.arguments.iter().enumerate() {
                 let Some(position) = function.parameters.iter().position(|p| p.name == *argument)

@@ -38,6 +38,7 @@ mod rounding;
 mod sizes;
 #[cfg(test)]
 mod tests;
+mod wrappers;
 
 use arguments::{
     in_arguments, is_allocated_in_sight, per_thread_unit, shared_bytes, threads_on_x, Shared,

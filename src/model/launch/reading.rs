@@ -330,7 +330,7 @@ pub(super) fn launch_site<'t>(
 
 /// The constant `argument` holds where `call` sits: a constant expression (`MAX_DEG`, `2 * 45`),
 /// or a name `call` sits under `case C:` of a `switch` on, when no case falls through into it.
-fn known_value<'t>(
+pub(super) fn known_value<'t>(
     classifier: &Classifier<'_, 't>,
     call: Node<'t>,
     argument: Node<'t>,
@@ -381,7 +381,7 @@ fn known_value<'t>(
 
 /// `k<256, float>`, `HIP_KERNEL_NAME(k<256>)`, `ns::k<B>`: each template argument's value when
 /// it is an integer constant (a literal, a define, a constant local).
-fn template_argument_values<'t>(
+pub(super) fn template_argument_values<'t>(
     classifier: &Classifier<'_, 't>,
     name: Node<'t>,
 ) -> Vec<Option<i128>> {
@@ -430,7 +430,7 @@ fn constant_named(classifier: &Classifier<'_, '_>, name: &str) -> Option<i128> {
 /// The value of each component of a launch's block (or grid) argument: `dim3(a, b)`, a local
 /// `dim3` with its components assigned later (the assignment the launch sees), or a scalar as
 /// `x`; None for a component left out (1) or not known.
-fn configuration_values<'t>(
+pub(super) fn configuration_values<'t>(
     classifier: &Classifier<'_, 't>,
     whole: Option<Node<'t>>,
     parts: &[Option<Node<'t>>],
@@ -461,7 +461,7 @@ fn configuration_values<'t>(
 /// The grid, block and dynamic shared bytes of the `cudaLaunchConfig_t` that `config` (`&cfg`)
 /// points at, where `call` is: the fields assigned before it (`cfg.gridDim = ...`), else the
 /// initialiser's first three values.
-fn launch_config_fields<'t>(
+pub(super) fn launch_config_fields<'t>(
     classifier: &Classifier<'_, 't>,
     config: Node<'t>,
     call: Node<'t>,

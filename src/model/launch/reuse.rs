@@ -219,6 +219,16 @@ impl LaunchCache {
                     queries: RefCell::default(),
                 };
                 let sites = launches_in(function, source, path, lines, &recorder, file);
+                // a wrapper's launches sit at its calls, which move apart from it: read afresh
+                let range = definition.byte_range();
+                if sites
+                    .iter()
+                    .any(|s| s.span.start < range.start || s.span.end > range.end)
+                {
+                    file.take_member_reads();
+                    file.take_caller_reads();
+                    return sites;
+                }
                 let allocations = file
                     .take_member_reads()
                     .then(|| file.allocations_hash(definition));

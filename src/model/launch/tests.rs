@@ -847,9 +847,13 @@ fn launch_sizes_name_the_host_values() {
         Some("1800 * blocks")
     );
     assert_eq!(shown(&sizes[0].arguments[1]).as_deref(), Some("n"));
-    // a launch passing no buffer allocated in sight has none
+    // a launch passing no buffer allocated in sight keeps its sizes, with no buffer's bytes
     let found = sites("void f(float* out, int n) { fill<<<n / 256, 256>>>(out, n); }");
-    assert!(found[0].sizes.is_empty());
+    assert!(!found[0].sizes.is_empty(), "{found:?}");
+    assert!(found[0]
+        .sizes
+        .iter()
+        .all(|s| s.buffers.iter().all(Option::is_none)));
 }
 
 #[test]
@@ -1528,4 +1532,108 @@ fn a_grid_rounded_up_from_what_every_call_passes_as_whole_blocks_is_exact() {
          void run(float* p, int n) { n = n + 1; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
          void a(float* p) { run(p, 4096); }";
     assert_eq!(grid_of(changed)[0], rounded("n"));
+}
+
+#[test]
+fn a_wrapper_handed_the_kernel_launches_it_at_each_call() {
+    // the variadic form: grid, block and arguments are what each call passes
+    let source = "template <typename K, typename... A>\n\
+         void launch(K k, dim3 g, dim3 b, A... a) { k<<<g, b>>>(a...); }\n\
+         __global__ void scale(float* x, int n);\n\
+         void run(float* x, int n, int rows) {\n\
+           dim3 grid((n + 255) / 256);\n\
+           launch(scale, grid, dim3(256), x, n);\n\
+           launch(scale, dim3(rows), 128, x, rows);\n\
+         }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|s| s.kernel == "scale"));
+    assert_eq!(found[0].line, 6);
+    assert_eq!(
+        found[0].grid,
+        [rounded("n"), GridAxis::Exact, GridAxis::Exact]
+    );
+    assert_eq!(found[0].block, [Some(256), Some(1), Some(1)]);
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].arguments, ["x", "n"]);
+    assert_eq!(found[0].bound_argument(0), Some(1));
+    assert_eq!(found[1].grid[0], GridAxis::Exact);
+    assert_eq!(found[1].block[0], Some(128));
+    // the kernel a caller's local holds
+    let held = "template <typename K, typename... A>\n\
+         void launch(K k, dim3 g, dim3 b, A... a) { k<<<g, b>>>(a...); }\n\
+         void run(float* x, int n) { auto kernelFn = scale; launch(kernelFn, dim3(n), dim3(64), x, n); }";
+    assert_eq!(sites(held)[0].kernel, "scale");
+    // a wrapper that changes the grid it is handed launches with its own
+    let changed = "template <typename K, typename... A>\n\
+         void launch(K k, dim3 g, dim3 b, A... a) { g.x = g.x * 2; k<<<g, b>>>(a...); }\n\
+         void run(float* x, int n) { launch(scale, dim3(n), dim3(64), x, n); }";
+    assert_eq!(grid_of(changed)[0], GridAxis::Unknown);
+    // no call in the file: the launch stays as it is written
+    let alone = "template <typename K, typename... A>\n\
+         void launch(K k, dim3 g, dim3 b, A... a) { k<<<g, b>>>(a...); }";
+    assert_eq!(sites(alone)[0].kernel, "k");
+}
+
+#[test]
+fn a_wrapper_reads_the_members_its_caller_assigns() {
+    let wrapper = "struct LaunchConfig { unsigned gridSize[3] = {1, 1, 1}; unsigned blockSize[3] = {1, 1, 1}; };\n\
+         template<typename... Args>\n\
+         void launchKernel(void (*kernel)(Args...), const LaunchConfig& c, void** args) {\n\
+           dim3 grid(c.gridSize[0], c.gridSize[1], c.gridSize[2]);\n\
+           dim3 block(c.blockSize[0], c.blockSize[1], c.blockSize[2]);\n\
+           cudaLaunchKernel(reinterpret_cast<void*>(kernel), grid, block, args, 0, 0);\n\
+         }\n";
+    let source = format!(
+        "{wrapper}void pack(float* p, int nx, int nz) {{\n\
+           LaunchConfig config;\n\
+           config.blockSize[0] = 32;\n\
+           config.gridSize[0] = (nz + 31) / 32;\n\
+           config.gridSize[2] = nx;\n\
+           void* args[] = {{&p, &nz}};\n\
+           launchKernel(packSlab, config, args);\n\
+         }}"
+    );
+    let found = sites(&source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kernel, "packSlab");
+    assert_eq!(found[0].line, 14);
+    // `gridSize[1]` is never assigned: its value is not read, never taken for exact
+    assert_eq!(
+        found[0].grid,
+        [rounded("nz"), GridAxis::Unknown, GridAxis::Exact]
+    );
+    assert_eq!(found[0].block, [Some(32), None, None]);
+    assert_eq!(found[0].arity, None);
+    // a member assigned twice, handed to another function before the call, or set from a
+    // local whose address is taken (`&nx` in the arguments' array), is not known
+    for changed in [
+        "config.gridSize[2] = nx; void* more[] = {&nx};",
+        "config.gridSize[2] = nx; if (nx > 4) config.gridSize[2] = 2 * nx;",
+        "config.gridSize[2] = nx; setup(config);",
+    ] {
+        let source = format!(
+            "{wrapper}void pack(float* p, int nx) {{ LaunchConfig config; {changed}\n\
+               void* args[] = {{&p}}; launchKernel(packSlab, config, args); }}"
+        );
+        assert_eq!(grid_of(&source)[2], GridAxis::Unknown, "{changed}");
+    }
+}
+
+#[test]
+fn what_a_wrapper_computes_itself_is_unknown_at_its_calls() {
+    // the wrapper rounds its own grid from a parameter: the call passes the extent
+    let source = "template <typename K, typename... A>\n\
+         void launch(K k, int n, A... a) { int blocks = n / 256 + extra(n); k<<<blocks, 256>>>(a...); }\n\
+         void run(float* x, int n) { launch(scale, n, x, n); }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kernel, "scale");
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
+    assert_eq!(found[0].block[0], Some(256));
+    // a wrapper handing on the kernel it was handed names no kernel at that call
+    let nested = "template <typename K> void inner(K k, int n) { k<<<n, 1>>>(n); }\n\
+         template <typename K> void outer(K k, int n) { inner(k, n); }\n\
+         void run(int n) { outer(scale, n); }";
+    assert!(sites(nested).is_empty(), "{:?}", sites(nested));
 }

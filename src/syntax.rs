@@ -1132,6 +1132,42 @@ pub fn identifier_positions<'a>(text: &'a str, name: &'a str) -> impl Iterator<I
         })
 }
 
+/// `a - N * (a / N)` (or `a - (a / N) * N`, the quotient possibly a local `q = a / N` that
+/// `quotient_of` gives): the remainder written out, as `(a, N)`.
+pub fn written_out_remainder<'t>(
+    node: Node<'t>,
+    source: &str,
+    quotient_of: &dyn Fn(Node<'t>) -> Option<Node<'t>>,
+) -> Option<(Node<'t>, Node<'t>)> {
+    let node = strip(node, source);
+    if node.node_kind() != "binary_expression" || operator(node, source) != "-" {
+        return None;
+    }
+    let dividend = node.field("left")?;
+    let product = strip(node.field("right")?, source);
+    if product.node_kind() != "binary_expression" || operator(product, source) != "*" {
+        return None;
+    }
+    let (first, second) = (product.field("left")?, product.field("right")?);
+    [(first, second), (second, first)]
+        .into_iter()
+        .find_map(|(divisor, quotient)| {
+            let mut quotient = strip(quotient, source);
+            if quotient.node_kind() == "identifier" {
+                quotient = strip(quotient_of(quotient)?, source);
+            }
+            let is_quotient = quotient.node_kind() == "binary_expression"
+                && operator(quotient, source) == "/"
+                && quotient
+                    .field("left")
+                    .is_some_and(|l| normalized(l, source) == normalized(dividend, source))
+                && quotient
+                    .field("right")
+                    .is_some_and(|r| normalized(r, source) == normalized(divisor, source));
+            is_quotient.then_some((dividend, divisor))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -1268,40 +1304,4 @@ mod tests {
         );
         assert_table_agrees_with_tree_sitter("deep", &deep);
     }
-}
-
-/// `a - N * (a / N)` (or `a - (a / N) * N`, the quotient possibly a local `q = a / N` that
-/// `quotient_of` gives): the remainder written out, as `(a, N)`.
-pub fn written_out_remainder<'t>(
-    node: Node<'t>,
-    source: &str,
-    quotient_of: &dyn Fn(Node<'t>) -> Option<Node<'t>>,
-) -> Option<(Node<'t>, Node<'t>)> {
-    let node = strip(node, source);
-    if node.node_kind() != "binary_expression" || operator(node, source) != "-" {
-        return None;
-    }
-    let dividend = node.field("left")?;
-    let product = strip(node.field("right")?, source);
-    if product.node_kind() != "binary_expression" || operator(product, source) != "*" {
-        return None;
-    }
-    let (first, second) = (product.field("left")?, product.field("right")?);
-    [(first, second), (second, first)]
-        .into_iter()
-        .find_map(|(divisor, quotient)| {
-            let mut quotient = strip(quotient, source);
-            if quotient.node_kind() == "identifier" {
-                quotient = strip(quotient_of(quotient)?, source);
-            }
-            let is_quotient = quotient.node_kind() == "binary_expression"
-                && operator(quotient, source) == "/"
-                && quotient.field("left").is_some_and(|l| {
-                    normalized(l, source) == normalized(dividend, source)
-                })
-                && quotient.field("right").is_some_and(|r| {
-                    normalized(r, source) == normalized(divisor, source)
-                });
-            is_quotient.then_some((dividend, divisor))
-        })
 }

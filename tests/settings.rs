@@ -139,8 +139,8 @@ fn per_path_ignores_match_however_the_linted_path_is_spelled() {
     )
     .unwrap();
     let paths = |output: &Output| -> Vec<String> {
-        let json: serde_json::Value = serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|_| panic!("{}", stderr(output)));
+        let json: serde_json::Value =
+            serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(output)));
         json["diagnostics"]
             .as_array()
             .expect("diagnostics")
@@ -153,7 +153,10 @@ fn per_path_ignores_match_however_the_linted_path_is_spelled() {
         let output = cudalint(&dir, &["check", target, "--format", "json", "--no-cache"]);
         let found = paths(&output);
         assert_eq!(found.len(), 1, "`check {target}`: {found:?}");
-        assert!(found[0].ends_with("src/prog.cu"), "`check {target}`: {found:?}");
+        assert!(
+            found[0].ends_with("src/prog.cu"),
+            "`check {target}`: {found:?}"
+        );
     }
     // from inside the ignored folder too
     let inside = cudalint(

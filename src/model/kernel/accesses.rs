@@ -390,9 +390,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                             _ => false,
                         }
                 };
-                [(left, right), (right, left)].into_iter().any(|(thread, base)| {
-                    syntax::same_text(thread, self.source, "threadIdx.x") && is_tile_base(base)
-                })
+                [(left, right), (right, left)]
+                    .into_iter()
+                    .any(|(thread, base)| {
+                        syntax::same_text(thread, self.source, "threadIdx.x") && is_tile_base(base)
+                    })
             }
             _ => false,
         }

@@ -71,7 +71,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// than by that step. A `for` gives them in its update and initializer; a `while` steps in
     /// one statement of its body (`i += BLOCK;`, with no `continue` to skip it) and starts at
     /// the one value reaching its test from before it (`int i = threadIdx.x;`).
-    fn loop_parts(&self, a_loop: Node<'t>, variable: Node<'t>) -> Option<(Node<'t>, Node<'t>, bool)> {
+    fn loop_parts(
+        &self,
+        a_loop: Node<'t>,
+        variable: Node<'t>,
+    ) -> Option<(Node<'t>, Node<'t>, bool)> {
         let name = self.text(variable);
         let body = a_loop.field("body")?;
         if a_loop.node_kind() == "for_statement" {
@@ -89,7 +93,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         let step = steps.next()?;
         let mut writes = 0;
         syntax::walk_iterative(body, |node| {
-            if syntax::assigned_target(node).is_some_and(|t| syntax::same_text(t, self.source, name))
+            if syntax::assigned_target(node)
+                .is_some_and(|t| syntax::same_text(t, self.source, name))
             {
                 writes += 1;
             }
@@ -910,7 +915,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         // `most <= least - 1` (or `most <= least`), read for integers: a floored `most` is
         // below its real value
         let below = |most: &crate::model::size::Sym, least: &crate::model::size::Sym, by_one| {
-            let limit = if by_one { least.sub(&one) } else { Some(least.clone()) };
+            let limit = if by_one {
+                least.sub(&one)
+            } else {
+                Some(least.clone())
+            };
             limit.is_some_and(|limit| most.integer_at_most(&limit))
         };
         let decided = |sizes: &crate::model::launch::LaunchSizes| -> Option<bool> {

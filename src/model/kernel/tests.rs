@@ -1341,7 +1341,11 @@ fn a_guarded_index_taken_down_in_place_stays_bounded() {
     ] {
         let found = statuses(&kernel(guard, step));
         let at_the_access: Vec<_> = found.iter().filter(|(line, _)| *line == 12).collect();
-        assert_eq!(at_the_access, [&(12, "bounded"), &(12, "bounded")], "{step}");
+        assert_eq!(
+            at_the_access,
+            [&(12, "bounded"), &(12, "bounded")],
+            "{step}"
+        );
     }
     // with no guard, both accesses stay unguarded; a step that adds is no remainder
     let unguarded = statuses(&kernel("", "t -= ratio * new_stride[i];"));
@@ -1399,20 +1403,16 @@ void run(const float *pts, float *score, int n) {{ {launch} }}"
         statuses(&kernel("match1<<<n / M1W, M1W>>>(pts, score);")),
         [(4, "bounded"), (4, "bounded")]
     );
-    assert_eq!(
-        statuses(&kernel("")),
-        [(4, "bounded"), (4, "bounded")]
-    );
+    assert_eq!(statuses(&kernel("")), [(4, "bounded"), (4, "bounded")]);
     // a grid rounded up leaves threads past the points
     assert_eq!(
         statuses(&kernel("match1<<<(n + M1W - 1) / M1W, M1W>>>(pts, score);")),
         [(4, "unguarded"), (4, "unguarded")]
     );
     // a width that is no constant is no tile of the kernel's own
-    let variable = kernel("").replace("M1W * blockIdx.x", "width * blockIdx.x").replace(
-        "float *score)",
-        "float *score, float width)",
-    );
+    let variable = kernel("")
+        .replace("M1W * blockIdx.x", "width * blockIdx.x")
+        .replace("float *score)", "float *score, float width)");
     assert!(statuses(&variable).contains(&(4, "unguarded")));
 }
 
@@ -1438,7 +1438,11 @@ void launch(int num, const float* in, float* out) {{
 }}"
         )
     };
-    for end in ["num - (num & (BLOCK - 1))", "num - num % BLOCK", "num / BLOCK * BLOCK"] {
+    for end in [
+        "num - (num & (BLOCK - 1))",
+        "num - num % BLOCK",
+        "num / BLOCK * BLOCK",
+    ] {
         assert_eq!(barriers_divergent(&kernel(end, "")), vec![false], "{end}");
     }
     // a limit that is no multiple, a trip some threads skip, or a second move: split

@@ -18,13 +18,16 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// (rule, 1-based line, number of labels) of each finding in the JSON output.
-fn findings(output: &Output) -> Vec<(String, u64, usize)> {
+/// The findings of the JSON output.
+fn diagnostics(output: &Output) -> Vec<serde_json::Value> {
     let json: serde_json::Value =
         serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(output)));
-    json["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
+    json["diagnostics"].as_array().expect("diagnostics").clone()
+}
+
+/// (rule, 1-based line, number of labels) of each finding in the JSON output.
+fn findings(output: &Output) -> Vec<(String, u64, usize)> {
+    diagnostics(output)
         .iter()
         .map(|d| {
             (
@@ -139,11 +142,7 @@ fn per_path_ignores_match_however_the_linted_path_is_spelled() {
     )
     .unwrap();
     let paths = |output: &Output| -> Vec<String> {
-        let json: serde_json::Value =
-            serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(output)));
-        json["diagnostics"]
-            .as_array()
-            .expect("diagnostics")
+        diagnostics(output)
             .iter()
             .map(|d| d["path"].as_str().unwrap_or_default().replace('\\', "/"))
             .collect()

@@ -94,6 +94,11 @@ impl<'t> Function<'t> {
         self.parameters.iter().find(|p| p.name == name)
     }
 
+    /// The parameters' names, in order (how a launch's values are bound to them).
+    pub fn parameter_names(&self) -> Vec<&str> {
+        self.parameters.iter().map(|p| p.name.as_str()).collect()
+    }
+
     /// Whether a call with `count` arguments can be a call of this function: as many as it has
     /// parameters, fewer where the rest have default values, more after a parameter pack. Two
     /// overloads of one kernel name are told apart by it.

@@ -891,12 +891,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let own = super::ranges::OwnSizes::grid_and_block(self);
         let ranges = crate::model::ranges::Ranges::new(&own);
         let (small_range, big_range) = (ranges.range(small, &[]), ranges.range(big, &[]));
-        let names: Vec<&str> = self
-            .function
-            .parameters
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
+        let names = self.function.parameter_names();
         // a name the kernel reads that is no parameter (a `__constant__`, a helper's result)
         // could meet a host local of the same spelling
         let own_names = |range: &crate::model::ranges::Range| {

@@ -262,12 +262,7 @@ impl<'t> Analyzer<'_, 't> {
         if tops.is_empty() {
             return false;
         }
-        let names: Vec<&str> = self
-            .function
-            .parameters
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
+        let names = self.function.parameter_names();
         self.out.launches.iter().all(|launch| {
             launch.sizes.iter().any(|sizes| {
                 let Some(Some(bytes)) = sizes.buffers.get(parameter) else {

@@ -276,6 +276,30 @@ struct Reading<'a, 't> {
     passed: &'a [Node<'t>],
 }
 
+/// Per axis of a grid (or block) read as `parts` with the values they are given: `part` of the
+/// value; 1 for an axis left out of the list and assigned nowhere; unknown otherwise.
+fn by_axis<'t>(
+    parts: &[Option<Node<'t>>],
+    values: &[Option<Node<'t>>],
+    part: impl Fn(Node<'t>) -> Part<'t>,
+) -> [Part<'t>; 3] {
+    let mut out = [Part::Unknown; 3];
+    if parts.iter().all(Option::is_none) {
+        return out;
+    }
+    for (axis, slot) in out.iter_mut().enumerate() {
+        *slot = match (
+            values.get(axis).copied().flatten(),
+            parts.get(axis).copied().flatten(),
+        ) {
+            (Some(value), _) => part(value),
+            (None, None) => Part::One,
+            (None, Some(_)) => Part::Unknown,
+        };
+    }
+    out
+}
+
 impl<'t> Reading<'_, 't> {
     /// Each component of the wrapper's grid (or block) `whole`, for this call.
     fn parts(&self, whole: Option<Node<'t>>) -> [Part<'t>; 3] {
@@ -299,22 +323,7 @@ impl<'t> Reading<'_, 't> {
             }
         }
         let values = configuration_values(wrapper, Some(whole), &parts);
-        let mut out = [Part::Unknown; 3];
-        if parts.iter().all(Option::is_none) {
-            return out;
-        }
-        for (axis, slot) in out.iter_mut().enumerate() {
-            *slot = match (
-                values.get(axis).copied().flatten(),
-                parts.get(axis).copied().flatten(),
-            ) {
-                (Some(value), _) => self.part(value),
-                // left out of the list, and assigned nowhere: 1
-                (None, None) => Part::One,
-                (None, Some(_)) => Part::Unknown,
-            };
-        }
-        out
+        by_axis(&parts, &values, |value| self.part(value))
     }
 
     /// A component of the wrapper written as `value`, for this call.
@@ -345,21 +354,7 @@ impl<'t> Reading<'_, 't> {
         }
         let parts = components(caller, Some(stripped));
         let values = configuration_values(caller, Some(stripped), &parts);
-        let mut out = [Part::Unknown; 3];
-        if parts.iter().all(Option::is_none) {
-            return out;
-        }
-        for (axis, slot) in out.iter_mut().enumerate() {
-            *slot = match (
-                values.get(axis).copied().flatten(),
-                parts.get(axis).copied().flatten(),
-            ) {
-                (Some(value), _) => Part::Caller(value),
-                (None, None) => Part::One,
-                (None, Some(_)) => Part::Unknown,
-            };
-        }
-        out
+        by_axis(&parts, &values, Part::Caller)
     }
 
     /// What the caller passes for the wrapper's `value`, as written in the caller: a parameter

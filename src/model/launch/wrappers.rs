@@ -364,7 +364,7 @@ impl<'t> Reading<'_, 't> {
         let source = self.wrapper.source;
         let value = strip(value, source);
         if value.node_kind() == "identifier" {
-            let position = self.parameter(value)?;
+            let position = self.parameter(value, 0)?;
             return self.passed.get(position).copied();
         }
         // `c.gridSize[0]`, `c->grid`, `cfg.block`
@@ -380,7 +380,7 @@ impl<'t> Reading<'_, 't> {
         if root.id() == value.id() || root.node_kind() != "identifier" {
             return None;
         }
-        let position = self.parameter(root)?;
+        let position = self.parameter(root, 0)?;
         let passed = strip(*self.passed.get(position)?, source);
         // `&config` for a pointer, `config` for a reference or copy
         let (object, through_address) = match syntax::address_operand(passed, source) {
@@ -404,7 +404,11 @@ impl<'t> Reading<'_, 't> {
     }
 
     /// The wrapper's parameter `name` is, by position, when the wrapper never assigns it.
-    fn parameter(&self, name: Node<'t>) -> Option<usize> {
+    fn parameter(&self, name: Node<'t>, depth: usize) -> Option<usize> {
+        // locals defined from each other (`a = b; b = a;`) go round: give up
+        if depth > 8 {
+            return None;
+        }
         let source = self.wrapper.source;
         let written = text(name, source);
         if let Some(values) = self.wrapper.locals.values.get(written) {
@@ -414,7 +418,7 @@ impl<'t> Reading<'_, 't> {
                     let only = strip(*only, source);
                     (only.node_kind() == "identifier" && only.id() != name.id())
                         .then_some(only)
-                        .and_then(|inner| self.parameter(inner))
+                        .and_then(|inner| self.parameter(inner, depth + 1))
                 }
                 _ => None,
             };

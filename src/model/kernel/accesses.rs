@@ -356,24 +356,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let node = strip(node, self.source);
         match node.node_kind() {
-            "identifier" => {
-                let Some(definitions) = self.definitions.get(self.text(node)) else {
-                    return false;
-                };
-                match crate::model::reaching::reaching(
-                    definitions,
-                    node,
-                    self.function.definition,
-                    self.source,
-                )
-                .as_slice()
-                {
-                    [value] if !crate::model::reaching::updates_itself(*value, self.source) => {
-                        self.is_constant_tile_index(*value, depth + 1)
-                    }
-                    _ => false,
-                }
-            }
+            "identifier" => self
+                .one_value_reaching(node)
+                .is_some_and(|value| self.is_constant_tile_index(value, depth + 1)),
             "binary_expression" if operator(node, self.source) == "+" => {
                 let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return false;
@@ -442,6 +427,22 @@ impl<'a, 't> Analyzer<'a, 't> {
         tests
     }
 
+    /// The one value of the local read at `read` that reaches it, when that value is not an
+    /// update in place.
+    fn one_value_reaching(&self, read: Node<'t>) -> Option<Node<'t>> {
+        match crate::model::reaching::reaching(
+            self.definitions.get(self.text(read))?,
+            read,
+            self.function.definition,
+            self.source,
+        )
+        .as_slice()
+        {
+            [value] if !crate::model::reaching::updates_itself(*value, self.source) => Some(*value),
+            _ => None,
+        }
+    }
+
     /// What part of `blockIdx.x * blockDim.x + threadIdx.x (+ gridDim.x * blockDim.x ...)`
     /// `node` is, directly or through locals each given it once.
     fn thread_term(&self, node: Node<'t>, depth: usize) -> Option<ThreadTerm> {
@@ -450,19 +451,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let node = strip(node, self.source);
         match node.node_kind() {
-            "identifier" => match crate::model::reaching::reaching(
-                self.definitions.get(self.text(node))?,
-                node,
-                self.function.definition,
-                self.source,
-            )
-            .as_slice()
-            {
-                [value] if !crate::model::reaching::updates_itself(*value, self.source) => {
-                    self.thread_term(*value, depth + 1)
-                }
-                _ => None,
-            },
+            "identifier" => self.thread_term(self.one_value_reaching(node)?, depth + 1),
             "field_expression" => {
                 let object = node.field("argument").map(|a| self.text(a))?;
                 if node.field("field").map(|f| self.text(f)) != Some("x") {

@@ -1640,15 +1640,7 @@ fn what_a_wrapper_computes_itself_is_unknown_at_its_calls() {
 
 #[test]
 fn a_wrapper_whose_locals_are_defined_from_each_other_is_read_without_end() {
-    let source = "template <typename K, typename... A>
-void launch(K k, dim3 g, dim3 b, int n, A... a) {
-    int y;
-    int x = y;
-    y = x;
-    k<<<x, b>>>(a...);
-}
-__global__ void fill(float* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = 1.f; }
-void run(float* out, int n) { launch(fill, dim3(n), dim3(256), n, out); }";
+    let source = include_str!("../../../testdata/regressions/wrapper_locals_in_a_cycle.cu");
     let found = sites(source);
     let fill: Vec<_> = found.iter().filter(|s| s.kernel == "fill").collect();
     assert_eq!(fill.len(), 1, "{found:?}");

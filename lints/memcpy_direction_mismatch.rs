@@ -93,6 +93,8 @@ mod tests {
                 "void f(int n) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); }",
                 "void f(float* a, float* b, int n) { cudaMemcpy(a, b, n * 4, cudaMemcpyDeviceToHost); }",
                 "void f(int n) { float* m; cudaMallocManaged(&m, n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, m, n * 4, cudaMemcpyHostToDevice); }",
+                // pinned host memory is reachable from the device: the copy succeeds
+                "void f(int n) { float* h = (float*)malloc(n * 4); float* p; cudaMallocHost(&p, n * 4); cudaMemcpy(p, h, n * 4, cudaMemcpyHostToDevice); cudaMemcpy(h, p, n * 4, cudaMemcpyDeviceToHost); }",
                 // a kind that may be the right one on the paths that run
                 "void f(int n, bool up) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost); }",
                 "void f(int n, bool up) { float* h = (float*)malloc(n * 4); float* d; cudaMalloc(&d, n * 4); cudaMemcpyKind k = cudaMemcpyDeviceToHost; if (up) k = cudaMemcpyHostToDevice; cudaMemcpy(d, h, n * 4, k); }",

@@ -49,7 +49,7 @@ impl<'t> HostFunction<'t> {
             .find(|e| e.variable == variable && e.node == node)
     }
 
-    /// Where a pointer argument lives, when the model knows.
+    /// Where a pointer argument lives, when the model knows and only one side can hold it.
     pub fn side_of(&self, pointer: &PointerArg, at: Node<'t>) -> Option<Side> {
         let variable = self.variables.get(pointer.variable)?;
         if pointer.host_data || (variable.is_vector && !variable.is_pointer) {
@@ -61,8 +61,10 @@ impl<'t> HostFunction<'t> {
             .find(|e| e.variable == pointer.variable && e.node == at)?;
         match self.reaching_allocation(pointer.variable, event)?.memory {
             Memory::Device => Some(Side::Device),
-            Memory::Host | Memory::Pinned => Some(Side::Host),
-            Memory::Managed | Memory::Mapped => None,
+            Memory::Host => Some(Side::Host),
+            // pinned host memory is mapped into the device's address space under unified
+            // addressing: a copy that names it as device memory still succeeds
+            Memory::Managed | Memory::Mapped | Memory::Pinned => None,
         }
     }
 }

@@ -263,10 +263,16 @@ impl<'a, 't> Analyzer<'a, 't> {
         if depth == 0 && self.multiple_at_every_instantiation(value, offset) {
             return true;
         }
+        let value = strip(value, self.source);
+        // `headDim == 128 ? 64 : 512`: whichever the test picks
+        if value.node_kind() == "conditional_expression" {
+            return [value.field("consequence"), value.field("alternative")]
+                .into_iter()
+                .all(|arm| arm.is_some_and(|arm| self.multiple_of_warp(arm, offset, depth + 1)));
+        }
         if offset != 0 {
             return false;
         }
-        let value = strip(value, self.source);
         match value.node_kind() {
             "field_expression" => syntax::same_text(value, self.source, "blockDim.x"),
             "identifier" => {
@@ -337,8 +343,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// Whether a `static_assert` of the kernel (or a macro wrapping one, `DG_STATIC_ASSERT(...)`)
-    /// states `name % M == 0` for a multiple `M` of 32, alone or as a conjunct: a thread count
-    /// template parameter split from the rest on a warp boundary.
+    /// states `name % M == 0` or `name == M` for a multiple `M` of 32, alone or as a conjunct: a
+    /// thread count template parameter split from the rest on a warp boundary.
     fn asserted_multiple_of_warp(&self, name: &str) -> bool {
         let mut conditions = Vec::new();
         syntax::walk_iterative(self.function.body, |node| {
@@ -373,12 +379,23 @@ impl<'a, 't> Analyzer<'a, 't> {
                 &mut Vec::new(),
             );
         }
+        let multiple_of_warp = |value: Node<'t>| {
+            self.constant_value(value, 0)
+                .is_some_and(|m| m > 0 && m % 32 == 0)
+        };
         facts.iter().any(|fact| {
-            matches!(
-                fact.stated_divisor(name, self.source),
-                Some(guards::StatedDivisor::Modulus(modulus))
-                    if self.constant_value(modulus, 0).is_some_and(|m| m > 0 && m % 32 == 0)
-            )
+            let pinned = fact.relation == guards::Relation::Equal
+                && [fact.oriented(true), fact.oriented(false)]
+                    .iter()
+                    .any(|side| {
+                        syntax::same_text(side.left, self.source, name)
+                            && multiple_of_warp(side.right)
+                    });
+            pinned
+                || matches!(
+                    fact.stated_divisor(name, self.source),
+                    Some(guards::StatedDivisor::Modulus(modulus)) if multiple_of_warp(modulus)
+                )
         })
     }
 
@@ -777,6 +794,35 @@ mod tests {
         assert_eq!(splits("const int ty = threadIdx.y; for (int q = ty; q < 32; q += blockDim.y) o[q] = __shfl_sync(0xffffffff, o[q], 0);"), [false]);
         assert_eq!(splits("unsigned tid(threadIdx.x + 16 * threadIdx.y); unsigned warp(tid >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
         assert_eq!(splits("unsigned warp((threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z)) >> 5); if (warp == 0) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        // a count chosen between whole warps by a test
+        assert_eq!(splits("const int active = n == 128 ? 64 : 512; if (threadIdx.x < active) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
+        assert_eq!(splits("const int active = n == 128 ? 64 : 40; if (threadIdx.x < active) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
+    }
+
+    /// A template parameter pinned to a whole number of warps by a `static_assert`.
+    #[test]
+    fn a_thread_count_pinned_by_a_static_assert() {
+        let kernel = |assertion: &str| {
+            let source = format!(
+                "template <int kMath, int kTma> __global__ void k(float* o) {{ {assertion}
+                 if (threadIdx.x >= kMath) return;
+                 o[0] = __shfl_sync(0xffffffff, o[1], 0); }}"
+            );
+            crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
+                model
+                    .kernel_facts()
+                    .flat_map(|(_, facts)| facts.collectives.iter())
+                    .map(|c| c.splitting_condition.is_some())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        };
+        assert_eq!(
+            kernel("static_assert(kTma == 128 && kMath == 256, \"sizes\");"),
+            [false]
+        );
+        assert_eq!(kernel("static_assert(kMath == 48, \"sizes\");"), [true]);
+        assert_eq!(kernel(""), [true]);
     }
 
     #[test]

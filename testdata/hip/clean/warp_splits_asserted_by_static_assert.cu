@@ -1,6 +1,7 @@
 // Clean: a warp-specialised kernel splits its block into a producer group and math warps at a
-// thread count the kernel asserts is a multiple of 128 (directly, or through a project's assert
-// macro, with `and`): each side of the split holds whole warps, so the shuffles see every lane.
+// thread count the kernel asserts is a multiple of 128, or pins to 256 (directly, or through a
+// project's assert macro, with `and`): each side of the split holds whole warps, so the shuffles
+// see every lane.
 #include <hip/hip_runtime.h>
 
 #define KERNEL_STATIC_ASSERT(cond, reason) static_assert(cond, reason)
@@ -26,6 +27,18 @@ __global__ void pipeline(float* out)
         float v = out[threadIdx.x];
         v += __shfl_xor_sync(0xffffffff, v, 1);
         out[threadIdx.x] = v;
+    }
+}
+
+template <unsigned kNumTMAThreads, unsigned kNumMathThreads>
+__global__ void __launch_bounds__(kNumTMAThreads + kNumMathThreads, 1) paged_logits(float* out)
+{
+    KERNEL_STATIC_ASSERT(kNumTMAThreads == 128 and kNumMathThreads == 256, "Expected 256 math threads");
+    if (threadIdx.x >= kNumMathThreads) {
+        return;
+    } else {
+        const unsigned warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
+        out[blockIdx.x * 8 + warp] = 1.0f;
     }
 }
 

@@ -227,7 +227,12 @@ fn find_function_declarator(mut node: Node) -> Option<Node> {
         if node.node_kind() == "function_declarator" {
             return Some(node);
         }
-        node = node.field("declarator")?;
+        // `Op& Op::run()`: a reference declarator holds its inner declarator as a plain child
+        node = node.field("declarator").or_else(|| {
+            (node.node_kind() == "reference_declarator")
+                .then(|| syntax::named_children(node).last())
+                .flatten()
+        })?;
     }
     None
 }
@@ -253,5 +258,24 @@ mod tests {
             None
         );
         assert_eq!(rank("TensorAccessor"), None);
+    }
+
+    #[test]
+    fn a_function_returning_a_reference_is_read_with_its_body() {
+        let source = "struct Op { int n; Op& run(); };\n\
+            Op& Op::run() { k<<<n / 256, 256>>>(n); return *this; }\n\
+            const Op &first(Op *ops) { return ops[0]; }";
+        let names = crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+            model
+                .functions
+                .iter()
+                .map(|f| (f.name.clone(), f.body.kind() == "compound_statement"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+        assert_eq!(
+            names,
+            [("run".to_string(), true), ("first".to_string(), true)]
+        );
     }
 }

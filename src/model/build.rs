@@ -303,7 +303,19 @@ impl<'t> Model<'t> {
             }
             "preproc_function_def" => {
                 if let (Some(name), Some(body)) = (node.field("name"), node.field("value")) {
-                    macros.push((syntax::text(name, source), syntax::text(body, source)));
+                    let parameters = node
+                        .field("parameters")
+                        .map(|list| {
+                            syntax::named_children(list)
+                                .map(|p| syntax::text(p, source))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    macros.push(FunctionMacro {
+                        name: syntax::text(name, source),
+                        parameters,
+                        body: syntax::text(body, source),
+                    });
                 }
                 false
             }

@@ -36,6 +36,14 @@ pub use kernel::{Access, AccessKind, Barrier, IndexStatus, KernelFacts};
 pub use reuse::{AnalyseAll, OffersOnly, Reuse, ReusedKernel};
 pub use suppression::Suppression;
 
+/// A function-like macro of the file: `#define DIVIDE(x, size) (((x) + (size) - 1) / (size))`.
+#[derive(Debug, Clone, Hash)]
+pub struct FunctionMacro<'t> {
+    pub name: &'t str,
+    pub parameters: Vec<&'t str>,
+    pub body: &'t str,
+}
+
 pub struct Model<'t> {
     pub path: &'t std::path::Path,
     /// The original text: every span refers to it.
@@ -72,8 +80,8 @@ pub struct Model<'t> {
     /// Whether the file's text names `__shared__` at all, found once: asked for every kernel,
     /// a scan of the whole text each time is quadratic in a file of many kernels.
     mentions_shared: std::cell::OnceCell<bool>,
-    /// Function-like macros the file defines (`#define CLEANUP(s) ...`): name and body.
-    pub function_macros: Vec<(&'t str, &'t str)>,
+    /// Function-like macros the file defines (`#define CLEANUP(s) ...`).
+    pub function_macros: Vec<FunctionMacro<'t>>,
     /// Names the file gives types (`typedef float real;`, `using T = double;`,
     /// `#define DTYPE float`), each with the normalized type it stands for; a name given two
     /// different types is left out.
@@ -113,8 +121,8 @@ impl<'t> Model<'t> {
     pub fn function_macro(&self, name: &str) -> Option<&'t str> {
         self.function_macros
             .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, body)| *body)
+            .find(|m| m.name == name)
+            .map(|m| m.body)
     }
 
     /// The body of an object-like macro: the file's own or an included project header's.
@@ -238,6 +246,17 @@ impl GridHelpers for Model<'_> {
             .find(|f| f.name == name && f.parameters.len() == arity)
         {
             return Some(launch::rounding_helper(function, self.source));
+        }
+        // a macro rounds up as a function does: its name may not say so (`DIVIDE(x, size)`)
+        if let Some(function_macro) = self
+            .function_macros
+            .iter()
+            .find(|m| m.name == name && m.parameters.len() == arity)
+        {
+            return Some(launch::macro_rounding_helper(
+                &function_macro.parameters,
+                function_macro.body,
+            ));
         }
         let mut lookups = self.lookups.borrow_mut();
         if !lookups.functions.iter().any(|n| n == name) {

@@ -191,8 +191,11 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
         }
     }
     // a function-like macro naming a key may do anything with it
-    for (_, body) in &model.function_macros {
-        for word in body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+    for function_macro in &model.function_macros {
+        for word in function_macro
+            .body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        {
             if allocated.contains(word) {
                 out.escaped.insert(word.to_string());
             }

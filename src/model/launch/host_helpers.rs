@@ -169,6 +169,46 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
     let [value] = returns.as_slice() else {
         return RoundingHelper::Other;
     };
+    let parameters: Vec<&str> = function
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    rounding_of(*value, &parameters, function.body, source)
+}
+
+/// What a function-like macro computes from its parameters, read as a helper that returns its
+/// body: `DIVIDE(x, size)` defined as `(((x) + (size) - 1) / (size))` rounds `x` up.
+pub fn macro_rounding_helper(parameters: &[&str], body: &str) -> RoundingHelper {
+    if body.len() > 400 || parameters.len() < 2 {
+        return RoundingHelper::Other;
+    }
+    let source = format!("long long rounding_macro() {{ return {body}; }}");
+    let Some(tree) = syntax::parse(&source) else {
+        return RoundingHelper::Other;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        return RoundingHelper::Other;
+    }
+    let Some(function_body) = root
+        .named_child(0)
+        .and_then(|definition| definition.field("body"))
+    else {
+        return RoundingHelper::Other;
+    };
+    let returns: Vec<Node> = syntax::return_values(function_body)
+        .into_iter()
+        .flatten()
+        .collect();
+    match returns.as_slice() {
+        [value] => rounding_of(*value, parameters, function_body, &source),
+        _ => RoundingHelper::Other,
+    }
+}
+
+/// Whether `value`, computed in `body` from `parameters`, rounds one of them up to whole blocks.
+fn rounding_of(value: Node, parameters: &[&str], body: Node, source: &str) -> RoundingHelper {
     struct NoHelpers;
     impl GridHelpers for NoHelpers {
         fn rounds_up(&self, _: &str, _: usize) -> Option<RoundingHelper> {
@@ -178,7 +218,7 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
             None
         }
     }
-    let locals = Locals::of(function.body, source);
+    let locals = Locals::of(body, source);
     let classifier = Classifier {
         source,
         locals: &locals,
@@ -186,11 +226,10 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
         constants_divide: true,
         passed: None,
     };
-    match classifier.axis(*value, 0) {
-        GridAxis::RoundedUp(total) => function
-            .parameters
+    match classifier.axis(value, 0) {
+        GridAxis::RoundedUp(total) => parameters
             .iter()
-            .position(|p| p.name == total)
+            .position(|p| *p == total)
             .map(|total| RoundingHelper::RoundsUp { total })
             .unwrap_or(RoundingHelper::Other),
         _ => RoundingHelper::Other,
@@ -582,4 +621,33 @@ pub(super) fn set_by_helper<'t>(
     let arity = syntax::call_arguments(call).len();
     let assigned = classifier.helpers.assigned_dim3(short, arity, position)?;
     Some((assigned, call))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{macro_rounding_helper, RoundingHelper};
+
+    #[test]
+    fn a_macro_that_rounds_up_is_read_by_its_body() {
+        assert_eq!(
+            macro_rounding_helper(&["x", "size"], "(((x) + (size) - 1) / (size))"),
+            RoundingHelper::RoundsUp { total: 0 }
+        );
+        assert_eq!(
+            macro_rounding_helper(&["b", "n"], "((n) + (b) - 1) / (b)"),
+            RoundingHelper::RoundsUp { total: 1 }
+        );
+        assert_eq!(
+            macro_rounding_helper(&["x", "y"], "((x) / (y))"),
+            RoundingHelper::Other
+        );
+        assert_eq!(
+            macro_rounding_helper(&["x", "y"], "do { x = y; } while (0)"),
+            RoundingHelper::Other
+        );
+        assert_eq!(
+            macro_rounding_helper(&["x"], "((x) + 1)"),
+            RoundingHelper::Other
+        );
+    }
 }

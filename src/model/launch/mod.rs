@@ -51,8 +51,8 @@ use grid::Classifier;
 use grid_bounds::{checked_exact, constant, most_blocks};
 pub use grid_bounds::{MAX_BLOCK_X, RESIDENT_BLOCKS};
 pub use host_helpers::{
-    assigned_dim3_of, returned_grid_of, returned_multiple_of, rounding_helper, AssignedDim3,
-    ReturnedMultiple, RoundingHelper,
+    assigned_dim3_of, macro_rounding_helper, returned_grid_of, returned_multiple_of,
+    rounding_helper, AssignedDim3, ReturnedMultiple, RoundingHelper,
 };
 use host_helpers::{in_caller, returned_grid, set_by_helper};
 pub use kernels::launched_kernel;

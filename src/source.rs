@@ -2030,6 +2030,7 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
         }
     }
     supply_statement_semicolons(bytes, &tokens, &matching);
+    supply_semicolons_after_block_macros(bytes, &tokens, defines);
     separate_statements_in_macro_arguments(bytes, &tokens);
     unmistake_comparisons_for_templates(bytes, &tokens, &matching);
 }
@@ -2360,6 +2361,46 @@ fn supply_statement_semicolons(bytes: &mut [u8], tokens: &[Token], matching: &[O
             continue;
         }
         if let Some(position) = semicolon_position(bytes, tokens[close].end) {
+            bytes[position] = b';';
+        }
+    }
+}
+
+/// `CHECK_KERNEL` alone on its line, an object-like macro whose body is a block (`{ cudaError_t e
+/// = cudaGetLastError(); ... }`): the compiler needs no `;` after it, the grammar does, or it reads
+/// the macro as the type of a declaration that swallows the next statement (a launch).
+fn supply_semicolons_after_block_macros(
+    bytes: &mut [u8],
+    tokens: &[Token],
+    defines: &HashMap<String, String>,
+) {
+    for (k, token) in tokens.iter().enumerate() {
+        if token.kind != TokenKind::Identifier || !token.line_start {
+            continue;
+        }
+        if tokens.get(k + 1).is_some_and(|next| !next.line_start) {
+            continue;
+        }
+        let previous_ends_statement = k == 0
+            || matches!(
+                &bytes[tokens[k - 1].start..tokens[k - 1].end],
+                b";" | b"{" | b"}" | b")" | b"else"
+            );
+        if !previous_ends_statement {
+            continue;
+        }
+        let Ok(name) = std::str::from_utf8(&bytes[token.start..token.end]) else {
+            continue;
+        };
+        let is_block = defines.get(name).is_some_and(|body| {
+            // the body keeps its line continuations
+            let body = body.trim_matches(|c: char| c.is_whitespace() || c == '\\');
+            body.starts_with('{') && body.ends_with('}')
+        });
+        if !is_block {
+            continue;
+        }
+        if let Some(position) = semicolon_position(bytes, token.end) {
             bytes[position] = b';';
         }
     }
@@ -2703,6 +2744,26 @@ constexpr int kTwice = 2;
 
     fn parses_cleanly(view: &PreprocessedView) -> bool {
         crate::engine::parse(&view.text, None).is_some_and(|tree| !tree.root_node().has_error())
+    }
+
+    #[test]
+    fn block_macro_alone_on_its_line_gets_a_semicolon() {
+        let text = "#define CHECK_KERNEL \\\n  { \\\n    cudaError_t e = cudaGetLastError(); \\\n  }\n\
+                    #define N 4\n\
+                    void f(float* p) {\n  CHECK_KERNEL\n  k<<<1, 1>>>(p);\n  CHECK_KERNEL\n  int x = N\n    + 1;\n}\n";
+        let view = preprocess(text, &[]);
+        assert_eq!(view.text.len(), text.len());
+        assert!(
+            view.text.contains("CHECK_KERNEL\n; k<<<1, 1>>>(p);"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("CHECK_KERNEL\n; int x = N\n    + 1;"),
+            "{}",
+            view.text
+        );
+        assert!(parses_cleanly(&view), "{}", view.text);
     }
 
     #[test]

@@ -591,6 +591,23 @@ pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
             }
         }
     }
+    // `include/<project>/` put on the include path itself (`-Iinclude/cuSZp`), as a project that
+    // installs its headers in a folder of its name does: taken only where one such folder holds
+    // the file, since two would leave the choice to a build the analysis does not see
+    if !target.contains('/') {
+        for ancestor in directory.ancestors().take(4) {
+            let mut found = ["include", "includes"]
+                .iter()
+                .filter_map(|folder| std::fs::read_dir(ancestor.join(folder)).ok())
+                .flatten()
+                .filter_map(Result::ok)
+                .map(|entry| entry.path().join(target))
+                .filter(|candidate| candidate.is_file());
+            if let Some(first) = found.next() {
+                return found.next().is_none().then_some(first);
+            }
+        }
+    }
     if !target.contains('/') || target.starts_with("../") {
         return None;
     }
@@ -658,6 +675,30 @@ pub fn quoted_includes(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn includes_resolve_in_the_one_project_folder_of_an_include_folder() {
+        let root = tempfile::tempdir().expect("temporary folder");
+        let root = root.path();
+        for file in [
+            "src/entry.cu",
+            "include/cuSZp/kernels.h",
+            "include/a/twice.h",
+            "include/b/twice.h",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(&path, "").expect("file");
+        }
+        let from = root.join("src/entry.cu");
+        // `-Iinclude/cuSZp`: the header is found in the one folder that holds it
+        assert_eq!(
+            resolve_include(&from, "kernels.h"),
+            Some(root.join("include/cuSZp/kernels.h"))
+        );
+        // two folders hold it: which one the build puts first is not in sight
+        assert_eq!(resolve_include(&from, "twice.h"), None);
+    }
 
     #[test]
     fn includes_resolve_beside_in_include_folders_and_from_the_root() {

@@ -445,7 +445,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// What part of `blockIdx.x * blockDim.x + threadIdx.x (+ gridDim.x * blockDim.x ...)`
     /// `node` is, directly or through locals each given it once.
-    fn thread_term(&self, node: Node<'t>, depth: usize) -> Option<ThreadTerm> {
+    pub(super) fn thread_term(&self, node: Node<'t>, depth: usize) -> Option<ThreadTerm> {
         if depth > 8 {
             return None;
         }
@@ -661,7 +661,7 @@ pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, 
 
 /// The parts the global `x` index is built from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ThreadTerm {
+pub(super) enum ThreadTerm {
     ThreadX,
     BlockX,
     BlockDimX,

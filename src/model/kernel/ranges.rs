@@ -84,18 +84,8 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
 
     fn block_dim(&self, axis: usize) -> Option<Sym> {
         self.in_parameters_at_every_launch(|launch| launch.block_in_arguments.get(axis))
-            .or_else(|| {
-                // the same constant at every launch (`<<<n, TILE>>>` with `TILE` 128)
-                let mut sizes = self
-                    .out
-                    .launches
-                    .iter()
-                    .map(|l| l.block.get(axis).copied().flatten());
-                let first = sizes.next()??;
-                sizes
-                    .all(|size| size == Some(first))
-                    .then(|| Sym::constant(first))
-            })
+            // the same constant at every launch (`<<<n, TILE>>>` with `TILE` 128)
+            .or_else(|| self.block_width(axis).map(Sym::constant))
     }
 
     fn block_limit(&self, axis: usize) -> Option<i128> {
@@ -199,6 +189,11 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
         } else {
             None
         }
+    }
+    // a width every launch gives as one constant is each launch's own: put in before the bounds
+    // are bound launch by launch, it lets `(gridDim.x * 32 - 1) >> 5` read as `gridDim.x - 1`
+    fn block_dim(&self, axis: usize) -> Option<Sym> {
+        self.analyzer.block_width(axis).map(Sym::constant)
     }
     fn block_limit(&self, axis: usize) -> Option<i128> {
         RangeContext::block_limit(self.analyzer, axis)

@@ -1489,3 +1489,61 @@ fn a_flag_given_a_test_only_under_a_guard_holds_that_guard() {
     );
     assert_eq!(at_the_write("un = (tid % 2 == 0);"), [(7, "unguarded")]);
 }
+
+#[test]
+fn the_global_index_split_by_a_constant_block_width_is_the_block_and_the_lane() {
+    // what each local depends on, under launches with blocks `widths` wide on `x`
+    let deps = |widths: &[&str], names: &[&str]| -> Vec<crate::model::kernel::Deps> {
+        let launches: String = widths
+            .iter()
+            .map(|w| format!("    k<<<g, {w}>>>(out, g);\n"))
+            .collect();
+        let source = format!(
+            "static const int tblock_size = 32;
+__global__ void k(int* out, int n) {{
+    const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    const int warp = idx >> 5;
+    const int pair = idx / 64;
+    const int quarter = idx / 8;
+    const int lane = idx & 0x1f;
+    const int half = idx % 16;
+    out[warp + pair + quarter + lane + half] = n;
+}}
+void run(int* out, int g) {{
+    int bsize = tblock_size;
+{launches}}}
+"
+        );
+        crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
+            let (_, facts) = model.kernel_facts().next().expect("one kernel");
+            names
+                .iter()
+                .map(|name| {
+                    facts
+                        .thread_variable(name)
+                        .map(|v| v.deps)
+                        .unwrap_or_default()
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+    };
+    use crate::model::kernel::Deps;
+    let global = Deps::THREAD.union(Deps::BLOCK);
+    let all = ["warp", "pair", "quarter", "lane", "half"];
+    // 32 wide (a literal or a local holding the constant): `idx >> 5` and `idx / 64` are the
+    // block's, `idx / 8` keeps to the block but differs in it, `idx & 0x1f` and `idx % 16` are
+    // the thread's
+    let one_warp = [Deps::BLOCK, Deps::BLOCK, global, Deps::THREAD, Deps::THREAD];
+    assert_eq!(deps(&["32"], &all), one_warp);
+    assert_eq!(deps(&["bsize"], &all), one_warp);
+    // 64 wide: `idx >> 5` differs within a block; `idx / 64` is still the block's, and 32
+    // still divides the width, so `idx & 0x1f` is still the thread's
+    assert_eq!(
+        deps(&["64"], &all),
+        [global, Deps::BLOCK, global, Deps::THREAD, Deps::THREAD]
+    );
+    // launches that disagree, or none in sight: nothing is known
+    assert_eq!(deps(&["32", "64"], &all[..1]), [global]);
+    assert_eq!(deps(&[], &all[..1]), [global]);
+}

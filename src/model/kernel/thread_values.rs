@@ -443,6 +443,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         if depth > MAX_DEPTH {
             return Deps::NONE;
         }
+        // `(blockIdx.x * blockDim.x + threadIdx.x) >> 5` where every launch's block is 32 wide:
+        // `blockIdx.x`, the same for the whole block (and its remainder `threadIdx.x`)
+        if node.node_kind() == "binary_expression" {
+            if let Some(deps) = self.split_by_block_width(node) {
+                return deps;
+            }
+        }
         match node.node_kind() {
             "identifier" => {
                 let name = self.text(node);
@@ -793,6 +800,61 @@ impl<'a, 't> Analyzer<'a, 't> {
             deps = deps.union(self.value_deps(added, depth + 1, visiting));
         }
         Some(deps)
+    }
+
+    /// The block width every visible launch gives on `axis`, when they all give the same
+    /// constant (`<<<g, 32>>>`, `dim3 block(bsize)` with `bsize` 32). None where a launch's width
+    /// is unknown, where launches disagree, or where no launch is in sight: a kernel's geometry
+    /// is then whatever a caller out of sight chooses.
+    pub(super) fn block_width(&self, axis: usize) -> Option<i128> {
+        let mut widths = self
+            .out
+            .launches
+            .iter()
+            .map(|l| l.block.get(axis).copied().flatten());
+        let first = widths.next()??;
+        (first > 0 && widths.all(|width| width == Some(first))).then_some(first)
+    }
+
+    /// What the global `x` index `g = blockIdx.x * blockDim.x + threadIdx.x` split by a constant
+    /// `K` depends on, where every visible launch gives blocks `W` wide on `x`: `g / K` (or `g >>
+    /// log2(K)`) with `K` a multiple of `W` is `blockIdx.x / (K / W)`, the same in every thread
+    /// of a block; `g % K` (or `g & (K - 1)`) with `K` dividing `W` is `threadIdx.x % K`, the
+    /// same in every block. None for any other shape, width or divisor: nothing is known then.
+    pub(super) fn split_by_block_width(&self, node: Node<'t>) -> Option<Deps> {
+        let node = strip(node, self.source);
+        let (left, right) = (node.field("left")?, node.field("right")?);
+        let constant = |n: Node<'t>| self.constant_value(n, 0).map(i128::from);
+        let (quotient, divisor) = match operator(node, self.source) {
+            "/" => (true, constant(right)?),
+            ">>" => (
+                true,
+                1i128.checked_shl(u32::try_from(constant(right)?).ok()?)?,
+            ),
+            "%" => (false, constant(right)?),
+            // a mask of the low bits is the remainder by the next power of two
+            "&" => {
+                let mask = constant(right)?;
+                let modulus = mask.checked_add(1)?;
+                (mask >= 0 && modulus.count_ones() == 1).then_some((false, modulus))?
+            }
+            _ => return None,
+        };
+        if divisor <= 0 {
+            return None;
+        }
+        if !matches!(
+            self.thread_term(left, 0)?,
+            super::accesses::ThreadTerm::GlobalX { strides: 0 }
+        ) {
+            return None;
+        }
+        let width = self.block_width(0)?;
+        match quotient {
+            true if divisor % width == 0 => Some(Deps::BLOCK),
+            false if width % divisor == 0 => Some(Deps::THREAD),
+            _ => None,
+        }
     }
 
     /// `threadIdx.x / C` with every visible launch's block no wider than `C` on that axis (`C`

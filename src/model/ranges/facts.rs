@@ -182,6 +182,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             plain_forms.extend(self.cases_of(fact, false).into_iter().flatten());
         }
         plain_forms.extend(self.starting_points(&target, depth));
+        plain_forms.extend(self.last_values(&target));
         let mut result = self.bound_by_sums(&target, &plain_forms, depth);
         for cases in choices {
             let mut joined: Option<Range> = None;
@@ -238,6 +239,31 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 0,
             )
             .and_then(|start| start.plus(&itself, -1))
+            {
+                forms.push(form);
+            }
+        }
+        forms
+    }
+
+    /// For each loop counter of `target` read in its loop's body whose span is a multiple of
+    /// its step (`last_stepped_value`), the fact `i + S - end <= 0`: added to a guard on `end`
+    /// (`end < n`), it bounds `i` by `n - S - 1`, so a vector of `S` elements read at `i` ends
+    /// inside `n`.
+    fn last_values(&self, target: &Linear<'t>) -> Vec<Linear<'t>> {
+        let source = self.source();
+        let context = Some(self.context as &dyn RangeContext<'t>);
+        let mut forms = Vec::new();
+        for (_, term) in &target.terms {
+            let Some((end, step)) = self.last_stepped_value(term.node) else {
+                continue;
+            };
+            let itself = Linear {
+                constant: step,
+                terms: vec![(1, term.clone())],
+            };
+            if let Some(form) =
+                Linear::of(end, source, context, 0).and_then(|end| itself.plus(&end, -1))
             {
                 forms.push(form);
             }

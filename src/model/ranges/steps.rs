@@ -161,29 +161,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     /// counter its body never assigns: `B - A` from the range of each; None for other loops.
     fn trip_count(&self, looped: Node<'t>, depth: usize) -> Option<Sym> {
         let source = self.source();
-        if looped.node_kind() != "for_statement" {
-            return None;
-        }
-        let initializer = looped.field("initializer")?;
-        let (counter, start) = match initializer.node_kind() {
-            "declaration" => {
-                let declarator =
-                    named_children(initializer).find(|c| c.node_kind() == "init_declarator")?;
-                (declarator.field("declarator")?, declarator.field("value")?)
-            }
-            "assignment_expression" if operator(initializer, source) == "=" => {
-                (initializer.field("left")?, initializer.field("right")?)
-            }
-            _ => return None,
-        };
-        // `int p(0)`, `int p{0}`: initialised directly
-        let start = match start.node_kind() {
-            "argument_list" | "initializer_list" if start.named_child_count() == 1 => {
-                start.named_child(0)?
-            }
-            _ => start,
-        };
-        let counter = text(strip(counter, source), source);
+        let (counter, start) = counter_and_start(looped, source)?;
         let update = strip(looped.field("update")?, source);
         let steps_by_one = match update.node_kind() {
             "update_expression" => text(update, source).contains("++"),
@@ -199,7 +177,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             .field("argument")
             .or_else(|| update.field("left"))
             .map(|t| text(strip(t, source), source));
-        if !steps_by_one || updated != Some(counter) {
+        if !steps_by_one || updated != Some(counter.as_str()) {
             return None;
         }
         let condition = strip(looped.field("condition")?, source);
@@ -216,14 +194,7 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             _ => return None,
         };
         // the body never sets the counter itself
-        let body = looped.field("body")?;
-        let mut assigned = false;
-        crate::syntax::walk_iterative(body, |n| {
-            assigned |= crate::syntax::assigned_target(n)
-                .is_some_and(|t| text(strip(t, source), source) == counter);
-            !assigned
-        });
-        if assigned {
+        if assigns_any(looped.field("body")?, &[counter.as_str()], source) {
             return None;
         }
         let lo = self.plain_range(start, depth + 1).lo?;
@@ -235,6 +206,119 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             trips
         };
         trips.is_nonnegative().then_some(trips)
+    }
+
+    /// The last value a loop's counter takes in its body, as the fact `counter <= end - S`: for
+    /// `use_`, a read of the counter in the body of `for (i = start; i < end; i += S)` whose
+    /// span `end - start` is a multiple of the constant step `S` (`end = start + 32` with `S =
+    /// 4`, or both multiples of `S`), the counter runs `start, start + S, ...` and stops at
+    /// `end - S`, not at `end - 1`: what lets a guard on `end` cover a vector of `S` elements
+    /// read at `i`. Returns `end` and `S`. None when the body or the update may move the
+    /// counter or `end` (it must name the same value on every trip), when `end` reads memory or
+    /// calls a function, or when the span is not known to be a multiple (`end = n`).
+    pub(super) fn last_stepped_value(&self, use_: Node<'t>) -> Option<(Node<'t>, i128)> {
+        let source = self.source();
+        let use_ = strip(use_, source);
+        if use_.node_kind() != "identifier" {
+            return None;
+        }
+        let name = text(use_, source);
+        // the nearest loop around the use whose counter this is, the use in its body
+        let mut node = use_;
+        let mut found = None;
+        for _ in 0..crate::syntax::MAX_DEPTH {
+            let Some(parent) = node.up() else { break };
+            match parent.node_kind() {
+                "function_definition" | "lambda_expression" => break,
+                "for_statement"
+                    if parent.field("body") == Some(node)
+                        && counter_and_start(parent, source).is_some_and(|(c, _)| c == name) =>
+                {
+                    found = Some(parent);
+                    break;
+                }
+                _ => {}
+            }
+            node = parent;
+        }
+        let looped = found?;
+        let (_, start) = counter_and_start(looped, source)?;
+        let update = strip(looped.field("update")?, source);
+        if update.node_kind() != "assignment_expression"
+            || operator(update, source) != "+="
+            || update
+                .field("left")
+                .is_none_or(|l| text(strip(l, source), source) != name)
+        {
+            return None;
+        }
+        let step = strip(update.field("right")?, source);
+        let step = match step.node_kind() {
+            "number_literal" => crate::model::size::parse_number(text(step, source)),
+            _ => self.context.constant(step),
+        }
+        .filter(|s| *s > 1)?;
+        let condition = strip(looped.field("condition")?, source);
+        if condition.node_kind() != "binary_expression" {
+            return None;
+        }
+        let (left, right) = (condition.field("left")?, condition.field("right")?);
+        let names = |n: Node| text(strip(n, source), source) == name;
+        let end = match operator(condition, source) {
+            "<" if names(left) => right,
+            ">" if names(right) => left,
+            _ => return None,
+        };
+        // `end` names the same value on every trip: plain arithmetic on names that neither the
+        // body nor the update assigns, and none of them the counter
+        let mut names_in_end: Vec<&str> = Vec::new();
+        let mut plain = true;
+        crate::syntax::walk_iterative(end, |n| {
+            match n.node_kind() {
+                "identifier" => names_in_end.push(text(n, source)),
+                "call_expression"
+                | "subscript_expression"
+                | "pointer_expression"
+                | "assignment_expression"
+                | "update_expression" => plain = false,
+                _ => {}
+            }
+            plain
+        });
+        if !plain || names_in_end.contains(&name) {
+            return None;
+        }
+        let mut moved = names_in_end.clone();
+        moved.push(name);
+        if assigns_any(looped.field("body")?, &moved, source)
+            || assigns_any(update.field("right")?, &moved, source)
+            || assigns_any(condition, &moved, source)
+        {
+            return None;
+        }
+        // the use reads the loop's own counter: the start or the loop's step reach it, nothing
+        // else (a local of the body by the same name does not)
+        let (_, reaching) = self.context.reaching(use_)?;
+        let initializer = looped.field("initializer")?;
+        let own = |v: &Node<'t>| {
+            crate::syntax::encloses(initializer, *v) || crate::syntax::encloses(update, *v)
+        };
+        if reaching.is_empty() || !reaching.iter().all(own) {
+            return None;
+        }
+        let context = Some(self.context as &dyn RangeContext<'t>);
+        let span = Linear::of(end, source, context, 0)?
+            .plus(&Linear::of(start, source, context, 0)?, -1)?;
+        // a named constant in the span (`start + kChunk`) counts by its value
+        let mut constant = span.constant;
+        let mut multiple = true;
+        for (coefficient, term) in &span.terms {
+            match self.context.constant(term.node) {
+                Some(value) => constant = constant.checked_add(coefficient.checked_mul(value)?)?,
+                None => multiple &= coefficient % step == 0,
+            }
+        }
+        (multiple && constant % step == 0).then_some((end, step))
     }
 
     /// Whether the in-place update at `value` only increases the local (`++`, `+= s` with `s`
@@ -275,4 +359,42 @@ pub(crate) fn update_of(value: Node) -> Option<(Node, Node)> {
         _ => return None,
     };
     (target.node_kind() == "identifier").then_some((target, update))
+}
+
+/// The counter of `for (i = start; ...)` (a declaration or an assignment) and its start.
+fn counter_and_start<'t>(looped: Node<'t>, source: &str) -> Option<(String, Node<'t>)> {
+    if looped.node_kind() != "for_statement" {
+        return None;
+    }
+    let initializer = looped.field("initializer")?;
+    let (counter, start) = match initializer.node_kind() {
+        "declaration" => {
+            let declarator =
+                named_children(initializer).find(|c| c.node_kind() == "init_declarator")?;
+            (declarator.field("declarator")?, declarator.field("value")?)
+        }
+        "assignment_expression" if operator(initializer, source) == "=" => {
+            (initializer.field("left")?, initializer.field("right")?)
+        }
+        _ => return None,
+    };
+    // `int p(0)`, `int p{0}`: initialised directly
+    let start = match start.node_kind() {
+        "argument_list" | "initializer_list" if start.named_child_count() == 1 => {
+            start.named_child(0)?
+        }
+        _ => start,
+    };
+    Some((text(strip(counter, source), source).to_string(), start))
+}
+
+/// Whether anything in `node` assigns one of `names` (`x = ...`, `x += ...`, `x++`).
+fn assigns_any(node: Node, names: &[&str], source: &str) -> bool {
+    let mut assigned = false;
+    crate::syntax::walk_iterative(node, |n| {
+        assigned |= crate::syntax::assigned_target(n)
+            .is_some_and(|t| names.contains(&text(strip(t, source), source)));
+        !assigned
+    });
+    assigned
 }

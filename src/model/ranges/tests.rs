@@ -488,3 +488,45 @@ fn a_remainder_written_out_lies_below_its_divisor() {
     let code = "__global__ void k(int n) { int block = threadIdx.x / 5; int scale = blockIdx.x - 5 * block; use(scale); }";
     assert_ne!(range_of(code), "[0, 4]");
 }
+
+#[test]
+fn a_counter_stepped_over_a_whole_number_of_steps_stops_one_step_before_the_end() {
+    // `end - start` is 32, eight steps of 4: the last value is `end - 4`, so `end < n` leaves
+    // `i + 3` inside `n`
+    let code = "__global__ void k(const float* in, int n) {
+        int start = (blockIdx.x * blockDim.x + threadIdx.x) * 32;
+        int end = start + 32;
+        if (end < n) { for (int i = start; i < end; i += 4) use(i); }
+    }";
+    assert_eq!(range_of(code), "[0, n - 5]");
+    // a constant span from a constant start
+    let code = "__global__ void k() { for (int i = 0; i < 32; i += 4) use(i); }";
+    assert_eq!(range_of(code), "[0, 28]");
+    // both ends multiples of the step
+    let code = "__global__ void k(int m) {
+        for (int i = blockIdx.x * 8; i < m * 8; i += 4) use(i);
+    }";
+    assert_eq!(range_of(code), "[0, 8 * m - 4]");
+}
+
+#[test]
+fn a_span_not_known_to_be_a_multiple_of_the_step_keeps_the_last_value_below_the_end() {
+    // 30 is not a multiple of 4: `start + 28` is taken, and it is `end - 2`
+    let code = "__global__ void k(int n) {
+        int start = (blockIdx.x * blockDim.x + threadIdx.x) * 32;
+        int end = start + 30;
+        if (end < n) { for (int i = start; i < end; i += 4) use(i); }
+    }";
+    assert_eq!(range_of(code), "[0, n - 2]");
+    // an end the kernel is given may be any value
+    let code = "__global__ void k(int n) { for (int i = 0; i < n; i += 4) use(i); }";
+    assert_eq!(range_of(code), "[0, n - 1]");
+    // a body that moves the end, or the counter, leaves the loop's own test alone
+    let code = "__global__ void k(int n) {
+        int end = 32;
+        for (int i = 0; i < end; i += 4) { end += 2; use(i); }
+    }";
+    assert!(!range_of(code).ends_with(", 28]"), "{}", range_of(code));
+    let code = "__global__ void k() { for (int i = 0; i < 32; i += 4) { i -= 1; use(i); } }";
+    assert!(!range_of(code).ends_with(", 28]"), "{}", range_of(code));
+}

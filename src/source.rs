@@ -138,6 +138,9 @@ pub struct IncludedDefines {
     /// The function-like macros of the headers whose body launches a kernel (a project's
     /// `CUDA_KERNEL_CALL(kernel, blocks, threads, shmem, stream, ...)`), in include order.
     pub launch_macros: Vec<MacroDefinition>,
+    /// The function-like macros of the headers that hand out a vector's device pointer
+    /// (`#define D_PTR(X) thrust::raw_pointer_cast((X).data())`), in include order.
+    pub data_macros: Vec<MacroDefinition>,
 }
 
 /// A function-like macro as written: `#define NAME(a, b, ...) body`, the body's line
@@ -276,6 +279,9 @@ impl PreprocessedView {
             included
                 .launch_macros
                 .extend(header.launch_macros.iter().cloned());
+            included
+                .data_macros
+                .extend(header.data_macros.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {
@@ -336,6 +342,8 @@ pub struct HeaderDefines {
     pub names: HashSet<String>,
     /// Its function-like macros that launch a kernel.
     pub launch_macros: Vec<MacroDefinition>,
+    /// Its function-like macros that hand out a vector's device pointer.
+    pub data_macros: Vec<MacroDefinition>,
     /// Its quoted includes.
     pub includes: Vec<String>,
 }
@@ -361,6 +369,12 @@ impl HeaderDefines {
         };
         header.names = all_define_names(text);
         header.launch_macros = launch_macro_definitions(text);
+        if text.contains("data()") || text.contains("[0]") {
+            header.data_macros = function_macro_definitions(text)
+                .into_iter()
+                .filter(crate::model::launch::is_data_macro)
+                .collect();
+        }
         for (name, body) in view.settled_defines() {
             header.values.insert(name.to_string(), normalized(body));
             if view.ambiguous_defines.contains(name) {

@@ -86,7 +86,8 @@ impl<'t> Model<'t> {
         if partial {
             model.install_tables(reuse);
         }
-        let file = launch::FileScope::new(model.tree.root_node(), source);
+        let file = launch::FileScope::new(model.tree.root_node(), source)
+            .with_data_macros(&view.included.data_macros);
         model.launch_sites = match reuse.launches() {
             Some(cache) => {
                 cache.begin();

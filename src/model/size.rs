@@ -627,6 +627,21 @@ impl<'s, 't> Evaluator<'s, 't> {
             "parameter_declaration" if node.field("declarator").is_none() => {
                 self.eval_at(node.field("type")?, depth + 1)
             }
+            // `thrust::device_vector<T> v(blocks * threads);` parses as a function declaration
+            // too: its product a parameter `blocks` declared as a pointer `*threads`
+            "parameter_declaration" => {
+                let type_node = node.field("type")?;
+                let declarator = node.field("declarator")?;
+                let factor = declarator.field("declarator")?;
+                if type_node.node_kind() != "type_identifier"
+                    || declarator.node_kind() != "pointer_declarator"
+                    || factor.node_kind() != "identifier"
+                {
+                    return None;
+                }
+                let left = self.eval_at(type_node, depth + 1)?;
+                left.mul(&self.eval_at(factor, depth + 1)?)
+            }
             "identifier" | "type_identifier" => {
                 let name = text(node, self.source);
                 if let Some(definition) = self.scope.definition(name) {

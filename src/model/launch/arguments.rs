@@ -176,34 +176,39 @@ pub(super) fn per_thread_unit<'t>(
     }
     let source = classifier.source;
     let function = allocations.function;
-    let sizes: Vec<(Node<'t>, Option<Node<'t>>)> = allocations
+    let sizes: Vec<(Node<'t>, Option<Node<'t>>, Option<&String>)> = allocations
         .of_argument(argument, source)
-        .map(|a| (a.call, a.size))
+        .map(|a| (a.call, a.size, a.element.as_ref()))
         .collect();
     if sizes.is_empty() {
         return None;
     }
     let mut unit: Option<(String, u32)> = None;
-    for (call, size) in sizes {
+    for (call, size, counted) in sizes {
         let size = strip(size?, source);
         let in_function = function.byte_range().contains(&call.start_byte());
-        let mut sizeofs = Vec::new();
-        syntax::walk_iterative(size, |n| {
-            if n.node_kind() == "sizeof_expression" {
-                sizeofs.push(n);
-                return false;
+        let element = match counted {
+            Some(element) => element.clone(),
+            None => {
+                let mut sizeofs = Vec::new();
+                syntax::walk_iterative(size, |n| {
+                    if n.node_kind() == "sizeof_expression" {
+                        sizeofs.push(n);
+                        return false;
+                    }
+                    true
+                });
+                let [sizeof] = sizeofs.as_slice() else {
+                    return None;
+                };
+                size::normalize_type(
+                    sizeof
+                        .field("type")
+                        .or_else(|| sizeof.field("value").map(|v| strip(v, source)))
+                        .map(|t| text(t, source))?,
+                )
             }
-            true
-        });
-        let [sizeof] = sizeofs.as_slice() else {
-            return None;
         };
-        let element = size::normalize_type(
-            sizeof
-                .field("type")
-                .or_else(|| sizeof.field("value").map(|v| strip(v, source)))
-                .map(|t| text(t, source))?,
-        );
         let no_locals = Locals::default();
         let scope_classifier = Classifier {
             source,
@@ -223,7 +228,11 @@ pub(super) fn per_thread_unit<'t>(
             fold_sizeof: false,
         };
         let bytes = evaluator.eval(size)?;
-        let unit_size = Sym::atom(&format!("sizeof({element})"));
+        // a container's size counts elements; an allocation's, bytes
+        let unit_size = match counted {
+            Some(_) => Sym::constant(1),
+            None => Sym::atom(&format!("sizeof({element})")),
+        };
         let copies = [8, 4, 2, 1].into_iter().find(|k| {
             threads.iter().any(|t| {
                 t.mul(&unit_size)

@@ -26,6 +26,11 @@ pub struct FileScope<'t> {
     /// Where each identifier of the text appears, read in one pass when `callers_hash` is
     /// first asked.
     pub(super) words: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<u32>>>,
+    /// The function-like macros of one parameter that hand out a vector's device pointer
+    /// (`#define D_PTR(X) thrust::raw_pointer_cast((X).data())`): the included headers' given,
+    /// the file's own added when first asked.
+    pub(super) data_macros: std::cell::OnceCell<Vec<(String, String)>>,
+    included_data_macros: Vec<(String, String)>,
 }
 
 /// The file's allocations as seen from one launching function.
@@ -43,12 +48,13 @@ impl<'f, 't> Allocations<'f, 't> {
         source: &str,
     ) -> impl Iterator<Item = &'f Allocated<'t>> + use<'f, 't> {
         let argument = strip(argument, source);
-        let anywhere_in_file = match argument.node_kind() {
-            "identifier" => Some(false),
-            "field_expression" => Some(true),
-            _ => None,
+        let name = self.file.buffer_of(argument).unwrap_or_default();
+        // a member (`plan->out`, `this->buf`) may be allocated by another function of the file
+        let anywhere_in_file = match name.as_str() {
+            "" => None,
+            _ if name.contains("->") || name.contains('.') => Some(true),
+            _ => Some(false),
         };
-        let name = normalized(argument, source);
         let function = self.function.byte_range();
         let (all, positions): (&'f [Allocated<'t>], &'f [u32]) = match anywhere_in_file {
             Some(member) => {
@@ -72,6 +78,9 @@ pub(super) struct Allocated<'t> {
     pub(super) target: String,
     pub(super) call: Node<'t>,
     pub(super) size: Option<Node<'t>>,
+    /// For a container sized in elements (`thrust::device_vector<T> v(n)`, `v.resize(n)`), the
+    /// element type `T`: `size` counts elements, not bytes.
+    pub(super) element: Option<String>,
 }
 
 /// The calls of a file, read in one walk: both questions a launch asks of the file's calls
@@ -98,6 +107,72 @@ impl<'t> FileScope<'t> {
             calls: std::cell::OnceCell::new(),
             caller_reads: std::cell::Cell::new(false),
             words: std::cell::OnceCell::new(),
+            data_macros: std::cell::OnceCell::new(),
+            included_data_macros: Vec::new(),
+        }
+    }
+
+    /// The scope with the vector-data macros of the headers the file includes (name, parameter).
+    pub fn with_data_macros(mut self, macros: &[crate::source::MacroDefinition]) -> Self {
+        self.included_data_macros = macros
+            .iter()
+            .filter_map(|m| Some((m.name.clone(), m.parameters.first()?.clone())))
+            .collect();
+        self
+    }
+
+    /// The macro `name`'s parameter when it hands out its argument's vector data.
+    fn data_macro(&self, name: &str) -> Option<&str> {
+        let macros = self.data_macros.get_or_init(|| {
+            let mut macros = self.included_data_macros.clone();
+            if self.source.contains("#define") {
+                macros.extend(
+                    crate::source::function_macro_definitions(self.source)
+                        .into_iter()
+                        .filter(is_data_macro)
+                        .filter_map(|m| Some((m.name, m.parameters.into_iter().next()?))),
+                );
+            }
+            macros
+        });
+        macros
+            .iter()
+            .rev()
+            .find(|(macro_name, _)| macro_name == name)
+            .map(|(_, parameter)| parameter.as_str())
+    }
+
+    /// The buffer a launch argument passes, normalized as allocations name their targets: the
+    /// pointer itself (`d_out`, `plan->out`), or the vector whose device storage it hands out
+    /// (`thrust::raw_pointer_cast(v.data())`, `thrust::raw_pointer_cast(&v[0])`,
+    /// `v.data().get()`, a macro of one parameter expanding to one of them).
+    fn buffer_of(&self, argument: Node<'t>) -> Option<String> {
+        let source = self.source;
+        match argument.node_kind() {
+            "identifier" | "field_expression" => Some(normalized(argument, source)),
+            "call_expression" => {
+                let function = argument.field("function")?;
+                let written: String = text(argument, source)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                if function.node_kind() == "identifier"
+                    && self.data_macro(text(function, source)).is_some()
+                {
+                    let [passed] = syntax::call_arguments(argument)[..] else {
+                        return None;
+                    };
+                    let passed = normalized(passed, source);
+                    // the macro's body with the argument put in is `...(passed).data()`
+                    return vector_data_target(&format!("({passed}).data()"), 0)
+                        .map(str::to_string);
+                }
+                vector_data_target(&written, 0).map(str::to_string)
+            }
+            "pointer_expression" => {
+                vector_data_target(&normalized(argument, source), 0).map(str::to_string)
+            }
+            _ => None,
         }
     }
 
@@ -111,9 +186,11 @@ impl<'t> FileScope<'t> {
 
     /// Whether the file's text names an allocation (`cudaMalloc...`, `hipMalloc...`).
     pub(super) fn allocates(&self) -> bool {
-        *self
-            .allocates
-            .get_or_init(|| self.source.contains("cudaMalloc") || self.source.contains("hipMalloc"))
+        *self.allocates.get_or_init(|| {
+            self.source.contains("cudaMalloc")
+                || self.source.contains("hipMalloc")
+                || self.source.contains("device_vector")
+        })
     }
 
     /// The file's calls (`FileCalls`), found in one walk on first use.
@@ -126,7 +203,21 @@ impl<'t> FileScope<'t> {
                 allocations: Vec::new(),
                 allocations_by_target: Default::default(),
             };
+            // `v.resize(n)` calls, kept once the walk has seen which names are device vectors
+            let mut resized: Vec<Allocated<'t>> = Vec::new();
+            let mut device_vectors: rustc_hash::FxHashMap<String, String> = Default::default();
             syntax::walk_iterative(self.root, |node| {
+                if allocates && matches!(node.node_kind(), "declaration" | "field_declaration") {
+                    for allocated in device_vector_declaration(node, source) {
+                        device_vectors.insert(
+                            allocated.target.clone(),
+                            allocated.element.clone().unwrap_or_default(),
+                        );
+                        if allocated.size.is_some() {
+                            calls.push_allocation(allocated);
+                        }
+                    }
+                }
                 if node.node_kind() != "call_expression" {
                     return true;
                 }
@@ -140,17 +231,25 @@ impl<'t> FileScope<'t> {
                     .push(node);
                 if allocates {
                     if let Some(allocated) = allocation(node, function, source) {
-                        let position = u32::try_from(calls.allocations.len()).unwrap_or(u32::MAX);
-                        calls
-                            .allocations_by_target
-                            .entry(allocated.target.clone())
-                            .or_default()
-                            .push(position);
-                        calls.allocations.push(allocated);
+                        calls.push_allocation(allocated);
+                    } else if let Some(allocated) = resize(node, function, source) {
+                        resized.push(allocated);
                     }
                 }
                 true
             });
+            for mut allocated in resized {
+                // `v.resize(n)`, `this->v.resize(n)`: the vector is the member or local `v`
+                let name = allocated
+                    .target
+                    .rsplit(['.', '>'])
+                    .next()
+                    .unwrap_or_default();
+                if let Some(element) = device_vectors.get(name) {
+                    allocated.element = Some(element.clone()).filter(|e| !e.is_empty());
+                    calls.push_allocation(allocated);
+                }
+            }
             calls
         })
     }
@@ -254,6 +353,9 @@ impl<'t> FileScope<'t> {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
         let range = function.byte_range();
+        // a macro handing out a vector's data decides which vector an argument passes
+        let _ = self.data_macro("");
+        self.data_macros.get().hash(&mut hasher);
         for allocated in self.all() {
             if range.contains(&allocated.call.start_byte()) {
                 continue;
@@ -266,6 +368,179 @@ impl<'t> FileScope<'t> {
         }
         hasher.finish()
     }
+}
+
+impl<'t> FileCalls<'t> {
+    fn push_allocation(&mut self, allocated: Allocated<'t>) {
+        let position = u32::try_from(self.allocations.len()).unwrap_or(u32::MAX);
+        self.allocations_by_target
+            .entry(allocated.target.clone())
+            .or_default()
+            .push(position);
+        self.allocations.push(allocated);
+    }
+}
+
+/// The element type of a device container type (`thrust::device_vector<float>`), normalized.
+fn device_vector_element(type_text: &str) -> Option<String> {
+    let normalized = size::normalize_type(type_text);
+    let rest = normalized
+        .strip_prefix("thrust::device_vector<")
+        .or_else(|| normalized.strip_prefix("device_vector<"))?;
+    let element = rest.strip_suffix('>')?;
+    // `device_vector<T, Alloc>`: the element is the first argument
+    let element = match element.find(',') {
+        Some(comma) if !element[..comma].contains('<') => &element[..comma],
+        _ => element,
+    };
+    Some(size::normalize_type(element))
+}
+
+/// The device vectors a declaration declares (`thrust::device_vector<T> v(n);`,
+/// `v(n, value)`, a member `thrust::device_vector<T> buf;`), each with its element count when
+/// it has one: a device allocation of that many elements (thrust fills it, with `value` or
+/// zero-initialized elements).
+fn device_vector_declaration<'t>(declaration: Node<'t>, source: &str) -> Vec<Allocated<'t>> {
+    let Some(element) = declaration
+        .field("type")
+        .and_then(|t| device_vector_element(text(t, source)))
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for declarator in named_children(declaration) {
+        let (name, size) = match declarator.node_kind() {
+            "identifier" | "field_identifier" => (declarator, None),
+            "init_declarator" => {
+                let (Some(name), Some(value)) =
+                    (declarator.field("declarator"), declarator.field("value"))
+                else {
+                    continue;
+                };
+                let size = (value.node_kind() == "argument_list")
+                    .then(|| named_children(value).next())
+                    .flatten();
+                (name, size)
+            }
+            // `device_vector<T> v(a * b);` parses as a function declaration
+            "function_declarator" => {
+                let (Some(name), Some(parameters)) = (
+                    declarator.field("declarator"),
+                    declarator.field("parameters"),
+                ) else {
+                    continue;
+                };
+                (name, named_children(parameters).next())
+            }
+            _ => continue,
+        };
+        if !matches!(name.node_kind(), "identifier" | "field_identifier") {
+            continue;
+        }
+        // `v(first, last)` copies a range of iterators: its size is not written here
+        let size = size.filter(|s| {
+            let written = text(*s, source);
+            !written.contains("begin(") && !written.contains("cbegin(")
+        });
+        found.push(Allocated {
+            target: text(name, source).to_string(),
+            call: declarator,
+            size,
+            element: Some(element.clone()),
+        });
+    }
+    found
+}
+
+/// `v.resize(n)`: a reallocation of `n` elements, when `v` is a device vector (the caller
+/// checks, and fills in the element type).
+fn resize<'t>(call: Node<'t>, function: Node<'t>, source: &str) -> Option<Allocated<'t>> {
+    if function.node_kind() != "field_expression"
+        || function.field("field").map(|f| text(f, source)) != Some("resize")
+    {
+        return None;
+    }
+    let target = function.field("argument")?;
+    let size = syntax::call_arguments(call).first().copied()?;
+    Some(Allocated {
+        target: normalized(target, source),
+        call,
+        size: Some(size),
+        element: None,
+    })
+}
+
+/// The vector whose device storage `expr` (without whitespace) hands out:
+/// `thrust::raw_pointer_cast(v.data())`, `thrust::raw_pointer_cast(&v[0])`, `v.data().get()`,
+/// `thrust::raw_pointer_cast((v).data())`, as the plain name or member path `v`.
+pub fn vector_data_target(expr: &str, depth: usize) -> Option<&str> {
+    if depth > 4 {
+        return None;
+    }
+    let expr = strip_parentheses(expr);
+    if let Some(inner) = expr
+        .strip_prefix("thrust::raw_pointer_cast(")
+        .or_else(|| expr.strip_prefix("raw_pointer_cast("))
+        .and_then(|rest| rest.strip_suffix(')'))
+    {
+        return vector_data_target(inner, depth + 1);
+    }
+    if let Some(pointer) = expr.strip_suffix(".get()") {
+        return vector_data_target(pointer, depth + 1)
+            .filter(|_| strip_parentheses(pointer).ends_with(".data()"));
+    }
+    let vector = match expr.strip_suffix(".data()") {
+        Some(vector) => vector,
+        None => expr.strip_prefix('&')?.strip_suffix("[0]")?,
+    };
+    let vector = strip_parentheses(vector);
+    let is_path = !vector.is_empty()
+        && vector.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && vector
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '>'));
+    is_path.then_some(vector)
+}
+
+/// `expr` without the parentheses that wrap all of it.
+fn strip_parentheses(mut expr: &str) -> &str {
+    for _ in 0..8 {
+        let Some(inner) = expr.strip_prefix('(').and_then(|e| e.strip_suffix(')')) else {
+            break;
+        };
+        // `(a).data()` is not wrapped as a whole: the first `(` must close at the end
+        let mut depth = 0i32;
+        let closes_at_end = inner.chars().all(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            depth >= 0
+        });
+        if !closes_at_end {
+            break;
+        }
+        expr = inner;
+    }
+    expr
+}
+
+/// Whether a function-like macro of one parameter hands out its argument's vector data
+/// (`#define D_PTR(X) thrust::raw_pointer_cast((X).data())`).
+pub fn is_data_macro(definition: &crate::source::MacroDefinition) -> bool {
+    let [parameter] = definition.parameters.as_slice() else {
+        return false;
+    };
+    if definition.variadic {
+        return false;
+    }
+    let body: String = definition
+        .body
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    vector_data_target(&body, 0) == Some(parameter.as_str())
 }
 
 /// The device allocation `call` (whose callee is `function`) makes: `cudaMalloc(&target, size)`,
@@ -283,6 +558,7 @@ fn allocation<'t>(call: Node<'t>, function: Node<'t>, source: &str) -> Option<Al
         target: normalized(target, source),
         call,
         size: arguments.get(1).copied(),
+        element: None,
     })
 }
 

@@ -44,7 +44,7 @@ use arguments::{
     in_arguments, is_allocated_in_sight, per_thread_unit, shared_bytes, threads_on_x, Shared,
 };
 use file_scope::Allocations;
-pub use file_scope::FileScope;
+pub use file_scope::{is_data_macro, FileScope};
 use finding::{components, enclosing_function};
 pub use finding::{launches_in, may_launch};
 use grid::Classifier;

@@ -547,6 +547,60 @@ fn a_buffer_allocated_per_launched_thread_is_known_at_the_launch() {
 }
 
 #[test]
+fn a_device_vector_of_a_count_is_a_buffer_of_that_many_elements() {
+    let source = "#define D_PTR(X) thrust::raw_pointer_cast((X).data())
+    struct Tree {
+        unsigned numBlocks, numThreadsPerBlock;
+        void run(unsigned n) {
+            thrust::device_vector<unsigned> stack;
+            stack.resize(numBlocks * numThreadsPerBlock * 2);
+            thrust::device_vector<unsigned long long> count(numBlocks * numThreadsPerBlock);
+            thrust::device_vector<float> filled(numBlocks * numThreadsPerBlock, 0.0f);
+            thrust::device_vector<float> few(numBlocks);
+            k<<<numBlocks, numThreadsPerBlock>>>(D_PTR(count), n);
+            k<<<numBlocks, numThreadsPerBlock>>>(thrust::raw_pointer_cast(filled.data()), n);
+            k<<<numBlocks, numThreadsPerBlock>>>(thrust::raw_pointer_cast(&filled[0]), n);
+            k<<<numBlocks, numThreadsPerBlock>>>(filled.data().get(), n);
+            k<<<numBlocks, numThreadsPerBlock>>>(D_PTR(few), n);
+            k<<<numBlocks, numThreadsPerBlock>>>(D_PTR(stack), n);
+        }
+    };";
+    let found = sites(source);
+    assert_eq!(found.len(), 6, "{found:?}");
+    assert_eq!(
+        found[0].elements_per_thread(0, Some("unsigned long long")),
+        1
+    );
+    assert_eq!(found[0].elements_per_thread(0, Some("float")), 0);
+    for site in &found[1..4] {
+        assert_eq!(site.elements_per_thread(0, Some("float")), 1, "{site:?}");
+    }
+    // `blocks` elements for `blocks * threads` threads: allocated in sight, too small
+    assert_eq!(found[4].elements_per_thread(0, None), 0);
+    assert!(found[4].allocated_in_sight[0]);
+    // resized after its declaration, two elements a thread
+    assert_eq!(found[5].elements_per_thread(0, Some("unsigned")), 2);
+    // a copy of a range has no count written at its declaration
+    let copy = "void f(const thrust::host_vector<int>& h, int blocks) {
+        thrust::device_vector<int> d(h.begin(), h.end());
+        k<<<blocks, 256>>>(thrust::raw_pointer_cast(d.data()));
+    }";
+    assert_eq!(sites(copy)[0].elements_per_thread(0, None), 0);
+}
+
+#[test]
+fn the_vector_a_data_pointer_hands_out_is_read_through_casts_and_macros() {
+    use super::file_scope::vector_data_target as target;
+    assert_eq!(target("thrust::raw_pointer_cast((X).data())", 0), Some("X"));
+    assert_eq!(target("thrust::raw_pointer_cast(&v[0])", 0), Some("v"));
+    assert_eq!(target("this->buf.data().get()", 0), Some("this->buf"));
+    assert_eq!(target("(a).data()", 0), Some("a"));
+    assert_eq!(target("raw_pointer_cast(v.data()+1)", 0), None);
+    assert_eq!(target("v.get()", 0), None);
+    assert_eq!(target("f(x).data()", 0), None);
+}
+
+#[test]
 fn hip_launch_kernel_ggl_is_a_launch_site_with_its_arguments() {
     let source = "void f(float* p, int n) {
         hipLaunchKernelGGL(k, dim3(n / 256), dim3(256), 0, 0, p, n);

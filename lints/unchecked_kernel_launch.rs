@@ -287,11 +287,14 @@ mod tests {
             "void f(float* d, bool a) { if (a) k<<<1, 32>>>(d); else k<<<2, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
             // the error of the first launch is still the last error at the check
             "void f(float* d) { k<<<1, 32>>>(d); k<<<1, 32>>>(d); CUDA_CHECK(cudaGetLastError()); }",
+            // an object-like macro that tests the last error, used as a statement
+            "#define CHECK_KERNEL { cudaError_t e = cudaGetLastError(); if (e) abort(); }\nvoid f(float* d) { k<<<1, 32>>>(d); CHECK_KERNEL; }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 32>>>(d); }",
             "void f(float* d) { k<<<1, 32>>>(d); cudaGetLastError(); }",
             "void f(float* d, int n) { k<<<1, 32>>>(d); assert(n > 0); }",
+            "#define DONE { puts(\"done\"); }\nvoid f(float* d) { k<<<1, 32>>>(d); DONE; }",
             "void g(float* d) { k<<<1, 32>>>(d); } void f(float* d) { g(d); CUDA_CHECK(cudaGetLastError()); } void h(float* d) { g(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -1382,6 +1382,10 @@ fn record_define(
         .unwrap_or("")
         .trim()
         .to_string();
+    // `#define CHECK_KERNEL { cudaError_t e = cudaGetLastError(); ... }`, used as a statement
+    if queries_last_error(&body) {
+        last_error_macros.push(name.clone());
+    }
     let words_only = strip_attribute_calls(&body);
     if !body.is_empty()
         && !words_only.trim().is_empty()

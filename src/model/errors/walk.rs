@@ -232,6 +232,25 @@ fn visit_node<'t>(
     let source = model.source;
     let kind = node.node_kind();
     match kind {
+        // `CHECK_KERNEL` alone as a statement: an object-like macro that tests the last error
+        "expression_statement" => {
+            let names_check = node.named_child(0).is_some_and(|word| {
+                word.node_kind() == "identifier"
+                    && model
+                        .view
+                        .last_error_macros
+                        .binary_search_by(|m| m.as_str().cmp(text(word, source)))
+                        .is_ok()
+            });
+            if names_check {
+                checks.push(CheckSite {
+                    at: node.start_byte(),
+                    arms: arms_of(stack, node),
+                });
+                return false;
+            }
+            return true;
+        }
         "identifier" => {
             let mut waiting = stored.borrow_mut();
             if !waiting.is_empty() {

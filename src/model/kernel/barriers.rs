@@ -80,7 +80,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         let body = a_loop.field("body")?;
         if a_loop.node_kind() == "for_statement" {
             let step = self.loop_step(a_loop.field("update")?, name)?;
-            let start = self.loop_start(a_loop.field("initializer")?, name)?;
+            let start = match a_loop.field("initializer") {
+                Some(initializer) => self.loop_start(initializer, name)?,
+                // `unsigned i = threadIdx.x; for (; i < end; i += blockDim.x)`
+                None => self.start_before(a_loop, variable)?,
+            };
             return Some((step, start, self.writes_to(body, name)));
         }
         if body.node_kind() != "compound_statement" || self.text(body).contains("continue") {
@@ -100,6 +104,12 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             true
         });
+        let start = self.start_before(a_loop, variable)?;
+        Some((step, start, writes > 1))
+    }
+
+    /// The one value that reaches `variable`'s read in a loop's test from before the loop.
+    fn start_before(&self, a_loop: Node<'t>, variable: Node<'t>) -> Option<Node<'t>> {
         let inside = a_loop.byte_range();
         let (_, reaching) = self.reaching(variable)?;
         let before: Vec<Node<'t>> = reaching
@@ -107,9 +117,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter(|v| !inside.contains(&v.start_byte()))
             .collect();
         match before.as_slice() {
-            [start] if !crate::model::reaching::updates_itself(*start, self.source) => {
-                Some((step, *start, writes > 1))
-            }
+            [start] if !crate::model::reaching::updates_itself(*start, self.source) => Some(*start),
             _ => None,
         }
     }

@@ -1417,6 +1417,30 @@ void run(const float *pts, float *score, int n) {{ {launch} }}"
 }
 
 #[test]
+fn a_for_loop_whose_counter_starts_before_it_keeps_the_block_together() {
+    let kernel = |end: &str| {
+        format!(
+            "__global__ void scan(unsigned* hist, unsigned blocks) {{
+    __shared__ unsigned s[128];
+    const unsigned end = {end};
+    unsigned i = threadIdx.x;
+    for (; i < end; i += blockDim.x) {{
+        s[threadIdx.x] = hist[i];
+        __syncthreads();
+        hist[i] = s[(threadIdx.x + 1) % blockDim.x];
+    }}
+    if (i < blocks) hist[i] += 1;
+}}"
+        )
+    };
+    assert_eq!(
+        barriers_divergent(&kernel("blocks / blockDim.x * blockDim.x")),
+        vec![false]
+    );
+    assert_eq!(barriers_divergent(&kernel("blocks")), vec![true]);
+}
+
+#[test]
 fn a_while_loop_over_whole_strides_keeps_the_block_together() {
     let kernel = |end: &str, body_extra: &str| {
         format!(

@@ -326,12 +326,12 @@ impl<'t> Analyzer<'_, 't> {
             // wherever it holds, that assignment ran
             match literal_truth(self.text(*value).trim()) {
                 Some(false) => {}
-                Some(true) | None if test.is_none() => test = Some(setting_test(*value)?),
+                Some(true) | None if test.is_none() => test = Some(setting_tests(*value)?),
                 _ => return None,
             }
         }
         let mut conjuncts = Vec::new();
-        let mut pending = vec![test?];
+        let mut pending = test?;
         while let Some(part) = pending.pop() {
             let part = strip(part, self.source);
             if conjuncts.len() + pending.len() > 16 {
@@ -535,6 +535,19 @@ pub(super) fn without_earlier_values(mut facts: Vec<Comparison<'_>>) -> Vec<Comp
 
 /// `if (test) { flag = true; ... }` (the assignment a statement of the branch taken when the
 /// test holds): `test`.
+/// The tests that hold wherever the flag's assignment `value` runs: the `if` it sits in, and
+/// every `if` around that whose consequence holds it (`if (ispec < nspec) { if (is_acoustic[ispec])
+/// active = 1; }` sets `active` only where both held).
+fn setting_tests(value: Node) -> Option<Vec<Node>> {
+    // the innermost `if` holds the assignment itself (or its block)
+    setting_test(value)?;
+    Some(
+        syntax::ifs_taken_to(value)
+            .filter_map(|(branch, _)| branch.field("condition").map(syntax::condition_value))
+            .collect(),
+    )
+}
+
 fn setting_test(value: Node) -> Option<Node> {
     let assignment = value.up()?;
     let statement = assignment.up()?;

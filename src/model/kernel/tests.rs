@@ -1512,6 +1512,16 @@ fn a_flag_given_a_test_only_under_a_guard_holds_that_guard() {
         [(7, "unguarded")]
     );
     assert_eq!(at_the_write("un = (tid % 2 == 0);"), [(7, "unguarded")]);
+    // set under a test nested in the guard: both held wherever the flag does
+    assert_eq!(
+        at_the_write("if (valid_tid) { if (partner[tid] >= 0) un = 1; }"),
+        [(7, "bounded")]
+    );
+    // the guard in an `else` around the setting: it says nothing
+    assert_eq!(
+        at_the_write("if (valid_tid) {} else { if (partner[0] >= 0) un = 1; }"),
+        [(7, "unguarded")]
+    );
 }
 
 #[test]

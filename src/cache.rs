@@ -283,7 +283,7 @@ fn settings_fingerprint(settings: &Settings) -> String {
     )
 }
 
-/// One line per quoted include reachable from the files (where it resolves, and what the header
+/// One line per include (quoted, or `<...>` naming a project header) reachable from the files (where it resolves, and what the header
 /// holds), in a fixed order: what the engine may read besides the files themselves.
 fn reachable_headers(files: &[SourceFile]) -> Vec<String> {
     let mut lines = Vec::new();
@@ -327,6 +327,9 @@ fn reachable_headers(files: &[SourceFile]) -> Vec<String> {
             let text = String::from_utf8_lossy(&bytes);
             for include in crate::model::index::quoted_includes(&text) {
                 next.push((header.clone(), include, false));
+            }
+            for include in crate::model::index::angle_includes(&text) {
+                next.push((header.clone(), include, true));
             }
         }
         frontier = next;

@@ -346,6 +346,8 @@ pub struct HeaderDefines {
     pub data_macros: Vec<MacroDefinition>,
     /// Its quoted includes.
     pub includes: Vec<String>,
+    /// Its `#include <...>` targets (a project header named from the project's root).
+    pub angle_includes: Vec<String>,
 }
 
 impl HeaderDefines {
@@ -364,6 +366,7 @@ impl HeaderDefines {
         );
         let mut header = HeaderDefines {
             includes: crate::model::index::quoted_includes(text),
+            angle_includes: crate::model::index::angle_includes(text),
             assumed_undefined: view.assumed_undefined.clone(),
             ..HeaderDefines::default()
         };

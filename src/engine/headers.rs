@@ -69,6 +69,7 @@ fn header_index(
         let includes = Arc::new(FileIndex {
             path: path.to_path_buf(),
             includes: crate::model::index::quoted_includes(&text),
+            angle_includes: crate::model::index::angle_includes(&text),
             ..FileIndex::default()
         });
         let names = identifiers(&text).map(str::to_string).collect();
@@ -123,12 +124,35 @@ fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Follows the quoted includes of `roots` (each with the file that includes it) breadth first,
+/// An include as a file writes it: the target, and whether it is written `<...>`.
+type Include = (String, bool);
+
+/// The includes of an index, quoted ones first.
+fn includes_of(index: &FileIndex) -> impl Iterator<Item = Include> + '_ {
+    let quoted = index.includes.iter().map(|t| (t.clone(), false));
+    quoted.chain(index.angle_includes.iter().map(|t| (t.clone(), true)))
+}
+
+/// The header `target` names from `from`: a `<...>` one only where it is a project file in a
+/// folder above `from` (a system header is in none, and nothing is read for it).
+fn resolve_written(
+    from: &Path,
+    (target, angled): &Include,
+    build_dirs: &[PathBuf],
+) -> Option<PathBuf> {
+    if *angled {
+        crate::model::index::resolve_angle_include(from, target)
+    } else {
+        resolve_in_build(from, target, build_dirs)
+    }
+}
+
+/// Follows the includes of `roots` (each with the file that includes it) breadth first,
 /// skipping the files in `known`; returns the headers read. The limit on headers holds per
 /// linted file (each root's own includes and theirs), so a project of many programs reads each
 /// program's headers, not only the first programs'.
 fn follow(
-    roots: Vec<(PathBuf, String)>,
+    roots: Vec<(PathBuf, Include)>,
     known: &mut HashSet<PathBuf>,
     settings: &Settings,
     wanted: &HashSet<String>,
@@ -136,7 +160,7 @@ fn follow(
     let mut found = Vec::new();
     // per root file: how many headers were read for it
     let mut read_for: HashMap<PathBuf, usize> = HashMap::new();
-    let mut frontier: Vec<(PathBuf, PathBuf, String)> = roots
+    let mut frontier: Vec<(PathBuf, PathBuf, Include)> = roots
         .into_iter()
         .map(|(from, target)| (from.clone(), from, target))
         .collect();
@@ -148,7 +172,7 @@ fn follow(
                 continue;
             }
             let build_dirs = root.parent().map(build_include_dirs).unwrap_or_default();
-            let Some(header) = resolve_in_build(&from, &target, &build_dirs) else {
+            let Some(header) = resolve_written(&from, &target, &build_dirs) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -158,12 +182,7 @@ fn follow(
                 continue;
             };
             *count += 1;
-            next.extend(
-                index
-                    .includes
-                    .iter()
-                    .map(|t| (root.clone(), header.clone(), t.clone())),
-            );
+            next.extend(includes_of(&index).map(|t| (root.clone(), header.clone(), t)));
             found.push((*index).clone());
         }
         frontier = next;
@@ -189,7 +208,15 @@ pub fn index_of_included(
     settings: &Settings,
     lookups: &Lookups,
 ) -> ProjectIndex {
-    let includes = crate::model::index::quoted_includes(text);
+    let includes: Vec<Include> = crate::model::index::quoted_includes(text)
+        .into_iter()
+        .map(|t| (t, false))
+        .chain(
+            crate::model::index::angle_includes(text)
+                .into_iter()
+                .map(|t| (t, true)),
+        )
+        .collect();
     let wanted = wanted_names([lookups]);
     if includes.is_empty() || wanted.is_empty() {
         return ProjectIndex::default();
@@ -211,13 +238,9 @@ pub fn index_of_headers_outside(
     wanted: &HashSet<String>,
 ) -> Vec<FileIndex> {
     let mut known: HashSet<PathBuf> = files.iter().map(|path| identity(path)).collect();
-    let roots: Vec<(PathBuf, String)> = linted
+    let roots: Vec<(PathBuf, Include)> = linted
         .iter()
-        .flat_map(|file| {
-            file.includes
-                .iter()
-                .map(|target| (file.path.clone(), target.clone()))
-        })
+        .flat_map(|file| includes_of(file).map(|target| (file.path.clone(), target)))
         .collect();
     if roots.is_empty() || wanted.is_empty() {
         return Vec::new();
@@ -305,7 +328,13 @@ pub fn included_defines(
                 defines
                     .includes
                     .iter()
-                    .map(|target| (header.clone(), target.clone(), false)),
+                    .map(|target| (header.clone(), target.clone(), false))
+                    .chain(
+                        defines
+                            .angle_includes
+                            .iter()
+                            .map(|target| (header.clone(), target.clone(), true)),
+                    ),
             );
             found.push(defines);
         }

@@ -18,6 +18,9 @@ pub struct FileIndex {
     pub rounding_helpers: Vec<(String, usize, RoundingHelper)>,
     /// `#include "..."` targets, as written.
     pub includes: Vec<String>,
+    /// `#include <...>` targets, as written: a project header named from the project's root
+    /// (`<proj/Map.hpp>`) is included as surely as a quoted one.
+    pub angle_includes: Vec<String>,
     /// Summaries of its `__device__` functions.
     pub device_functions: Vec<HelperSummary>,
     /// The kernels it defines (a body, not a declaration).
@@ -174,7 +177,7 @@ impl ProjectIndex {
         index
     }
 
-    /// Resolves each file's quoted includes among the index's files and closes them.
+    /// Resolves each file's quoted includes (and `<...>` ones naming a project header) among the index's files and closes them.
     fn link_includes(&mut self) {
         let identity =
             |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
@@ -192,6 +195,11 @@ impl ProjectIndex {
                 file.includes
                     .iter()
                     .filter_map(|target| resolve_include(&file.path, target))
+                    .chain(
+                        file.angle_includes
+                            .iter()
+                            .filter_map(|target| resolve_angle_include(&file.path, target)),
+                    )
                     .map(|header| identity(&header))
                     .collect()
             })
@@ -735,5 +743,59 @@ mod tests {
         // a bare name is not looked for in every folder above, nor a path that climbs out
         assert_eq!(resolve_include(&from, "missing.h"), None);
         assert_eq!(resolve_include(&from, "../include/missing.h"), None);
+    }
+    #[test]
+    fn angle_includes_of_project_headers_link_files_and_system_headers_resolve_to_nothing() {
+        let root = tempfile::tempdir().expect("temporary folder");
+        let root = root.path();
+        for file in ["proj/Map.cu", "proj/Map.hpp", "proj/kernels/Ops.hpp"] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(&path, "").expect("file");
+        }
+        let map_cu = root.join("proj/Map.cu");
+        let map_hpp = root.join("proj/Map.hpp");
+        let ops = root.join("proj/kernels/Ops.hpp");
+        let text = "#include <proj/Map.hpp>\n  #  include <cuda_runtime.h>\n#include \"local.h\"\n";
+        assert_eq!(
+            angle_includes(text),
+            vec!["proj/Map.hpp".to_string(), "cuda_runtime.h".to_string()]
+        );
+        // named from the project's root, which the build puts on the include path
+        assert_eq!(
+            resolve_angle_include(&map_cu, "proj/Map.hpp"),
+            Some(map_hpp.clone())
+        );
+        assert_eq!(
+            resolve_angle_include(&map_hpp, "proj/kernels/Ops.hpp"),
+            Some(ops.clone())
+        );
+        // a system header is no file of the project: nothing to read
+        assert_eq!(resolve_angle_include(&map_cu, "cuda_runtime.h"), None);
+        assert_eq!(
+            resolve_angle_include(&map_cu, "thrust/device_vector.h"),
+            None
+        );
+        assert_eq!(resolve_angle_include(&map_cu, "../proj/Map.hpp"), None);
+        // the launch in Map.hpp sees the kernel in Ops.hpp, and Map.cu sees both
+        let index = ProjectIndex::new(vec![
+            FileIndex {
+                path: map_cu.clone(),
+                angle_includes: angle_includes(text),
+                ..FileIndex::default()
+            },
+            FileIndex {
+                path: map_hpp.clone(),
+                angle_includes: vec!["proj/kernels/Ops.hpp".to_string()],
+                ..FileIndex::default()
+            },
+            FileIndex {
+                path: ops.clone(),
+                ..FileIndex::default()
+            },
+        ]);
+        assert!(index.sees(&map_hpp, 2));
+        assert!(index.sees(&map_cu, 1) && index.sees(&map_cu, 2));
+        assert!(!index.sees(&ops, 0) && !index.sees(&ops, 1));
     }
 }

@@ -228,6 +228,7 @@ impl<'t> Model<'t> {
             launches: self.launch_sites.clone(),
             rounding_helpers,
             includes: index::quoted_includes(self.source),
+            angle_includes: index::angle_includes(self.source),
             device_functions: self.device_functions.local().cloned().collect(),
             kernels: self.lookups.borrow().launched_kernels.clone(),
         }

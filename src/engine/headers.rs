@@ -127,10 +127,27 @@ fn identity(path: &Path) -> PathBuf {
 /// An include as a file writes it: the target, and whether it is written `<...>`.
 type Include = (String, bool);
 
+/// The includes of the two lists a file's index or header constants keep, quoted ones first.
+fn written_includes<'a>(
+    quoted: &'a [String],
+    angled: &'a [String],
+) -> impl Iterator<Item = Include> + 'a {
+    let quoted = quoted.iter().map(|t| (t.clone(), false));
+    quoted.chain(angled.iter().map(|t| (t.clone(), true)))
+}
+
 /// The includes of an index, quoted ones first.
 fn includes_of(index: &FileIndex) -> impl Iterator<Item = Include> + '_ {
-    let quoted = index.includes.iter().map(|t| (t.clone(), false));
-    quoted.chain(index.angle_includes.iter().map(|t| (t.clone(), true)))
+    written_includes(&index.includes, &index.angle_includes)
+}
+
+/// The includes `text` writes, quoted ones first.
+fn includes_in_text(text: &str) -> Vec<Include> {
+    written_includes(
+        &crate::model::index::quoted_includes(text),
+        &crate::model::index::angle_includes(text),
+    )
+    .collect()
 }
 
 /// The header `target` names from `from`: a `<...>` one only where it is a project file in a
@@ -208,15 +225,7 @@ pub fn index_of_included(
     settings: &Settings,
     lookups: &Lookups,
 ) -> ProjectIndex {
-    let includes: Vec<Include> = crate::model::index::quoted_includes(text)
-        .into_iter()
-        .map(|t| (t, false))
-        .chain(
-            crate::model::index::angle_includes(text)
-                .into_iter()
-                .map(|t| (t, true)),
-        )
-        .collect();
+    let includes = includes_in_text(text);
     let wanted = wanted_names([lookups]);
     if includes.is_empty() || wanted.is_empty() {
         return ProjectIndex::default();
@@ -293,29 +302,19 @@ pub fn included_defines(
     let mut found = Vec::new();
     let mut known = HashSet::from([identity(path)]);
     let build_dirs = path.parent().map(build_include_dirs).unwrap_or_default();
-    // (including file, target, written with `<...>`): a project header the file includes with
-    // `<...>` is looked for from the root the build puts on the path
-    let mut frontier: Vec<(PathBuf, String, bool)> = crate::model::index::quoted_includes(text)
+    // (including file, include): a project header the file includes with `<...>` is looked for
+    // from the root the build puts on the path
+    let mut frontier: Vec<(PathBuf, Include)> = includes_in_text(text)
         .into_iter()
-        .map(|target| (path.to_path_buf(), target, false))
-        .chain(
-            crate::model::index::angle_includes(text)
-                .into_iter()
-                .map(|target| (path.to_path_buf(), target, true)),
-        )
+        .map(|include| (path.to_path_buf(), include))
         .collect();
     for _ in 0..MAX_DEFINES_DEPTH {
         let mut next = Vec::new();
-        for (from, target, angled) in frontier {
+        for (from, include) in frontier {
             if found.len() >= MAX_HEADERS {
                 break;
             }
-            let resolved = if angled {
-                crate::model::index::resolve_angle_include(&from, &target)
-            } else {
-                resolve_in_build(&from, &target, &build_dirs)
-            };
-            let Some(header) = resolved else {
+            let Some(header) = resolve_written(&from, &include, &build_dirs) else {
                 continue;
             };
             if !known.insert(identity(&header)) {
@@ -325,16 +324,8 @@ pub fn included_defines(
                 continue;
             };
             next.extend(
-                defines
-                    .includes
-                    .iter()
-                    .map(|target| (header.clone(), target.clone(), false))
-                    .chain(
-                        defines
-                            .angle_includes
-                            .iter()
-                            .map(|target| (header.clone(), target.clone(), true)),
-                    ),
+                written_includes(&defines.includes, &defines.angle_includes)
+                    .map(|include| (header.clone(), include)),
             );
             found.push(defines);
         }

@@ -123,7 +123,16 @@ impl<'t> FileScope<'t> {
 
     /// The macro `name`'s parameter when it hands out its argument's vector data.
     fn data_macro(&self, name: &str) -> Option<&str> {
-        let macros = self.data_macros.get_or_init(|| {
+        self.all_data_macros()
+            .iter()
+            .rev()
+            .find(|(macro_name, _)| macro_name == name)
+            .map(|(_, parameter)| parameter.as_str())
+    }
+
+    /// The vector-data macros the file sees, its own after its headers', read on first use.
+    fn all_data_macros(&self) -> &[(String, String)] {
+        self.data_macros.get_or_init(|| {
             let mut macros = self.included_data_macros.clone();
             if self.source.contains("#define") {
                 macros.extend(
@@ -134,12 +143,7 @@ impl<'t> FileScope<'t> {
                 );
             }
             macros
-        });
-        macros
-            .iter()
-            .rev()
-            .find(|(macro_name, _)| macro_name == name)
-            .map(|(_, parameter)| parameter.as_str())
+        })
     }
 
     /// The buffer a launch argument passes, normalized as allocations name their targets: the
@@ -354,8 +358,7 @@ impl<'t> FileScope<'t> {
         let mut hasher = rustc_hash::FxHasher::default();
         let range = function.byte_range();
         // a macro handing out a vector's data decides which vector an argument passes
-        let _ = self.data_macro("");
-        self.data_macros.get().hash(&mut hasher);
+        self.all_data_macros().hash(&mut hasher);
         for allocated in self.all() {
             if range.contains(&allocated.call.start_byte()) {
                 continue;

@@ -645,7 +645,11 @@ impl<'s, 't> Evaluator<'s, 't> {
             "identifier" | "type_identifier" => {
                 let name = text(node, self.source);
                 if let Some(definition) = self.scope.definition(name) {
-                    return self.eval_at(definition, depth + 1);
+                    // a value sizes cannot spell out (a helper's result, a float ceil) is still
+                    // one value wherever the name is read, so both sides of a comparison agree
+                    return self
+                        .eval_at(definition, depth + 1)
+                        .or_else(|| self.scope.atom(name));
                 }
                 if let Some(value) = self.scope.define(name) {
                     return parse_number(
@@ -760,7 +764,22 @@ impl<'s, 't> Evaluator<'s, 't> {
                         return Some(Sym::atom(&compact));
                     }
                 }
-                None
+                // `NumBlocks(n)` written twice is one value: a helper of plain names and numbers
+                // gives the allocation and the launch that both call it the same count
+                let plain_argument = |a: Node<'t>| {
+                    matches!(
+                        syntax::strip(a, self.source).node_kind(),
+                        "identifier" | "number_literal" | "comment"
+                    )
+                };
+                let free_function = matches!(
+                    function.node_kind(),
+                    "identifier" | "qualified_identifier" | "template_function"
+                );
+                (free_function && named_children(arguments).all(plain_argument)).then(|| {
+                    let compact: String = text(node, self.source).split_whitespace().collect();
+                    Sym::atom(&compact)
+                })
             }
             "field_expression" => {
                 let compact: String = text(node, self.source).split_whitespace().collect();

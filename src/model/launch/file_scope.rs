@@ -174,6 +174,10 @@ impl<'t> FileScope<'t> {
                 vector_data_target(&written, 0).map(str::to_string)
             }
             "pointer_expression" => {
+                let pointee = strip(argument.field("argument")?, source);
+                if syntax::operator(argument, source) == "*" && pointee.node_kind() == "identifier" {
+                    return Some(format!("*{}", text(pointee, source)));
+                }
                 vector_data_target(&normalized(argument, source), 0).map(str::to_string)
             }
             _ => None,
@@ -556,9 +560,17 @@ fn allocation<'t>(call: Node<'t>, function: Node<'t>, source: &str) -> Option<Al
         return None;
     }
     let arguments = syntax::call_arguments(call);
-    let target = syntax::address_operand(*arguments.first()?, source)?;
+    let written = *arguments.first()?;
+    // `cudaMalloc(states, bytes)` with `states` a `T**` the caller handed in allocates `*states`
+    let target = match syntax::address_operand(written, source) {
+        Some(target) => normalized(target, source),
+        None if strip(written, source).node_kind() == "identifier" => {
+            format!("*{}", text(strip(written, source), source))
+        }
+        None => return None,
+    };
     Some(Allocated {
-        target: normalized(target, source),
+        target,
         call,
         size: arguments.get(1).copied(),
         element: None,

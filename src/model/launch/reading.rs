@@ -292,7 +292,7 @@ pub(super) fn launch_site<'t>(
             grid.is_some() && grid_parts.iter().any(Option::is_some),
             block.is_some() && block_parts.iter().any(Option::is_some),
         ];
-        [false, true]
+        let mut readings: Vec<LaunchSizes> = [false, true]
             .into_iter()
             .filter_map(|resolve| {
                 launch_sizes(
@@ -304,7 +304,10 @@ pub(super) fn launch_site<'t>(
                     resolve,
                 )
             })
-            .collect()
+            .collect();
+        // locals whose values cannot be spelled out read the same either way
+        readings.dedup();
+        readings
     };
     Some(LaunchSite {
         kernel: kernel.to_string(),

@@ -547,6 +547,38 @@ fn a_buffer_allocated_per_launched_thread_is_known_at_the_launch() {
 }
 
 #[test]
+fn a_local_a_helper_sets_is_one_value_on_both_sides_of_a_comparison() {
+    // the block width comes from a helper sizes cannot spell out, yet the buffer is sized by the
+    // same local, so it holds one element a thread whatever the helper returns
+    let source = "unsigned approx(unsigned n);
+    void build(unsigned n, unsigned blocks) {
+        unsigned threads = approx(n);
+        float* count;
+        cudaMalloc(&count, blocks * threads * sizeof(float));
+        k<<<blocks, threads>>>(count, n);
+        unsigned other = approx(2 * n);
+        k<<<blocks, other>>>(count, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].elements_per_thread(0, Some("float")), 1);
+    // another local holding another call of the same helper is not the same value
+    assert_eq!(found[1].elements_per_thread(0, Some("float")), 0);
+    // the same call written in the allocation and in the chevrons, into a pointer the caller
+    // handed in by address
+    let source = "int NumBlocks(int n);
+    void init(int n, unsigned long long** states) {
+        cudaMalloc(states, NumBlocks(n) * 512 * sizeof(unsigned long long));
+        k<<<NumBlocks(n), 512>>>(*states);
+        k<<<NumBlocks(2 * n), 512>>>(*states);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].elements_per_thread(0, Some("unsigned long long")), 1);
+    assert_eq!(found[1].elements_per_thread(0, Some("unsigned long long")), 0);
+}
+
+#[test]
 fn a_device_vector_of_a_count_is_a_buffer_of_that_many_elements() {
     let source = "#define D_PTR(X) thrust::raw_pointer_cast((X).data())
     struct Tree {

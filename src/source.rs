@@ -2054,6 +2054,147 @@ fn repair(bytes: &mut [u8], defines: &HashMap<String, String>, neutralised: &mut
     supply_semicolons_after_block_macros(bytes, &tokens, defines);
     separate_statements_in_macro_arguments(bytes, &tokens);
     unmistake_comparisons_for_templates(bytes, &tokens, &matching);
+    unmistake_parenthesized_names_for_casts(bytes, &tokens);
+}
+
+/// `(tid_k) + (tid_i) * nx`: the grammar reads `(tid_k)` as a cast to a type named `tid_k` of
+/// `+(tid_i)`, so the sum becomes a product (`((tid_k) +(tid_i)) * nx`) and the term `tid_k` is
+/// lost to every reader of the tree. Where the name is a variable of the file (declared with a
+/// value or as a parameter: `int tid_k = ...`, `int nx,`) and never declared as a type, the two
+/// parentheses become blanks in the view, which then holds the sum it was written as. A cast of a
+/// signed value to a type (`(Real) -x`) is left alone: the type is not a variable of the file.
+fn unmistake_parenthesized_names_for_casts(bytes: &mut [u8], tokens: &[Token]) {
+    let text = |t: &Token| &bytes[t.start..t.end];
+    let punct = |t: Option<&Token>, c: &[u8]| {
+        t.is_some_and(|t| t.kind == TokenKind::Punct && &bytes[t.start..t.end] == c)
+    };
+    // a lone `+` or `-` (not `++`, `+=`, `->`) that starts the value the cast would take
+    let sign = |t: Option<&Token>| {
+        t.is_some_and(|t| {
+            t.kind == TokenKind::Punct
+                && matches!(bytes[t.start], b'+' | b'-')
+                && !matches!(bytes.get(t.start + 1), Some(b'+' | b'-' | b'=' | b'>'))
+        })
+    };
+    let mut candidates = Vec::new();
+    for k in 0..tokens.len() {
+        let name = tokens.get(k + 1);
+        if !punct(tokens.get(k), b"(")
+            || !name.is_some_and(|n| n.kind == TokenKind::Identifier)
+            || !punct(tokens.get(k + 2), b")")
+            || !sign(tokens.get(k + 3))
+        {
+            continue;
+        }
+        // after a name, a `)` or a `>` the parentheses are a call's or a cast's: `f(x) - 1`,
+        // `(float)(x) - 1`, `static_cast<int>(x) - 1`; after `return` they hold a value
+        let after_value = k
+            .checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .is_some_and(|p| match p.kind {
+                TokenKind::Identifier => text(p) != b"return",
+                TokenKind::Number | TokenKind::Literal => true,
+                TokenKind::Punct => matches!(text(p), b")" | b"]" | b">"),
+            });
+        if !after_value {
+            candidates.push(k);
+        }
+    }
+    if candidates.is_empty() {
+        return;
+    }
+    let mut variables: HashSet<&[u8]> = HashSet::new();
+    let mut types: HashSet<&[u8]> = HashSet::new();
+    let mut in_typedef = false;
+    for (j, token) in tokens.iter().enumerate() {
+        if token.kind == TokenKind::Punct {
+            if text(token) == b";" {
+                if in_typedef {
+                    // `typedef double Real;`: the last name declares the type
+                    if let Some(last) = j.checked_sub(1).and_then(|p| tokens.get(p)) {
+                        if last.kind == TokenKind::Identifier {
+                            types.insert(text(last));
+                        }
+                    }
+                }
+                in_typedef = false;
+            }
+            continue;
+        }
+        if token.kind != TokenKind::Identifier {
+            continue;
+        }
+        let before = j.checked_sub(1).and_then(|p| tokens.get(p));
+        match text(token) {
+            b"typedef" => in_typedef = true,
+            b"using" | b"struct" | b"class" | b"union" | b"enum" | b"typename" => {
+                if let Some(next) = tokens
+                    .get(j + 1)
+                    .filter(|n| n.kind == TokenKind::Identifier)
+                {
+                    types.insert(text(next));
+                }
+            }
+            _ => {}
+        }
+        let declared_after = before.is_some_and(|b| match b.kind {
+            TokenKind::Identifier => !matches!(
+                text(b),
+                b"using"
+                    | b"typename"
+                    | b"class"
+                    | b"struct"
+                    | b"union"
+                    | b"enum"
+                    | b"typedef"
+                    | b"return"
+                    | b"goto"
+                    | b"case"
+                    | b"namespace"
+                    | b"new"
+                    | b"delete"
+                    | b"else"
+                    | b"operator"
+                    | b"sizeof"
+                    | b"template"
+                    | b"throw"
+            ),
+            TokenKind::Punct => matches!(text(b), b"*" | b"&"),
+            _ => false,
+        });
+        let next = tokens.get(j + 1);
+        let ends_declarator = next.is_some_and(|n| {
+            n.kind == TokenKind::Punct
+                && match text(n) {
+                    b"=" => bytes.get(n.end) != Some(&b'='),
+                    b"," | b")" | b";" => true,
+                    _ => false,
+                }
+        });
+        // the later names of a list, `int tid, tid_i, tid_k;`
+        let listed = punct(before, b",")
+            && next.is_some_and(|n| {
+                n.kind == TokenKind::Punct
+                    && matches!(text(n), b"," | b";" | b"=")
+                    && bytes.get(n.end) != Some(&b'=')
+            });
+        if ((declared_after && ends_declarator) || listed) && !in_typedef {
+            variables.insert(text(token));
+        }
+    }
+    let mut blanks = Vec::new();
+    for k in candidates {
+        let (Some(name), Some(close)) = (tokens.get(k + 1), tokens.get(k + 2)) else {
+            continue;
+        };
+        let name = text(name);
+        if variables.contains(name) && !types.contains(name) {
+            blanks.extend([tokens[k].start, close.start]);
+        }
+    }
+    for at in blanks {
+        bytes[at] = b' ';
+    }
 }
 
 /// `i < n && m < i && score > -1.0f`: the grammar reads `m<i && score>` as a template's
@@ -2534,6 +2675,32 @@ mod tests {
             "if (i < n && p->q) f(i);",
             "auto v = t.data<float>() && ok;",
             "if (f(a < b, c > -1)) g();",
+        ];
+        for text in untouched {
+            assert_eq!(preprocess(text, &[]).text, text);
+        }
+    }
+
+    #[test]
+    fn a_parenthesized_variable_before_a_sign_is_not_read_as_a_cast() {
+        let unwrapped = [
+            (
+                "void f(int nx) { int k = t / 2; int d = (k) + (i)*nx - (nx) - 1; }",
+                "void f(int nx) { int k = t / 2; int d =  k  + (i)*nx -  nx  - 1; }",
+            ),
+            (
+                "void f() { int t, i, k; k = t; int d = (k) + (i)*2; }",
+                "void f() { int t, i, k; k = t; int d =  k  + (i)*2; }",
+            ),
+        ];
+        for (text, expected) in unwrapped {
+            assert_eq!(preprocess(text, &[]).text, expected);
+        }
+        let untouched = [
+            "typedef double Real; Real Real2 = 1; void f(Real x) { Real y = (Real) -x; }",
+            "void f(int k) { int a = g(k) + 1; int b = (float)(k) - 1; int c = (k)++ ; }",
+            "template <typename T> void f(T x) { T y = (T) -x; int T2 = 0; }",
+            "void f(int k) { int a = (k) += 1; int b = (m) + 1; }",
         ];
         for text in untouched {
             assert_eq!(preprocess(text, &[]).text, text);

@@ -5,6 +5,9 @@
 //!   thread identity the body derives itself, whether the result is bounded by construction or a
 //!   multiple of a parameter), so `int i = flat_index(row, col, w);` is a thread index bounded
 //!   when `row` and `col` are, and `roundDown(n, blockDim.x)` a multiple of the block size;
+//! - for a straight-line body, the value it returns and the values it leaves in its reference
+//!   (`int& r`) and pointer (`*out`) out-parameters as arithmetic over its arguments
+//!   (`helper_values`), so `div_mod(a, b, r)` is `a / b` and leaves `a - a / b * b` in `r`;
 //! - the accesses it makes through its pointer parameters at indices it does not guard, so
 //!   `store(out, i, v)` in a kernel is an access to `out` at `i`, guarded or not where it is made.
 //!
@@ -33,6 +36,13 @@ pub struct HelperSummary {
     /// The first warp collective with a full mask (`__shfl_down_sync(0xffffffff, ...)`) its body
     /// reaches, written in it or in a function it calls: a call of it needs the whole warp.
     pub collective: Option<CollectiveSite>,
+    /// What it returns and leaves in its reference and pointer out-parameters, as arithmetic
+    /// over its arguments, when its body is straight-line: a call is then, in the caller, those
+    /// assignments with the caller's arguments put in.
+    pub straight_line: Option<super::helper_values::StraightLine>,
+    /// The parameters (by position) a call may write the caller's variables through: non-const
+    /// references and pointers. A local passed to any other parameter is only read.
+    pub written_parameters: Vec<usize>,
 }
 
 /// A warp collective with a full mask as written in some function.

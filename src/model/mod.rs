@@ -4,6 +4,7 @@ mod build;
 pub mod errors;
 mod function;
 pub mod guards;
+pub mod helper_values;
 pub mod helpers;
 pub mod host;
 pub mod index;

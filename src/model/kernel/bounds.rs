@@ -1,6 +1,7 @@
 //! Whether an index is bounded: by a dominating guard, by construction, or out of range.
 
 use super::*;
+use crate::model::helper_values::{HelperValue, Operation};
 
 impl<'a, 't> Analyzer<'a, 't> {
     /// Like `bounded`, but a part bounded only by the launch configuration does not count: Ok(Some)
@@ -749,6 +750,28 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.covered_texts(left, depth + 1, texts);
                 }
             }
+            // `ic = div_mod(i, FH, fh)`: what the helper returns, in the call's arguments
+            "call_expression" => {
+                if let Some((summary, arguments)) = self.helper_call(expression) {
+                    if let Some(value) = summary
+                        .straight_line
+                        .as_ref()
+                        .and_then(|line| line.returned.as_ref())
+                    {
+                        self.covered_by_value(value, &arguments, depth, texts);
+                    }
+                }
+            }
+            // `compute3DIndices(id, nx, ny, xid, yid, zid)` then `zid < nz`: the one call that
+            // writes the local, as the assignment it makes
+            "identifier"
+                if !self.definitions.contains_key(self.text(expression))
+                    && !self.updated.contains(self.text(expression)) =>
+            {
+                if let Some((value, arguments)) = self.written_by_call(self.text(expression)) {
+                    self.covered_by_value(value, &arguments, depth + 1, texts);
+                }
+            }
             "identifier" => match self.definitions.get(self.text(expression)) {
                 // a copy of a local that changes later (`int out = i; i *= 4;`) is of one of
                 // its values only: `out < n` says nothing of `i` after the change
@@ -763,6 +786,61 @@ impl<'a, 't> Analyzer<'a, 't> {
             },
             _ => {}
         }
+    }
+
+    /// `covered_texts` of a helper's value with the call's `arguments` for its parameters: the
+    /// same steps through sums, products and quotients by values every thread shares.
+    fn covered_by_value(
+        &self,
+        value: &HelperValue,
+        arguments: &[Node<'t>],
+        depth: usize,
+        texts: &mut Vec<Cow<'a, str>>,
+    ) {
+        if depth > 4 {
+            return;
+        }
+        match value {
+            HelperValue::Parameter(p) => {
+                if let Some(argument) = arguments.get(*p) {
+                    self.covered_texts(*argument, depth, texts);
+                }
+            }
+            HelperValue::Binary(Operation::Add | Operation::Multiply, left, right) => {
+                if self.value_is_uniform(right, arguments) {
+                    self.covered_by_value(left, arguments, depth + 1, texts);
+                }
+                if self.value_is_uniform(left, arguments) {
+                    self.covered_by_value(right, arguments, depth + 1, texts);
+                }
+            }
+            HelperValue::Binary(Operation::Divide, left, right) => {
+                if self.value_is_uniform(right, arguments) {
+                    self.covered_by_value(left, arguments, depth + 1, texts);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether every thread computes the same `value` with the call's `arguments` put in.
+    fn value_is_uniform(&self, value: &HelperValue, arguments: &[Node<'t>]) -> bool {
+        let mut pending = vec![value];
+        while let Some(value) = pending.pop() {
+            match value {
+                HelperValue::Constant(_) => {}
+                HelperValue::Parameter(p) => match arguments.get(*p) {
+                    Some(argument) if self.expression_deps(*argument, 0).is_uniform() => {}
+                    _ => return false,
+                },
+                HelperValue::Negate(inner) => pending.push(inner),
+                HelperValue::Binary(_, left, right) => {
+                    pending.push(left);
+                    pending.push(right);
+                }
+            }
+        }
+        true
     }
 
     /// `p[i]` under `i >= n`, `i > n`, `i >= n || i < 0`, or `i <= n`, with nothing else bounding `i`.

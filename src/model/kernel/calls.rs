@@ -37,6 +37,13 @@ pub(crate) fn called_names(body: Node, source: &str) -> Vec<String> {
 }
 
 /// `&p[e]`: the address of an element, which the walk records as an access of its own.
+/// Whether `call` calls the free function `name`.
+fn callee_name_is(call: Node, name: &str, source: &str) -> bool {
+    call.field("function")
+        .and_then(|f| callee_name(f, source))
+        .is_some_and(|called| called == name)
+}
+
 fn is_address_of_element(argument: Node, source: &str) -> bool {
     let argument = strip(argument, source);
     argument.node_kind() == "pointer_expression"
@@ -56,6 +63,95 @@ impl<'a, 't> Analyzer<'a, 't> {
         let helpers: &'a DeviceFunctions = self.helpers;
         let summary = helpers.get(name, arguments.len())?;
         Some((summary, arguments))
+    }
+
+    /// The value a straight-line helper call leaves in the local `name`, with the call's
+    /// arguments: when exactly one call in the kernel passes `name` (or `&name`) and that call's
+    /// helper is straight-line and assigns it arithmetic over its parameters. A local also passed
+    /// to a call that may write it (no straight-line summary, or one that writes it with an
+    /// unknown value) has no such value.
+    pub(super) fn written_by_call(
+        &self,
+        name: &str,
+    ) -> Option<(&'a crate::model::helper_values::HelperValue, Vec<Node<'t>>)> {
+        let written = self.written_by_calls.get_or_init(|| {
+            let mut written: HashMap<String, Option<Node<'t>>> = HashMap::default();
+            let source = self.source;
+            syntax::walk_iterative(self.function.body, |node| {
+                if node.node_kind() == "lambda_expression" {
+                    return false;
+                }
+                if node.node_kind() != "call_expression" {
+                    return true;
+                }
+                let Some(arguments) = node.field("arguments") else {
+                    return true;
+                };
+                let summary = self.helper_call(node).map(|(summary, _)| summary);
+                let line = summary.and_then(|summary| summary.straight_line.as_ref());
+                // `printf` is variadic: it takes its arguments by value
+                let reads_only = |position: usize| {
+                    summary.map_or_else(
+                        || callee_name_is(node, "printf", source),
+                        |summary| !summary.written_parameters.contains(&position),
+                    )
+                };
+                let passed = named_children(arguments).filter(|a| a.node_kind() != "comment");
+                for (position, argument) in passed.enumerate() {
+                    let mut argument = strip(argument, source);
+                    if argument.node_kind() == "pointer_expression"
+                        && operator(argument, source) == "&"
+                    {
+                        match argument.field("argument") {
+                            Some(inner) => argument = strip(inner, source),
+                            None => continue,
+                        }
+                    }
+                    if argument.node_kind() != "identifier" {
+                        continue;
+                    }
+                    if line.is_none() && reads_only(position) {
+                        continue;
+                    }
+                    let writes = match line {
+                        // read only: the helper assigns that parameter nothing
+                        Some(line) if !line.assigned.iter().any(|(p, _)| *p == position) => {
+                            continue
+                        }
+                        Some(line) => line
+                            .assigned
+                            .iter()
+                            .any(|(p, value)| *p == position && value.is_some()),
+                        None => false,
+                    };
+                    let name = text(argument, source).to_string();
+                    // a second call that may write it, or one that writes it unknown: no value
+                    let call = (writes && !written.contains_key(&name)).then_some(node);
+                    written.insert(name, call);
+                }
+                true
+            });
+            written
+        });
+        let call = (*written.get(name)?)?;
+        let (summary, arguments) = self.helper_call(call)?;
+        let line = summary.straight_line.as_ref()?;
+        let position = arguments.iter().position(|a| {
+            let a = strip(*a, self.source);
+            let a = if a.node_kind() == "pointer_expression" {
+                a.field("argument")
+                    .map_or(a, |inner| strip(inner, self.source))
+            } else {
+                a
+            };
+            text(a, self.source) == name
+        })?;
+        let value = line
+            .assigned
+            .iter()
+            .find(|(p, _)| *p == position)
+            .and_then(|(_, value)| value.as_ref())?;
+        Some((value, arguments))
     }
 
     /// `flat_index(row, col, w)`: the identity of the arguments that reach the result, with what

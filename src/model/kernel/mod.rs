@@ -385,6 +385,9 @@ struct Analyzer<'a, 't> {
     /// bounds too (see `covers`): they follow thread identities, so they are kept and cleared
     /// with `deps_cache`.
     covered_cache: std::cell::RefCell<HashMap<usize, Vec<Cow<'a, str>>>>,
+    /// The locals a straight-line helper call writes through a reference or pointer argument
+    /// (`compute3DIndices(id, nx, ny, xid, yid, zid)`), with that call: found on first use.
+    written_by_calls: std::cell::OnceCell<HashMap<String, Option<Node<'t>>>>,
     /// The terms of each sum `upper_bound_by_terms` reads, by node id (see `sum_terms`).
     sum_terms_cache: std::cell::RefCell<HashMap<usize, SumTerms<'a, 't>>>,
     /// `definition_guards` split into comparisons, by the value's node id (see
@@ -471,6 +474,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             reaching_deps_cache: Default::default(),
             cache_deps: false,
             covered_cache: Default::default(),
+            written_by_calls: Default::default(),
             sum_terms_cache: Default::default(),
             definition_comparisons_cache: Default::default(),
             out: KernelFacts::default(),

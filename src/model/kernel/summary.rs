@@ -30,10 +30,14 @@ pub(crate) fn summarize_helper<'t>(
         accesses: Vec::new(),
         barrier: None,
         collective: None,
+        straight_line: None,
+        written_parameters: Vec::new(),
     };
     if function.has_parse_errors {
         return summary; // what it computes rests on code the parser could not read
     }
+    summary.straight_line = straight_line_effect(model.source, function);
+    summary.written_parameters = written_parameters(model.source, function);
     summary.barrier = first_barrier(model.source, function, known);
     summary.collective = first_collective(model, function, known);
     let returned = returned_values(function.body);
@@ -317,6 +321,54 @@ fn summary_of_call<'k>(
 }
 
 /// The values of the `return` statements of `body` (outside lambdas).
+/// The helper's effect when its body is straight-line arithmetic (`compute3DIndices` writing
+/// three coordinates through references, `div_mod` returning a quotient).
+fn straight_line_effect(
+    source: &str,
+    function: &Function,
+) -> Option<crate::model::helper_values::StraightLine> {
+    use crate::model::helper_values::{straight_line, ParameterShape};
+    let shapes: Vec<ParameterShape> = function
+        .parameters
+        .iter()
+        .map(|p| {
+            let declarator = p.declaration.field("declarator");
+            // `int& r` is written back; `int const& n` and `const int& n` only pass a value
+            let is_const = named_children(p.declaration)
+                .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const");
+            ParameterShape {
+                name: &p.name,
+                is_out_reference: declarator
+                    .is_some_and(|d| d.node_kind() == "reference_declarator")
+                    && !is_const,
+                is_pointer: p.is_pointer,
+            }
+        })
+        .collect();
+    straight_line(function.body, &shapes, source)
+}
+
+/// The parameters through which a call may write the caller's variables: non-const
+/// references and pointers.
+fn written_parameters(source: &str, function: &Function) -> Vec<usize> {
+    function
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            let is_const = named_children(p.declaration)
+                .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const");
+            p.is_pointer
+                || (p
+                    .declaration
+                    .field("declarator")
+                    .is_some_and(|d| d.node_kind() == "reference_declarator")
+                    && !is_const)
+        })
+        .map(|(position, _)| position)
+        .collect()
+}
+
 fn returned_values(body: Node) -> Vec<Node> {
     let mut values = Vec::new();
     syntax::walk_iterative(body, |node| match node.node_kind() {

@@ -1581,3 +1581,40 @@ void run(int* out, int g) {{
     assert_eq!(deps(&["32", "64"], &all[..1]), [global]);
     assert_eq!(deps(&[], &all[..1]), [global]);
 }
+
+#[test]
+fn coordinates_a_helper_writes_back_are_tested_as_the_split_they_are() {
+    // `zid` is written by the call alone, as `id / (nx * ny)`: testing it bounds `id`; so does
+    // the last quotient a helper returns (`div_mod`), followed through a local
+    let source = "__device__ void split(int id, int nx, int ny, int& xid, int& yid, int& zid) {
+    zid = id / (nx * ny);
+    yid = (id - zid * nx * ny) / nx;
+    xid = id - zid * nx * ny - yid * nx;
+}
+__device__ unsigned div_mod(unsigned a, unsigned b, unsigned& r) { unsigned q = a / b; r = a - q * b; return q; }
+__device__ void clear(int& v) { v = 0; }
+__global__ void k(float* out, int nx, int ny, int nz) {
+    int id = threadIdx.x + blockIdx.x * blockDim.x;
+    int xid, yid, zid;
+    split(id, nx, ny, xid, yid, zid);
+    if (zid < nz) out[id] = 0;
+    if (xid < nx && yid < ny) out[id] = 1;
+    unsigned fh, fw;
+    unsigned ic = div_mod(div_mod(id, nx, fw), ny, fh);
+    if (ic < nz) out[id] = 2;
+    int w, h, d;
+    split(id, nx, ny, w, h, d);
+    clear(d);
+    if (d < nz) out[id] = 3;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (12, "bounded"),
+            (13, "unguarded"),
+            (16, "bounded"),
+            (20, "unguarded")
+        ]
+    );
+}

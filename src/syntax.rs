@@ -286,7 +286,6 @@ pub fn address_operand<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     None
 }
 
-/// Strips parentheses and casts: `((size_t)(i))` is `i` for every question the model asks.
 /// The value of each `return` in a function's `body` (None for a bare `return;`), not those of
 /// the lambdas inside it.
 pub fn return_values(body: Node) -> Vec<Option<Node>> {
@@ -301,6 +300,7 @@ pub fn return_values(body: Node) -> Vec<Option<Node>> {
     values
 }
 
+/// Strips parentheses and casts: `((size_t)(i))` is `i` for every question the model asks.
 pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
     for _ in 0..MAX_DEPTH {
         match node.node_kind() {

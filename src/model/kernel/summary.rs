@@ -320,7 +320,6 @@ fn summary_of_call<'k>(
     known.get(called, arity)
 }
 
-/// The values of the `return` statements of `body` (outside lambdas).
 /// The helper's effect when its body is straight-line arithmetic (`compute3DIndices` writing
 /// three coordinates through references, `div_mod` returning a quotient).
 fn straight_line_effect(
@@ -369,6 +368,7 @@ fn written_parameters(source: &str, function: &Function) -> Vec<usize> {
         .collect()
 }
 
+/// The values of the `return` statements of `body` (outside lambdas).
 fn returned_values(body: Node) -> Vec<Node> {
     let mut values = Vec::new();
     syntax::walk_iterative(body, |node| match node.node_kind() {

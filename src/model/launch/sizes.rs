@@ -410,7 +410,13 @@ fn dim3_component<'t>(
 ) -> Option<size::Component<'t>> {
     let axis = axis_index(field)?;
     match locals.dim3_component_at(object, field, at, source) {
-        Held::One(value) => return Some(size::Component::Value(value)),
+        // an assignment written after the read reaches it only around a loop, whose next trip
+        // may declare the `dim3` afresh (`dim3 g(n); if (g.x > M) { g.y = (g.x + M - 1) / M;
+        // g.x = M; }` in a loop body reads `n` there)
+        Held::One(value) if value.end_byte() <= at.start_byte() => {
+            return Some(size::Component::Value(value))
+        }
+        Held::One(_) => return None,
         Held::NotLocal => {}
         Held::Alternatives(_) | Held::Several => return None,
     }

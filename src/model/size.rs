@@ -593,6 +593,20 @@ pub trait Scope<'t> {
     fn is_type(&self, _name: &str) -> bool {
         false
     }
+    /// What the component `field` (`x`, `y`, `z`) of the local `dim3` named `object` holds where
+    /// `at` reads it: its constructor argument or the one assignment that reaches `at`. None
+    /// when not known, or when `object` is no such local.
+    fn component(&self, _object: &str, _field: &str, _at: Node<'t>) -> Option<Component<'t>> {
+        None
+    }
+}
+
+/// A `dim3` component's value as its declaration or an assignment gives it.
+#[derive(Debug, Clone, Copy)]
+pub enum Component<'t> {
+    Value(Node<'t>),
+    /// Left out of the constructor (`dim3 block(32)` has `y` and `z` 1).
+    One,
 }
 
 pub struct Evaluator<'s, 't> {
@@ -613,6 +627,26 @@ impl<'s, 't> Evaluator<'s, 't> {
             Some(size) if self.fold_sizeof => Sym::constant(size),
             _ => Sym::atom(&format!("sizeof({normalized})")),
         }
+    }
+
+    /// `object.x` (`.y`, `.z`) of a local `dim3` whose component is a constant: that constant.
+    fn component_constant(&self, node: Node<'t>, depth: usize) -> Option<Sym> {
+        let object = syntax::strip(node.field("argument")?, self.source);
+        if object.node_kind() != "identifier" {
+            return None;
+        }
+        let field = text(node.field("field")?, self.source);
+        if !matches!(field, "x" | "y" | "z") {
+            return None;
+        }
+        let value = match self
+            .scope
+            .component(text(object, self.source), field, node)?
+        {
+            Component::One => Sym::constant(1),
+            Component::Value(value) => self.eval_at(value, depth + 1)?,
+        };
+        value.as_constant().is_some().then_some(value)
     }
 
     fn eval_at(&self, node: Node<'t>, depth: usize) -> Option<Sym> {
@@ -782,6 +816,12 @@ impl<'s, 't> Evaluator<'s, 't> {
                 })
             }
             "field_expression" => {
+                // `block.x` of `dim3 block(32)` is 32, as the literal would be: a grid written
+                // `(n + block.x - 1) / block.x` then reads as one over a constant; a component
+                // that is no constant keeps its own name
+                if let Some(value) = self.component_constant(node, depth) {
+                    return Some(value);
+                }
                 let compact: String = text(node, self.source).split_whitespace().collect();
                 (!compact.contains('(')).then(|| Sym::atom(&compact))
             }

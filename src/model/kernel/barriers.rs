@@ -856,27 +856,29 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         let (small_range, big_range) = (range_of(small), range_of(big));
         let one = crate::model::size::Sym::constant(1);
+        // any bound that holds may decide it: `threadIdx.x` is below `blockDim.x` and below
+        // 1024, `n` is itself and at least the least constant every launch passes
+        let below = |upper: &crate::model::ranges::Range,
+                     lower: &crate::model::ranges::Range,
+                     by_one: bool| {
+            upper.upper_bounds().any(|most| {
+                lower.lower_bounds().any(|least| {
+                    let limit = if by_one {
+                        least.sub(&one)
+                    } else {
+                        Some(least.clone())
+                    };
+                    limit.is_some_and(|limit| most.at_most(&limit))
+                })
+            })
+        };
         // holds everywhere: the largest `small` is below (or at) the smallest `big`
-        if let (Some(most), Some(least)) = (&small_range.hi, &big_range.lo) {
-            let limit = if strict {
-                least.sub(&one)
-            } else {
-                Some(least.clone())
-            };
-            if limit.is_some_and(|limit| most.at_most(&limit)) {
-                return Some(true);
-            }
+        if below(&small_range, &big_range, strict) {
+            return Some(true);
         }
         // holds nowhere: the largest `big` is below (or, strictly, at) the smallest `small`
-        if let (Some(most), Some(least)) = (&big_range.hi, &small_range.lo) {
-            let limit = if strict {
-                Some(least.clone())
-            } else {
-                least.sub(&one)
-            };
-            if limit.is_some_and(|limit| most.at_most(&limit)) {
-                return Some(false);
-            }
+        if below(&big_range, &small_range, !strict) {
+            return Some(false);
         }
         self.decided_at_every_launch(small, big, strict)
     }

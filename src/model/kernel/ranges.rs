@@ -91,6 +91,29 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
     fn block_limit(&self, axis: usize) -> Option<i128> {
         (axis == 0).then_some(self.launch_bound).flatten()
     }
+
+    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+        let position = self
+            .function
+            .parameters
+            .iter()
+            .position(|p| p.name == parameter && !p.is_pointer)?;
+        if self.definitions.contains_key(parameter) || self.updated.contains(parameter) {
+            return None;
+        }
+        let arity = self.function.parameters.len();
+        let mut passed = self.out.launches.iter().map(|launch| {
+            // a launch whose arguments do not line up with the parameters says nothing
+            (launch.arity == Some(arity))
+                .then(|| launch.argument_value(position))
+                .flatten()
+        });
+        let first = passed.next()??;
+        passed.try_fold((first, first), |(least, most), value| {
+            let value = value?;
+            Some((least.min(value), most.max(value)))
+        })
+    }
 }
 
 impl Analyzer<'_, '_> {
@@ -197,6 +220,9 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     }
     fn block_limit(&self, axis: usize) -> Option<i128> {
         RangeContext::block_limit(self.analyzer, axis)
+    }
+    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+        RangeContext::passed_constants(self.analyzer, parameter)
     }
 }
 

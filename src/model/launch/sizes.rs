@@ -331,6 +331,9 @@ impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
     fn is_type(&self, name: &str) -> bool {
         LaunchScope(self.classifier).is_type(name)
     }
+    fn component(&self, object: &str, field: &str, at: Node<'t>) -> Option<size::Component<'t>> {
+        LaunchScope(self.classifier).component(object, field, at)
+    }
 }
 
 /// The file-scope constants a kernel's file declares, for reading the names a kernel's index
@@ -389,5 +392,45 @@ impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
         !self.0.locals.values.contains_key(name)
             && !self.0.locals.dim3.contains_key(name)
             && !self.0.locals.file_constants.contains_key(name)
+    }
+    fn component(&self, object: &str, field: &str, at: Node<'t>) -> Option<size::Component<'t>> {
+        dim3_component(self.0.locals, self.0.source, object, field, at)
+    }
+}
+
+/// What `object.field` of a `dim3` local (or file constant) holds at `at`: the one assignment
+/// to the component that reaches it, else the declaration's argument on that axis (1 where the
+/// declaration leaves the axis out). None where several values may reach it.
+fn dim3_component<'t>(
+    locals: &Locals<'t>,
+    source: &str,
+    object: &str,
+    field: &str,
+    at: Node<'t>,
+) -> Option<size::Component<'t>> {
+    let axis = axis_index(field)?;
+    match locals.dim3_component_at(object, field, at, source) {
+        // an assignment written after the read reaches it only around a loop, whose next trip
+        // may declare the `dim3` afresh (`dim3 g(n); if (g.x > M) { g.y = (g.x + M - 1) / M;
+        // g.x = M; }` in a loop body reads `n` there)
+        Held::One(value) if value.end_byte() <= at.start_byte() => {
+            return Some(size::Component::Value(value))
+        }
+        Held::One(_) => return None,
+        Held::NotLocal => {}
+        Held::Alternatives(_) | Held::Several => return None,
+    }
+    // a scalar of the name (`int block = 256;`) hides no `dim3`, but is none either
+    if locals.values.contains_key(object) {
+        return None;
+    }
+    let list = locals.dim3_at(object, at)?;
+    let arguments: Vec<Node<'t>> = named_children(list)
+        .filter(|a| a.node_kind() != "comment")
+        .collect();
+    match arguments.get(axis) {
+        Some(value) => Some(size::Component::Value(*value)),
+        None if !arguments.is_empty() => Some(size::Component::One),
+        None => None,
     }
 }

@@ -99,6 +99,34 @@ fn two_dimensional_grids_keep_each_axis() {
 }
 
 #[test]
+fn a_dim3_component_reads_as_its_constant_in_the_grid() {
+    // `block.x` of `dim3 block(32)` is the 32 it holds, as the literal would be: the grid
+    // `(nxy - 1) / block.x + 1` over `nxy = 1 << 16` is 2048 blocks
+    let grid_x = |source: &str| -> Vec<Option<Sym>> {
+        let found = sites(source);
+        assert_eq!(found.len(), 1, "{found:?}");
+        found[0].sizes.iter().map(|s| s.grid[0].clone()).collect()
+    };
+    let blocks = grid_x(
+        "void f(float* c) { unsigned nxy = 1 << 16; dim3 block(32); dim3 grid((nxy - 1) / block.x + 1); k<<<grid, block>>>(c); }",
+    );
+    assert!(blocks.contains(&Some(Sym::constant(2048))), "{blocks:?}");
+    // an assignment after the declaration is what the grid sees
+    let blocks = grid_x(
+        "void f(float* c) { int nx = 1024; dim3 block(64); block.x = 32; dim3 grid((nx + block.x - 1) / block.x); k<<<grid, block>>>(c); }",
+    );
+    assert!(blocks.contains(&Some(Sym::constant(32))), "{blocks:?}");
+    // a width read from the caller is no constant: no block count is known
+    let blocks = grid_x(
+        "void f(float* c, int w) { int n = 1 << 16; dim3 block(w); dim3 grid((n - 1) / block.x + 1); k<<<grid, block>>>(c); }",
+    );
+    assert!(
+        !blocks.iter().flatten().any(|b| b.as_constant().is_some()),
+        "{blocks:?}"
+    );
+}
+
+#[test]
 fn helpers_are_recognised_by_the_shape_of_their_body() {
     let grid = grid_of(
         "static int blocks_for(int total, int per) { return (total + per - 1) / per; }\nvoid f(float* p, int n) { k<<<blocks_for(n, 128), 128>>>(p, n); }",
@@ -696,8 +724,9 @@ fn dynamic_shared_bytes_in_block_dimensions_and_arguments() {
             SharedBytes::Known(vec![(8, vec![Block(0)])]),
         ),
         (
+            // the components of a constant `dim3` are its constants
             "dim3 block(32, 8); k<<<g, block, block.x * block.y * sizeof(int)>>>(p, n);",
-            SharedBytes::Known(vec![(4, vec![Block(0), Block(1)])]),
+            SharedBytes::Known(vec![(1024, vec![])]),
         ),
         (
             "dim3 block(threads); k<<<g, block, 2 * block.x * sizeof(float)>>>(p, n);",

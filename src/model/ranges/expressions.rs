@@ -112,7 +112,17 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     Some(limit) => Sym::constant(limit - 1),
                     None => block.sub(&Sym::constant(1)).unwrap_or(block),
                 };
-                Range::between(Sym::constant(0), hi)
+                let mut range = Range::between(Sym::constant(0), hi);
+                // whatever the launch, a block is at most 1024 threads wide on `x` and `y` and
+                // 64 deep on `z`: `threadIdx.x >= n` is taken by none where `n` is 1 << 24
+                if range
+                    .hi
+                    .as_ref()
+                    .is_none_or(|hi| hi.as_constant().is_none())
+                {
+                    range.other_hi.push(Sym::constant(MAX_BLOCK[axis] - 1));
+                }
+                range
             }
             "blockIdx" if axis < 3 => {
                 let grid = self
@@ -150,11 +160,17 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     fn name(&self, node: Node<'t>, facts: &[Comparison<'t>], depth: usize) -> Range {
         let source = self.source();
         let Some((key, values)) = self.context.reaching(node) else {
-            return if self.context.is_uniform(node) {
-                Range::exactly(Sym::atom(&normalized(node, source)))
-            } else {
-                Range::unknown()
-            };
+            if !self.context.is_uniform(node) {
+                return Range::unknown();
+            }
+            let mut range = Range::exactly(Sym::atom(&normalized(node, source)));
+            // a parameter every launch passes a constant for lies between the least and the
+            // greatest of them; the name stays the kept bound, for the tests written in it
+            if let Some((least, most)) = self.context.passed_constants(text(node, source)) {
+                range.other_lo.push(Sym::constant(least));
+                range.other_hi.push(Sym::constant(most));
+            }
+            return range;
         };
         if self.context.is_uniform(node) && values.len() == 1 {
             if let Some(value) =

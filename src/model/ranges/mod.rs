@@ -125,7 +125,17 @@ pub trait RangeContext<'t> {
         let _ = axis;
         None
     }
+    /// For a scalar parameter the kernel never assigns: the least and the greatest constant
+    /// that every visible launch passes for it (`k<<<g, b>>>(in, out, 1 << 24)`), None when a
+    /// launch passes something else or none is in sight.
+    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+        let _ = parameter;
+        None
+    }
 }
+
+/// The hardware's largest block on each axis: 1024 threads on `x` and `y`, 64 on `z`.
+pub const MAX_BLOCK: [i128; 3] = [1024, 1024, 64];
 
 /// The analysis over one function; keeps the locals being followed to stop at cycles.
 pub struct Ranges<'c, 't, C: RangeContext<'t>> {

@@ -12,6 +12,8 @@ struct Context<'t> {
     root: Node<'t>,
     definitions: HashMap<String, Vec<Node<'t>>>,
     limit: Option<i128>,
+    /// Each parameter's least and greatest constant over the launches.
+    passed: &'t [(&'t str, i128, i128)],
 }
 
 impl<'t> RangeContext<'t> for Context<'t> {
@@ -40,6 +42,12 @@ impl<'t> RangeContext<'t> for Context<'t> {
     fn block_limit(&self, axis: usize) -> Option<i128> {
         (axis == 0).then_some(self.limit).flatten()
     }
+    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+        self.passed
+            .iter()
+            .find(|(name, _, _)| *name == parameter)
+            .map(|(_, least, most)| (*least, *most))
+    }
 }
 
 /// The range of the argument of the last `use(...)` in `code`, as `[lo, hi]` (`?` unbounded).
@@ -48,10 +56,15 @@ fn range_of(code: &str) -> String {
 }
 
 fn range_with_limit(code: &str, limit: Option<i128>) -> String {
-    range_of_code(code, limit, false)
+    range_of_code(code, limit, false, &[])
 }
 
-fn range_of_code(code: &str, limit: Option<i128>, every_bound: bool) -> String {
+fn range_of_code<'t>(
+    code: &'t str,
+    limit: Option<i128>,
+    every_bound: bool,
+    passed: &'t [(&'t str, i128, i128)],
+) -> String {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
@@ -143,6 +156,7 @@ fn range_of_code(code: &str, limit: Option<i128>, every_bound: bool) -> String {
         root: tree.root_node(),
         definitions,
         limit,
+        passed,
     };
     let range = Ranges::new(&context).range(at, &facts);
     let show = |s: &Option<Sym>| s.as_ref().map_or("?".to_string(), Sym::display);
@@ -162,7 +176,41 @@ fn range_of_code(code: &str, limit: Option<i128>, every_bound: bool) -> String {
 
 /// Every bound of the argument of the last `use(...)`, the kept one first.
 fn bounds_with_limit(code: &str, limit: Option<i128>) -> String {
-    range_of_code(code, limit, true)
+    range_of_code(code, limit, true, &[])
+}
+
+#[test]
+fn a_thread_index_stays_below_the_largest_block() {
+    // no launch says how wide the block is, the hardware does: 1024 on `x` and `y`, 64 on `z`
+    let code = "__global__ void k(int n) { unsigned tid = threadIdx.x; use(tid); }";
+    assert_eq!(
+        bounds_with_limit(code, None),
+        "at least 0; at most blockDim.x - 1 and 1023"
+    );
+    let deep = "__global__ void k(int n) { use(threadIdx.z); }";
+    assert_eq!(
+        bounds_with_limit(deep, None),
+        "at least 0; at most blockDim.z - 1 and 63"
+    );
+    // a block the kernel declares a bound for is already a constant
+    assert_eq!(
+        bounds_with_limit(code, Some(256)),
+        "at least 0; at most 255"
+    );
+}
+
+#[test]
+fn a_parameter_lies_between_the_constants_launches_pass() {
+    let code = "__global__ void k(unsigned n) { use(n); }";
+    assert_eq!(
+        range_of_code(code, None, true, &[("n", 4096, 1 << 24)]),
+        "at least n and 4096; at most n and 16777216"
+    );
+    // a parameter no launch passes a constant for is only itself
+    assert_eq!(
+        range_of_code(code, None, true, &[("m", 4096, 4096)]),
+        "at least n; at most n"
+    );
 }
 
 #[test]

@@ -92,7 +92,7 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         (axis == 0).then_some(self.launch_bound).flatten()
     }
 
-    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+    fn least_passed_constant(&self, parameter: &str) -> Option<i128> {
         let position = self
             .function
             .parameters
@@ -109,10 +109,7 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
                 .flatten()
         });
         let first = passed.next()??;
-        passed.try_fold((first, first), |(least, most), value| {
-            let value = value?;
-            Some((least.min(value), most.max(value)))
-        })
+        passed.try_fold(first, |least, value| Some(least.min(value?)))
     }
 }
 
@@ -221,8 +218,8 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     fn block_limit(&self, axis: usize) -> Option<i128> {
         RangeContext::block_limit(self.analyzer, axis)
     }
-    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
-        RangeContext::passed_constants(self.analyzer, parameter)
+    fn least_passed_constant(&self, parameter: &str) -> Option<i128> {
+        RangeContext::least_passed_constant(self.analyzer, parameter)
     }
 }
 

@@ -102,41 +102,20 @@ impl<'t> Analyzer<'_, 't> {
         let lanes = view_size / element_size;
         let split = self.current_comparisons();
         let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(index, &split.0);
-        let highest = range.hi?;
-        // the last element the last thread covers, in the parameter's elements
-        let mut last = highest.times(lanes)?.add(&Sym::constant(lanes - 1))?;
-        // rounded down: reached exactly whenever the size is not a multiple of the lanes
-        last.floored = false;
-        let terms = last.integer_terms()?;
-        let constant: i128 = terms
-            .iter()
-            .filter(|(_, monomial)| monomial.is_empty())
-            .map(|(c, _)| *c)
-            .sum();
-        // `size + constant` with one size, `cols`: the guard's size, reached past its end
-        let sized: Vec<&(i128, Vec<String>)> =
-            terms.iter().filter(|(_, m)| !m.is_empty()).collect();
-        let [sized] = sized.as_slice() else {
-            return None;
-        };
-        let [size] = sized.1.as_slice() else {
-            return None;
-        };
-        if sized.0 != 1 {
-            return None;
-        }
-        if constant < 0 || size.starts_with("blockDim") || size.starts_with("gridDim") {
-            return None;
-        }
-        if self.size_is_stated_multiple(size, lanes, &split.0) {
+        // the bound written in the guard's size (`n`), though the launches' constants for the
+        // size may give a smaller one: the tail is past the size whatever it is
+        let (size, constant) = range
+            .upper_bounds()
+            .find_map(|highest| Self::last_past_one_size(highest, lanes))?;
+        if self.size_is_stated_multiple(&size, lanes, &split.0) {
             return None;
         }
         let guard = split
             .0
             .iter()
             .find(|c| {
-                syntax::contains_identifier(self.text(c.left), size)
-                    || syntax::contains_identifier(self.text(c.right), size)
+                syntax::contains_identifier(self.text(c.left), &size)
+                    || syntax::contains_identifier(self.text(c.right), &size)
             })
             .map(|c| c.origin);
         Some(VectorTail {
@@ -147,10 +126,41 @@ impl<'t> Analyzer<'_, 't> {
             view: crate::model::size::normalize_type(&view),
             element: element.to_string(),
             lanes,
-            size: size.clone(),
+            size,
             past: constant + 1,
             guard,
         })
+    }
+
+    /// The last element the last thread covers, in the parameter's elements, when the index's
+    /// upper bound `highest` makes it `size + constant` of one size (`cols`, not `blockDim` or
+    /// `gridDim`) and a constant at least 0: the size, reached `constant + 1` past its end.
+    fn last_past_one_size(highest: &Sym, lanes: i128) -> Option<(String, i128)> {
+        let mut last = highest.times(lanes)?.add(&Sym::constant(lanes - 1))?;
+        // rounded down: reached exactly whenever the size is not a multiple of the lanes
+        last.floored = false;
+        let terms = last.integer_terms()?;
+        let constant: i128 = terms
+            .iter()
+            .filter(|(_, monomial)| monomial.is_empty())
+            .map(|(c, _)| *c)
+            .sum();
+        let sized: Vec<&(i128, Vec<String>)> =
+            terms.iter().filter(|(_, m)| !m.is_empty()).collect();
+        let [sized] = sized.as_slice() else {
+            return None;
+        };
+        let [size] = sized.1.as_slice() else {
+            return None;
+        };
+        if sized.0 != 1
+            || constant < 0
+            || size.starts_with("blockDim")
+            || size.starts_with("gridDim")
+        {
+            return None;
+        }
+        Some((size.clone(), constant))
     }
 
     /// Whether `size` is stated to be a multiple of `lanes`: by a test the kernel makes

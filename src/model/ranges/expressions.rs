@@ -164,11 +164,12 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 return Range::unknown();
             }
             let mut range = Range::exactly(Sym::atom(&normalized(node, source)));
-            // a parameter every launch passes a constant for lies between the least and the
-            // greatest of them; the name stays the kept bound, for the tests written in it
-            if let Some((least, most)) = self.context.passed_constants(text(node, source)) {
+            // a parameter every launch passes a constant for is at least the least of them; the
+            // name stays the kept bound, for the tests written in it. Not bounded above by the
+            // greatest: a constant upper bound would be kept over `n - 1` under `i < n`, and a
+            // tail past `n` would be measured against one launch's value instead of the size
+            if let Some(least) = self.context.least_passed_constant(text(node, source)) {
                 range.other_lo.push(Sym::constant(least));
-                range.other_hi.push(Sym::constant(most));
             }
             return range;
         };

@@ -125,10 +125,10 @@ pub trait RangeContext<'t> {
         let _ = axis;
         None
     }
-    /// For a scalar parameter the kernel never assigns: the least and the greatest constant
-    /// that every visible launch passes for it (`k<<<g, b>>>(in, out, 1 << 24)`), None when a
-    /// launch passes something else or none is in sight.
-    fn passed_constants(&self, parameter: &str) -> Option<(i128, i128)> {
+    /// For a scalar parameter the kernel never assigns: the least constant that every visible
+    /// launch passes for it (`k<<<g, b>>>(in, out, 1 << 24)`), None when a launch passes
+    /// something else or none is in sight.
+    fn least_passed_constant(&self, parameter: &str) -> Option<i128> {
         let _ = parameter;
         None
     }

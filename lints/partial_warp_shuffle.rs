@@ -109,6 +109,8 @@ mod tests {
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { unsigned mask = __activemask(); float v = __shfl_down_sync(mask, o[i], 1); o[i] = v; } }",
                 // a vote after an early return counts the lanes still running
                 "__global__ void k(int* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; unsigned b = __ballot_sync(0xffffffff, o[i] > 0); o[i] = __popc(b); }",
+                // lanes return in groups of four and the shuffles read inside the group
+                "__global__ void k(float* o, int n) { int col = blockIdx.x * 32 + threadIdx.x / 4; if (col >= n) return; float v = o[col]; for (int d = 2; d >= 1; d /= 2) v += __shfl_xor_sync(0xffffffff, v, d); v = __shfl_down_sync(0xffffffff, v, 1, 4); o[col] = v; }",
                 // a lane loop over whole warps: every lane runs as many iterations
                 "__global__ void k(float* o, int n) { int lane = threadIdx.x % 32; float v = 0; for (int j = lane; j < 32 * n; j += 32) { v += __shfl_xor_sync(0xffffffff, o[j], 1); } o[lane] = v; }",
             ],
@@ -116,6 +118,7 @@ mod tests {
                 "__global__ void k(float* o) { int lane = threadIdx.x % 32; float v = o[threadIdx.x]; if (lane < 16) v = __shfl_down_sync(0xffffffff, v, 8); o[threadIdx.x] = v; }",
                 "#define FULL_MASK 0xffffffff\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { float v = o[i]; for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(FULL_MASK, v, d); o[i] = v; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float v = o[i]; v += __shfl_down_sync(0xffffffff, v, 1); o[i] = v; }",
+                "__global__ void k(float* o, int n) { int col = blockIdx.x * 32 + threadIdx.x / 4; if (col >= n) return; float v = o[col]; v += __shfl_xor_sync(0xffffffff, v, 4); o[col] = v; }",
                 "__global__ void k(int* o, int n) { for (int r = 0; r < n; ++r) { if (threadIdx.x == r) continue; unsigned b = __ballot_sync(-1, o[r] > 0); o[threadIdx.x] = b; } }",
                 "__global__ void k(float* o) { if (threadIdx.x == 0) { o[0] = __shfl_sync(0xffffffff, o[1], 0); } }",
                 // a warp reduction helper called by some lanes only

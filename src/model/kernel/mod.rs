@@ -18,6 +18,7 @@ mod bounds;
 mod calls;
 mod dynamic_shared;
 mod flags;
+mod lane_groups;
 mod published;
 mod ranges;
 mod summary;

@@ -34,6 +34,13 @@ pub struct WarpCollective<'t> {
     pub exited: bool,
     /// For a call of a device function that reaches a collective, where it is.
     pub via: Option<BarrierVia>,
+    /// When lanes of the warp may have returned before the call: the size of the aligned lane
+    /// groups they leave in, the smallest over the returns in force (32: whole warps only; 1:
+    /// single lanes). See `lane_groups`.
+    pub exit_group: Option<u32>,
+    /// For a shuffle: the size of the aligned lane group that holds every lane it reads from
+    /// (`__shfl_xor_sync(m, v, 1)`: 2; `__shfl_down_sync(m, v, d)`: 32).
+    pub partner_span: Option<u32>,
 }
 
 /// The warp intrinsics that name their lanes with a mask as first argument.
@@ -118,6 +125,35 @@ impl<'a, 't> Analyzer<'a, 't> {
             };
             (site.intrinsic.clone(), None, true, Some(via))
         };
+        let partner_span = if via.is_none() {
+            self.partner_span(call)
+        } else {
+            None
+        };
+        let returns_splitting: Vec<(Node<'t>, u32)> = self
+            .facts
+            .iter()
+            .filter(|fact| {
+                fact.exit == Exit::Return
+                    && !self.exits_no_thread(fact.condition.node)
+                    && self.splits_warp(fact.condition.node)
+            })
+            .map(|fact| {
+                (
+                    fact.condition.node,
+                    self.lane_group_size(fact.condition.node),
+                )
+            })
+            .collect();
+        let exit_group = returns_splitting.iter().map(|(_, group)| *group).min();
+        // lanes that return in whole groups leave no hole in a group the shuffle reads inside
+        let leaves_partners = |condition: Node<'t>| {
+            partner_span.is_some_and(|span| {
+                returns_splitting
+                    .iter()
+                    .any(|(c, group)| *c == condition && *group >= span)
+            })
+        };
         let splitting = self
             .facts
             .iter()
@@ -125,6 +161,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 fact.exit != Exit::Stated
                     && (fact.exit != Exit::Return || reads_other_lanes(&intrinsic))
                     && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
+                    && (fact.exit != Exit::Return || !leaves_partners(fact.condition.node))
                     && (fact.exit != Exit::None || !self.exits_no_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
@@ -141,6 +178,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .is_some_and(|f| matches!(f.exit, Exit::Skip | Exit::Return)),
             exited: splitting.is_some_and(|f| f.exit == Exit::Return),
             via,
+            exit_group,
+            partner_span,
         });
     }
 
@@ -253,7 +292,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether `value + offset` is a multiple of 32 for every launch: a constant that is, a
     /// product with such a factor, `warpSize`, `blockDim.x` (block widths are whole warps).
-    fn multiple_of_warp(&self, value: Node<'t>, offset: i64, depth: usize) -> bool {
+    pub(super) fn multiple_of_warp(&self, value: Node<'t>, offset: i64, depth: usize) -> bool {
         if depth > 8 {
             return false;
         }

@@ -1,6 +1,7 @@
 // Bad: coordinates written by a helper bound the flat index only when the helper writes them
 // on every path and the slowest one is tested.
 #include <hip/hip_runtime.h>
+#include "hip_check.h"
 
 __device__ inline void split3(int id, int nx, int ny, int &x, int &y, int &z)
 {
@@ -24,6 +25,7 @@ void launch_plane(const float *in, float *out, int nx, int ny, int nz)
 {
     int n = nx * ny * nz;
     hipLaunchKernelGGL(copy_plane_tested, (n + 255) / 256, 256, 0, 0, in, out, nx, ny);
+    HIP_CHECK(hipGetLastError());
 }
 
 // the helper writes `z` only on some paths: what the caller's `z` holds is not its quotient
@@ -61,5 +63,7 @@ void launch_rest(const float *in, float *out, int nx, int ny, int nz)
 {
     int n = nx * ny * nz;
     hipLaunchKernelGGL(copy_even, (n + 255) / 256, 256, 0, 0, in, out, nx, ny, nz);
+    HIP_CHECK(hipGetLastError());
     hipLaunchKernelGGL(copy_reset, (n + 255) / 256, 256, 0, 0, in, out, nx, ny, nz);
+    HIP_CHECK(hipGetLastError());
 }

@@ -4,6 +4,7 @@
 // Likewise a grid rounded up with `block.x` over an extent the block does not divide (1000
 // over 32) leaves threads past the buffers.
 #include <hip/hip_runtime.h>
+#include "hip_check.h"
 
 __global__ void reduce_neighbored(const int* g_idata, int* g_odata, unsigned int n) {
     unsigned int tid = threadIdx.x;
@@ -24,7 +25,9 @@ void run(const int* in, int* out, const int* tail, int* tail_out) {
     dim3 block(1024);
     dim3 grid((size - 1) / block.x + 1);
     reduce_neighbored<<<grid, block>>>(in, out, size);
+    HIP_CHECK(hipGetLastError());
     reduce_neighbored<<<1, block>>>(tail, tail_out, 100);
+    HIP_CHECK(hipGetLastError());
 }
 
 void run_stencil(const float* in, float* out) {
@@ -32,4 +35,5 @@ void run_stencil(const float* in, float* out) {
     dim3 block(32);
     dim3 grid((nx - 1) / block.x + 1);
     stencil<<<grid, block>>>(in, out);
+    HIP_CHECK(hipGetLastError());
 }

@@ -1,5 +1,6 @@
 // The same recombined index with the outer coordinate never tested: the parenthesized first term
 // is read as the sum it is, and the unbounded `tid_k` is still found.
+#include "hip_check.h"
 __global__ void halo_copy(int n_i, int n_j, int nx, int ny, int n_ghost, float *pot)
 {
   int tid, tid_i, tid_j, tid_k, dst;
@@ -16,4 +17,5 @@ void launch(float *pot, int nx, int ny, int nz, int n_ghost)
 {
   int size = n_ghost * ny * nz;
   halo_copy<<<(size - 1) / 256 + 1, 256>>>(ny, nz, nx, ny, n_ghost, pot);
+  HIP_CHECK(hipGetLastError());
 }

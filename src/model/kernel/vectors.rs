@@ -104,9 +104,15 @@ impl<'t> Analyzer<'_, 't> {
         let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(index, &split.0);
         // the bound written in the guard's size (`n`), though the launches' constants for the
         // size may give a smaller one: the tail is past the size whatever it is
-        let (size, constant) = range
+        // (a bound that ends the tail before the size proves it safe, however loose the others)
+        let reaches: Vec<(String, i128)> = range
             .upper_bounds()
-            .find_map(|highest| Self::last_past_one_size(highest, lanes))?;
+            .filter_map(|highest| Self::last_past_one_size(highest, lanes))
+            .collect();
+        if reaches.iter().any(|(_, constant)| *constant < 0) {
+            return None;
+        }
+        let (size, constant) = reaches.into_iter().next()?;
         if self.size_is_stated_multiple(&size, lanes, &split.0) {
             return None;
         }
@@ -134,7 +140,7 @@ impl<'t> Analyzer<'_, 't> {
 
     /// The last element the last thread covers, in the parameter's elements, when the index's
     /// upper bound `highest` makes it `size + constant` of one size (`cols`, not `blockDim` or
-    /// `gridDim`) and a constant at least 0: the size, reached `constant + 1` past its end.
+    /// `gridDim`): the size, reached `constant + 1` past its end (not at all below 0).
     fn last_past_one_size(highest: &Sym, lanes: i128) -> Option<(String, i128)> {
         let mut last = highest.times(lanes)?.add(&Sym::constant(lanes - 1))?;
         // rounded down: reached exactly whenever the size is not a multiple of the lanes
@@ -154,7 +160,6 @@ impl<'t> Analyzer<'_, 't> {
             return None;
         };
         if sized.0 != 1
-            || constant < 0
             || size.starts_with("blockDim")
             || size.starts_with("gridDim")
         {

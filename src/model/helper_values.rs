@@ -315,18 +315,16 @@ fn value_of(node: Node, state: &State, source: &str, depth: usize) -> Option<Hel
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::model::Model;
     use crate::source::{self, LineIndex};
     use std::path::Path;
 
+    /// What a call returns and, by out-parameter position, what it leaves there.
+    type Effect = (Option<String>, Vec<(usize, Option<String>)>);
+
     /// The straight-line effect of the function `name` in `text`, with the caller's argument
-    /// texts put in: (returned, [(out-parameter position, value)]).
-    fn effect(
-        text: &str,
-        name: &str,
-        arguments: &[&str],
-    ) -> Option<(Option<String>, Vec<(usize, Option<String>)>)> {
+    /// texts put in.
+    fn effect(text: &str, name: &str, arguments: &[&str]) -> Option<Effect> {
         let view = source::preprocess(text, &[]);
         let tree = crate::engine::parse(&view.text, None).unwrap_or_else(|| panic!("parse"));
         let lines = LineIndex::new(text);

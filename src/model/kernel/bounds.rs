@@ -814,10 +814,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                     self.covered_by_value(right, arguments, depth + 1, texts);
                 }
             }
-            HelperValue::Binary(Operation::Divide, left, right) => {
-                if self.value_is_uniform(right, arguments) {
-                    self.covered_by_value(left, arguments, depth + 1, texts);
-                }
+            HelperValue::Binary(Operation::Divide, left, right)
+                if self.value_is_uniform(right, arguments) =>
+            {
+                self.covered_by_value(left, arguments, depth + 1, texts);
             }
             _ => {}
         }

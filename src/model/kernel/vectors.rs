@@ -159,10 +159,7 @@ impl<'t> Analyzer<'_, 't> {
         let [size] = sized.1.as_slice() else {
             return None;
         };
-        if sized.0 != 1
-            || size.starts_with("blockDim")
-            || size.starts_with("gridDim")
-        {
+        if sized.0 != 1 || size.starts_with("blockDim") || size.starts_with("gridDim") {
             return None;
         }
         Some((size.clone(), constant))

@@ -175,7 +175,8 @@ impl<'t> FileScope<'t> {
             }
             "pointer_expression" => {
                 let pointee = strip(argument.field("argument")?, source);
-                if syntax::operator(argument, source) == "*" && pointee.node_kind() == "identifier" {
+                if syntax::operator(argument, source) == "*" && pointee.node_kind() == "identifier"
+                {
                     return Some(format!("*{}", text(pointee, source)));
                 }
                 vector_data_target(&normalized(argument, source), 0).map(str::to_string)

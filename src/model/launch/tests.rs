@@ -602,8 +602,14 @@ fn a_local_a_helper_sets_is_one_value_on_both_sides_of_a_comparison() {
     }";
     let found = sites(source);
     assert_eq!(found.len(), 2, "{found:?}");
-    assert_eq!(found[0].elements_per_thread(0, Some("unsigned long long")), 1);
-    assert_eq!(found[1].elements_per_thread(0, Some("unsigned long long")), 0);
+    assert_eq!(
+        found[0].elements_per_thread(0, Some("unsigned long long")),
+        1
+    );
+    assert_eq!(
+        found[1].elements_per_thread(0, Some("unsigned long long")),
+        0
+    );
 }
 
 #[test]

@@ -113,12 +113,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         let (mut starts, mut shrinks, mut grows) = (Vec::new(), false, false);
         for definition in definitions {
-            if !crate::model::reaching::in_scope_at(
-                *definition,
-                offset,
-                self.function.definition,
-                self.source,
-            ) {
+            if !self.in_scope(*definition, offset) {
                 continue;
             }
             match self.scaling_step(*definition, name) {
@@ -148,16 +143,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// another variable of the name).
     fn stepped_here(&self, use_: Node<'t>, name: &str) -> bool {
         self.updated.contains(name)
-            && self.steps.get(name).is_some_and(|steps| {
-                steps.iter().any(|step| {
-                    crate::model::reaching::in_scope_at(
-                        *step,
-                        use_,
-                        self.function.definition,
-                        self.source,
-                    )
-                })
-            })
+            && self
+                .steps
+                .get(name)
+                .is_some_and(|steps| steps.iter().any(|step| self.in_scope(*step, use_)))
     }
 
     /// How a definition of `name` sets it: scaled up or down by a constant factor (`*= 2`,
@@ -328,21 +317,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if visiting.contains(&name) || self.stepped_here(value, name) {
                     return Other;
                 }
-                let Some(values) = self.definitions.get(name) else {
+                let Some(values) = self.definitions_in_scope(name, value) else {
                     return Other;
                 };
-                let values: Vec<Node<'t>> = values
-                    .iter()
-                    .copied()
-                    .filter(|d| {
-                        crate::model::reaching::in_scope_at(
-                            *d,
-                            value,
-                            self.function.definition,
-                            self.source,
-                        )
-                    })
-                    .collect();
                 if values.is_empty() {
                     return Other;
                 }

@@ -240,7 +240,13 @@ impl<'a, 't> Analyzer<'a, 't> {
             .map(|name| self.identifiers_read(&self.definitions[name]))
             .collect();
         // values one thread stores into a shared scalar: the same for every thread that reads them
-        let stored_by_one_thread: Vec<usize> = if self.source.contains("__shared__") {
+        // (the file's answer, read once: a search of the whole text for each kernel of a large
+        // file costs its length times its kernels)
+        let mentions_shared = self.model.map_or_else(
+            || self.source.contains("__shared__"),
+            |m| m.mentions_shared(),
+        );
+        let stored_by_one_thread: Vec<usize> = if mentions_shared {
             names
                 .iter()
                 .flat_map(|name| {
@@ -405,14 +411,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         Some(
             values
                 .iter()
-                .filter(|value| {
-                    crate::model::reaching::in_scope_at(
-                        **value,
-                        read,
-                        self.function.definition,
-                        self.source,
-                    )
-                })
+                .filter(|value| self.in_scope(**value, read))
                 .fold(Deps::NONE, |deps, value| {
                     deps.union(
                         self.definition_deps
@@ -963,4 +962,24 @@ fn declared_element(type_text: &str, value: Node, source: &str) -> Option<String
         _ => value,
     };
     super::accesses::pointer_cast(value, source).map(|(pointee, _)| pointee)
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// Whether `definition` (a definition, step or declaration of some local) belongs to the
+    /// local named at `at`: not to another of the same name declared in a block out of sight.
+    pub(super) fn in_scope(&self, definition: Node<'t>, at: Node<'t>) -> bool {
+        crate::model::reaching::in_scope_at(definition, at, self.function.definition, self.source)
+    }
+
+    /// The definitions of `name` that belong to the local named at `at`.
+    pub(super) fn definitions_in_scope(&self, name: &str, at: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let values = self.definitions.get(name)?;
+        Some(
+            values
+                .iter()
+                .copied()
+                .filter(|d| self.in_scope(*d, at))
+                .collect(),
+        )
+    }
 }

@@ -540,32 +540,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                         steps.iter().any(|step| {
                             step.up()
                                 .is_some_and(|u| u.node_kind() == "update_expression")
-                                && crate::model::reaching::in_scope_at(
-                                    *step,
-                                    value,
-                                    self.function.definition,
-                                    self.source,
-                                )
+                                && self.in_scope(*step, value)
                         })
                     });
                 if stepped_by_one {
                     return Varying;
                 }
-                let Some(values) = self.definitions.get(name) else {
+                let Some(values) = self.definitions_in_scope(name, value) else {
                     return Unknown;
                 };
-                let values: Vec<Node<'t>> = values
-                    .iter()
-                    .copied()
-                    .filter(|d| {
-                        crate::model::reaching::in_scope_at(
-                            *d,
-                            value,
-                            self.function.definition,
-                            self.source,
-                        )
-                    })
-                    .collect();
                 visiting.push(name);
                 let mut form: Option<LaneForm> = None;
                 // a uniform step that is not whole warps keeps a uniform value uniform but moves

@@ -234,17 +234,8 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// An aligned value compared with `bound`: one answer per group when the bound is the same
     /// for the whole warp and sits at a group boundary for the relation (`x < 8 * k`, `x <= 7`).
     fn at_group_boundary(&self, op: &str, bound: Node<'t>, flipped: bool, group: u32) -> bool {
-        let op = match (op, flipped) {
-            ("<", true) => ">",
-            (">", true) => "<",
-            ("<=", true) => ">=",
-            (">=", true) => "<=",
-            (op, _) => op,
-        };
-        let offset = match op {
-            "<" | ">=" => 0,
-            "<=" | ">" => 1,
-            _ => return false,
+        let Some(offset) = super::warps::split_offset(op, flipped) else {
+            return false;
         };
         if self.lane_form(bound, 0) != LaneForm::Uniform {
             return false;

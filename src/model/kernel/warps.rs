@@ -270,18 +270,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// An aligned value compared with the uniform `bound`: the same for a whole warp when the
     /// bound sits at a warp boundary for that relation. `flipped`: the bound is on the left.
     fn boundary_form(&self, op: &str, bound: Node<'t>, flipped: bool) -> LaneForm {
-        let op = match (op, flipped) {
-            ("<", true) => ">",
-            (">", true) => "<",
-            ("<=", true) => ">=",
-            (">=", true) => "<=",
-            (op, _) => op,
-        };
-        // `x < b` and `x >= b` split at `b`; `x <= b` and `x > b` split at `b + 1`
-        let offset = match op {
-            "<" | ">=" => 0,
-            "<=" | ">" => 1,
-            _ => return LaneForm::Varying, // `lane == 0`
+        // `lane == 0` splits the warp
+        let Some(offset) = split_offset(op, flipped) else {
+            return LaneForm::Varying;
         };
         if self.multiple_of_warp(bound, offset, 0) {
             LaneForm::Uniform
@@ -768,6 +759,24 @@ fn combine(a: LaneForm, b: LaneForm) -> LaneForm {
         (Varying, _) | (_, Varying) => Varying,
         // a lane-dependent value on some paths and a uniform one on others
         _ => Varying,
+    }
+}
+
+/// Where an ordering comparison of a value with a bound splits the values: `x < b` and `x >= b`
+/// at `b` (0), `x <= b` and `x > b` at `b + 1` (1); `flipped` when the bound is on the left.
+/// None for a relation that splits at no single point (`==`, `!=`).
+pub(super) fn split_offset(op: &str, flipped: bool) -> Option<i64> {
+    let op = match (op, flipped) {
+        ("<", true) => ">",
+        (">", true) => "<",
+        ("<=", true) => ">=",
+        (">=", true) => "<=",
+        (op, _) => op,
+    };
+    match op {
+        "<" | ">=" => Some(0),
+        "<=" | ">" => Some(1),
+        _ => None,
     }
 }
 

@@ -5,7 +5,8 @@
 //! `compute3DIndices(id, nx, ny, xid, yid, zid)` assigning `zid = id / (nx * ny); yid = (id -
 //! zid * nx * ny) / nx; ...` leaves `zid` holding `$0 / ($1 * $2)`; `div_mod(a, b, r)` returns
 //! `$0 / $1` and leaves `r` holding `$0 - $0 / $1 * $1`. A call then acts in its caller as those
-//! assignments with the caller's arguments put in for the parameters ([`HelperValue::render`]).
+//! assignments with the caller's arguments put in for the parameters (`covered_by_value` in
+//! `kernel/bounds.rs`).
 //!
 //! Only bodies that are a sequence of declarations, assignments and one final `return` are read:
 //! a branch, a loop or a call in between could assign an out-parameter on some paths only, so
@@ -54,6 +55,7 @@ impl Operation {
         })
     }
 
+    #[cfg(test)]
     fn symbol(self) -> &'static str {
         match self {
             Operation::Add => "+",
@@ -76,7 +78,9 @@ impl HelperValue {
     }
 
     /// The value as C source with `arguments[i]` (each parenthesised) for parameter `i`: the
-    /// expression a call computes, in its caller's terms. None when an argument is missing.
+    /// expression a call computes, in its caller's terms (what the tests compare). None when an
+    /// argument is missing.
+    #[cfg(test)]
     pub fn render(&self, arguments: &[&str]) -> Option<String> {
         Some(match self {
             HelperValue::Constant(k) => k.to_string(),

@@ -330,18 +330,10 @@ fn straight_line_effect(
     let shapes: Vec<ParameterShape> = function
         .parameters
         .iter()
-        .map(|p| {
-            let declarator = p.declaration.field("declarator");
-            // `int& r` is written back; `int const& n` and `const int& n` only pass a value
-            let is_const = named_children(p.declaration)
-                .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const");
-            ParameterShape {
-                name: &p.name,
-                is_out_reference: declarator
-                    .is_some_and(|d| d.node_kind() == "reference_declarator")
-                    && !is_const,
-                is_pointer: p.is_pointer,
-            }
+        .map(|p| ParameterShape {
+            name: &p.name,
+            is_out_reference: is_out_reference(p, source),
+            is_pointer: p.is_pointer,
         })
         .collect();
     straight_line(function.body, &shapes, source)
@@ -354,18 +346,19 @@ fn written_parameters(source: &str, function: &Function) -> Vec<usize> {
         .parameters
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            let is_const = named_children(p.declaration)
-                .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const");
-            p.is_pointer
-                || (p
-                    .declaration
-                    .field("declarator")
-                    .is_some_and(|d| d.node_kind() == "reference_declarator")
-                    && !is_const)
-        })
+        .filter(|(_, p)| p.is_pointer || is_out_reference(p, source))
         .map(|(position, _)| position)
         .collect()
+}
+
+/// `int& r` is written back; `int const& n` and `const int& n` only pass a value.
+fn is_out_reference(parameter: &crate::model::function::Parameter, source: &str) -> bool {
+    parameter
+        .declaration
+        .field("declarator")
+        .is_some_and(|d| d.node_kind() == "reference_declarator")
+        && !named_children(parameter.declaration)
+            .any(|c| c.node_kind() == "type_qualifier" && text(c, source) == "const")
 }
 
 /// The values of the `return` statements of `body` (outside lambdas).

@@ -153,6 +153,10 @@ mod tests {
             "dim3 grid_for(int, int); void f(float* d, int b, int seq_len) { dim3 g = grid_for(b, seq_len); k<<<g, 128>>>(d); }",
             // the declaration each launch sees, in its own branch
             "void f(float* d, int b, int seq_len) { if (seq_len > 64) { dim3 g(seq_len, b); k<<<g, 128>>>(d); } else { dim3 g(b, 1); k<<<g, 128>>>(d); } }",
+            // rows of an output map computed from the image's height
+            "void f(float* d, int b, int padded_height, int padded_width, int r) { int out_rows = padded_height - 2 * r; int out_cols = padded_width - 2 * r; dim3 g(out_cols, out_rows, b); k<<<g, 32>>>(d); }",
+            // a configured cap per item, not a count of the input
+            "void f(float* d, int pillars, int max_num_points_per_pillar) { k<<<pillars, max_num_points_per_pillar>>>(d); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 2048>>>(d); }",

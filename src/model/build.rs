@@ -67,6 +67,7 @@ impl<'t> Model<'t> {
             shared_scope: std::cell::OnceCell::new(),
             mentions_shared: std::cell::OnceCell::new(),
             function_macros: Vec::new(),
+            kernel_declarations: Vec::new(),
             type_aliases: HashMap::default(),
             runtime: runtime::Runtime::of(path, source),
             tables: Vec::new(),
@@ -230,6 +231,7 @@ impl<'t> Model<'t> {
         // from the root, which is quadratic over a file's top-level declarations)
         let mut templates: Vec<(usize, Node<'t>)> = Vec::new();
         let mut macros = Vec::new();
+        let mut declared_kernels = Vec::new();
         let mut aliases: Vec<(usize, String, String)> = Vec::new();
         syntax::walk_iterative(root, |node| match node.node_kind() {
             "template_declaration" => {
@@ -320,9 +322,24 @@ impl<'t> Model<'t> {
                 }
                 false
             }
+            // `__global__ void pw(...);`: a kernel whose definition another file gives
+            "declaration" => {
+                if syntax::text(node, source).contains("__global__") {
+                    declared_kernels.extend(
+                        syntax::named_children(node)
+                            .filter(|d| d.node_kind() == "function_declarator")
+                            .filter_map(syntax::declarator_name)
+                            .map(|name| syntax::text(name, source).to_string()),
+                    );
+                }
+                false
+            }
             "comment" => false,
             _ => true,
         });
+        declared_kernels.sort_unstable();
+        declared_kernels.dedup();
+        self.kernel_declarations = declared_kernels;
         self.function_macros = macros;
         let mut type_aliases: HashMap<String, String> = HashMap::default();
         let mut conflicting = Vec::new();

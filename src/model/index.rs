@@ -25,6 +25,9 @@ pub struct FileIndex {
     pub device_functions: Vec<HelperSummary>,
     /// The kernels it defines (a body, not a declaration).
     pub kernels: Vec<String>,
+    /// The kernels it declares without a body: a file that includes it and launches one calls
+    /// whichever definition the program links.
+    pub declared_kernels: Vec<String>,
     /// Its host functions whose error handling matters to their callers: those that leave a
     /// launch error unchecked, check the last error for their callers, or return an error code.
     pub error_functions: Vec<ErrorSummary>,
@@ -160,6 +163,8 @@ pub struct ProjectIndex {
     device: HashMap<String, Vec<(usize, usize)>>,
     /// Per kernel name, the files defining one.
     kernels: HashMap<String, Vec<usize>>,
+    /// Per kernel name, the files declaring one without a body.
+    declarations: HashMap<String, Vec<usize>>,
     error_functions: HashMap<String, Vec<(usize, usize)>>,
     /// Call sites by the name called.
     error_calls: HashMap<String, Vec<(usize, usize)>>,
@@ -261,7 +266,9 @@ impl ProjectIndex {
         let Some(launching) = self.files.get(launcher) else {
             return false;
         };
-        if self.declared_together(launcher, kernel, definer) {
+        if self.declared_together(launcher, kernel, definer)
+            || self.declared_for_both(launcher, kernel, definer)
+        {
             return true;
         }
         let folder = launching.path.parent();
@@ -279,6 +286,28 @@ impl ProjectIndex {
             (in_folder.next(), in_folder.next()),
             (Some(only), None) if only.path == definer
         )
+    }
+
+    /// A header the launcher includes declares the kernel and the definer includes it too: the
+    /// launch calls whichever definition the program links, so it reaches each file that
+    /// defines the declared kernel (`lstm_pointwise.cu` and `slstm_pointwise.cu`, one built at
+    /// a time), unless the launcher itself sees a definition.
+    fn declared_for_both(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
+        let (Some(launcher_sees), Some(definer_sees)) = (
+            self.sees.get(launcher),
+            self.by_path.get(definer).and_then(|&at| self.sees.get(at)),
+        ) else {
+            return false;
+        };
+        let defines = self.kernels.get(kernel).into_iter().flatten();
+        if defines.into_iter().any(|at| launcher_sees.contains(at)) {
+            return false;
+        }
+        self.declarations
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .any(|at| launcher_sees.contains(at) && definer_sees.contains(at))
     }
 
     /// Separate compilation: `kernels.h` declares the kernel, `kernels.cu` includes it and
@@ -331,6 +360,12 @@ impl ProjectIndex {
             if !definers.contains(&at) {
                 definers.push(at);
             }
+        }
+        for kernel in &file.declared_kernels {
+            self.declarations
+                .entry(kernel.clone())
+                .or_default()
+                .push(at);
         }
         for (position, summary) in file.error_functions.iter().enumerate() {
             self.error_functions
@@ -706,6 +741,46 @@ mod tests {
         );
         // two folders hold it: which one the build puts first is not in sight
         assert_eq!(resolve_include(&from, "twice.h"), None);
+    }
+
+    #[test]
+    fn a_launch_through_a_declaring_header_reaches_each_definition_that_includes_it() {
+        let root = tempfile::tempdir().expect("temporary folder");
+        let root = root.path();
+        for file in [
+            "pw.cuh",
+            "forward.cu",
+            "lstm.cu",
+            "slstm.cu",
+            "other.cu",
+            "own.cu",
+        ] {
+            std::fs::write(root.join(file), "").expect("file");
+        }
+        let file = |name: &str, includes: &[&str], kernels: &[&str], declared: &[&str]| FileIndex {
+            path: root.join(name),
+            includes: includes.iter().map(|i| i.to_string()).collect(),
+            kernels: kernels.iter().map(|k| k.to_string()).collect(),
+            declared_kernels: declared.iter().map(|k| k.to_string()).collect(),
+            ..FileIndex::default()
+        };
+        let index = ProjectIndex::new(vec![
+            file("pw.cuh", &[], &[], &["pw"]),
+            file("forward.cu", &["pw.cuh"], &[], &[]),
+            file("lstm.cu", &["pw.cuh"], &["pw"], &[]),
+            file("slstm.cu", &["pw.cuh"], &["pw"], &[]),
+            // defines a kernel of the same name without the declaring header
+            file("other.cu", &[], &["pw"], &[]),
+            // sees the header and defines its own: its launches call that one
+            file("own.cu", &["pw.cuh"], &["pw"], &[]),
+        ]);
+        let forward = 1;
+        assert!(index.launch_reaches(forward, "pw", &root.join("lstm.cu")));
+        assert!(index.launch_reaches(forward, "pw", &root.join("slstm.cu")));
+        assert!(!index.launch_reaches(forward, "pw", &root.join("other.cu")));
+        let own = 5;
+        assert!(index.launch_reaches(own, "pw", &root.join("own.cu")));
+        assert!(!index.launch_reaches(own, "pw", &root.join("lstm.cu")));
     }
 
     #[test]

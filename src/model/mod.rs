@@ -83,6 +83,8 @@ pub struct Model<'t> {
     mentions_shared: std::cell::OnceCell<bool>,
     /// Function-like macros the file defines (`#define CLEANUP(s) ...`).
     pub function_macros: Vec<FunctionMacro<'t>>,
+    /// Kernels the file declares without a body (`__global__ void pw(...);`).
+    pub kernel_declarations: Vec<String>,
     /// Names the file gives types (`typedef float real;`, `using T = double;`,
     /// `#define DTYPE float`), each with the normalized type it stands for; a name given two
     /// different types is left out.
@@ -232,6 +234,7 @@ impl<'t> Model<'t> {
             angle_includes: index::angle_includes(self.source),
             device_functions: self.device_functions.local().cloned().collect(),
             kernels: self.lookups.borrow().launched_kernels.clone(),
+            declared_kernels: self.kernel_declarations.clone(),
         }
     }
 

@@ -90,6 +90,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .filter(|v| v.id() == value.id())
                 .and_then(|_| declarator.field("declarator"))
                 .and_then(syntax::declarator_name),
+            Some(assignment) if assignment.node_kind() == "assignment_expression" => assignment
+                .field("right")
+                .filter(|v| v.id() == value.id())
+                .and_then(|_| assignment.field("left"))
+                .map(|left| strip(left, self.source))
+                .filter(|left| left.node_kind() == "identifier"),
             _ => None,
         };
         target.is_some_and(|name| {
@@ -117,6 +123,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(argument) = node.field("argument").map(|a| strip(a, self.source)) else {
             return;
         };
+        // `*row` where `row = &p[k]`: the element `p[k]`, reached where the dereference stands
+        if argument.node_kind() == "identifier" {
+            let name = self.text(argument);
+            let origin = self
+                .pointers
+                .get(name)
+                .filter(|_| !self.updated.contains(name));
+            if let Some((parameter_index, Some(offset))) =
+                origin.map(|o| (o.parameter_index, o.offset))
+            {
+                if let Some(parameter) = self.function.parameters.get(parameter_index) {
+                    let name = parameter.name.clone();
+                    self.record_access(node, name, offset);
+                }
+            }
+            return;
+        }
         if argument.node_kind() != "binary_expression" || operator(argument, self.source) != "+" {
             return;
         }

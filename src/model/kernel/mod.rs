@@ -335,7 +335,7 @@ struct Analyzer<'a, 't> {
     function: &'a Function<'t>,
     /// Summaries of the device functions this function may call.
     helpers: &'a DeviceFunctions,
-    /// Locals stepped by `++`/`--`, which `definitions` does not list.
+    /// Locals stepped by `++`/`--`, which `definitions` does not list, and pointers moved by `+=`.
     updated: std::collections::HashSet<String>,
     /// Those steps: the operand of each `++`/`--`, by local.
     steps: HashMap<String, Vec<Node<'t>>>,

@@ -421,6 +421,28 @@ fn an_address_kept_in_a_local_pointer_is_no_access_but_its_uses_are() {
 }
 
 #[test]
+fn a_pointer_declared_empty_and_pointed_once_is_read_through_its_element() {
+    let source = "__global__ void rows(const int* a, int* c, int m, int ld) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int* dst = nullptr;
+    dst = &c[row * ld];
+    if (row < m)
+        *dst = a[0];
+    *dst = 1;
+    int* moved = &c[row];
+    moved += ld;
+    *moved = 2;
+}
+";
+    // the address computations (lines 4 and 8) touch nothing; the stores through `dst` are
+    // `c[row * ld]`, guarded or not where they stand; `moved` no longer points at its element
+    assert_eq!(
+        statuses(source),
+        [(6, "bounded"), (6, "not a thread index"), (7, "unguarded")]
+    );
+}
+
+#[test]
 fn a_test_conjoined_to_a_flag_on_every_path_holds_where_the_flag_does() {
     let source = "__global__ void scales(const float* amax, float* out, int cols, int mode) {
     int col = blockIdx.x * blockDim.x + threadIdx.x;

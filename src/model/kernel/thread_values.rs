@@ -76,6 +76,19 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter(|(_, declarator, ..)| !in_loop_header(*declarator))
             .map(|(name, ..)| text(*name, source))
             .collect();
+        // `T* p = nullptr;` (or no initializer) then one `p = &a[i];`: a pointer declared empty
+        // and pointed once at known memory keeps that origin, as if it had been declared so
+        let mut pointed_later: HashMap<String, usize> = HashMap::default();
+        for (name_node, _, value, is_pointer, _) in &declared {
+            if *is_pointer && value.is_none_or(|v| is_null_pointer(v, source)) {
+                pointed_later.insert(self.text(*name_node).to_string(), 0);
+            }
+        }
+        for (name, _, _) in &assigned {
+            if let Some(count) = pointed_later.get_mut(name) {
+                *count += 1;
+            }
+        }
         for (name_node, declarator, value, is_pointer, type_text) in declared {
             let name = self.text(name_node).to_string();
             let value = value.filter(|_| {
@@ -128,46 +141,61 @@ impl<'a, 't> Analyzer<'a, 't> {
         calls.sort_unstable();
         calls.dedup();
         self.out.calls = calls;
+        let mut steps_in_loops = Vec::new();
         for (name, value, compound) in assigned {
-            // `i += blockDim.x * gridDim.x` in a loop walks past the launch's threads; added once
-            // (`index += gtidy * stride + gtidx`) it is a position like any other
-            if compound
-                && in_loop(value)
-                && self.mentions_launch_dimensions(value, 0)
-                && !self.mentions_thread_identity(value, 0)
-            {
-                self.stride_variables.insert(name.clone());
+            if compound && in_loop(value) {
+                steps_in_loops.push((name.clone(), value));
             }
             if self.pointers.contains_key(&name)
                 && !compound
                 && self.pointer_origin(value).is_none()
             {
                 self.pointers.remove(&name); // re-pointed at memory we know nothing of
+            } else if compound && self.pointers.contains_key(&name) {
+                self.updated.insert(name.clone()); // `p += n` moves it off its first element
+            } else if !compound && pointed_later.get(&name) == Some(&1) {
+                if let Some(origin) = self.pointer_origin(value) {
+                    self.pointers.insert(name.clone(), origin);
+                }
             }
             self.definitions.entry(name).or_default().push(value);
         }
+        // `i += blockDim.x * gridDim.x` in a loop walks past the launch's threads; added once
+        // (`index += gtidy * stride + gtidx`) it is a position like any other
+        let mut mentions = HashMap::default();
+        for (name, value) in steps_in_loops {
+            if self.mentions_through_definitions(
+                value,
+                Mentions::LaunchDimensions,
+                0,
+                &mut mentions,
+            ) && !self.mentions_through_definitions(
+                value,
+                Mentions::ThreadIdentity,
+                0,
+                &mut mentions,
+            ) {
+                self.stride_variables.insert(name);
+            }
+        }
     }
 
-    /// Whether a value involves `blockDim`/`gridDim`, directly or through a local definition.
-    pub(super) fn mentions_launch_dimensions(&self, value: Node<'t>, depth: usize) -> bool {
-        self.mentions_through_definitions(
-            value,
-            &["blockDim", "gridDim", ".size()", "num_threads"],
-            depth,
-        )
-    }
-
-    /// Whether a value involves `threadIdx`/`blockIdx`, directly or through a local definition:
-    /// a step that does (`off += lane * w`) differs between threads, so it is no grid stride.
-    fn mentions_thread_identity(&self, value: Node<'t>, depth: usize) -> bool {
-        self.mentions_through_definitions(value, &["threadIdx", "blockIdx"], depth)
-    }
-
-    /// Whether the text of `value`, or of a local definition it names (two levels down), holds
-    /// one of `words`.
-    fn mentions_through_definitions(&self, value: Node<'t>, words: &[&str], depth: usize) -> bool {
+    /// Whether the text of `value`, or of a local definition it names (two levels down), names
+    /// what `mentions` looks for. Each (definition, level) is answered once: a generated kernel
+    /// of thousands of accumulations reads the same definitions over and over.
+    fn mentions_through_definitions(
+        &self,
+        value: Node<'t>,
+        mentions: Mentions,
+        depth: usize,
+        known: &mut HashMap<(usize, usize, Mentions), bool>,
+    ) -> bool {
+        if let Some(&answer) = known.get(&(value.id(), depth, mentions)) {
+            return answer;
+        }
         let text = self.text(value);
-        if words.iter().any(|word| text.contains(word)) {
+        if mentions.words().iter().any(|word| text.contains(word)) {
+            known.insert((value.id(), depth, mentions), true);
             return true;
         }
         if depth > 2 {
@@ -178,12 +206,14 @@ impl<'a, 't> Analyzer<'a, 't> {
             if node.node_kind() == "identifier" {
                 if let Some(values) = self.definitions.get(self.text(node)) {
                     found |= values.iter().any(|v| {
-                        *v != value && self.mentions_through_definitions(*v, words, depth + 1)
+                        *v != value
+                            && self.mentions_through_definitions(*v, mentions, depth + 1, known)
                     });
                 }
             }
             !found
         });
+        known.insert((value.id(), depth, mentions), found);
         found
     }
 
@@ -981,5 +1011,29 @@ impl<'t> Analyzer<'_, 't> {
                 .filter(|d| self.in_scope(*d, at))
                 .collect(),
         )
+    }
+}
+
+/// `nullptr`, `NULL`, `0`: a pointer's value that points at nothing yet.
+fn is_null_pointer(value: Node, source: &str) -> bool {
+    matches!(text(strip(value, source), source), "nullptr" | "NULL" | "0")
+}
+
+/// What a step's value is searched for, directly or through the locals it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Mentions {
+    /// `blockDim`/`gridDim`: a grid stride.
+    LaunchDimensions,
+    /// `threadIdx`/`blockIdx`: a step that differs between threads (`off += lane * w`) is no
+    /// grid stride.
+    ThreadIdentity,
+}
+
+impl Mentions {
+    fn words(self) -> &'static [&'static str] {
+        match self {
+            Mentions::LaunchDimensions => &["blockDim", "gridDim", ".size()", "num_threads"],
+            Mentions::ThreadIdentity => &["threadIdx", "blockIdx"],
+        }
     }
 }

@@ -172,7 +172,13 @@ impl<'t> Reader<'_, 't> {
                             divisor,
                         },
                         Magnitude::Bounded => Magnitude::Bounded,
-                        // `int rows = x.size(0)`: the local's name says what it counts
+                        // `int rows = x.size(0)`: the local's name says what it counts,
+                        // unless its definition says it (`out_rows = (height - k) / stride`)
+                        Magnitude::Unknown
+                            if reads_a_size_small_by_design(definition, self.source) =>
+                        {
+                            Magnitude::Unknown
+                        }
                         Magnitude::Unknown => self.by_name(definition, name),
                     },
                     Held::Several | Held::Alternatives(_) => Magnitude::Unknown,
@@ -716,20 +722,37 @@ fn arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// `n_points`, `nnz`, a sequence length (`seq_len`, `sequence_length`); for a block, a hidden
 /// size too (`hidden_size`, `num_features`): a column count is often small by design and is
 /// left alone.
+/// Small by design: a batch, heads, channels, an image side, a count of blocks or threads, a
+/// count per group (`points_per_pillar`) or a configured maximum (`max_points`).
+fn small_by_design(name: &str) -> bool {
+    names_one_of(
+        name,
+        &[
+            "batch", "bs", "head", "heads", "channel", "channels", "width", "height", "depth",
+            "block", "blocks", "thread", "threads", "grid", "warp", "warps", "tile", "tiles",
+            "stream", "dim3", "per", "max",
+        ],
+    )
+}
+
+/// Whether a definition reads a size small by design (an image's height, a batch).
+fn reads_a_size_small_by_design(definition: Node, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(definition, |node| {
+        if matches!(node.node_kind(), "identifier" | "field_identifier") {
+            found |= small_by_design(text(node, source));
+        }
+        !found
+    });
+    found
+}
+
 fn counts_items(name: &str, block: bool) -> bool {
     // `ROWS_BLOCKDIM_X`: a constant, whatever it names
     if !name.chars().any(|c| c.is_ascii_lowercase()) {
         return false;
     }
-    // small by design: a batch, heads, channels, an image side, a count of blocks or threads
-    if names_one_of(
-        name,
-        &[
-            "batch", "bs", "head", "heads", "channel", "channels", "width", "height", "depth",
-            "block", "blocks", "thread", "threads", "grid", "warp", "warps", "tile", "tiles",
-            "stream", "dim3",
-        ],
-    ) {
+    if small_by_design(name) {
         return false;
     }
     let items: &[&str] = &[

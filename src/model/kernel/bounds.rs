@@ -905,7 +905,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         for comparison in &on_index {
             if comparison.relation == Relation::LessEqual
                 && !from_loop(comparison)
-                && self.is_parameter_bound(comparison.right)
+                && self.is_parameter_extent(comparison.right, 0)
                 && !self.launches_count_past(comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
@@ -1022,6 +1022,18 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
+    /// A scalar parameter, or a product of them (`nx * ny * nz`, the element count of a grid).
+    fn is_parameter_extent(&self, node: Node<'t>, depth: usize) -> bool {
+        let node = strip(node, self.source);
+        if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
+            return depth < 4
+                && [node.field("left"), node.field("right")]
+                    .into_iter()
+                    .all(|side| side.is_some_and(|s| self.is_parameter_extent(s, depth + 1)));
+        }
+        self.is_parameter_bound(node)
+    }
+
     /// Whether `bound` is the counter of a `for` loop around `at` (`for (m = 0; m < n; m++)
     /// if (i > m)`): a test against the position the loop has reached, not against an extent,
     /// so its branch is not the out-of-range one.

@@ -723,14 +723,15 @@ fn arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 /// size too (`hidden_size`, `num_features`): a column count is often small by design and is
 /// left alone.
 /// Small by design: a batch, heads, channels, an image side, a count of blocks or threads, a
-/// count per group (`points_per_pillar`) or a configured maximum (`max_points`).
+/// or a count per group (`points_per_pillar`). A maximum is not: `rows_max` of a batch grows
+/// with its largest input.
 fn small_by_design(name: &str) -> bool {
     names_one_of(
         name,
         &[
             "batch", "bs", "head", "heads", "channel", "channels", "width", "height", "depth",
             "block", "blocks", "thread", "threads", "grid", "warp", "warps", "tile", "tiles",
-            "stream", "dim3", "per", "max",
+            "stream", "dim3", "per",
         ],
     )
 }

@@ -43,6 +43,12 @@ fn check(model: &Model, cx: &mut LintContext) {
                     format!("{reached}{joined} is skipped by the threads where `{condition_text}` holds, which leave before it; a barrier that part of the block never reaches is undefined behaviour, which current GPUs happen to tolerate for exited threads (code after it may read shared memory those threads never wrote)"),
                     "threads for which this holds skip the barrier",
                 )
+            } else if facts.skippers_meet_no_other_barrier(barrier) {
+                let joined = if barrier.via.is_some() { " it" } else { "" };
+                (
+                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` holds, and the others finish without it; a barrier that part of the block never reaches is undefined behaviour, which current GPUs happen to tolerate for exited threads (code after it may read shared memory those threads never wrote)"),
+                    "this condition differs between threads of a block",
+                )
             } else {
                 let joined = if barrier.via.is_some() { " it" } else { "" };
                 (

@@ -215,6 +215,31 @@ pub struct KernelFacts<'t> {
 }
 
 impl<'t> KernelFacts<'t> {
+    /// Whether the threads that skip `barrier`'s branch go on to the kernel's end without
+    /// another barrier: the branch is in no loop and no barrier of the kernel follows it. They
+    /// then leave as an early `return` would, which current GPUs tolerate; otherwise they may
+    /// wait at another barrier while the rest wait at this one.
+    pub fn skippers_meet_no_other_barrier(&self, barrier: &Barrier<'t>) -> bool {
+        let Some(branch) = barrier.divergent_condition.and_then(statement_of_condition) else {
+            return false;
+        };
+        let mut above = branch.up();
+        for _ in 0..MAX_DEPTH {
+            let Some(node) = above else { break };
+            match node.node_kind() {
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    return false
+                }
+                "function_definition" | "lambda_expression" => break,
+                _ => above = node.up(),
+            }
+        }
+        let end = branch.end_byte();
+        self.barriers
+            .iter()
+            .all(|other| other.node.start_byte() < end)
+    }
+
     /// Conflicting shared-memory accesses between threads of a block (see `shared_memory`):
     /// the kernel is run for every thread of a block the first time a rule asks, so a run whose
     /// rules do not read them does not pay for them.
@@ -645,6 +670,25 @@ pub(crate) fn access_kind(node: Node, source: &str) -> AccessKind {
         }
     }
     AccessKind::Read
+}
+
+/// The branch or loop whose condition `condition` is (or is part of).
+fn statement_of_condition(condition: Node) -> Option<Node> {
+    let mut current = condition;
+    for _ in 0..8 {
+        current = current.up()?;
+        if matches!(
+            current.node_kind(),
+            "if_statement"
+                | "for_statement"
+                | "while_statement"
+                | "do_statement"
+                | "switch_statement"
+        ) {
+            return Some(current);
+        }
+    }
+    None
 }
 
 fn enclosing_statement(node: Node) -> Option<Node> {

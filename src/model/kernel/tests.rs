@@ -601,6 +601,42 @@ fn barriers_divergent(source: &str) -> Vec<bool> {
 }
 
 #[test]
+fn threads_that_skip_a_last_branch_meet_no_other_barrier() {
+    let source = "__global__ void last(float* v, int n) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { s[threadIdx.x] = v[i]; __syncthreads(); v[i] = s[255 - threadIdx.x]; }
+}
+__global__ void followed(float* v, int n) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { s[threadIdx.x] = v[i]; __syncthreads(); v[i] = s[255 - threadIdx.x]; }
+    __syncthreads();
+}
+__global__ void looped(float* v, int n, int m) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < m; ++j) {
+        if (i < n) { s[threadIdx.x] = v[i]; __syncthreads(); v[i] = s[255 - threadIdx.x]; }
+    }
+}
+";
+    let skippers_finish =
+        crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+            model
+                .kernel_facts()
+                .map(|(_, facts)| {
+                    let first = &facts.barriers[0];
+                    first.divergent_condition.is_some()
+                        && facts.skippers_meet_no_other_barrier(first)
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    assert_eq!(skippers_finish, [true, false, false]);
+}
+
+#[test]
 fn a_thread_axis_every_launch_makes_one_thread_deep_does_not_split_the_block() {
     let divergent = |rows_per_block: usize| {
         barriers_divergent(&format!(

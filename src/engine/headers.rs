@@ -5,7 +5,7 @@
 
 use super::{parse, read_source_lossy};
 use crate::config::Settings;
-use crate::model::index::{resolve_include, FileIndex, Lookups, ProjectIndex};
+use crate::model::index::{build_include_dirs, resolve_include, FileIndex, Lookups, ProjectIndex};
 use crate::model::{Model, OffersOnly};
 use crate::source::{self, LineIndex};
 use std::collections::{HashMap, HashSet};
@@ -159,6 +159,7 @@ fn resolve_written(
 ) -> Option<PathBuf> {
     if *angled {
         crate::model::index::resolve_angle_include(from, target)
+            .or_else(|| in_build_dirs(target, build_dirs))
     } else {
         resolve_in_build(from, target, build_dirs)
     }
@@ -337,28 +338,14 @@ pub fn included_defines(
 /// The header `target` that `from` includes: beside it or in an `include/` folder above
 /// (`resolve_include`), else in one of the build files' include paths.
 fn resolve_in_build(from: &Path, target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
-    resolve_include(from, target).or_else(|| {
-        build_dirs
-            .iter()
-            .map(|dir| dir.join(target))
-            .find(|candidate| candidate.is_file())
-    })
+    resolve_include(from, target).or_else(|| in_build_dirs(target, build_dirs))
 }
 
-/// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,
-/// `include_directories(...)` in a `CMakeLists.txt`), read once per folder: a header found only
-/// through them (the shared code of a HIP port in its CUDA twin's folder) is the one compiled.
-fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(dirs) = cache.lock().ok().and_then(|c| c.get(folder).cloned()) {
-        return dirs;
-    }
-    let dirs = Arc::new(crate::verify::context::from_build_files(folder).include_dirs);
-    if let Ok(mut cache) = cache.lock() {
-        cache.insert(folder.to_path_buf(), dirs.clone());
-    }
-    dirs
+fn in_build_dirs(target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
+    build_dirs
+        .iter()
+        .map(|dir| dir.join(target))
+        .find(|candidate| candidate.is_file())
 }
 
 /// The view a linted file is read through: its own text preprocessed with the settings, and the

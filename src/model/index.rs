@@ -8,6 +8,7 @@ use super::helpers::HelperSummary;
 use super::launch::{LaunchSite, RoundingHelper};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What one file offers the others. Owned: it outlives the file's tree.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -197,14 +198,25 @@ impl ProjectIndex {
             .files
             .iter()
             .map(|file| {
+                let build_dirs = file
+                    .path
+                    .parent()
+                    .map(build_include_dirs)
+                    .unwrap_or_default();
+                let in_build = |target: &String| {
+                    build_dirs
+                        .iter()
+                        .map(|dir| dir.join(target))
+                        .find(|candidate| candidate.is_file())
+                };
                 file.includes
                     .iter()
-                    .filter_map(|target| resolve_include(&file.path, target))
-                    .chain(
-                        file.angle_includes
-                            .iter()
-                            .filter_map(|target| resolve_angle_include(&file.path, target)),
-                    )
+                    .filter_map(|target| {
+                        resolve_include(&file.path, target).or_else(|| in_build(target))
+                    })
+                    .chain(file.angle_includes.iter().filter_map(|target| {
+                        resolve_angle_include(&file.path, target).or_else(|| in_build(target))
+                    }))
                     .map(|header| identity(&header))
                     .collect()
             })
@@ -613,6 +625,39 @@ impl ProjectIndex {
                 defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
             })
     }
+}
+
+/// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,
+/// `include_directories(...)` in a `CMakeLists.txt` or in those of the folders above that add it),
+/// read once per folder: a header found only
+/// through them (the shared code of a HIP port in its CUDA twin's folder) is the one compiled.
+pub fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(dirs) = cache.lock().ok().and_then(|c| c.get(folder).cloned()) {
+        return dirs;
+    }
+    let mut dirs = crate::verify::context::from_build_files(folder).include_dirs;
+    // `include_directories` holds for the folders `add_subdirectory` adds below: a folder with
+    // its own list inherits those of the lists above it
+    let mut child = folder;
+    for _ in 0..8 {
+        let Some(parent) = child.parent() else { break };
+        if !child.join("CMakeLists.txt").is_file() || !parent.join("CMakeLists.txt").is_file() {
+            break;
+        }
+        for dir in crate::verify::context::cmake_include_dirs(parent) {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+        child = parent;
+    }
+    let dirs = Arc::new(dirs);
+    if let Ok(mut cache) = cache.lock() {
+        cache.insert(folder.to_path_buf(), dirs.clone());
+    }
+    dirs
 }
 
 /// The file a quoted `#include` names, looked for beside the including file, then in `include/`

@@ -153,15 +153,24 @@ pub fn from_build_files(folder: &Path) -> BuildContext {
         context = from_arguments(&arguments, folder);
         context.standard = None;
     }
-    if let Ok(cmake) = std::fs::read_to_string(folder.join("CMakeLists.txt")) {
-        for dir in cmake_include_directories(&cmake) {
-            let dir = folder.join(dir);
-            if !context.include_dirs.contains(&dir) {
-                context.include_dirs.push(dir);
-            }
+    for dir in cmake_include_dirs(folder) {
+        if !context.include_dirs.contains(&dir) {
+            context.include_dirs.push(dir);
         }
     }
     context
+}
+
+/// The folders the `CMakeLists.txt` of `folder` puts on the include path, joined to `folder`.
+pub fn cmake_include_dirs(folder: &Path) -> Vec<PathBuf> {
+    std::fs::read_to_string(folder.join("CMakeLists.txt"))
+        .map(|cmake| {
+            cmake_include_directories(&cmake)
+                .into_iter()
+                .map(|dir| folder.join(dir))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The `-I` and `-D` flags assigned to any variable of a Makefile, unconditionally.

@@ -160,11 +160,36 @@ impl<'t> ErrorFlow<'t> {
     /// functions it calls last without checking.
     pub fn pending_origins(&self, function: usize, depth: usize, foreign: bool) -> Vec<Origin<'t>> {
         let mut found = Vec::new();
+        // each function is expanded again only when reached nearer the root: a call graph of
+        // many paths between the same functions (a header of dozens of layers calling one
+        // another) would otherwise be walked once per path
+        let mut nearest = vec![usize::MAX; self.functions.len()];
+        self.collect_pending_origins(function, depth, foreign, &mut nearest, &mut found);
+        let mut unique: Vec<Origin<'t>> = Vec::with_capacity(found.len());
+        for origin in found {
+            if !unique.contains(&origin) {
+                unique.push(origin);
+            }
+        }
+        unique
+    }
+
+    fn collect_pending_origins(
+        &self,
+        function: usize,
+        depth: usize,
+        foreign: bool,
+        nearest: &mut [usize],
+        found: &mut Vec<Origin<'t>>,
+    ) {
         let Some(errors) = self.functions.get(function) else {
-            return found;
+            return;
         };
-        if depth > MAX_CALLEE_DEPTH {
-            return found;
+        if depth > MAX_CALLEE_DEPTH || nearest.get(function).is_some_and(|&d| d <= depth) {
+            return;
+        }
+        if let Some(slot) = nearest.get_mut(function) {
+            *slot = depth;
         }
         let flows = if foreign {
             &errors.flows
@@ -186,9 +211,14 @@ impl<'t> ErrorFlow<'t> {
                 EventKind::Call => {
                     for target in self.targets_seen(function, e, foreign) {
                         match target {
-                            Target::Local(callee) if callee != function => {
-                                found.extend(self.pending_origins(callee, depth + 1, foreign))
-                            }
+                            Target::Local(callee) if callee != function => self
+                                .collect_pending_origins(
+                                    callee,
+                                    depth + 1,
+                                    foreign,
+                                    nearest,
+                                    found,
+                                ),
                             Target::Local(_) => {}
                             Target::Foreign(path, summary) => {
                                 found.extend(summary.pending.iter().map(|(name, line)| {
@@ -206,7 +236,5 @@ impl<'t> ErrorFlow<'t> {
                 }
             }
         }
-        found.dedup();
-        found
     }
 }

@@ -1640,3 +1640,35 @@ __global__ void k(float* out, int nx, int ny, int nz) {
         ]
     );
 }
+
+#[test]
+fn a_flag_tested_to_replace_an_index_bounds_the_index_that_skips_the_replacement() {
+    let source = "__global__ void recontract(double* out, const int* bas, int nbas) {
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    int valid = id < nbas;
+    if (!valid) {
+        id = 0;
+    }
+    int l = bas[id * 8];
+    if (valid) out[id] = l;
+}
+";
+    assert_eq!(statuses(source), [(7, "bounded"), (8, "bounded")]);
+    // the direct test, for comparison: the flag stands for it
+    let direct = source.replace("if (!valid) {", "if (id >= nbas) {");
+    assert_eq!(statuses(&direct), [(7, "bounded"), (8, "bounded")]);
+    // moved after the flag's test: the flag speaks of the value before the move
+    let moved = source.replace("    if (!valid) {", "    id += nbas;\n    if (!valid) {");
+    assert_eq!(statuses(&moved), [(8, "unguarded"), (9, "unguarded")]);
+    // replaced on a later trip of a loop that moves it: the test saw an earlier value
+    let looped = source
+        .replace(
+            "    if (!valid) {",
+            "    for (int k = 0; k < 4; ++k) {\n    if (!valid) {",
+        )
+        .replace(
+            "    int l = bas[id * 8];",
+            "    id += nbas;\n    }\n    int l = bas[id * 8];",
+        );
+    assert_eq!(statuses(&looped)[0], (10, "unguarded"));
+}

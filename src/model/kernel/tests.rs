@@ -1672,3 +1672,28 @@ fn a_flag_tested_to_replace_an_index_bounds_the_index_that_skips_the_replacement
         );
     assert_eq!(statuses(&looped)[0], (10, "unguarded"));
 }
+
+#[test]
+fn an_exit_test_offset_by_the_loop_variables_own_start_is_the_same_in_every_thread() {
+    let source = "__global__ void contract(double* vj, const double* in, int nf) {
+    __shared__ double cache[256];
+    int gout_id = threadIdx.y;
+    int gout_stride = blockDim.y;
+    for (int n = 0, i = gout_id; n < 8; ++n, i += gout_stride) {
+        if (i >= nf + gout_id) break;
+        __syncthreads();
+        cache[threadIdx.x] = in[n];
+    }
+}
+";
+    assert_eq!(barriers_divergent(source), [false]);
+    // another thread term on the other side: it does not cancel
+    let other = source.replace("nf + gout_id", "nf + threadIdx.x");
+    assert_eq!(barriers_divergent(&other), [true]);
+    // a step of the thread's own: the trips drift apart
+    let own_step = source.replace("i += gout_stride", "i += gout_id + 1");
+    assert_eq!(barriers_divergent(&own_step), [true]);
+    // the variable moved in the body: no longer its start plus whole steps
+    let moved = source.replace("__syncthreads();", "__syncthreads(); i += threadIdx.x;");
+    assert_eq!(barriers_divergent(&moved), [true]);
+}

@@ -42,6 +42,97 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// `if (i >= nf + gout_id) break;` in `for (n = 0, i = gout_id; ...; ++n, i += stride)`: on
+    /// trip `k` the loop variable is its start plus `k` uniform steps, and the other side adds
+    /// the same start to a value the block shares, so the start cancels and the test is `k *
+    /// stride >= nf`, the same in every thread of the block on each trip.
+    fn cancels_the_loop_start(&self, condition: Node<'t>) -> bool {
+        let test = strip(syntax::condition_value(condition), self.source);
+        if test.node_kind() != "binary_expression"
+            || !matches!(
+                operator(test, self.source),
+                "<" | "<=" | ">" | ">=" | "==" | "!="
+            )
+        {
+            return false;
+        }
+        let (Some(left), Some(right)) = (test.field("left"), test.field("right")) else {
+            return false;
+        };
+        [(left, right), (right, left)]
+            .into_iter()
+            .any(|(variable, bound)| self.offset_like_the_loop(variable, bound, test))
+    }
+
+    /// Whether `variable` is the variable of a `for` around `test`, started at a value that
+    /// stays put and stepped only by a block-uniform step in the loop's update, and `bound` is
+    /// that same start plus a block-uniform value.
+    fn offset_like_the_loop(&self, variable: Node<'t>, bound: Node<'t>, test: Node<'t>) -> bool {
+        let variable = strip(variable, self.source);
+        if variable.node_kind() != "identifier" {
+            return false;
+        }
+        let name = self.text(variable);
+        // the innermost `for` around the test that starts the variable
+        let mut found = None;
+        let mut node = test;
+        for _ in 0..syntax::MAX_DEPTH {
+            let Some(parent) = node.up() else { break };
+            if parent.node_kind() == "function_definition" {
+                break;
+            }
+            let start = (parent.node_kind() == "for_statement")
+                .then(|| parent.field("initializer"))
+                .flatten()
+                .and_then(|initializer| self.loop_start(initializer, name));
+            if let Some(start) = start {
+                found = Some((parent, start));
+                break;
+            }
+            node = parent;
+        }
+        let Some((for_loop, start)) = found else {
+            return false;
+        };
+        let (Some(body), Some(update)) = (for_loop.field("body"), for_loop.field("update")) else {
+            return false;
+        };
+        if !syntax::encloses(body, test) || self.writes_to(body, name) {
+            return false;
+        }
+        // `++n, i += stride`: the step of this variable among the loop's updates
+        let mut steps = Vec::new();
+        let mut pending = vec![update];
+        while let Some(part) = pending.pop() {
+            let part = strip(part, self.source);
+            if part.node_kind() == "comma_expression" && pending.len() < 16 {
+                pending.extend(part.field("left"));
+                pending.extend(part.field("right"));
+            } else if syntax::assigned_target(part)
+                .is_some_and(|t| syntax::same_text(t, self.source, name))
+            {
+                steps.push(self.loop_step(part, name));
+            }
+        }
+        let [Some(step)] = steps.as_slice() else {
+            return false;
+        };
+        // the start read in the bound is the value the loop started from
+        if self.deps_where_read(*step).varies_within_block() || !self.reads_settled_values(start) {
+            return false;
+        }
+        let bound = strip(bound, self.source);
+        if bound.node_kind() != "binary_expression" || operator(bound, self.source) != "+" {
+            return false;
+        }
+        let (Some(a), Some(b)) = (bound.field("left"), bound.field("right")) else {
+            return false;
+        };
+        [(a, b), (b, a)].into_iter().any(|(common, rest)| {
+            self.equivalent(common, start, 0) && !self.deps_where_read(rest).varies_within_block()
+        })
+    }
+
     /// `for (k = threadIdx.x; k < limit; k += blockDim.x)` with `limit` a uniform multiple of the
     /// step (`roundDown(n, blockDim.x)`, `n / T * T`, `n - n % T`, a width padded up to one):
     /// every thread starts below the step, so every thread runs `limit / step` iterations and a
@@ -749,6 +840,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && !self.tests_a_whole_stride(fact.condition.node)
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
+                    && !self.cancels_the_loop_start(fact.condition.node)
             })
             .find(|fact| {
                 self.deps_where_read(syntax::condition_value(fact.condition.node))

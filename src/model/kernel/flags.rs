@@ -32,30 +32,11 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     }
 
     fn flag_value_at(&self, name: &str, read: Node<'t>) -> Option<Node<'t>> {
-        if let Some(value) = guards::Flags::flag_value(self, name) {
-            return Some(value);
-        }
-        let (declarator, values) = self.scoped_flag(name, read)?;
-        let [value] = values.as_slice() else {
-            return None;
-        };
-        (syntax::encloses(declarator, *value)
-            && (self.reads_settled_values(*value)
-                || self.unchanged_until_read(*value, declarator, read)))
-        .then_some(*value)
+        self.flag_value_until(name, read, facts_end(read))
     }
 
     fn clearing_tests_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Condition<'t>>> {
-        // the tests whose values hold still until this read: at least those settled everywhere
-        match self.scoped_flag(name, read) {
-            Some((declarator, values)) => {
-                self.clearing_tests_of(name, declarator, &values, &|test| {
-                    self.reads_settled_values(test)
-                        || self.unchanged_until_read(test, declarator, read)
-                })
-            }
-            None => guards::Flags::clearing_tests(self, name),
-        }
+        self.clearing_tests_until(name, read, facts_end(read))
     }
 
     fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
@@ -95,7 +76,77 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     }
 }
 
+/// The flags as a test that failed reads them on the path that skips its branch: that path
+/// keeps the values the test saw, so a change made inside the branch does not stop the flag
+/// standing for its comparison there (`int valid = id < n; if (!valid) id = 0;` leaves `id < n`
+/// wherever the first `id` reaches, as `if (id >= n) id = 0;` does).
+pub(super) struct SkippedBranch<'a, 'b, 't>(pub(super) &'a Analyzer<'b, 't>);
+
+impl<'t> guards::Flags<'t> for SkippedBranch<'_, '_, 't> {
+    fn flag_value(&self, name: &str) -> Option<Node<'t>> {
+        guards::Flags::flag_value(self.0, name)
+    }
+
+    fn clearing_tests(&self, name: &str) -> Option<Vec<Condition<'t>>> {
+        guards::Flags::clearing_tests(self.0, name)
+    }
+
+    fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
+        guards::Flags::setting_tests(self.0, name)
+    }
+
+    fn setting_test_failed_where_unset(&self, name: &str) -> Option<Node<'t>> {
+        guards::Flags::setting_test_failed_where_unset(self.0, name)
+    }
+
+    fn flag_value_at(&self, name: &str, read: Node<'t>) -> Option<Node<'t>> {
+        self.0.flag_value_until(name, read, read.start_byte())
+    }
+
+    fn clearing_tests_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Condition<'t>>> {
+        self.0.clearing_tests_until(name, read, read.start_byte())
+    }
+
+    fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
+        guards::Flags::tests_of_copies(self.0, name, holds)
+    }
+}
+
 impl<'t> Analyzer<'_, 't> {
+    /// The value of the flag read at `read`, when the locals it reads cannot change between its
+    /// declaration and `until` (where the read's facts stop being used).
+    fn flag_value_until(&self, name: &str, read: Node<'t>, until: usize) -> Option<Node<'t>> {
+        if let Some(value) = guards::Flags::flag_value(self, name) {
+            return Some(value);
+        }
+        let (declarator, values) = self.scoped_flag(name, read)?;
+        let [value] = values.as_slice() else {
+            return None;
+        };
+        (syntax::encloses(declarator, *value)
+            && (self.reads_settled_values(*value)
+                || self.unchanged_until_read(*value, declarator, read, until)))
+        .then_some(*value)
+    }
+
+    fn clearing_tests_until(
+        &self,
+        name: &str,
+        read: Node<'t>,
+        until: usize,
+    ) -> Option<Vec<Condition<'t>>> {
+        // the tests whose values hold still until this read: at least those settled everywhere
+        match self.scoped_flag(name, read) {
+            Some((declarator, values)) => {
+                self.clearing_tests_of(name, declarator, &values, &|test| {
+                    self.reads_settled_values(test)
+                        || self.unchanged_until_read(test, declarator, read, until)
+                })
+            }
+            None => guards::Flags::clearing_tests(self, name),
+        }
+    }
+
     /// Whether `name` is a local the flag reasoning may follow: no parameter, never stepped,
     /// and not a loop variable re-initialised by an enclosing `for`.
     fn is_settled_local(&self, name: &str) -> bool {
@@ -190,14 +241,15 @@ impl<'t> Analyzer<'_, 't> {
     }
 
     /// Whether no local that `expression` (a flag's value or test) reads can change between the
-    /// flag's declaration `declarator` and the read `read`: none of its definitions or steps
-    /// lies between the two, and none sits in a loop around the read that does not declare the
-    /// flag anew on each trip.
+    /// flag's declaration `declarator` and `until`, where the facts of the read `read` stop
+    /// being used: none of its definitions or steps lies between the two, and none sits in a
+    /// loop around the read that does not declare the flag anew on each trip.
     fn unchanged_until_read(
         &self,
         expression: Node<'t>,
         declarator: Node<'t>,
         read: Node<'t>,
+        until: usize,
     ) -> bool {
         let mut unchanged = true;
         syntax::walk_iterative(expression, |node| {
@@ -210,18 +262,24 @@ impl<'t> Analyzer<'_, 't> {
                         .into_iter()
                         .chain(self.steps.get(input))
                         .flatten()
-                        .all(|change| self.change_misses_read(*change, declarator, read));
+                        .all(|change| self.change_misses_read(*change, declarator, read, until));
             }
             unchanged && node.node_kind() != "lambda_expression"
         });
         unchanged
     }
 
-    fn change_misses_read(&self, change: Node<'t>, declarator: Node<'t>, read: Node<'t>) -> bool {
+    fn change_misses_read(
+        &self,
+        change: Node<'t>,
+        declarator: Node<'t>,
+        read: Node<'t>,
+        until: usize,
+    ) -> bool {
         if self.changed_where_flag_cleared(change, declarator, read) {
             return true;
         }
-        if declarator.end_byte() <= change.start_byte() && change.start_byte() < facts_end(read) {
+        if declarator.end_byte() <= change.start_byte() && change.start_byte() < until {
             return false;
         }
         let contains = syntax::encloses;

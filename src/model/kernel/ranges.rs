@@ -59,8 +59,15 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
             return known.clone();
         }
         let mut facts = Vec::new();
+        let skipping = super::flags::SkippedBranch(self);
         for condition in ranges::skipped_replacements(value, use_, self.source) {
-            guards::comparisons(condition, self.source, self, &mut facts, &mut Vec::new());
+            guards::comparisons(
+                condition,
+                self.source,
+                &skipping,
+                &mut facts,
+                &mut Vec::new(),
+            );
         }
         self.passed_cache.borrow_mut().insert(key, facts.clone());
         facts

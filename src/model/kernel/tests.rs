@@ -1676,3 +1676,60 @@ __global__ void k(float* out, int nx, int ny, int nz) {
         ]
     );
 }
+
+#[test]
+fn a_flag_tested_to_replace_an_index_bounds_the_index_that_skips_the_replacement() {
+    let source = "__global__ void recontract(double* out, const int* bas, int nbas) {
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    int valid = id < nbas;
+    if (!valid) {
+        id = 0;
+    }
+    int l = bas[id * 8];
+    if (valid) out[id] = l;
+}
+";
+    assert_eq!(statuses(source), [(7, "bounded"), (8, "bounded")]);
+    // the direct test, for comparison: the flag stands for it
+    let direct = source.replace("if (!valid) {", "if (id >= nbas) {");
+    assert_eq!(statuses(&direct), [(7, "bounded"), (8, "bounded")]);
+    // moved after the flag's test: the flag speaks of the value before the move
+    let moved = source.replace("    if (!valid) {", "    id += nbas;\n    if (!valid) {");
+    assert_eq!(statuses(&moved), [(8, "unguarded"), (9, "unguarded")]);
+    // replaced on a later trip of a loop that moves it: the test saw an earlier value
+    let looped = source
+        .replace(
+            "    if (!valid) {",
+            "    for (int k = 0; k < 4; ++k) {\n    if (!valid) {",
+        )
+        .replace(
+            "    int l = bas[id * 8];",
+            "    id += nbas;\n    }\n    int l = bas[id * 8];",
+        );
+    assert_eq!(statuses(&looped)[0], (10, "unguarded"));
+}
+
+#[test]
+fn an_exit_test_offset_by_the_loop_variables_own_start_is_the_same_in_every_thread() {
+    let source = "__global__ void contract(double* vj, const double* in, int nf) {
+    __shared__ double cache[256];
+    int gout_id = threadIdx.y;
+    int gout_stride = blockDim.y;
+    for (int n = 0, i = gout_id; n < 8; ++n, i += gout_stride) {
+        if (i >= nf + gout_id) break;
+        __syncthreads();
+        cache[threadIdx.x] = in[n];
+    }
+}
+";
+    assert_eq!(barriers_divergent(source), [false]);
+    // another thread term on the other side: it does not cancel
+    let other = source.replace("nf + gout_id", "nf + threadIdx.x");
+    assert_eq!(barriers_divergent(&other), [true]);
+    // a step of the thread's own: the trips drift apart
+    let own_step = source.replace("i += gout_stride", "i += gout_id + 1");
+    assert_eq!(barriers_divergent(&own_step), [true]);
+    // the variable moved in the body: no longer its start plus whole steps
+    let moved = source.replace("__syncthreads();", "__syncthreads(); i += threadIdx.x;");
+    assert_eq!(barriers_divergent(&moved), [true]);
+}

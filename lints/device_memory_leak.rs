@@ -87,10 +87,13 @@ fn check(model: &Model, cx: &mut LintContext) {
             let Some(event) = events.iter().find(|e| e.node == allocation.call) else {
                 continue;
             };
-            let frees: Vec<_> = events
+            let mut frees: Vec<_> = events
                 .iter()
                 .filter(|e| matches!(e.kind, EventKind::Freed { .. }))
+                .map(|e| e.node)
                 .collect();
+            // a device reset releases the buffer like a free of it where the reset stands
+            frees.extend(host.reset_releasing(event).map(|reset| reset.call));
             let name = variable_name(host, variable);
             if frees.is_empty() {
                 reported.insert(variable);
@@ -106,8 +109,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             };
             let unconditional_in_loop = loop_node.field("body") == Some(event.region);
             let freed_in_loop = frees.iter().any(|f| {
-                loop_node.start_byte() <= f.node.start_byte()
-                    && f.node.end_byte() <= loop_node.end_byte()
+                loop_node.start_byte() <= f.start_byte() && f.end_byte() <= loop_node.end_byte()
             });
             if unconditional_in_loop && !freed_in_loop && !allocation.retried_after_failure {
                 reported.insert(variable);

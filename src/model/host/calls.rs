@@ -583,6 +583,23 @@ impl<'m, 't> Builder<'m, 't> {
                     );
                 }
             }
+            "cudaDeviceReset" | "cudaThreadExit" if !context.conditional => {
+                // a `return` before the reset leaves with what was allocated before it
+                let mut releases_from = self.function.body.start_byte();
+                walk_iterative(self.function.body, |node| {
+                    if node.end_byte() <= call.start_byte()
+                        && node.node_kind() == "return_statement"
+                    {
+                        releases_from = releases_from.max(node.end_byte());
+                    }
+                    node.start_byte() < call.start_byte()
+                });
+                self.out.device_resets.push(DeviceReset {
+                    call,
+                    releases_from,
+                    device: self.device,
+                });
+            }
             "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cuMemFree" | "cuMemFree_v2"
             | "cuMemFreeHost" => {
                 if let Some(variable) = args.first().and_then(|a| self.variable_of(*a)) {

@@ -167,6 +167,19 @@ impl<'t> Event<'t> {
     }
 }
 
+/// `cudaDeviceReset()` (`hipDeviceReset`, the deprecated `cudaThreadExit`) outside any branch or
+/// loop: it destroys the device's context, and with it every allocation made on that device.
+#[derive(Debug, Clone)]
+pub struct DeviceReset<'t> {
+    pub call: Node<'t>,
+    /// Where the reset stops being on every path from an allocation: just after the last
+    /// `return` before it (the function's start when none). An allocation from here to the
+    /// call is released by it; one before may leave through that `return` unreleased.
+    pub releases_from: usize,
+    /// As `Event::device`: the reset releases only what was allocated on the device it resets.
+    pub device: Option<i128>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Allocation<'t> {
     pub call: Node<'t>,
@@ -329,6 +342,7 @@ pub struct HostFunction<'t> {
     pub transfers: Vec<Transfer<'t>>,
     pub launches: Vec<Launch<'t>>,
     pub calls: Vec<CudaCall<'t>>,
+    pub device_resets: Vec<DeviceReset<'t>>,
     pub peer_access: bool,
     /// `goto` makes source order a poor guide to execution order.
     pub has_goto: bool,
@@ -339,6 +353,20 @@ pub struct HostFunction<'t> {
 impl<'t> HostFunction<'t> {
     pub fn events_of(&self, variable: usize) -> impl Iterator<Item = &Event<'t>> {
         self.events.iter().filter(move |e| e.variable == variable)
+    }
+
+    /// The device reset that releases what `event` allocated: one that runs on every path from
+    /// the event to the function's end, on the same device. An allocation after the reset is
+    /// released by none.
+    pub fn reset_releasing(&self, event: &Event<'t>) -> Option<&DeviceReset<'t>> {
+        if self.has_goto {
+            return None;
+        }
+        self.device_resets.iter().find(|reset| {
+            reset.releases_from <= event.node.start_byte()
+                && event.node.end_byte() <= reset.call.start_byte()
+                && reset.device == event.device
+        })
     }
 }
 
@@ -730,4 +758,43 @@ impl EventKind {
 
 fn within(node: Node, outer: Node) -> bool {
     outer.start_byte() <= node.start_byte() && node.end_byte() <= outer.end_byte()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Per allocated variable, whether a device reset of the function releases it.
+    fn released(source: &str, function: &str) -> Vec<(String, bool)> {
+        crate::testing::with_host_function("reset.cu", source, function, |_, host| {
+            host.events
+                .iter()
+                .filter(|e| matches!(e.kind, super::EventKind::Allocated { .. }))
+                .map(|e| {
+                    (
+                        host.variables[e.variable].name.clone(),
+                        host.reset_releasing(e).is_some(),
+                    )
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn a_device_reset_on_every_path_releases_what_is_allocated_before_it() {
+        let source = "void f(int n) { float *a, *b; cudaMalloc(&a, n); cudaDeviceReset(); cudaMalloc(&b, n); }\n\
+            void g(int n) { float* a; hipMalloc(&a, n); hipDeviceReset(); }\n\
+            int h(int n) { float *a, *b; cudaMalloc(&a, n); if (n > 4) return 1; cudaMalloc(&b, n); cudaDeviceReset(); return 0; }\n\
+            int e(int n) { float* a; cudaMalloc(&a, n); if (cudaGetLastError() != cudaSuccess) { cudaDeviceReset(); return 1; } return 0; }\n\
+            void d(int n) { float* a; cudaSetDevice(0); cudaMalloc(&a, n); cudaSetDevice(1); cudaDeviceReset(); }\n";
+        let named = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, r)| (n.to_string(), *r)).collect()
+        };
+        assert_eq!(released(source, "f"), named(&[("a", true), ("b", false)]));
+        assert_eq!(released(source, "g"), named(&[("a", true)]));
+        // a `return` before the reset leaves with `a`
+        assert_eq!(released(source, "h"), named(&[("a", false), ("b", true)]));
+        // a reset on the error path only
+        assert_eq!(released(source, "e"), named(&[("a", false)]));
+        // the reset of another device
+        assert_eq!(released(source, "d"), named(&[("a", false)]));
+    }
 }

@@ -53,6 +53,8 @@ pub(super) struct Record {
     pub(super) stored: Stored,
 }
 
+/// What a write stored; on a read, `Int`, `Uniform` or `Load` is the value the reader itself
+/// stored there before (`UniformStore`), and anything else `Varying`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Stored {
     Int(i64),
@@ -398,12 +400,15 @@ fn benign(a: &Record, b: &Record) -> bool {
     {
         return true;
     }
-    a.kind == AccessKind::Write
-        && b.kind == AccessKind::Write
-        && match (a.stored, b.stored) {
-            (Stored::Int(x), Stored::Int(y)) => x == y,
-            (Stored::Uniform(x), Stored::Uniform(y)) => x == y,
-            (Stored::Load(x, i), Stored::Load(y, j)) => x == y && i == j,
-            _ => false,
-        }
+    let alike = match (a.stored, b.stored) {
+        (Stored::Int(x), Stored::Int(y)) => x == y,
+        (Stored::Uniform(x), Stored::Uniform(y)) => x == y,
+        (Stored::Load(x, i), Stored::Load(y, j)) => x == y && i == j,
+        _ => false,
+    };
+    // a read carries a value only when the reader stored it there itself before (`UniformStore`):
+    // the element holds that value whichever store of it came last
+    let written = |r: &Record| r.kind == AccessKind::Write;
+    let read = |r: &Record| r.kind == AccessKind::Read;
+    alike && ((written(a) && written(b)) || (written(a) && read(b)) || (read(a) && written(b)))
 }

@@ -15,6 +15,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         stored: Option<&Lanes<Stored>>,
     ) {
         if kind.writes() {
+            self.forget_uniform_stores(locs, mask);
             let back = match stored {
                 Some(Lanes::Uni(stored)) => *stored == Stored::Back,
                 Some(stored) => mask
@@ -90,7 +91,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                             lanes: logged,
                             pointee,
                             warp_syncs,
-                            stored: None,
+                            stored: stored.cloned(),
                         });
                         return;
                     }
@@ -285,7 +286,29 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                         }
                         _ => value.zip(&locs, store),
                     };
+                    let uniform = self.uniform_store(right, &value, &locs, &stored);
+                    // the threads that stored the same value here before, with no other write since
+                    let before = uniform.and_then(|(ptr, _, stored)| {
+                        self.uniform_stores
+                            .iter()
+                            .find(|u| {
+                                u.kind == ptr.kind && u.byte == ptr.byte && u.stored == stored
+                            })
+                            .map(|u| u.lanes)
+                    });
                     self.access(target, &locs, mask, AccessKind::Write, Some(&stored));
+                    if let Some((ptr, value, stored)) = uniform {
+                        if let Some(target) = self.program.kinds.get(ptr.kind) {
+                            self.uniform_stores.push(UniformStore {
+                                kind: ptr.kind,
+                                array: target.array,
+                                byte: ptr.byte,
+                                value,
+                                stored,
+                                lanes: self.certain(mask).or(before.unwrap_or(Mask::NONE)),
+                            });
+                        }
+                    }
                 } else {
                     self.access(target, &locs, mask, AccessKind::ReadWrite, None);
                 }

@@ -117,6 +117,21 @@ impl<'t> Passes<'t> {
     }
 }
 
+/// A shared element that the threads of `lanes` stored `value` into, a value the same in every
+/// thread of the block, with no other write to its array since. Each of those threads has stored
+/// before it reads, and the element holds the last store, so whatever order the warps ran in a
+/// read by one of them returns `value`; a write of anything else there in the interval pairs with
+/// the stores and is reported there.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct UniformStore {
+    pub(super) kind: u32,
+    pub(super) array: u32,
+    pub(super) byte: i64,
+    pub(super) value: Val,
+    pub(super) stored: Stored,
+    pub(super) lanes: Mask,
+}
+
 /// The threads of one block run together: each statement and expression is read once for all
 /// the threads that reach it, with a value per thread. Threads that take different branches run
 /// them one after the other, as each thread would on its own; nothing a thread logs depends on
@@ -153,6 +168,8 @@ pub(super) struct Block<'p, 'm, 't> {
     /// Writes the run has made (or may have made: a call, a region not followed), but stores
     /// back of what an element held.
     pub(super) writes: u32,
+    /// Shared elements that threads stored one block-uniform value into (`UniformStore`).
+    pub(super) uniform_stores: Vec<UniformStore>,
     pub(super) budget: &'p mut u64,
     pub(super) log: &'p mut Log<'t>,
 }
@@ -205,6 +222,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             calls: 0,
             returned: Mask::NONE,
             writes: 0,
+            uniform_stores: Vec::new(),
             budget,
             log,
         };
@@ -372,6 +390,112 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     }
 
     /// Threads of `mask` whose accesses are logged: alive and not speculative.
+    /// A write the run does not follow (a call, a region skipped): it may have stored anything
+    /// anywhere.
+    pub(super) fn unfollowed_write(&mut self) {
+        self.writes = self.writes.wrapping_add(1);
+        self.uniform_stores.clear();
+    }
+
+    /// A write by the threads of `mask` to `locs`: what any uniform store in the arrays it
+    /// touches held is no longer known.
+    pub(super) fn forget_uniform_stores(&mut self, locs: &Lanes<Loc>, mask: Mask) {
+        if self.uniform_stores.is_empty() {
+            return;
+        }
+        let kinds: Vec<u32> = match locs {
+            Lanes::Uni(Loc::Shared { ptr, .. }) => vec![ptr.kind],
+            Lanes::Uni(_) => Vec::new(),
+            Lanes::Linear(linear) => match linear.shape {
+                Loc::Shared { ptr, .. } => vec![ptr.kind],
+                _ => Vec::new(),
+            },
+            Lanes::Per(_) => {
+                let mut kinds = Vec::new();
+                for lane in mask.lanes() {
+                    if let Loc::Shared { ptr, .. } = locs.get(lane) {
+                        if !kinds.contains(&ptr.kind) {
+                            kinds.push(ptr.kind);
+                        }
+                    }
+                }
+                kinds
+            }
+        };
+        let mut arrays = Vec::new();
+        for kind in kinds {
+            match self.program.kinds.get(kind) {
+                Some(target) => arrays.push(target.array),
+                // an array it cannot name: any of them
+                None => {
+                    self.uniform_stores.clear();
+                    return;
+                }
+            }
+        }
+        self.uniform_stores.retain(|u| !arrays.contains(&u.array));
+    }
+
+    /// The value a store of `value` at `locs` leaves for every thread that made it, when it is
+    /// one block-uniform value at one element: an integer (`BLOCK_DIM * blockIdx.y`, a
+    /// parameter's product), or, outside loops and followed calls, a value every thread
+    /// computes alike (`gridDim.x * 4`, `p[0]`), which the log tells apart only by its site.
+    pub(super) fn uniform_store(
+        &self,
+        node: Node<'t>,
+        value: &Vals,
+        locs: &Lanes<Loc>,
+        stored: &Lanes<Stored>,
+    ) -> Option<(Ptr, Val, Stored)> {
+        let (Lanes::Uni(value), Lanes::Uni(Loc::Shared { ptr, row: false }), Lanes::Uni(stored)) =
+            (value, locs, stored)
+        else {
+            return None;
+        };
+        let exact = match value {
+            Val::Int(_, false) | Val::Chosen(_) => true,
+            Val::Unknown(false) | Val::Load(..) => false,
+            _ => return None,
+        };
+        // the same site in another trip of a loop may store another value
+        if !exact && (self.calls > 0 || self.in_loop(node)) {
+            return None;
+        }
+        Some((*ptr, *value, *stored))
+    }
+
+    fn in_loop(&self, node: Node<'t>) -> bool {
+        let mut current = node;
+        for _ in 0..crate::syntax::MAX_DEPTH {
+            let Some(parent) = current.up() else {
+                return false;
+            };
+            match parent.node_kind() {
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                    return true
+                }
+                "function_definition" | "lambda_expression" => return false,
+                _ => current = parent,
+            }
+        }
+        true
+    }
+
+    /// What the threads of `mask` read at `locs` when each of them stored it itself
+    /// (`UniformStore`): the value, and how the log names it.
+    pub(super) fn own_uniform_store(&self, locs: &Lanes<Loc>, mask: Mask) -> Option<(Val, Stored)> {
+        let Lanes::Uni(Loc::Shared { ptr, row: false }) = locs else {
+            return None;
+        };
+        let readers = mask.and(self.alive);
+        let store = self
+            .uniform_stores
+            .iter()
+            .find(|u| u.kind == ptr.kind && u.byte == ptr.byte)?;
+        (!readers.is_empty() && readers.without(store.lanes).is_empty())
+            .then_some((store.value, store.stored))
+    }
+
     pub(super) fn certain(&self, mask: Mask) -> Mask {
         mask.and(self.alive).without(self.speculative)
     }

@@ -67,7 +67,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         {
             // an atomic updates the element its address names: atomics do not race with each
             // other (`benign`), a plain access of another thread does
-            self.writes = self.writes.wrapping_add(1);
+            self.unfollowed_write();
             let mut target: Option<Lanes<Loc>> = None;
             for (position, argument) in arguments.iter().enumerate() {
                 if position == 0 {
@@ -121,7 +121,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             self.common.set(None);
         }
         if self.program.call_may_sync(node) {
-            self.writes = self.writes.wrapping_add(1);
+            self.unfollowed_write();
             self.poison(mask);
             return Ok(Lanes::Uni(Val::Unknown(true)));
         }
@@ -157,7 +157,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             // a helper of this file with no barrier: its result is followed no further, and what
             // it may write through its arguments is not known
             _ => {
-                self.writes = self.writes.wrapping_add(1);
+                self.unfollowed_write();
                 Lanes::Uni(Val::Unknown(true))
             }
         })

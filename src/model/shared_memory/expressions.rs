@@ -495,6 +495,18 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
 
     /// Logs the reads the threads of `mask` make at `locs`; each thread's value.
     pub(super) fn read(&mut self, node: Node<'t>, locs: &Lanes<Loc>, mask: Mask) -> Vals {
+        // a read of what every reader stored itself, the same in every thread: it returns that
+        // value, and pairs with no store of it (`benign`)
+        if let Some((value, stored)) = self.own_uniform_store(locs, mask) {
+            self.access(
+                node,
+                locs,
+                mask,
+                AccessKind::Read,
+                Some(&Lanes::Uni(stored)),
+            );
+            return Lanes::Uni(value);
+        }
         self.access(node, locs, mask, AccessKind::Read, None);
         let indexed = match locs {
             Lanes::Uni(loc) => matches!(loc, Loc::Indexed(_)),

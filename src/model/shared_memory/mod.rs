@@ -41,7 +41,7 @@ use crate::syntax::{named_children, operator, text, walk_iterative, NodeExt};
 use access_log::{element_text, Deferred, Log, Pointee, Record, Stored};
 use accesses::{linear_offset, offset, within_extent};
 use arithmetic::{arithmetic, binary_lanes, split_operators, subscript_index, Cast, Op};
-use block::{Block, Invalid, Jumps, Passes};
+use block::{Block, Invalid, Jumps, Passes, UniformStore};
 pub use file_scope::FileScope;
 use lanes::{coordinates, Lane, Lanes, Linear, Mask, MAX_LANES};
 pub(crate) use names::is_integer_type;

@@ -176,7 +176,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
             return;
         }
         // what it writes is not followed
-        self.writes = self.writes.wrapping_add(1);
+        self.unfollowed_write();
         let unknown = Lanes::Uni(Val::Unknown(true));
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);
@@ -274,7 +274,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// barriers it would pass, so nothing before it pairs with anything after it).
     pub(super) fn skip_synchronised_loop(&mut self, node: Node<'t>, mask: Mask) {
         let region = self.program.region(node, true);
-        self.writes = self.writes.wrapping_add(1);
+        self.unfollowed_write();
         let unknown = Lanes::Uni(Val::Unknown(true));
         for name in &region.assigned {
             self.assign_local(name, &unknown, mask);

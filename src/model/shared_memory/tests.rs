@@ -393,3 +393,32 @@ fn deep_nesting_does_not_overflow() {
     let source = format!("__global__ void k() {{ __shared__ float s[64]; {body} }}");
     let _ = conflicts(&source);
 }
+
+#[test]
+fn a_uniform_value_every_thread_stores_before_reading_it_back_is_no_conflict() {
+    // stored alike by every thread (an integer, a value computed from one read back, a
+    // launch-shape value outside loops), then read back: every read returns that value
+    let found = conflicts("#define B 16\n__global__ void k(const float* a, int w, int d, float* c) { __shared__ int begin; __shared__ int end; __shared__ int per; __shared__ float t[B][B]; begin = B * blockIdx.y; end = begin + (d - 1) * w; per = w / gridDim.x; float s = 0; for (int i = begin; i <= end; i += B * w) { t[threadIdx.y][threadIdx.x] = a[i + threadIdx.x]; __syncthreads(); s += t[threadIdx.x][threadIdx.y]; __syncthreads(); } c[threadIdx.x + per] = s; }");
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn a_uniform_value_read_before_every_reader_stored_it_is_a_conflict() {
+    // stored by thread 0 only: the others may read the old value
+    let found = conflicts("__global__ void k(float* c) { __shared__ int begin; if (threadIdx.x == 0) begin = 16 * blockIdx.x; c[threadIdx.x] = begin; }");
+    assert!(
+        found
+            .iter()
+            .any(|(a, b, ..)| a.contains("begin") && b.contains("begin")),
+        "{found:?}"
+    );
+    // a value that differs from warp to warp, stored by every thread and read back
+    let found = conflicts("__global__ void k(float* c) { __shared__ int at; at = threadIdx.x / 32; c[threadIdx.x] = at; }");
+    assert!(!found.is_empty(), "{found:?}");
+    // another value stored after the uniform one, by some threads, in the same interval
+    let found = conflicts("__global__ void k(float* c) { __shared__ int at; at = 4; if (threadIdx.x % 2) at = 5; c[threadIdx.x] = at; }");
+    assert!(!found.is_empty(), "{found:?}");
+    // a uniform value of the launch's shape stored in a loop: each trip stores another one
+    let found = conflicts("__global__ void k(float* c, int n) { __shared__ int at; float s = 0; for (int i = 0; i < 4; ++i) { at = gridDim.x * i; s += at; } c[threadIdx.x] = s; }");
+    assert!(!found.is_empty(), "{found:?}");
+}

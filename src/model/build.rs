@@ -324,15 +324,16 @@ impl<'t> Model<'t> {
             }
             // `__global__ void pw(...);`: a kernel whose definition another file gives
             "declaration" => {
+                let declared = syntax::named_children(node)
+                    .filter(|d| d.node_kind() == "function_declarator")
+                    .filter_map(syntax::declarator_name)
+                    .map(|name| syntax::text(name, source).to_string());
+                let before = declared_kernels.len();
                 if syntax::text(node, source).contains("__global__") {
-                    declared_kernels.extend(
-                        syntax::named_children(node)
-                            .filter(|d| d.node_kind() == "function_declarator")
-                            .filter_map(syntax::declarator_name)
-                            .map(|name| syntax::text(name, source).to_string()),
-                    );
+                    declared_kernels.extend(declared);
                 }
-                false
+                // other declarations may hold what the walk collects (a class's methods)
+                declared_kernels.len() == before
             }
             "comment" => false,
             _ => true,

@@ -206,6 +206,16 @@ impl<'a, 't> Analyzer<'a, 't> {
             } if self.reads_at_the_bound(&pointer, index, guard) => {
                 IndexStatus::Bounded { bound: None }
             }
+            // `i <= n` on a buffer every launch passes with `n + 1` elements (CSR row offsets)
+            IndexStatus::OutOfRange {
+                admits_bound: true, ..
+            } if pointer_offset.is_none()
+                && subscript_element(node, &pointer, self.source).is_some_and(|element| {
+                    self.fits_every_buffer(parameter_index, index, element.as_deref())
+                }) =>
+            {
+                IndexStatus::Bounded { bound: None }
+            }
             status => status,
         };
         if matches!(status, IndexStatus::Bounded { .. }) && pointer_offset.is_none() {

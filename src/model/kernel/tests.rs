@@ -443,6 +443,27 @@ fn a_pointer_declared_empty_and_pointed_once_is_read_through_its_element() {
 }
 
 #[test]
+fn an_inclusive_bound_holds_on_a_buffer_every_launch_allocates_one_longer() {
+    let source = |elements: &str| {
+        format!(
+            "__global__ void offsets(int* out, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n)
+        out[i] = i;
+}}
+void run(int n) {{
+    int* d;
+    cudaMalloc(&d, ({elements}) * sizeof(int));
+    offsets<<<(n + 255) / 256, 256>>>(d, n);
+}}
+"
+        )
+    };
+    assert_eq!(statuses(&source("n + 1")), [(4, "bounded")]);
+    assert_eq!(statuses(&source("n")), [(4, "out of range")]);
+}
+
+#[test]
 fn a_test_conjoined_to_a_flag_on_every_path_holds_where_the_flag_does() {
     let source = "__global__ void scales(const float* amax, float* out, int cols, int mode) {
     int col = blockIdx.x * blockDim.x + threadIdx.x;

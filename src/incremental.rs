@@ -103,7 +103,7 @@ fn lint_tree_incremental(
     cache: &mut FunctionCache,
 ) -> FileOutcome {
     let lines = LineIndex::new(text);
-    cache.begin(FileContext::new(path, text, settings, view));
+    cache.begin(FileContext::new(path, text, settings, view, tree));
     let mut model = Model::build_reusing(
         path,
         text,
@@ -136,10 +136,24 @@ pub struct FileContext {
     lint_options: crate::lint::LintOptions,
     /// Whether legacy warp intrinsics are judged (the file shows it is CUDA, anywhere in it).
     judges_legacy_intrinsics: bool,
+    /// The texts of the file-scope constants (`constexpr int kChunk = 30;`), which kernels read
+    /// as numbers wherever their names appear.
+    file_constants: u64,
 }
 
 impl FileContext {
-    pub fn new(path: &Path, text: &str, settings: &Settings, view: &PreprocessedView) -> Self {
+    pub fn new(
+        path: &Path,
+        text: &str,
+        settings: &Settings,
+        view: &PreprocessedView,
+        tree: &tree_sitter::Tree,
+    ) -> Self {
+        let mut constants = FxHasher::default();
+        for declaration in crate::model::launch::file_scope_constants(tree.root_node(), &view.text)
+        {
+            view.text.get(declaration.byte_range()).hash(&mut constants);
+        }
         let mut defines: Vec<(String, String)> = view
             .defines
             .iter()
@@ -165,6 +179,7 @@ impl FileContext {
             last_error_macros: view.last_error_macros.clone(),
             lint_options: settings.lint_options(),
             judges_legacy_intrinsics: crate::model::legacy_intrinsics::judges(text),
+            file_constants: constants.finish(),
         }
     }
 }

@@ -238,41 +238,12 @@ impl<'t> Locals<'t> {
         while let Some(parent) = root.up() {
             root = parent;
         }
-        if root.node_kind() != "translation_unit" {
-            return;
-        }
-        let mut scopes = vec![root];
-        let mut visited = 0;
-        while let Some(scope) = scopes.pop() {
-            for item in syntax::named_children(scope) {
-                visited += 1;
-                if visited > 20_000 {
-                    return;
-                }
-                match item.node_kind() {
-                    "namespace_definition" | "linkage_specification" => {
-                        if let Some(inner) = item.field("body") {
-                            scopes.push(inner);
-                        }
-                    }
-                    "declaration_list" => scopes.push(item),
-                    "declaration" => self.read_constant_declaration(item, source),
-                    _ => {}
-                }
-            }
+        for declaration in file_scope_constants(root, source) {
+            self.read_constant_declaration(declaration, source);
         }
     }
 
     fn read_constant_declaration(&mut self, declaration: Node<'t>, source: &'t str) {
-        let constant = syntax::named_children(declaration).any(|c| {
-            matches!(c.node_kind(), "type_qualifier") && {
-                let q = text(c, source);
-                q == "const" || q == "constexpr"
-            }
-        });
-        if !constant {
-            return;
-        }
         let is_dim3 = declaration
             .field("type")
             .is_some_and(|t| text(t, source) == "dim3");
@@ -443,4 +414,41 @@ pub(super) fn written_through_address(value: Node, source: &str) -> bool {
         && value
             .up()
             .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
+}
+
+/// The `const`/`constexpr` declarations at the file's scope (in namespaces and `extern "C"`
+/// blocks too), in order: what a kernel reads of the file beyond its own text.
+pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
+    let mut found = Vec::new();
+    if root.node_kind() != "translation_unit" {
+        return found;
+    }
+    let mut scopes = vec![root];
+    let mut visited = 0;
+    while let Some(scope) = scopes.pop() {
+        for item in syntax::named_children(scope) {
+            visited += 1;
+            if visited > 20_000 {
+                return found;
+            }
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" => {
+                    if let Some(inner) = item.field("body") {
+                        scopes.push(inner);
+                    }
+                }
+                "declaration_list" => scopes.push(item),
+                "declaration"
+                    if syntax::named_children(item).any(|c| {
+                        c.node_kind() == "type_qualifier"
+                            && matches!(text(c, source), "const" | "constexpr")
+                    }) =>
+                {
+                    found.push(item)
+                }
+                _ => {}
+            }
+        }
+    }
+    found
 }

@@ -57,6 +57,7 @@ pub use host_helpers::{
 use host_helpers::{in_caller, returned_grid, set_by_helper};
 pub use kernels::launched_kernel;
 use kernels::{kernel_held_by_local, kernel_of_table};
+pub use locals::file_scope_constants;
 use locals::{Held, Locals};
 pub use macros::launches_in_macros;
 use reading::launch_site;

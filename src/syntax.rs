@@ -1168,6 +1168,13 @@ pub fn written_out_remainder<'t>(
         })
 }
 
+/// `nullptr`, `NULL`, `0`: a pointer's value that points at nothing.
+pub fn is_null_pointer(node: Node, source: &str) -> bool {
+    let node = strip(node, source);
+    matches!(node.node_kind(), "null" | "nullptr")
+        || matches!(text(node, source), "NULL" | "0" | "nullptr")
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -5,7 +5,9 @@
 
 use super::{parse, read_source_lossy};
 use crate::config::Settings;
-use crate::model::index::{build_include_dirs, resolve_include, FileIndex, Lookups, ProjectIndex};
+use crate::model::index::{
+    build_include_dirs, in_build_dirs, resolve_include, FileIndex, Lookups, ProjectIndex,
+};
 use crate::model::{Model, OffersOnly};
 use crate::source::{self, LineIndex};
 use std::collections::{HashMap, HashSet};
@@ -339,13 +341,6 @@ pub fn included_defines(
 /// (`resolve_include`), else in one of the build files' include paths.
 fn resolve_in_build(from: &Path, target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
     resolve_include(from, target).or_else(|| in_build_dirs(target, build_dirs))
-}
-
-fn in_build_dirs(target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
-    build_dirs
-        .iter()
-        .map(|dir| dir.join(target))
-        .find(|candidate| candidate.is_file())
 }
 
 /// The view a linted file is read through: its own text preprocessed with the settings, and the

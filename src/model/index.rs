@@ -203,12 +203,7 @@ impl ProjectIndex {
                     .parent()
                     .map(build_include_dirs)
                     .unwrap_or_default();
-                let in_build = |target: &String| {
-                    build_dirs
-                        .iter()
-                        .map(|dir| dir.join(target))
-                        .find(|candidate| candidate.is_file())
-                };
+                let in_build = |target: &String| in_build_dirs(target, &build_dirs);
                 file.includes
                     .iter()
                     .filter_map(|target| {
@@ -625,6 +620,14 @@ impl ProjectIndex {
                 defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
             })
     }
+}
+
+/// The header `target` in the first of the build's include folders that holds it.
+pub fn in_build_dirs(target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
+    build_dirs
+        .iter()
+        .map(|dir| dir.join(target))
+        .find(|candidate| candidate.is_file())
 }
 
 /// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,

@@ -738,9 +738,7 @@ fn strip_parents(node: Node) -> Option<Node> {
 }
 
 fn is_null(node: Node, source: &str) -> bool {
-    let node = strip(node, source);
-    matches!(node.node_kind(), "null" | "nullptr")
-        || matches!(text(node, source), "NULL" | "0" | "nullptr")
+    crate::syntax::is_null_pointer(node, source)
 }
 
 impl EventKind {

@@ -80,7 +80,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         // and pointed once at known memory keeps that origin, as if it had been declared so
         let mut pointed_later: HashMap<String, usize> = HashMap::default();
         for (name_node, _, value, is_pointer, _) in &declared {
-            if *is_pointer && value.is_none_or(|v| is_null_pointer(v, source)) {
+            if *is_pointer && value.is_none_or(|v| syntax::is_null_pointer(v, source)) {
                 pointed_later.insert(self.text(*name_node).to_string(), 0);
             }
         }
@@ -1012,11 +1012,6 @@ impl<'t> Analyzer<'_, 't> {
                 .collect(),
         )
     }
-}
-
-/// `nullptr`, `NULL`, `0`: a pointer's value that points at nothing yet.
-fn is_null_pointer(value: Node, source: &str) -> bool {
-    matches!(text(strip(value, source), source), "nullptr" | "NULL" | "0")
 }
 
 /// What a step's value is searched for, directly or through the locals it reads.

@@ -407,6 +407,9 @@ struct Analyzer<'a, 't> {
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
     cache_deps: bool,
+    /// Set while the thread-varying terms of a sum are read (`thread_terms`): the dependences
+    /// found meanwhile neither cancel terms again nor enter the cache.
+    reading_thread_terms: std::cell::Cell<bool>,
     /// Per comparison side (by node id), the normalized texts of the expressions a bound on it
     /// bounds too (see `covers`): they follow thread identities, so they are kept and cleared
     /// with `deps_cache`.
@@ -499,6 +502,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             deps_cache: Default::default(),
             reaching_deps_cache: Default::default(),
             cache_deps: false,
+            reading_thread_terms: Default::default(),
             covered_cache: Default::default(),
             written_by_calls: Default::default(),
             sum_terms_cache: Default::default(),

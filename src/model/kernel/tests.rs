@@ -1754,3 +1754,43 @@ fn an_exit_test_offset_by_the_loop_variables_own_start_is_the_same_in_every_thre
     let moved = source.replace("__syncthreads();", "__syncthreads(); i += threadIdx.x;");
     assert_eq!(barriers_divergent(&moved), [true]);
 }
+
+#[test]
+fn a_comparison_of_two_values_with_the_same_thread_offset_keeps_the_block_together() {
+    let kernel = |end_offset: &str, test: &str| {
+        format!(
+            "__global__ void wkv(const int T, const int C, const float* gy, float* gw) {{
+    __shared__ float s[64];
+    const int i = threadIdx.x;
+    float acc = 0;
+    for (int t = blockIdx.x * T * C + i, tend = (blockIdx.x + 1) * T * C{end_offset}; t < tend; t += C) {{
+        if ({test}) {{
+            s[i] = gy[t + 2 * C];
+            __syncthreads();
+            acc += s[(i + 1) % 64];
+            __syncthreads();
+        }}
+    }}
+    gw[blockIdx.x * 64 + i] = acc;
+}}"
+        )
+    };
+    // both sides carry `+ i`: the test compares the bases, the same in every thread
+    assert_eq!(
+        barriers_divergent(&kernel(" + i", "t < tend - 2 * C")),
+        vec![false, false]
+    );
+    assert_eq!(
+        barriers_divergent(&kernel(" + i", "tend - t > 2 * C")),
+        vec![false, false]
+    );
+    // only one side carries it, or the other side carries another thread's offset
+    assert_eq!(
+        barriers_divergent(&kernel("", "t < tend - 2 * C")),
+        vec![true, true]
+    );
+    assert_eq!(
+        barriers_divergent(&kernel(" + i", "t < tend - 2 * i")),
+        vec![true, true]
+    );
+}

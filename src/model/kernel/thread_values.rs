@@ -417,7 +417,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             return *deps;
         }
         let deps = self.compute_expression_deps(node, depth);
-        self.deps_cache.borrow_mut().insert(node.id(), deps);
+        if !self.reading_thread_terms.get() {
+            self.deps_cache.borrow_mut().insert(node.id(), deps);
+        }
         deps
     }
 
@@ -534,7 +536,19 @@ impl<'a, 't> Analyzer<'a, 't> {
             // thread's part cancels, and what is left is the block's
             "binary_expression" if matches!(operator(node, self.source), "-") => self
                 .cancelled_thread_part(node, depth)
+                .or_else(|| self.same_thread_terms(node, depth))
                 .unwrap_or_else(|| self.children_deps(node, depth)),
+            // `t < tend - 2 * C` where `t` and `tend` both add the same `threadIdx.x` to
+            // block-uniform bases: the comparison is of the bases, the same in every thread
+            "binary_expression"
+                if matches!(
+                    operator(node, self.source),
+                    "<" | "<=" | ">" | ">=" | "==" | "!="
+                ) =>
+            {
+                self.same_thread_terms(node, depth)
+                    .unwrap_or_else(|| self.children_deps(node, depth))
+            }
             // `threadIdx.x / WORD` where every launch's block is at most `WORD` wide: 0 for
             // every thread (the block is exactly one group)
             "binary_expression"
@@ -617,6 +631,115 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         Some(deps)
+    }
+
+    /// For a difference or a comparison of two sides that add the same thread-varying terms
+    /// to block-uniform values (`_t < _tend - 2 * C` with `_t = base + i` stepped by `C` and
+    /// `_tend = end + i`): the dependence of what is left, the block's at most.
+    fn same_thread_terms(&self, node: Node<'t>, depth: usize) -> Option<Deps> {
+        let (left, right) = (node.field("left")?, node.field("right")?);
+        let varies = |side| self.expression_deps(side, depth + 1).varies_within_block();
+        if self.reading_thread_terms.get() || !varies(left) || !varies(right) {
+            return None;
+        }
+        self.reading_thread_terms.set(true);
+        let terms = self.thread_terms(left, depth + 1, 6);
+        let same = terms.as_ref().is_some_and(|terms| {
+            !terms.is_empty() && self.thread_terms(right, depth + 1, 6).as_ref() == Some(terms)
+        });
+        self.reading_thread_terms.set(false);
+        if !same {
+            return None;
+        }
+        let deps = self.children_deps(node, depth);
+        Some(if deps.contains(Deps::BLOCK) || deps.contains(Deps::GRID) {
+            Deps::BLOCK
+        } else {
+            Deps::NONE
+        })
+    }
+
+    /// The terms of a sum that vary within a block, each with its sign, sorted, following each
+    /// local whose every definition gives the same such terms or steps it by a block-uniform
+    /// amount: `b * T * C + h * N + i` with `i = threadIdx.x` is `[+threadIdx.x]`. None where a
+    /// varying value is not a sum of such terms (a product of two, a local set two ways).
+    fn thread_terms(
+        &self,
+        node: Node<'t>,
+        depth: usize,
+        levels: usize,
+    ) -> Option<Vec<(bool, String)>> {
+        if depth > MAX_DEPTH || levels == 0 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        if !self.expression_deps(node, depth).varies_within_block() {
+            return Some(Vec::new());
+        }
+        let mut terms = match (node.node_kind(), node.field("left"), node.field("right")) {
+            ("binary_expression", Some(left), Some(right))
+                if matches!(operator(node, self.source), "+" | "-") =>
+            {
+                let mut terms = self.thread_terms(left, depth + 1, levels - 1)?;
+                let negate = operator(node, self.source) == "-";
+                for (positive, term) in self.thread_terms(right, depth + 1, levels - 1)? {
+                    terms.push((positive != negate, term));
+                }
+                terms
+            }
+            ("identifier", _, _) if !self.declared_more_than_once(self.text(node)) => {
+                match self.definitions.get(self.text(node)) {
+                    Some(values) => self.terms_of_every_definition(values, depth, levels)?,
+                    None => vec![(true, normalized(node, self.source))],
+                }
+            }
+            _ => vec![(true, normalized(node, self.source))],
+        };
+        // `+x` and `-x` cancel
+        let mut kept: Vec<(bool, String)> = Vec::new();
+        for term in terms.drain(..) {
+            match kept.iter().position(|(sign, text)| *sign != term.0 && *text == term.1) {
+                Some(at) => {
+                    kept.remove(at);
+                }
+                None => kept.push(term),
+            }
+        }
+        kept.sort();
+        Some(kept)
+    }
+
+    /// The thread-varying terms every plain definition among `values` gives, where the others
+    /// are steps by a block-uniform amount (`+=`, `-=`).
+    fn terms_of_every_definition(
+        &self,
+        values: &[Node<'t>],
+        depth: usize,
+        levels: usize,
+    ) -> Option<Vec<(bool, String)>> {
+        let mut found: Option<Vec<(bool, String)>> = None;
+        for value in values {
+            match value
+                .up()
+                .filter(|p| p.node_kind() == "assignment_expression")
+                .map(|p| operator(p, self.source))
+            {
+                Some("+=" | "-=") => {
+                    if self.expression_deps(*value, depth + 1).varies_within_block() {
+                        return None;
+                    }
+                }
+                Some("=") | None => {
+                    let terms = self.thread_terms(*value, depth + 1, levels - 1)?;
+                    if found.as_ref().is_some_and(|f| *f != terms) {
+                        return None;
+                    }
+                    found = Some(terms);
+                }
+                _ => return None,
+            }
+        }
+        found
     }
 
     pub(super) fn children_deps(&self, node: Node<'t>, depth: usize) -> Deps {

@@ -90,12 +90,10 @@ impl<'t> Classifier<'_, 't> {
 
     /// `E / B + 1`, `(E - 1) / B + 1`, `E / B + (E % B != 0)`, `E / B + (E % B ? 1 : 0)`.
     pub(super) fn floor_plus_one(&self, left: Node<'t>, right: Node<'t>) -> Option<String> {
-        let (quotient, extra) = if self.is_quotient(left) {
-            (left, right)
-        } else if self.is_quotient(right) {
-            (right, left)
-        } else {
-            return None;
+        let (quotient, extra) = match (self.floored_quotient(left), self.floored_quotient(right)) {
+            (Some(quotient), _) => (quotient, right),
+            (None, Some(quotient)) => (quotient, left),
+            (None, None) => return None,
         };
         let numerator = strip(quotient.field("left")?, self.source);
         let extra_text = normalized(extra, self.source);
@@ -140,6 +138,23 @@ impl<'t> Classifier<'_, 't> {
                     });
                 is_remainder.then(|| normalized(total, self.source))
             })
+    }
+
+    /// The quotient `E / B` that `node` is, written so or rounded down (`floor(E / 256.0)`).
+    pub(super) fn floored_quotient(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let node = strip(node, self.source);
+        if self.is_quotient(node) {
+            return Some(node);
+        }
+        let function = node.field("function")?;
+        let [argument] = syntax::call_arguments(node)[..] else {
+            return None;
+        };
+        let floors = matches!(
+            super::grid::callee_name(function, self.source),
+            "floor" | "floorf" | "std::floor"
+        );
+        (floors && self.is_quotient(argument)).then(|| strip(argument, self.source))
     }
 
     pub(super) fn is_quotient(&self, node: Node<'t>) -> bool {

@@ -883,6 +883,12 @@ fn floor_divisions_of_sizes_the_analysis_cannot_compute_are_exact() {
             "int dim = 32; if (wide) dim = atoi(argv); for (int i = 0; i < dim; i += 16) k<<<(dim - i) / 16 - 1, 32>>>(p, dim);",
             GridAxis::Exact,
         ),
+        // rounded down by `floor`, whether the divisor is a float or not
+        ("dim3 grid((int)floor(n / 256.0)); k<<<grid, 256>>>(p, n);", GridAxis::Exact),
+        ("k<<<floorf(n / scale), 256>>>(p, n);", GridAxis::Exact),
+        ("k<<<std::floor((n + 255) / 256), 256>>>(p, n);", rounded("n")),
+        ("k<<<std::floor((n + 255) / 256.0), 256>>>(p, n);", GridAxis::Unknown),
+        ("k<<<floor(n), 256>>>(p, n);", GridAxis::Unknown),
     ] {
         let source = format!("void f(float* p, int n, float scale, bool wide, Image image, dim3 shape, char* argv) {{ {launch} }}");
         assert_eq!(grid_of(&source)[0], expected, "{launch}");

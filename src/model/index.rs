@@ -642,11 +642,20 @@ pub fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
     }
     let mut dirs = crate::verify::context::from_build_files(folder).include_dirs;
     // `include_directories` holds for the folders `add_subdirectory` adds below: a folder with
-    // its own list inherits those of the lists above it
+    // its own list inherits those of the lists above it. A folder without one has its sources
+    // listed by the nearest list above it (`add_library(k kernel/add.cu)`), whose paths hold
     let mut child = folder;
+    let mut listed_from_above = !folder.join("CMakeLists.txt").is_file();
     for _ in 0..8 {
         let Some(parent) = child.parent() else { break };
-        if !child.join("CMakeLists.txt").is_file() || !parent.join("CMakeLists.txt").is_file() {
+        let parent_lists = parent.join("CMakeLists.txt").is_file();
+        if listed_from_above {
+            listed_from_above = !parent_lists;
+            if !parent_lists {
+                child = parent;
+                continue;
+            }
+        } else if !parent_lists {
             break;
         }
         for dir in crate::verify::context::cmake_include_dirs(parent) {

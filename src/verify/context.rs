@@ -263,6 +263,20 @@ fn expand(value: &str, variables: &[(String, String)]) -> String {
 /// The folders named by `include_directories(...)` and `target_include_directories(...)`,
 /// relative to the list's folder; a folder naming an unknown variable is left out.
 fn cmake_include_directories(cmake: &str) -> Vec<String> {
+    // `set(INCLUDE_ROOT ${CMAKE_CURRENT_SOURCE_DIR}/include)`: a variable of one value, read
+    // where an include command names it
+    let mut variables: Vec<(String, String)> = Vec::new();
+    for at in crate::syntax::identifier_positions(cmake, "set") {
+        let Some(arguments) = cmake[at + 3..].trim_start().strip_prefix('(') else {
+            continue;
+        };
+        let Some(end) = arguments.find(')') else {
+            continue;
+        };
+        if let [name, value] = arguments[..end].split_whitespace().collect::<Vec<_>>()[..] {
+            variables.push((format!("${{{name}}}"), value.trim_matches('"').to_string()));
+        }
+    }
     let mut dirs = Vec::new();
     for command in ["include_directories", "target_include_directories"] {
         for at in crate::syntax::identifier_positions(cmake, command) {
@@ -277,7 +291,19 @@ fn cmake_include_directories(cmake: &str) -> Vec<String> {
                 words.next();
             }
             for word in words {
-                let word = word.trim_matches('"');
+                let mut word = word.trim_matches('"').to_string();
+                // `$<BUILD_INTERFACE:dir>`: the folder the build itself reads
+                if let Some(inner) = word
+                    .strip_prefix("$<BUILD_INTERFACE:")
+                    .and_then(|w| w.strip_suffix('>'))
+                {
+                    word = inner.to_string();
+                }
+                if let Some((name, value)) =
+                    variables.iter().find(|(name, _)| word.starts_with(name.as_str()))
+                {
+                    word = word.replacen(name.as_str(), value, 1);
+                }
                 let word = word
                     .replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
                     .replace("${CMAKE_CURRENT_LIST_DIR}/", "");
@@ -388,6 +414,9 @@ mod tests {
             cmake_include_directories(cmake),
             vec!["../../../Common", "inc"]
         );
+        // a variable of one value, in a generator expression of the build tree
+        let listed = "set(ROOT_INCLUDE ${CMAKE_CURRENT_SOURCE_DIR}/include)\nadd_library(k OBJECT kernel/add.cu)\ntarget_include_directories(k PUBLIC $<BUILD_INTERFACE:${ROOT_INCLUDE}>)\ntarget_include_directories(k PUBLIC $<INSTALL_INTERFACE:include>)\n";
+        assert_eq!(cmake_include_directories(listed), vec!["include"]);
         let dir = std::env::temp_dir().join(format!("cudalint-buildfiles-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("Makefile"), makefile).unwrap();

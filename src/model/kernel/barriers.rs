@@ -841,6 +841,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && !self.limit_claims_rounding(fact.condition.node)
                     && !self.compares_two_thread_values(fact.condition.node)
                     && !self.cancels_the_loop_start(fact.condition.node)
+                    && !self.arms_meet_at_every_barrier(fact.condition.node)
             })
             .find(|fact| {
                 self.deps_where_read(syntax::condition_value(fact.condition.node))
@@ -855,6 +856,79 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .unwrap_or(false),
             via,
         });
+    }
+
+    /// `if (warp_group == 0) { ...; __syncthreads(); ... } else { ...; __syncthreads(); ... }`:
+    /// both arms of a branch reach the same number of barriers, each on the arm's own straight
+    /// path (in no loop, no inner branch, with no exit from the arm), so the threads of either
+    /// side meet at every one of them, as warp-specialised pipelines are written.
+    fn arms_meet_at_every_barrier(&self, condition: Node<'t>) -> bool {
+        if !is_branch_condition(condition) {
+            return false;
+        }
+        let Some(branch) = std::iter::successors(condition.up(), |n| n.up())
+            .find(|n| n.node_kind() == "if_statement")
+        else {
+            return false;
+        };
+        let (Some(consequence), Some(alternative)) =
+            (branch.field("consequence"), branch.field("alternative"))
+        else {
+            return false;
+        };
+        // `else_clause` wraps the alternative's statement
+        let alternative = match alternative.node_kind() {
+            "else_clause" => match alternative.named_child(0) {
+                Some(statement) => statement,
+                None => return false,
+            },
+            _ => alternative,
+        };
+        match (
+            self.straight_barriers(consequence),
+            self.straight_barriers(alternative),
+        ) {
+            (Some(a), Some(b)) => a > 0 && a == b,
+            _ => false,
+        }
+    }
+
+    /// How many barriers `arm` reaches, when every one is on its straight path and nothing in it
+    /// leaves it early; None otherwise.
+    fn straight_barriers(&self, arm: Node<'t>) -> Option<usize> {
+        let mut count = 0;
+        let mut simple = true;
+        syntax::walk_iterative(arm, |node| {
+            match node.node_kind() {
+                "return_statement" | "break_statement" | "continue_statement"
+                | "goto_statement" => simple = false,
+                "lambda_expression" => return false,
+                "call_expression" if self.is_barrier(node) || self.helper_barrier(node).is_some() => {
+                    let nested = std::iter::successors(node.up(), |n| n.up())
+                        .take_while(|a| a.id() != arm.id())
+                        .any(|a| {
+                            matches!(
+                                a.node_kind(),
+                                "if_statement"
+                                    | "for_statement"
+                                    | "while_statement"
+                                    | "do_statement"
+                                    | "switch_statement"
+                                    | "conditional_expression"
+                                    | "binary_expression"
+                            )
+                        });
+                    if nested {
+                        simple = false;
+                    } else {
+                        count += 1;
+                    }
+                }
+                _ => {}
+            }
+            simple
+        });
+        simple.then_some(count)
     }
 
     /// A branch's test that holds for every thread of every visible launch, or for none: each of

@@ -1794,3 +1794,36 @@ fn a_comparison_of_two_values_with_the_same_thread_offset_keeps_the_block_togeth
         vec![true, true]
     );
 }
+
+#[test]
+fn arms_of_a_branch_that_reach_as_many_barriers_each_keep_the_block_together() {
+    let kernel = |producer: &str, consumer: &str| {
+        format!(
+            "__global__ void pipelined(const float* a, float* c, int k) {{
+    __shared__ float buf[2][128];
+    const unsigned group = threadIdx.x / 128;
+    const unsigned local = threadIdx.x % 128;
+    float acc = 0.f;
+    for (int t = 0; t < k; t += 2) {{
+        if (group == 0) {{
+            {producer}
+        }} else {{
+            {consumer}
+        }}
+    }}
+    c[threadIdx.x] = acc;
+}}"
+        )
+    };
+    let two = "buf[0][local] = a[t * 128 + local]; __syncthreads(); if (t + 1 < k) acc += buf[1][local]; __syncthreads();";
+    let two_more = "acc += buf[0][local]; __syncthreads(); buf[1][local] = a[(t + 1) * 128 + local]; __syncthreads();";
+    let one = "acc += buf[0][local]; __syncthreads();";
+    let skipping = "if (t == 0) continue; acc += buf[0][local]; __syncthreads(); __syncthreads();";
+    let in_a_loop = "for (int s = 0; s < 2; ++s) { acc += buf[s][local]; __syncthreads(); }";
+    assert_eq!(barriers_divergent(&kernel(two, two_more)), vec![false; 4]);
+    // a count that differs, an arm that may leave before its barriers, or a barrier counted by
+    // a loop: the two sides are not known to meet
+    assert_eq!(barriers_divergent(&kernel(two, one)), vec![true; 3]);
+    assert_eq!(barriers_divergent(&kernel(two, skipping)), vec![true; 4]);
+    assert_eq!(barriers_divergent(&kernel(two, in_a_loop)), vec![true; 3]);
+}

@@ -265,6 +265,17 @@ pub(super) fn components<'t>(
     classifier: &Classifier<'_, 't>,
     node: Option<Node<'t>>,
 ) -> Vec<Option<Node<'t>>> {
+    components_of(classifier, node, false)
+}
+
+/// `components`, where a component assigned on several paths (`grid.y /= 3` in a loop) leaves
+/// only that component unknown (None) rather than the whole shape: for a reader that asks each
+/// component's assignments itself, as the grid's reading does.
+pub(super) fn components_of<'t>(
+    classifier: &Classifier<'_, 't>,
+    node: Option<Node<'t>>,
+    each_component_alone: bool,
+) -> Vec<Option<Node<'t>>> {
     let source = classifier.source;
     let Some(mut node) = node.map(|n| strip(n, source)) else {
         return vec![None, None, None];
@@ -335,6 +346,12 @@ pub(super) fn components<'t>(
                 Held::One(value) => {
                     assigned[axis] = true;
                     parts[axis] = Some(value);
+                }
+                // assigned again in a loop (`grid.y /= 3`): that component is not known, the
+                // others keep their values
+                Held::Several | Held::Alternatives(_) if each_component_alone => {
+                    assigned[axis] = true;
+                    parts[axis] = None;
                 }
                 Held::Several | Held::Alternatives(_) => return vec![None, None, None],
             }

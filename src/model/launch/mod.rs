@@ -45,7 +45,7 @@ use arguments::{
 };
 use file_scope::Allocations;
 pub use file_scope::{is_data_macro, FileScope};
-use finding::{components, enclosing_function};
+use finding::{components, components_of, enclosing_function};
 pub use finding::{launches_in, may_launch};
 use grid::Classifier;
 use grid_bounds::{checked_exact, constant, most_blocks};

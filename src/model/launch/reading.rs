@@ -105,7 +105,7 @@ pub(super) fn launch_site<'t>(
         }
         _ => kernel,
     };
-    let grid_parts = components(classifier, grid);
+    let grid_parts = components_of(classifier, grid, true);
     let block_parts = components(classifier, block);
     let grid_name = grid
         .map(|g| strip(g, source))

@@ -1773,3 +1773,18 @@ fn a_wrapper_whose_locals_are_defined_from_each_other_is_read_without_end() {
     assert_eq!(fill.len(), 1, "{found:?}");
     assert_eq!(fill[0].grid[0], GridAxis::Unknown);
 }
+
+#[test]
+fn a_grid_component_assigned_again_in_a_loop_leaves_the_others_known() {
+    let source = "void f(float* p, int n) {
+        dim3 grid(n / 256, 240);
+        for (int i = 0; i < 3; i++) {
+            grid.y /= 3;
+            k<<<grid, 256>>>(p, n);
+        }
+    }";
+    assert_eq!(
+        grid_of(source),
+        [GridAxis::Exact, GridAxis::Unknown, GridAxis::Exact]
+    );
+}

@@ -120,6 +120,14 @@ mod tests {
             // that runs at least once
             "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } }",
             "void f(int n) { float* d; int run; for (run = 0; run < 1; run++) { if (!run) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
+            // every arm of a switch over the modes allocates; a use under one mode's test after
+            // the arm of that mode allocated
+            "void f(int n, int mem) { float* d; switch (mem) { case GPUMEM: cudaMalloc(&d, n * 4); break; case UVM: cudaMallocManaged(&d, n * 4); break; } k<<<1, 1>>>(d, n); cudaFree(d); }",
+            "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; default: return; } k<<<1, 1>>>(d, n); }",
+            "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } if (mem == 0) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            "void f(const float* h, int n, int mem) { float* d; switch (mem) { case GPUMEM: cudaMalloc(&d, n * 4); break; case UVM: break; } if (mem == GPUMEM) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            // a mode that falls into the allocating arm from the one above is allocated too
+            "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 1: printf(\"one\"); case 0: cudaMalloc(&d, n * 4); break; case 2: break; } if (mem == 1) cudaFree(d); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
@@ -132,6 +140,10 @@ mod tests {
             "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 1) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } }",
             "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); run += 2; } }",
             "void f(int n, int runs) { float* d; for (int run = 0; run < runs; run++) { if (run == 0) cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
+            // a switch with an arm that does not allocate, one mode alone, or another mode's test
+            "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } k<<<1, 1>>>(d, n); }",
+            "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; } k<<<1, 1>>>(d, n); }",
+            "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } if (mem == 1) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -215,6 +215,9 @@ fn enclosing_tests(node: Node, source: &str) -> Vec<Test> {
                 tests.push(read_test(condition, taken, source));
             }
         }
+        if parent.node_kind() == "case_statement" && parent.field("value") != Some(child) {
+            tests.extend(case_test(parent, source));
+        }
         if parent.node_kind() == "function_definition" {
             break;
         }
@@ -252,6 +255,44 @@ fn early_exits_before(node: Node, source: &str) -> Vec<Test> {
         child = parent;
     }
     tests
+}
+
+/// `case GPUMEM:` of a `switch (mem)`: the arm runs where `mem == GPUMEM`. Only the case's own
+/// value is read (a case reached by falling through from the one above gives no equality), and
+/// `default:` names the subject alone.
+fn case_test(case: Node, source: &str) -> Option<Test> {
+    let switch = case.up()?.up().filter(|s| s.node_kind() == "switch_statement")?;
+    let subject = switch.field("condition")?;
+    let mut test = read_test(subject, true, source);
+    test.equality = None;
+    let Some(value) = case.field("value") else {
+        return Some(test);
+    };
+    test.names.push(text(value, source).to_string());
+    let falls_into = case.prev_named_sibling().is_some_and(|above| {
+        let last = named_children(above)
+            .filter(|s| s.node_kind() != "comment" && Some(*s) != above.field("value"))
+            .last();
+        above.node_kind() == "case_statement"
+            && !last.is_some_and(|last| {
+                matches!(last.node_kind(), "break_statement" | "continue_statement")
+                    || ends_path(last, source)
+            })
+    });
+    let constant = (value.node_kind() == "number_literal")
+        .then(|| size::parse_number(text(value, source)))
+        .flatten();
+    if let (false, Some(constant)) = (falls_into, constant) {
+        let subject: String = text(strip(subject, source), source)
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        test.equality = Some((subject, constant));
+        test.equal = true;
+    }
+    Some(test)
 }
 
 fn read_test(condition: Node, taken: bool, source: &str) -> Test {
@@ -377,6 +418,46 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
         "do_statement" => statement
             .field("body")
             .is_some_and(|b| covers(b, definitions, source)),
+        // `switch (mem) { case GPUMEM: cudaMalloc(&p, n); break; case UVM: cudaMallocManaged(&p,
+        // n); break; }`: every arm with statements defines before it leaves. With no `default`,
+        // the switch is taken as one over the modes the program handles when it names two or
+        // more of them, all defining
+        "switch_statement" => {
+            let Some(body) = statement.field("body") else {
+                return false;
+            };
+            let arms: Vec<Node> = named_children(body)
+                .filter(|c| c.node_kind() == "case_statement")
+                .collect();
+            fn statements(arm: Node) -> Vec<Node> {
+                named_children(arm)
+                    .filter(|s| s.node_kind() != "comment" && Some(*s) != arm.field("value"))
+                    .collect()
+            }
+            let arm_covers = |arm: Node| {
+                for statement in statements(arm) {
+                    if matches!(
+                        statement.node_kind(),
+                        "break_statement" | "continue_statement"
+                    ) {
+                        return false;
+                    }
+                    if covers(statement, definitions, source) || ends_path(statement, source) {
+                        return true;
+                    }
+                }
+                false
+            };
+            let filled: Vec<Node> = arms
+                .iter()
+                .copied()
+                .filter(|arm| !statements(*arm).is_empty())
+                .collect();
+            let has_default = arms.iter().any(|arm| arm.field("value").is_none());
+            !filled.is_empty()
+                && filled.iter().all(|arm| arm_covers(*arm))
+                && (has_default || filled.len() >= 2)
+        }
         "expression_statement" | "declaration" => definitions.iter().any(|d| contains(&d)),
         "labeled_statement" => named_children(statement)
             .last()

@@ -417,9 +417,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return *deps;
         }
         let deps = self.compute_expression_deps(node, depth);
-        if !self.reading_thread_terms.get() {
-            self.deps_cache.borrow_mut().insert(node.id(), deps);
-        }
+        self.deps_cache.borrow_mut().insert(node.id(), deps);
         deps
     }
 
@@ -536,8 +534,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             // thread's part cancels, and what is left is the block's
             "binary_expression" if matches!(operator(node, self.source), "-") => self
                 .cancelled_thread_part(node, depth)
-                .or_else(|| self.same_thread_terms(node, depth))
-                .unwrap_or_else(|| self.children_deps(node, depth)),
+                .unwrap_or_else(|| self.deps_of_two_sides(node, depth)),
             // `t < tend - 2 * C` where `t` and `tend` both add the same `threadIdx.x` to
             // block-uniform bases: the comparison is of the bases, the same in every thread
             "binary_expression"
@@ -546,8 +543,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     "<" | "<=" | ">" | ">=" | "==" | "!="
                 ) =>
             {
-                self.same_thread_terms(node, depth)
-                    .unwrap_or_else(|| self.children_deps(node, depth))
+                self.deps_of_two_sides(node, depth)
             }
             // `threadIdx.x / WORD` where every launch's block is at most `WORD` wide: 0 for
             // every thread (the block is exactly one group)
@@ -633,14 +629,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         Some(deps)
     }
 
-    /// For a difference or a comparison of two sides that add the same thread-varying terms
-    /// to block-uniform values (`_t < _tend - 2 * C` with `_t = base + i` stepped by `C` and
-    /// `_tend = end + i`): the dependence of what is left, the block's at most.
-    fn same_thread_terms(&self, node: Node<'t>, depth: usize) -> Option<Deps> {
-        let (left, right) = (node.field("left")?, node.field("right")?);
-        let varies = |side| self.expression_deps(side, depth + 1).varies_within_block();
-        if self.reading_thread_terms.get() || !varies(left) || !varies(right) {
-            return None;
+    /// The dependence of a difference or a comparison: its sides', except where both add the
+    /// same thread-varying terms to block-uniform values (`_t < _tend - 2 * C` with `_t = base +
+    /// i` stepped by `C` and `_tend = end + i`): then what is left, the block's at most.
+    fn deps_of_two_sides(&self, node: Node<'t>, depth: usize) -> Deps {
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return self.children_deps(node, depth);
+        };
+        let (left_deps, right_deps) = (
+            self.expression_deps(left, depth + 1),
+            self.expression_deps(right, depth + 1),
+        );
+        let deps = left_deps.union(right_deps);
+        if self.reading_thread_terms.get()
+            || !left_deps.varies_within_block()
+            || !right_deps.varies_within_block()
+        {
+            return deps;
         }
         self.reading_thread_terms.set(true);
         let terms = self.thread_terms(left, depth + 1, 6);
@@ -648,15 +653,11 @@ impl<'a, 't> Analyzer<'a, 't> {
             !terms.is_empty() && self.thread_terms(right, depth + 1, 6).as_ref() == Some(terms)
         });
         self.reading_thread_terms.set(false);
-        if !same {
-            return None;
+        match same {
+            true if deps.contains(Deps::BLOCK) || deps.contains(Deps::GRID) => Deps::BLOCK,
+            true => Deps::NONE,
+            false => deps,
         }
-        let deps = self.children_deps(node, depth);
-        Some(if deps.contains(Deps::BLOCK) || deps.contains(Deps::GRID) {
-            Deps::BLOCK
-        } else {
-            Deps::NONE
-        })
     }
 
     /// The terms of a sum that vary within a block, each with its sign, sorted, following each

@@ -144,6 +144,9 @@ mod tests {
             "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } k<<<1, 1>>>(d, n); }",
             "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; } k<<<1, 1>>>(d, n); }",
             "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } if (mem == 1) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            // the device mode's arm allocates the host copy instead; its named constant is not
+            // the managed modes'
+            "void f(const float* h, int n, int mem) { float *d, *e; switch (mem) { case GPUMEM: cudaMalloc((void**)&e, n * 4); break; case UVM_READONLY: cudaMallocManaged((void**)&d, n * 4); break; case UVM_DIRECT: cudaMallocManaged((void**)&d, n * 4); break; } if (mem == GPUMEM) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

@@ -299,8 +299,9 @@ fn cmake_include_directories(cmake: &str) -> Vec<String> {
                 {
                     word = inner.to_string();
                 }
-                if let Some((name, value)) =
-                    variables.iter().find(|(name, _)| word.starts_with(name.as_str()))
+                if let Some((name, value)) = variables
+                    .iter()
+                    .find(|(name, _)| word.starts_with(name.as_str()))
                 {
                     word = word.replacen(name.as_str(), value, 1);
                 }

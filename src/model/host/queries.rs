@@ -261,7 +261,10 @@ fn early_exits_before(node: Node, source: &str) -> Vec<Test> {
 /// value is read (a case reached by falling through from the one above gives no equality), and
 /// `default:` names the subject alone.
 fn case_test(case: Node, source: &str) -> Option<Test> {
-    let switch = case.up()?.up().filter(|s| s.node_kind() == "switch_statement")?;
+    let switch = case
+        .up()?
+        .up()
+        .filter(|s| s.node_kind() == "switch_statement")?;
     let subject = switch.field("condition")?;
     let mut test = read_test(subject, true, source);
     test.equality = None;
@@ -279,10 +282,7 @@ fn case_test(case: Node, source: &str) -> Option<Test> {
                     || ends_path(last, source)
             })
     });
-    let constant = (value.node_kind() == "number_literal")
-        .then(|| size::parse_number(text(value, source)))
-        .flatten();
-    if let (false, Some(constant)) = (falls_into, constant) {
+    if let (false, Some(constant)) = (falls_into, test_constant(value, source)) {
         let subject: String = text(strip(subject, source), source)
             .trim_start_matches('(')
             .trim_end_matches(')')
@@ -293,6 +293,25 @@ fn case_test(case: Node, source: &str) -> Option<Test> {
         test.equal = true;
     }
     Some(test)
+}
+
+/// The constant a test compares with: a number, or a named constant spelled as enumerators and
+/// macros are (`GPUMEM`, `MODE_UVM`), which stands for a value of its own that no other name and
+/// no number shares (enumerators of one mode differ).
+fn test_constant(node: Node, source: &str) -> Option<i128> {
+    match node.node_kind() {
+        "number_literal" => size::parse_number(text(node, source)),
+        "identifier" | "qualified_identifier"
+            if crate::model::launch::names_a_constant(text(node, source)) =>
+        {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            text(node, source).hash(&mut hasher);
+            // below every number a test is written with
+            Some(i128::MIN + i128::from(hasher.finish()))
+        }
+        _ => None,
+    }
 }
 
 fn read_test(condition: Node, taken: bool, source: &str) -> Test {
@@ -321,12 +340,7 @@ fn read_test(condition: Node, taken: bool, source: &str) -> Test {
         "binary_expression" if matches!(operator(node, source), "==" | "!=") => {
             if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
                 let (left, right) = (strip(left, source), strip(right, source));
-                let constant = |n: Node| {
-                    (n.node_kind() == "number_literal")
-                        .then(|| size::parse_number(text(n, source)))
-                        .flatten()
-                };
-                let pair = match (constant(left), constant(right)) {
+                let pair = match (test_constant(left, source), test_constant(right, source)) {
                     (None, Some(c)) => Some((compact(left), c)),
                     (Some(c), None) => Some((compact(right), c)),
                     _ => None,

@@ -903,7 +903,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 "return_statement" | "break_statement" | "continue_statement"
                 | "goto_statement" => simple = false,
                 "lambda_expression" => return false,
-                "call_expression" if self.is_barrier(node) || self.helper_barrier(node).is_some() => {
+                "call_expression"
+                    if self.is_barrier(node) || self.helper_barrier(node).is_some() =>
+                {
                     let nested = std::iter::successors(node.up(), |n| n.up())
                         .take_while(|a| a.id() != arm.id())
                         .any(|a| {

@@ -699,7 +699,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         // `+x` and `-x` cancel
         let mut kept: Vec<(bool, String)> = Vec::new();
         for term in terms.drain(..) {
-            match kept.iter().position(|(sign, text)| *sign != term.0 && *text == term.1) {
+            match kept
+                .iter()
+                .position(|(sign, text)| *sign != term.0 && *text == term.1)
+            {
                 Some(at) => {
                     kept.remove(at);
                 }
@@ -726,7 +729,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                 .map(|p| operator(p, self.source))
             {
                 Some("+=" | "-=") => {
-                    if self.expression_deps(*value, depth + 1).varies_within_block() {
+                    if self
+                        .expression_deps(*value, depth + 1)
+                        .varies_within_block()
+                    {
                         return None;
                     }
                 }

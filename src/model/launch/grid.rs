@@ -415,7 +415,7 @@ impl<'t> Classifier<'_, 't> {
 }
 
 /// `NB_THREADS_BLOCKS`, `BLOCK_NUM`: spelled as object-like macros are, in capitals.
-pub(super) fn names_a_macro(name: &str) -> bool {
+pub fn names_a_macro(name: &str) -> bool {
     name.len() >= 2
         && name.chars().any(|c| c.is_ascii_uppercase())
         && name

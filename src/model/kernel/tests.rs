@@ -1793,6 +1793,23 @@ fn a_comparison_of_two_values_with_the_same_thread_offset_keeps_the_block_togeth
         barriers_divergent(&kernel(" + i", "t < tend - 2 * i")),
         vec![true, true]
     );
+    // each of two loops declares its own `t` and `tend`: the ones in scope are read
+    let two_loops = "__global__ void wkv(const int T, const int C, const float* gy, float* gw) {
+    __shared__ float s[64];
+    const int i = threadIdx.x;
+    float acc = 0;
+    for (int t = blockIdx.x * T * C + i, tend = (blockIdx.x + 1) * T * C + i; t < tend; t += C)
+        acc += gy[t];
+    for (int t = blockIdx.x * T * C + i, tend = (blockIdx.x + 1) * T * C + i; t < tend; t += C) {
+        if (t < tend - 2 * C) {
+            s[i] = gy[t + 2 * C];
+            __syncthreads();
+            acc += s[(i + 1) % 64];
+        }
+    }
+    gw[blockIdx.x * 64 + i] = acc;
+}";
+    assert_eq!(barriers_divergent(two_loops), vec![false]);
 }
 
 #[test]

@@ -688,12 +688,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 terms
             }
-            ("identifier", _, _) if !self.declared_more_than_once(self.text(node)) => {
-                match self.definitions.get(self.text(node)) {
-                    Some(values) => self.terms_of_every_definition(values, depth, levels)?,
-                    None => vec![(true, normalized(node, self.source))],
+            // a local declared by several loops: the definitions of the one in scope here
+            ("identifier", _, _) => match self.definitions_in_scope(self.text(node), node) {
+                Some(values) if !values.is_empty() => {
+                    self.terms_of_every_definition(&values, depth, levels)?
                 }
-            }
+                Some(_) => return None,
+                None => vec![(true, normalized(node, self.source))],
+            },
             _ => vec![(true, normalized(node, self.source))],
         };
         // `+x` and `-x` cancel

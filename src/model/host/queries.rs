@@ -273,26 +273,43 @@ fn case_test(case: Node, source: &str) -> Option<Test> {
     };
     test.names.push(text(value, source).to_string());
     let falls_into = case.prev_named_sibling().is_some_and(|above| {
-        let last = named_children(above)
-            .filter(|s| s.node_kind() != "comment" && Some(*s) != above.field("value"))
-            .last();
         above.node_kind() == "case_statement"
-            && !last.is_some_and(|last| {
+            && !case_statements(above).last().is_some_and(|last| {
                 matches!(last.node_kind(), "break_statement" | "continue_statement")
-                    || ends_path(last, source)
+                    || ends_path(*last, source)
             })
     });
     if let (false, Some(constant)) = (falls_into, test_constant(value, source)) {
-        let subject: String = text(strip(subject, source), source)
-            .trim_start_matches('(')
-            .trim_end_matches(')')
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        test.equality = Some((subject, constant));
+        test.equality = Some((compact(tested_value(subject, source), source), constant));
         test.equal = true;
     }
     Some(test)
+}
+
+/// The statements of a `case` arm, without its value and comments.
+fn case_statements(arm: Node) -> Vec<Node> {
+    named_children(arm)
+        .filter(|s| s.node_kind() != "comment" && Some(*s) != arm.field("value"))
+        .collect()
+}
+
+/// What a test's condition tests: `x == 3` of `if (x == 3)`, `mem` of `switch (mem)`.
+fn tested_value<'t>(condition: Node<'t>, source: &str) -> Node<'t> {
+    let node = strip(condition, source);
+    match node.node_kind() {
+        "condition_clause" => node
+            .field("value")
+            .map_or(node, |value| strip(value, source)),
+        _ => node,
+    }
+}
+
+/// An expression's text without blanks, as tests name their subjects.
+fn compact(node: Node, source: &str) -> String {
+    text(node, source)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// The constant a test compares with: a number, or a named constant spelled as enumerators and
@@ -301,9 +318,7 @@ fn case_test(case: Node, source: &str) -> Option<Test> {
 fn test_constant(node: Node, source: &str) -> Option<i128> {
     match node.node_kind() {
         "number_literal" => size::parse_number(text(node, source)),
-        "identifier" | "qualified_identifier"
-            if crate::model::launch::names_a_constant(text(node, source)) =>
-        {
+        "identifier" if crate::model::launch::names_a_constant(text(node, source)) => {
             use std::hash::{Hash, Hasher};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             text(node, source).hash(&mut hasher);
@@ -322,18 +337,7 @@ fn read_test(condition: Node, taken: bool, source: &str) -> Test {
         }
         true
     });
-    let compact = |n: Node| -> String {
-        text(n, source)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect()
-    };
-    let mut node = strip(condition, source);
-    if node.node_kind() == "condition_clause" {
-        if let Some(value) = node.field("value") {
-            node = strip(value, source);
-        }
-    }
+    let node = tested_value(condition, source);
     let mut equal = taken;
     let mut equality = None;
     match node.node_kind() {
@@ -341,8 +345,8 @@ fn read_test(condition: Node, taken: bool, source: &str) -> Test {
             if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
                 let (left, right) = (strip(left, source), strip(right, source));
                 let pair = match (test_constant(left, source), test_constant(right, source)) {
-                    (None, Some(c)) => Some((compact(left), c)),
-                    (Some(c), None) => Some((compact(right), c)),
+                    (None, Some(c)) => Some((compact(left, source), c)),
+                    (Some(c), None) => Some((compact(right, source), c)),
                     _ => None,
                 };
                 if let Some(pair) = pair {
@@ -356,12 +360,12 @@ fn read_test(condition: Node, taken: bool, source: &str) -> Test {
         "unary_expression" if operator(node, source) == "!" => {
             if let Some(argument) = node.field("argument").map(|a| strip(a, source)) {
                 if matches!(argument.node_kind(), "identifier" | "field_expression") {
-                    equality = Some((compact(argument), 0));
+                    equality = Some((compact(argument, source), 0));
                 }
             }
         }
         "identifier" | "field_expression" => {
-            equality = Some((compact(node), 0));
+            equality = Some((compact(node, source), 0));
             equal = !equal;
         }
         _ => {}
@@ -443,13 +447,8 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
             let arms: Vec<Node> = named_children(body)
                 .filter(|c| c.node_kind() == "case_statement")
                 .collect();
-            fn statements(arm: Node) -> Vec<Node> {
-                named_children(arm)
-                    .filter(|s| s.node_kind() != "comment" && Some(*s) != arm.field("value"))
-                    .collect()
-            }
             let arm_covers = |arm: Node| {
-                for statement in statements(arm) {
+                for statement in case_statements(arm) {
                     if matches!(
                         statement.node_kind(),
                         "break_statement" | "continue_statement"
@@ -465,7 +464,7 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
             let filled: Vec<Node> = arms
                 .iter()
                 .copied()
-                .filter(|arm| !statements(*arm).is_empty())
+                .filter(|arm| !case_statements(*arm).is_empty())
                 .collect();
             let has_default = arms.iter().any(|arm| arm.field("value").is_none());
             !filled.is_empty()

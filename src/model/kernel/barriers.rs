@@ -834,7 +834,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 fact.exit != Exit::Stated
                     && (fact.exit != Exit::Return || !self.exits_no_thread(fact.condition.node))
                     && !(fact.exit == Exit::None
-                        && is_branch_condition(fact.condition.node)
+                        && branch_of(fact.condition.node).is_some()
                         && self.same_for_every_thread(fact.condition.node))
                     && !self.has_uniform_trip_count(fact.condition.node)
                     && !self.tests_a_whole_stride(fact.condition.node)
@@ -863,12 +863,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// path (in no loop, no inner branch, with no exit from the arm), so the threads of either
     /// side meet at every one of them, as warp-specialised pipelines are written.
     fn arms_meet_at_every_barrier(&self, condition: Node<'t>) -> bool {
-        if !is_branch_condition(condition) {
-            return false;
-        }
-        let Some(branch) = std::iter::successors(condition.up(), |n| n.up())
-            .find(|n| n.node_kind() == "if_statement")
-        else {
+        let Some(branch) = branch_of(condition) else {
             return false;
         };
         let (Some(consequence), Some(alternative)) =
@@ -1210,15 +1205,17 @@ fn leaves_the_loop_after(write: Node, body: Node) -> bool {
 }
 
 /// Whether `condition` is the test of an `if` (not of a loop, whose later trips test again).
-fn is_branch_condition(condition: Node) -> bool {
+/// The `if` statement whose test `condition` is (through its parentheses), if any.
+fn branch_of(condition: Node) -> Option<Node> {
     let mut node = condition;
     while let Some(parent) = node.up() {
         match parent.node_kind() {
             "condition_clause" | "parenthesized_expression" => node = parent,
-            kind => return kind == "if_statement",
+            "if_statement" => return Some(parent),
+            _ => return None,
         }
     }
-    false
+    None
 }
 
 fn gcd(a: i128, b: i128) -> i128 {

@@ -408,7 +408,8 @@ struct Analyzer<'a, 't> {
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
     cache_deps: bool,
     /// Set while the thread-varying terms of a sum are read (`thread_terms`): the dependences
-    /// found meanwhile neither cancel terms again nor enter the cache.
+    /// found meanwhile cancel no terms of their own (no reading within a reading), and enter the
+    /// cache as found, at worst less uniform than they could be.
     reading_thread_terms: std::cell::Cell<bool>,
     /// Per comparison side (by node id), the normalized texts of the expressions a bound on it
     /// bounds too (see `covers`): they follow thread identities, so they are kept and cleared

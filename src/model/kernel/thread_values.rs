@@ -530,17 +530,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .map(|args| self.children_deps(args, depth))
                     .unwrap_or_default()
             }
-            // `i - threadIdx.x` where `i` is `base + threadIdx.x` stepped by uniform amounts: the
-            // thread's part cancels, and what is left is the block's
-            "binary_expression" if matches!(operator(node, self.source), "-") => self
-                .cancelled_thread_part(node, depth)
-                .unwrap_or_else(|| self.deps_of_two_sides(node, depth)),
+            // `i - threadIdx.x` where `i` is `base + threadIdx.x` stepped by uniform amounts, or
             // `t < tend - 2 * C` where `t` and `tend` both add the same `threadIdx.x` to
-            // block-uniform bases: the comparison is of the bases, the same in every thread
+            // block-uniform bases: the thread's part cancels, and what is left is the block's
             "binary_expression"
                 if matches!(
                     operator(node, self.source),
-                    "<" | "<=" | ">" | ">=" | "==" | "!="
+                    "-" | "<" | "<=" | ">" | ">=" | "==" | "!="
                 ) =>
             {
                 self.deps_of_two_sides(node, depth)
@@ -576,57 +572,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             "lambda_expression" => Deps::NONE,
             _ => self.children_deps(node, depth),
         }
-    }
-
-    /// For `v - threadIdx.x` (any axis) where every value of the local `v` is `base +
-    /// threadIdx.x` or a step of it by a uniform amount (`v += blockDim.x * gridDim.x`), the
-    /// dependence of what is left: the bases and steps.
-    fn cancelled_thread_part(&self, node: Node<'t>, depth: usize) -> Option<Deps> {
-        let right = strip(node.field("right")?, self.source);
-        let left = strip(node.field("left")?, self.source);
-        let thread = normalized(right, self.source);
-        if !thread.starts_with("threadIdx.") || left.node_kind() != "identifier" {
-            return None;
-        }
-        let name = self.text(left);
-        let values = self.definitions.get(name)?;
-        let mut deps = Deps::NONE;
-        for value in values {
-            let step = value
-                .up()
-                .filter(|p| p.node_kind() == "assignment_expression");
-            let uniform_step = |deps: Deps| !deps.varies_within_block();
-            match step.map(|p| operator(p, self.source)) {
-                Some("+=" | "-=") => {
-                    let step_deps = self.expression_deps(*value, depth + 1);
-                    if !uniform_step(step_deps) {
-                        return None;
-                    }
-                    deps = deps.union(step_deps);
-                }
-                Some("=") | None if value.node_kind() != "update_expression" => {
-                    let sum = strip(*value, self.source);
-                    if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
-                        return None;
-                    }
-                    let (a, b) = (sum.field("left")?, sum.field("right")?);
-                    let base = if normalized(b, self.source) == thread {
-                        a
-                    } else if normalized(a, self.source) == thread {
-                        b
-                    } else {
-                        return None;
-                    };
-                    let base_deps = self.expression_deps(base, depth + 1);
-                    if !uniform_step(base_deps) {
-                        return None;
-                    }
-                    deps = deps.union(base_deps);
-                }
-                _ => return None,
-            }
-        }
-        Some(deps)
     }
 
     /// The dependence of a difference or a comparison: its sides', except where both add the

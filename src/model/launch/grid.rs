@@ -356,29 +356,24 @@ impl<'t> Classifier<'_, 't> {
             // `floor(n / 256.0)`: a quotient rounded down, by a float divisor or not, never adds
             // threads past its numerator
             "floor" | "floorf" | "std::floor" => {
-                return match arguments.as_slice() {
-                    [quotient] if self.is_quotient(*quotient) => {
-                        let quotient = strip(*quotient, self.source);
-                        match (quotient.field("left"), quotient.field("right")) {
-                            (Some(total), Some(divisor)) => {
-                                let (total, divisor) =
-                                    (strip(total, self.source), strip(divisor, self.source));
-                                // `floor((n + 255) / 256)` still rounds up, and a sum over
-                                // a float divisor may too
-                                match self.rounded_numerator(total, divisor, false) {
-                                    Some(extent) => GridAxis::RoundedUp(extent),
-                                    None if total.node_kind() == "binary_expression"
-                                        && operator(total, self.source) == "+" =>
-                                    {
-                                        GridAxis::Unknown
-                                    }
-                                    None => self.numerator(total, depth + 1),
-                                }
-                            }
-                            _ => GridAxis::Unknown,
-                        }
+                let Some(quotient) = self.floored_quotient(node) else {
+                    return GridAxis::Unknown;
+                };
+                let (Some(total), Some(divisor)) =
+                    (quotient.field("left"), quotient.field("right"))
+                else {
+                    return GridAxis::Unknown;
+                };
+                let (total, divisor) = (strip(total, self.source), strip(divisor, self.source));
+                // `floor((n + 255) / 256)` still rounds up, and a sum over a float divisor may too
+                return match self.rounded_numerator(total, divisor, false) {
+                    Some(extent) => GridAxis::RoundedUp(extent),
+                    None if total.node_kind() == "binary_expression"
+                        && operator(total, self.source) == "+" =>
+                    {
+                        GridAxis::Unknown
                     }
-                    _ => GridAxis::Unknown,
+                    None => self.numerator(total, depth + 1),
                 };
             }
             // fewer blocks than an exact grid stay inside the problem

@@ -151,7 +151,7 @@ impl<'t> Classifier<'_, 't> {
             return None;
         };
         let floors = matches!(
-            super::grid::callee_name(function, self.source),
+            callee_name(function, self.source),
             "floor" | "floorf" | "std::floor"
         );
         (floors && self.is_quotient(argument)).then(|| strip(argument, self.source))

@@ -77,6 +77,62 @@ impl HelperValue {
         }
     }
 
+    /// `(a + b - 1) / b`, `(a + (b - 1)) / b` or `(a - 1) / b + 1` over two parameters: the
+    /// positions of `a` and `b` of a division rounded up.
+    pub fn rounding_division(&self) -> Option<(usize, usize)> {
+        use HelperValue::{Binary, Constant, Parameter};
+        match self {
+            Binary(Operation::Divide, numerator, divisor) => {
+                let Parameter(b) = **divisor else {
+                    return None;
+                };
+                let mut terms = Vec::new();
+                numerator.signed_terms(true, &mut terms);
+                let mut total = None;
+                let (mut divisors, mut ones) = (0, 0);
+                for (positive, term) in terms {
+                    match (positive, term) {
+                        (true, Parameter(p)) if *p == b && divisors == 0 => divisors += 1,
+                        (false, Constant(1)) => ones += 1,
+                        (true, Constant(-1)) => ones += 1,
+                        (true, Parameter(p)) if total.is_none() => total = Some(*p),
+                        _ => return None,
+                    }
+                }
+                (divisors == 1 && ones == 1).then_some((total?, b))
+            }
+            // `(a - 1) / b + 1`
+            Binary(Operation::Add, left, right) if **right == Constant(1) => match &**left {
+                Binary(Operation::Divide, numerator, divisor) => match (&**numerator, &**divisor) {
+                    (Binary(Operation::Subtract, a, one), Parameter(b)) if **one == Constant(1) => {
+                        match **a {
+                            Parameter(a) => Some((a, *b)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The terms of a chain of `+` and `-`, each with its sign.
+    fn signed_terms<'v>(&'v self, positive: bool, terms: &mut Vec<(bool, &'v HelperValue)>) {
+        match self {
+            HelperValue::Binary(Operation::Add, left, right) => {
+                left.signed_terms(positive, terms);
+                right.signed_terms(positive, terms);
+            }
+            HelperValue::Binary(Operation::Subtract, left, right) => {
+                left.signed_terms(positive, terms);
+                right.signed_terms(!positive, terms);
+            }
+            _ => terms.push((positive, self)),
+        }
+    }
+
     /// The value as C source with `arguments[i]` (each parenthesised) for parameter `i`: the
     /// expression a call computes, in its caller's terms (what the tests compare). None when an
     /// argument is missing.
@@ -345,6 +401,55 @@ mod tests {
                 .map(|(p, v)| (*p, v.as_ref().and_then(|v| v.render(arguments))))
                 .collect(),
         ))
+    }
+
+    /// The positions of `a` and `b` when the helper `name` returns `a / b` rounded up.
+    fn rounding_division(text: &str, name: &str) -> Option<(usize, usize)> {
+        let view = source::preprocess(text, &[]);
+        let tree = crate::engine::parse(&view.text, None).unwrap_or_else(|| panic!("parse"));
+        let lines = LineIndex::new(text);
+        let model = Model::build(Path::new("t.cu"), text, &view, &tree, &lines, &[]);
+        let summary = model.device_functions.get(name, 2)?;
+        summary
+            .straight_line
+            .as_ref()?
+            .returned
+            .as_ref()?
+            .rounding_division()
+    }
+
+    #[test]
+    fn divisions_rounded_up() {
+        let cases = [
+            (
+                "__device__ unsigned f(unsigned a, unsigned b) { return (a + b - 1) / b; }",
+                Some((0, 1)),
+            ),
+            (
+                "__device__ int f(int a, int b) { return (a + (b - 1)) / b; }",
+                Some((0, 1)),
+            ),
+            (
+                "__device__ int f(int b, int a) { return (b - 1 + a) / b; }",
+                Some((1, 0)),
+            ),
+            (
+                "__device__ int f(int a, int b) { return (a - 1) / b + 1; }",
+                Some((0, 1)),
+            ),
+            (
+                "__device__ int f(int a, int b) { return (a + b) / b; }",
+                None,
+            ),
+            (
+                "__device__ int f(int a, int b) { return (a + b - 2) / b; }",
+                None,
+            ),
+            ("__device__ int f(int a, int b) { return a / b; }", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(rounding_division(text, "f"), expected, "{text}");
+        }
     }
 
     #[test]

@@ -433,6 +433,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         self.upper_bound_by_terms(node, comparisons)
+            .or_else(|| self.upper_bound_by_step_count(node, comparisons))
     }
 
     /// `k + lane + (warp << 7)` under `lane + (warp << 7) < len`: the guarded terms are a part of

@@ -21,6 +21,7 @@ mod flags;
 mod lane_groups;
 mod published;
 mod ranges;
+mod step_counts;
 mod summary;
 mod thread_values;
 mod vectors;

@@ -1844,3 +1844,35 @@ fn arms_of_a_branch_that_reach_as_many_barriers_each_keep_the_block_together() {
     assert_eq!(barriers_divergent(&kernel(two, skipping)), vec![true; 4]);
     assert_eq!(barriers_divergent(&kernel(two, in_a_loop)), vec![true; 3]);
 }
+
+#[test]
+fn a_count_of_strided_steps_bounds_each_step_it_counts() {
+    let source = "__global__ void copy(const float* x, float* y, unsigned n) {
+    unsigned off = blockIdx.x * 512 + threadIdx.x;
+    unsigned cnt = n > off ? (n - off + 128 - 1) / 128 : 0;
+    if (cnt >= 4) {
+        for (int i = 0; i < 4; ++i) y[off + i * 128] = 0.0f;
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (i < cnt) y[off + 128 * i] = x[off + i * 128];
+        if (i <= cnt) y[off + i * 128] = 1.0f;
+        if (i < cnt) y[off + i * 256] = 2.0f;
+        if (i < cnt) y[off + 1 + i * 128] = 3.0f;
+    }
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (5, "bounded"),
+            (8, "bounded"),
+            (8, "bounded"),
+            (9, "unguarded"),
+            (10, "unguarded"),
+            (11, "unguarded")
+        ]
+    );
+    // a count that is assigned again counts nothing known
+    let reassigned = source.replace("    if (cnt >= 4) {", "    cnt += 1;\n    if (cnt >= 4) {");
+    assert!(statuses(&reassigned).iter().all(|(_, s)| *s == "unguarded"));
+}

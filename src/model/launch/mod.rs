@@ -63,6 +63,7 @@ use locals::{Held, Locals};
 pub use macros::launches_in_macros;
 use reading::launch_site;
 pub use reuse::{LaunchCache, LaunchStats};
+pub use rounding::names_a_rounding_division;
 pub use sizes::FileConstants;
 use sizes::{launch_sizes, LaunchScope};
 

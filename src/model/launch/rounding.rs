@@ -464,7 +464,7 @@ fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,
 /// the name is all there is.
-pub(super) fn names_a_rounding_division(name: &str) -> bool {
+pub fn names_a_rounding_division(name: &str) -> bool {
     let lower: String = name
         .chars()
         .filter(|c| *c != '_')

@@ -190,7 +190,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(bound) = self.upper_bound(node, comparisons) {
             return Ok(Some(bound));
         }
-        if deps.is_global_index() && self.bounded_by_launches(node) {
+        if deps.is_global_index()
+            && (self.bounded_by_launches(node) || self.in_full_blocks(node, comparisons))
+        {
             return Ok(None);
         }
         if deps == Deps::THREAD || deps == Deps::BLOCK {

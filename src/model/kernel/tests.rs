@@ -1876,3 +1876,35 @@ fn a_count_of_strided_steps_bounds_each_step_it_counts() {
     let reassigned = source.replace("    if (cnt >= 4) {", "    cnt += 1;\n    if (cnt >= 4) {");
     assert!(statuses(&reassigned).iter().all(|(_, s)| *s == "unguarded"));
 }
+
+#[test]
+fn blocks_before_the_last_are_full() {
+    let source = "__global__ void sum(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x * 4 + threadIdx.x;
+    int s = 0;
+    if (blockIdx.x == gridDim.x - 1) {
+        for (int r = 0; r < 4; r++) s += i + r * 32 < n ? in[i + r * 32] : 0;
+    } else {
+        for (int r = 0; r < 4; r++) s += in[i + r * 32];
+    }
+    if (blockIdx.x + 1 < gridDim.x) s += in[i];
+    if (blockIdx.x != 0) s += in[i];
+    if (blockIdx.y != gridDim.y - 1) s += in[i];
+    if (blockIdx.x < gridDim.x - 1) s += in[blockIdx.y * blockDim.y + threadIdx.y];
+    if (blockIdx.x == gridDim.x - 1) return;
+    out[i] = s;
+}
+";
+    assert_eq!(
+        statuses(source),
+        [
+            (5, "bounded"),
+            (7, "bounded"),
+            (9, "bounded"),
+            (10, "unguarded"),
+            (11, "unguarded"),
+            (12, "unguarded"),
+            (14, "bounded")
+        ]
+    );
+}

@@ -1026,6 +1026,41 @@ impl<'a, 't> Analyzer<'a, 't> {
             })
     }
 
+    /// Whether the comparisons that hold at `node` keep its block off the last one on every axis
+    /// its thread identity comes from (`else` of `if (blockIdx.x == gridDim.x - 1)`, under
+    /// `blockIdx.x < gridDim.x - 1`). A kernel that treats the last block apart is written for a
+    /// grid rounded up to cover the problem, where every other block is full: its threads stay
+    /// inside the problem without a guard of their own.
+    pub(super) fn in_full_blocks(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {
+        let axes = self.thread_axes(strip(node, self.source), 0);
+        if axes.is_empty() || comparisons.is_empty() {
+            return false;
+        }
+        let compact = |n: Node<'t>| -> String {
+            self.text(strip(n, self.source))
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+                .collect()
+        };
+        axes.iter().all(|axis| {
+            let name = crate::model::launch::AXIS_NAMES[axis];
+            let (block, last) = (format!("blockIdx.{name}"), format!("gridDim.{name}-1"));
+            let (next, grid) = (format!("blockIdx.{name}+1"), format!("gridDim.{name}"));
+            comparisons.iter().any(|comparison| {
+                [true, false].into_iter().any(|left_side| {
+                    let c = comparison.oriented(left_side);
+                    let (left, right) = (compact(c.left), compact(c.right));
+                    match c.relation {
+                        Relation::NotEqual | Relation::Less => {
+                            (left == block && right == last) || (left == next && right == grid)
+                        }
+                        _ => false,
+                    }
+                })
+            })
+        })
+    }
+
     /// Whether every visible launch keeps this global index inside the problem: each axis its
     /// thread identity comes from has an exact grid (one block per row, a grid the size of the
     /// problem), never one rounded up. No launch visible: nothing is known.

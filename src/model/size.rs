@@ -656,6 +656,8 @@ impl<'s, 't> Evaluator<'s, 't> {
         let node = syntax::strip(node, self.source);
         match node.node_kind() {
             "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
+            "true" => Some(Sym::constant(1)),
+            "false" => Some(Sym::constant(0)),
             // `dim3 grid(blocks);` parses as a function declaration: its argument a parameter
             // declaration of type `blocks`
             "parameter_declaration" if node.field("declarator").is_none() => {
@@ -833,6 +835,12 @@ impl<'s, 't> Evaluator<'s, 't> {
 /// `1024`, `0x400`, `400ULL`, `1e10`, `1.0e3f` (floats only when integral).
 pub fn parse_number(literal: &str) -> Option<i128> {
     let digits = literal.trim();
+    // a `bool` constant or template argument converts to 1 or 0
+    match digits {
+        "true" => return Some(1),
+        "false" => return Some(0),
+        _ => {}
+    }
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         // plain decimal (or octal) digits: what the general reading below gives, without copies
         if digits.len() > 1 && digits.starts_with('0') {

@@ -1908,3 +1908,43 @@ fn blocks_before_the_last_are_full() {
         ]
     );
 }
+
+#[test]
+fn a_branch_a_constant_test_never_takes_is_never_run() {
+    let source = "constexpr bool kLegacy = true;
+template <bool kFast>
+__global__ void copy(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    constexpr bool old = true;
+    if constexpr (old) {
+        if (i < n) out[i] = in[i];
+    } else {
+        out[i] = in[i];
+    }
+    if (!kLegacy || n < 0 && false) out[i] = 1.0f;
+    if (kFast) out[i] = 2.0f;
+    if (n > 0 && kLegacy) out[i] = 3.0f;
+}
+void run(const float* in, float* out, int n) {
+    copy<false><<<(n + 255) / 256, 256>>>(in, out, n);
+}
+";
+    assert_eq!(
+        statuses(source),
+        [(7, "bounded"), (7, "bounded"), (13, "unguarded")]
+    );
+    // a template argument that launches set apart decides nothing
+    let both = source.replace(
+        "    copy<false><<<",
+        "    copy<true><<<(n + 255) / 256, 256>>>(in, out, n);\n    copy<false><<<",
+    );
+    assert_eq!(
+        statuses(&both),
+        [
+            (7, "bounded"),
+            (7, "bounded"),
+            (12, "unguarded"),
+            (13, "unguarded")
+        ]
+    );
+}

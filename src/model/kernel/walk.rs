@@ -34,12 +34,17 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return;
                 };
                 self.expression(condition, depth + 1);
-                if let Some(consequence) = node.field("consequence") {
+                // a branch a constant test never takes is never run (`if constexpr (false)`)
+                let taken = self.constant_truth(condition, 0);
+                if let Some(consequence) =
+                    node.field("consequence").filter(|_| taken != Some(false))
+                {
                     self.with_fact(condition, true, |this| {
                         this.statement(consequence, depth + 1)
                     });
                 }
-                if let Some(alternative) = node.field("alternative") {
+                if let Some(alternative) = node.field("alternative").filter(|_| taken != Some(true))
+                {
                     self.with_fact(condition, false, |this| {
                         for child in named_children(alternative) {
                             this.statement(child, depth + 1);
@@ -345,5 +350,94 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
         }
+    }
+}
+
+impl<'t> Analyzer<'_, 't> {
+    /// The truth value of a test that is the same in every thread and every launch: literals,
+    /// `constexpr` and `const` locals defined once, file constants, template parameters that
+    /// every visible launch sets alike, and `!`, `&&`, `||` and comparisons of those. None when
+    /// any part may vary.
+    pub(super) fn constant_truth(&self, condition: Node<'t>, depth: usize) -> Option<bool> {
+        if depth > 8 {
+            return None;
+        }
+        let node = strip(syntax::condition_value(condition), self.source);
+        match node.node_kind() {
+            "true" => Some(true),
+            "false" => Some(false),
+            "unary_expression" if operator(node, self.source) == "!" => self
+                .constant_truth(node.field("argument")?, depth + 1)
+                .map(|t| !t),
+            "binary_expression" => {
+                let (left, right) = (node.field("left")?, node.field("right")?);
+                match operator(node, self.source) {
+                    op @ ("&&" | "||") => {
+                        let short = op == "||";
+                        let (a, b) = (
+                            self.constant_truth(left, depth + 1),
+                            self.constant_truth(right, depth + 1),
+                        );
+                        // one side at the short-circuit value decides; else both must be known
+                        if a == Some(short) || b == Some(short) {
+                            Some(short)
+                        } else {
+                            a.and(b).map(|_| !short)
+                        }
+                    }
+                    op @ ("==" | "!=" | "<" | "<=" | ">" | ">=") => {
+                        let (a, b) = (self.constant_number(left)?, self.constant_number(right)?);
+                        Some(match op {
+                            "==" => a == b,
+                            "!=" => a != b,
+                            "<" => a < b,
+                            "<=" => a <= b,
+                            ">" => a > b,
+                            _ => a >= b,
+                        })
+                    }
+                    _ => self.constant_number(node).map(|v| v != 0),
+                }
+            }
+            "identifier" => {
+                let name = self.text(node);
+                if self.function.parameter(name).is_none() && !self.updated.contains(name) {
+                    if let Some([value]) = self.definitions.get(name).map(Vec::as_slice) {
+                        return self.constant_truth(*value, depth + 1);
+                    }
+                }
+                self.constant_number(node).map(|v| v != 0)
+            }
+            _ => self.constant_number(node).map(|v| v != 0),
+        }
+    }
+
+    /// A number every thread of every visible launch sees alike: a constant, or a template
+    /// parameter each launch gives the same value.
+    fn constant_number(&self, node: Node<'t>) -> Option<i128> {
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "true" => return Some(1),
+            "false" => return Some(0),
+            _ => {}
+        }
+        if let Some(value) = self.constant_value(node, 0) {
+            return Some(i128::from(value));
+        }
+        if node.node_kind() != "identifier"
+            || !self
+                .function
+                .template_parameters
+                .iter()
+                .any(|p| p == self.text(node))
+        {
+            return None;
+        }
+        let launches = &self.out.launches;
+        let first = self.value_at_launch(node, launches.first()?, 0)?;
+        launches[1..]
+            .iter()
+            .all(|launch| self.value_at_launch(node, launch, 0) == Some(first))
+            .then_some(first)
     }
 }

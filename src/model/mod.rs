@@ -120,6 +120,11 @@ impl<'t> Model<'t> {
         current
     }
 
+    /// A function-like macro the file defines.
+    pub fn function_macro_definition(&self, name: &str) -> Option<&FunctionMacro<'t>> {
+        self.function_macros.iter().find(|m| m.name == name)
+    }
+
     /// The body of a function-like macro the file defines.
     pub fn function_macro(&self, name: &str) -> Option<&'t str> {
         self.function_macros

@@ -106,8 +106,14 @@ impl<'m, 't> Builder<'m, 't> {
         }
         // a function-like macro of this file may use the caller's locals by name
         // (`#define CLEANUP(s) do { cudaFree(d_a); ... } while (0)`): they go to unknown code
-        if let Some(body) = self.model.function_macro(&name) {
-            self.macro_mentions(body, call, context);
+        if let Some(definition) = self.model.function_macro_definition(&name) {
+            let effects =
+                super::macro_calls::macro_effects(&definition.parameters, definition.body);
+            self.macro_mentions(definition.body, call, context);
+            if !effects.is_empty() {
+                self.macro_call_effects(call, &args, &effects, context);
+                return;
+            }
         }
         // last-error queries and error checks are read by the error flow (`model::errors`); the
         // calls a check wraps are visited on their own
@@ -235,6 +241,73 @@ impl<'m, 't> Builder<'m, 't> {
                 );
             }
         }
+    }
+
+    /// A call of a macro that allocates or frees through its parameters: the arguments passed
+    /// for them are allocated or freed at the call; the others go to unknown code.
+    fn macro_call_effects(
+        &mut self,
+        call: Node<'t>,
+        args: &[Node<'t>],
+        effects: &[super::macro_calls::MacroEffect],
+        context: Context<'t>,
+    ) {
+        use super::macro_calls::MacroEffect;
+        let mut handled = Vec::new();
+        for effect in effects {
+            match effect {
+                MacroEffect::Allocates {
+                    api,
+                    memory,
+                    target,
+                    size,
+                } => {
+                    let Some(variable) = args.get(*target).and_then(|a| self.variable_of(*a))
+                    else {
+                        continue;
+                    };
+                    handled.push(*target);
+                    let size_node = size.and_then(|s| args.get(s).copied());
+                    let allocation = self.out.allocations.len();
+                    self.out.allocations.push(Allocation {
+                        call,
+                        api: api.clone(),
+                        variable: Some(variable),
+                        memory: *memory,
+                        size_node,
+                        bytes: size_node.and_then(|s| self.evaluate(s, true)),
+                        sizeof_unit: size_node.and_then(|s| self.sizeof_unit(s)),
+                        conditional: context.conditional,
+                        enclosing_loop: context.enclosing_loop,
+                        retried_after_failure: false,
+                        through: None,
+                        helper: None,
+                    });
+                    let memory = *memory;
+                    self.push_event(
+                        variable,
+                        EventKind::Allocated { memory, allocation },
+                        call,
+                        context,
+                    );
+                }
+                MacroEffect::Frees { target } => {
+                    let Some(variable) = args.get(*target).and_then(|a| self.variable_of(*a))
+                    else {
+                        continue;
+                    };
+                    handled.push(*target);
+                    self.push_event(variable, EventKind::Freed { device: true }, call, context);
+                }
+            }
+        }
+        let unknown: Vec<Node<'t>> = args
+            .iter()
+            .enumerate()
+            .filter(|(position, _)| !handled.contains(position))
+            .map(|(_, a)| *a)
+            .collect();
+        self.unknown_call_arguments(&unknown, context);
     }
 
     fn macro_mentions(&mut self, body: &str, call: Node<'t>, context: Context<'t>) {

@@ -23,6 +23,7 @@ mod calls;
 mod helpers;
 mod launches;
 mod loops;
+mod macro_calls;
 mod parameters;
 mod queries;
 mod statements;

@@ -348,6 +348,9 @@ pub struct HeaderDefines {
     pub includes: Vec<String>,
     /// Its `#include <...>` targets (a project header named from the project's root).
     pub angle_includes: Vec<String>,
+    /// Its qualifier macros, with what they stand for (`#define HOST_DEVICE_FUNCTION __host__
+    /// __device__ inline`): an includer's functions declared with them keep their kind.
+    pub qualifiers: Vec<(String, String)>,
 }
 
 impl HeaderDefines {
@@ -371,6 +374,7 @@ impl HeaderDefines {
             ..HeaderDefines::default()
         };
         header.names = all_define_names(text);
+        header.qualifiers = view.defined_qualifiers.clone();
         header.launch_macros = launch_macro_definitions(text);
         if text.contains("data()") || text.contains("[0]") {
             header.data_macros = function_macro_definitions(text)

@@ -89,7 +89,8 @@ fn header_index(
         }
         return Some(includes);
     }
-    let view = source::preprocess_with(&text, &settings.view_options());
+    let headers = included_defines(path, &text, settings);
+    let view = source::preprocess_with(&text, &options_with_qualifiers_of(settings, &headers));
     let tree = parse(&view.text, None)?;
     let lines = LineIndex::new(&text);
     let model = Model::build_reusing(
@@ -346,8 +347,29 @@ fn resolve_in_build(from: &Path, target: &str, build_dirs: &[PathBuf]) -> Option
 /// The view a linted file is read through: its own text preprocessed with the settings, and the
 /// constants of the project headers it includes.
 pub fn view_of(path: &Path, text: &str, settings: &Settings) -> source::PreprocessedView {
-    let view = source::preprocess_with(text, &settings.view_options());
     let headers = included_defines(path, text, settings);
+    let view = source::preprocess_with(text, &options_with_qualifiers_of(settings, &headers));
     let headers: Vec<&source::HeaderDefines> = headers.iter().map(|h| &**h).collect();
     view.with_included(&headers, &settings.defines)
+}
+
+/// The settings' view options, with the qualifier macros the included `headers` define known
+/// (`HOST_DEVICE_FUNCTION` from a header of qualifiers keeps a helper `__device__`).
+fn options_with_qualifiers_of(
+    settings: &Settings,
+    headers: &[Arc<source::HeaderDefines>],
+) -> source::ViewOptions {
+    let mut options = settings.view_options();
+    for header in headers {
+        for qualifier in &header.qualifiers {
+            if !options
+                .known_qualifiers
+                .iter()
+                .any(|(name, _)| *name == qualifier.0)
+            {
+                options.known_qualifiers.push(qualifier.clone());
+            }
+        }
+    }
+    options
 }

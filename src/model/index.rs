@@ -642,7 +642,8 @@ pub fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
     }
     let mut dirs = crate::verify::context::from_build_files(folder).include_dirs;
     // `include_directories` holds for the folders `add_subdirectory` adds below: a folder with
-    // its own list inherits those of the lists above it. A folder without one has its sources
+    // its own list inherits those of the lists above it, across folders with none between. A
+    // folder without one has its sources
     // listed by the nearest list above it (`add_library(k kernel/add.cu)`), whose paths hold
     let mut child = folder;
     let mut listed_from_above = !folder.join("CMakeLists.txt").is_file();
@@ -656,7 +657,9 @@ pub fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
                 continue;
             }
         } else if !parent_lists {
-            break;
+            // `add_subdirectory(dnn/cuda)` adds a folder two levels down
+            child = parent;
+            continue;
         }
         for dir in crate::verify::context::cmake_include_dirs(parent) {
             if !dirs.contains(&dir) {

@@ -563,6 +563,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(status) = self.out_of_range(index, comparisons, disjunctions) {
             return status;
         }
+        // `p = y + off; p[i * B]` under `i < cnt`, a count of the steps of `B` from `off`
+        if let Some(bound) = offset.and_then(|o| self.step_within_count(o, index, comparisons)) {
+            return IndexStatus::Bounded { bound: Some(bound) };
+        }
         let mut visiting = Vec::new();
         let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,

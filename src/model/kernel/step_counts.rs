@@ -124,6 +124,24 @@ impl<'a, 't> Analyzer<'a, 't> {
         let [first, second] = &*terms else {
             return None;
         };
+        self.step_within_count(first.1, second.1, comparisons)
+            .or_else(|| self.step_within_count(second.1, first.1, comparisons))
+    }
+
+    /// Whether `start + step` (`step` written `i * B`) is one of the steps a count in force
+    /// counts from `start` below its limit: the comparison with the count when it is. Also
+    /// asked of an access through a pointer advanced to the start (`p = y + off; p[i * B]`).
+    pub(super) fn step_within_count(
+        &self,
+        start: Node<'t>,
+        step: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> Option<Comparison<'t>> {
+        let start = normalized_text(start, self.source);
+        let step_text = self.sum_terms(step);
+        let [(product, _)] = &*step_text else {
+            return None;
+        };
         // the comparisons `left < x` and `left <= x`
         let below = |left: Node<'t>| -> Vec<Comparison<'t>> {
             let left = normalized_text(left, self.source);
@@ -149,20 +167,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if self.expression_deps(oriented.right, 0).is_uniform() {
                     counts.extend(below(oriented.right));
                 }
-                let step = self.text(strip(oriented.left, self.source));
+                let counter = self.text(strip(oriented.left, self.source));
                 for count in counts {
                     let Some(steps) = self.step_count(count.right, 0) else {
                         continue;
                     };
-                    let mut factors = [step, &*steps.stride];
+                    let mut factors = [counter, &*steps.stride];
                     factors.sort_unstable();
-                    let product = factors.join(" * ");
-                    let matches =
-                        |start: &(Cow<'a, str>, Node<'t>),
-                         product_term: &(Cow<'a, str>, Node<'t>)| {
-                            start.0 == steps.start && product_term.0 == product
-                        };
-                    if matches(first, second) || matches(second, first) {
+                    if steps.start == start && **product == factors.join(" * ") {
                         return Some(count);
                     }
                 }

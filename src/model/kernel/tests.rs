@@ -1859,6 +1859,11 @@ fn a_count_of_strided_steps_bounds_each_step_it_counts() {
         if (i < cnt) y[off + i * 256] = 2.0f;
         if (i < cnt) y[off + 1 + i * 128] = 3.0f;
     }
+    float* p = y + off;
+    for (int i = 0; i < 4; ++i) {
+        if (i < cnt) p[i * 128] = 4.0f;
+        if (i <= cnt) p[i * 128] = 5.0f;
+    }
 }
 ";
     assert_eq!(
@@ -1869,7 +1874,9 @@ fn a_count_of_strided_steps_bounds_each_step_it_counts() {
             (8, "bounded"),
             (9, "unguarded"),
             (10, "unguarded"),
-            (11, "unguarded")
+            (11, "unguarded"),
+            (15, "bounded"),
+            (16, "unguarded")
         ]
     );
     // a count that is assigned again counts nothing known

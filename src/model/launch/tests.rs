@@ -1703,6 +1703,36 @@ fn a_wrapper_handed_the_kernel_launches_it_at_each_call() {
 }
 
 #[test]
+fn a_launcher_of_one_kernel_launches_it_with_the_grid_each_call_builds() {
+    let source = "__global__ void stretch(int samps, const float* in, float* out);\n\
+         void call_stretch(const dim3& grid, const dim3& block, int samps, const float* in, float* out) {\n\
+           stretch<<<grid, block>>>(samps, in, out);\n\
+         }\n\
+         void run(int samps, const float* in, float* out) {\n\
+           dim3 blocks(samps / 32);\n\
+           call_stretch(blocks, dim3(32), samps, in, out);\n\
+           call_stretch(dim3((samps + 63) / 64), dim3(64), samps, in, out);\n\
+         }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|s| s.kernel == "stretch"));
+    assert_eq!((found[0].line, found[1].line), (7, 8));
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(32));
+    assert_eq!(found[1].grid[0], rounded("samps"));
+    assert_eq!(found[1].arguments, ["samps", "in", "out"]);
+    // a grid the launcher builds itself is read there, and no call of it stays one launch
+    let own = "__global__ void stretch(int samps, float* out);\n\
+         void call_stretch(int samps, float* out) { stretch<<<(samps + 31) / 32, 32>>>(samps, out); }\n\
+         void run(float* out) { call_stretch(1000, out); }";
+    assert_eq!(sites(own).len(), 1);
+    assert_eq!(sites(own)[0].line, 2);
+    let alone = "__global__ void stretch(int samps, float* out);\n\
+         void call_stretch(dim3 grid, int samps, float* out) { stretch<<<grid, 32>>>(samps, out); }";
+    assert_eq!(sites(alone)[0].grid[0], GridAxis::Unknown);
+}
+
+#[test]
 fn a_wrapper_reads_the_members_its_caller_assigns() {
     let wrapper = "struct LaunchConfig { unsigned gridSize[3] = {1, 1, 1}; unsigned blockSize[3] = {1, 1, 1}; };\n\
          template<typename... Args>\n\

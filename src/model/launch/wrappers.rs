@@ -34,10 +34,16 @@ pub(super) fn through_wrapper<'t>(
     {
         return None;
     }
+    // a launcher of one kernel whose grid comes from its parameters (`void
+    // call_kernel_stretch(const dim3& grid, const dim3& block, ...)`) is read the same way: each
+    // call of it launches its kernel with the grid the caller builds
     let kernel_position = function
         .parameters
         .iter()
-        .position(|p| p.name == site.kernel)?;
+        .position(|p| p.name == site.kernel);
+    if kernel_position.is_none() && (!chevron || !site.grid.contains(&GridAxis::Unknown)) {
+        return None;
+    }
     file.caller_reads.set(true);
     let calls: Vec<Node<'t>> = file
         .calls_of(&function.name)
@@ -58,8 +64,16 @@ pub(super) fn through_wrapper<'t>(
             continue;
         };
         let passed = syntax::call_arguments(caller_call);
-        let Some(kernel_node) = passed.get(kernel_position).map(|k| kernel_name(*k, source)) else {
-            continue;
+        let kernel_node = match kernel_position {
+            Some(position) => match passed.get(position) {
+                Some(k) => kernel_name(*k, source),
+                None => continue,
+            },
+            // the launcher's own kernel, named where it launches it
+            None => match call.field("function") {
+                Some(name) => strip(name, source),
+                None => return None,
+            },
         };
         let locals = Locals::of(body, source);
         let in_caller = Classifier {
@@ -126,6 +140,10 @@ pub(super) fn through_wrapper<'t>(
         let arguments = kernel_arguments
             .as_ref()
             .and_then(|written| reading.arguments(written, pack.as_deref()));
+        // a launcher's own launch whose arguments its callers do not all give stays as it is
+        if kernel_position.is_none() && arguments.is_none() {
+            return None;
+        }
         let argument_texts: Vec<String> = arguments
             .iter()
             .flatten()
@@ -175,7 +193,10 @@ pub(super) fn through_wrapper<'t>(
                 .iter()
                 .map(|a| in_caller.known_factor(*a, 0).max(1))
                 .collect(),
-            template_arguments: template_argument_values(&in_caller, kernel_node),
+            template_arguments: match kernel_position {
+                Some(_) => template_argument_values(&in_caller, kernel_node),
+                None => site.template_arguments.clone(),
+            },
             argument_values: nodes
                 .iter()
                 .map(|a| known_value(&in_caller, caller_call, *a))

@@ -353,6 +353,22 @@ pub fn view_of(path: &Path, text: &str, settings: &Settings) -> source::Preproce
     view.with_included(&headers, &settings.defines)
 }
 
+/// CUDA's own qualifiers, which a header may define away for a host compiler.
+const CUDA_KEYWORDS: &[&str] = &[
+    "__host__",
+    "__device__",
+    "__global__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "__forceinline__",
+    "__noinline__",
+    "__inline__",
+    "__restrict__",
+    "__launch_bounds__",
+    "__grid_constant__",
+];
+
 /// The settings' view options, with the qualifier macros the included `headers` define known
 /// (`HOST_DEVICE_FUNCTION` from a header of qualifiers keeps a helper `__device__`).
 fn options_with_qualifiers_of(
@@ -362,6 +378,11 @@ fn options_with_qualifiers_of(
     let mut options = settings.view_options();
     for header in headers {
         for qualifier in &header.qualifiers {
+            // a compatibility header for host builds (`#define __global__` under `#ifndef
+            // __CUDACC__`) says nothing of the CUDA build the file is read as
+            if CUDA_KEYWORDS.contains(&qualifier.0.as_str()) {
+                continue;
+            }
             if !options
                 .known_qualifiers
                 .iter()

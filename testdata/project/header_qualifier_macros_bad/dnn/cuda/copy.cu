@@ -1,5 +1,7 @@
 // Bad: the tail of the copy tests `i <= count`, one step more than the count of strided steps
-// below `n`, so the thread with a partial tail writes one stride past the end of `y`.
+// below `n`, so the thread with a partial tail writes one stride past the end of `y`. The
+// helper's header also includes a compatibility header that redefines `__global__` for host
+// builds; the CUDA build this file is read as keeps its kernels.
 #include <cstdint>
 #include <utils.hpp>
 

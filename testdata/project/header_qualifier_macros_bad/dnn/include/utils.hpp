@@ -1,6 +1,7 @@
 #ifndef UTILS_HPP_
 #define UTILS_HPP_
 
+#include <cuda_compat.hpp>
 #include <device_function_modifier.hpp>
 
 // x / y rounded up; only for non-negative integers

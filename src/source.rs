@@ -944,6 +944,8 @@ fn blank_inactive_branches(
     let mut stack: Vec<Conditional> = Vec::new();
     // Every macro name defined so far in kept code, for the blocks read as compiled.
     let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Names an undecided `#ifdef` was read as defined by (its first branch kept).
+    let mut assumed_defined: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut offset = 0;
     let mut in_block_comment = false;
     while offset < text.len() {
@@ -999,7 +1001,23 @@ fn blank_inactive_branches(
                         (word == "ifndef" && is_include_guard(&text[end..], rest)).then_some(true)
                     });
                     let false_condition = word == "if" && is_false_condition(rest);
-                    let keep_first = match decided {
+                    // one reading of a name per file: a name this file defines above, or that
+                    // an `#ifdef` above was read as defined by keeping its first branch, is
+                    // defined at a later `#ifndef` too (`#ifdef USE_CUDA` kernels, then the
+                    // launches in the `#else` of `#ifndef USE_CUDA`)
+                    let assumed = match (decided, tested_name(&word, rest)) {
+                        (None, Some((name, negated)))
+                            if defined.contains(name) || assumed_defined.contains(name) =>
+                        {
+                            Some(!negated)
+                        }
+                        (None, Some((name, false))) if active && !false_condition => {
+                            assumed_defined.insert(name.to_string());
+                            None
+                        }
+                        _ => None,
+                    };
+                    let keep_first = match decided.or(assumed) {
                         Some(value) => value,
                         None => !false_condition,
                     };
@@ -1155,8 +1173,24 @@ fn compiled_definedness(
     only_other_platform: bool,
     assumed_undefined: &mut HashSet<String>,
 ) -> Option<bool> {
+    let (name, negated) = tested_name(word, rest)?;
+    // Other reserved names may be the compiler's own (`__CUDACC__`, `__CUDA_ARCH__`).
+    let other_platform = OTHER_PLATFORM_PREFIXES.iter().any(|p| name.starts_with(p));
+    if name.is_empty() || (name.starts_with("__") || only_other_platform) && !other_platform {
+        return None;
+    }
+    let is_defined = given.contains_key(name) || defined.contains(name);
+    if !is_defined {
+        assumed_undefined.insert(name.to_string());
+    }
+    Some(is_defined != negated)
+}
+
+/// The one name a conditional tests for being defined, and whether the test is negated:
+/// `#ifdef N`, `#ifndef N`, `#if defined(N)`, `#elif !defined N`. None for any other test.
+fn tested_name<'r>(word: &str, rest: &'r str) -> Option<(&'r str, bool)> {
     let rest = rest.split("//").next().unwrap_or("").trim();
-    let (name, negated) = match word {
+    Some(match word {
         "ifdef" | "elifdef" => (leading_identifier(rest), false),
         "ifndef" | "elifndef" => (leading_identifier(rest), true),
         _ => {
@@ -1175,17 +1209,7 @@ fn compiled_definedness(
             }
             (operand, negated)
         }
-    };
-    // Other reserved names may be the compiler's own (`__CUDACC__`, `__CUDA_ARCH__`).
-    let other_platform = OTHER_PLATFORM_PREFIXES.iter().any(|p| name.starts_with(p));
-    if name.is_empty() || (name.starts_with("__") || only_other_platform) && !other_platform {
-        return None;
-    }
-    let is_defined = given.contains_key(name) || defined.contains(name);
-    if !is_defined {
-        assumed_undefined.insert(name.to_string());
-    }
-    Some(is_defined != negated)
+    })
 }
 
 /// Reserved names that only AMD's compilers define (`__HIP_PLATFORM_AMD__`, `__HIPCC__`,
@@ -2956,6 +2980,25 @@ constexpr int kTwice = 2;
             view.text
         );
         assert!(parses_cleanly(&view), "{}", view.text);
+    }
+
+    #[test]
+    fn a_name_is_read_one_way_in_one_file() {
+        // the kernels under `#ifdef USE_CUDA` are read, so are the launches in the `#else` of
+        // `#ifndef USE_CUDA`
+        let text = "#ifdef USE_CUDA\nint kernels;\n#endif\n#ifndef USE_CUDA\nint cpu;\n#else\nint launches;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("int kernels;"), "{}", view.text);
+        assert!(view.text.contains("int launches;"), "{}", view.text);
+        assert!(!view.text.contains("int cpu;"), "{}", view.text);
+        // a name the file defines above is defined; `#if !defined(N)` reads it the same way
+        let text = "#define FAST\n#if !defined(FAST)\nint slow;\n#else\nint fast;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("int fast;") && !view.text.contains("int slow;"));
+        // an `#ifndef` first keeps its first branch, and says nothing of a later `#ifdef`
+        let text = "#ifndef USE_X\nint without;\n#endif\n#ifdef USE_X\nint with;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("int without;") && view.text.contains("int with;"));
     }
 
     #[test]

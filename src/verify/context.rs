@@ -45,7 +45,20 @@ pub fn for_file(file: &Path) -> BuildContext {
         None => find_database(file),
     };
     let Some(database) = database else {
-        return file.parent().map(from_build_files).unwrap_or_default();
+        // the include roots the lints read the file with: the folder's build files and the
+        // `include_directories` of the lists above that add it
+        return file
+            .parent()
+            .map(|folder| {
+                let mut context = from_build_files(folder);
+                for dir in crate::model::index::build_include_dirs(folder).iter() {
+                    if !context.include_dirs.contains(dir) {
+                        context.include_dirs.push(dir.clone());
+                    }
+                }
+                context
+            })
+            .unwrap_or_default();
     };
     let Ok(text) = std::fs::read_to_string(&database) else {
         return BuildContext::default();

@@ -1020,7 +1020,28 @@ fn nested_qualifiers(
     visited: &mut Vec<std::path::PathBuf>,
     out: &mut Vec<(String, String)>,
 ) {
-    for name in text.lines().filter_map(quoted_include) {
+    // `#include <modifiers.hpp>` of a folder the build puts on the include path counts too
+    let angle = |line: &str| -> Option<String> {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let rest = rest
+            .strip_prefix("include")?
+            .trim_start()
+            .strip_prefix('<')?;
+        let name = &rest[..rest.find('>')?];
+        search
+            .iter()
+            .any(|dir| dir.join(name).is_file())
+            .then(|| name.to_string())
+    };
+    let names: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            quoted_include(line)
+                .map(str::to_string)
+                .or_else(|| angle(line))
+        })
+        .collect();
+    for name in &names {
         let Some(nested) = resolve_include(path, name, search) else {
             continue;
         };

@@ -65,7 +65,32 @@ const MAX_SCALARS: u64 = 4096;
 /// vector and nested plain-struct fields, fixed arrays of them. `Err` says why not (a pointer,
 /// a base class, a virtual method, a definition not in the file).
 pub fn record(model: &Model, type_name: &str) -> Result<Record, String> {
-    layout(model, bare_name(type_name), 0)
+    // CUDA's vector types (`int3`, `float4`) are records of their own with no definition in
+    // the file
+    let name = bare_name(type_name);
+    if is_vector_type(name) {
+        return field_layout(model, name, 0);
+    }
+    layout(model, name, 0)
+}
+
+/// The CUDA vector types `field_layout` lays out itself.
+fn is_vector_type(name: &str) -> bool {
+    matches!(
+        name,
+        "float2"
+            | "float3"
+            | "float4"
+            | "double2"
+            | "int2"
+            | "uint2"
+            | "int3"
+            | "uint3"
+            | "int4"
+            | "uint4"
+            | "char4"
+            | "uchar4"
+    )
 }
 
 fn bare_name(type_name: &str) -> &str {

@@ -141,6 +141,9 @@ pub struct IncludedDefines {
     /// The function-like macros of the headers that hand out a vector's device pointer
     /// (`#define D_PTR(X) thrust::raw_pointer_cast((X).data())`), in include order.
     pub data_macros: Vec<MacroDefinition>,
+    /// The function-like macros of the headers that allocate or free device memory (`#define
+    /// SAFE_ALOC_GPU(X, Y) cudaSafeCall(cudaMalloc((void **)&(X), (Y)))`), in include order.
+    pub memory_macros: Vec<MacroDefinition>,
 }
 
 /// A function-like macro as written: `#define NAME(a, b, ...) body`, the body's line
@@ -282,6 +285,9 @@ impl PreprocessedView {
             included
                 .data_macros
                 .extend(header.data_macros.iter().cloned());
+            included
+                .memory_macros
+                .extend(header.memory_macros.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {
@@ -344,6 +350,8 @@ pub struct HeaderDefines {
     pub launch_macros: Vec<MacroDefinition>,
     /// Its function-like macros that hand out a vector's device pointer.
     pub data_macros: Vec<MacroDefinition>,
+    /// Its function-like macros that allocate or free device memory.
+    pub memory_macros: Vec<MacroDefinition>,
     /// Its quoted includes.
     pub includes: Vec<String>,
     /// Its `#include <...>` targets (a project header named from the project's root).
@@ -376,6 +384,19 @@ impl HeaderDefines {
         header.names = all_define_names(text);
         header.qualifiers = view.defined_qualifiers.clone();
         header.launch_macros = launch_macro_definitions(text);
+        if ["Malloc", "Free", "HostAlloc", "MemAlloc"]
+            .iter()
+            .any(|api| text.contains(api))
+        {
+            header.memory_macros = function_macro_definitions(text)
+                .into_iter()
+                .filter(|m| {
+                    ["Malloc", "Free", "HostAlloc", "MemAlloc"]
+                        .iter()
+                        .any(|api| m.body.contains(api))
+                })
+                .collect();
+        }
         if text.contains("data()") || text.contains("[0]") {
             header.data_macros = function_macro_definitions(text)
                 .into_iter()

@@ -125,6 +125,22 @@ impl<'t> Model<'t> {
         self.function_macros.iter().find(|m| m.name == name)
     }
 
+    /// A function-like macro of an included header that allocates or frees device memory:
+    /// its parameters and body.
+    pub fn included_memory_macro(&self, name: &str) -> Option<(Vec<&'t str>, &'t str)> {
+        let included: &'t crate::source::IncludedDefines = &self.view.included;
+        included
+            .memory_macros
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| {
+                (
+                    m.parameters.iter().map(String::as_str).collect(),
+                    m.body.as_str(),
+                )
+            })
+    }
+
     /// The body of a function-like macro the file defines.
     pub fn function_macro(&self, name: &str) -> Option<&'t str> {
         self.function_macros

@@ -26,7 +26,7 @@ __global__ void expectation_z(const double *sv, double *result, long dim)
 double get_expectation_z(const double *sv_gpu, long dim)
 {
     double result = 0.0;
-    double *result_gpu = NULL;
+    double *result_gpu;
     SAFE_ALOC_GPU(result_gpu, sizeof(double));
     cudaSafeCall(cudaMemcpy(result_gpu, &result, sizeof(double), cudaMemcpyHostToDevice));
     int threads = 256;

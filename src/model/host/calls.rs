@@ -114,6 +114,12 @@ impl<'m, 't> Builder<'m, 't> {
                 self.macro_call_effects(call, &args, &effects, context);
                 return;
             }
+        } else if let Some((parameters, body)) = self.model.included_memory_macro(&name) {
+            let effects = super::macro_calls::macro_effects(&parameters, body);
+            if !effects.is_empty() {
+                self.macro_call_effects(call, &args, &effects, context);
+                return;
+            }
         }
         // last-error queries and error checks are read by the error flow (`model::errors`); the
         // calls a check wraps are visited on their own

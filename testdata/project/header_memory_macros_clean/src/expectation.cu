@@ -1,0 +1,22 @@
+// Clean: the simulator allocates and frees through the macros of its utility header; the copy
+// after `SAFE_ALOC_GPU` writes allocated memory and `SAFE_FREE_GPU` releases it.
+#include "../include/cuda_util.cuh"
+
+__global__ void expectation_z(const double *sv, double *result, long dim)
+{
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (i < dim) atomicAdd(result, sv[i] * sv[i]);
+}
+
+double get_expectation_z(const double *sv_gpu, long dim)
+{
+    double result = 0.0;
+    double *result_gpu;
+    SAFE_ALOC_GPU(result_gpu, sizeof(double));
+    cudaSafeCall(cudaMemcpy(result_gpu, &result, sizeof(double), cudaMemcpyHostToDevice));
+    expectation_z<<<(dim + 255) / 256, 256>>>(sv_gpu, result_gpu, dim);
+    cudaSafeCall(cudaGetLastError());
+    cudaSafeCall(cudaMemcpy(&result, result_gpu, sizeof(double), cudaMemcpyDeviceToHost));
+    SAFE_FREE_GPU(result_gpu);
+    return result;
+}

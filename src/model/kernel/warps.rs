@@ -712,6 +712,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 self.model?.shared_scope().named_constant(name)
             }
+            // `LoadBalancing::Threshold::BlockLevel`, `config::kTile`: an enumerator or a
+            // constant of a namespace of the file
+            "qualified_identifier" => {
+                let mut name = node;
+                while name.node_kind() == "qualified_identifier" {
+                    name = name.field("name")?;
+                }
+                if name.node_kind() != "identifier" {
+                    return None;
+                }
+                self.model?.shared_scope().named_constant(self.text(name))
+            }
             "unary_expression" => {
                 let inner = self.constant_value(node.field("argument")?, depth + 1)?;
                 match operator(node, self.source) {
@@ -784,8 +796,14 @@ pub(super) fn split_offset(op: &str, flipped: bool) -> Option<i64> {
 mod tests {
     /// For each collective of the kernel `k`, whether a condition in force splits its warp.
     fn splits(body: &str) -> Vec<bool> {
-        let source =
-            format!("#define WARP_SIZE 32\n__global__ void k(float* o, int n) {{ {body} }}");
+        splits_after("", body)
+    }
+
+    /// `splits` with file-scope declarations before the kernel.
+    fn splits_after(file_scope: &str, body: &str) -> Vec<bool> {
+        let source = format!(
+            "#define WARP_SIZE 32\n{file_scope}\n__global__ void k(float* o, int n) {{ {body} }}"
+        );
         crate::verify::with_model(std::path::Path::new("k.cu"), &source, |model| {
             model
                 .kernel_facts()
@@ -794,6 +812,31 @@ mod tests {
                 .collect()
         })
         .unwrap_or_default()
+    }
+
+    #[test]
+    fn enumerators_and_namespace_constants_divide_as_their_values() {
+        let scope = "namespace LoadBalancing {\n  enum Threshold { GridLevel = 256, BlockLevel = 32, SubWarpLevel = 8 };\n}\nnamespace cfg { constexpr int kLanes = 32; }\nenum Implicit { Zero, One, Two };";
+        let per_warp = "int w = (threadIdx.x + blockIdx.x * blockDim.x) / DIVISOR; if (w >= n) return; o[0] = __shfl_sync(0xffffffff, o[1], 0);";
+        for divisor in [
+            "LoadBalancing::Threshold::BlockLevel",
+            "cfg::kLanes",
+            "BlockLevel",
+        ] {
+            assert_eq!(
+                splits_after(scope, &per_warp.replace("DIVISOR", divisor)),
+                [false],
+                "{divisor}"
+            );
+        }
+        // a smaller enumerator leaves lanes of one warp on both sides
+        for divisor in ["LoadBalancing::Threshold::SubWarpLevel", "Two"] {
+            assert_eq!(
+                splits_after(scope, &per_warp.replace("DIVISOR", divisor)),
+                [true],
+                "{divisor}"
+            );
+        }
     }
 
     #[test]

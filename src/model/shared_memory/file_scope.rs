@@ -115,6 +115,38 @@ impl<'t> FileScope<'t> {
         !self.globals.is_empty() || text(function.body, self.source).contains("__shared__")
     }
 
+    /// The values of an enum's enumerators, as constants of the file (`BlockLevel = 32`, or
+    /// one more than the one before). A name given two values is dropped.
+    fn enumerators(&mut self, specifier: Node<'t>) {
+        let source = self.source;
+        let Some(list) = specifier.field("body") else {
+            return;
+        };
+        let mut next: Option<i64> = Some(0);
+        for enumerator in named_children(list).filter(|n| n.node_kind() == "enumerator") {
+            let Some(name) = enumerator.field("name").map(|n| text(n, source)) else {
+                continue;
+            };
+            let value = match enumerator.field("value") {
+                Some(value) => crate::model::size::parse_number(text(value, source))
+                    .and_then(|v| i64::try_from(v).ok()),
+                None => next,
+            };
+            next = value.and_then(|v| v.checked_add(1));
+            let Some(value) = value else {
+                continue;
+            };
+            match self.constants.get(name) {
+                Some(known) if *known != value => {
+                    self.constants.remove(name);
+                }
+                _ => {
+                    self.constants.insert(name, value);
+                }
+            }
+        }
+    }
+
     pub(super) fn file_scope(&mut self, node: Node<'t>, depth: usize) {
         if depth > 8 {
             return;
@@ -129,6 +161,16 @@ impl<'t> FileScope<'t> {
                         }
                         break;
                     }
+                }
+            }
+            "enum_specifier" => self.enumerators(node),
+            "declaration"
+                if node
+                    .field("type")
+                    .is_some_and(|t| t.node_kind() == "enum_specifier") =>
+            {
+                if let Some(specifier) = node.field("type") {
+                    self.enumerators(specifier);
                 }
             }
             "declaration" => {

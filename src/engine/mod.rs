@@ -9,7 +9,9 @@ use crate::source::{self, LineIndex};
 use rayon::prelude::*;
 
 mod headers;
-pub use headers::{index_of_headers_outside, index_of_included, view_of, wanted_names};
+pub use headers::{
+    included_defines, index_of_headers_outside, index_of_included, view_of, wanted_names,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -495,7 +495,11 @@ fn with_view<R>(
     options: &source::ViewOptions,
     with: impl FnOnce(&Model) -> R,
 ) -> Option<R> {
-    let view = source::preprocess_with(text, options);
+    // what the project headers the file includes define (a header's allocation macros) is
+    // read as the lints read it
+    let headers = crate::engine::included_defines(path, text, &crate::config::Settings::default());
+    let headers: Vec<&source::HeaderDefines> = headers.iter().map(|h| &**h).collect();
+    let view = source::preprocess_with(text, options).with_included(&headers, &options.defines);
     let tree = crate::engine::parse(&view.text, None)?;
     let lines = LineIndex::new(text);
     let model = Model::build(path, text, &view, &tree, &lines, &[]);

@@ -504,6 +504,55 @@ pub fn normalized(node: Node, source: &str) -> String {
         .collect()
 }
 
+/// The top-level, comma-separated parts of an argument list's text (without its parentheses),
+/// each trimmed: commas inside brackets do not split.
+pub fn split_arguments(inner: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in inner.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current.trim().to_string());
+    }
+    parts
+}
+
+/// The terms of a chain of `+`/`-`, each with its sign (true for added), parentheses stripped;
+/// empty past 16 terms.
+pub fn signed_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
+    let mut terms = Vec::new();
+    let mut stack = vec![(true, strip(node, source))];
+    while let Some((sign, current)) = stack.pop() {
+        if terms.len() > 16 {
+            return Vec::new();
+        }
+        if current.node_kind() == "binary_expression" {
+            let op = operator(current, source);
+            if op == "+" || op == "-" {
+                if let (Some(l), Some(r)) = (current.field("left"), current.field("right")) {
+                    stack.push((sign, strip(l, source)));
+                    stack.push((if op == "+" { sign } else { !sign }, strip(r, source)));
+                    continue;
+                }
+            }
+        }
+        terms.push((sign, current));
+    }
+    terms
+}
+
 /// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
 pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_DEPTH {

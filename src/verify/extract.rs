@@ -1021,17 +1021,10 @@ fn nested_qualifiers(
     out: &mut Vec<(String, String)>,
 ) {
     // `#include <modifiers.hpp>` of a folder the build puts on the include path counts too
-    let angle = |line: &str| -> Option<String> {
-        let rest = line.trim_start().strip_prefix('#')?.trim_start();
-        let rest = rest
-            .strip_prefix("include")?
-            .trim_start()
-            .strip_prefix('<')?;
-        let name = &rest[..rest.find('>')?];
-        search
-            .iter()
-            .any(|dir| dir.join(name).is_file())
-            .then(|| name.to_string())
+    let angle = |line: &str| {
+        crate::model::index::angle_includes(line)
+            .pop()
+            .filter(|name| search.iter().any(|dir| dir.join(name).is_file()))
     };
     let names: Vec<String> = text
         .lines()

@@ -1074,7 +1074,7 @@ impl Environment {
                                         .trim_end_matches(')');
                                     environment.dims.insert(
                                         text(name, source).to_string(),
-                                        split_arguments(inner),
+                                        crate::syntax::split_arguments(inner),
                                     );
                                 }
                                 continue;
@@ -1098,7 +1098,9 @@ impl Environment {
                                     .trim()
                                     .trim_start_matches(['(', '{'])
                                     .trim_end_matches([')', '}']);
-                                environment.dims.insert(name, split_arguments(inner));
+                                environment
+                                    .dims
+                                    .insert(name, crate::syntax::split_arguments(inner));
                             } else if value.node_kind() != "initializer_list"
                                 && value.node_kind() != "argument_list"
                             {
@@ -1170,7 +1172,7 @@ impl Environment {
         let parts = if let Some(parts) = self.dims.get(expression) {
             parts.clone()
         } else if let Some(inner) = expression.strip_prefix("dim3") {
-            split_arguments(
+            crate::syntax::split_arguments(
                 inner
                     .trim()
                     .trim_start_matches(['(', '{'])
@@ -1215,29 +1217,6 @@ impl Environment {
                     .ok()
             })
     }
-}
-
-fn split_arguments(inner: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut current = String::new();
-    for c in inner.chars() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(current.trim().to_string());
-                current.clear();
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    if !current.trim().is_empty() {
-        parts.push(current.trim().to_string());
-    }
-    parts
 }
 
 #[derive(Debug, Clone, PartialEq)]

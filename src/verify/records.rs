@@ -68,29 +68,7 @@ pub fn record(model: &Model, type_name: &str) -> Result<Record, String> {
     // CUDA's vector types (`int3`, `float4`) are records of their own with no definition in
     // the file
     let name = bare_name(type_name);
-    if is_vector_type(name) {
-        return field_layout(model, name, 0);
-    }
-    layout(model, name, 0)
-}
-
-/// The CUDA vector types `field_layout` lays out itself.
-fn is_vector_type(name: &str) -> bool {
-    matches!(
-        name,
-        "float2"
-            | "float3"
-            | "float4"
-            | "double2"
-            | "int2"
-            | "uint2"
-            | "int3"
-            | "uint3"
-            | "int4"
-            | "uint4"
-            | "char4"
-            | "uchar4"
-    )
+    vector_layout(name).map_or_else(|| layout(model, name, 0), Ok)
 }
 
 fn bare_name(type_name: &str) -> &str {
@@ -280,19 +258,21 @@ fn constant(model: &Model, expression: &str) -> Option<i128> {
 }
 
 fn field_layout(model: &Model, type_text: &str, depth: usize) -> Result<Record, String> {
+    match scalar_layout(type_text).or_else(|| vector_layout(type_text)) {
+        Some(record) => Ok(record),
+        None => layout(model, bare_name(type_text), depth + 1),
+    }
+}
+
+/// One scalar of a built-in type, with its size and alignment.
+fn scalar_layout(type_text: &str) -> Option<Record> {
     let scalar = |size: u64, align: u64, value: FieldValue| Record {
         name: type_text.to_string(),
         size,
         align,
         scalars: vec![(0, value)],
     };
-    let repeated = |count: u64, part: u64, value: FieldValue, align: u64| Record {
-        name: type_text.to_string(),
-        size: count * part,
-        align,
-        scalars: (0..count).map(|i| (i * part, value)).collect(),
-    };
-    Ok(match type_text {
+    Some(match type_text {
         "float" => scalar(4, 4, FieldValue::F32),
         "double" => scalar(8, 8, FieldValue::F64),
         "bool" => scalar(1, 1, FieldValue::Bool),
@@ -308,6 +288,19 @@ fn field_layout(model: &Model, type_text: &str, depth: usize) -> Result<Record, 
         "long" | "unsigned long" | "ulong" | "long long" | "unsigned long long" | "size_t"
         | "int64_t" | "uint64_t" | "ptrdiff_t" => scalar(8, 8, FieldValue::Integer(8)),
         "half" | "__half" | "__nv_bfloat16" => scalar(2, 2, FieldValue::Zero),
+        _ => return None,
+    })
+}
+
+/// A CUDA vector type (`float4`, `int3`): its components, with its size and alignment.
+fn vector_layout(type_text: &str) -> Option<Record> {
+    let repeated = |count: u64, part: u64, value: FieldValue, align: u64| Record {
+        name: type_text.to_string(),
+        size: count * part,
+        align,
+        scalars: (0..count).map(|i| (i * part, value)).collect(),
+    };
+    Some(match type_text {
         "float2" => repeated(2, 4, FieldValue::F32, 8),
         "float3" => repeated(3, 4, FieldValue::F32, 4),
         "float4" => repeated(4, 4, FieldValue::F32, 16),
@@ -315,8 +308,13 @@ fn field_layout(model: &Model, type_text: &str, depth: usize) -> Result<Record, 
         "int2" | "uint2" => repeated(2, 4, FieldValue::Integer(4), 8),
         "int3" | "uint3" => repeated(3, 4, FieldValue::Integer(4), 4),
         "int4" | "uint4" => repeated(4, 4, FieldValue::Integer(4), 16),
-        "char4" | "uchar4" => scalar(4, 4, FieldValue::Zero),
-        other => layout(model, bare_name(other), depth + 1)?,
+        "char4" | "uchar4" => Record {
+            name: type_text.to_string(),
+            size: 4,
+            align: 4,
+            scalars: vec![(0, FieldValue::Zero)],
+        },
+        _ => return None,
     })
 }
 

@@ -249,6 +249,41 @@ impl<'m, 't> Builder<'m, 't> {
         }
     }
 
+    /// Records the allocation a CUDA allocation call makes (written in the function, or in the
+    /// body of a macro it calls), with its byte count, and the allocation of its variable.
+    fn record_api_allocation(
+        &mut self,
+        call: Node<'t>,
+        allocated: ApiAllocation<'t>,
+        context: Context<'t>,
+    ) {
+        let size_node = allocated.size_node;
+        let allocation = self.out.allocations.len();
+        self.out.allocations.push(Allocation {
+            call,
+            api: allocated.api,
+            variable: allocated.variable,
+            memory: allocated.memory,
+            size_node,
+            bytes: size_node.and_then(|s| self.evaluate(s, true)),
+            sizeof_unit: size_node.and_then(|s| self.sizeof_unit(s)),
+            conditional: context.conditional,
+            enclosing_loop: context.enclosing_loop,
+            retried_after_failure: allocated.retried_after_failure,
+            through: allocated.through,
+            helper: None,
+        });
+        if let Some(variable) = allocated.variable {
+            let memory = allocated.memory;
+            self.push_event(
+                variable,
+                EventKind::Allocated { memory, allocation },
+                call,
+                context,
+            );
+        }
+    }
+
     /// A call of a macro that allocates or frees through its parameters: the arguments passed
     /// for them are allocated or freed at the call; the others go to unknown code.
     fn macro_call_effects(
@@ -274,28 +309,15 @@ impl<'m, 't> Builder<'m, 't> {
                     };
                     handled.push(*target);
                     let size_node = size.and_then(|s| args.get(s).copied());
-                    let allocation = self.out.allocations.len();
-                    self.out.allocations.push(Allocation {
-                        call,
+                    let allocated = ApiAllocation {
                         api: api.clone(),
                         variable: Some(variable),
                         memory: *memory,
                         size_node,
-                        bytes: size_node.and_then(|s| self.evaluate(s, true)),
-                        sizeof_unit: size_node.and_then(|s| self.sizeof_unit(s)),
-                        conditional: context.conditional,
-                        enclosing_loop: context.enclosing_loop,
-                        retried_after_failure: false,
                         through: None,
-                        helper: None,
-                    });
-                    let memory = *memory;
-                    self.push_event(
-                        variable,
-                        EventKind::Allocated { memory, allocation },
-                        call,
-                        context,
-                    );
+                        retried_after_failure: false,
+                    };
+                    self.record_api_allocation(call, allocated, context);
                 }
                 MacroEffect::Frees { target } => {
                     let Some(variable) = args.get(*target).and_then(|a| self.variable_of(*a))
@@ -590,8 +612,6 @@ impl<'m, 't> Builder<'m, 't> {
                 } else {
                     args.get(1).copied()
                 };
-                let bytes = size_node.and_then(|s| self.evaluate(s, true));
-                let sizeof_unit = size_node.and_then(|s| self.sizeof_unit(s));
                 let target = args.first().copied();
                 let variable = target
                     .and_then(|a| address_of(a, self.source))
@@ -601,31 +621,17 @@ impl<'m, 't> Builder<'m, 't> {
                     .filter(|_| variable.is_none())
                     .and_then(|a| self.variable_of(a))
                     .filter(|&v| self.out.variables[v].is_pointer);
-                let allocation = self.out.allocations.len();
-                self.out.allocations.push(Allocation {
-                    call,
+                let allocated = ApiAllocation {
                     api: name.to_string(),
                     variable,
                     memory,
                     size_node,
-                    bytes,
-                    sizeof_unit,
-                    conditional: context.conditional,
-                    enclosing_loop: context.enclosing_loop,
+                    through,
                     retried_after_failure: context
                         .enclosing_loop
                         .is_some_and(|l| loops::retries_after_failure(l, call, self.source)),
-                    through,
-                    helper: None,
-                });
-                if let Some(variable) = variable {
-                    self.push_event(
-                        variable,
-                        EventKind::Allocated { memory, allocation },
-                        call,
-                        context,
-                    );
-                }
+                };
+                self.record_api_allocation(call, allocated, context);
                 for argument in args.iter().skip(1) {
                     self.escape_address(*argument, context);
                 }
@@ -813,4 +819,17 @@ fn arm_context<'t>(
         child = parent;
     }
     context
+}
+
+/// What a CUDA allocation call allocates, as `record_api_allocation` records it.
+struct ApiAllocation<'t> {
+    api: String,
+    /// The variable whose address the call is given (`&d`).
+    variable: Option<usize>,
+    memory: Memory,
+    /// The byte count as written; None where the call takes no single one (`cudaMallocPitch`).
+    size_node: Option<Node<'t>>,
+    /// The `T**` parameter the call allocates through (`cudaMalloc(out, n)`).
+    through: Option<usize>,
+    retried_after_failure: bool,
 }

@@ -39,7 +39,7 @@ pub(super) fn macro_effects(parameters: &[&str], body: &str) -> Vec<MacroEffect>
             }
             continue;
         }
-        let Some(memory) = allocation_memory(name, arguments.get(2).copied()) else {
+        let Some(memory) = allocation_memory(name, arguments.get(2).map(String::as_str)) else {
             continue;
         };
         // `&(X)` behind any cast: the macro's parameter is the variable allocated
@@ -64,7 +64,7 @@ pub(super) fn macro_effects(parameters: &[&str], body: &str) -> Vec<MacroEffect>
 }
 
 /// Each call `name(arguments)` written in `text`, with its top-level arguments.
-fn calls_in(text: &str) -> Vec<(&str, Vec<&str>)> {
+fn calls_in(text: &str) -> Vec<(&str, Vec<String>)> {
     let bytes = text.as_bytes();
     let mut calls = Vec::new();
     let mut at = 0;
@@ -85,35 +85,20 @@ fn calls_in(text: &str) -> Vec<(&str, Vec<&str>)> {
         if bytes.get(open) != Some(&b'(') {
             continue;
         }
-        // the balanced argument list, split at its top-level commas
-        let (mut depth, mut piece, mut arguments) = (0usize, open + 1, Vec::new());
-        let mut end = None;
-        for (offset, byte) in bytes[open..].iter().enumerate() {
-            let here = open + offset;
+        // the balanced argument list
+        let mut depth = 0usize;
+        let end = bytes[open..].iter().position(|byte| {
             match byte {
                 b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        end = Some(here);
-                        break;
-                    }
-                }
-                b',' if depth == 1 => {
-                    arguments.push(text[piece..here].trim());
-                    piece = here + 1;
-                }
-                _ => {}
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => return false,
             }
-        }
-        let Some(end) = end else {
+            depth == 0
+        });
+        let Some(end) = end.map(|offset| open + offset) else {
             break;
         };
-        let last = text[piece..end].trim();
-        if !last.is_empty() {
-            arguments.push(last);
-        }
-        calls.push((name, arguments));
+        calls.push((name, crate::syntax::split_arguments(&text[open + 1..end])));
         // the calls inside the arguments are read too
         at = open + 1;
     }

@@ -68,7 +68,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             "binary_expression" if operator(node, self.source) == "/" => {
                 let divisor = normalized_text(node.field("right")?, self.source);
                 // `n - off + B - 1`: the difference is the sum less `B` and `- 1`
-                let terms = signed_terms(node.field("left")?, self.source);
+                let terms = syntax::signed_terms(node.field("left")?, self.source);
                 let mut rest = Vec::new();
                 let (mut divisors, mut ones) = (0, 0);
                 for (positive, term) in terms {
@@ -81,12 +81,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                         rest.push((positive, text));
                     }
                 }
+                // what is left is the difference, one term added and one taken away
                 match (divisors, ones, rest.as_slice()) {
-                    (1, 1, [(true, limit), (false, start)]) => Some(StepCount {
-                        limit: limit.clone(),
-                        start: start.clone(),
-                        stride: divisor,
-                    }),
+                    (1, 1, [(a_added, a), (b_added, b)]) if a_added != b_added => {
+                        let (limit, start) = if *a_added { (a, b) } else { (b, a) };
+                        Some(StepCount {
+                            limit: limit.clone(),
+                            start: start.clone(),
+                            stride: divisor,
+                        })
+                    }
                     _ => None,
                 }
             }
@@ -182,32 +186,4 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         None
     }
-}
-
-/// The terms of a chain of `+` and `-`, each with its sign (at most 16).
-fn signed_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
-    let mut terms = Vec::new();
-    let mut stack = vec![(true, node)];
-    while let Some((positive, current)) = stack.pop() {
-        let current = strip(current, source);
-        if terms.len() + stack.len() > 16 {
-            return Vec::new();
-        }
-        let op = match current.node_kind() {
-            "binary_expression" => operator(current, source),
-            _ => "",
-        };
-        match (op, current.field("left"), current.field("right")) {
-            ("+", Some(left), Some(right)) => {
-                stack.push((positive, right));
-                stack.push((positive, left));
-            }
-            ("-", Some(left), Some(right)) => {
-                stack.push((!positive, right));
-                stack.push((positive, left));
-            }
-            _ => terms.push((positive, current)),
-        }
-    }
-    terms
 }

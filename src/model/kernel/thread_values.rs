@@ -1036,12 +1036,6 @@ impl<'a, 't> Analyzer<'a, 't> {
         if axes.is_empty() || comparisons.is_empty() {
             return false;
         }
-        let compact = |n: Node<'t>| -> String {
-            self.text(strip(n, self.source))
-                .chars()
-                .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
-                .collect()
-        };
         axes.iter().all(|axis| {
             let name = crate::model::launch::AXIS_NAMES[axis];
             let (block, last) = (format!("blockIdx.{name}"), format!("gridDim.{name}-1"));
@@ -1049,7 +1043,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             comparisons.iter().any(|comparison| {
                 [true, false].into_iter().any(|left_side| {
                     let c = comparison.oriented(left_side);
-                    let (left, right) = (compact(c.left), compact(c.right));
+                    let left = normalized_text(c.left, self.source);
+                    let right = normalized_text(c.right, self.source);
                     match c.relation {
                         Relation::NotEqual | Relation::Less => {
                             (left == block && right == last) || (left == next && right == grid)

@@ -19,7 +19,7 @@ impl<'t> Classifier<'_, 't> {
         right: Node<'t>,
         shift: bool,
     ) -> Option<String> {
-        let terms = sum_terms(left, self.source);
+        let terms = syntax::signed_terms(left, self.source);
         if terms.len() < 2 {
             return None;
         }
@@ -179,7 +179,7 @@ impl<'t> Classifier<'_, 't> {
 
     /// The term of the sum `left` that `rounded_numerator` found as the extent `total`.
     pub(super) fn rounded_total(&self, left: Node<'t>, total: &str) -> Option<Node<'t>> {
-        sum_terms(left, self.source)
+        syntax::signed_terms(left, self.source)
             .into_iter()
             .find(|(added, term)| *added && normalized(*term, self.source) == total)
             .map(|(_, term)| term)
@@ -437,29 +437,6 @@ pub(super) fn gcd(a: i128, b: i128) -> i128 {
         (a, b) = (b, a % b);
     }
     a
-}
-
-/// The terms of a chain of `+`/`-`, each with its sign (true for added).
-fn sum_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
-    let mut terms = Vec::new();
-    let mut stack = vec![(true, strip(node, source))];
-    while let Some((sign, current)) = stack.pop() {
-        if terms.len() > 16 {
-            return Vec::new();
-        }
-        if current.node_kind() == "binary_expression" {
-            let op = operator(current, source);
-            if op == "+" || op == "-" {
-                if let (Some(l), Some(r)) = (current.field("left"), current.field("right")) {
-                    stack.push((sign, strip(l, source)));
-                    stack.push((if op == "+" { sign } else { !sign }, strip(r, source)));
-                    continue;
-                }
-            }
-        }
-        terms.push((sign, current));
-    }
-    terms
 }
 
 /// `ceil_div`, `DIV_UP`, `cdiv`, `divUp`, `iDivUp`, `GET_BLOCKS`: when the body is not visible,

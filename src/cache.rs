@@ -16,7 +16,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
 use crate::engine::{FileOutcome, SourceFile};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -25,8 +25,11 @@ pub const CACHE_DIR_NAME: &str = ".cudalint_cache";
 const FORMAT: u32 = 1;
 /// Entries kept; the oldest beyond this are removed after a store.
 const MAX_ENTRIES: usize = 16;
-/// Deeper than the engine follows headers (3), so the key never misses one it reads.
-const INCLUDE_DEPTH: usize = 4;
+/// Deeper than the engine follows headers, so the key never misses one it reads.
+const INCLUDE_DEPTH: usize = crate::engine::DEEPEST_INCLUDE + 1;
+/// The folders whose build files are read for a linted file's include paths: its own and those
+/// above it (`build_include_dirs` climbs eight).
+const BUILD_FILE_LEVELS: usize = 10;
 
 /// The cache of one project.
 #[derive(Debug)]
@@ -283,58 +286,106 @@ fn settings_fingerprint(settings: &Settings) -> String {
     )
 }
 
-/// One line per include (quoted, or `<...>` naming a project header) reachable from the files (where it resolves, and what the header
-/// holds), in a fixed order: what the engine may read besides the files themselves.
+/// One line per include (quoted, or `<...>` naming a project header) reachable from the files
+/// (where it resolves, and what the header holds), and one per build file that gives a linted
+/// file's folder its include paths, in a fixed order: what the engine may read besides the files
+/// themselves. Includes resolve as the engine resolves them, through the include paths of the
+/// linted file they are reached from, so each file's headers are followed on their own.
 fn reachable_headers(files: &[SourceFile]) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut seen: HashSet<PathBuf> = files.iter().map(|f| f.path.to_path_buf()).collect();
-    // (including file, target, written with `<...>`): a project header a file includes as
-    // `<header.h>` from a folder above is read for its macros as well
-    let mut frontier: Vec<(PathBuf, String, bool)> = Vec::new();
+    let mut digests: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut digest_of = |path: &Path| -> Option<String> {
+        digests
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                std::fs::read(path).ok().map(|bytes| {
+                    Sha256::digest(&bytes)
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect()
+                })
+            })
+            .clone()
+    };
+    let mut build_files_seen: HashSet<PathBuf> = HashSet::new();
     for file in files {
-        let path = file.path.to_path_buf();
-        for target in crate::model::index::quoted_includes(file.text) {
-            frontier.push((path.clone(), target, false));
-        }
-        for target in crate::model::index::angle_includes(file.text) {
-            frontier.push((path.clone(), target, true));
+        for folder in file
+            .path
+            .parent()
+            .into_iter()
+            .flat_map(Path::ancestors)
+            .take(BUILD_FILE_LEVELS)
+        {
+            for name in crate::model::index::BUILD_FILES {
+                let build_file = folder.join(name);
+                if build_files_seen.insert(build_file.clone()) && build_file.is_file() {
+                    lines.push(format!(
+                        "{}\0{:?}",
+                        build_file.display(),
+                        digest_of(&build_file)
+                    ));
+                }
+            }
         }
     }
-    for _ in 0..INCLUDE_DEPTH {
-        let mut next = Vec::new();
-        for (from, target, angled) in frontier {
-            let resolved = if angled {
-                crate::model::index::resolve_angle_include(&from, &target)
-            } else {
-                crate::model::index::resolve_include(&from, &target)
-            };
-            lines.push(format!("{}\0{target}\0{resolved:?}", from.display()));
-            let Some(header) = resolved else {
-                continue;
-            };
-            if !seen.insert(header.clone()) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&header) else {
-                lines.push(format!("{}\0unreadable", header.display()));
-                continue;
-            };
-            let digest: String = Sha256::digest(&bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            lines.push(format!("{}\0{digest}", header.display()));
-            let text = String::from_utf8_lossy(&bytes);
-            for include in crate::model::index::quoted_includes(&text) {
-                next.push((header.clone(), include, false));
-            }
-            for include in crate::model::index::angle_includes(&text) {
-                next.push((header.clone(), include, true));
-            }
+    // the files whose folders' build files give the same include paths resolve alike: their
+    // headers are followed together
+    let mut groups: Vec<(std::sync::Arc<Vec<PathBuf>>, Vec<&SourceFile>)> = Vec::new();
+    for file in files {
+        let dirs = file
+            .path
+            .parent()
+            .map(crate::model::index::build_include_dirs)
+            .unwrap_or_default();
+        match groups.iter_mut().find(|(known, _)| *known == dirs) {
+            Some((_, members)) => members.push(file),
+            None => groups.push((dirs, vec![file])),
         }
-        frontier = next;
+    }
+    for (build_dirs, members) in groups {
+        lines.push(format!("include paths {build_dirs:?}"));
+        let mut seen: HashSet<PathBuf> = members.iter().map(|f| f.path.to_path_buf()).collect();
+        // (including file, target, written with `<...>`)
+        let mut frontier: Vec<(PathBuf, String, bool)> = members
+            .iter()
+            .flat_map(|file| written_includes(file.path, file.text))
+            .collect();
+        for _ in 0..INCLUDE_DEPTH {
+            let mut next = Vec::new();
+            for (from, target, angled) in frontier {
+                let resolved =
+                    crate::engine::resolve_include_with(&from, &target, angled, &build_dirs);
+                lines.push(format!("{}\0{target}\0{resolved:?}", from.display()));
+                let Some(header) = resolved else {
+                    continue;
+                };
+                if !seen.insert(header.clone()) {
+                    continue;
+                }
+                let Some(digest) = digest_of(&header) else {
+                    lines.push(format!("{}\0unreadable", header.display()));
+                    continue;
+                };
+                lines.push(format!("{}\0{digest}", header.display()));
+                if let Ok(text) = std::fs::read_to_string(&header) {
+                    next.extend(written_includes(&header, &text));
+                }
+            }
+            frontier = next;
+        }
     }
     lines
+}
+
+/// The includes `text` (of the file at `from`) writes, quoted ones first.
+fn written_includes(from: &Path, text: &str) -> Vec<(PathBuf, String, bool)> {
+    let quoted = crate::model::index::quoted_includes(text)
+        .into_iter()
+        .map(|target| (from.to_path_buf(), target, false));
+    let angled = crate::model::index::angle_includes(text)
+        .into_iter()
+        .map(|target| (from.to_path_buf(), target, true));
+    quoted.chain(angled).collect()
 }
 
 type CachedSpan = (usize, usize);

@@ -222,3 +222,48 @@ fn an_unwritable_cache_still_lints() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// A header found only through the `-I` of a Makefile, and the Makefile itself, are inputs too.
+#[test]
+fn a_header_on_the_build_files_include_path_and_the_build_file_invalidate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().to_path_buf();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/project/build_file_includes");
+    for name in [
+        "hip/Makefile",
+        "hip/scale.cu",
+        "cuda/scale_config.h",
+        "cuda/scale.cu",
+    ] {
+        let target = root.join(name);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(source.join(name), &target).expect("copy fixture");
+    }
+    let hip = root.join("hip");
+    let (clean, hit) = run_both(&hip, &[]);
+    assert!(!hit);
+    assert_eq!(count(&clean), 0, "{clean}");
+    assert!(
+        run_both(&hip, &[]).1,
+        "unchanged inputs must be read from the cache"
+    );
+    // a block that no longer divides the count: the early return now splits a block before its
+    // barrier, which only the header on the Makefile's include path says
+    let config = root.join("cuda/scale_config.h");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let changed = text.replace("#define SCALE_BLOCK 256", "#define SCALE_BLOCK 384");
+    assert_ne!(text, changed, "the fixture changed: update the test");
+    std::fs::write(&config, changed).unwrap();
+    let (after, hit) = run_both(&hip, &[]);
+    assert!(!hit, "a changed header on the include path must lint again");
+    assert!(after.contains("divergent-barrier"), "{after}");
+    assert!(run_both(&hip, &[]).1);
+    // without the `-I` the header is not found: the Makefile is an input of the run
+    let makefile = hip.join("Makefile");
+    let text = std::fs::read_to_string(&makefile).unwrap();
+    std::fs::write(&makefile, text.replace(" -I../cuda", "")).unwrap();
+    assert!(
+        !run_both(&hip, &[]).1,
+        "a changed build file must lint again"
+    );
+}

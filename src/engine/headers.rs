@@ -153,6 +153,26 @@ fn includes_in_text(text: &str) -> Vec<Include> {
     .collect()
 }
 
+/// The header that the include `target` (written `<...>` when `angled`) in `from` names, with
+/// the include paths `build_dirs` (those of the linted file it is reached from,
+/// `build_include_dirs`), as the engine finds it.
+pub fn resolve_include_with(
+    from: &Path,
+    target: &str,
+    angled: bool,
+    build_dirs: &[PathBuf],
+) -> Option<PathBuf> {
+    resolve_written(from, &(target.to_string(), angled), build_dirs)
+}
+
+/// How deep the engine follows includes from a linted file, for anything: its index reads
+/// kernels and helpers this deep, its constants deeper.
+pub const DEEPEST_INCLUDE: usize = if MAX_DEFINES_DEPTH > MAX_INCLUDE_DEPTH {
+    MAX_DEFINES_DEPTH
+} else {
+    MAX_INCLUDE_DEPTH
+};
+
 /// The header `target` names from `from`: a `<...>` one only where it is a project file in a
 /// folder above `from` (a system header is in none, and nothing is read for it).
 fn resolve_written(

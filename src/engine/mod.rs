@@ -10,7 +10,8 @@ use rayon::prelude::*;
 
 mod headers;
 pub use headers::{
-    included_defines, index_of_headers_outside, index_of_included, view_of, wanted_names,
+    included_defines, index_of_headers_outside, index_of_included, resolve_include_with, view_of,
+    wanted_names, DEEPEST_INCLUDE,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

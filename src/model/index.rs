@@ -630,6 +630,9 @@ pub fn in_build_dirs(target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// The build files whose include paths `build_include_dirs` reads, in a folder or those above.
+pub const BUILD_FILES: [&str; 2] = ["Makefile", "CMakeLists.txt"];
+
 /// The include paths the build files of `folder` give its sources (`-I../common` in a `Makefile`,
 /// `include_directories(...)` in a `CMakeLists.txt` or in those of the folders above that add it),
 /// read once per folder: a header found only

@@ -682,10 +682,16 @@ impl<'s, 't> Evaluator<'s, 't> {
                 let name = text(node, self.source);
                 if let Some(definition) = self.scope.definition(name) {
                     // a value sizes cannot spell out (a helper's result, a float ceil) is still
-                    // one value wherever the name is read, so both sides of a comparison agree
-                    return self
-                        .eval_at(definition, depth + 1)
-                        .or_else(|| self.scope.atom(name));
+                    // one value wherever the name is read, so both sides of a comparison agree.
+                    // A value written in the name itself (`t = (t + 1) * (t + 1) / t`) reads its
+                    // earlier value, which the definition does not give: it is not followed
+                    // (followed, each mention would follow it again, exponentially)
+                    let value = if mentions_name(definition, name, self.source) {
+                        None
+                    } else {
+                        self.eval_at(definition, depth + 1)
+                    };
+                    return value.or_else(|| self.scope.atom(name));
                 }
                 if let Some(value) = self.scope.define(name) {
                     return parse_number(
@@ -958,4 +964,14 @@ mod tests {
             .divided_by_term_exactly(&b.add(&Sym::constant(1)).unwrap())
             .is_none());
     }
+}
+
+/// Whether `node` mentions the identifier `name`.
+fn mentions_name(node: Node, name: &str, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(node, |n| {
+        found |= n.node_kind() == "identifier" && text(n, source) == name;
+        !found
+    });
+    found
 }

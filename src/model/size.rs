@@ -683,11 +683,19 @@ impl<'s, 't> Evaluator<'s, 't> {
                 if let Some(definition) = self.scope.definition(name) {
                     // a value sizes cannot spell out (a helper's result, a float ceil) is still
                     // one value wherever the name is read, so both sides of a comparison agree.
-                    // A value written in the name itself (`t = (t + 1) * (t + 1) / t`) reads its
-                    // earlier value, which the definition does not give: it is not followed
-                    // (followed, each mention would follow it again, exponentially)
+                    // A value written in the name itself (`n = (n + 255) / 256 * 256`) reads its
+                    // earlier value there: the name as it stands, not followed again (followed,
+                    // each mention would follow the definition again, exponentially)
                     let value = if mentions_name(definition, name, self.source) {
-                        None
+                        let earlier = EarlierValue {
+                            scope: self.scope,
+                            name,
+                        };
+                        Evaluator {
+                            scope: &earlier,
+                            ..*self
+                        }
+                        .eval_at(definition, depth + 1)
                     } else {
                         self.eval_at(definition, depth + 1)
                     };
@@ -963,6 +971,40 @@ mod tests {
         assert!(count
             .divided_by_term_exactly(&b.add(&Sym::constant(1)).unwrap())
             .is_none());
+    }
+}
+
+/// A scope in which `name` is not followed to its definition: inside a value assigned to `name`
+/// that reads it, the name stands for the value it had before.
+struct EarlierValue<'s, 't> {
+    scope: &'s dyn Scope<'t>,
+    name: &'s str,
+}
+
+impl<'t> Scope<'t> for EarlierValue<'_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        if name == self.name {
+            return None;
+        }
+        self.scope.definition(name)
+    }
+    fn pointee(&self, name: &str) -> Option<String> {
+        self.scope.pointee(name)
+    }
+    fn scalar_type(&self, name: &str) -> Option<String> {
+        self.scope.scalar_type(name)
+    }
+    fn atom(&self, name: &str) -> Option<Sym> {
+        self.scope.atom(name)
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.scope.define(name)
+    }
+    fn is_type(&self, name: &str) -> bool {
+        self.scope.is_type(name)
+    }
+    fn component(&self, object: &str, field: &str, at: Node<'t>) -> Option<Component<'t>> {
+        self.scope.component(object, field, at)
     }
 }
 

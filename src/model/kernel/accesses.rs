@@ -179,7 +179,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                     if pointer_offset.is_none()
                         && subscript_element(node, &pointer, self.source).is_some_and(
                             |element| {
-                                self.fits_every_buffer(parameter_index, index, element.as_deref())
+                                self.fits_every_buffer(
+                                    parameter_index,
+                                    index,
+                                    None,
+                                    element.as_deref(),
+                                )
                             },
                         ) =>
                 {
@@ -191,6 +196,21 @@ impl<'a, 't> Analyzer<'a, 't> {
                     if !self.reaches_as_global_index(index, pointer_offset) =>
                 {
                     IndexStatus::NotThreadIndexed
+                }
+                IndexStatus::Unguarded { .. }
+                    if pointer_offset.is_some()
+                        && subscript_element(node, &pointer, self.source).is_some_and(
+                            |element| {
+                                self.fits_every_buffer(
+                                    parameter_index,
+                                    index,
+                                    pointer_offset,
+                                    element.as_deref(),
+                                )
+                            },
+                        ) =>
+                {
+                    IndexStatus::Bounded { bound: None }
                 }
                 status => status,
             }
@@ -211,7 +231,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 admits_bound: true, ..
             } if pointer_offset.is_none()
                 && subscript_element(node, &pointer, self.source).is_some_and(|element| {
-                    self.fits_every_buffer(parameter_index, index, element.as_deref())
+                    self.fits_every_buffer(parameter_index, index, None, element.as_deref())
                 }) =>
             {
                 IndexStatus::Bounded { bound: None }

@@ -271,7 +271,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                     (IndexStatus::Unguarded { .. }, index)
                         if offset.is_none()
                             && indices.len() == 1
-                            && self.fits_every_buffer(origin.parameter_index, first, None) =>
+                            && self.fits_every_buffer(
+                                origin.parameter_index,
+                                first,
+                                None,
+                                None,
+                            ) =>
                     {
                         (IndexStatus::Bounded { bound: None }, index)
                     }

@@ -242,6 +242,7 @@ impl<'t> Analyzer<'_, 't> {
         &self,
         parameter: usize,
         index: Node<'t>,
+        offset: Option<Node<'t>>,
         element: Option<&str>,
     ) -> bool {
         if self.out.launches.is_empty() || self.out.launches.iter().any(|l| l.sizes.is_empty()) {
@@ -267,7 +268,30 @@ impl<'t> Analyzer<'_, 't> {
             }
         };
         let split = self.current_comparisons();
-        let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(index, &split.0);
+        let own_sizes = OwnSizes::grid_and_block(self);
+        let ranges = Ranges::new(&own_sizes);
+        let mut range = ranges.range(index, &split.0);
+        if let Some(offset) = offset {
+            // `p = base + w * S; p[k]` with `k` chosen by no thread index and bounded by
+            // nothing in sight: the thread's own slab of `S` elements is what it reaches, as an
+            // index the thread does not choose is no concern of a thread-index bound elsewhere
+            if range.hi.is_none() && !self.expression_deps(index, 0).is_global_index() {
+                if let Some(stride) = self.slab_stride(offset) {
+                    let stride = stride
+                        .iter()
+                        .map(|factor| ranges.range(*factor, &split.0))
+                        .reduce(|a, b| crate::model::ranges::multiply(&a, &b));
+                    if let Some(last) = stride
+                        .and_then(|s| s.hi)
+                        .and_then(|s| s.sub(&Sym::constant(1)))
+                    {
+                        range = crate::model::ranges::Range::exactly(last);
+                        range.lo = Some(Sym::constant(0));
+                    }
+                }
+            }
+            range = range.plus(&ranges.range(offset, &split.0), false);
+        }
         // the names the index is written in that the file gives values
         let constants = self.model.and_then(|model| self.file_constants(model));
         let tops: Vec<Sym> = range
@@ -303,6 +327,28 @@ impl<'t> Analyzer<'_, 't> {
                 })
             })
         })
+    }
+
+    /// The factors of a thread's slab in the product `offset` (`warp_id * max_deg * 2`): those
+    /// that no thread index reaches, when exactly the others do (`max_deg`, `2`).
+    fn slab_stride(&self, offset: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let mut factors = Vec::new();
+        let mut pending = vec![strip(offset, self.source)];
+        while let Some(node) = pending.pop() {
+            if factors.len() > 8 {
+                return None;
+            }
+            if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
+                pending.push(strip(node.field("left")?, self.source));
+                pending.push(strip(node.field("right")?, self.source));
+            } else {
+                factors.push(node);
+            }
+        }
+        let (threaded, stride): (Vec<_>, Vec<_>) = factors
+            .into_iter()
+            .partition(|f| !self.expression_deps(*f, 0).is_uniform());
+        (threaded.len() == 1 && !stride.is_empty()).then_some(stride)
     }
 
     fn reaching_uncached(&self, use_: Node<'t>) -> Option<Reaching<'t>> {

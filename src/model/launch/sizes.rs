@@ -264,6 +264,8 @@ fn reads_follow<'t>(
 /// after its declaration (an assignment, `+=`, `++`, its address taken) after a read of it. A
 /// count padded after the buffer was allocated with it is two values; a count read back from
 /// the device at the top of a loop, then allocated with and launched over, is one in each trip.
+/// A clamp's own reads belong to its write (`if (n > 65536) n = 65536;`, `n = min(n, cap);`):
+/// they choose the value, no size is taken from them.
 fn holds_one_value<'t>(locals: &Locals<'t>, name: &str, source: &'t str) -> bool {
     let (Some(_), Some(values)) = (locals.scope, locals.values.get(name)) else {
         return true;
@@ -283,7 +285,32 @@ fn holds_one_value<'t>(locals: &Locals<'t>, name: &str, source: &'t str) -> bool
         .occurrences(name, source)
         .iter()
         .filter(|n| n.start_byte() < last)
-        .all(|n| is_written_name(*n, source))
+        .all(|n| is_written_name(*n, source) || chooses_a_write(*n, &writes))
+}
+
+/// Whether the read `n` is in one of `writes` (the values assigned to its name) or in the test
+/// of an `if` whose branch holds one of them.
+fn chooses_a_write(n: Node, writes: &[Node]) -> bool {
+    let inside =
+        |outer: Node| outer.start_byte() <= n.start_byte() && n.end_byte() <= outer.end_byte();
+    writes.iter().any(|write| {
+        if inside(*write) {
+            return true;
+        }
+        // up to the statement the write is, then through a braced branch to its `if`
+        let mut at = *write;
+        while let Some(parent) = at.up() {
+            match parent.node_kind() {
+                "if_statement" => return parent.field("condition").is_some_and(inside),
+                "compound_statement"
+                    if parent.up().is_some_and(|p| p.node_kind() == "if_statement") => {}
+                "compound_statement" | "function_definition" => return false,
+                _ => {}
+            }
+            at = parent;
+        }
+        false
+    })
 }
 
 /// Whether the identifier `n` is what an assignment, update or `&` writes, or a declarator.

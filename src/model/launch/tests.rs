@@ -984,6 +984,48 @@ fn launch_sizes_name_the_host_values() {
 }
 
 #[test]
+fn a_clamped_count_is_one_value_for_the_sizes() {
+    let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
+    // the clamps read the count only to choose its value: allocation and launch see one value
+    let found = sites(
+        "void f(int* deg, long ne, int md, size_t cap) {
+        size_t nblocks = (ne - 1) / 8 + 1;
+        if (nblocks > 65536) nblocks = 65536;
+        nblocks = std::min(cap, nblocks);
+        if (cap < nblocks) { nblocks = cap; }
+        int* slabs;
+        cudaMalloc(&slabs, nblocks * 8 * md * sizeof(int));
+        k<<<nblocks, 256>>>(slabs, md);
+    }",
+    );
+    assert_eq!(found.len(), 1);
+    let sizes = &found[0].sizes;
+    assert!(!sizes.is_empty(), "{found:?}");
+    assert_eq!(shown(&sizes[0].grid[0]).as_deref(), Some("nblocks"));
+    assert_eq!(
+        shown(&sizes[0].buffers[0]).as_deref(),
+        Some("32 * md * nblocks")
+    );
+    // a count changed after the buffer was sized from it is two values
+    let found = sites(
+        "void f(long ne, int md) {
+        size_t nblocks = (ne - 1) / 8 + 1;
+        int* slabs;
+        cudaMalloc(&slabs, nblocks * 8 * md * sizeof(int));
+        if (nblocks > 64) nblocks = 64;
+        k<<<nblocks, 256>>>(slabs, md);
+    }",
+    );
+    assert!(
+        found[0]
+            .sizes
+            .iter()
+            .all(|s| s.grid[0].is_none() || s.buffers[0].is_none()),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn launch_sizes_read_a_padded_count_as_a_multiple() {
     let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
     // a count rounded up in place to whole blocks of items: grid and buffer share the quotient

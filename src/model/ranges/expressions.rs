@@ -266,7 +266,14 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             return remainder(a, b);
         }
         let a = self.range_at(left, facts, depth + 1);
-        let b = self.range_at(right, facts, depth + 1);
+        let mut b = self.range_at(right, facts, depth + 1);
+        // a divisor or shift named by a constant of the file (`id / WARP_SIZE`) is its value: a
+        // quotient by a name is bounded only where the name cancels
+        if matches!(op, "/" | ">>" | "<<") && constant(&b).is_none() {
+            if let Some(value) = self.context.constant(right) {
+                b = Range::exactly(Sym::constant(value));
+            }
+        }
         match op {
             "+" => a.plus(&b, false),
             "-" => a.plus(&b, true),

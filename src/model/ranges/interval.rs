@@ -62,7 +62,7 @@ impl Range {
     }
 
     /// `x + y` (or `x - y`, with `subtract`) for `x` in this range and `y` in `other`.
-    pub(super) fn plus(&self, other: &Range, subtract: bool) -> Range {
+    pub(crate) fn plus(&self, other: &Range, subtract: bool) -> Range {
         let other = if subtract {
             other.negated()
         } else {
@@ -160,7 +160,7 @@ pub(super) fn constant(range: &Range) -> Option<i128> {
     (lo == hi).then_some(lo)
 }
 
-pub(super) fn multiply(a: &Range, b: &Range) -> Range {
+pub(crate) fn multiply(a: &Range, b: &Range) -> Range {
     // a constant factor scales every bound that holds (`2 * angle` under `angle <= degrees`
     // beside the block's own bound)
     for (x, y) in [(a, b), (b, a)] {

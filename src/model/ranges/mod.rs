@@ -29,7 +29,8 @@ mod steps;
 mod tests;
 
 pub use facts::skipped_replacements;
-use interval::{both, constant, divide, multiply, MAX_OTHER_BOUNDS};
+pub(crate) use interval::multiply;
+use interval::{both, constant, divide, MAX_OTHER_BOUNDS};
 pub use interval::{is_bounded, Range};
 use linear::Linear;
 use meet_join::{keep_with_others, lower_of, tighter, upper_of, STARTING_VALUE};

@@ -42,6 +42,10 @@ impl<'t> RangeContext<'t> for Context<'t> {
     fn block_limit(&self, axis: usize) -> Option<i128> {
         (axis == 0).then_some(self.limit).flatten()
     }
+    // the file's constants: `WARP_SIZE` only
+    fn constant(&self, node: Node<'t>) -> Option<i128> {
+        (text(node, self.source) == "WARP_SIZE").then_some(32)
+    }
     fn least_passed_constant(&self, parameter: &str) -> Option<i128> {
         self.passed
             .iter()
@@ -577,4 +581,18 @@ fn a_span_not_known_to_be_a_multiple_of_the_step_keeps_the_last_value_below_the_
     assert!(!range_of(code).ends_with(", 28]"), "{}", range_of(code));
     let code = "__global__ void k() { for (int i = 0; i < 32; i += 4) { i -= 1; use(i); } }";
     assert!(!range_of(code).ends_with(", 28]"), "{}", range_of(code));
+}
+
+#[test]
+fn a_divisor_or_shift_named_by_a_constant_is_its_value() {
+    let code = "void k() { int t = threadIdx.x; use(t / WARP_SIZE); }";
+    assert_eq!(range_with_limit(code, Some(256)), "[0, 7]");
+    let code = "void k() { int t = threadIdx.x; use(t >> LOG); }";
+    assert_eq!(
+        range_with_limit(code, Some(256)),
+        "[?, ?]",
+        "a shift by a name no constant gives"
+    );
+    let code = "void k() { int t = threadIdx.x; use(t / n); }";
+    assert_eq!(range_with_limit(code, Some(256)), "[0, 255]");
 }

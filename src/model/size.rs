@@ -888,6 +888,50 @@ pub(crate) fn is_count_method(name: &str) -> bool {
     matches!(name, "size" | "numel" | "length")
 }
 
+/// A scope in which `name` is not followed to its definition: inside a value assigned to `name`
+/// that reads it, the name stands for the value it had before.
+struct EarlierValue<'s, 't> {
+    scope: &'s dyn Scope<'t>,
+    name: &'s str,
+}
+
+impl<'t> Scope<'t> for EarlierValue<'_, 't> {
+    fn definition(&self, name: &str) -> Option<Node<'t>> {
+        if name == self.name {
+            return None;
+        }
+        self.scope.definition(name)
+    }
+    fn pointee(&self, name: &str) -> Option<String> {
+        self.scope.pointee(name)
+    }
+    fn scalar_type(&self, name: &str) -> Option<String> {
+        self.scope.scalar_type(name)
+    }
+    fn atom(&self, name: &str) -> Option<Sym> {
+        self.scope.atom(name)
+    }
+    fn define(&self, name: &str) -> Option<&str> {
+        self.scope.define(name)
+    }
+    fn is_type(&self, name: &str) -> bool {
+        self.scope.is_type(name)
+    }
+    fn component(&self, object: &str, field: &str, at: Node<'t>) -> Option<Component<'t>> {
+        self.scope.component(object, field, at)
+    }
+}
+
+/// Whether `node` mentions the identifier `name`.
+fn mentions_name(node: Node, name: &str, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(node, |n| {
+        found |= n.node_kind() == "identifier" && text(n, source) == name;
+        !found
+    });
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -972,48 +1016,4 @@ mod tests {
             .divided_by_term_exactly(&b.add(&Sym::constant(1)).unwrap())
             .is_none());
     }
-}
-
-/// A scope in which `name` is not followed to its definition: inside a value assigned to `name`
-/// that reads it, the name stands for the value it had before.
-struct EarlierValue<'s, 't> {
-    scope: &'s dyn Scope<'t>,
-    name: &'s str,
-}
-
-impl<'t> Scope<'t> for EarlierValue<'_, 't> {
-    fn definition(&self, name: &str) -> Option<Node<'t>> {
-        if name == self.name {
-            return None;
-        }
-        self.scope.definition(name)
-    }
-    fn pointee(&self, name: &str) -> Option<String> {
-        self.scope.pointee(name)
-    }
-    fn scalar_type(&self, name: &str) -> Option<String> {
-        self.scope.scalar_type(name)
-    }
-    fn atom(&self, name: &str) -> Option<Sym> {
-        self.scope.atom(name)
-    }
-    fn define(&self, name: &str) -> Option<&str> {
-        self.scope.define(name)
-    }
-    fn is_type(&self, name: &str) -> bool {
-        self.scope.is_type(name)
-    }
-    fn component(&self, object: &str, field: &str, at: Node<'t>) -> Option<Component<'t>> {
-        self.scope.component(object, field, at)
-    }
-}
-
-/// Whether `node` mentions the identifier `name`.
-fn mentions_name(node: Node, name: &str, source: &str) -> bool {
-    let mut found = false;
-    syntax::walk_iterative(node, |n| {
-        found |= n.node_kind() == "identifier" && text(n, source) == name;
-        !found
-    });
-    found
 }

@@ -126,12 +126,17 @@ mod tests {
             "void f(int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; default: return; } k<<<1, 1>>>(d, n); }",
             "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 0: cudaMalloc(&d, n * 4); break; case 1: break; } if (mem == 0) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
             "void f(const float* h, int n, int mem) { float* d; switch (mem) { case GPUMEM: cudaMalloc(&d, n * 4); break; case UVM: break; } if (mem == GPUMEM) cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            // a device address read back from the device into the pointer itself
+            "struct V { float* data; }; void f(float* h, const V* dv, int n) { float* d; cudaMemcpy(&d, &dv->data, sizeof(d), cudaMemcpyDeviceToHost); cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); }",
+            "struct V { float* data; }; void f(float* h, const V* dv, int n) { void* d; cudaMemcpy((void*)&d, &dv->data, sizeof(void*), cudaMemcpyDeviceToHost); cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); }",
             // a mode that falls into the allocating arm from the one above is allocated too
             "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 1: printf(\"one\"); case 0: cudaMalloc(&d, n * 4); break; case 2: break; } if (mem == 1) cudaFree(d); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
             "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
+            // the copy reads the pointer back only after the use
+            "struct V { float* data; }; void f(float* h, const V* dv, int n) { float* d; cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); cudaMemcpy(&d, &dv->data, sizeof(d), cudaMemcpyDeviceToHost); }",
             "template <typename T> void alloc_buffer(T** out, size_t bytes) { cudaMalloc(reinterpret_cast<void**>(out), bytes); }\n void f(int n) { float* d; k<<<1, 1>>>(d, n); alloc_buffer(&d, n * 4); }",
             // allocated on some branches only
             "void f(const float* h, int n, bool m) { float* d; if (m) cudaMalloc(&d, n * 4); cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",

@@ -119,6 +119,18 @@ impl<'m, 't> Builder<'m, 't> {
             .flatten()
     }
 
+    /// The tracked variable whose own address an argument passes: `&v`, `(void*)&v`.
+    pub(super) fn address_of_variable(&self, node: Node<'t>) -> Option<usize> {
+        let mut node = strip(node, self.source);
+        while node.node_kind() == "cast_expression" {
+            node = strip(node.field("value")?, self.source);
+        }
+        if node.node_kind() != "pointer_expression" || operator(node, self.source) != "&" {
+            return None;
+        }
+        self.variable_of(node.field("argument")?)
+    }
+
     /// The tracked pointer an argument passes: `v`, `v + k`, `&v[k]`, `v.data()`, `(T*)v`.
     pub(super) fn pointer_arg(&self, node: Node<'t>) -> Option<PointerArg> {
         let node = strip(node, self.source);

@@ -732,6 +732,11 @@ impl<'m, 't> Builder<'m, 't> {
                     .unwrap_or_default();
                 let destination = destination_node.and_then(|d| self.pointer_arg(d));
                 let source = source_node.and_then(|s| self.pointer_arg(s));
+                // `cudaMemcpy(&p, &dv->data, sizeof(p), cudaMemcpyDeviceToHost)`: the copy
+                // writes the pointer itself, a device address read back from the device
+                if let Some(assigned) = destination_node.and_then(|d| self.address_of_variable(d)) {
+                    self.push_event(assigned, EventKind::Assigned, call, context);
+                }
                 if let Some(d) = destination {
                     let kind = if is_memset {
                         WriteKind::Memset

@@ -119,6 +119,15 @@ impl<'t> Classifier<'_, 't> {
                 self.entries(self.text(table), depth)
                     .unwrap_or_else(|| self.axis(table, depth + 1))
             }
+            // `*ncols_in`: a size passed by address (a launcher called from Fortran), its
+            // first entry
+            "pointer_expression" if syntax::operator(node, self.source) == "*" => {
+                let Some(table) = node.field("argument").map(|t| strip(t, self.source)) else {
+                    return GridAxis::Unknown;
+                };
+                self.entries(self.text(table), depth)
+                    .unwrap_or_else(|| self.axis(table, depth + 1))
+            }
             _ => GridAxis::Unknown,
         }
     }

@@ -78,8 +78,15 @@ fn exact_grids_and_unknown_ones() {
             "k<<<min(ceil_div(n, 256), 4096), 256>>>(p, n);",
             rounded("n"),
         ),
+        // sizes passed by address, as a launcher called from Fortran takes them
+        (
+            "int cols = *cols_in; int colx = *colx_in; k<<<cols - colx + 1, 64>>>(p, n);",
+            GridAxis::Exact,
+        ),
+        ("k<<<*blocks_in, 256>>>(p, n);", GridAxis::Unknown),
+        ("k<<<(*n_in + 255) / 256, 256>>>(p, n);", rounded("*n_in")),
     ] {
-        let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks, dim3 dims, int log2N, Config cfg) {{ {launch} }}");
+        let source = format!("void f(float* p, int n, int rows, int B, int H, int head_size, int num_blocks, dim3 dims, int log2N, Config cfg, int* cols_in, int* colx_in, int* blocks_in, int* n_in) {{ {launch} }}");
         assert_eq!(grid_of(&source)[0], expected, "{launch}");
     }
 }

@@ -1,0 +1,18 @@
+// Bad: a launcher called from Fortran takes the count by address, rounds the grid up to whole
+// blocks of 256, and the kernel never tests the count: the last block's extra threads scale
+// past the end of the vector.
+#include <hip/hip_runtime.h>
+#include "hip_check.h"
+
+__global__ void scale_vector(double *x, double alpha)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    x[i] *= alpha; // expect: unguarded-thread-index
+}
+
+extern "C" void scale_vector_FromC(double *x_dev, double *alpha_in, int *n_in, hipStream_t stream)
+{
+    int n = *n_in;
+    hipLaunchKernelGGL(scale_vector, (n + 255) / 256, 256, 0, stream, x_dev, *alpha_in);
+    HIP_CHECK(hipGetLastError());
+}

@@ -590,14 +590,41 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut visiting = Vec::new();
         let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,
+            Err(_) if self.bounded_in_each_case(index, offset, comparisons, disjunctions) => None,
             Err(leaf) => return self.unguarded(leaf, index, comparisons),
         };
         if let Some(offset) = offset {
             if let Err(leaf) = self.bounded(offset, comparisons, &mut visiting, 0) {
-                return self.unguarded(leaf, offset, comparisons);
+                if !self.bounded_in_each_case(index, Some(offset), comparisons, disjunctions) {
+                    return self.unguarded(leaf, offset, comparisons);
+                }
             }
         }
         IndexStatus::Bounded { bound }
+    }
+
+    /// Whether one of the tests in force that holds in either of two ways (`full || cid < k`)
+    /// bounds the index, and the offset, whichever way it holds: `blockIdx.y != gridDim.y - 1 ||
+    /// cid < k` keeps `cid` inside `k` in a full block and under its own test alike.
+    fn bounded_in_each_case(
+        &self,
+        index: Node<'t>,
+        offset: Option<Node<'t>>,
+        comparisons: &[Comparison<'t>],
+        disjunctions: &[Vec<Comparison<'t>>],
+    ) -> bool {
+        disjunctions.iter().any(|alternatives| {
+            !alternatives.is_empty()
+                && alternatives.iter().all(|alternative| {
+                    let mut case = comparisons.to_vec();
+                    case.push(*alternative);
+                    let mut visiting = Vec::new();
+                    self.bounded(index, &case, &mut visiting, 0).is_ok()
+                        && offset.is_none_or(|offset| {
+                            self.bounded(offset, &case, &mut visiting, 0).is_ok()
+                        })
+                })
+        })
     }
 
     /// `leaf` is unguarded in `index`; the other variables of `index` that nothing bounds come

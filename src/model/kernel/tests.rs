@@ -1898,6 +1898,11 @@ fn blocks_before_the_last_are_full() {
     if (blockIdx.x != 0) s += in[i];
     if (blockIdx.y != gridDim.y - 1) s += in[i];
     if (blockIdx.x < gridDim.x - 1) s += in[blockIdx.y * blockDim.y + threadIdx.y];
+    int col = (blockIdx.y << 5) + threadIdx.x;
+    if (blockIdx.y != gridDim.y - 1) s += in[col];
+    if (blockIdx.y != gridDim.y - 1 || col < n) s += in[col];
+    if (blockIdx.x != gridDim.x - 1 || col < n) s += in[col];
+    if (blockIdx.y != gridDim.y - 1 || s > 0) s += in[col];
     if (blockIdx.x == gridDim.x - 1) return;
     out[i] = s;
 }
@@ -1911,7 +1916,13 @@ fn blocks_before_the_last_are_full() {
             (10, "unguarded"),
             (11, "unguarded"),
             (12, "unguarded"),
-            (14, "bounded")
+            // only the block index says which block is the last: the column's tile is on `y`
+            (14, "bounded"),
+            // either way the test holds, the column is inside: a full tile, or under its test
+            (15, "bounded"),
+            (16, "unguarded"),
+            (17, "unguarded"),
+            (19, "bounded")
         ]
     );
 }

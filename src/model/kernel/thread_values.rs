@@ -736,11 +736,24 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The launch axes a value's thread identity comes from: `threadIdx.y` and `blockIdx.y` give
     /// `y`; a grid-wide rank gives every axis.
     pub(super) fn thread_axes(&self, node: Node<'t>, depth: usize) -> Axes {
-        self.thread_axes_of(node, depth, &mut Vec::new())
+        self.thread_axes_of(node, depth, &mut Vec::new(), &["threadIdx", "blockIdx"])
     }
 
-    /// `thread_axes`, each local followed once (`a = b; b = a` ends).
-    fn thread_axes_of(&self, node: Node<'t>, depth: usize, visiting: &mut Vec<&'a str>) -> Axes {
+    /// The axes whose block index `node` is computed from (`y` for `(blockIdx.y << 5) +
+    /// threadIdx.x`).
+    pub(super) fn block_axes(&self, node: Node<'t>) -> Axes {
+        self.thread_axes_of(node, 0, &mut Vec::new(), &["blockIdx"])
+    }
+
+    /// `thread_axes` (of the `identities` named: `threadIdx`, `blockIdx`), each local followed
+    /// once (`a = b; b = a` ends).
+    fn thread_axes_of(
+        &self,
+        node: Node<'t>,
+        depth: usize,
+        visiting: &mut Vec<&'a str>,
+        identities: &[&str],
+    ) -> Axes {
         if depth > 12 {
             return Axes::ALL;
         }
@@ -754,7 +767,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let mut axes = Axes::NONE;
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
-                        axes = axes.union(self.thread_axes_of(*value, depth + 1, visiting));
+                        axes = axes.union(self.thread_axes_of(
+                            *value,
+                            depth + 1,
+                            visiting,
+                            identities,
+                        ));
                     }
                 }
                 visiting.pop();
@@ -764,11 +782,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let argument = node.field("argument").map(|a| self.text(a));
                 let field = node.field("field").map(|f| self.text(f)).unwrap_or("");
                 match argument {
-                    Some("threadIdx") | Some("blockIdx") => Axes::from_field(field),
-                    Some("blockDim") | Some("gridDim") => Axes::NONE,
+                    Some(identity) if identities.contains(&identity) => Axes::from_field(field),
+                    Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim") => Axes::NONE,
                     _ => node
                         .field("argument")
-                        .map(|a| self.thread_axes_of(a, depth + 1, visiting))
+                        .map(|a| self.thread_axes_of(a, depth + 1, visiting, identities))
                         .unwrap_or_default(),
                 }
             }
@@ -777,7 +795,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Axes::ALL;
                 }
                 node.field("arguments")
-                    .map(|a| self.thread_axes_of(a, depth + 1, visiting))
+                    .map(|a| self.thread_axes_of(a, depth + 1, visiting, identities))
                     .unwrap_or_default()
             }
             "subscript_expression"
@@ -787,7 +805,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "number_literal"
             | "lambda_expression" => Axes::NONE,
             _ => named_children(node).fold(Axes::NONE, |axes, child| {
-                axes.union(self.thread_axes_of(child, depth + 1, visiting))
+                axes.union(self.thread_axes_of(child, depth + 1, visiting, identities))
             }),
         }
     }
@@ -1032,7 +1050,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// grid rounded up to cover the problem, where every other block is full: its threads stay
     /// inside the problem without a guard of their own.
     pub(super) fn in_full_blocks(&self, node: Node<'t>, comparisons: &[Comparison<'t>]) -> bool {
-        let axes = self.thread_axes(strip(node, self.source), 0);
+        // only the block index says whether a block is the last: a column made of `blockIdx.y`
+        // and `threadIdx.x` needs its block off the last one on `y` alone
+        let axes = self.block_axes(strip(node, self.source));
         if axes.is_empty() || comparisons.is_empty() {
             return false;
         }

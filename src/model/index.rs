@@ -275,6 +275,7 @@ impl ProjectIndex {
         };
         if self.declared_together(launcher, kernel, definer)
             || self.declared_for_both(launcher, kernel, definer)
+            || self.declared_by_companion(launcher, kernel, definer)
         {
             return true;
         }
@@ -315,6 +316,30 @@ impl ProjectIndex {
             .into_iter()
             .flatten()
             .any(|at| launcher_sees.contains(at) && definer_sees.contains(at))
+    }
+
+    /// The launcher sees the kernel declared in the definer's own header (`cuda/ms.h` beside
+    /// `cuda/ms.cu`, same name), which the definer need not include: the linker joins the
+    /// declaration to the definition by name. Unless the launcher sees a definition itself.
+    fn declared_by_companion(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
+        let Some(launcher_sees) = self.sees.get(launcher) else {
+            return false;
+        };
+        let defines = self.kernels.get(kernel).into_iter().flatten();
+        if defines.into_iter().any(|at| launcher_sees.contains(at)) {
+            return false;
+        }
+        self.declarations
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter(|at| launcher_sees.contains(at))
+            .filter_map(|&at| self.files.get(at))
+            .any(|header| {
+                header.path.parent() == definer.parent()
+                    && header.path.file_stem() == definer.file_stem()
+                    && header.path != definer
+            })
     }
 
     /// Separate compilation: `kernels.h` declares the kernel, `kernels.cu` includes it and

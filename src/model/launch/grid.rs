@@ -193,6 +193,12 @@ impl<'t> Classifier<'_, 't> {
                             return GridAxis::Exact;
                         }
                     }
+                    // `(n + block.x - 1) / block.x` after a check that `block.x` divides `n`
+                    if let (true, None, false) = (self.constants_divide, divisor, shift) {
+                        if let Some(node) = self.rounded_total(left, &total) {
+                            return self.rounded_up(node, right);
+                        }
+                    }
                     return GridAxis::RoundedUp(total);
                 }
                 // a floor division (`width / dimBlock.x`) never adds threads, whatever it

@@ -173,8 +173,28 @@ impl<'t> Classifier<'_, 't> {
             if d > 0 && nonnegative && self.known_factor(total, 0) % d == 0 {
                 return GridAxis::Exact;
             }
+        } else if self.checked_divisible_by(total, divisor) {
+            return GridAxis::Exact;
         }
         GridAxis::RoundedUp(normalized(total, self.source))
+    }
+
+    /// Whether a check on the path to `total` states that `divisor`, a size no constant gives,
+    /// divides it (`if (num_rollouts % dimBlock.x != 0) exit(1);` before `int_ceil(num_rollouts,
+    /// dimBlock.x)` blocks of `dimBlock`).
+    fn checked_divisible_by(&self, total: Node<'t>, divisor: Node<'t>) -> bool {
+        let total = strip(total, self.source);
+        if total.node_kind() != "identifier" {
+            return false;
+        }
+        let name = self.text(total);
+        let divisor = normalized(divisor, self.source);
+        self.facts_on_path(total, name).iter().any(|fact| {
+            matches!(
+                fact.stated_divisor(name, self.source),
+                Some(StatedDivisor::Modulus(modulus)) if normalized(modulus, self.source) == divisor
+            )
+        })
     }
 
     /// The term of the sum `left` that `rounded_numerator` found as the extent `total`.
@@ -303,11 +323,17 @@ impl<'t> Classifier<'_, 't> {
     /// `TORCH_CHECK(n % 64 == 0, ...)`, `assert((n & 31) == 0)`), when nothing assigns `name`
     /// between the check and `node`: 1 when none does.
     fn checked_factor(&self, node: Node<'t>, name: &str) -> i128 {
+        self.stated_factor(&self.facts_on_path(node, name), name)
+    }
+
+    /// The facts the checks on the path to `node` state, less those about `name` that an
+    /// assignment of `name` between the check and `node` undoes.
+    fn facts_on_path(&self, node: Node<'t>, name: &str) -> Vec<Comparison<'t>> {
         let Some(scope) = self.locals.scope else {
-            return 1;
+            return Vec::new();
         };
         let assignments = self.locals.values.get(name);
-        let facts: Vec<Comparison<'t>> = super::limits::facts_at(node, scope, self.source)
+        super::limits::facts_at(node, scope, self.source)
             .into_iter()
             .filter(|fact| {
                 !assignments.is_some_and(|values| {
@@ -317,8 +343,7 @@ impl<'t> Classifier<'_, 't> {
                     })
                 })
             })
-            .collect();
-        self.stated_factor(&facts, name)
+            .collect()
     }
 
     /// What the checks right after the definition `value` of `name` state divides it (`L =

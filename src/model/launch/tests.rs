@@ -1571,7 +1571,9 @@ fn a_check_on_the_launch_path_that_a_size_is_a_multiple_makes_its_rounded_grid_e
          void c(float* p, int n) { assert((n & 127) == 0); k<<<(n + 127) / 128, 128>>>(p, n); }\n\
          void d(float* p, int n) { if (n % 128 != 0) return; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
          void e(float* p, int n) { if (n % 256 != 0) return; n += 1; k<<<(n + 255) / 256, 256>>>(p, n); }\n\
-         void f(float* p, int n) { k<<<(n + 255) / 256, 256>>>(p, n); assert(n % 256 == 0); }",
+         void f(float* p, int n) { k<<<(n + 255) / 256, 256>>>(p, n); assert(n % 256 == 0); }
+         void g(float* p, int n, dim3 block) { if (n % block.x != 0) exit(1); k<<<(n + block.x - 1) / block.x, block>>>(p, n); }
+         void h(float* p, int n, dim3 block) { if (n % block.y != 0) exit(1); k<<<(n + block.x - 1) / block.x, block>>>(p, n); }",
     );
     let grids: Vec<&GridAxis> = found.iter().map(|site| &site.grid[0]).collect();
     let rounded = GridAxis::RoundedUp("n".to_string());
@@ -1583,6 +1585,9 @@ fn a_check_on_the_launch_path_that_a_size_is_a_multiple_makes_its_rounded_grid_e
             &GridAxis::Exact,
             &rounded,
             &rounded,
+            &rounded,
+            // the block's own width, no constant, stated to divide the size
+            &GridAxis::Exact,
             &rounded
         ]
     );

@@ -301,40 +301,40 @@ impl ProjectIndex {
     /// defines the declared kernel (`lstm_pointwise.cu` and `slstm_pointwise.cu`, one built at
     /// a time), unless the launcher itself sees a definition.
     fn declared_for_both(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
-        let (Some(launcher_sees), Some(definer_sees)) = (
-            self.sees.get(launcher),
-            self.by_path.get(definer).and_then(|&at| self.sees.get(at)),
-        ) else {
+        let Some(definer_sees) = self.by_path.get(definer).and_then(|&at| self.sees.get(at)) else {
             return false;
         };
-        let defines = self.kernels.get(kernel).into_iter().flatten();
-        if defines.into_iter().any(|at| launcher_sees.contains(at)) {
-            return false;
+        self.declarations_seen(launcher, kernel)
+            .iter()
+            .any(|at| definer_sees.contains(at))
+    }
+
+    /// The files declaring `kernel` that the launcher sees, when it sees no definition of it (a
+    /// launch that sees one calls that one).
+    fn declarations_seen(&self, launcher: usize, kernel: &str) -> Vec<usize> {
+        let Some(launcher_sees) = self.sees.get(launcher) else {
+            return Vec::new();
+        };
+        let mut defines = self.kernels.get(kernel).into_iter().flatten();
+        if defines.any(|at| launcher_sees.contains(at)) {
+            return Vec::new();
         }
         self.declarations
             .get(kernel)
             .into_iter()
             .flatten()
-            .any(|at| launcher_sees.contains(at) && definer_sees.contains(at))
+            .copied()
+            .filter(|at| launcher_sees.contains(at))
+            .collect()
     }
 
     /// The launcher sees the kernel declared in the definer's own header (`cuda/ms.h` beside
     /// `cuda/ms.cu`, same name), which the definer need not include: the linker joins the
     /// declaration to the definition by name. Unless the launcher sees a definition itself.
     fn declared_by_companion(&self, launcher: usize, kernel: &str, definer: &Path) -> bool {
-        let Some(launcher_sees) = self.sees.get(launcher) else {
-            return false;
-        };
-        let defines = self.kernels.get(kernel).into_iter().flatten();
-        if defines.into_iter().any(|at| launcher_sees.contains(at)) {
-            return false;
-        }
-        self.declarations
-            .get(kernel)
+        self.declarations_seen(launcher, kernel)
             .into_iter()
-            .flatten()
-            .filter(|at| launcher_sees.contains(at))
-            .filter_map(|&at| self.files.get(at))
+            .filter_map(|at| self.files.get(at))
             .any(|header| {
                 header.path.parent() == definer.parent()
                     && header.path.file_stem() == definer.file_stem()

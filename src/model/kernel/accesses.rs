@@ -165,6 +165,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(offset) = pointer_offset {
             deps = deps.union(self.expression_deps(offset, 0));
         }
+        // every launch's buffer holds what the index (from the pointer's offset) reaches
+        let fits_every_buffer = |offset: Option<Node<'t>>| {
+            subscript_element(node, &pointer, self.source).is_some_and(|element| {
+                self.fits_every_buffer(parameter_index, index, offset, element.as_deref())
+            })
+        };
         let status = if deps.is_global_index() {
             match self.index_status(index, pointer_offset) {
                 IndexStatus::Unguarded { .. }
@@ -174,19 +180,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     IndexStatus::Bounded { bound: None }
                 }
-                // every launch's buffer holds what the index reaches under it
                 IndexStatus::Unguarded { .. }
-                    if pointer_offset.is_none()
-                        && subscript_element(node, &pointer, self.source).is_some_and(
-                            |element| {
-                                self.fits_every_buffer(
-                                    parameter_index,
-                                    index,
-                                    None,
-                                    element.as_deref(),
-                                )
-                            },
-                        ) =>
+                    if pointer_offset.is_none() && fits_every_buffer(None) =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -197,18 +192,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 {
                     IndexStatus::NotThreadIndexed
                 }
+                // a thread's slab of the buffer (`p = &buf[warp * S]; p[i]`)
                 IndexStatus::Unguarded { .. }
-                    if pointer_offset.is_some()
-                        && subscript_element(node, &pointer, self.source).is_some_and(
-                            |element| {
-                                self.fits_every_buffer(
-                                    parameter_index,
-                                    index,
-                                    pointer_offset,
-                                    element.as_deref(),
-                                )
-                            },
-                        ) =>
+                    if pointer_offset.is_some() && fits_every_buffer(pointer_offset) =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -229,11 +215,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             // `i <= n` on a buffer every launch passes with `n + 1` elements (CSR row offsets)
             IndexStatus::OutOfRange {
                 admits_bound: true, ..
-            } if pointer_offset.is_none()
-                && subscript_element(node, &pointer, self.source).is_some_and(|element| {
-                    self.fits_every_buffer(parameter_index, index, None, element.as_deref())
-                }) =>
-            {
+            } if pointer_offset.is_none() && fits_every_buffer(None) => {
                 IndexStatus::Bounded { bound: None }
             }
             status => status,
@@ -590,7 +572,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut visiting = Vec::new();
         let bound = match self.bounded(index, comparisons, &mut visiting, 0) {
             Ok(bound) => bound,
-            Err(_) if self.bounded_in_each_case(index, offset, comparisons, disjunctions) => None,
+            // the case split covers the offset too
+            Err(_) if self.bounded_in_each_case(index, offset, comparisons, disjunctions) => {
+                return IndexStatus::Bounded { bound: None };
+            }
             Err(leaf) => return self.unguarded(leaf, index, comparisons),
         };
         if let Some(offset) = offset {

@@ -111,17 +111,12 @@ impl<'t> Classifier<'_, 't> {
                 }
             }
             // `sizes[i]`: an entry of a table of problem sizes, judged by the table's name, or
-            // by every value the function assigns to its entries
-            "subscript_expression" => {
-                let Some(table) = node.field("argument").map(|t| strip(t, self.source)) else {
-                    return GridAxis::Unknown;
-                };
-                self.entries(self.text(table), depth)
-                    .unwrap_or_else(|| self.axis(table, depth + 1))
-            }
-            // `*ncols_in`: a size passed by address (a launcher called from Fortran), its
-            // first entry
-            "pointer_expression" if syntax::operator(node, self.source) == "*" => {
+            // by every value the function assigns to its entries; `*ncols_in`, a size passed by
+            // address (a launcher called from Fortran), is its first entry
+            "subscript_expression" | "pointer_expression"
+                if node.node_kind() == "subscript_expression"
+                    || syntax::operator(node, self.source) == "*" =>
+            {
                 let Some(table) = node.field("argument").map(|t| strip(t, self.source)) else {
                     return GridAxis::Unknown;
                 };

@@ -10,6 +10,8 @@ use crate::syntax::{self, named_children, operator, text, MAX_DEPTH};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
+mod ceiling;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Ratio {
     num: i128,
@@ -654,6 +656,11 @@ impl<'s, 't> Evaluator<'s, 't> {
             return None;
         }
         let node = syntax::strip(node, self.source);
+        if matches!(node.node_kind(), "binary_expression" | "call_expression") {
+            if let Some(value) = self.rounded_up_quotient(node, depth) {
+                return Some(value);
+            }
+        }
         match node.node_kind() {
             "number_literal" => parse_number(text(node, self.source)).map(Sym::constant),
             "true" => Some(Sym::constant(1)),

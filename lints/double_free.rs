@@ -14,7 +14,7 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
-        if host.has_goto || host.uses_graphs {
+        if host.uses_graphs {
             continue;
         }
         for free in host
@@ -30,7 +30,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                         || matches!(e.kind, EventKind::Escaped | EventKind::Freed { .. })
                 });
             let Some(second) = next else { continue };
-            if !matches!(second.kind, EventKind::Freed { device: true }) || !free.dominates(second)
+            if !matches!(second.kind, EventKind::Freed { device: true })
+                || !free.dominates(second)
+                || host.jump_target_between(free, second)
             {
                 continue;
             }
@@ -59,10 +61,12 @@ mod tests {
                 "void f(int n) { float* d; for (int i = 0; i < 2; ++i) { cudaMalloc(&d, n); cudaFree(d); } }",
                 "void f(float* p, bool on_device) { on_device ? cudaFree(p) : cudaFreeHost(p); }",
                 "void f(float* p, bool on_device) { on_device ? cudaFree(p) : (void)0; on_device || cudaFree(p); }",
+                "#define CHK(s, l) do { if (!(s)) goto l; } while (0)\nint f(int n) { float* d; CHK(cudaMalloc(&d, n) == 0, err); CHK(cudaMemset(d, 0, n) == 0, err_free); cudaFree(d); return 0; err_free: cudaFree(d); err: return 1; }",
             ],
             &[
                 "void f(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); cudaFree(d); }",
                 "void f(float* p, bool on_device) { cudaFree(p); on_device ? cudaFree(p) : cudaFreeHost(p); }",
+                "int f(int n, bool c) { float* d; cudaMalloc(&d, n); if (c) goto out; cudaFree(d); cudaFree(d); out: return 0; }",
             ],
         );
     }

@@ -15,7 +15,7 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for host in &model.host.functions {
-        if host.has_goto || host.uses_graphs {
+        if host.uses_graphs {
             continue;
         }
         // frees of a buffer already freed: their uses belong to the first free's finding
@@ -78,6 +78,10 @@ fn uses_after<'a, 't>(
         .events_of(free.variable)
         .filter(|e| e.node.start_byte() >= free.node.end_byte());
     for event in later {
+        // past a label, a jump may come from before the free
+        if host.jump_target_between(free, event) {
+            break;
+        }
         if matches!(event.kind, EventKind::Freed { .. }) && free.dominates(event) {
             frees.push(event.node);
             continue;

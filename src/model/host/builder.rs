@@ -230,6 +230,7 @@ impl<'m, 't> Builder<'m, 't> {
         let mut opaque: HashSet<String> = HashSet::default();
         let mut uses: HashMap<&'t str, Vec<usize>> = HashMap::default();
         let mut has_goto = false;
+        let mut jump_targets = Vec::new();
         let mut peer = false;
         let mut graphs = false;
         // identifiers that name what a declarator declares, noted when the walk (pre-order) meets
@@ -292,6 +293,13 @@ impl<'m, 't> Builder<'m, 't> {
                     }
                 }
                 "goto_statement" => has_goto = true,
+                // a label is a jump target even where the `goto` is out of sight, in a macro
+                // (`CHK(cudaMalloc(...), err_free)`): the code under it is not reached by
+                // falling through from a `return` before it
+                "labeled_statement" => {
+                    has_goto = true;
+                    jump_targets.push(node.start_byte());
+                }
                 // `stream >> n` assigns n
                 "binary_expression" if operator(node, source) == ">>" => {
                     if let Some(right) = node
@@ -357,6 +365,7 @@ impl<'m, 't> Builder<'m, 't> {
         self.opaque = opaque;
         self.uses = uses;
         self.out.has_goto = has_goto;
+        self.out.jump_targets = jump_targets;
         self.out.peer_access = peer;
         self.out.uses_graphs = graphs;
         let mut declared_names: HashMap<String, usize> =

@@ -345,8 +345,11 @@ pub struct HostFunction<'t> {
     pub calls: Vec<CudaCall<'t>>,
     pub device_resets: Vec<DeviceReset<'t>>,
     pub peer_access: bool,
-    /// `goto` makes source order a poor guide to execution order.
+    /// `goto`, or a label a macro's `goto` may jump to, makes source order a poor guide to
+    /// execution order.
     pub has_goto: bool,
+    /// Where the labels start: a path may enter the code after one from any jump.
+    pub jump_targets: Vec<usize>,
     /// CUDA graphs with memory nodes hand out the same address again on every graph launch.
     pub uses_graphs: bool,
 }
@@ -354,6 +357,14 @@ pub struct HostFunction<'t> {
 impl<'t> HostFunction<'t> {
     pub fn events_of(&self, variable: usize) -> impl Iterator<Item = &Event<'t>> {
         self.events.iter().filter(move |e| e.variable == variable)
+    }
+
+    /// Whether a label lies between `first` and `later`: a jump may reach `later` without
+    /// passing `first`, whatever the structure around them says.
+    pub fn jump_target_between(&self, first: &Event<'t>, later: &Event<'t>) -> bool {
+        self.jump_targets
+            .iter()
+            .any(|&label| first.node.end_byte() <= label && label <= later.node.start_byte())
     }
 
     /// The device reset that releases what `event` allocated: one that runs on every path from

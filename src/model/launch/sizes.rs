@@ -134,7 +134,7 @@ impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
 /// What every value assigned to the local `name` is a multiple of, when the function reads it
 /// only after the first of them: each value is a product `E * M` (either order) whose one
 /// factor `M` evaluates without rounding (`eval`) and whose other factor is an integer
-/// expression that does not (a rounded quotient, a `%`, a call: `(n + M - 1) / M * M`; a
+/// expression that does not or is a quotient rounded up (a `%`, a call: `(n + M - 1) / M * M`; a
 /// product of two sizes is read as it is); every
 /// value names the same `M`, and every name `M` is written in keeps one value. The local is a
 /// parameter or declared in the function, and no read of it comes before the first value (a
@@ -154,8 +154,11 @@ fn multiple_of_local<'t>(
             return None;
         }
         let (left, right) = (value.field("left")?, value.field("right")?);
-        let factor =
-            |side: Node<'t>| eval(side).filter(|s| !s.floored && s.integer_terms().is_some());
+        let factor = |side: Node<'t>| {
+            eval(side).filter(|s| {
+                !s.floored && s.integer_terms().is_some() && !s.has_rounded_up_quotient()
+            })
+        };
         let (m, factor_node, other) = match (factor(left), factor(right)) {
             (Some(m), None) => (m, left, right),
             (None, Some(m)) => (m, right, left),

@@ -7,6 +7,16 @@ use super::{Evaluator, Sym};
 use crate::syntax::{self, normalized, operator, text, NodeExt};
 use tree_sitter::Node;
 
+/// How the atom of a quotient rounded up starts: `⌈n/b⌉`.
+const ROUNDED_UP: char = '⌈';
+
+impl Sym {
+    /// Whether the value is written with a quotient rounded up (`⌈n/b⌉`).
+    pub fn has_rounded_up_quotient(&self) -> bool {
+        self.atoms().any(|atom| atom.starts_with(ROUNDED_UP))
+    }
+}
+
 impl<'t> Evaluator<'_, 't> {
     /// The value of a quotient rounded up, when `node` is written as one; None otherwise.
     pub(super) fn rounded_up_quotient(&self, node: Node<'t>, depth: usize) -> Option<Sym> {
@@ -23,10 +33,18 @@ impl<'t> Evaluator<'_, 't> {
         if let Some(exact) = total.divided_by_term_exactly(&divisor) {
             return Some(exact);
         }
+        let grouped = |value: &Sym| {
+            let shown = value.display();
+            if shown.contains(' ') {
+                format!("({shown})")
+            } else {
+                shown
+            }
+        };
         Some(Sym::atom(&format!(
-            "⌈{}/{}⌉",
-            total.display(),
-            divisor.display()
+            "{ROUNDED_UP}{}/{}⌉",
+            grouped(&total),
+            grouped(&divisor)
         )))
     }
 

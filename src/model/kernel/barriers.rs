@@ -4,6 +4,9 @@ use super::*;
 use crate::model::launch::axis_index;
 use crate::model::ranges::RangeContext;
 
+/// How many expressions deciding one comparison by value ranges may look at.
+const DECIDING_BUDGET: usize = 1000;
+
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- barriers ----------------------------------------------------------------------
 
@@ -996,6 +999,20 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// where every launch gives blocks of `n` threads (`<<<1, n>>>(..., n)`) holds in none,
     /// `threadIdx.x < n` in all.
     pub(super) fn decided_by_ranges(&self, condition: Node<'t>) -> Option<bool> {
+        if !self.cache_deps {
+            return self.decided_by_ranges_uncached(condition);
+        }
+        if let Some(known) = self.decided_cache.borrow().get(&condition.id()) {
+            return *known;
+        }
+        let decided = self.decided_by_ranges_uncached(condition);
+        self.decided_cache
+            .borrow_mut()
+            .insert(condition.id(), decided);
+        decided
+    }
+
+    fn decided_by_ranges_uncached(&self, condition: Node<'t>) -> Option<bool> {
         let condition = strip(syntax::condition_value(condition), self.source);
         if condition.node_kind() != "binary_expression" {
             return None;
@@ -1009,7 +1026,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             ">=" => (right, left, false),
             _ => return None,
         };
-        let ranges = crate::model::ranges::Ranges::new(self);
+        // both sides read with no facts: a smaller question than an index under its guards,
+        // and one asked of every exit before each barrier and collective
+        let ranges = crate::model::ranges::Ranges::with_budget(self, DECIDING_BUDGET);
         // a constant of the file or an included header (`TILE`) by its value
         let range_of = |side: Node<'t>| match self.constant_value(side, 0) {
             Some(value) => crate::model::ranges::Range::exactly(crate::model::size::Sym::constant(

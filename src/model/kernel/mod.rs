@@ -428,6 +428,9 @@ struct Analyzer<'a, 't> {
     /// The thread identity a local carries where a set of its definitions reaches (by the
     /// set's key, see `value_deps`): a chain of updates in place reads each earlier set once.
     reaching_deps_cache: std::cell::RefCell<HashMap<String, Deps>>,
+    /// What the value ranges decide of a comparison (see `decided_by_ranges`), by its node id:
+    /// an early exit's test is asked at every barrier and collective after it.
+    decided_cache: std::cell::RefCell<HashMap<usize, Option<bool>>>,
     out: KernelFacts<'t>,
 }
 
@@ -503,6 +506,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             comparison_cache: Default::default(),
             deps_cache: Default::default(),
             reaching_deps_cache: Default::default(),
+            decided_cache: Default::default(),
             cache_deps: false,
             reading_thread_terms: Default::default(),
             covered_cache: Default::default(),
@@ -536,6 +540,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.covered_cache.borrow_mut().clear();
         self.definition_comparisons_cache.borrow_mut().clear();
         self.reaching_deps_cache.borrow_mut().clear();
+        self.decided_cache.borrow_mut().clear();
     }
 }
 

@@ -15,6 +15,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         depth: usize,
     ) -> Range {
         let source = self.source();
+        // each fact is read like an expression: a query under many facts spends its budget
+        // sooner, and one whose budget is spent learns nothing more from them
+        let left = self.budget.get();
+        if left < facts.len() {
+            return Range::unknown();
+        }
+        self.budget.set(left - facts.len());
         // compared as written first, then with locals replaced by their single definitions
         let targets: Vec<Linear<'t>> = [None, Some(self.context as &dyn RangeContext<'t>)]
             .into_iter()
@@ -367,6 +374,13 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     fn bound_by_sums(&self, target: &Linear<'t>, forms: &[Linear<'t>], depth: usize) -> Range {
         let mut result = Range::unknown();
         let forms = &forms[..forms.len().min(24)];
+        // a pair of facts read costs as an expression does
+        let pairs = forms.len() * (forms.len() + 1) / 2;
+        let left = self.budget.get();
+        if left < pairs {
+            return result;
+        }
+        self.budget.set(left - pairs);
         let mut consider = |form: &Linear<'t>| {
             let Some((factor, rest)) = form.solve_for(target) else {
                 return;

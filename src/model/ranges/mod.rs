@@ -157,10 +157,15 @@ const BUDGET: usize = 3000;
 
 impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     pub fn new(context: &'c C) -> Self {
+        Self::with_budget(context, BUDGET)
+    }
+
+    /// A query that may look at `budget` expressions (see `BUDGET`).
+    pub fn with_budget(context: &'c C, budget: usize) -> Self {
         Ranges {
             context,
             following: RefCell::new(Vec::new()),
-            budget: std::cell::Cell::new(BUDGET),
+            budget: std::cell::Cell::new(budget),
             plain: std::cell::Cell::new(false),
             plain_ranges: RefCell::new(Default::default()),
             _source: std::marker::PhantomData,

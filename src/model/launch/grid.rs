@@ -63,7 +63,7 @@ impl<'t> Classifier<'_, 't> {
                     }
                 }
                 match self.locals.value_at(name, node, self.source) {
-                    Held::One(value) => return self.axis(value, depth + 1),
+                    Held::One(value) => return self.whole_value(value, depth + 1),
                     // assigned on several paths (`if (n < 512) g = 1; else g = n / 512;`): every
                     // path's grid must keep the threads inside the data
                     Held::Alternatives(values) => return self.alternatives(&values, depth),
@@ -197,9 +197,14 @@ impl<'t> Classifier<'_, 't> {
                     return GridAxis::RoundedUp(total);
                 }
                 // a floor division (`width / dimBlock.x`) never adds threads, whatever it
-                // divides by; a division by a float (`n / 176.f`) is not a floor
+                // divides by; a division by a float (`n / 176.f`) is one only where the
+                // quotient is converted whole (see `whole_value`)
                 if self.is_fractional(right) {
-                    return GridAxis::Unknown;
+                    return if depth == 0 {
+                        self.numerator(left, depth + 1)
+                    } else {
+                        GridAxis::Unknown
+                    };
                 }
                 self.numerator(left, depth + 1)
             }
@@ -303,6 +308,21 @@ impl<'t> Classifier<'_, 't> {
             !found
         });
         found
+    }
+
+    /// A value converted whole to a count (a local's value, as a grid's component is): a
+    /// quotient by a float truncates there as `/` does on integers (`int gx = (n - 8) /
+    /// 24.0f;`), where inside a larger expression (`n / 176.f + 0.5`) it may round up.
+    fn whole_value(&self, value: Node<'t>, depth: usize) -> GridAxis {
+        let node = strip(value, self.source);
+        if node.node_kind() == "binary_expression" && operator(node, self.source) == "/" {
+            if let (Some(left), Some(right)) = (node.field("left"), node.field("right")) {
+                if self.is_fractional(right) {
+                    return self.numerator(left, depth + 1);
+                }
+            }
+        }
+        self.axis(value, depth)
     }
 
     fn both(&self, left: Node<'t>, right: Node<'t>, depth: usize) -> GridAxis {

@@ -80,6 +80,8 @@ mod tests {
             "void f(int n) { float* d; cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); }",
             "void f(int n) { float* h; cudaMallocManaged(&h, n * 4); k<<<1, 1>>>(h, n); }",
             "void f(float* p, int n) { k<<<1, 1>>>(p, n); }",
+            "void f(int n) { auto [d, e] = device_pools(n); k<<<1, 1>>>(d, n); k<<<1, 1>>>(e, n); }",
+            "void f(int n) { auto& [d, e] = pools; k<<<1, 1>>>(e, n); }",
         ];
         let fail = [
             "void f(int n) { float* h = (float*)malloc(n * 4); k<<<1, 1>>>(h, n); }",

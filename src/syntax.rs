@@ -253,6 +253,22 @@ impl<'t> Iterator for Children<'t> {
     }
 }
 
+/// Whether a declarator is a structured binding (`[a, b]`, `&[a, b]`, `&&[a, b]`).
+pub fn binds_structure(declarator: Node) -> bool {
+    let mut node = declarator;
+    for _ in 0..2 {
+        match node.node_kind() {
+            "structured_binding_declarator" => return true,
+            "reference_declarator" => match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The arguments of a call, comments left out.
 pub fn call_arguments(call: Node) -> Vec<Node> {
     call.field("arguments")

@@ -416,6 +416,11 @@ impl<'m, 't> Builder<'m, 't> {
                 _ => continue,
             };
             let Some(target) = target else { continue };
+            // `auto [pool, index] = carve(stack);` binds the parts of what the call returns:
+            // no array, and no value this function can follow
+            if syntax::binds_structure(target) {
+                continue;
+            }
             let Some(name_node) = syntax::declarator_name(target) else {
                 continue;
             };

@@ -120,13 +120,43 @@ impl<'t> Analyzer<'_, 't> {
             return Some(value);
         }
         let (declarator, values) = self.scoped_flag(name, read)?;
-        let [value] = values.as_slice() else {
+        if let [value] = values.as_slice() {
+            return (syntax::encloses(declarator, *value)
+                && (self.reads_settled_values(*value)
+                    || self.unchanged_until_read(*value, declarator, read, until)))
+            .then_some(*value);
+        }
+        self.assigned_flag_value(declarator, &values, read, until)
+    }
+
+    /// `bool valid = false; ... valid = (w < W) && (n < N); if (valid)`: a flag declared with a
+    /// literal and assigned once after, where only that assignment reaches the read, holds its
+    /// value there, when nothing it reads changes between the assignment and the read.
+    fn assigned_flag_value(
+        &self,
+        declarator: Node<'t>,
+        values: &[Node<'t>],
+        read: Node<'t>,
+        until: usize,
+    ) -> Option<Node<'t>> {
+        let [declared, assigned] = values else {
             return None;
         };
-        (syntax::encloses(declarator, *value)
-            && (self.reads_settled_values(*value)
-                || self.unchanged_until_read(*value, declarator, read, until)))
-        .then_some(*value)
+        if !syntax::encloses(declarator, *declared)
+            || literal_truth(self.text(*declared).trim()).is_none()
+            || syntax::encloses(declarator, *assigned)
+        {
+            return None;
+        }
+        let (_, reaching) = crate::model::ranges::RangeContext::reaching(self, read)?;
+        let [only] = reaching.as_slice() else {
+            return None;
+        };
+        let statement = assigned.up()?;
+        (only.id() == assigned.id()
+            && (self.reads_settled_values(*assigned)
+                || self.unchanged_until_read(*assigned, statement, read, until)))
+        .then_some(*assigned)
     }
 
     fn clearing_tests_until(

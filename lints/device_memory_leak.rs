@@ -97,8 +97,15 @@ fn check(model: &Model, cx: &mut LintContext) {
             let name = variable_name(host, variable);
             if frees.is_empty() {
                 reported.insert(variable);
+                let function = &model.functions[host.function_index].name;
+                // `main` runs once: its exit releases the buffer, which a leak check still reports
+                let consequence = if function == "main" {
+                    "; only the process exit releases it, so a leak check (`compute-sanitizer --leak-check full`) reports it and the code leaks on every call once moved into a function"
+                } else {
+                    ", so every call leaks its device memory until the process exits"
+                };
                 cx.report(
-                    cx.diagnostic(allocation.call.byte_range(), format!("`{name}` is allocated here and never freed in `{}`, so every call leaks its device memory until the process exits", model.functions[host.function_index].name))
+                    cx.diagnostic(allocation.call.byte_range(), format!("`{name}` is allocated here and never freed in `{function}`{consequence}"))
                         .with_help(format!("call cudaFree({name}) when the buffer is no longer needed, or hold it in an RAII wrapper")),
                 );
                 continue;

@@ -29,6 +29,11 @@ fn check(model: &Model, cx: &mut LintContext) {
             }
             let later: Vec<_> = facts.barriers[at + 1..].iter().filter(same_exit).collect();
             let condition_text = snippet(model, condition);
+            let outcome = if in_else_arm(condition, barrier.node) {
+                "fails"
+            } else {
+                "holds"
+            };
             let call = snippet(model, barrier.node);
             let reached = match &barrier.via {
                 Some(via) => format!(
@@ -46,13 +51,13 @@ fn check(model: &Model, cx: &mut LintContext) {
             } else if facts.skippers_meet_no_other_barrier(barrier) {
                 let joined = if barrier.via.is_some() { " it" } else { "" };
                 (
-                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` holds, and the others finish without it; a barrier that part of the block never reaches is undefined behaviour, which current GPUs happen to tolerate for exited threads (code after it may read shared memory those threads never wrote)"),
+                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` {outcome}, and the others finish without it; a barrier that part of the block never reaches is undefined behaviour, which current GPUs happen to tolerate for exited threads (code after it may read shared memory those threads never wrote)"),
                     "this condition differs between threads of a block",
                 )
             } else {
                 let joined = if barrier.via.is_some() { " it" } else { "" };
                 (
-                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` holds; the block waits on threads that never arrive (a hang or undefined behaviour)"),
+                    format!("{reached}{joined} is reached only by the threads where `{condition_text}` {outcome}; the block waits on threads that never arrive (a hang or undefined behaviour)"),
                     "this condition differs between threads of a block",
                 )
             };
@@ -70,6 +75,26 @@ fn check(model: &Model, cx: &mut LintContext) {
             ));
         }
     }
+}
+
+/// Whether `node` sits in the `else` arm of the `if` that tests `condition`: the threads that
+/// reach it are those where the test fails.
+fn in_else_arm(condition: tree_sitter::Node, node: tree_sitter::Node) -> bool {
+    let mut at = condition;
+    for _ in 0..3 {
+        let Some(parent) = at.parent() else {
+            return false;
+        };
+        if parent.kind() == "if_statement" {
+            return parent
+                .child_by_field_name("alternative")
+                .is_some_and(|arm| {
+                    arm.start_byte() <= node.start_byte() && node.end_byte() <= arm.end_byte()
+                });
+        }
+        at = parent;
+    }
+    false
 }
 
 #[cfg(test)]
@@ -112,11 +137,15 @@ mod tests {
                 "template <int T> __global__ void k(float* o, int n) { for (int i = threadIdx.x; i < n; i += T) { __syncthreads(); } }\nvoid run(float* o, int n) { k<256><<<1, 256>>>(o, n); }\nint main(int c, char** v) { int n = atoi(v[1]); n *= 1024; run(0, n); return 0; }",
                 // an early return no thread takes: a grid rounded up over a count the block divides
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int t) { int n = t * 1024; k<<<(n + 255) / 256, 256>>>(o, n); }",
+                // the threads that leave pass as many barriers as those that stay
+                "__global__ void k(int* o, int n) { __shared__ int s[64]; if (threadIdx.x < 64) { o[threadIdx.x] = 0; __syncthreads(); __syncthreads(); return; } int t = threadIdx.x - 64; for (int i = t; i < n; i += 64) o[i] = 1; __syncthreads(); if (t == 0) s[0] = 1; __syncthreads(); }",
                 // the block is exactly one group: `threadIdx.x / W` is 0
                 "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<n, W>>>(o, n); }",
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
+                // the threads that leave pass fewer barriers than those that stay
+                "__global__ void k(int* o, int n) { __shared__ int s[64]; if (threadIdx.x < 64) { o[threadIdx.x] = 0; __syncthreads(); return; } int t = threadIdx.x - 64; __syncthreads(); if (t == 0) s[0] = 1; __syncthreads(); }",
                 // the tail threads of a rounded-up grid return before the barrier
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int n) { k<<<(n + 255) / 256, 256>>>(o, n); }",
@@ -142,6 +171,29 @@ mod tests {
                 // two groups in a block
                 "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + 2 * blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<(n + 1) / 2, 2 * W>>>(o, n); }",
             ],
+        );
+    }
+
+    #[test]
+    fn a_barrier_in_the_else_arm_is_reached_where_the_test_fails() {
+        let found = crate::testing::run_on_snippet(
+            &DIVERGENT_BARRIER,
+            "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) { o[0] = 1; } else { __syncthreads(); o[i] = 0; } }",
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("`(i >= n)` fails"),
+            "{}",
+            found[0].message
+        );
+        let found = crate::testing::run_on_snippet(
+            &DIVERGENT_BARRIER,
+            "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
+        );
+        assert!(
+            found[0].message.contains("`(threadIdx.x < 16)` holds"),
+            "{}",
+            found[0].message
         );
     }
 }

@@ -845,6 +845,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     && !self.compares_two_thread_values(fact.condition.node)
                     && !self.cancels_the_loop_start(fact.condition.node)
                     && !self.arms_meet_at_every_barrier(fact.condition.node)
+                    && !self.exit_arm_meets_the_rest(fact.condition.node)
             })
             .find(|fact| {
                 self.deps_where_read(syntax::condition_value(fact.condition.node))
@@ -887,6 +888,47 @@ impl<'a, 't> Analyzer<'a, 't> {
             self.straight_barriers(alternative),
         ) {
             (Some(a), Some(b)) => a > 0 && a == b,
+            _ => false,
+        }
+    }
+
+    /// `if (threadIdx.x < fill) { ...; __syncthreads(); __syncthreads(); return; } rest`: an arm
+    /// of the function's body that ends in its only `return` reaches as many barriers as the rest
+    /// of the body after it, each on a straight path, so the threads that leave and those that
+    /// stay meet at every one of them (as in the arms of `arms_meet_at_every_barrier`).
+    fn exit_arm_meets_the_rest(&self, condition: Node<'t>) -> bool {
+        let Some(branch) = branch_of(condition) else {
+            return false;
+        };
+        let body = self.function.body;
+        if branch.field("alternative").is_some() || branch.up().map(|b| b.id()) != Some(body.id()) {
+            return false;
+        }
+        let Some(arm) = branch
+            .field("consequence")
+            .filter(|c| c.node_kind() == "compound_statement")
+        else {
+            return false;
+        };
+        let statements: Vec<Node<'t>> = syntax::named_children(arm)
+            .filter(|s| s.node_kind() != "comment")
+            .collect();
+        let Some((last, before)) = statements.split_last() else {
+            return false;
+        };
+        if last.node_kind() != "return_statement" || last.named_child_count() > 0 {
+            return false;
+        }
+        let count = |statements: &[Node<'t>]| -> Option<usize> {
+            statements.iter().try_fold(0, |total, statement| {
+                Some(total + self.straight_barriers(*statement)?)
+            })
+        };
+        let rest: Vec<Node<'t>> = syntax::named_children(body)
+            .filter(|s| s.start_byte() >= branch.end_byte() && s.node_kind() != "comment")
+            .collect();
+        match (count(before), count(&rest)) {
+            (Some(leaving), Some(staying)) => leaving > 0 && leaving == staying,
             _ => false,
         }
     }

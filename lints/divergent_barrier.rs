@@ -138,7 +138,7 @@ mod tests {
                 // an early return no thread takes: a grid rounded up over a count the block divides
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; __syncthreads(); o[i] = 0; }\nvoid f(float* o, int t) { int n = t * 1024; k<<<(n + 255) / 256, 256>>>(o, n); }",
                 // the threads that leave pass as many barriers as those that stay
-                "__global__ void k(int* o, int n) { __shared__ int s[64]; if (threadIdx.x < 64) { o[threadIdx.x] = 0; __syncthreads(); __syncthreads(); return; } int t = threadIdx.x - 64; for (int i = t; i < n; i += 64) o[i] = 1; __syncthreads(); if (t == 0) s[0] = 1; __syncthreads(); }",
+                "__global__ void k(int* o, int n) { __shared__ int s[64]; if (threadIdx.x < 64) { o[threadIdx.x] = 0; __syncthreads(); __syncthreads(); return; } int t = threadIdx.x - 64; for (int i = t; i < n; i += 64) { if (o[i] < 0) continue; o[i] = 1; } __syncthreads(); if (t == 0) s[0] = 1; __syncthreads(); }",
                 // the block is exactly one group: `threadIdx.x / W` is 0
                 "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<n, W>>>(o, n); }",
             ],

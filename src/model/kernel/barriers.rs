@@ -940,8 +940,24 @@ impl<'a, 't> Analyzer<'a, 't> {
         let mut simple = true;
         syntax::walk_iterative(arm, |node| {
             match node.node_kind() {
-                "return_statement" | "break_statement" | "continue_statement"
-                | "goto_statement" => simple = false,
+                "return_statement" | "goto_statement" => simple = false,
+                // a `continue` or `break` of a loop inside the arm stays in it (and a loop with a
+                // barrier already makes the arm no straight path)
+                "break_statement" | "continue_statement" => {
+                    simple &= std::iter::successors(node.up(), |n| n.up())
+                        .take_while(|a| a.id() != arm.id())
+                        .chain(std::iter::once(arm))
+                        .any(|a| {
+                            matches!(
+                                a.node_kind(),
+                                "for_statement"
+                                    | "for_range_loop"
+                                    | "while_statement"
+                                    | "do_statement"
+                                    | "switch_statement"
+                            )
+                        });
+                }
                 "lambda_expression" => return false,
                 "call_expression"
                     if self.is_barrier(node) || self.helper_barrier(node).is_some() =>

@@ -962,13 +962,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                 "call_expression"
                     if self.is_barrier(node) || self.helper_barrier(node).is_some() =>
                 {
+                    // the arm itself may be such a statement (a loop of the body's rest)
                     let nested = std::iter::successors(node.up(), |n| n.up())
                         .take_while(|a| a.id() != arm.id())
+                        .chain(std::iter::once(arm))
                         .any(|a| {
                             matches!(
                                 a.node_kind(),
                                 "if_statement"
                                     | "for_statement"
+                                    | "for_range_loop"
                                     | "while_statement"
                                     | "do_statement"
                                     | "switch_statement"

@@ -144,6 +144,8 @@ mod tests {
             ],
             &[
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
+                // an else-if arm runs its barrier only where its own test holds
+                "__global__ void k(float* o, int a, int b) { int w = threadIdx.x / 32; if (w < a) { __syncthreads(); } else if (w < b) { __syncthreads(); } }",
                 // the barriers of the rest are in a loop: no count to match
                 "__global__ void k(int* o, int n) { if (threadIdx.x < 64) { __syncthreads(); return; } for (int r = 0; r < n; ++r) { __syncthreads(); } }",
                 // the threads that leave pass fewer barriers than those that stay

@@ -29,10 +29,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             }
             let later: Vec<_> = facts.barriers[at + 1..].iter().filter(same_exit).collect();
             let condition_text = snippet(model, condition);
-            let outcome = if in_else_arm(condition, barrier.node) {
-                "fails"
-            } else {
+            let outcome = if barrier.reached_where_condition_holds {
                 "holds"
+            } else {
+                "fails"
             };
             let call = snippet(model, barrier.node);
             let reached = match &barrier.via {
@@ -75,26 +75,6 @@ fn check(model: &Model, cx: &mut LintContext) {
             ));
         }
     }
-}
-
-/// Whether `node` sits in the `else` arm of the `if` that tests `condition`: the threads that
-/// reach it are those where the test fails.
-fn in_else_arm(condition: tree_sitter::Node, node: tree_sitter::Node) -> bool {
-    let mut at = condition;
-    for _ in 0..3 {
-        let Some(parent) = at.parent() else {
-            return false;
-        };
-        if parent.kind() == "if_statement" {
-            return parent
-                .child_by_field_name("alternative")
-                .is_some_and(|arm| {
-                    arm.start_byte() <= node.start_byte() && node.end_byte() <= arm.end_byte()
-                });
-        }
-        at = parent;
-    }
-    false
 }
 
 #[cfg(test)]

@@ -855,6 +855,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         self.out.barriers.push(Barrier {
             node,
             divergent_condition: divergent.map(|f| f.condition.node),
+            reached_where_condition_holds: divergent.is_none_or(|f| f.condition.holds),
             after_early_exit: divergent
                 .map(|f| matches!(f.exit, Exit::Skip | Exit::Return))
                 .unwrap_or(false),
@@ -944,41 +945,35 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // a `continue` or `break` of a loop inside the arm stays in it (and a loop with a
                 // barrier already makes the arm no straight path)
                 "break_statement" | "continue_statement" => {
-                    simple &= std::iter::successors(node.up(), |n| n.up())
-                        .take_while(|a| a.id() != arm.id())
-                        .chain(std::iter::once(arm))
-                        .any(|a| {
-                            matches!(
-                                a.node_kind(),
-                                "for_statement"
-                                    | "for_range_loop"
-                                    | "while_statement"
-                                    | "do_statement"
-                                    | "switch_statement"
-                            )
-                        });
+                    simple &= enclosing_within(node, arm).any(|a| {
+                        matches!(
+                            a.node_kind(),
+                            "for_statement"
+                                | "for_range_loop"
+                                | "while_statement"
+                                | "do_statement"
+                                | "switch_statement"
+                        )
+                    });
                 }
                 "lambda_expression" => return false,
                 "call_expression"
                     if self.is_barrier(node) || self.helper_barrier(node).is_some() =>
                 {
                     // the arm itself may be such a statement (a loop of the body's rest)
-                    let nested = std::iter::successors(node.up(), |n| n.up())
-                        .take_while(|a| a.id() != arm.id())
-                        .chain(std::iter::once(arm))
-                        .any(|a| {
-                            matches!(
-                                a.node_kind(),
-                                "if_statement"
-                                    | "for_statement"
-                                    | "for_range_loop"
-                                    | "while_statement"
-                                    | "do_statement"
-                                    | "switch_statement"
-                                    | "conditional_expression"
-                                    | "binary_expression"
-                            )
-                        });
+                    let nested = enclosing_within(node, arm).any(|a| {
+                        matches!(
+                            a.node_kind(),
+                            "if_statement"
+                                | "for_statement"
+                                | "for_range_loop"
+                                | "while_statement"
+                                | "do_statement"
+                                | "switch_statement"
+                                | "conditional_expression"
+                                | "binary_expression"
+                        )
+                    });
                     if nested {
                         simple = false;
                     } else {
@@ -1296,6 +1291,13 @@ fn branch_of(condition: Node) -> Option<Node> {
         }
     }
     None
+}
+
+/// The nodes around `node` up to `arm`, `arm` included.
+fn enclosing_within<'t>(node: Node<'t>, arm: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(node.up(), |n| n.up())
+        .take_while(move |a| a.id() != arm.id())
+        .chain(std::iter::once(arm))
 }
 
 fn gcd(a: i128, b: i128) -> i128 {

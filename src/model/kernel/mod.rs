@@ -160,6 +160,9 @@ pub struct Barrier<'t> {
     pub node: Node<'t>,
     /// The thread-dependent condition under which the barrier is reached, if any.
     pub divergent_condition: Option<Node<'t>>,
+    /// Whether the barrier is reached where that condition holds; false where it fails (the
+    /// `else` arm of its `if`).
+    pub reached_where_condition_holds: bool,
     /// Whether that condition is an early `return`, `continue` or `break` before the barrier
     /// rather than an enclosing branch.
     pub after_early_exit: bool,

@@ -473,7 +473,12 @@ impl<'m, 't> Builder<'m, 't> {
             };
             let initial = match value {
                 None if is_static => Initial::Null,
-                None => Initial::Uninitialized,
+                // `int* p(nullptr);` parses as a function declaration: direct initialisation
+                None => match direct_initializer(target, self.source) {
+                    Some(text) if matches!(text, "nullptr" | "NULL" | "0") => Initial::Null,
+                    Some(_) => Initial::Unknown,
+                    None => Initial::Uninitialized,
+                },
                 Some(v) if is_null(v, self.source) => Initial::Null,
                 Some(_) => Initial::Unknown,
             };
@@ -520,6 +525,22 @@ impl<'m, 't> Builder<'m, 't> {
             device: self.device,
         });
     }
+}
+
+/// The text between the parentheses of `T* p(value);`, which C++ reads as a direct
+/// initialisation where the grammar sees a function declarator.
+fn direct_initializer<'s>(target: Node, source: &'s str) -> Option<&'s str> {
+    if target.node_kind() != "pointer_declarator" {
+        return None;
+    }
+    let function = target.field("declarator")?;
+    if function.node_kind() != "function_declarator" {
+        return None;
+    }
+    let parameters = function.field("parameters")?;
+    let text = source.get(parameters.byte_range())?;
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?.trim();
+    (!inner.is_empty()).then_some(inner)
 }
 
 /// The element type of a host vector type (`vector<float>` after normalization, or

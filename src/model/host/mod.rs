@@ -807,4 +807,20 @@ mod tests {
         // the reset of another device
         assert_eq!(released(source, "d"), named(&[("a", false)]));
     }
+
+    #[test]
+    fn a_pointer_direct_initialised_in_parentheses_starts_with_that_value() {
+        let source = "void f(float* h) { float* a(nullptr); float* b(NULL); float* c(h); float* d; float* e = 0; cudaFree(a); }\n";
+        let initial = crate::testing::with_host_function("direct.cu", source, "f", |_, host| {
+            host.variables
+                .iter()
+                .filter(|v| !v.is_parameter)
+                .map(|v| (v.name.clone(), v.initial))
+                .collect::<Vec<_>>()
+        });
+        use super::Initial::{Null, Uninitialized, Unknown};
+        let expected = [("a", Null), ("b", Null), ("c", Unknown), ("d", Uninitialized), ("e", Null)];
+        let expected: Vec<_> = expected.iter().map(|(n, i)| (n.to_string(), *i)).collect();
+        assert_eq!(initial, expected);
+    }
 }

@@ -554,6 +554,7 @@ pub fn integer_values(defines: &HashMap<String, String>) -> HashMap<String, Stri
                 position: 0,
                 given: &values,
                 depth: 0,
+                undefined: None,
             };
             let value = parser.ternary();
             if let Some(value) = value.filter(|_| parser.position == tokens.len()) {
@@ -1003,7 +1004,9 @@ fn blank_inactive_branches(
                 "if" | "ifdef" | "ifndef" => {
                     let as_compiled =
                         compiled_everywhere || compiled_blocks.binary_search(&offset).is_ok();
-                    let decided = condition_value(&word, rest, given).or_else(|| {
+                    let decided = condition_value(&word, rest, given)
+                        .or_else(|| architecture_condition_value(&word, rest, given))
+                        .or_else(|| {
                         (as_compiled || platforms_decided)
                             .then(|| {
                                 compiled_definedness(
@@ -1053,7 +1056,9 @@ fn blank_inactive_branches(
                 }
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
-                        let decided = condition_value(&word, rest, given).or_else(|| {
+                        let decided = condition_value(&word, rest, given)
+                            .or_else(|| architecture_condition_value(&word, rest, given))
+                            .or_else(|| {
                             (top.as_compiled || platforms_decided)
                                 .then(|| {
                                     compiled_definedness(
@@ -1175,11 +1180,59 @@ fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> O
                 position: 0,
                 given,
                 depth: 0,
+                undefined: None,
             };
             let value = parser.ternary()?;
             (parser.position == tokens.len()).then_some(value != 0)
         }
     }
+}
+
+/// The values `__CUDA_ARCH__` takes in the device passes of a build: every architecture
+/// shipped (`major * 100 + minor * 10`), and one far past them for architectures to come.
+const DEVICE_ARCHITECTURES: &[i64] = &[
+    200, 300, 350, 370, 500, 520, 530, 600, 610, 620, 700, 720, 750, 800, 860, 870, 890, 900,
+    1000, 1010, 1030, 1100, 1200, 1210, 9990,
+];
+
+/// The value of an `#if`/`#elif` over `__CUDA_ARCH__` when every pass of a build agrees on it:
+/// the host pass (the name undefined) and a device pass per architecture. `#if __CUDA_ARCH__
+/// >= 4000000` holds in none, so its branch is never compiled; `#if __CUDA_ARCH__ >= 700`
+/// differs between passes and stays undecided (its first branch kept).
+fn architecture_condition_value(
+    word: &str,
+    rest: &str,
+    given: &HashMap<String, String>,
+) -> Option<bool> {
+    const NAME: &str = "__CUDA_ARCH__";
+    if !matches!(word, "if" | "elif") || given.contains_key(NAME) {
+        return None;
+    }
+    let rest = rest.split("//").next().unwrap_or("").trim();
+    let tokens = condition_tokens(rest);
+    if !tokens.iter().any(|t| t == NAME) {
+        return None;
+    }
+    let evaluate = |given: &HashMap<String, String>, undefined: Option<&str>| {
+        let mut parser = ConditionParser {
+            tokens: &tokens,
+            position: 0,
+            given,
+            depth: 0,
+            undefined,
+        };
+        let value = parser.ternary()?;
+        (parser.position == tokens.len()).then_some(value != 0)
+    };
+    let on_host = evaluate(given, Some(NAME))?;
+    let mut with_architecture = given.clone();
+    for architecture in DEVICE_ARCHITECTURES {
+        with_architecture.insert(NAME.to_string(), architecture.to_string());
+        if evaluate(&with_architecture, None)? != on_host {
+            return None;
+        }
+    }
+    Some(on_host)
 }
 
 /// A test of whether one name is defined (`#ifdef N`, `#ifndef N`, `#if defined(N)`,
@@ -1279,6 +1332,9 @@ struct ConditionParser<'a> {
     position: usize,
     given: &'a HashMap<String, String>,
     depth: usize,
+    /// A name known to be undefined in the pass evaluated: `defined(name)` is 0, and so is
+    /// the name itself, as the preprocessor reads an undefined identifier.
+    undefined: Option<&'a str>,
 }
 
 impl ConditionParser<'_> {
@@ -1381,11 +1437,17 @@ impl ConditionParser<'_> {
             if parenthesised && !self.eat(")") {
                 return None;
             }
+            if self.undefined == Some(name.as_str()) {
+                return Some(0);
+            }
             // a name not given with -D may still come from a header or the build: unknown
             return self.given.contains_key(&name).then_some(1);
         }
         if let Some(value) = parse_integer(&token) {
             return Some(value);
+        }
+        if self.undefined == Some(token.as_str()) {
+            return Some(0);
         }
         let value = self.given.get(&token)?;
         parse_integer(value.trim())
@@ -2810,6 +2872,21 @@ mod tests {
         let view = preprocess("#if 0\nbroken(\n#else\nint ok;\n#endif\n", &[]);
         assert!(view.text.contains("int ok;"));
         assert!(!view.text.contains("broken"));
+    }
+
+    #[test]
+    fn architecture_tests_no_pass_of_a_build_meets_are_never_compiled() {
+        let text = "#if __CUDA_ARCH__ >= 4000000\nint trial;\n#else\nint live;\n#endif\n\
+            #if __CUDA_ARCH__ >= 700\nint modern;\n#else\nint legacy;\n#endif\n\
+            #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 0\nint every;\n#else\nint none;\n#endif\n\
+            #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 100\nint ancient;\n#elif __CUDA_ARCH__ > 99999\nint future;\n#else\nint rest;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("int live;") && !view.text.contains("int trial;"));
+        // passes disagree: the first branch is kept, as for any undecided test
+        assert!(view.text.contains("int modern;") && !view.text.contains("int legacy;"));
+        assert!(view.text.contains("int every;") && !view.text.contains("int none;"));
+        assert!(view.text.contains("int rest;"));
+        assert!(!view.text.contains("int ancient;") && !view.text.contains("int future;"));
     }
 
     #[test]

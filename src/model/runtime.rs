@@ -188,8 +188,10 @@ pub fn is_hip_name(name: &str) -> bool {
 }
 
 /// The CUDA name of a runtime identifier: `hipMalloc` is `cudaMalloc`, `hipHostMalloc` is
-/// `cudaHostAlloc`; any other name (CUDA's own included) is itself.
+/// `cudaHostAlloc`, `::cudaMalloc` (the global namespace named) is `cudaMalloc`; any other name
+/// (CUDA's own included) is itself.
 pub fn cuda_name(name: &str) -> Cow<'_, str> {
+    let name = name.strip_prefix("::").unwrap_or(name);
     if !is_hip_name(name) {
         return Cow::Borrowed(name);
     }
@@ -265,6 +267,8 @@ mod tests {
         assert_eq!(cuda_name("hipHostFree"), "cudaFreeHost");
         assert_eq!(cuda_name("hipError_t"), "cudaError_t");
         assert_eq!(cuda_name("cudaFree"), "cudaFree");
+        assert_eq!(cuda_name("::cudaMalloc"), "cudaMalloc");
+        assert_eq!(cuda_name("::hipMallocAsync"), "cudaMallocAsync");
         assert_eq!(cuda_name("hipblasSgemm"), "hipblasSgemm");
         assert_eq!(cuda_name("hip"), "hip");
     }

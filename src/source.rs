@@ -967,6 +967,10 @@ fn blank_inactive_branches(
         as_compiled: platforms_decided,
     } = *choice;
     let mut stack: Vec<Conditional> = Vec::new();
+    // The object-like macros whose value is certain here: those given, then those the file
+    // defines on a path every conditional above decides (`#define blockSize RED_BSIZE`), which
+    // decide later tests (`#if blockSize >= 512`) as the compiler would.
+    let mut known: HashMap<String, String> = given.clone();
     // Every macro name defined so far in kept code, for the blocks read as compiled.
     let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Names an undecided `#ifdef` was read as defined by (its first branch kept).
@@ -1007,8 +1011,8 @@ fn blank_inactive_branches(
                 "if" | "ifdef" | "ifndef" => {
                     let as_compiled =
                         compiled_everywhere || compiled_blocks.binary_search(&offset).is_ok();
-                    let decided = condition_value(&word, rest, given)
-                        .or_else(|| architecture_condition_value(&word, rest, given))
+                    let decided = condition_value(&word, rest, &known)
+                        .or_else(|| architecture_condition_value(&word, rest, &known))
                         .or_else(|| {
                         (as_compiled || platforms_decided)
                             .then(|| {
@@ -1059,8 +1063,8 @@ fn blank_inactive_branches(
                 }
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
-                        let decided = condition_value(&word, rest, given)
-                            .or_else(|| architecture_condition_value(&word, rest, given))
+                        let decided = condition_value(&word, rest, &known)
+                            .or_else(|| architecture_condition_value(&word, rest, &known))
                             .or_else(|| {
                             (top.as_compiled || platforms_decided)
                                 .then(|| {
@@ -1101,15 +1105,21 @@ fn blank_inactive_branches(
                     blank(bytes, offset..end);
                 }
                 "define" if active => {
+                    note_known_value(&mut known, rest, settled);
                     defined.insert(leading_identifier(rest).to_string());
                     bodies.note(rest, settled, true);
                     record_define(rest, defines, qualifier_macros, last_error_macros);
                 }
                 "define" => {
+                    // a definition an undecided test may have kept leaves the value uncertain
+                    if !settled {
+                        known.remove(leading_identifier(rest));
+                    }
                     bodies.note(rest, settled, false);
                     blank(bytes, offset..end);
                 }
                 "undef" if active => {
+                    known.remove(leading_identifier(rest));
                     defined.remove(leading_identifier(rest));
                 }
                 _ if !active => blank(bytes, offset..end),
@@ -1121,6 +1131,23 @@ fn blank_inactive_branches(
         in_block_comment = block_comment_state(line, in_block_comment);
         offset = end + 1;
     }
+}
+
+/// Records what `#define` text `rest` makes certain: an object-like macro's body, when every
+/// conditional around it is decided; otherwise the name's value is no longer known.
+fn note_known_value(known: &mut HashMap<String, String>, rest: &str, settled: bool) {
+    let name = leading_identifier(rest);
+    if name.is_empty() {
+        return;
+    }
+    let body = &rest[name.len()..];
+    if !settled || body.starts_with('(') {
+        known.remove(name);
+        return;
+    }
+    let body = body.split("//").next().unwrap_or("").trim();
+    let body = if body.is_empty() { "1" } else { body };
+    known.insert(name.to_string(), body.to_string());
 }
 
 /// Whether the directive after an `#ifndef NAME` (whose condition is `rest`) that `after`
@@ -1452,8 +1479,22 @@ impl ConditionParser<'_> {
         if self.undefined == Some(token.as_str()) {
             return Some(0);
         }
-        let value = self.given.get(&token)?;
-        parse_integer(value.trim())
+        let value = self.given.get(&token)?.trim();
+        if let Some(value) = parse_integer(value) {
+            return Some(value);
+        }
+        // a macro of macros (`#define blockSize RED_BSIZE`): its body, read as an expression
+        let tokens = condition_tokens(value);
+        let mut body = ConditionParser {
+            tokens: &tokens,
+            position: 0,
+            given: self.given,
+            depth: self.depth,
+            undefined: self.undefined,
+        };
+        let value = body.ternary()?;
+        self.depth = body.depth;
+        (body.position == tokens.len()).then_some(value)
     }
 }
 
@@ -2890,6 +2931,20 @@ mod tests {
         assert!(view.text.contains("int every;") && !view.text.contains("int none;"));
         assert!(view.text.contains("int rest;"));
         assert!(!view.text.contains("int ancient;") && !view.text.contains("int future;"));
+    }
+
+    #[test]
+    fn the_files_own_definitions_decide_later_tests() {
+        let text = "#define RED_BSIZE 128\n#define blockSize RED_BSIZE\n\
+            #if blockSize >= 512\nint step512;\n#endif\n#if blockSize >= 128\nint step128;\n#endif\n\
+            #ifdef USE_WIDE\n#define WIDTH 64\n#endif\n#if WIDTH >= 64\nint wide;\n#else\nint narrow;\n#endif\n\
+            #undef blockSize\n#if blockSize >= 512\nint after_undef;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(!view.text.contains("step512") && view.text.contains("step128"));
+        // a value defined under an undecided test stays unknown: the first branch is kept
+        assert!(view.text.contains("int wide;"));
+        // undefined again: unknown to the view (it may come from the build)
+        assert!(view.text.contains("after_undef"));
     }
 
     #[test]

@@ -737,6 +737,11 @@ impl<'m, 't> Builder<'m, 't> {
                 if let Some(assigned) = destination_node.and_then(|d| self.address_of_variable(d)) {
                     self.push_event(assigned, EventKind::Assigned, call, context);
                 }
+                // `cudaMemcpy(&d_env->spheres, &d_spheres, sizeof(p), ...)`: the pointer's value
+                // is stored in device memory, whose owner frees it through that copy
+                if let Some(stored) = source_node.and_then(|s| self.address_of_variable(s)) {
+                    self.push_event(stored, EventKind::Escaped, call, context);
+                }
                 if let Some(d) = destination {
                     let kind = if is_memset {
                         WriteKind::Memset

@@ -597,11 +597,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         if syntax::same_text(a, self.source, &normalized(b, self.source)) {
             return true;
         }
-        if let (Some(x), Some(y)) = (
+        match (
             self.launch_axis(a, "blockDim", 0),
             self.launch_axis(b, "blockDim", 0),
         ) {
-            return x == y;
+            (Some(x), Some(y)) => return x == y,
+            (Some(axis), None) if depth == 0 => return self.is_block_size_of_every_launch(b, axis),
+            (None, Some(axis)) if depth == 0 => return self.is_block_size_of_every_launch(a, axis),
+            _ => {}
         }
         if depth >= 4 {
             return false;
@@ -617,6 +620,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         single(a).is_some_and(|value| self.equivalent(value, b, depth + 1))
             || single(b).is_some_and(|value| self.equivalent(a, value, depth + 1))
+    }
+
+    /// Whether `value` is the block's size on `axis` at every visible launch, given in the
+    /// kernel's own parameters (`<<<nodes, heads * feat>>>(..., heads, feat)` makes
+    /// `heads * feat` the block's width) or as one constant.
+    fn is_block_size_of_every_launch(&self, value: Node<'t>, axis: &str) -> bool {
+        let Some(index) = axis_index(axis) else {
+            return false;
+        };
+        let Some(size) = RangeContext::block_dim(self, index) else {
+            return false;
+        };
+        let range = crate::model::ranges::Ranges::with_budget(self, DECIDING_BUDGET)
+            .range(value, &[]);
+        range.lo.as_ref() == Some(&size) && range.hi.as_ref() == Some(&size)
     }
 
     /// Whether `value` is a multiple of `step`, and on what evidence.

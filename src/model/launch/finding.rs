@@ -117,7 +117,9 @@ pub fn launches_in<'t>(
                     *slot = (*slot).max(factor);
                 }
             }
-            sites.extend(through_pointer(site, locals, source));
+            for site in through_pointer(site, locals, source) {
+                sites.extend(through_member(site, file.root, source));
+            }
         }
     }
     sites
@@ -257,6 +259,70 @@ fn through_pointer(site: LaunchSite, locals: &Locals, source: &str) -> Vec<Launc
             ..site.clone()
         })
         .collect()
+}
+
+/// `plan.layer_1[k]<<<g, b>>>(...)`: a launch through a member (or an entry of a member table)
+/// holding kernel pointers is a launch of each kernel the file assigns to that member
+/// (`plan.layer_1[0] = layer_256_1<16>;`), all of them, or none when one is not a name.
+fn through_member<'t>(site: LaunchSite, root: Node<'t>, source: &str) -> Vec<LaunchSite> {
+    let Some(member) = member_named(&site.kernel) else {
+        return vec![site];
+    };
+    let mut kernels: Vec<&str> = Vec::new();
+    let mut unknown = false;
+    syntax::walk_iterative(root, |node| {
+        if unknown || node.node_kind() != "assignment_expression" {
+            return !unknown;
+        }
+        let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+            return true;
+        };
+        if member_named(text(left, source)) != Some(member) {
+            return true;
+        }
+        let mut value = strip(right, source);
+        if value.node_kind() == "pointer_expression" && syntax::operator(value, source) == "&" {
+            match value.field("argument") {
+                Some(target) => value = strip(target, source),
+                None => unknown = true,
+            }
+        }
+        if matches!(
+            value.node_kind(),
+            "identifier" | "qualified_identifier" | "template_function"
+        ) {
+            let name = launched_kernel(value, source);
+            if !kernels.contains(&name) {
+                kernels.push(name);
+            }
+        } else {
+            unknown = true;
+        }
+        true
+    });
+    if unknown || kernels.is_empty() {
+        return vec![site];
+    }
+    kernels
+        .into_iter()
+        .map(|kernel| LaunchSite {
+            kernel: kernel.to_string(),
+            ..site.clone()
+        })
+        .collect()
+}
+
+/// The member an expression reaches, its subscripts dropped: `layer_1` for `plan.layer_1[k]`
+/// and `p->layer_1[0]`; None for a plain name.
+fn member_named(expression: &str) -> Option<&str> {
+    let mut end = expression.trim_end();
+    while let Some(open) = end.strip_suffix(']').and_then(|e| e.rfind('[').map(|at| &e[..at])) {
+        end = open.trim_end();
+    }
+    let at = end.rfind(['.', '>'])?;
+    let member = end[at + 1..].trim();
+    (!member.is_empty() && member.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .then_some(member)
 }
 
 /// The three components of a `dim3` (a local declared with arguments, `dim3(...)`, `{...}`), or

@@ -525,6 +525,12 @@ mod tests {
     }
 
     #[test]
+    fn a_later_loops_initializer_hides_an_earlier_loops_values() {
+        let code = "void f(int t, int b, int n) { int i = 0; for (i = t; i < n; i += b) { } for (i = b / 2; i > 0; i = i / 2) { use(i); } }";
+        assert_eq!(reaching_texts(code, "i"), ["b / 2", "i / 2"]);
+    }
+
+    #[test]
     fn a_local_declared_nearer_the_use_shadows_the_outer_one() {
         let code = "void f(int a) { const int col = a + 1; for (int k = 0; k < 4; ++k) { const int col = a + k; use(col); } }";
         assert_eq!(in_scope_texts(code, "col"), ["a + k"]);

@@ -147,12 +147,31 @@ impl<'a, 't> Analyzer<'a, 't> {
             return None;
         }
         let mut deps = self.expression_deps(value, 0);
+        let variable = self.text(name);
         if let Some(update) = node.field("update") {
             if let Some(step) = update.field("right") {
-                deps = deps.union(self.expression_deps(step, 0));
+                deps = deps.union(self.deps_besides(step, variable, 0));
             }
         }
-        Some((self.text(name).to_string(), deps))
+        Some((variable.to_string(), deps))
+    }
+
+    /// The thread identity `expression` adds to the loop variable `variable` it updates: its
+    /// reads of `variable` itself carry what the loop started it with (`i = i / 2` after
+    /// `i = blockDim.y / 2` stays uniform, whatever `i` held in an earlier loop).
+    fn deps_besides(&self, expression: Node<'t>, variable: &str, depth: usize) -> Deps {
+        let expression = strip(expression, self.source);
+        match expression.node_kind() {
+            "identifier" if self.text(expression) == variable => Deps::NONE,
+            "binary_expression" | "unary_expression" | "cast_expression"
+                if depth < MAX_DEPTH =>
+            {
+                named_children(expression).fold(Deps::NONE, |deps, child| {
+                    deps.union(self.deps_besides(child, variable, depth + 1))
+                })
+            }
+            _ => self.expression_deps(expression, 0),
+        }
     }
 
     pub(super) fn remember_definition_guards(&mut self, value: Node<'t>) {

@@ -98,6 +98,15 @@ fn check(model: &Model, cx: &mut LintContext) {
             if frees.is_empty() {
                 reported.insert(variable);
                 let function = &model.functions[host.function_index].name;
+                // a loop around the allocation leaks a buffer per trip, in `main` too
+                if let Some(loop_node) = allocation.enclosing_loop {
+                    cx.report(
+                        cx.diagnostic(allocation.call.byte_range(), format!("`{name}` is allocated here, in a loop, and never freed in `{function}`, so every iteration leaks another buffer"))
+                            .with_label(loop_node.byte_range(), "the loop")
+                            .with_help(format!("call cudaFree({name}) at the end of each iteration, or allocate it once before the loop and free it after")),
+                    );
+                    continue;
+                }
                 // `main` runs once: its exit releases the buffer, which a leak check still reports
                 let consequence = if function == "main" {
                     "; only the process exit releases it, so a leak check (`compute-sanitizer --leak-check full`) reports it and the code leaks on every call once moved into a function"
@@ -134,6 +143,17 @@ fn check(model: &Model, cx: &mut LintContext) {
 mod tests {
     use super::DEVICE_MEMORY_LEAK;
     use crate::testing::assert_cases;
+
+    #[test]
+    fn a_buffer_allocated_in_a_loop_and_never_freed_leaks_per_iteration() {
+        let code = "int main() { for (int pass = 0; pass <= 10; ++pass) { float* d; cudaMalloc(&d, 1024); } return 0; }";
+        let messages: Vec<String> = crate::testing::run_on_snippet(&DEVICE_MEMORY_LEAK, code)
+            .into_iter()
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("in a loop, and never freed in `main`, so every iteration leaks another buffer"), "{}", messages[0]);
+    }
 
     #[test]
     fn cases() {

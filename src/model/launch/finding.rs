@@ -316,8 +316,21 @@ fn through_member<'t>(site: LaunchSite, root: Node<'t>, source: &str) -> Vec<Lau
 /// and `p->layer_1[0]`; None for a plain name.
 fn member_named(expression: &str) -> Option<&str> {
     let mut end = expression.trim_end();
-    while let Some(open) = end.strip_suffix(']').and_then(|e| e.rfind('[').map(|at| &e[..at])) {
-        end = open.trim_end();
+    // drop trailing subscripts, nested ones included (`layer[plan.order[i]]`)
+    while end.ends_with(']') {
+        let mut depth = 0usize;
+        let open = end.char_indices().rev().find(|&(_, c)| {
+            match c {
+                ']' => depth += 1,
+                '[' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            c == '[' && depth == 0
+        });
+        match open {
+            Some((at, _)) => end = end[..at].trim_end(),
+            None => return None,
+        }
     }
     let at = end.rfind(['.', '>'])?;
     let member = end[at + 1..].trim();

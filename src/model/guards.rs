@@ -288,12 +288,32 @@ impl<'t> Splitter<'_, 't> {
                     _ => {
                         if let Some(relation) = Relation::parse(op) {
                             let relation = if holds { relation } else { relation.negated() };
+                            let (left, right) = (strip(left, source), strip(right, source));
                             out.push(Comparison {
-                                left: strip(left, source),
+                                left,
                                 relation,
-                                right: strip(right, source),
+                                right,
                                 origin,
                             });
+                            // `fabsf(x) < B` bounds `x` from above too (`x <= |x|`); a bound from
+                            // below on `|x|` says nothing of `x`
+                            let magnitude = match relation {
+                                Relation::Less | Relation::LessEqual => {
+                                    absolute_value_of(left, source).map(|x| (x, right))
+                                }
+                                Relation::Greater | Relation::GreaterEqual => {
+                                    absolute_value_of(right, source).map(|x| (left, x))
+                                }
+                                _ => None,
+                            };
+                            if let Some((left, right)) = magnitude {
+                                out.push(Comparison {
+                                    left,
+                                    relation,
+                                    right,
+                                    origin,
+                                });
+                            }
                         }
                     }
                 }
@@ -411,6 +431,25 @@ fn is_range_check(call: Node, source: &str) -> bool {
     ["inrange", "inbounds", "inbound", "within", "inside"]
         .iter()
         .any(|word| name.ends_with(word))
+}
+
+/// The `x` of `abs(x)`, `fabsf(x)`, `std::abs(x)` and the like.
+fn absolute_value_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+    if node.node_kind() != "call_expression" {
+        return None;
+    }
+    let name = syntax::text(node.field("function")?, source);
+    let name = name.strip_prefix("std::").unwrap_or(name);
+    if !matches!(name, "abs" | "fabs" | "fabsf" | "labs" | "llabs" | "__habs") {
+        return None;
+    }
+    let arguments: Vec<Node<'t>> = syntax::named_children(node.field("arguments")?)
+        .filter(|a| a.node_kind() != "comment")
+        .collect();
+    match arguments.as_slice() {
+        [argument] => Some(strip(*argument, source)),
+        _ => None,
+    }
 }
 
 /// `IN_RANGE(x, lo, hi)`, `inRange(...)`: a test of a value against a low and a high end.
@@ -533,6 +572,17 @@ mod tests {
         assert_eq!(facts(code, false).0, vec!["i >= n"]);
         let negated = "void f() { const bool valid = i < n; if (!valid) return; }";
         assert_eq!(facts(negated, false).0, vec!["i < n"]);
+    }
+
+    #[test]
+    fn a_magnitude_below_a_bound_bounds_the_value() {
+        let code = "void f() { if (fabsf(x) < w && std::abs(y) <= h) {} }";
+        assert_eq!(facts(code, true).0, vec!["fabsf(x) < w", "x < w", "std::abs(y) <= h", "y <= h"]);
+        // failing `|x| >= w || |y| > h` leaves both below their bounds
+        let failed = "void f() { if (fabsf(x) >= w || h < abs(y)) {} }";
+        assert_eq!(facts(failed, false).0, vec!["fabsf(x) < w", "x < w", "h >= abs(y)", "h >= y"]);
+        // a magnitude above a bound says nothing of the value's sign
+        assert_eq!(facts("void f() { if (abs(x) > w) {} }", true).0, vec!["abs(x) > w"]);
     }
 
     #[test]

@@ -152,7 +152,13 @@ mod tests {
             .map(|d| d.message)
             .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
-        assert!(messages[0].contains("in a loop, and never freed in `main`, so every iteration leaks another buffer"), "{}", messages[0]);
+        assert!(
+            messages[0].contains(
+                "in a loop, and never freed in `main`, so every iteration leaks another buffer"
+            ),
+            "{}",
+            messages[0]
+        );
     }
 
     #[test]

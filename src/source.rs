@@ -692,7 +692,11 @@ pub fn preprocess_with(text: &str, options: &ViewOptions) -> PreprocessedView {
         .collect();
     // a value the build gives (`-DBLOCK_DIM=64`) is the macro's value in code too, in launch
     // geometry and ranges, unless the file defines the name again
-    defines.extend(given.iter().map(|(name, value)| (name.clone(), value.clone())));
+    defines.extend(
+        given
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone())),
+    );
     let mut bodies = DefineBodies::default();
     let compiled_blocks = if options.as_compiled {
         configuration_blocks(text)
@@ -1014,19 +1018,19 @@ fn blank_inactive_branches(
                     let decided = condition_value(&word, rest, &known)
                         .or_else(|| architecture_condition_value(&word, rest, &known))
                         .or_else(|| {
-                        (as_compiled || platforms_decided)
-                            .then(|| {
-                                compiled_definedness(
-                                    &word,
-                                    rest,
-                                    given,
-                                    &defined,
-                                    !as_compiled,
-                                    &mut bodies.assumed_undefined,
-                                )
-                            })
-                            .flatten()
-                    });
+                            (as_compiled || platforms_decided)
+                                .then(|| {
+                                    compiled_definedness(
+                                        &word,
+                                        rest,
+                                        given,
+                                        &defined,
+                                        !as_compiled,
+                                        &mut bodies.assumed_undefined,
+                                    )
+                                })
+                                .flatten()
+                        });
                     // an include guard (`#ifndef UTIL_H` then `#define UTIL_H`) is entered
                     let decided = decided.or_else(|| {
                         (word == "ifndef" && is_include_guard(&text[end..], rest)).then_some(true)
@@ -1066,19 +1070,19 @@ fn blank_inactive_branches(
                         let decided = condition_value(&word, rest, &known)
                             .or_else(|| architecture_condition_value(&word, rest, &known))
                             .or_else(|| {
-                            (top.as_compiled || platforms_decided)
-                                .then(|| {
-                                    compiled_definedness(
-                                        &word,
-                                        rest,
-                                        given,
-                                        &defined,
-                                        !top.as_compiled,
-                                        &mut bodies.assumed_undefined,
-                                    )
-                                })
-                                .flatten()
-                        });
+                                (top.as_compiled || platforms_decided)
+                                    .then(|| {
+                                        compiled_definedness(
+                                            &word,
+                                            rest,
+                                            given,
+                                            &defined,
+                                            !top.as_compiled,
+                                            &mut bodies.assumed_undefined,
+                                        )
+                                    })
+                                    .flatten()
+                            });
                         let false_condition = word == "elif" && is_false_condition(rest);
                         if !top.taken {
                             top.decided &= decided.is_some() || false_condition;
@@ -1221,14 +1225,14 @@ fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> O
 /// The values `__CUDA_ARCH__` takes in the device passes of a build: every architecture
 /// shipped (`major * 100 + minor * 10`), and one far past them for architectures to come.
 const DEVICE_ARCHITECTURES: &[i64] = &[
-    200, 300, 350, 370, 500, 520, 530, 600, 610, 620, 700, 720, 750, 800, 860, 870, 890, 900,
-    1000, 1010, 1030, 1100, 1200, 1210, 9990,
+    200, 300, 350, 370, 500, 520, 530, 600, 610, 620, 700, 720, 750, 800, 860, 870, 890, 900, 1000,
+    1010, 1030, 1100, 1200, 1210, 9990,
 ];
 
 /// The value of an `#if`/`#elif` over `__CUDA_ARCH__` when every pass of a build agrees on it:
-/// the host pass (the name undefined) and a device pass per architecture. `#if __CUDA_ARCH__
-/// >= 4000000` holds in none, so its branch is never compiled; `#if __CUDA_ARCH__ >= 700`
-/// differs between passes and stays undecided (its first branch kept).
+/// the host pass (the name undefined) and a device pass per architecture. A test of
+/// `__CUDA_ARCH__ >= 4000000` holds in none, so its branch is never compiled; one of
+/// `__CUDA_ARCH__ >= 700` differs between passes and stays undecided (its first branch kept).
 fn architecture_condition_value(
     word: &str,
     rest: &str,
@@ -2959,14 +2963,21 @@ mod tests {
     #[test]
     fn a_value_the_build_gives_is_the_macro_value_unless_the_file_defines_it() {
         let options = ViewOptions {
-            defines: vec!["BLOCK_DIM=64".to_string(), "TILE=8".to_string(), "FAST".to_string()],
+            defines: vec![
+                "BLOCK_DIM=64".to_string(),
+                "TILE=8".to_string(),
+                "FAST".to_string(),
+            ],
             ..ViewOptions::default()
         };
         let view = preprocess_with("#define TILE 16\nint x = BLOCK_DIM * TILE;\n", &options);
         assert_eq!(view.define("BLOCK_DIM"), Some("64"));
         assert_eq!(view.define("TILE"), Some("16"));
         assert_eq!(view.define("FAST"), Some("1"));
-        assert_eq!(preprocess("int x = BLOCK_DIM;\n", &[]).define("BLOCK_DIM"), None);
+        assert_eq!(
+            preprocess("int x = BLOCK_DIM;\n", &[]).define("BLOCK_DIM"),
+            None
+        );
     }
 
     #[test]

@@ -577,12 +577,21 @@ mod tests {
     #[test]
     fn a_magnitude_below_a_bound_bounds_the_value() {
         let code = "void f() { if (fabsf(x) < w && std::abs(y) <= h) {} }";
-        assert_eq!(facts(code, true).0, vec!["fabsf(x) < w", "x < w", "std::abs(y) <= h", "y <= h"]);
+        assert_eq!(
+            facts(code, true).0,
+            vec!["fabsf(x) < w", "x < w", "std::abs(y) <= h", "y <= h"]
+        );
         // failing `|x| >= w || |y| > h` leaves both below their bounds
         let failed = "void f() { if (fabsf(x) >= w || h < abs(y)) {} }";
-        assert_eq!(facts(failed, false).0, vec!["fabsf(x) < w", "x < w", "h >= abs(y)", "h >= y"]);
+        assert_eq!(
+            facts(failed, false).0,
+            vec!["fabsf(x) < w", "x < w", "h >= abs(y)", "h >= y"]
+        );
         // a magnitude above a bound says nothing of the value's sign
-        assert_eq!(facts("void f() { if (abs(x) > w) {} }", true).0, vec!["abs(x) > w"]);
+        assert_eq!(
+            facts("void f() { if (abs(x) > w) {} }", true).0,
+            vec!["abs(x) > w"]
+        );
     }
 
     #[test]

@@ -475,7 +475,7 @@ impl<'m, 't> Builder<'m, 't> {
                 None if is_static => Initial::Null,
                 // `int* p(nullptr);` parses as a function declaration: direct initialisation
                 None => match direct_initializer(target, self.source) {
-                    Some(text) if matches!(text, "nullptr" | "NULL" | "0") => Initial::Null,
+                    Some("nullptr" | "NULL" | "0") => Initial::Null,
                     Some(_) => Initial::Unknown,
                     None => Initial::Uninitialized,
                 },

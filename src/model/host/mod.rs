@@ -819,7 +819,13 @@ mod tests {
                 .collect::<Vec<_>>()
         });
         use super::Initial::{Null, Uninitialized, Unknown};
-        let expected = [("a", Null), ("b", Null), ("c", Unknown), ("d", Uninitialized), ("e", Null)];
+        let expected = [
+            ("a", Null),
+            ("b", Null),
+            ("c", Unknown),
+            ("d", Uninitialized),
+            ("e", Null),
+        ];
         let expected: Vec<_> = expected.iter().map(|(n, i)| (n.to_string(), *i)).collect();
         assert_eq!(initial, expected);
     }

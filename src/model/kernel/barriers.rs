@@ -632,8 +632,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         let Some(size) = RangeContext::block_dim(self, index) else {
             return false;
         };
-        let range = crate::model::ranges::Ranges::with_budget(self, DECIDING_BUDGET)
-            .range(value, &[]);
+        let range =
+            crate::model::ranges::Ranges::with_budget(self, DECIDING_BUDGET).range(value, &[]);
         range.lo.as_ref() == Some(&size) && range.hi.as_ref() == Some(&size)
     }
 

@@ -163,9 +163,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let expression = strip(expression, self.source);
         match expression.node_kind() {
             "identifier" if self.text(expression) == variable => Deps::NONE,
-            "binary_expression" | "unary_expression" | "cast_expression"
-                if depth < MAX_DEPTH =>
-            {
+            "binary_expression" | "unary_expression" | "cast_expression" if depth < MAX_DEPTH => {
                 named_children(expression).fold(Deps::NONE, |deps, child| {
                     deps.union(self.deps_besides(child, variable, depth + 1))
                 })

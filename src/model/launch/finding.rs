@@ -334,8 +334,11 @@ fn member_named(expression: &str) -> Option<&str> {
     }
     let at = end.rfind(['.', '>'])?;
     let member = end[at + 1..].trim();
-    (!member.is_empty() && member.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .then_some(member)
+    (!member.is_empty()
+        && member
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    .then_some(member)
 }
 
 /// The three components of a `dim3` (a local declared with arguments, `dim3(...)`, `{...}`), or

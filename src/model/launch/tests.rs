@@ -252,7 +252,10 @@ fn a_launch_through_a_member_table_launches_each_kernel_the_file_assigns_to_it()
         void exec(const Plan& plan, Plan* p, float* d, int n) { plan.layer[n & 1]<<<n / 256, 256>>>(n, d); p->layer[0]<<<n / 256, 256>>>(n, d); plan.layer[plan.order[n]]<<<n / 256, 256>>>(n, d); }";
     let mut kernels: Vec<String> = sites(source).into_iter().map(|s| s.kernel).collect();
     kernels.sort();
-    assert_eq!(kernels, ["radix_16", "radix_16", "radix_16", "radix_8", "radix_8", "radix_8"]);
+    assert_eq!(
+        kernels,
+        ["radix_16", "radix_16", "radix_16", "radix_8", "radix_8", "radix_8"]
+    );
     // a member also given something other than a kernel's name: the launch stays as written
     let mixed = "void create(Plan& plan, Fn f) { plan.layer = radix_8; plan.layer = f(); }
         void exec(const Plan& plan, float* d, int n) { plan.layer<<<n / 256, 256>>>(n, d); }";

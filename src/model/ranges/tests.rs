@@ -287,7 +287,8 @@ fn remainder_and_mask_bound_by_construction() {
     let by_min = "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(min(i, n - 1)); }";
     assert_eq!(range_of(by_min), "[0, n - 1]");
     // a modulus named by a constant of the file, whatever bounds the dividend
-    let by_named = "__global__ void k(int n) { int v = 0; while (v < n) { use(v % WARP_SIZE); ++v; } }";
+    let by_named =
+        "__global__ void k(int n) { int v = 0; while (v < n) { use(v % WARP_SIZE); ++v; } }";
     assert_eq!(range_of(by_named), "[0, 31]");
 }
 

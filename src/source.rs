@@ -1015,22 +1015,14 @@ fn blank_inactive_branches(
                 "if" | "ifdef" | "ifndef" => {
                     let as_compiled =
                         compiled_everywhere || compiled_blocks.binary_search(&offset).is_ok();
-                    let decided = condition_value(&word, rest, &known)
-                        .or_else(|| architecture_condition_value(&word, rest, &known))
-                        .or_else(|| {
-                            (as_compiled || platforms_decided)
-                                .then(|| {
-                                    compiled_definedness(
-                                        &word,
-                                        rest,
-                                        given,
-                                        &defined,
-                                        !as_compiled,
-                                        &mut bodies.assumed_undefined,
-                                    )
-                                })
-                                .flatten()
-                        });
+                    let decided = decide_condition(
+                        &word,
+                        rest,
+                        &known,
+                        (given, &defined),
+                        (as_compiled, platforms_decided),
+                        &mut bodies.assumed_undefined,
+                    );
                     // an include guard (`#ifndef UTIL_H` then `#define UTIL_H`) is entered
                     let decided = decided.or_else(|| {
                         (word == "ifndef" && is_include_guard(&text[end..], rest)).then_some(true)
@@ -1067,22 +1059,14 @@ fn blank_inactive_branches(
                 }
                 "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
-                        let decided = condition_value(&word, rest, &known)
-                            .or_else(|| architecture_condition_value(&word, rest, &known))
-                            .or_else(|| {
-                                (top.as_compiled || platforms_decided)
-                                    .then(|| {
-                                        compiled_definedness(
-                                            &word,
-                                            rest,
-                                            given,
-                                            &defined,
-                                            !top.as_compiled,
-                                            &mut bodies.assumed_undefined,
-                                        )
-                                    })
-                                    .flatten()
-                            });
+                        let decided = decide_condition(
+                            &word,
+                            rest,
+                            &known,
+                            (given, &defined),
+                            (top.as_compiled, platforms_decided),
+                            &mut bodies.assumed_undefined,
+                        );
                         let false_condition = word == "elif" && is_false_condition(rest);
                         if !top.taken {
                             top.decided &= decided.is_some() || false_condition;
@@ -1135,6 +1119,38 @@ fn blank_inactive_branches(
         in_block_comment = block_comment_state(line, in_block_comment);
         offset = end + 1;
     }
+}
+
+/// The value of an `#if`/`#elif`/`#ifdef` test when something decides it: the values known
+/// above (`known`), the passes of a build over `__CUDA_ARCH__`, or, in a block read as compiled
+/// (`compiled.0`) or where platforms are decided (`compiled.1`), the definedness of the name it
+/// tests (`names`: the `-D` definitions and the names defined above).
+fn decide_condition(
+    word: &str,
+    rest: &str,
+    known: &HashMap<String, String>,
+    names: (&HashMap<String, String>, &HashSet<String>),
+    compiled: (bool, bool),
+    assumed_undefined: &mut HashSet<String>,
+) -> Option<bool> {
+    let (given, defined) = names;
+    let (as_compiled, platforms_decided) = compiled;
+    condition_value(word, rest, known)
+        .or_else(|| architecture_condition_value(word, rest, known))
+        .or_else(|| {
+            (as_compiled || platforms_decided)
+                .then(|| {
+                    compiled_definedness(
+                        word,
+                        rest,
+                        given,
+                        defined,
+                        !as_compiled,
+                        assumed_undefined,
+                    )
+                })
+                .flatten()
+        })
 }
 
 /// Records what `#define` text `rest` makes certain: an object-like macro's body, when every

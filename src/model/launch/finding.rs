@@ -234,24 +234,32 @@ fn through_pointer(site: LaunchSite, locals: &Locals, source: &str) -> Vec<Launc
     };
     let mut kernels: Vec<&str> = Vec::new();
     for value in values {
-        let mut value = strip(*value, source);
-        if value.node_kind() == "pointer_expression" && syntax::operator(value, source) == "&" {
-            match value.field("argument") {
-                Some(target) => value = strip(target, source),
-                None => return Vec::new(),
-            }
-        }
-        if !matches!(
-            value.node_kind(),
-            "identifier" | "qualified_identifier" | "template_function"
-        ) {
+        let Some(name) = kernel_named(*value, source) else {
             return Vec::new();
-        }
-        let name = launched_kernel(value, source);
+        };
         if !kernels.contains(&name) {
             kernels.push(name);
         }
     }
+    launches_of(&site, kernels)
+}
+
+/// The kernel a function pointer is given: `copy`, `&copy`, `ns::copy`, `radix<16>`; None for
+/// anything that is not a name.
+fn kernel_named<'t>(value: Node<'t>, source: &'t str) -> Option<&'t str> {
+    let mut value = strip(value, source);
+    if value.node_kind() == "pointer_expression" && syntax::operator(value, source) == "&" {
+        value = strip(value.field("argument")?, source);
+    }
+    matches!(
+        value.node_kind(),
+        "identifier" | "qualified_identifier" | "template_function"
+    )
+    .then(|| launched_kernel(value, source))
+}
+
+/// The launch `site` once for each of `kernels`.
+fn launches_of(site: &LaunchSite, kernels: Vec<&str>) -> Vec<LaunchSite> {
     kernels
         .into_iter()
         .map(|kernel| LaunchSite {
@@ -280,36 +288,17 @@ fn through_member<'t>(site: LaunchSite, root: Node<'t>, source: &str) -> Vec<Lau
         if member_named(text(left, source)) != Some(member) {
             return true;
         }
-        let mut value = strip(right, source);
-        if value.node_kind() == "pointer_expression" && syntax::operator(value, source) == "&" {
-            match value.field("argument") {
-                Some(target) => value = strip(target, source),
-                None => unknown = true,
-            }
-        }
-        if matches!(
-            value.node_kind(),
-            "identifier" | "qualified_identifier" | "template_function"
-        ) {
-            let name = launched_kernel(value, source);
-            if !kernels.contains(&name) {
-                kernels.push(name);
-            }
-        } else {
-            unknown = true;
+        match kernel_named(right, source) {
+            Some(name) if !kernels.contains(&name) => kernels.push(name),
+            Some(_) => {}
+            None => unknown = true,
         }
         true
     });
     if unknown || kernels.is_empty() {
         return vec![site];
     }
-    kernels
-        .into_iter()
-        .map(|kernel| LaunchSite {
-            kernel: kernel.to_string(),
-            ..site.clone()
-        })
-        .collect()
+    launches_of(&site, kernels)
 }
 
 /// The member an expression reaches, its subscripts dropped: `layer_1` for `plan.layer_1[k]`

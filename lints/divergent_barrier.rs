@@ -121,8 +121,12 @@ mod tests {
                 "__global__ void k(int* o, int n) { __shared__ int s[64]; if (threadIdx.x < 64) { o[threadIdx.x] = 0; __syncthreads(); __syncthreads(); return; } int t = threadIdx.x - 64; for (int i = t; i < n; i += 64) { if (o[i] < 0) continue; o[i] = 1; } __syncthreads(); if (t == 0) s[0] = 1; __syncthreads(); }",
                 // the block is exactly one group: `threadIdx.x / W` is 0
                 "#define W 128\n__global__ void k(float* o, int n) { int g = threadIdx.x / W + blockIdx.x; if (g < n) { __syncthreads(); } }\nvoid f(float* o, int n) { k<<<n, W>>>(o, n); }",
+                // a grid-stride loop up to a multiple of the grid's thread count
+                "__global__ void k(float* o, int m) { unsigned tid = blockIdx.x * blockDim.x + threadIdx.x; unsigned all = blockDim.x * gridDim.x; unsigned up = (m + all - 1) / all * all; for (unsigned id = tid; id < up; id += all) { if (id < m) o[id] = 0; __syncthreads(); } }",
             ],
             &[
+                // a grid-stride loop up to the count itself: the last trip leaves threads out
+                "__global__ void k(float* o, int m) { unsigned tid = blockIdx.x * blockDim.x + threadIdx.x; unsigned all = blockDim.x * gridDim.x; for (unsigned id = tid; id < m; id += all) { o[id] = 0; __syncthreads(); } }",
                 "__global__ void k(float* o) { if (threadIdx.x < 16) { __syncthreads(); } }",
                 // an else-if arm runs its barrier only where its own test holds
                 "__global__ void k(float* o, int a, int b) { int w = threadIdx.x / 32; if (w < a) { __syncthreads(); } else if (w < b) { __syncthreads(); } }",

@@ -552,6 +552,19 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.step_spans_every_block(start, step) {
             return true;
         }
+        // a grid-stride loop: a thread's global index is below the grid's thread count
+        // (`blockIdx.x * blockDim.x + threadIdx.x` against `blockDim.x * gridDim.x`)
+        let ranges = crate::model::ranges::Ranges::with_budget(self, DECIDING_BUDGET);
+        let (highest, least_step) = (ranges.range(start, &[]).hi, ranges.range(step, &[]).lo);
+        if let (Some(highest), Some(least_step)) = (highest, least_step) {
+            if least_step
+                .sub(&highest)
+                .and_then(|gap| gap.as_constant())
+                .is_some_and(|gap| gap >= 1)
+            {
+                return true;
+            }
+        }
         let split = self.current_comparisons();
         let (start, step) = (
             normalized(start, self.source),

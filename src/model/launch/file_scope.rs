@@ -23,6 +23,9 @@ pub struct FileScope<'t> {
     /// Whether a launch read what the callers of its function pass since the last
     /// `take_caller_reads`.
     pub(super) caller_reads: std::cell::Cell<bool>,
+    /// Whether a launch went through a member holding kernel pointers, whose kernels the whole
+    /// file assigns, since the last `take_kernel_member_reads`.
+    pub(super) kernel_member_reads: std::cell::Cell<bool>,
     /// Where each identifier of the text appears, read in one pass when `callers_hash` is
     /// first asked.
     pub(super) words: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<u32>>>,
@@ -30,6 +33,8 @@ pub struct FileScope<'t> {
     /// (`#define D_PTR(X) thrust::raw_pointer_cast((X).data())`): the included headers' given,
     /// the file's own added when first asked.
     pub(super) data_macros: std::cell::OnceCell<Vec<(String, String)>>,
+    /// The file's function-like macros, by name with their bodies, read on first use.
+    function_macros: std::cell::OnceCell<Vec<(String, String)>>,
     included_data_macros: Vec<(String, String)>,
 }
 
@@ -106,8 +111,10 @@ impl<'t> FileScope<'t> {
             member_reads: std::cell::Cell::new(false),
             calls: std::cell::OnceCell::new(),
             caller_reads: std::cell::Cell::new(false),
+            kernel_member_reads: std::cell::Cell::new(false),
             words: std::cell::OnceCell::new(),
             data_macros: std::cell::OnceCell::new(),
+            function_macros: std::cell::OnceCell::new(),
             included_data_macros: Vec::new(),
         }
     }
@@ -269,6 +276,11 @@ impl<'t> FileScope<'t> {
         self.caller_reads.replace(false)
     }
 
+    /// Whether a launch went through a member of kernel pointers since the last call; clears it.
+    pub fn take_kernel_member_reads(&self) -> bool {
+        self.kernel_member_reads.replace(false)
+    }
+
     /// A hash of the functions that call `name` (their whole text): what a launch that passes
     /// on a parameter of `name` read.
     ///
@@ -353,6 +365,23 @@ impl<'t> FileScope<'t> {
             .collect();
         lists.sort_unstable();
         lists.hash(&mut hasher);
+        // a function-like macro the function names (`SCALE(1)` in a table of kernels) may
+        // decide what it launches: its definition is read from elsewhere in the file
+        let body = text(function, self.source);
+        let macros = self.function_macros.get_or_init(|| {
+            if !self.source.contains("#define") {
+                return Vec::new();
+            }
+            crate::source::function_macro_definitions(self.source)
+                .into_iter()
+                .map(|m| (m.name, m.body))
+                .collect()
+        });
+        for (name, definition) in macros {
+            if body.contains(name.as_str()) {
+                (name, definition).hash(&mut hasher);
+            }
+        }
         hasher.finish()
     }
 

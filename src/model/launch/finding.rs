@@ -118,6 +118,9 @@ pub fn launches_in<'t>(
                 }
             }
             for site in through_pointer(site, locals, source) {
+                if member_named(&site.kernel).is_some() {
+                    file.kernel_member_reads.set(true);
+                }
                 sites.extend(through_member(site, file.root, source));
             }
         }

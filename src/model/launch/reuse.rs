@@ -214,16 +214,19 @@ impl LaunchCache {
                 self.last.read += 1;
                 file.take_member_reads();
                 file.take_caller_reads();
+                file.take_kernel_member_reads();
                 let recorder = Recorder {
                     helpers,
                     queries: RefCell::default(),
                 };
                 let sites = launches_in(function, source, path, lines, &recorder, file);
-                // a wrapper's launches sit at its calls, which move apart from it: read afresh
+                // a wrapper's launches sit at its calls, which move apart from it, and the
+                // kernels a member table holds are assigned anywhere in the file: read afresh
                 let range = definition.byte_range();
-                if sites
-                    .iter()
-                    .any(|s| s.span.start < range.start || s.span.end > range.end)
+                if file.take_kernel_member_reads()
+                    || sites
+                        .iter()
+                        .any(|s| s.span.start < range.start || s.span.end > range.end)
                 {
                     file.take_member_reads();
                     file.take_caller_reads();

@@ -554,7 +554,7 @@ pub fn integer_values(defines: &HashMap<String, String>) -> HashMap<String, Stri
                 position: 0,
                 given: &values,
                 depth: 0,
-                undefined: None,
+                pinned: None,
             };
             let value = parser.ternary();
             if let Some(value) = value.filter(|_| parser.position == tokens.len()) {
@@ -1230,7 +1230,7 @@ fn condition_value(word: &str, rest: &str, given: &HashMap<String, String>) -> O
                 position: 0,
                 given,
                 depth: 0,
-                undefined: None,
+                pinned: None,
             };
             let value = parser.ternary()?;
             (parser.position == tokens.len()).then_some(value != 0)
@@ -1263,22 +1263,20 @@ fn architecture_condition_value(
     if !tokens.iter().any(|t| t == NAME) {
         return None;
     }
-    let evaluate = |given: &HashMap<String, String>, undefined: Option<&str>| {
+    let evaluate = |architecture: Option<i64>| {
         let mut parser = ConditionParser {
             tokens: &tokens,
             position: 0,
             given,
             depth: 0,
-            undefined,
+            pinned: Some((NAME, architecture)),
         };
         let value = parser.ternary()?;
         (parser.position == tokens.len()).then_some(value != 0)
     };
-    let on_host = evaluate(given, Some(NAME))?;
-    let mut with_architecture = given.clone();
+    let on_host = evaluate(None)?;
     for architecture in DEVICE_ARCHITECTURES {
-        with_architecture.insert(NAME.to_string(), architecture.to_string());
-        if evaluate(&with_architecture, None)? != on_host {
+        if evaluate(Some(*architecture))? != on_host {
             return None;
         }
     }
@@ -1382,9 +1380,10 @@ struct ConditionParser<'a> {
     position: usize,
     given: &'a HashMap<String, String>,
     depth: usize,
-    /// A name known to be undefined in the pass evaluated: `defined(name)` is 0, and so is
-    /// the name itself, as the preprocessor reads an undefined identifier.
-    undefined: Option<&'a str>,
+    /// A name whose value the pass evaluated fixes, whatever `given` says: `None` for a name
+    /// undefined there (`defined(name)` is 0, and so is the name itself, as the preprocessor
+    /// reads an undefined identifier), or its value.
+    pinned: Option<(&'a str, Option<i64>)>,
 }
 
 impl ConditionParser<'_> {
@@ -1487,8 +1486,8 @@ impl ConditionParser<'_> {
             if parenthesised && !self.eat(")") {
                 return None;
             }
-            if self.undefined == Some(name.as_str()) {
-                return Some(0);
+            if let Some((_, value)) = self.pinned.filter(|(p, _)| *p == name) {
+                return Some(i64::from(value.is_some()));
             }
             // a name not given with -D may still come from a header or the build: unknown
             return self.given.contains_key(&name).then_some(1);
@@ -1496,8 +1495,8 @@ impl ConditionParser<'_> {
         if let Some(value) = parse_integer(&token) {
             return Some(value);
         }
-        if self.undefined == Some(token.as_str()) {
-            return Some(0);
+        if let Some((_, value)) = self.pinned.filter(|(p, _)| *p == token) {
+            return Some(value.unwrap_or(0));
         }
         let value = self.given.get(&token)?.trim();
         if let Some(value) = parse_integer(value) {
@@ -1510,7 +1509,7 @@ impl ConditionParser<'_> {
             position: 0,
             given: self.given,
             depth: self.depth,
-            undefined: self.undefined,
+            pinned: self.pinned,
         };
         let value = body.ternary()?;
         self.depth = body.depth;

@@ -157,6 +157,13 @@ pub trait Flags<'t> {
         let _ = read;
         self.clearing_tests(name)
     }
+    /// Every value of the flag that may reach `read`, when each is a plain store (`bool pruned =
+    /// gid >= n;`, `pruned = pruned || !marked(gid);`) whose inputs hold still up to where the
+    /// read's facts are used: what all of them say, the flag says. None for anything else.
+    fn reaching_values_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let _ = (name, read);
+        None
+    }
     /// For a flag holding a test of a local that changes later (`bool ok = i < n; ... i = i *
     /// s;`), the same test of the copies taken before it changed (`int out = i;` with `i`'s value
     /// the flag tested): `out < n`.
@@ -225,6 +232,46 @@ struct Splitter<'a, 't> {
 }
 
 impl<'t> Splitter<'_, 't> {
+    /// The comparisons that every one of `values` guarantees when it holds (or fails): those a
+    /// flag with these reaching values guarantees. None when they share none.
+    fn common_to_all(
+        &self,
+        values: &[Node<'t>],
+        holds: bool,
+        depth: usize,
+    ) -> Option<Vec<Comparison<'t>>> {
+        let source = self.source;
+        let key = |c: &Comparison| {
+            (
+                syntax::text(c.left, source).to_string(),
+                c.relation,
+                syntax::text(c.right, source).to_string(),
+            )
+        };
+        let mut common: Option<Vec<Comparison<'t>>> = None;
+        for value in values {
+            let mut found = Vec::new();
+            self.split(
+                *value,
+                holds,
+                *value,
+                &mut found,
+                &mut Vec::new(),
+                depth + 1,
+            );
+            common = Some(match common {
+                None => found,
+                Some(kept) => {
+                    let keys: Vec<_> = found.iter().map(key).collect();
+                    kept.into_iter()
+                        .filter(|c| keys.contains(&key(c)))
+                        .collect()
+                }
+            });
+        }
+        common.filter(|c| !c.is_empty())
+    }
+
     fn split(
         &self,
         node: Node<'t>,
@@ -356,6 +403,12 @@ impl<'t> Splitter<'_, 't> {
                 };
                 if let Some(value) = self.flags.flag_value_at(name, node) {
                     deeper.split(value, holds, value, out, disjunctions, depth + 1);
+                } else if let Some(common) = self
+                    .flags
+                    .reaching_values_at(name, node)
+                    .and_then(|values| deeper.common_to_all(&values, holds, depth))
+                {
+                    out.extend(common);
                 } else if let (true, Some(tests)) =
                     (holds, self.flags.clearing_tests_at(name, node))
                 {

@@ -739,16 +739,61 @@ pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
             }
         }
     }
-    if !target.contains('/') || target.starts_with("../") {
+    if target.starts_with("../") {
         return None;
     }
-    directory
-        .ancestors()
-        .skip(1)
-        .take(MAX_ROOT_LEVELS)
-        .map(|ancestor| ancestor.join(target))
-        .find(|candidate| candidate.is_file())
+    if target.contains('/') {
+        let from_root = directory
+            .ancestors()
+            .skip(1)
+            .take(MAX_ROOT_LEVELS)
+            .map(|ancestor| ancestor.join(target))
+            .find(|candidate| candidate.is_file());
+        if from_root.is_some() {
+            return from_root;
+        }
+    }
+    in_a_neighbouring_folder(directory, target)
 }
+
+/// A header in a folder beside the including file's folder or one above it, of whatever name,
+/// put on the include path by a build the analysis does not see (`src/headers/` with
+/// `-Isrc/headers` for `src/ESP/driver.cu`): the nearest level with such a folder decides, and
+/// only where one folder of that level holds the header.
+fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
+    type Found = Mutex<HashMap<(PathBuf, String), Option<PathBuf>>>;
+    static CACHE: OnceLock<Found> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (directory.to_path_buf(), target.to_string());
+    if let Some(known) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return known;
+    }
+    let mut resolved = None;
+    for ancestor in directory.ancestors().take(NEIGHBOUR_LEVELS) {
+        let Ok(entries) = std::fs::read_dir(ancestor) else {
+            break;
+        };
+        let mut found = entries
+            .filter_map(Result::ok)
+            .filter(|entry| {
+                !entry.file_name().to_string_lossy().starts_with('.')
+                    && entry.file_type().is_ok_and(|kind| kind.is_dir())
+            })
+            .map(|entry| entry.path().join(target))
+            .filter(|candidate| candidate.is_file());
+        if let Some(first) = found.next() {
+            resolved = found.next().is_none().then_some(first);
+            break;
+        }
+    }
+    if let Ok(mut cache) = cache.lock() {
+        cache.insert(key, resolved.clone());
+    }
+    resolved
+}
+
+/// How many levels, from the including file's folder up, `in_a_neighbouring_folder` looks at.
+const NEIGHBOUR_LEVELS: usize = 3;
 
 /// How many folders above an including file a path written from the project's root is looked
 /// for (`src/turbomind/kernels/x.cu` including `src/turbomind/utils/y.h` climbs three).
@@ -907,6 +952,36 @@ mod tests {
         assert_eq!(resolve_include(&from, "missing.h"), None);
         assert_eq!(resolve_include(&from, "../include/missing.h"), None);
     }
+    #[test]
+    fn includes_resolve_in_the_one_neighbouring_folder_that_holds_them() {
+        let root = tempfile::tempdir().expect("temporary folder");
+        let root = root.path();
+        for file in [
+            "src/ESP/driver.cu",
+            "src/headers/esp.h",
+            "src/headers/dyn/diff.h",
+            "src/physics/util.h",
+            "src/utils/util.h",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(&path, "").expect("file");
+        }
+        let from = root.join("src/ESP/driver.cu");
+        // `-Isrc/headers` in a build out of sight
+        assert_eq!(
+            resolve_include(&from, "esp.h"),
+            Some(root.join("src/headers/esp.h"))
+        );
+        assert_eq!(
+            resolve_include(&from, "dyn/diff.h"),
+            Some(root.join("src/headers/dyn/diff.h"))
+        );
+        // two folders beside hold it: the build's choice is not in sight
+        assert_eq!(resolve_include(&from, "util.h"), None);
+        assert_eq!(resolve_include(&from, "cuda_runtime.h"), None);
+    }
+
     #[test]
     fn angle_includes_of_project_headers_link_files_and_system_headers_resolve_to_nothing() {
         let root = tempfile::tempdir().expect("temporary folder");

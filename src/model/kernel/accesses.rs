@@ -528,16 +528,19 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// share one split.
     pub(super) fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
         let identity = |f: &Fact<'t>| (f.condition.node.id(), f.condition.holds);
-        if let Some((cached_key, split)) = self.comparison_cache.borrow().as_ref() {
-            if cached_key
-                .iter()
-                .copied()
-                .eq(self.facts.iter().map(identity))
+        let changes = self.changes_before_position();
+        if let Some(((cached_key, cached_changes), split)) = self.comparison_cache.borrow().as_ref()
+        {
+            if *cached_changes == changes
+                && cached_key
+                    .iter()
+                    .copied()
+                    .eq(self.facts.iter().map(identity))
             {
                 return split.clone();
             }
         }
-        let key: Vec<(usize, bool)> = self.facts.iter().map(identity).collect();
+        let key = (self.facts.iter().map(identity).collect(), changes);
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
@@ -670,9 +673,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let mut split = Vec::new();
         let mut disjunctions = Vec::new();
+        // split as anywhere in the conditions' reach: the cached split serves every later read
+        let position = self.position.take();
         for condition in conditions {
             guards::comparisons(*condition, self.source, self, &mut split, &mut disjunctions);
         }
+        self.position.set(position);
         guards::tighten(&mut split, self.source);
         let split: std::rc::Rc<[Comparison<'t>]> = split.into();
         if self.cache_deps {

@@ -189,17 +189,23 @@ impl<'a, 't> Analyzer<'a, 't> {
             .filter_map(|s| s.named_child(0))
             .filter_map(|update| self.loop_step(update, name));
         let step = steps.next()?;
-        let mut writes = 0;
-        syntax::walk_iterative(body, |node| {
-            if syntax::assigned_target(node)
-                .is_some_and(|t| syntax::same_text(t, self.source, name))
-            {
-                writes += 1;
-            }
-            true
+        let key = (a_loop.id(), name.to_string());
+        let known = self.loop_writes_cache.borrow().get(&key).copied();
+        let moved_besides_step = known.unwrap_or_else(|| {
+            let mut writes = 0;
+            syntax::walk_iterative(body, |node| {
+                if syntax::assigned_target(node)
+                    .is_some_and(|t| syntax::same_text(t, self.source, name))
+                {
+                    writes += 1;
+                }
+                writes <= 1
+            });
+            self.loop_writes_cache.borrow_mut().insert(key, writes > 1);
+            writes > 1
         });
         let start = self.start_before(a_loop, variable)?;
-        Some((step, start, writes > 1))
+        Some((step, start, moved_besides_step))
     }
 
     /// The one value that reaches `variable`'s read in a loop's test from before the loop.
@@ -528,6 +534,11 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// Whether `body` assigns or steps `variable`.
     fn writes_to(&self, body: Node<'t>, variable: &str) -> bool {
+        // asked again for every barrier in the loop: a generated kernel holds hundreds
+        let key = (body.id(), variable.to_string());
+        if let Some(known) = self.loop_writes_cache.borrow().get(&key) {
+            return *known;
+        }
         let mut writes = false;
         syntax::walk_iterative(body, |node| {
             writes |= syntax::assigned_target(node)
@@ -535,6 +546,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 && !leaves_the_loop_after(node, body);
             !writes
         });
+        self.loop_writes_cache.borrow_mut().insert(key, writes);
         writes
     }
 

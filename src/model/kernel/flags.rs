@@ -32,15 +32,46 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
     }
 
     fn flag_value_at(&self, name: &str, read: Node<'t>) -> Option<Node<'t>> {
-        self.flag_value_until(name, read, facts_end(read))
+        self.flag_value_until(name, read, self.facts_used_until(read))
     }
 
     fn clearing_tests_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Condition<'t>>> {
-        self.clearing_tests_until(name, read, facts_end(read))
+        self.clearing_tests_until(name, read, self.facts_used_until(read))
     }
 
     fn setting_tests(&self, name: &str) -> Option<Vec<Node<'t>>> {
         self.set_under(name)
+    }
+
+    fn reaching_values_at(&self, name: &str, read: Node<'t>) -> Option<Vec<Node<'t>>> {
+        if !self.is_settled_local(name) {
+            return None;
+        }
+        let until = self.facts_used_until(read);
+        let (_, reaching) = crate::model::ranges::RangeContext::reaching(self, read)?;
+        if reaching.is_empty() || reaching.len() > MAX_REACHING_FLAG_VALUES {
+            return None;
+        }
+        for value in &reaching {
+            let store = value.up()?;
+            let plain = match store.node_kind() {
+                "init_declarator" => true,
+                "assignment_expression" => {
+                    operator(store, self.source) == "="
+                        && store
+                            .field("left")
+                            .is_some_and(|left| syntax::same_text(left, self.source, name))
+                }
+                _ => false,
+            };
+            if !plain
+                || !(self.reads_settled_values(*value)
+                    || self.unchanged_until_read(*value, store, read, until))
+            {
+                return None;
+            }
+        }
+        Some(reaching)
     }
 
     fn setting_test_failed_where_unset(&self, name: &str) -> Option<Node<'t>> {
@@ -75,6 +106,9 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
         found
     }
 }
+
+/// How many values of one flag may reach a read for the flag to stand for what they share.
+const MAX_REACHING_FLAG_VALUES: usize = 4;
 
 /// The flags as a test that failed reads them on the path that skips its branch: that path
 /// keeps the values the test saw, so a change made inside the branch does not stop the flag
@@ -113,6 +147,36 @@ impl<'t> guards::Flags<'t> for SkippedBranch<'_, '_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
+    /// Where the facts a test read at `read` gives are used up to: the position the walk reads
+    /// them at, when it lies after the read (`if (active) { key = r[i]; i += stride; }` uses
+    /// `active` at `r[i]`, before `i` moves), else the whole reach of the test.
+    fn facts_used_until(&self, read: Node<'t>) -> usize {
+        let reach = facts_end(read);
+        match self.position.get() {
+            Some(position) if position >= read.end_byte() => reach.min(position),
+            _ => reach,
+        }
+    }
+
+    /// How many changes of locals start before the position the walk reads facts at.
+    pub(super) fn changes_before_position(&self) -> usize {
+        let Some(position) = self.position.get() else {
+            return usize::MAX;
+        };
+        let starts = self.change_starts.get_or_init(|| {
+            let mut starts: Vec<usize> = self
+                .definitions
+                .values()
+                .chain(self.steps.values())
+                .flatten()
+                .map(|change| change.start_byte())
+                .collect();
+            starts.sort_unstable();
+            starts
+        });
+        starts.partition_point(|start| *start < position)
+    }
+
     /// The value of the flag read at `read`, when the locals it reads cannot change between its
     /// declaration and `until` (where the read's facts stop being used).
     fn flag_value_until(&self, name: &str, read: Node<'t>, until: usize) -> Option<Node<'t>> {
@@ -285,14 +349,13 @@ impl<'t> Analyzer<'_, 't> {
         syntax::walk_iterative(expression, |node| {
             if node.node_kind() == "identifier" {
                 let input = self.text(node);
-                unchanged &= !self.stride_variables.contains(input)
-                    && self
-                        .definitions
-                        .get(input)
-                        .into_iter()
-                        .chain(self.steps.get(input))
-                        .flatten()
-                        .all(|change| self.change_misses_read(*change, declarator, read, until));
+                unchanged &= self
+                    .definitions
+                    .get(input)
+                    .into_iter()
+                    .chain(self.steps.get(input))
+                    .flatten()
+                    .all(|change| self.change_misses_read(*change, declarator, read, until));
             }
             unchanged && node.node_kind() != "lambda_expression"
         });

@@ -407,6 +407,13 @@ struct Analyzer<'a, 't> {
     /// computed under `if (s < len)` stays bounded after the branch.
     definition_guards: HashMap<usize, Vec<Condition<'t>>>,
     comparison_cache: std::cell::RefCell<Option<CachedSplit<'t>>>,
+    /// Where the walk reads facts for now (the start of the access, barrier or statement being
+    /// looked at): a flag's test still holds there when the locals it read only change later
+    /// (`if (active) { r[i]; i += stride; }`). None outside the walk.
+    position: std::cell::Cell<Option<usize>>,
+    /// The start of every definition and step of a local, in order: the facts a flag gives at
+    /// two positions are the same when no change lies between them.
+    change_starts: std::cell::OnceCell<Vec<usize>>,
     /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
@@ -428,6 +435,9 @@ struct Analyzer<'a, 't> {
     /// `definition_comparisons`); the flags they read follow the loop scopes, so it is cleared
     /// with `deps_cache`.
     definition_comparisons_cache: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
+    /// Whether a loop's body (by the body's node id for a `for`, the loop's for a `while`)
+    /// moves a variable besides its step: read by every barrier in the loop.
+    loop_writes_cache: std::cell::RefCell<HashMap<(usize, String), bool>>,
     /// The thread identity a local carries where a set of its definitions reaches (by the
     /// set's key, see `value_deps`): a chain of updates in place reads each earlier set once.
     reaching_deps_cache: std::cell::RefCell<HashMap<String, Deps>>,
@@ -444,7 +454,9 @@ type SumTerms<'a, 't> = std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>;
 type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
 
 /// The facts' identities (condition node, whether it holds) and their split.
-type CachedSplit<'t> = (Vec<(usize, bool)>, std::rc::Rc<SplitFacts<'t>>);
+/// The split of the facts in force, keyed by their conditions and by how many changes of locals
+/// lie before the position the walk reads them at.
+type CachedSplit<'t> = ((Vec<(usize, bool)>, usize), std::rc::Rc<SplitFacts<'t>>);
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
@@ -507,6 +519,8 @@ impl<'a, 't> Analyzer<'a, 't> {
             loop_scopes: Vec::new(),
             definition_guards: HashMap::default(),
             comparison_cache: Default::default(),
+            position: Default::default(),
+            change_starts: Default::default(),
             deps_cache: Default::default(),
             reaching_deps_cache: Default::default(),
             decided_cache: Default::default(),
@@ -516,6 +530,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             written_by_calls: Default::default(),
             sum_terms_cache: Default::default(),
             definition_comparisons_cache: Default::default(),
+            loop_writes_cache: Default::default(),
             out: KernelFacts::default(),
         };
         for (index, parameter) in function.parameters.iter().enumerate() {

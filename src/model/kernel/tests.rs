@@ -305,9 +305,10 @@ fn a_flag_only_cleared_after_its_declaration_keeps_its_starting_tests() {
 }
 ";
     assert_eq!(statuses(source), [(7, "bounded"), (12, "bounded")]);
-    // a value that may set the flag again says nothing of the bounds
+    // a value that may set the flag again says nothing of the bounds where it reaches; the
+    // first test sees only the declared value
     let set_again = source.replace("keep = keep && v < 8.0f;", "keep = v < 8.0f;");
-    assert_eq!(statuses(&set_again), [(7, "unguarded"), (12, "unguarded")]);
+    assert_eq!(statuses(&set_again), [(7, "bounded"), (12, "unguarded")]);
 }
 
 #[test]
@@ -331,14 +332,16 @@ fn a_flag_keeps_its_tests_of_the_values_it_saw_before_they_change() {
         statuses(source),
         [(7, "bounded"), (9, "unguarded"), (10, "bounded")]
     );
-    // where two values of the column reach the flag, it says nothing of it
+    // where two values of the column reach the flag, it speaks of whichever the flag saw, up
+    // to the step; the slot reads the column's earlier values through `part`, of which the
+    // flag says nothing
     let two = source.replace(
         "    const bool ok",
         "    if (rows > 8) c = c * 2;\n    const bool ok",
     );
     assert_eq!(
         statuses(&two),
-        [(8, "unguarded"), (10, "unguarded"), (11, "unguarded")]
+        [(8, "bounded"), (10, "unguarded"), (11, "unguarded")]
     );
 }
 
@@ -1099,11 +1102,12 @@ fn a_tested_local_changed_where_the_flag_is_cleared_keeps_the_flags_test() {
 }
 ";
     assert_eq!(statuses(source), [(5, "bounded"), (8, "bounded")]);
-    // the changed local read again while the flag's test is still in force
+    // the changed local read again while the flag's test is still in force: the read before
+    // the change keeps the test, the one after it does not
     let read_again = source.replace("id = -1; }", "id = end; }\n        a[id] = 2;");
     assert_eq!(
         statuses(&read_again),
-        [(5, "unguarded"), (7, "unguarded"), (9, "bounded")]
+        [(5, "bounded"), (7, "unguarded"), (9, "bounded")]
     );
     // changed without clearing the flag: the flag's test says nothing of the new value
     let kept = source.replace("valid = false; id = -1;", "id += end;");
@@ -1965,4 +1969,80 @@ void run(const float* in, float* out, int n) {
             (13, "unguarded")
         ]
     );
+}
+
+#[test]
+fn a_flag_holds_for_the_reads_before_the_local_it_tested_moves() {
+    let source = "__global__ void build(const int* r, int* slots, int n) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    const int stride = blockDim.x * gridDim.x;
+    for (int k = 0; k < 64; ++k) {
+        bool active = i < n;
+        if (active) {
+            int key = r[i];
+            i += stride;
+            slots[i] = key;
+        }
+    }
+}
+";
+    // `r[i]` reads the cursor the flag tested on this trip; `slots[i]` the next one
+    assert_eq!(statuses(source), [(7, "bounded"), (9, "unguarded")]);
+    // a flag declared outside the loop saw only the first cursor
+    let hoisted = source
+        .replace("        bool active = i < n;\n", "")
+        .replace("    for (int k", "    bool active = i < n;\n    for (int k");
+    assert_eq!(statuses(&hoisted), [(7, "unguarded"), (9, "unguarded")]);
+}
+
+#[test]
+fn a_flag_widened_with_or_says_what_every_value_reaching_it_says() {
+    let source = "__device__ bool marked(const unsigned long long* bits, unsigned i) {
+    return (bits[i >> 6] >> (i & 63)) & 1ull;
+}
+__global__ void prune(const unsigned* in, const unsigned long long* marks, unsigned* out,
+                      unsigned n, bool filter) {
+    const unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    bool pruned = gid >= n;
+    if (filter)
+        pruned = pruned || !marked(marks, gid);
+    if (!pruned)
+        out[gid] = in[gid];
+}
+";
+    // `marked` runs only where `gid < n`; both values of the flag reaching the test fail there
+    assert_eq!(
+        statuses(source),
+        [(9, "bounded"), (11, "bounded"), (11, "bounded")]
+    );
+    // a value that says nothing of the index: the flag says nothing either
+    let reset = source.replace("pruned || !marked(marks, gid)", "!marked(marks, gid)");
+    assert_eq!(
+        statuses(&reset),
+        [(9, "unguarded"), (11, "unguarded"), (11, "unguarded")]
+    );
+}
+
+#[test]
+fn an_exit_both_arms_take_on_one_test_holds_after_them() {
+    let source = "__global__ void filter(float* dst, const float* src, int w, int h, bool staged) {
+    const int x = threadIdx.x + blockIdx.x * blockDim.x;
+    const int y = threadIdx.y + blockIdx.y * blockDim.y;
+    float v;
+    if (staged) {
+        v = 2.0f;
+        if (x >= w || y >= h)
+            return;
+    } else {
+        if (x >= w || y >= h)
+            return;
+        v = src[y * w + x];
+    }
+    dst[y * w + x] = v;
+}
+";
+    assert_eq!(statuses(source), [(12, "bounded"), (14, "bounded")]);
+    // one arm alone leaving says nothing after the join
+    let one = source.replacen("if (x >= w || y >= h)\n            return;", "", 1);
+    assert_eq!(statuses(&one), [(11, "bounded"), (13, "unguarded")]);
 }

@@ -8,6 +8,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     // ---- definitions -------------------------------------------------------------------
 
     pub(super) fn collect_definitions(&mut self) {
+        self.change_starts = Default::default();
         let source = self.source;
         let mut declared: Vec<(Node<'t>, Node<'t>, Option<Node<'t>>, bool, &str)> = Vec::new();
         let mut assigned: Vec<(String, Node<'t>, bool)> = Vec::new();

@@ -17,6 +17,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.too_deep(node, depth) {
             return;
         }
+        self.position.set(Some(node.start_byte()));
         match node.node_kind() {
             "compound_statement" => {
                 let saved = self.facts.len();
@@ -213,6 +214,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// `{ if (i >= n) return; ... }`: an early exit inside a bare block also holds after it,
     /// unless its condition names a local of the block (another variable outside it).
     fn bare_block_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+        if statement.node_kind() == "if_statement" {
+            self.joined_exit_facts(statement, out);
+            return;
+        }
         if statement.node_kind() != "compound_statement" {
             return;
         }
@@ -239,6 +244,44 @@ impl<'a, 't> Analyzer<'a, 't> {
                 if !names_a_local {
                     out.push(fact);
                 }
+            }
+        }
+    }
+
+    /// `if (shared) { ...; if (x >= w) return; ... } else { if (x >= w) return; ... }`: an exit
+    /// that both arms of an `if` take on the same test holds after them, as one before the `if`
+    /// would.
+    fn joined_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+        let (Some(consequence), Some(alternative)) = (
+            statement.field("consequence"),
+            statement
+                .field("alternative")
+                .and_then(|clause| match clause.node_kind() {
+                    "else_clause" => clause.named_child(0),
+                    _ => Some(clause),
+                }),
+        ) else {
+            return;
+        };
+        let arm_exits = |arm: Node<'t>| {
+            let mut facts = Vec::new();
+            facts.extend(self.early_exit_facts(arm));
+            self.bare_block_exit_facts(arm, &mut facts);
+            facts
+        };
+        let others = arm_exits(alternative);
+        for fact in arm_exits(consequence) {
+            let same = |other: &Fact<'t>| {
+                other.exit == fact.exit
+                    && other.condition.holds == fact.condition.holds
+                    && syntax::same_text(
+                        other.condition.node,
+                        self.source,
+                        &syntax::normalized(fact.condition.node, self.source),
+                    )
+            };
+            if others.iter().any(same) {
+                out.push(fact);
             }
         }
     }
@@ -295,6 +338,12 @@ impl<'a, 't> Analyzer<'a, 't> {
     pub(super) fn expression(&mut self, node: Node<'t>, depth: usize) {
         if self.too_deep(node, depth) {
             return;
+        }
+        if matches!(
+            node.node_kind(),
+            "subscript_expression" | "pointer_expression" | "call_expression"
+        ) {
+            self.position.set(Some(node.start_byte()));
         }
         match node.node_kind() {
             "subscript_expression" => {

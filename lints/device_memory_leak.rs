@@ -71,6 +71,8 @@ fn check(model: &Model, cx: &mut LintContext) {
             };
             if !matches!(allocation.memory, Memory::Device | Memory::Managed)
                 || host.variables[variable].is_parameter
+                || (host.variables[variable].outlives_call
+                    && made_once(allocation.call, host, model.source))
                 || reported.contains(&variable)
             {
                 continue;
@@ -137,6 +139,30 @@ fn check(model: &Model, cx: &mut LintContext) {
             }
         }
     }
+}
+
+/// Whether an allocation into a function-local `static` runs under a test of a `static` (`if
+/// (!dmap) { cudaMalloc(&dmap, ...); cudaMalloc(&x, ...); }`): a cache made on the first call
+/// and kept for the next ones, not a buffer each call loses.
+fn made_once(call: tree_sitter::Node, host: &HostFunction, source: &str) -> bool {
+    let statics: Vec<&str> = host
+        .variables
+        .iter()
+        .filter(|v| v.outlives_call)
+        .map(|v| v.name.as_str())
+        .collect();
+    std::iter::successors(call.up(), |node| node.up())
+        .filter(|a| a.node_kind() == "if_statement")
+        .filter_map(|branch| branch.field("condition"))
+        .any(|condition| {
+            let mut names_a_static = false;
+            crate::syntax::walk_iterative(condition, |node| {
+                names_a_static |= node.node_kind() == "identifier"
+                    && statics.contains(&crate::syntax::text(node, source));
+                !names_a_static
+            });
+            names_a_static
+        })
 }
 
 #[cfg(test)]

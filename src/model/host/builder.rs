@@ -215,6 +215,7 @@ impl<'m, 't> Builder<'m, 't> {
                 },
                 is_pointer: parameter.is_pointer,
                 is_parameter: true,
+                outlives_call: false,
                 is_vector: vector_element.is_some(),
                 is_array: false,
                 initial: Initial::Unknown,
@@ -489,6 +490,7 @@ impl<'m, 't> Builder<'m, 't> {
                 pointee,
                 is_pointer,
                 is_parameter: false,
+                outlives_call: is_static,
                 is_vector: vector_element.is_some() || is_array,
                 is_array,
                 initial: if is_array || vector_element.is_some() {

@@ -121,6 +121,23 @@ impl<'m, 't> Builder<'m, 't> {
                 return;
             }
         }
+        // `SAFE_ALOC_GPU(gpu, bytes)` in a header whose includer defines the macro: a macro out
+        // of sight may take its argument's address (`cudaMalloc((void**)&(X), (Y))`), so a
+        // pointer named bare in it may be assigned there
+        if crate::model::launch::names_a_macro(&name) && self.model.function_named(&name).is_none()
+        {
+            for argument in &args {
+                let argument = strip(*argument, self.source);
+                if argument.node_kind() != "identifier" {
+                    continue;
+                }
+                if let Some(&variable) = self.by_name.get(self.text(argument)) {
+                    if self.out.variables[variable].is_pointer {
+                        self.push_event(variable, EventKind::AddressTaken, argument, context);
+                    }
+                }
+            }
+        }
         // last-error queries and error checks are read by the error flow (`model::errors`); the
         // calls a check wraps are visited on their own
         if is_last_error_query(&name) || is_check_name(&name, self.model.check_macros) {

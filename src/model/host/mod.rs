@@ -83,6 +83,9 @@ pub struct Variable<'t> {
     pub pointee: Option<String>,
     pub is_pointer: bool,
     pub is_parameter: bool,
+    /// A function-local `static`: it keeps its value from one call to the next (a buffer
+    /// allocated on the first call and reused by the others).
+    pub outlives_call: bool,
     /// `std::vector<T>` or a stack array (then `pointee` is the element type).
     pub is_vector: bool,
     /// A stack array `T a[N]`.

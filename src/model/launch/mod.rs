@@ -47,6 +47,7 @@ use file_scope::Allocations;
 pub use file_scope::{is_data_macro, FileScope};
 use finding::{components, components_of, enclosing_function};
 pub use finding::{launches_in, may_launch};
+pub use grid::names_a_macro;
 pub use grid::names_a_macro as names_a_constant;
 use grid::Classifier;
 use grid_bounds::{checked_exact, constant, most_blocks};

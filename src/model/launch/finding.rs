@@ -354,6 +354,7 @@ pub(super) fn components_of<'t>(
     let Some(mut node) = node.map(|n| strip(n, source)) else {
         return vec![None, None, None];
     };
+    let written = node;
     // `dim3(grid)` of a local `dim3 grid`: the same shape (hipified launches wrap theirs so)
     for _ in 0..4 {
         let copied = dim3_arguments(node, source)
@@ -366,6 +367,7 @@ pub(super) fn components_of<'t>(
                 [only] => Some(strip(*only, source)),
                 _ => None,
             })
+            .or_else(|| copied_dim3(classifier, node))
             .filter(|inner| {
                 inner.node_kind() == "identifier"
                     && classifier.locals.dim3.contains_key(text(*inner, source))
@@ -408,26 +410,33 @@ pub(super) fn components_of<'t>(
     if node.node_kind() == "identifier" {
         // `dim3 block; block.x = 32; block.y = rows_per_block;` or `dim3 grid(1); grid.x = n /
         // 128;`: a component assigned before the launch is that component; one never assigned
-        // keeps the declaration's (1 for a `dim3` declared bare)
+        // keeps the declaration's (1 for a `dim3` declared bare); a copy (`dim3 block = shape;
+        // block.y = 2;`) takes the components of what it copies, then its own
         let name = text(node, source);
         let mut assigned = [false; 3];
+        let mut readings = vec![(name, node)];
+        if written.id() != node.id() && written.node_kind() == "identifier" {
+            readings.push((text(written, source), written));
+        }
         for (axis, field) in AXIS_NAMES.into_iter().enumerate() {
-            match classifier
-                .locals
-                .dim3_component_at(name, field, node, source)
-            {
-                Held::NotLocal => {}
-                Held::One(value) => {
-                    assigned[axis] = true;
-                    parts[axis] = Some(value);
+            for (name, at) in &readings {
+                let held = classifier
+                    .locals
+                    .dim3_component_at(name, field, *at, source);
+                match held {
+                    Held::NotLocal => {}
+                    Held::One(value) => {
+                        assigned[axis] = true;
+                        parts[axis] = Some(value);
+                    }
+                    // assigned again in a loop (`grid.y /= 3`): that component is not known, the
+                    // others keep their values
+                    Held::Several | Held::Alternatives(_) if each_component_alone => {
+                        assigned[axis] = true;
+                        parts[axis] = None;
+                    }
+                    Held::Several | Held::Alternatives(_) => return vec![None, None, None],
                 }
-                // assigned again in a loop (`grid.y /= 3`): that component is not known, the
-                // others keep their values
-                Held::Several | Held::Alternatives(_) if each_component_alone => {
-                    assigned[axis] = true;
-                    parts[axis] = None;
-                }
-                Held::Several | Held::Alternatives(_) => return vec![None, None, None],
             }
         }
         if assigned.contains(&true) && list.is_none() && !assigned[0] {
@@ -436,6 +445,19 @@ pub(super) fn components_of<'t>(
         }
     }
     parts
+}
+
+/// `dim3 launch_grid = grid;` read at `node` (`launch_grid`): the `dim3` it copies, when that
+/// copy is the one value reaching `node`.
+fn copied_dim3<'t>(classifier: &Classifier<'_, 't>, node: Node<'t>) -> Option<Node<'t>> {
+    if node.node_kind() != "identifier" {
+        return None;
+    }
+    let source = classifier.source;
+    match classifier.locals.value_at(text(node, source), node, source) {
+        Held::One(value) => Some(strip(value, source)),
+        _ => None,
+    }
 }
 
 /// The components of `dim3(a, b)`, `make_uint3(a, b, c)` or `{a, b}`.

@@ -1441,6 +1441,19 @@ fn components_assigned_after_the_declaration_are_the_launch_shape() {
             "dim3 block(32, 8); if (wide) block.y = 1; k<<<n, block>>>(p);",
             [None, None, None],
         ),
+        // a copy of another `dim3` has its shape, unless a component is set after the copy
+        (
+            "dim3 shape(32, 8); dim3 block = shape; k<<<n, block>>>(p);",
+            [Some(32), Some(8), Some(1)],
+        ),
+        (
+            "dim3 shape(32, 8); dim3 block = shape; block.y = 2; k<<<n, block>>>(p);",
+            [Some(32), Some(2), Some(1)],
+        ),
+        (
+            "dim3 shape(32, 8); dim3 block = shape; if (wide) block.y = 2; k<<<n, block>>>(p);",
+            [None, None, None],
+        ),
     ] {
         let found = sites(&host(body));
         assert_eq!(found.len(), 1, "{body}");

@@ -6,6 +6,31 @@
 use super::*;
 
 impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
+    /// The quotient (`a / d`, `a >> s`) that the local read at `node` holds, through copies,
+    /// when one value reaches it.
+    fn quotient_held(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let source = self.source();
+        let mut node = node;
+        for _ in 0..4 {
+            if node.node_kind() != "identifier" {
+                break;
+            }
+            let (_, reaching) = self.context.reaching(node)?;
+            let [value] = reaching.as_slice() else {
+                return None;
+            };
+            let value = strip(*value, source);
+            if value.id() == node.id()
+                || crate::syntax::same_text(value, source, text(node, source))
+            {
+                return None;
+            }
+            node = value;
+        }
+        (node.node_kind() == "binary_expression" && matches!(operator(node, source), "/" | ">>"))
+            .then_some(node)
+    }
+
     /// What the comparisons in force say of `node`: each is read as a bound on a linear form
     /// (`L rel R`), and `node` is solved out of it when `L` is `k * node` plus other terms.
     pub(super) fn range_from_facts(
@@ -67,6 +92,11 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                 // `q / d < R` bounds `q` by `R * d - 1`
                 let mut compared = strip(oriented.left, source);
                 for _ in 0..4 {
+                    // `tid = tid / xextent; yidx = tid; if (yidx < yextent)`: the quotient a
+                    // local holds on every path to the test
+                    if let Some(quotient) = self.quotient_held(compared) {
+                        compared = quotient;
+                    }
                     if compared.node_kind() != "binary_expression"
                         || !matches!(operator(compared, source), "/" | ">>")
                     {

@@ -278,6 +278,21 @@ fn a_quotient_test_bounds_the_dividend() {
 }
 
 #[test]
+fn a_test_of_a_local_holding_a_quotient_bounds_the_dividend() {
+    let code = "__global__ void k(int w, int h) {
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        int first = tid;
+        tid = tid / w;
+        int y = tid;
+        if (y < h) use(first);
+    }";
+    assert_eq!(range_of(code), "[0, h * w - 1]");
+    // divided on one path only: the test may be of the index itself
+    let sometimes = code.replace("tid = tid / w;", "if (w > 1) tid = tid / w;");
+    assert_ne!(range_of(&sometimes), "[0, h * w - 1]");
+}
+
+#[test]
 fn remainder_and_mask_bound_by_construction() {
     let by_remainder =
         "__global__ void k(int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i % n); }";

@@ -851,6 +851,9 @@ impl<'a, 't> Analyzer<'a, 't> {
     pub(super) fn helper_barrier(&self, call: Node<'t>) -> Option<BarrierVia> {
         let (summary, _) = self.helper_call(call)?;
         let site = summary.barrier.as_ref()?;
+        if self.instantiation_skips_barriers(call) {
+            return None;
+        }
         let file = self
             .helpers
             .foreign_file(&site.function, site.arity)

@@ -18,6 +18,7 @@ mod bounds;
 mod calls;
 mod dynamic_shared;
 mod flags;
+mod instantiation;
 mod lane_groups;
 mod published;
 mod ranges;

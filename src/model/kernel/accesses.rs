@@ -525,13 +525,14 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// The comparisons the current facts guarantee; consecutive accesses under the same facts
-    /// share one split.
+    /// share one split (while no local a flag among them tested changes between them).
     pub(super) fn current_comparisons(&self) -> std::rc::Rc<SplitFacts<'t>> {
         let identity = |f: &Fact<'t>| (f.condition.node.id(), f.condition.holds);
         let changes = self.changes_before_position();
         if let Some(((cached_key, cached_changes), split)) = self.comparison_cache.borrow().as_ref()
         {
-            if *cached_changes == changes
+            // a split that no flag read at a position holds wherever the same facts are in force
+            if (*cached_changes == changes || *cached_changes == ANY_POSITION)
                 && cached_key
                     .iter()
                     .copied()
@@ -540,7 +541,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 return split.clone();
             }
         }
-        let key = (self.facts.iter().map(identity).collect(), changes);
+        self.position_read.set(false);
         let mut comparisons = Vec::new();
         let mut disjunctions = Vec::new();
         for fact in &self.facts {
@@ -554,6 +555,12 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         guards::tighten(&mut comparisons, self.source);
         let split = std::rc::Rc::new((comparisons, disjunctions));
+        let changes = if self.position_read.get() {
+            changes
+        } else {
+            ANY_POSITION
+        };
+        let key = (self.facts.iter().map(identity).collect(), changes);
         *self.comparison_cache.borrow_mut() = Some((key, split.clone()));
         split
     }

@@ -153,7 +153,10 @@ impl<'t> Analyzer<'_, 't> {
     fn facts_used_until(&self, read: Node<'t>) -> usize {
         let reach = facts_end(read);
         match self.position.get() {
-            Some(position) if position >= read.end_byte() => reach.min(position),
+            Some(position) if position >= read.end_byte() && position < reach => {
+                self.position_read.set(true);
+                position
+            }
             _ => reach,
         }
     }

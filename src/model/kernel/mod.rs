@@ -415,6 +415,8 @@ struct Analyzer<'a, 't> {
     /// The start of every definition and step of a local, in order: the facts a flag gives at
     /// two positions are the same when no change lies between them.
     change_starts: std::cell::OnceCell<Vec<usize>>,
+    /// Set when a flag's facts were cut at `position` while the facts in force were split.
+    position_read: std::cell::Cell<bool>,
     /// Thread identity per expression node, valid while `loop_scopes` is unchanged; on only
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
@@ -458,6 +460,9 @@ type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
 /// The split of the facts in force, keyed by their conditions and by how many changes of locals
 /// lie before the position the walk reads them at.
 type CachedSplit<'t> = ((Vec<(usize, bool)>, usize), std::rc::Rc<SplitFacts<'t>>);
+
+/// The count of changes in a cached split's key when no flag was read at a position.
+const ANY_POSITION: usize = usize::MAX - 1;
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
@@ -522,6 +527,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             comparison_cache: Default::default(),
             position: Default::default(),
             change_starts: Default::default(),
+            position_read: Default::default(),
             deps_cache: Default::default(),
             reaching_deps_cache: Default::default(),
             decided_cache: Default::default(),

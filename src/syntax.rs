@@ -148,6 +148,17 @@ pub fn named_children<'t>(node: Node<'t>) -> NamedChildren<'t> {
     NamedChildren(Children::of(node))
 }
 
+/// How many arguments a call passes, comments aside.
+pub fn argument_count(call: Node) -> usize {
+    call.field("arguments")
+        .map(|a| {
+            named_children(a)
+                .filter(|c| c.node_kind() != "comment")
+                .count()
+        })
+        .unwrap_or(0)
+}
+
 /// The one statement of a block (`{ // why\n x = 0; }`), comments aside; None when it holds
 /// none or several.
 pub fn sole_statement(block: Node<'_>) -> Option<Node<'_>> {

@@ -33,14 +33,7 @@ impl<'t> Analyzer<'_, 't> {
         else {
             return false;
         };
-        let count = call
-            .field("arguments")
-            .map(|a| {
-                named_children(a)
-                    .filter(|c| c.node_kind() != "comment")
-                    .count()
-            })
-            .unwrap_or(0);
+        let count = syntax::argument_count(call);
         let name = self.text(name);
         let mut definitions = model.functions.iter().filter(|f| {
             f.name == name && !f.template_parameters.is_empty() && f.accepts_arguments(count)

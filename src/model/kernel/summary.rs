@@ -305,14 +305,7 @@ fn summary_of_call<'k>(
     known: &'k DeviceFunctions,
     source: &str,
 ) -> Option<&'k crate::model::helpers::HelperSummary> {
-    let arity = call
-        .field("arguments")
-        .map(|a| {
-            named_children(a)
-                .filter(|c| c.node_kind() != "comment")
-                .count()
-        })
-        .unwrap_or(0);
+    let arity = syntax::argument_count(call);
     let called = super::calls::callee_name(callee, source)?;
     if called == function.name {
         return None;

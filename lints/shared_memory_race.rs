@@ -86,11 +86,17 @@ pub(super) fn thread_name(access: &SharedAccess, block: [i64; 3]) -> String {
     }
 }
 
-pub(super) fn block_text(block: [i64; 3]) -> String {
-    match block {
+/// The block the pair was found in: a launch's, or the shapes tried when no launch is in sight.
+fn block_text(conflict: &Conflict) -> String {
+    let shape = match conflict.block {
         [x, 1, 1] => format!("{x} threads"),
         [x, y, 1] => format!("{x}×{y} threads"),
         [x, y, z] => format!("{x}×{y}×{z} threads"),
+    };
+    if conflict.block_launched {
+        shape
+    } else {
+        format!("in a block of {shape}, as in every shape tried: no launch of this kernel gives its block a constant shape")
     }
 }
 
@@ -115,14 +121,14 @@ fn report(model: &Model, cx: &mut LintContext, conflict: &Conflict, others: &[&C
             "`{first_text}` {} `{element}` in {first_thread} at the start of the next iteration while {second_thread} may still be at `{second_text}` of this one, which {} it; no barrier separates the two ({}): {outcome}",
             verb(first.kind),
             verb(second.kind),
-            block_text(conflict.block),
+            block_text(conflict),
         )
     } else {
         format!(
             "`{first_text}` {} `{element}` in {first_thread} while `{second_text}` {} it in {second_thread} with no barrier between them ({}): {outcome}",
             verb(first.kind),
             verb(second.kind),
-            block_text(conflict.block),
+            block_text(conflict),
         )
     };
     let mut diagnostic = cx.diagnostic(first.node.byte_range(), message);

@@ -77,6 +77,9 @@ pub struct Conflict<'t> {
     pub closed_by: Option<Node<'t>>,
     /// The block shape of the run that found it.
     pub block: [i64; 3],
+    /// Whether that shape is a visible launch's; else no launch gives the kernel's shape and it
+    /// is one of the small shapes tried, every one of which makes the pair.
+    pub block_launched: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -177,7 +180,13 @@ fn analyze_shapes<'t>(
         // real launches: the first whose shape fits the kernel
         for block in shapes {
             if let Run::Valid(conflicts) = program.run(block, left) {
-                out.conflicts = conflicts;
+                out.conflicts = conflicts
+                    .into_iter()
+                    .map(|c| Conflict {
+                        block_launched: true,
+                        ..c
+                    })
+                    .collect();
                 break;
             }
         }

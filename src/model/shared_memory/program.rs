@@ -428,6 +428,7 @@ impl<'m, 't> Program<'m, 't> {
                     .copied()
                     .filter(|n| n.node_kind() == "call_expression"),
                 block,
+                block_launched: false,
             });
         }
         Run::Valid(conflicts)

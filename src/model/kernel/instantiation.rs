@@ -172,22 +172,18 @@ impl<'t> Analyzer<'_, 't> {
                     _ => {}
                 }
                 let (left, right) = (left?, right?);
-                Some(match op {
-                    "&&" => i64::from(left != 0 && right != 0),
-                    "||" => i64::from(left != 0 || right != 0),
-                    "==" => i64::from(left == right),
-                    "!=" => i64::from(left != right),
-                    "<" => i64::from(left < right),
-                    "<=" => i64::from(left <= right),
-                    ">" => i64::from(left > right),
-                    ">=" => i64::from(left >= right),
-                    "+" => left.checked_add(right)?,
-                    "-" => left.checked_sub(right)?,
-                    "*" => left.checked_mul(right)?,
-                    "/" => left.checked_div(right)?,
-                    "%" => left.checked_rem(right)?,
-                    _ => return None,
-                })
+                let truth = |holds: bool| Some(i64::from(holds));
+                match op {
+                    "&&" => truth(left != 0 && right != 0),
+                    "||" => truth(left != 0 || right != 0),
+                    "==" => truth(left == right),
+                    "!=" => truth(left != right),
+                    "<" => truth(left < right),
+                    "<=" => truth(left <= right),
+                    ">" => truth(left > right),
+                    ">=" => truth(left >= right),
+                    _ => super::warps::integer_operation(op, left, right),
+                }
             }
             _ => None,
         }

@@ -736,19 +736,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             "binary_expression" => {
                 let left = self.constant_value(node.field("left")?, depth + 1)?;
                 let right = self.constant_value(node.field("right")?, depth + 1)?;
-                match operator(node, self.source) {
-                    "+" => left.checked_add(right),
-                    "-" => left.checked_sub(right),
-                    "*" => left.checked_mul(right),
-                    "/" => left.checked_div(right),
-                    "%" => left.checked_rem(right),
-                    "&" => Some(left & right),
-                    "|" => Some(left | right),
-                    "^" => Some(left ^ right),
-                    "<<" => u32::try_from(right).ok().and_then(|s| left.checked_shl(s)),
-                    ">>" => u32::try_from(right).ok().and_then(|s| left.checked_shr(s)),
-                    _ => None,
-                }
+                integer_operation(operator(node, self.source), left, right)
             }
             _ => None,
         }
@@ -919,5 +907,23 @@ mod tests {
         }
         assert_eq!(splits("const bool leader = threadIdx.x % 32 == 0; if (leader) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
         assert_eq!(splits("for (int j = threadIdx.x; j < n; j += blockDim.x) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [true]);
+    }
+}
+
+/// `left op right` for an arithmetic or bitwise operator on constants; None for another
+/// operator, or where the result overflows or divides by zero.
+pub(super) fn integer_operation(op: &str, left: i64, right: i64) -> Option<i64> {
+    match op {
+        "+" => left.checked_add(right),
+        "-" => left.checked_sub(right),
+        "*" => left.checked_mul(right),
+        "/" => left.checked_div(right),
+        "%" => left.checked_rem(right),
+        "&" => Some(left & right),
+        "|" => Some(left | right),
+        "^" => Some(left ^ right),
+        "<<" => u32::try_from(right).ok().and_then(|s| left.checked_shl(s)),
+        ">>" => u32::try_from(right).ok().and_then(|s| left.checked_shr(s)),
+        _ => None,
     }
 }

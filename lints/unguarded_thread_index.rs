@@ -121,7 +121,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             }
             // one test per unguarded variable of the index, each against the bound its launches name
             let mut tests: Vec<(String, Option<String>)> = Vec::new();
-            let mut elsewhere: Vec<String> = Vec::new();
+            let mut elsewhere: Vec<(String, bool)> = Vec::new();
             let mut labelled: Vec<std::ops::Range<usize>> = Vec::new();
             // the other unguarded variables of every access of the group: one guard for them all
             let mut variables: Vec<(tree_sitter::Node, Axes)> = vec![(*leaf, *axes)];
@@ -143,7 +143,10 @@ fn check(model: &Model, cx: &mut LintContext) {
                 let launches = facts.launch_bound(kernel, axes);
                 for launch in &launches.unsafe_launches {
                     if launch.path != model.path {
-                        elsewhere.push(launch.location());
+                        let rounded = axes
+                            .iter()
+                            .any(|axis| matches!(launch.grid[axis], GridAxis::RoundedUp(_)));
+                        elsewhere.push((launch.location(), rounded));
                     } else if !labelled.contains(&launch.span) && labelled.len() < 2 {
                         labelled.push(launch.span.clone());
                         diagnostic =
@@ -183,11 +186,16 @@ fn check(model: &Model, cx: &mut LintContext) {
                 .join(" && ");
             elsewhere.sort();
             elsewhere.dedup();
+            // threads past the extent are named only where a launch's grid is rounded up
+            let past = match elsewhere.iter().any(|(_, rounded)| *rounded) {
+                true => " with threads past it",
+                false => "",
+            };
             let launched = match elsewhere.as_slice() {
                 [] => String::new(),
-                [one] => format!(" (the kernel is launched at {one} with threads past it)"),
-                [first, ..] => format!(
-                    " (the kernel is launched at {first} and {} more places with threads past it)",
+                [(one, _)] => format!(" (the kernel is launched at {one}{past})"),
+                [(first, _), ..] => format!(
+                    " (the kernel is launched at {first} and {} more places{past})",
                     elsewhere.len() - 1
                 ),
             };

@@ -685,6 +685,51 @@ pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
     }
 }
 
+thread_local! {
+    /// `declared_in_block`'s answers, by the block's tree and id, for blocks an installed
+    /// table holds; emptied when a table is dropped, as the ids may then be reused.
+    static BLOCK_DECLARATIONS: std::cell::RefCell<
+        rustc_hash::FxHashMap<(usize, usize), std::rc::Rc<rustc_hash::FxHashMap<Box<str>, usize>>>,
+    > = std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// The names the declarations directly inside `block` declare (`int i = 0, j;` gives `i` and
+/// `j`), each with the start byte of the first declaration of it. Read once per block while its
+/// tree's table is installed: asking which enclosing block declares a name, for every read of
+/// every local, was quadratic in the length of a long kernel's body.
+pub fn declared_in_block(
+    block: Node,
+    source: &str,
+) -> std::rc::Rc<rustc_hash::FxHashMap<Box<str>, usize>> {
+    let key = (block.into_raw().tree as usize, block.id());
+    let cached = in_table(block);
+    if cached {
+        if let Some(known) = BLOCK_DECLARATIONS.with(|c| c.borrow().get(&key).cloned()) {
+            return known;
+        }
+    }
+    let mut names: rustc_hash::FxHashMap<Box<str>, usize> = rustc_hash::FxHashMap::default();
+    for declaration in named_children(block) {
+        if declaration.node_kind() != "declaration" {
+            continue;
+        }
+        let mut cursor = declaration.walk();
+        for name in declaration
+            .children_by_field_name("declarator", &mut cursor)
+            .filter_map(declarator_name)
+        {
+            names
+                .entry(text(name, source).into())
+                .or_insert(declaration.start_byte());
+        }
+    }
+    let names = std::rc::Rc::new(names);
+    if cached {
+        BLOCK_DECLARATIONS.with(|c| c.borrow_mut().insert(key, std::rc::Rc::clone(&names)));
+    }
+    names
+}
+
 /// Whether an installed table holds `node`.
 pub fn in_table(node: Node) -> bool {
     TreeTable::read(node, |_, _| ()).is_some()
@@ -789,6 +834,11 @@ impl Drop for InstalledTable<'_> {
     fn drop(&mut self) {
         // the cache may hold nodes of this table's tree, whose addresses another tree may reuse
         recent_nodes::clear();
+        BLOCK_DECLARATIONS.with(|c| {
+            if let Ok(mut c) = c.try_borrow_mut() {
+                c.clear();
+            }
+        });
         TABLES.with(|tables| {
             if let Ok(mut tables) = tables.try_borrow_mut() {
                 tables.retain(|t| !std::rc::Rc::ptr_eq(t, &self.table));

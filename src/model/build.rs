@@ -66,6 +66,7 @@ impl<'t> Model<'t> {
             lookups: RefCell::default(),
             shared_scope: std::cell::OnceCell::new(),
             mentions_shared: std::cell::OnceCell::new(),
+            member_grids: std::cell::OnceCell::new(),
             function_macros: Vec::new(),
             kernel_declarations: Vec::new(),
             type_aliases: HashMap::default(),

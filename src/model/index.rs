@@ -5,7 +5,7 @@
 //! `ProjectIndex` and lints again only the files whose lookups another file answers.
 
 use super::helpers::HelperSummary;
-use super::launch::{LaunchSite, RoundingHelper};
+use super::launch::{GridAxis, LaunchSite, RoundingHelper};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,6 +35,9 @@ pub struct FileIndex {
     /// Its calls of functions that another file may define, and of its own functions that lead
     /// to such calls, with whether a check follows each.
     pub error_calls: Vec<CallSite>,
+    /// What each member named as a block count holds where the file assigns it (a settings
+    /// object's `gridDim`, set in its init method).
+    pub member_grids: Vec<(String, GridAxis)>,
 }
 
 /// How a function that checks the last error for its callers hands the result over.
@@ -162,6 +165,8 @@ pub struct ProjectIndex {
     launches: HashMap<String, Vec<(usize, usize)>>,
     rounding: HashMap<String, Vec<(usize, usize)>>,
     device: HashMap<String, Vec<(usize, usize)>>,
+    /// Per member named as a block count, the files assigning it (file, position).
+    member_grids: HashMap<String, Vec<(usize, usize)>>,
     /// Per kernel name, the files defining one.
     kernels: HashMap<String, Vec<usize>>,
     /// Per kernel name, the files declaring one without a body.
@@ -411,6 +416,12 @@ impl ProjectIndex {
                 .or_default()
                 .push((at, position));
         }
+        for (position, (member, _)) in file.member_grids.iter().enumerate() {
+            self.member_grids
+                .entry(member.clone())
+                .or_default()
+                .push((at, position));
+        }
         for (position, summary) in file.device_functions.iter().enumerate() {
             self.device
                 .entry(summary.name.clone())
@@ -464,6 +475,22 @@ impl ProjectIndex {
                 let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
                 (*helper_arity == arity).then_some(*helper)
             })
+    }
+
+    /// What the member `member` holds as a grid axis, joined over the files other than `user`
+    /// that `user` sees and that assign it; None when none does.
+    pub fn member_grid(&self, member: &str, user: &Path) -> Option<GridAxis> {
+        self.member_grids
+            .get(member)?
+            .iter()
+            .filter(|&&(at, _)| {
+                self.files.get(at).is_some_and(|f| f.path != user) && self.sees(user, at)
+            })
+            .filter_map(|&(at, position)| {
+                let (_, axis) = self.files.get(at)?.member_grids.get(position)?;
+                Some(axis.clone())
+            })
+            .reduce(super::launch::join_grids)
     }
 
     pub fn offers_device_functions(&self) -> bool {
@@ -642,7 +669,9 @@ impl ProjectIndex {
                 .iter()
                 .any(|kernel| launched_here(kernel))
             || lookups.functions.iter().any(|name| {
-                defined_for_it(self.rounding.get(name)) || defined_for_it(self.device.get(name))
+                defined_for_it(self.rounding.get(name))
+                    || defined_for_it(self.device.get(name))
+                    || defined_for_it(self.member_grids.get(name))
             })
     }
 }
@@ -653,6 +682,7 @@ pub fn in_build_dirs(target: &str, build_dirs: &[PathBuf]) -> Option<PathBuf> {
         .iter()
         .map(|dir| dir.join(target))
         .find(|candidate| candidate.is_file())
+        .map(tidy)
 }
 
 /// The build files whose include paths `build_include_dirs` reads, in a folder or those above.
@@ -709,6 +739,55 @@ pub fn build_include_dirs(folder: &Path) -> Arc<Vec<PathBuf>> {
 /// "pkg/include/norm.h"` in `pkg/src/norm.cu` names a path from the project's root, which its
 /// build puts on the include path (`-I.`, `include_directories(${PROJECT_SOURCE_DIR})`).
 pub fn resolve_include(from: &Path, target: &str) -> Option<PathBuf> {
+    resolve_include_as_joined(from, target).map(tidy)
+}
+
+/// A header's path as found by joining folders and targets, named as findings show it: without
+/// `.` components and with `..` taken back (`lexically_clean`), where that names the same file.
+fn tidy(joined: PathBuf) -> PathBuf {
+    let clean = lexically_clean(&joined);
+    // paths compare by components, which skip an inner `.`: the text is what is shown
+    if clean.as_os_str() == joined.as_os_str() {
+        return joined;
+    }
+    // through a folder that is a link, `..` leaves the link's target, not its folder
+    let same = |a: &Path, b: &Path| {
+        matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    };
+    if same(&clean, &joined) {
+        clean
+    } else {
+        joined
+    }
+}
+
+/// The path without its `.` components and with each `..` taken back against the folder before
+/// it (`./src/../include/./set.h` is `include/set.h`), as findings name it; a leading `..` is
+/// kept. Which file it is does not change where no folder on the way is a link.
+fn lexically_clean(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut clean = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last = clean.components().next_back();
+                if matches!(last, Some(Component::Normal(_))) {
+                    clean.pop();
+                } else {
+                    clean.push("..");
+                }
+            }
+            other => clean.push(other),
+        }
+    }
+    if clean.as_os_str().is_empty() {
+        clean.push(".");
+    }
+    clean
+}
+
+fn resolve_include_as_joined(from: &Path, target: &str) -> Option<PathBuf> {
     let directory = from.parent()?;
     let beside = directory.join(target);
     if beside.is_file() {
@@ -825,6 +904,7 @@ pub fn resolve_angle_include(from: &Path, target: &str) -> Option<PathBuf> {
         .take(MAX_ROOT_LEVELS)
         .map(|ancestor| ancestor.join(target))
         .find(|candidate| candidate.is_file())
+        .map(tidy)
 }
 
 /// The quoted `#include` targets of a text.
@@ -850,6 +930,17 @@ pub fn quoted_includes(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_include_path_is_named_without_its_dots() {
+        use std::path::Path;
+        let clean = |p: &str| super::lexically_clean(Path::new(p)).display().to_string();
+        assert_eq!(clean("./src/../include/./set.h"), "include/set.h");
+        assert_eq!(clean("./a/.."), ".");
+        assert_eq!(clean("src/a/../../b.h"), "b.h");
+        assert_eq!(clean("../x/./y.h"), "../x/y.h");
+        assert_eq!(clean("/p/src/../inc/z.cuh"), "/p/inc/z.cuh");
+    }
+
     use super::*;
 
     #[test]

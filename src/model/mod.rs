@@ -81,6 +81,9 @@ pub struct Model<'t> {
     /// Whether the file's text names `__shared__` at all, found once: asked for every kernel,
     /// a scan of the whole text each time is quadratic in a file of many kernels.
     mentions_shared: std::cell::OnceCell<bool>,
+    /// What each member named as a block count holds where the file assigns it, read on first
+    /// use (`launch::member_grids_of`).
+    member_grids: std::cell::OnceCell<Vec<(String, launch::GridAxis)>>,
     /// Function-like macros the file defines (`#define CLEANUP(s) ...`).
     pub function_macros: Vec<FunctionMacro<'t>>,
     /// Kernels the file declares without a body (`__global__ void pw(...);`).
@@ -245,6 +248,8 @@ impl<'t> Model<'t> {
             })
             .collect();
         let (error_functions, error_calls) = self.errors.offers(self);
+        // read before `lookups` is borrowed below: reading may note lookups
+        let member_grids = self.member_grids().to_vec();
         FileIndex {
             path: self.path.to_path_buf(),
             error_functions,
@@ -256,7 +261,14 @@ impl<'t> Model<'t> {
             device_functions: self.device_functions.local().cloned().collect(),
             kernels: self.lookups.borrow().launched_kernels.clone(),
             declared_kernels: self.kernel_declarations.clone(),
+            member_grids,
         }
+    }
+
+    /// What each member named as a block count holds where this file assigns it.
+    fn member_grids(&self) -> &[(String, launch::GridAxis)] {
+        self.member_grids
+            .get_or_init(|| launch::member_grids_of(&self.functions, self.source, &HelpersAlone(self)))
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {
@@ -333,6 +345,23 @@ impl GridHelpers for Model<'_> {
             });
         }
         all
+    }
+
+    fn member_grid(&self, member: &str) -> Option<launch::GridAxis> {
+        let here = self
+            .member_grids()
+            .iter()
+            .find(|(name, _)| name == member)
+            .map(|(_, axis)| axis.clone());
+        let mut lookups = self.lookups.borrow_mut();
+        if !lookups.functions.iter().any(|n| n == member) {
+            lookups.functions.push(member.to_string());
+        }
+        let elsewhere = self.index.member_grid(member, self.path);
+        match (here, elsewhere) {
+            (Some(here), Some(elsewhere)) => Some(launch::join_grids(here, elsewhere)),
+            (here, elsewhere) => here.or(elsewhere),
+        }
     }
 }
 

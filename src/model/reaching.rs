@@ -159,12 +159,11 @@ fn declaring_scope<'t>(
     for scope in within.ancestors(from) {
         match scope.node_kind() {
             "compound_statement" => {
-                let mut cursor = scope.walk();
-                let found = scope
-                    .named_children(&mut cursor)
-                    .take_while(|c| c.start_byte() < from.start_byte())
-                    .any(declares);
-                if found {
+                let declared = crate::syntax::declared_in_block(scope, source);
+                if declared
+                    .get(name)
+                    .is_some_and(|start| *start < from.start_byte())
+                {
                     return Some(scope);
                 }
             }

@@ -747,12 +747,14 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `thread_axes` (of the `identities` named: `threadIdx`, `blockIdx`), each local followed
-    /// once (`a = b; b = a` ends).
+    /// once per question: the answer is the union of what every local reached carries, so a
+    /// local reached again adds nothing (`a = b; b = a` ends), and a chain of locals each built
+    /// from the two before it is read in linear time, not exponential.
     fn thread_axes_of(
         &self,
         node: Node<'t>,
         depth: usize,
-        visiting: &mut Vec<&'a str>,
+        expanded: &mut Vec<&'a str>,
         identities: &[&str],
     ) -> Axes {
         if depth > 12 {
@@ -761,22 +763,21 @@ impl<'a, 't> Analyzer<'a, 't> {
         match node.node_kind() {
             "identifier" => {
                 let name = self.text(node);
-                if visiting.contains(&name) {
+                if expanded.contains(&name) {
                     return Axes::NONE;
                 }
-                visiting.push(name);
+                expanded.push(name);
                 let mut axes = Axes::NONE;
                 if let Some(values) = self.definitions.get(name) {
                     for value in values {
                         axes = axes.union(self.thread_axes_of(
                             *value,
                             depth + 1,
-                            visiting,
+                            expanded,
                             identities,
                         ));
                     }
                 }
-                visiting.pop();
                 axes
             }
             "field_expression" => {
@@ -787,7 +788,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim") => Axes::NONE,
                     _ => node
                         .field("argument")
-                        .map(|a| self.thread_axes_of(a, depth + 1, visiting, identities))
+                        .map(|a| self.thread_axes_of(a, depth + 1, expanded, identities))
                         .unwrap_or_default(),
                 }
             }
@@ -796,7 +797,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return Axes::ALL;
                 }
                 node.field("arguments")
-                    .map(|a| self.thread_axes_of(a, depth + 1, visiting, identities))
+                    .map(|a| self.thread_axes_of(a, depth + 1, expanded, identities))
                     .unwrap_or_default()
             }
             "subscript_expression"
@@ -806,7 +807,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             | "number_literal"
             | "lambda_expression" => Axes::NONE,
             _ => named_children(node).fold(Axes::NONE, |axes, child| {
-                axes.union(self.thread_axes_of(child, depth + 1, visiting, identities))
+                axes.union(self.thread_axes_of(child, depth + 1, expanded, identities))
             }),
         }
     }

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 /// What a grid axis is when it may be any of several: exact when each is, rounded up from `E`
 /// when each is exact or rounded up from that same `E`, unknown otherwise.
-pub(super) fn join(a: GridAxis, b: GridAxis) -> GridAxis {
+pub fn join(a: GridAxis, b: GridAxis) -> GridAxis {
     match (a, b) {
         (GridAxis::Exact, GridAxis::Exact) => GridAxis::Exact,
         (GridAxis::RoundedUp(total), GridAxis::Exact)
@@ -79,7 +79,9 @@ impl<'t> Classifier<'_, 't> {
                     return GridAxis::Exact;
                 }
                 if names_a_block_count(name) {
-                    GridAxis::Unknown // a count of blocks computed by the caller
+                    // a member of the launching method's class, or a count computed by the
+                    // caller
+                    self.helpers.member_grid(name).unwrap_or(GridAxis::Unknown)
                 } else {
                     GridAxis::Exact // a problem dimension: rows, batch, heads
                 }
@@ -93,8 +95,17 @@ impl<'t> Classifier<'_, 't> {
                 // `grid.x` is a block count set elsewhere; `dimsB.x` a problem dimension
                 let object = node.field("argument").map(|a| self.text(a)).unwrap_or("");
                 let component = matches!(last, "x" | "y" | "z");
-                if names_a_block_count(last) || (component && names_a_block_count(object)) {
+                if component && names_a_block_count(object) {
                     GridAxis::Unknown
+                } else if names_a_block_count(last) {
+                    // `set_ptr->gridDim`, assigned by the settings object's init method
+                    match self.helpers.member_grid(last) {
+                        Some(GridAxis::RoundedUp(total)) => {
+                            GridAxis::RoundedUp(on_object(node, &total, self.source))
+                        }
+                        Some(axis) => axis,
+                        None => GridAxis::Unknown,
+                    }
                 } else {
                     GridAxis::Exact // `x.size(0)`, `params.rows`, `dims.x`
                 }
@@ -449,11 +460,26 @@ pub fn names_a_macro(name: &str) -> bool {
 }
 
 /// `n_blocks`, `gridSize`, `num_blocks`, `blk`: a count of blocks, not a problem dimension.
-fn names_a_block_count(name: &str) -> bool {
+pub(super) fn names_a_block_count(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     ["block", "blk", "grid", "cta"]
         .iter()
         .any(|w| lower.contains(w))
+}
+
+/// The extent a member's grid is rounded up from, as the launch reads it: a member named bare
+/// where it was assigned (`(lat_4dim + B - 1) / B` in an init method) is that member of the
+/// launch's object (`set_ptr->lat_4dim`).
+fn on_object(member: Node, total: &str, source: &str) -> String {
+    let bare = total
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    match (member.field("argument"), member.field("operator")) {
+        (Some(object), Some(operator)) if bare => {
+            format!("{}{}{total}", normalized(object, source), text(operator, source))
+        }
+        _ => total.to_string(),
+    }
 }
 
 /// The method's name in a call of a getter, `object.name()` or `object->name()`: a method called

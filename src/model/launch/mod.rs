@@ -32,6 +32,7 @@ mod kernels;
 pub mod limits;
 mod locals;
 mod macros;
+mod members;
 mod reading;
 mod reuse;
 mod rounding;
@@ -57,6 +58,8 @@ pub use host_helpers::{
     rounding_helper, AssignedDim3, ReturnedMultiple, RoundingHelper,
 };
 use host_helpers::{in_caller, returned_grid, set_by_helper};
+pub use grid::join as join_grids;
+pub use members::member_grids_of;
 pub use kernels::launched_kernel;
 use kernels::{kernel_held_by_local, kernel_of_table};
 pub use locals::file_scope_constants;
@@ -344,6 +347,11 @@ pub trait GridHelpers {
     /// For a function `name` with `arity` arguments, what its value is always a multiple of
     /// (see `returned_multiple_of`); None when nothing is known or it is not visible.
     fn returned_multiple(&self, _name: &str, _arity: usize) -> Option<ReturnedMultiple> {
+        None
+    }
+    /// What a member named as a block count holds wherever the file, or a header it includes,
+    /// assigns it (see `member_grids_of`); None when nothing visible assigns it.
+    fn member_grid(&self, _member: &str) -> Option<GridAxis> {
         None
     }
 }

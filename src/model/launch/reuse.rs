@@ -62,6 +62,7 @@ enum Query {
     ReturnedGrid(String, usize, Option<[GridAxis; 3]>),
     AssignedDim3(String, usize, usize, Option<AssignedDim3>),
     ReturnedMultiple(String, usize, Option<ReturnedMultiple>),
+    MemberGrid(String, Option<GridAxis>),
 }
 
 impl Query {
@@ -79,6 +80,7 @@ impl Query {
             Query::ReturnedMultiple(name, arity, answer) => {
                 helpers.returned_multiple(name, *arity) == *answer
             }
+            Query::MemberGrid(member, answer) => helpers.member_grid(member) == *answer,
         }
     }
 }
@@ -132,6 +134,14 @@ impl GridHelpers for Recorder<'_> {
         self.queries
             .borrow_mut()
             .push(Query::ReturnedMultiple(name.to_string(), arity, answer));
+        answer
+    }
+
+    fn member_grid(&self, member: &str) -> Option<GridAxis> {
+        let answer = self.helpers.member_grid(member);
+        self.queries
+            .borrow_mut()
+            .push(Query::MemberGrid(member.to_string(), answer.clone()));
         answer
     }
 }

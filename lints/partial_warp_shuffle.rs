@@ -72,8 +72,19 @@ fn check(model: &Model, cx: &mut LintContext) {
                 diagnostic = with_site_in_helper(diagnostic, via, "collective");
             }
             let help = if collective.via.is_none() && collective.mask.is_some() {
+                // the lanes that reach the call are those where an exit's test fails
+                let reaching = if collective.exited || collective.after_early_exit {
+                    negated(&condition_text)
+                } else {
+                    condition_text.clone()
+                };
+                let place = if collective.exited || collective.after_early_exit {
+                    "before the exit"
+                } else {
+                    "before the branch"
+                };
                 format!(
-                    "compute the mask of the lanes that reach the call, `unsigned mask = __ballot_sync(0xffffffff, {condition_text});` before the branch, and pass it to `{}`; or move the call out of the branch so that the whole warp reaches it",
+                    "compute the mask of the lanes that reach the call, `unsigned mask = __ballot_sync(0xffffffff, {reaching});` {place}, and pass it to `{}`; or move the call out of the branch so that the whole warp reaches it",
                     collective.intrinsic
                 )
             } else {
@@ -84,8 +95,38 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
 }
 
+/// `!(condition)`, written without doubled parentheses when the condition has its own.
+fn negated(condition: &str) -> String {
+    let wrapped = condition.starts_with('(')
+        && condition.ends_with(')')
+        && condition
+            .char_indices()
+            .scan(0i32, |depth, (at, c)| {
+                match c {
+                    '(' => *depth += 1,
+                    ')' => *depth -= 1,
+                    _ => {}
+                }
+                Some((at, *depth))
+            })
+            // the first parenthesis closes only at the end
+            .all(|(at, depth)| depth > 0 || at + 1 == condition.len());
+    if wrapped {
+        format!("!{condition}")
+    } else {
+        format!("!({condition})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lanes_that_stay_are_those_where_the_exit_test_fails() {
+        assert_eq!(super::negated("(idx >= n)"), "!(idx >= n)");
+        assert_eq!(super::negated("idx >= n"), "!(idx >= n)");
+        assert_eq!(super::negated("(a) || (b)"), "!((a) || (b))");
+    }
+
     use super::PARTIAL_WARP_SHUFFLE;
     use crate::testing::assert_cases;
 

@@ -13,8 +13,8 @@ use crate::syntax::{self, operator, text, NodeExt};
 use tree_sitter::Node;
 
 /// For each member named as a block count that the file's host functions assign, what every
-/// assignment gives as a grid axis, joined. A compound assignment (`blocks += 1`) or an
-/// increment makes it unknown.
+/// assignment gives as a grid axis, joined. An update of what it held (`blocks += 1`,
+/// `blocks = blocks + 1`, `blocks++`) makes it unknown.
 pub fn member_grids_of(
     functions: &[Function],
     source: &str,
@@ -100,7 +100,9 @@ fn member_assignments<'t>(
         };
         if let Some(member) = member.filter(|m| names_a_block_count(m)) {
             let plain = node.node_kind() == "assignment_expression" && operator(node, source) == "=";
-            found.push((member, value.filter(|_| plain)));
+            // `gridDim = gridDim + 1` builds on what the member held
+            let fresh = |value: &Node| !names(*value, member, source);
+            found.push((member, value.filter(|v| plain && fresh(v))));
         }
         true
     });
@@ -114,6 +116,17 @@ fn is_method(function: &Function) -> bool {
         .up()
         .is_some_and(|p| p.node_kind() == "field_declaration_list")
         || function.name_node.up().is_some_and(|p| p.node_kind() == "qualified_identifier")
+}
+
+/// Whether `value` reads a name or member called `name`.
+fn names(value: Node, name: &str, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(value, |node| {
+        found |= matches!(node.node_kind(), "identifier" | "field_identifier")
+            && text(node, source) == name;
+        !found
+    });
+    found
 }
 
 /// Whether `body` declares a local called `name`.

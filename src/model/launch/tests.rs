@@ -1903,3 +1903,54 @@ fn a_grid_component_assigned_again_in_a_loop_leaves_the_others_known() {
         [GridAxis::Exact, GridAxis::Unknown, GridAxis::Exact]
     );
 }
+
+#[test]
+fn a_block_count_kept_in_a_member_is_what_its_assignments_give() {
+    let settings = |init: &str, launch: &str| {
+        format!(
+            "struct Set {{ int n; int gridDim; int blockDim;\n\
+             void init(int sites) {{ n = sites; blockDim = 64; {init} }} }};\n\
+             __global__ void k(float* p, int n);\n\
+             void f(float* p, Set* set_ptr, Set& set) {{ {launch} }}"
+        )
+    };
+    let arrow = "k<<<set_ptr->gridDim, set_ptr->blockDim>>>(p, set_ptr->n);";
+    let dot = "k<<<set.gridDim, set.blockDim>>>(p, set.n);";
+    // a floor division leaves no thread over
+    assert_eq!(grid_of(&settings("gridDim = n / 64;", arrow))[0], GridAxis::Exact);
+    // rounded up from a member: the launch's object holds that member
+    assert_eq!(
+        grid_of(&settings("gridDim = (n + 63) / 64;", arrow))[0],
+        rounded("set_ptr->n")
+    );
+    assert_eq!(
+        grid_of(&settings("gridDim = (n + 63) / 64;", dot))[0],
+        rounded("set.n")
+    );
+    // any assignment may be the one the object holds; an update reads what it held
+    assert_eq!(
+        grid_of(&settings("gridDim = n / 64; if (n % 64) gridDim = gridDim + 1;", arrow))[0],
+        GridAxis::Unknown
+    );
+    assert_eq!(
+        grid_of(&settings("gridDim = n / 64; gridDim += 1;", arrow))[0],
+        GridAxis::Unknown
+    );
+    // assigned from outside the class, through an object
+    let outside = "struct Set { int n; int blocks; };\n\
+        __global__ void k(float* p, int n);\n\
+        void setup(Set* s, int n) { s->n = n; s->blocks = n / 128; }\n\
+        void f(float* p, Set* s) { k<<<s->blocks, 128>>>(p, s->n); }";
+    assert_eq!(grid_of(outside)[0], GridAxis::Exact);
+    // a member no visible code assigns is a count computed where it cannot be seen
+    let unseen = "struct Set { int n; int blocks; };\n\
+        __global__ void k(float* p, int n);\n\
+        void f(float* p, Set* s) { k<<<s->blocks, 128>>>(p, s->n); }";
+    assert_eq!(grid_of(unseen)[0], GridAxis::Unknown);
+    // a local of a method, not a member, is not read as one
+    let local = "struct Set { int n; int blocks;\n\
+        void g() { int blocks = (n + 127) / 128; use(blocks); } };\n\
+        __global__ void k(float* p, int n);\n\
+        void f(float* p, Set* s) { k<<<s->blocks, 128>>>(p, s->n); }";
+    assert_eq!(grid_of(local)[0], GridAxis::Unknown);
+}

@@ -120,9 +120,16 @@ pub fn launches_in_macros<'t>(
     sites
 }
 
-/// The file's function-like macros whose body launches a kernel.
+/// How many macros deep a launch is followed: `DISPATCH(...)` expanding to `DISPATCH_INNER(...)`,
+/// which holds the `<<<`.
+const MAX_MACRO_NESTING: usize = 3;
+
+/// The file's function-like macros whose body launches a kernel, directly or through the launch
+/// macros it uses (`#define DISPATCH_SCAN(...) DISPATCH_SCAN_INNER(...)`, whose body is then that
+/// use expanded). Macros defined inside a function body count too.
 fn launch_macros<'t>(root: Node<'t>, source: &'t str) -> Vec<LaunchMacro<'t>> {
-    let mut macros = Vec::new();
+    let mut launching = Vec::new();
+    let mut others = Vec::new();
     syntax::walk_iterative(root, |node| match node.node_kind() {
         "preproc_function_def" => {
             let Some((name, parameters, variadic, body)) =
@@ -130,25 +137,116 @@ fn launch_macros<'t>(root: Node<'t>, source: &'t str) -> Vec<LaunchMacro<'t>> {
             else {
                 return false;
             };
-            if !(body.contains("<<<")
-                || body.contains("cudaLaunchKernel")
-                || body.contains("hipLaunchKernelGGL"))
-            {
-                return false;
-            }
-            macros.push(LaunchMacro {
+            let found = LaunchMacro {
                 name,
                 defined_at: node.start_byte(),
                 parameters,
                 variadic,
                 body: body.replace("\\\r\n", "\n").replace("\\\n", "\n"),
-            });
+            };
+            if launches(&found.body) {
+                launching.push(found);
+            } else {
+                others.push(found);
+            }
             false
         }
-        "function_definition" | "comment" => false,
+        // a function's body is read only where it defines a macro
+        "function_definition" => text(node, source).contains("#define"),
+        "comment" => false,
         _ => true,
     });
-    macros
+    for _ in 0..MAX_MACRO_NESTING {
+        let mut found_one = false;
+        let mut index = 0;
+        while index < others.len() {
+            match with_inner_launches(&others[index], &launching) {
+                Some(body) => {
+                    let mut outer = others.remove(index);
+                    outer.body = body;
+                    launching.push(outer);
+                    found_one = true;
+                }
+                None => index += 1,
+            }
+        }
+        if !found_one {
+            break;
+        }
+    }
+    launching
+}
+
+/// Whether a macro's body launches a kernel itself.
+fn launches(body: &str) -> bool {
+    body.contains("<<<") || body.contains("cudaLaunchKernel") || body.contains("hipLaunchKernelGGL")
+}
+
+/// The body of `outer` with each use of one of the `launching` macros in it expanded (its
+/// arguments, still `outer`'s parameter names, put in); None when it uses none.
+fn with_inner_launches(outer: &LaunchMacro, launching: &[LaunchMacro]) -> Option<String> {
+    let body = &outer.body;
+    let mut expanded = String::with_capacity(body.len() * 2);
+    let mut at = 0;
+    let mut used = false;
+    while at < body.len() {
+        let next = launching
+            .iter()
+            .filter_map(|inner| {
+                let start = at + find_call(&body[at..], inner.name)?;
+                Some((start, inner))
+            })
+            .min_by_key(|(start, _)| *start);
+        let Some((start, inner)) = next else {
+            break;
+        };
+        let open = start + inner.name.len() + (body[start + inner.name.len()..].len()
+            - body[start + inner.name.len()..].trim_start().len());
+        let close = closing_parenthesis(body, open)?;
+        let arguments = syntax::split_arguments(body.get(open + 1..close)?);
+        let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
+        expanded.push_str(&body[at..start]);
+        expanded.push_str(&expand(inner, &arguments)?);
+        used = true;
+        at = close + 1;
+    }
+    expanded.push_str(body.get(at..).unwrap_or(""));
+    used.then_some(expanded)
+}
+
+/// Where `name(` is first called in `text`, as a whole word.
+fn find_call(text: &str, name: &str) -> Option<usize> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(found) = text.get(from..)?.find(name) {
+        let start = from + found;
+        let end = start + name.len();
+        let before_ok = !text[..start].chars().next_back().is_some_and(word);
+        let after = text[end..].trim_start();
+        if before_ok && after.starts_with('(') && !text[end..].starts_with(word) {
+            return Some(start);
+        }
+        from = end;
+    }
+    None
+}
+
+/// The `)` that closes the `(` at `open`.
+fn closing_parenthesis(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (offset, c) in text.get(open..)?.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + offset);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Each call of a launch macro in the functions' bodies (outermost only), in the order of the
@@ -286,5 +384,35 @@ mod tests {
             expand(&m, &["half", "p", "n"]).as_deref(),
             Some("k_half<<<g, b>>>(p, n)")
         );
+    }
+
+    #[test]
+    fn a_macro_that_uses_a_launch_macro_launches_through_it() {
+        let source = "#define INNER(g, b, p) k<<<g, b>>>(p)\n\
+                      #define OUTER(n, p) INNER((n + 255) / 256, 256, p)\n\
+                      #define OUTERMOST(p) OUTER(count, p)\n\
+                      #define UNRELATED(x) (x + 1)\n\
+                      void f(float* p, int count) {\n\
+                      #define LOCAL(b) k<<<1, b>>>(p)\n\
+                      LOCAL(32); }\n";
+        let tree = syntax::parse(source).expect("parse");
+        let found = launch_macros(tree.root_node(), source);
+        let body = |name: &str| {
+            found
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| m.body.trim().to_string())
+        };
+        assert_eq!(body("INNER").as_deref(), Some("k<<<g, b>>>(p)"));
+        assert_eq!(
+            body("OUTER").as_deref(),
+            Some("k<<<(n + 255) / 256, 256>>>(p)")
+        );
+        assert_eq!(
+            body("OUTERMOST").as_deref(),
+            Some("k<<<(count + 255) / 256, 256>>>(p)")
+        );
+        assert_eq!(body("UNRELATED"), None);
+        assert_eq!(body("LOCAL").as_deref(), Some("k<<<1, b>>>(p)"));
     }
 }

@@ -534,11 +534,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                                 && self.in_scope(*step, value)
                         })
                     });
-                if stepped_by_one {
-                    return Varying;
-                }
                 let Some(values) = self.definitions_in_scope(name, value) else {
-                    return Unknown;
+                    return if stepped_by_one { Varying } else { Unknown };
                 };
                 visiting.push(name);
                 let mut form: Option<LaneForm> = None;
@@ -567,6 +564,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                     form = Some(Varying);
                 }
                 visiting.pop();
+                // a step by one keeps a value the whole warp shares shared (`for (b = warp *
+                // per_warp; b < end; b++)`), and moves any other off the warp's alignment
+                if stepped_by_one && form != Some(Uniform) {
+                    return Varying;
+                }
                 form.unwrap_or(Unknown)
             }
             "binary_expression" => {
@@ -859,6 +861,20 @@ mod tests {
         // a count chosen between whole warps by a test
         assert_eq!(splits("const int active = n == 128 ? 64 : 512; if (threadIdx.x < active) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [false]);
         assert_eq!(splits("const int active = n == 128 ? 64 : 40; if (threadIdx.x < active) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
+    }
+
+    #[test]
+    fn a_counter_stepped_by_one_from_a_warp_shared_start_stays_shared() {
+        // each warp walks its own run of blocks: the counter is the same in all its lanes
+        let per_warp = "int warp = threadIdx.x / 32; int start = warp * n; \
+            for (int b = start; b < start + n; b++) { if (b >= n * 3) continue; \
+            o[b] = __shfl_sync(0xffffffff, o[b], 0); }";
+        assert_eq!(splits(per_warp), [false]);
+        // from a lane's own start, one step leaves lanes of one warp on both sides of a test
+        let per_lane = "int lane = threadIdx.x % 32; \
+            for (int b = lane; b < n; b++) { if (b >= 16) continue; \
+            o[b] = __shfl_sync(0xffffffff, o[b], 0); }";
+        assert_eq!(splits(per_lane), [true]);
     }
 
     /// A template parameter pinned to a whole number of warps by a `static_assert`.

@@ -537,6 +537,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some(values) = self.definitions_in_scope(name, value) else {
                     return if stepped_by_one { Varying } else { Unknown };
                 };
+                if self.all_reduced_before(name, value, &values) {
+                    return Uniform;
+                }
                 visiting.push(name);
                 let mut form: Option<LaneForm> = None;
                 // a uniform step that is not whole warps keeps a uniform value uniform but moves
@@ -664,6 +667,93 @@ impl<'a, 't> Analyzer<'a, 't> {
                 Unknown
             }
             _ => Unknown,
+        }
+    }
+
+    /// Whether `name`, read at `read`, holds the result of a butterfly all-reduce over the whole
+    /// warp (`for (o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);`), the same
+    /// in every lane: the loop runs on every path to the read, after every other definition of
+    /// `values` (those that reach the read).
+    fn all_reduced_before(&self, name: &str, read: Node<'t>, values: &[Node<'t>]) -> bool {
+        let source = self.source;
+        let butterfly_loop = |definition: Node<'t>| -> Option<Node<'t>> {
+            let call = strip(definition, source);
+            let assignment = definition.up()?;
+            if call.node_kind() != "call_expression"
+                || assignment.node_kind() != "assignment_expression"
+                || !matches!(operator(assignment, source), "+=" | "|=" | "&=" | "^=" | "*=")
+                || !assignment
+                    .field("left")
+                    .is_some_and(|l| syntax::same_text(l, source, name))
+            {
+                return None;
+            }
+            let function = call.field("function").map(|f| self.text(f))?;
+            let arguments: Vec<Node<'t>> = syntax::call_arguments(call);
+            let (mask, shuffled, offset) = match (function, arguments.as_slice()) {
+                ("__shfl_xor_sync", [mask, shuffled, offset, ..]) => (*mask, *shuffled, *offset),
+                _ => return None,
+            };
+            if !self.names_all_lanes(mask, 0) || !syntax::same_text(shuffled, source, name) {
+                return None;
+            }
+            let counter = strip(offset, source);
+            if counter.node_kind() != "identifier" {
+                return None;
+            }
+            let counter = self.text(counter);
+            let mut for_loop = assignment.up();
+            while let Some(node) = for_loop {
+                match node.node_kind() {
+                    "for_statement" => break,
+                    "function_definition" | "lambda_expression" => return None,
+                    _ => for_loop = node.up(),
+                }
+            }
+            let for_loop = for_loop?;
+            self.halves_from_sixteen(for_loop, counter).then_some(for_loop)
+        };
+        let Some(for_loop) = values.iter().find_map(|v| butterfly_loop(*v)) else {
+            return false;
+        };
+        let before = |definition: &Node<'t>| definition.end_byte() <= for_loop.start_byte();
+        for_loop.end_byte() <= read.start_byte()
+            && values
+                .iter()
+                .all(|v| butterfly_loop(*v) == Some(for_loop) || before(v))
+            && crate::model::reaching::on_every_path(for_loop, read, self.function.body)
+    }
+
+    /// Whether the `for` loop runs its counter through 16, 8, 4, 2, 1 (or 1, 2, 4, 8, 16): every
+    /// lane pair of a butterfly over 32 lanes.
+    fn halves_from_sixteen(&self, for_loop: Node<'t>, counter: &str) -> bool {
+        let source = self.source;
+        let text = |field: &str| for_loop.field(field).map(|n| syntax::normalized(n, source));
+        let (Some(initializer), Some(condition), Some(update)) =
+            (for_loop.field("initializer"), text("condition"), text("update"))
+        else {
+            return false;
+        };
+        let start = {
+            let mut value = None;
+            syntax::walk_iterative(initializer, |node| {
+                if value.is_none()
+                    && matches!(node.node_kind(), "init_declarator" | "assignment_expression")
+                {
+                    value = node.field("value").or_else(|| node.field("right"));
+                }
+                value.is_none()
+            });
+            value.and_then(|v| self.constant_value(v, 0))
+        };
+        let down = [format!("{counter}>0"), format!("{counter}>=1"), format!("0<{counter}")];
+        let halving = [format!("{counter}>>=1"), format!("{counter}/=2"), format!("{counter}={counter}/2"), format!("{counter}={counter}>>1")];
+        let up = [format!("{counter}<32"), format!("{counter}<=16"), format!("{counter}<warpSize")];
+        let doubling = [format!("{counter}<<=1"), format!("{counter}*=2"), format!("{counter}={counter}*2"), format!("{counter}={counter}<<1")];
+        match start {
+            Some(16) => down.contains(&condition) && halving.contains(&update),
+            Some(1) => up.contains(&condition) && doubling.contains(&update),
+            _ => false,
         }
     }
 
@@ -875,6 +965,28 @@ mod tests {
             for (int b = lane; b < n; b++) { if (b >= 16) continue; \
             o[b] = __shfl_sync(0xffffffff, o[b], 0); }";
         assert_eq!(splits(per_lane), [true]);
+    }
+
+    #[test]
+    fn a_butterfly_over_the_whole_warp_leaves_every_lane_the_same_value() {
+        let kernel = |butterfly: &str, after: &str| {
+            format!(
+                "int lane = threadIdx.x % 32; int any = lane < n ? 1 : 0; {butterfly} {after} \
+                 if (any == 0) {{ float v = o[lane]; v += __shfl_xor_sync(0xffffffff, v, 1); o[lane] = v; }}"
+            )
+        };
+        let full = "for (int s = 16; s > 0; s >>= 1) any |= __shfl_xor_sync(0xffffffff, any, s);";
+        assert_eq!(splits(&kernel(full, "")), [false, false]);
+        let upward = "for (int s = 1; s < 32; s <<= 1) any += __shfl_xor_sync(0xffffffff, any, s);";
+        assert_eq!(splits(&kernel(upward, "")), [false, false]);
+        // half the warp's pairs: two halves may differ
+        let half = "for (int s = 8; s > 0; s >>= 1) any |= __shfl_xor_sync(0xffffffff, any, s);";
+        assert_eq!(splits(&kernel(half, "")), [false, true]);
+        // a lane's own change after the reduction
+        assert_eq!(splits(&kernel(full, "if (lane == 3) any = 0;")), [false, true]);
+        // a reduction only some paths run
+        let sometimes = "if (n > 4) { for (int s = 16; s > 0; s >>= 1) any |= __shfl_xor_sync(0xffffffff, any, s); }";
+        assert_eq!(splits(&kernel(sometimes, "")), [false, true]);
     }
 
     /// A template parameter pinned to a whole number of warps by a `static_assert`.

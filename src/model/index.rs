@@ -837,8 +837,10 @@ fn resolve_include_as_joined(from: &Path, target: &str) -> Option<PathBuf> {
 
 /// A header in a folder beside the including file's folder or one above it, of whatever name,
 /// put on the include path by a build the analysis does not see (`src/headers/` with
-/// `-Isrc/headers` for `src/ESP/driver.cu`): the nearest level with such a folder decides, and
-/// only where one folder of that level holds the header.
+/// `-Isrc/headers` for `src/ESP/driver.cu`), or in a folder inside one of those (`csrc/megakernel/`
+/// for `experiments/decode/kernel.cu`, passed by a Python build script): the nearest level with
+/// such a folder decides, the folders beside before those inside them, and only where one folder
+/// holds the header.
 fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
     type Found = Mutex<HashMap<(PathBuf, String), Option<PathBuf>>>;
     static CACHE: OnceLock<Found> = OnceLock::new();
@@ -847,21 +849,51 @@ fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
     if let Some(known) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return known;
     }
-    let mut resolved = None;
-    for ancestor in directory.ancestors().take(NEIGHBOUR_LEVELS) {
-        let Ok(entries) = std::fs::read_dir(ancestor) else {
-            break;
+    let folders_in = |folder: &Path| -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return Vec::new();
         };
-        let mut found = entries
+        entries
             .filter_map(Result::ok)
             .filter(|entry| {
                 !entry.file_name().to_string_lossy().starts_with('.')
                     && entry.file_type().is_ok_and(|kind| kind.is_dir())
             })
-            .map(|entry| entry.path().join(target))
-            .filter(|candidate| candidate.is_file());
-        if let Some(first) = found.next() {
-            resolved = found.next().is_none().then_some(first);
+            .map(|entry| entry.path())
+            .collect()
+    };
+    // the only candidate, or None when several folders hold the header; Err when none does
+    let only = |candidates: Vec<PathBuf>| -> Result<Option<PathBuf>, ()> {
+        let mut found = candidates.into_iter().filter(|c| c.is_file());
+        match (found.next(), found.next()) {
+            (None, _) => Err(()),
+            (Some(first), None) => Ok(Some(first)),
+            (Some(_), Some(_)) => Ok(None),
+        }
+    };
+    let mut resolved = None;
+    for ancestor in directory.ancestors().take(NEIGHBOUR_LEVELS) {
+        if std::fs::metadata(ancestor).is_err() {
+            break;
+        }
+        let folders = folders_in(ancestor);
+        if let Ok(found) = only(folders.iter().map(|f| f.join(target)).collect()) {
+            resolved = found;
+            break;
+        }
+        // a folder one further down (`csrc/megakernel/` beside `experiments/`, put on the
+        // include path by a build script), for a header named without a folder, where the
+        // level has few folders to look through
+        if target.contains('/') || folders.len() > MAX_NEIGHBOUR_FOLDERS {
+            continue;
+        }
+        let deeper: Vec<PathBuf> = folders
+            .iter()
+            .flat_map(|folder| folders_in(folder))
+            .map(|inner| inner.join(target))
+            .collect();
+        if let Ok(found) = only(deeper) {
+            resolved = found;
             break;
         }
     }
@@ -873,6 +905,9 @@ fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
 
 /// How many levels, from the including file's folder up, `in_a_neighbouring_folder` looks at.
 const NEIGHBOUR_LEVELS: usize = 3;
+
+/// A level with more folders than this is not looked through two deep.
+const MAX_NEIGHBOUR_FOLDERS: usize = 64;
 
 /// How many folders above an including file a path written from the project's root is looked
 /// for (`src/turbomind/kernels/x.cu` including `src/turbomind/utils/y.h` climbs three).

@@ -685,11 +685,14 @@ pub fn parent<'t>(node: Node<'t>) -> Option<Node<'t>> {
     }
 }
 
+/// The names a block declares, each with where its first declaration starts.
+pub type BlockDeclarations = std::rc::Rc<rustc_hash::FxHashMap<Box<str>, usize>>;
+
 thread_local! {
     /// `declared_in_block`'s answers, by the block's tree and id, for blocks an installed
     /// table holds; emptied when a table is dropped, as the ids may then be reused.
     static BLOCK_DECLARATIONS: std::cell::RefCell<
-        rustc_hash::FxHashMap<(usize, usize), std::rc::Rc<rustc_hash::FxHashMap<Box<str>, usize>>>,
+        rustc_hash::FxHashMap<(usize, usize), BlockDeclarations>,
     > = std::cell::RefCell::new(rustc_hash::FxHashMap::default());
 }
 
@@ -697,10 +700,7 @@ thread_local! {
 /// `j`), each with the start byte of the first declaration of it. Read once per block while its
 /// tree's table is installed: asking which enclosing block declares a name, for every read of
 /// every local, was quadratic in the length of a long kernel's body.
-pub fn declared_in_block(
-    block: Node,
-    source: &str,
-) -> std::rc::Rc<rustc_hash::FxHashMap<Box<str>, usize>> {
+pub fn declared_in_block(block: Node, source: &str) -> BlockDeclarations {
     let key = (block.into_raw().tree as usize, block.id());
     let cached = in_table(block);
     if cached {

@@ -751,9 +751,7 @@ fn tidy(joined: PathBuf) -> PathBuf {
         return joined;
     }
     // through a folder that is a link, `..` leaves the link's target, not its folder
-    let same = |a: &Path, b: &Path| {
-        matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
-    };
+    let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
     if same(&clean, &joined) {
         clean
     } else {

@@ -267,8 +267,9 @@ impl<'t> Model<'t> {
 
     /// What each member named as a block count holds where this file assigns it.
     fn member_grids(&self) -> &[(String, launch::GridAxis)] {
-        self.member_grids
-            .get_or_init(|| launch::member_grids_of(&self.functions, self.source, &HelpersAlone(self)))
+        self.member_grids.get_or_init(|| {
+            launch::member_grids_of(&self.functions, self.source, &HelpersAlone(self))
+        })
     }
 
     pub fn function_named(&self, name: &str) -> Option<&Function<'t>> {

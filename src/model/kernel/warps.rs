@@ -681,7 +681,10 @@ impl<'a, 't> Analyzer<'a, 't> {
             let assignment = definition.up()?;
             if call.node_kind() != "call_expression"
                 || assignment.node_kind() != "assignment_expression"
-                || !matches!(operator(assignment, source), "+=" | "|=" | "&=" | "^=" | "*=")
+                || !matches!(
+                    operator(assignment, source),
+                    "+=" | "|=" | "&=" | "^=" | "*="
+                )
                 || !assignment
                     .field("left")
                     .is_some_and(|l| syntax::same_text(l, source, name))
@@ -711,7 +714,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
             let for_loop = for_loop?;
-            self.halves_from_sixteen(for_loop, counter).then_some(for_loop)
+            self.halves_from_sixteen(for_loop, counter)
+                .then_some(for_loop)
         };
         let Some(for_loop) = values.iter().find_map(|v| butterfly_loop(*v)) else {
             return false;
@@ -729,16 +733,21 @@ impl<'a, 't> Analyzer<'a, 't> {
     fn halves_from_sixteen(&self, for_loop: Node<'t>, counter: &str) -> bool {
         let source = self.source;
         let text = |field: &str| for_loop.field(field).map(|n| syntax::normalized(n, source));
-        let (Some(initializer), Some(condition), Some(update)) =
-            (for_loop.field("initializer"), text("condition"), text("update"))
-        else {
+        let (Some(initializer), Some(condition), Some(update)) = (
+            for_loop.field("initializer"),
+            text("condition"),
+            text("update"),
+        ) else {
             return false;
         };
         let start = {
             let mut value = None;
             syntax::walk_iterative(initializer, |node| {
                 if value.is_none()
-                    && matches!(node.node_kind(), "init_declarator" | "assignment_expression")
+                    && matches!(
+                        node.node_kind(),
+                        "init_declarator" | "assignment_expression"
+                    )
                 {
                     value = node.field("value").or_else(|| node.field("right"));
                 }
@@ -746,10 +755,28 @@ impl<'a, 't> Analyzer<'a, 't> {
             });
             value.and_then(|v| self.constant_value(v, 0))
         };
-        let down = [format!("{counter}>0"), format!("{counter}>=1"), format!("0<{counter}")];
-        let halving = [format!("{counter}>>=1"), format!("{counter}/=2"), format!("{counter}={counter}/2"), format!("{counter}={counter}>>1")];
-        let up = [format!("{counter}<32"), format!("{counter}<=16"), format!("{counter}<warpSize")];
-        let doubling = [format!("{counter}<<=1"), format!("{counter}*=2"), format!("{counter}={counter}*2"), format!("{counter}={counter}<<1")];
+        let down = [
+            format!("{counter}>0"),
+            format!("{counter}>=1"),
+            format!("0<{counter}"),
+        ];
+        let halving = [
+            format!("{counter}>>=1"),
+            format!("{counter}/=2"),
+            format!("{counter}={counter}/2"),
+            format!("{counter}={counter}>>1"),
+        ];
+        let up = [
+            format!("{counter}<32"),
+            format!("{counter}<=16"),
+            format!("{counter}<warpSize"),
+        ];
+        let doubling = [
+            format!("{counter}<<=1"),
+            format!("{counter}*=2"),
+            format!("{counter}={counter}*2"),
+            format!("{counter}={counter}<<1"),
+        ];
         match start {
             Some(16) => down.contains(&condition) && halving.contains(&update),
             Some(1) => up.contains(&condition) && doubling.contains(&update),
@@ -872,6 +899,24 @@ pub(super) fn split_offset(op: &str, flipped: bool) -> Option<i64> {
     }
 }
 
+/// `left op right` for an arithmetic or bitwise operator on constants; None for another
+/// operator, or where the result overflows or divides by zero.
+pub(super) fn integer_operation(op: &str, left: i64, right: i64) -> Option<i64> {
+    match op {
+        "+" => left.checked_add(right),
+        "-" => left.checked_sub(right),
+        "*" => left.checked_mul(right),
+        "/" => left.checked_div(right),
+        "%" => left.checked_rem(right),
+        "&" => Some(left & right),
+        "|" => Some(left | right),
+        "^" => Some(left ^ right),
+        "<<" => u32::try_from(right).ok().and_then(|s| left.checked_shl(s)),
+        ">>" => u32::try_from(right).ok().and_then(|s| left.checked_shr(s)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// For each collective of the kernel `k`, whether a condition in force splits its warp.
@@ -983,7 +1028,10 @@ mod tests {
         let half = "for (int s = 8; s > 0; s >>= 1) any |= __shfl_xor_sync(0xffffffff, any, s);";
         assert_eq!(splits(&kernel(half, "")), [false, true]);
         // a lane's own change after the reduction
-        assert_eq!(splits(&kernel(full, "if (lane == 3) any = 0;")), [false, true]);
+        assert_eq!(
+            splits(&kernel(full, "if (lane == 3) any = 0;")),
+            [false, true]
+        );
         // a reduction only some paths run
         let sometimes = "if (n > 4) { for (int s = 16; s > 0; s >>= 1) any |= __shfl_xor_sync(0xffffffff, any, s); }";
         assert_eq!(splits(&kernel(sometimes, "")), [false, true]);
@@ -1035,23 +1083,5 @@ mod tests {
         }
         assert_eq!(splits("const bool leader = threadIdx.x % 32 == 0; if (leader) o[0] = __shfl_sync(0xffffffff, o[1], 0);"), [true]);
         assert_eq!(splits("for (int j = threadIdx.x; j < n; j += blockDim.x) o[j] = __shfl_sync(0xffffffff, o[j], 0);"), [true]);
-    }
-}
-
-/// `left op right` for an arithmetic or bitwise operator on constants; None for another
-/// operator, or where the result overflows or divides by zero.
-pub(super) fn integer_operation(op: &str, left: i64, right: i64) -> Option<i64> {
-    match op {
-        "+" => left.checked_add(right),
-        "-" => left.checked_sub(right),
-        "*" => left.checked_mul(right),
-        "/" => left.checked_div(right),
-        "%" => left.checked_rem(right),
-        "&" => Some(left & right),
-        "|" => Some(left | right),
-        "^" => Some(left ^ right),
-        "<<" => u32::try_from(right).ok().and_then(|s| left.checked_shl(s)),
-        ">>" => u32::try_from(right).ok().and_then(|s| left.checked_shr(s)),
-        _ => None,
     }
 }

@@ -471,12 +471,14 @@ pub(super) fn names_a_block_count(name: &str) -> bool {
 /// where it was assigned (`(lat_4dim + B - 1) / B` in an init method) is that member of the
 /// launch's object (`set_ptr->lat_4dim`).
 fn on_object(member: Node, total: &str, source: &str) -> String {
-    let bare = total
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let bare = total.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     match (member.field("argument"), member.field("operator")) {
         (Some(object), Some(operator)) if bare => {
-            format!("{}{}{total}", normalized(object, source), text(operator, source))
+            format!(
+                "{}{}{total}",
+                normalized(object, source),
+                text(operator, source)
+            )
         }
         _ => total.to_string(),
     }

@@ -200,8 +200,10 @@ fn with_inner_launches(outer: &LaunchMacro, launching: &[LaunchMacro]) -> Option
         let Some((start, inner)) = next else {
             break;
         };
-        let open = start + inner.name.len() + (body[start + inner.name.len()..].len()
-            - body[start + inner.name.len()..].trim_start().len());
+        let open = start
+            + inner.name.len()
+            + (body[start + inner.name.len()..].len()
+                - body[start + inner.name.len()..].trim_start().len());
         let close = closing_parenthesis(body, open)?;
         let arguments = syntax::split_arguments(body.get(open + 1..close)?);
         let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();

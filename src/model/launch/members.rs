@@ -71,7 +71,7 @@ fn member_assignments<'t>(
             let value = initialiser
                 .field("arguments")
                 .or_else(|| initialiser.named_child(1))
-                .and_then(|list| syntax::named_children(list).into_iter().next());
+                .and_then(|list| syntax::named_children(list).next());
             if let (Some(member), Some(value)) = (member, value) {
                 if names_a_block_count(member) {
                     found.push((member, Some(value)));
@@ -99,7 +99,8 @@ fn member_assignments<'t>(
             _ => None,
         };
         if let Some(member) = member.filter(|m| names_a_block_count(m)) {
-            let plain = node.node_kind() == "assignment_expression" && operator(node, source) == "=";
+            let plain =
+                node.node_kind() == "assignment_expression" && operator(node, source) == "=";
             // `gridDim = gridDim + 1` builds on what the member held
             let fresh = |value: &Node| !names(*value, member, source);
             found.push((member, value.filter(|v| plain && fresh(v))));
@@ -115,7 +116,10 @@ fn is_method(function: &Function) -> bool {
         .definition
         .up()
         .is_some_and(|p| p.node_kind() == "field_declaration_list")
-        || function.name_node.up().is_some_and(|p| p.node_kind() == "qualified_identifier")
+        || function
+            .name_node
+            .up()
+            .is_some_and(|p| p.node_kind() == "qualified_identifier")
 }
 
 /// Whether `value` reads a name or member called `name`.

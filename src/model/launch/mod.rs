@@ -48,6 +48,7 @@ use file_scope::Allocations;
 pub use file_scope::{is_data_macro, FileScope};
 use finding::{components, components_of, enclosing_function};
 pub use finding::{launches_in, may_launch};
+pub use grid::join as join_grids;
 pub use grid::names_a_macro;
 pub use grid::names_a_macro as names_a_constant;
 use grid::Classifier;
@@ -58,13 +59,12 @@ pub use host_helpers::{
     rounding_helper, AssignedDim3, ReturnedMultiple, RoundingHelper,
 };
 use host_helpers::{in_caller, returned_grid, set_by_helper};
-pub use grid::join as join_grids;
-pub use members::member_grids_of;
 pub use kernels::launched_kernel;
 use kernels::{kernel_held_by_local, kernel_of_table};
 pub use locals::file_scope_constants;
 use locals::{Held, Locals};
 pub use macros::launches_in_macros;
+pub use members::member_grids_of;
 use reading::launch_site;
 pub use reuse::{LaunchCache, LaunchStats};
 pub use rounding::names_a_rounding_division;

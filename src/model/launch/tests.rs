@@ -1917,7 +1917,10 @@ fn a_block_count_kept_in_a_member_is_what_its_assignments_give() {
     let arrow = "k<<<set_ptr->gridDim, set_ptr->blockDim>>>(p, set_ptr->n);";
     let dot = "k<<<set.gridDim, set.blockDim>>>(p, set.n);";
     // a floor division leaves no thread over
-    assert_eq!(grid_of(&settings("gridDim = n / 64;", arrow))[0], GridAxis::Exact);
+    assert_eq!(
+        grid_of(&settings("gridDim = n / 64;", arrow))[0],
+        GridAxis::Exact
+    );
     // rounded up from a member: the launch's object holds that member
     assert_eq!(
         grid_of(&settings("gridDim = (n + 63) / 64;", arrow))[0],
@@ -1929,7 +1932,10 @@ fn a_block_count_kept_in_a_member_is_what_its_assignments_give() {
     );
     // any assignment may be the one the object holds; an update reads what it held
     assert_eq!(
-        grid_of(&settings("gridDim = n / 64; if (n % 64) gridDim = gridDim + 1;", arrow))[0],
+        grid_of(&settings(
+            "gridDim = n / 64; if (n % 64) gridDim = gridDim + 1;",
+            arrow
+        ))[0],
         GridAxis::Unknown
     );
     assert_eq!(

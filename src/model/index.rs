@@ -833,12 +833,12 @@ fn resolve_include_as_joined(from: &Path, target: &str) -> Option<PathBuf> {
     in_a_neighbouring_folder(directory, target)
 }
 
-/// A header in a folder beside the including file's folder or one above it, of whatever name,
-/// put on the include path by a build the analysis does not see (`src/headers/` with
-/// `-Isrc/headers` for `src/ESP/driver.cu`), or in a folder inside one of those (`csrc/megakernel/`
-/// for `experiments/decode/kernel.cu`, passed by a Python build script): the nearest level with
-/// such a folder decides, the folders beside before those inside them, and only where one folder
-/// holds the header.
+/// A header in a folder inside the including file's folder, beside it or beside one of the two
+/// folders above it, of whatever name, put on the include path by a build the analysis does not
+/// see (`src/headers/` with `-Isrc/headers` for `src/ESP/driver.cu`), or in a folder inside one of
+/// those (`csrc/megakernel/` for `experiments/optimizations/decode/kernel.cu`, passed by a Python
+/// build script): the nearest level with such a folder decides, the folders beside before those
+/// inside them, and only where one folder holds the header.
 fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
     type Found = Mutex<HashMap<(PathBuf, String), Option<PathBuf>>>;
     static CACHE: OnceLock<Found> = OnceLock::new();
@@ -902,7 +902,7 @@ fn in_a_neighbouring_folder(directory: &Path, target: &str) -> Option<PathBuf> {
 }
 
 /// How many levels, from the including file's folder up, `in_a_neighbouring_folder` looks at.
-const NEIGHBOUR_LEVELS: usize = 3;
+const NEIGHBOUR_LEVELS: usize = 4;
 
 /// A level with more folders than this is not looked through two deep.
 const MAX_NEIGHBOUR_FOLDERS: usize = 64;

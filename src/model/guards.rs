@@ -85,7 +85,8 @@ impl<'t> Comparison<'t> {
 }
 
 /// What an equality fact states divides `name`: `name % m == 0` (`Modulus(m)`) or
-/// `(name & m) == 0` (`Mask(m)`, `m + 1` for a power of two), either side against a literal 0.
+/// `(name & m) == 0` (`Mask(m)`, `m + 1` for a power of two), either side against a literal 0,
+/// or a remainder tested as a truth value that failed (`if (name % m) exit(1);`).
 #[derive(Debug, Clone, Copy)]
 pub enum StatedDivisor<'t> {
     Modulus(Node<'t>),
@@ -101,6 +102,19 @@ impl<'t> Comparison<'t> {
         let is_zero = |node: Node| {
             crate::model::size::parse_number(syntax::text(strip(node, source), source)) == Some(0)
         };
+        // a remainder tested as a truth value that failed (see `Splitter::split`)
+        if self.left.id() == self.right.id() {
+            let side = strip(self.left, source);
+            let (left, right) = (side.field("left")?, side.field("right")?);
+            if !syntax::same_text(left, source, name) {
+                return None;
+            }
+            return match operator(side, source) {
+                "%" => Some(StatedDivisor::Modulus(right)),
+                "&" => Some(StatedDivisor::Mask(right)),
+                _ => None,
+            };
+        }
         [self.oriented(true), self.oriented(false)]
             .into_iter()
             .find_map(|fact| {
@@ -332,6 +346,15 @@ impl<'t> Splitter<'_, 't> {
                         }
                         disjunctions.push(parts);
                     }
+                    // `if (X % 32) exit(1);`: past it the remainder is zero. With no zero in
+                    // the source to stand on the right, the fact is written with the remainder on
+                    // both sides, a tautology to every other reader (`stated_divisor` reads it)
+                    ("%" | "&", false) => out.push(Comparison {
+                        left: node,
+                        relation: Relation::Equal,
+                        right: node,
+                        origin,
+                    }),
                     _ => {
                         if let Some(relation) = Relation::parse(op) {
                             let relation = if holds { relation } else { relation.negated() };

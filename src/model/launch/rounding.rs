@@ -241,6 +241,22 @@ impl<'t> Classifier<'_, 't> {
                         self.known_factor(left, depth + 1),
                         self.known_factor(right, depth + 1),
                     ),
+                    // `(X / 2) / 16` after a check that `X / 2` is a multiple of 512: 32. A
+                    // quotient keeps what its dividend's factor has left over the divisor, and
+                    // what a check on the path states of the quotient itself
+                    "/" => {
+                        let dividend = self.known_factor(left, depth + 1);
+                        let left_over = match super::constant(right, self) {
+                            Some(divisor) if divisor > 0 && dividend % divisor == 0 => {
+                                dividend / divisor
+                            }
+                            _ => 1,
+                        };
+                        lcm(
+                            left_over,
+                            self.checked_factor(node, &syntax::normalized(node, self.source)),
+                        )
+                    }
                     _ => 1,
                 }
             }

@@ -1660,6 +1660,35 @@ fn a_check_right_after_a_definition_gives_that_value_its_factor() {
 }
 
 #[test]
+fn a_remainder_tested_as_a_truth_value_and_a_quotient_of_a_checked_size_keep_their_factors() {
+    let found = sites(
+        "__global__ void k(float* p, long long n);\n\
+         #define DIV_UP(a, b) (((a) + ((b) - 1)) / (b))\n\
+         int main(int argc, char** argv) {\n\
+           int X = atoi(argv[1]);\n\
+           if (!X || (X % 16)) exit(1);\n\
+           k<<<DIV_UP(X, 16), 16>>>(0, X);\n\
+           if ((X / 2) % 512 != 0) exit(1);\n\
+           size_t lld = (X / 2) / 16;\n\
+           k<<<DIV_UP(lld / 2, 16), 16>>>(0, lld / 2);\n\
+           size_t wide = (X / 2) / 64;\n\
+           k<<<DIV_UP(wide / 2, 16), 16>>>(0, wide / 2);\n\
+           return 0;\n\
+         }",
+    );
+    let grids: Vec<&GridAxis> = found.iter().map(|site| &site.grid[0]).collect();
+    // 512 / 16 / 2 leaves 16, the block; 512 / 64 / 2 leaves 4, a quarter of it
+    assert_eq!(
+        grids,
+        vec![
+            &GridAxis::Exact,
+            &GridAxis::Exact,
+            &GridAxis::RoundedUp("wide/2".to_string())
+        ]
+    );
+}
+
+#[test]
 fn a_count_padded_up_to_a_multiple_of_the_block_is_rounded_up() {
     let found = sites(
         "__global__ void k(float* p, int n);\n\

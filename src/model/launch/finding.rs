@@ -186,13 +186,7 @@ fn parameter_factors<'t>(
             return vec![1; arity];
         };
         let locals = Locals::of(body, source);
-        let classifier = Classifier {
-            source,
-            locals: &locals,
-            helpers,
-            constants_divide: true,
-            passed: None,
-        };
+        let classifier = Classifier::reading_threads(source, &locals, helpers);
         let passed: Vec<i128> = syntax::call_arguments(call)
             .into_iter()
             .map(|a| classifier.known_factor(a, 0).max(1))

@@ -32,6 +32,24 @@ pub(super) struct Classifier<'a, 't> {
     pub(super) passed: Option<&'a super::finding::PassedFactors<'a, 't>>,
 }
 
+impl<'a, 't> Classifier<'a, 't> {
+    /// A classifier of the grids a function's own code computes, read as the threads they give
+    /// (constants the block divides leave none over), with no caller's arguments put in.
+    pub(super) fn reading_threads(
+        source: &'t str,
+        locals: &'a Locals<'t>,
+        helpers: &'a dyn GridHelpers,
+    ) -> Classifier<'a, 't> {
+        Classifier {
+            source,
+            locals,
+            helpers,
+            constants_divide: true,
+            passed: None,
+        }
+    }
+}
+
 impl<'t> Classifier<'_, 't> {
     pub(super) fn text(&self, node: Node) -> &'t str {
         text(node, self.source)

@@ -219,13 +219,7 @@ fn rounding_of(value: Node, parameters: &[&str], body: Node, source: &str) -> Ro
         }
     }
     let locals = Locals::of(body, source);
-    let classifier = Classifier {
-        source,
-        locals: &locals,
-        helpers: &NoHelpers,
-        constants_divide: true,
-        passed: None,
-    };
+    let classifier = Classifier::reading_threads(source, &locals, &NoHelpers);
     match classifier.axis(value, 0) {
         GridAxis::RoundedUp(total) => parameters
             .iter()
@@ -449,13 +443,7 @@ pub fn returned_grid_of(
     let returns: Option<Vec<Node>> = syntax::return_values(function.body).into_iter().collect();
     let returns = returns.filter(|r| !r.is_empty())?;
     let locals = Locals::of(function.body, source);
-    let classifier = Classifier {
-        source,
-        locals: &locals,
-        helpers,
-        constants_divide: true,
-        passed: None,
-    };
+    let classifier = Classifier::reading_threads(source, &locals, helpers);
     let mut joined = [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact];
     for value in returns {
         let returned = returned_axes(&classifier, function, value);
@@ -521,13 +509,7 @@ pub fn assigned_dim3_of(
         return None;
     }
     let locals = Locals::of(function.body, source);
-    let classifier = Classifier {
-        source,
-        locals: &locals,
-        helpers,
-        constants_divide: true,
-        passed: None,
-    };
+    let classifier = Classifier::reading_threads(source, &locals, helpers);
     let mut assigned = AssignedDim3 {
         grid: [None, None, None],
         constant: [None, None, None],

@@ -69,13 +69,7 @@ pub fn unbounded_dimensions<'t>(
         return Vec::new();
     }
     let locals = Locals::of(body, source);
-    let classifier = Classifier {
-        source,
-        locals: &locals,
-        helpers,
-        constants_divide: true,
-        passed: None,
-    };
+    let classifier = Classifier::reading_threads(source, &locals, helpers);
     let facts = facts_at(call, body, source);
     let mut found = Vec::new();
     for (is_block, config, axes) in [(false, grid, 1..3), (true, block, 0..3)] {

@@ -27,13 +27,7 @@ pub fn member_grids_of(
             continue;
         }
         let locals = Locals::of(function.body, source);
-        let classifier = Classifier {
-            source,
-            locals: &locals,
-            helpers,
-            constants_divide: true,
-            passed: None,
-        };
+        let classifier = Classifier::reading_threads(source, &locals, helpers);
         for (member, value) in assignments {
             let axis = match value {
                 Some(value) => classifier.axis(value, 0),

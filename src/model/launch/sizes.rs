@@ -383,13 +383,7 @@ impl<'t> FileConstants<'t> {
 
     /// The value of a file-scope constant or object-like `#define` named `name`.
     pub fn value(&self, name: &str, helpers: &dyn GridHelpers) -> Option<i128> {
-        let classifier = Classifier {
-            source: self.source,
-            locals: &self.locals,
-            helpers,
-            constants_divide: true,
-            passed: None,
-        };
+        let classifier = Classifier::reading_threads(self.source, &self.locals, helpers);
         let scope = LaunchScope(&classifier);
         match scope.definition(name) {
             Some(value) => constant(value, &classifier),

@@ -76,13 +76,7 @@ pub(super) fn through_wrapper<'t>(
             },
         };
         let locals = Locals::of(body, source);
-        let in_caller = Classifier {
-            source,
-            locals: &locals,
-            helpers: wrapper.helpers,
-            constants_divide: true,
-            passed: None,
-        };
+        let in_caller = Classifier::reading_threads(source, &locals, wrapper.helpers);
         // `auto kernelFn = pack; launchGpuKernel(kernelFn, ...)`: the kernel the local holds
         let kernel_node = kernel_held_by_local(&in_caller, kernel_node).unwrap_or(kernel_node);
         if !matches!(

@@ -184,6 +184,11 @@ pub trait Flags<'t> {
     fn tests_of_copies(&self, _name: &str, _holds: bool) -> Vec<Comparison<'t>> {
         Vec::new()
     }
+    /// For a call of a predicate helper in sight (`inside(i, n)` returning `i < n`), the
+    /// comparisons between the call's arguments its result guarantees when it holds (or fails).
+    fn predicate_facts(&self, _call: Node<'t>, _holds: bool) -> Vec<(Node<'t>, Relation, Node<'t>)> {
+        Vec::new()
+    }
 }
 
 /// Identifiers are not resolved: a flag guarantees nothing.
@@ -412,6 +417,18 @@ impl<'t> Splitter<'_, 't> {
                         left: strip(*value, source),
                         relation: Relation::GreaterEqual,
                         right: strip(*low, source),
+                        origin,
+                    });
+                }
+            }
+            // `inside(i, n)` with `inside` returning `i < n && ...`: what its result says of its
+            // arguments
+            "call_expression" => {
+                for (left, relation, right) in self.flags.predicate_facts(node, holds) {
+                    out.push(Comparison {
+                        left,
+                        relation,
+                        right,
                         origin,
                     });
                 }

@@ -43,6 +43,20 @@ pub struct HelperSummary {
     /// The parameters (by position) a call may write the caller's variables through: non-const
     /// references and pointers. A local passed to any other parameter is only read.
     pub written_parameters: Vec<usize>,
+    /// For a predicate whose body is one `return` of a test (`return i < n && (p[i].flags &
+    /// mask);`), the comparisons between its parameters that hold when it returns true and when
+    /// it returns false: a call in a condition is then a guard written in the caller's terms.
+    pub predicate: Option<Predicate>,
+}
+
+/// A comparison between two parameters (by position): `(0, Less, 1)` is `param0 < param1`.
+pub type ParameterComparison = (usize, super::guards::Relation, usize);
+
+/// What a predicate helper's result says of its arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Predicate {
+    pub when_true: Vec<ParameterComparison>,
+    pub when_false: Vec<ParameterComparison>,
 }
 
 /// A warp collective with a full mask as written in some function.
@@ -373,6 +387,36 @@ mod tests {
             3,
         );
         assert_eq!(r.flowing, vec![0]);
+    }
+
+    #[test]
+    fn what_a_predicate_says_of_its_arguments() {
+        use crate::model::guards::Relation::{GreaterEqual, Less};
+        let text = "struct P { int flags; };\n\
+                    __device__ bool active(int i, int n, const P* p, int m) { return i < n && (p[i].flags & m); }\n\
+                    __device__ bool outside(int i, int n) { return i >= n; }\n\
+                    __device__ bool two(int x, int y, int w, int h) { return !(x >= w || y >= h); }\n\
+                    __device__ bool checked(int i, int n) { if (n < 0) return false; return i < n; }\n\
+                    __device__ bool moved(int i, int n) { return ++i < n; }";
+        let all = summaries(text);
+        let predicate = |name: &str, arity: usize| {
+            all.get(name, arity)
+                .and_then(|s| s.predicate.clone())
+                .map(|p| (p.when_true, p.when_false))
+        };
+        // a conjunction holds each part when true, and says nothing of either when false
+        assert_eq!(predicate("active", 4), Some((vec![(0, Less, 1)], vec![])));
+        assert_eq!(
+            predicate("outside", 2),
+            Some((vec![(0, GreaterEqual, 1)], vec![(0, Less, 1)]))
+        );
+        assert_eq!(
+            predicate("two", 4),
+            Some((vec![(0, Less, 2), (1, Less, 3)], vec![]))
+        );
+        // a body of more than one statement, and a test of a value the body changes first
+        assert_eq!(predicate("checked", 2), None);
+        assert_eq!(predicate("moved", 2), None);
     }
 
     #[test]

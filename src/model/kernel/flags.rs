@@ -6,6 +6,32 @@ use super::*;
 /// A boolean local read in a condition is the comparison it holds: `valid` in `if (valid)` after
 /// `const bool valid = i < n;`, when neither `valid` nor `i` nor `n` is assigned again.
 impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
+    fn predicate_facts(
+        &self,
+        call: Node<'t>,
+        holds: bool,
+    ) -> Vec<(Node<'t>, guards::Relation, Node<'t>)> {
+        let Some((summary, arguments)) = self.helper_call(call) else {
+            return Vec::new();
+        };
+        let Some(predicate) = &summary.predicate else {
+            return Vec::new();
+        };
+        let comparisons = if holds {
+            &predicate.when_true
+        } else {
+            &predicate.when_false
+        };
+        comparisons
+            .iter()
+            .filter_map(|&(left, relation, right)| {
+                let left = strip(*arguments.get(left)?, self.source);
+                let right = strip(*arguments.get(right)?, self.source);
+                Some((left, relation, right))
+            })
+            .collect()
+    }
+
     fn flag_value(&self, name: &str) -> Option<Node<'t>> {
         if !self.is_settled_local(name) {
             return None;
@@ -143,6 +169,14 @@ impl<'t> guards::Flags<'t> for SkippedBranch<'_, '_, 't> {
 
     fn tests_of_copies(&self, name: &str, holds: bool) -> Vec<guards::Comparison<'t>> {
         guards::Flags::tests_of_copies(self.0, name, holds)
+    }
+
+    fn predicate_facts(
+        &self,
+        call: Node<'t>,
+        holds: bool,
+    ) -> Vec<(Node<'t>, guards::Relation, Node<'t>)> {
+        guards::Flags::predicate_facts(self.0, call, holds)
     }
 }
 

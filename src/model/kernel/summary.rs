@@ -32,12 +32,14 @@ pub(crate) fn summarize_helper<'t>(
         collective: None,
         straight_line: None,
         written_parameters: Vec::new(),
+        predicate: None,
     };
     if function.has_parse_errors {
         return summary; // what it computes rests on code the parser could not read
     }
     summary.straight_line = straight_line_effect(model.source, function);
     summary.written_parameters = written_parameters(model.source, function);
+    summary.predicate = predicate(model.source, function);
     summary.barrier = first_barrier(model.source, function, known);
     summary.collective = first_collective(model, function, known);
     let returned = returned_values(function.body);
@@ -330,6 +332,50 @@ fn straight_line_effect(
         })
         .collect();
     straight_line(function.body, &shapes, source)
+}
+
+/// For a body that is one `return` of a test, the comparisons between by-value parameters it
+/// guarantees when it returns true and when it returns false. The body assigns nothing, so each
+/// parameter still holds its argument's value when the test is made.
+fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers::Predicate> {
+    let mut statements = named_children(function.body).filter(|c| c.node_kind() != "comment");
+    let (Some(only), None) = (statements.next(), statements.next()) else {
+        return None;
+    };
+    if only.node_kind() != "return_statement" {
+        return None;
+    }
+    let test = named_children(only).find(|c| c.node_kind() != "comment")?;
+    let position = |node: Node| {
+        let node = strip(node, source);
+        if node.node_kind() != "identifier" {
+            return None;
+        }
+        let name = text(node, source);
+        function
+            .parameters
+            .iter()
+            .position(|p| p.name == name && !p.is_pointer && !is_out_reference(p, source))
+    };
+    let facts = |holds: bool| {
+        let mut found = Vec::new();
+        guards::comparisons(
+            Condition { node: test, holds },
+            source,
+            &guards::NoFlags,
+            &mut found,
+            &mut Vec::new(),
+        );
+        found
+            .iter()
+            .filter_map(|c| Some((position(c.left)?, c.relation, position(c.right)?)))
+            .collect::<Vec<_>>()
+    };
+    let predicate = crate::model::helpers::Predicate {
+        when_true: facts(true),
+        when_false: facts(false),
+    };
+    (!predicate.when_true.is_empty() || !predicate.when_false.is_empty()).then_some(predicate)
 }
 
 /// The parameters through which a call may write the caller's variables: non-const

@@ -186,7 +186,11 @@ pub trait Flags<'t> {
     }
     /// For a call of a predicate helper in sight (`inside(i, n)` returning `i < n`), the
     /// comparisons between the call's arguments its result guarantees when it holds (or fails).
-    fn predicate_facts(&self, _call: Node<'t>, _holds: bool) -> Vec<(Node<'t>, Relation, Node<'t>)> {
+    fn predicate_facts(
+        &self,
+        _call: Node<'t>,
+        _holds: bool,
+    ) -> Vec<(Node<'t>, Relation, Node<'t>)> {
         Vec::new()
     }
 }

@@ -1068,8 +1068,9 @@ impl<'a, 't> Analyzer<'a, 't> {
         true
     }
 
-    /// `i < n` (or `n > i`, ...) with `n` a parameter of the kernel: the size a launch passes,
-    /// not a constant part of the block (`rank < 128`).
+    /// `i < n` (or `n > i`, ...) with `n` a parameter of the kernel, or a product of them (`idx
+    /// < Nx * Ny * Nzpit`): the size a launch passes, not a constant part of the block (`rank <
+    /// 128`).
     fn tests_against_a_parameter(&self, condition: Node<'t>) -> bool {
         let condition = strip(syntax::condition_value(condition), self.source);
         if condition.node_kind() != "binary_expression"
@@ -1083,7 +1084,8 @@ impl<'a, 't> Analyzer<'a, 't> {
         [(left, right), (right, left)]
             .into_iter()
             .any(|(index, bound)| {
-                self.expression_deps(index, 0).is_global_index() && self.is_parameter_bound(bound)
+                self.expression_deps(index, 0).is_global_index()
+                    && self.is_parameter_extent(bound, 0)
             })
     }
 

@@ -1026,7 +1026,7 @@ impl<'a, 't> Analyzer<'a, 't> {
 
     /// A bound that names a size: `n`, `params.n`, `N`; not a literal and not `n - 1`.
     /// A scalar parameter, or a product of them (`nx * ny * nz`, the element count of a grid).
-    fn is_parameter_extent(&self, node: Node<'t>, depth: usize) -> bool {
+    pub(super) fn is_parameter_extent(&self, node: Node<'t>, depth: usize) -> bool {
         let node = strip(node, self.source);
         if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
             return depth < 4

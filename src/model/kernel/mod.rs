@@ -408,6 +408,9 @@ struct Analyzer<'a, 't> {
     /// computed under `if (s < len)` stays bounded after the branch.
     definition_guards: HashMap<usize, Vec<Condition<'t>>>,
     comparison_cache: std::cell::RefCell<Option<CachedSplit<'t>>>,
+    /// The exits each statement carries out of it (`bare_block_exit_facts`), by node id: the walk
+    /// asks of every statement, and a statement nested `d` deep is inside `d` that are asked.
+    carried_exits: std::cell::RefCell<HashMap<usize, Vec<Fact<'t>>>>,
     /// Where the walk reads facts for now (the start of the access, barrier or statement being
     /// looked at): a flag's test still holds there when the locals it read only change later
     /// (`if (active) { r[i]; i += stride; }`). None outside the walk.
@@ -525,6 +528,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             loop_scopes: Vec::new(),
             definition_guards: HashMap::default(),
             comparison_cache: Default::default(),
+            carried_exits: Default::default(),
             position: Default::default(),
             change_starts: Default::default(),
             position_read: Default::default(),

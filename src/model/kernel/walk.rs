@@ -214,6 +214,22 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// `{ if (i >= n) return; ... }`: an early exit inside a bare block also holds after it,
     /// unless its condition names a local of the block (another variable outside it).
     fn bare_block_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+        if !matches!(statement.node_kind(), "if_statement" | "compound_statement") {
+            return;
+        }
+        if let Some(known) = self.carried_exits.borrow().get(&statement.id()) {
+            out.extend_from_slice(known);
+            return;
+        }
+        let mut found = Vec::new();
+        self.carried_exits_uncached(statement, &mut found);
+        out.extend_from_slice(&found);
+        self.carried_exits
+            .borrow_mut()
+            .insert(statement.id(), found);
+    }
+
+    fn carried_exits_uncached(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
         if statement.node_kind() == "if_statement" {
             self.joined_exit_facts(statement, out);
             return;

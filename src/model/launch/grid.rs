@@ -132,6 +132,11 @@ impl<'t> Classifier<'_, 't> {
             "call_expression" => self.call(node, depth),
             // `n % B == 0 ? n / B : n / B + 1`: either value may be the grid
             "conditional_expression" => {
+                if let (true, Some(taken)) =
+                    (self.constants_divide, self.arm_a_remainder_test_takes(node))
+                {
+                    return self.axis(taken, depth + 1);
+                }
                 match (node.field("consequence"), node.field("alternative")) {
                     (Some(yes), Some(no)) => {
                         join(self.axis(yes, depth + 1), self.axis(no, depth + 1))

@@ -168,15 +168,133 @@ impl<'t> Classifier<'_, 't> {
         if !self.constants_divide {
             return GridAxis::RoundedUp(normalized(total, self.source));
         }
-        if let Some(d) = super::constant(divisor, self) {
-            let nonnegative = super::constant(total, self).is_none_or(|t| t >= 0);
-            if d > 0 && nonnegative && self.known_factor(total, 0) % d == 0 {
-                return GridAxis::Exact;
-            }
-        } else if self.checked_divisible_by(total, divisor) {
+        if self.divides(total, divisor) {
             return GridAxis::Exact;
         }
         GridAxis::RoundedUp(normalized(total, self.source))
+    }
+
+    /// Whether `divisor` divides `total` whatever the sizes: a constant `total`'s known factor is
+    /// a multiple of, or sizes that are each a factor of the product `total` (`tpb = nzp` and `n =
+    /// nx * ny * nzp`). Only a constant-free divisor is read by its factors.
+    pub(super) fn divides(&self, total: Node<'t>, divisor: Node<'t>) -> bool {
+        match super::constant(divisor, self) {
+            Some(d) => {
+                let nonnegative = super::constant(total, self).is_none_or(|t| t >= 0);
+                d > 0 && nonnegative && self.known_factor(total, 0) % d == 0
+            }
+            None => {
+                self.checked_divisible_by(total, divisor) || self.factors_divide(total, divisor)
+            }
+        }
+    }
+
+    /// Whether every factor of the product `divisor` is one of the product `total`'s, each
+    /// factor read through the locals that hold one value (`int tpb = nzp;`).
+    fn factors_divide(&self, total: Node<'t>, divisor: Node<'t>) -> bool {
+        let (mut of_total, mut of_divisor) = (Vec::new(), Vec::new());
+        if !self.product_factors(total, 0, &mut of_total)
+            || !self.product_factors(divisor, 0, &mut of_divisor)
+            || of_divisor.is_empty()
+        {
+            return false;
+        }
+        for factor in of_divisor {
+            match of_total.iter().position(|f| *f == factor) {
+                Some(at) => {
+                    of_total.swap_remove(at);
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// The factors of a product, constants left out, each local holding one product read as
+    /// its factors: false where a factor is no size (a quotient, a sum, a float).
+    fn product_factors(&self, node: Node<'t>, depth: usize, out: &mut Vec<String>) -> bool {
+        if depth > 12 || out.len() > 16 {
+            return false;
+        }
+        if super::constant(node, self).is_some() {
+            return true;
+        }
+        let node = strip(node, self.source);
+        match node.node_kind() {
+            "binary_expression" if operator(node, self.source) == "*" => {
+                match (node.field("left"), node.field("right")) {
+                    (Some(left), Some(right)) => {
+                        self.product_factors(left, depth + 1, out)
+                            && self.product_factors(right, depth + 1, out)
+                    }
+                    _ => false,
+                }
+            }
+            "identifier" => {
+                let name = self.text(node);
+                match self.locals.values.get(name).map(Vec::as_slice) {
+                    // a local holding a product stands for its factors, one holding anything
+                    // else for itself (`int pitch_z = pitch / 4;`)
+                    Some([value]) => {
+                        let mut factors = Vec::new();
+                        if self.product_factors(*value, depth + 1, &mut factors) {
+                            out.extend(factors);
+                        } else {
+                            out.push(name.to_string());
+                        }
+                        true
+                    }
+                    Some(_) => false,
+                    None => {
+                        out.push(name.to_string());
+                        true
+                    }
+                }
+            }
+            "field_expression" => {
+                out.push(normalized(node, self.source));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `E % B == 0 ? then : otherwise` (or `!(E % B)`, `E % B != 0` with the arms swapped) where
+    /// `B` divides `E`: the arm always taken.
+    pub(super) fn arm_a_remainder_test_takes(&self, conditional: Node<'t>) -> Option<Node<'t>> {
+        let condition = strip(conditional.field("condition")?, self.source);
+        let (remainder, zero_takes_consequence) = match condition.node_kind() {
+            "binary_expression" if operator(condition, self.source) != "%" => {
+                let op = operator(condition, self.source);
+                let (left, right) = (condition.field("left")?, condition.field("right")?);
+                let remainder = match (super::constant(left, self), super::constant(right, self)) {
+                    (_, Some(0)) => left,
+                    (Some(0), _) => right,
+                    _ => return None,
+                };
+                match op {
+                    "==" => (remainder, true),
+                    "!=" => (remainder, false),
+                    _ => return None,
+                }
+            }
+            "unary_expression" if operator(condition, self.source) == "!" => {
+                (condition.field("argument")?, true)
+            }
+            _ => (condition, false),
+        };
+        let remainder = strip(remainder, self.source);
+        if remainder.node_kind() != "binary_expression" || operator(remainder, self.source) != "%" {
+            return None;
+        }
+        if !self.divides(remainder.field("left")?, remainder.field("right")?) {
+            return None;
+        }
+        if zero_takes_consequence {
+            conditional.field("consequence")
+        } else {
+            conditional.field("alternative")
+        }
     }
 
     /// Whether a check on the path to `total` states that `divisor`, a size no constant gives,

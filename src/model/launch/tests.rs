@@ -1989,3 +1989,28 @@ fn a_block_count_kept_in_a_member_is_what_its_assignments_give() {
         void f(float* p, Set* s) { k<<<s->blocks, 128>>>(p, s->n); }";
     assert_eq!(grid_of(local)[0], GridAxis::Unknown);
 }
+
+#[test]
+fn a_remainder_test_on_an_extent_the_block_divides_picks_the_floor() {
+    let found = sites(
+        "__global__ void k(float* p, int n);\n\
+         void run(float* p, int nx, int ny, int pitch, int c) {\n\
+           int nzp = pitch / 4;\n\
+           int tpb = nzp;\n\
+           int n = nx * ny * nzp;\n\
+           k<<<n % tpb == 0 ? n / tpb : n / tpb + 1, tpb>>>(p, n);\n\
+           k<<<(n + tpb - 1) / tpb, tpb>>>(p, n);\n\
+           int m = nx * (nzp + 1);\n\
+           k<<<m % tpb == 0 ? m / tpb : m / tpb + 1, tpb>>>(p, m);\n\
+           int planes = 4 * 512 * c;\n\
+           k<<<planes % 512 ? planes / 512 + 1 : planes / 512, 512>>>(p, planes);\n\
+           int rows = 3 * 100 * c;\n\
+           k<<<!(rows % 512) ? rows / 512 : rows / 512 + 1, 512>>>(p, rows);\n\
+         }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[1].grid[0], GridAxis::Exact);
+    assert_eq!(found[2].grid[0], GridAxis::RoundedUp("m".to_string()));
+    assert_eq!(found[3].grid[0], GridAxis::Exact);
+    assert_eq!(found[4].grid[0], GridAxis::RoundedUp("rows".to_string()));
+}

@@ -2046,3 +2046,29 @@ fn an_exit_both_arms_take_on_one_test_holds_after_them() {
     let one = source.replacen("if (x >= w || y >= h)\n            return;", "", 1);
     assert_eq!(statuses(&one), [(11, "bounded"), (13, "unguarded")]);
 }
+
+#[test]
+fn a_constant_computed_from_earlier_constants_bounds_as_its_value() {
+    let source = "constexpr int EMB = 256;
+constexpr int HEADS = 8;
+constexpr int HDIM = EMB / HEADS;
+__global__ void attend(float* o) {
+    const int d = threadIdx.x;
+    if (d >= HDIM) return;
+    __syncthreads();
+    o[blockIdx.x * HDIM + d] = 0.0f;
+}
+void run(float* o, int tokens) { attend<<<tokens, 32>>>(o); }
+";
+    assert_eq!(barriers_divergent(source), [false]);
+    // blocks wider than the value: the threads past it leave
+    assert_eq!(
+        barriers_divergent(&source.replace("<<<tokens, 32>>>", "<<<tokens, 64>>>")),
+        [true]
+    );
+    // a constant defined from one the file gives no value
+    assert_eq!(
+        barriers_divergent(&source.replace("EMB / HEADS", "EMB / heads()")),
+        [true]
+    );
+}

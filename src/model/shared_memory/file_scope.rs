@@ -193,9 +193,9 @@ impl<'t> FileScope<'t> {
                     if name.node_kind() != "identifier" {
                         continue;
                     }
-                    if let Some(v) = crate::model::size::parse_number(text(value, source))
-                        .and_then(|v| i64::try_from(v).ok())
-                    {
+                    // `constexpr int HDIM = EMB / HEADS;`: arithmetic over the constants
+                    // declared before it
+                    if let Some(v) = self.constant_at(value, 0) {
                         self.constants.insert(text(name, source), v);
                     }
                 }

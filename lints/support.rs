@@ -31,11 +31,22 @@ pub fn likely_bound_parameter<'m, 't>(
             || name.ends_with("elements")
             || name.ends_with("len")
     });
-    by_name.copied().or(if integral.len() == 1 {
-        integral.first().copied()
-    } else {
-        None
-    })
+    // the lone integer is the size only where no other parameter may carry one: a structure
+    // passed by value (`N3 N` read as `N.x * N.z`) holds the sizes, the integer a flag
+    // (`int backward`)
+    let carries_sizes = function.parameters.iter().any(|p| {
+        let t = p.type_text.trim_start_matches("const ").trim();
+        !p.is_pointer
+            && !is_integral_type(t)
+            && !matches!(t, "float" | "double" | "half" | "__half" | "bool" | "char")
+    });
+    by_name
+        .copied()
+        .or(if integral.len() == 1 && !carries_sizes {
+            integral.first().copied()
+        } else {
+            None
+        })
 }
 
 pub fn is_integral_type(type_text: &str) -> bool {

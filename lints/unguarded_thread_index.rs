@@ -141,7 +141,16 @@ fn check(model: &Model, cx: &mut LintContext) {
             let mut from_launch = true;
             for (variable, axes) in variables {
                 let launches = facts.launch_bound(kernel, axes);
-                for launch in &launches.unsafe_launches {
+                // a launch whose buffer holds the access is no launch to name
+                let holds_it = |launch: &LaunchSite| {
+                    access.launches_holding_it.iter().any(|&at| {
+                        facts
+                            .launches
+                            .get(at)
+                            .is_some_and(|held| std::ptr::eq(held, launch))
+                    })
+                };
+                for launch in launches.unsafe_launches.iter().filter(|l| !holds_it(l)) {
                     if launch.path != model.path {
                         let rounded = axes
                             .iter()
@@ -466,5 +475,25 @@ mod tests {
         assert!(alone
             .iter()
             .all(|d| !d.help.as_deref().unwrap_or("").contains("row < N")));
+    }
+
+    /// With no launch in sight, the kernel's lone integer parameter is offered as the bound only
+    /// where no structure passed by value may carry the sizes instead.
+    #[test]
+    fn a_lone_integer_beside_a_structure_of_sizes_is_no_bound() {
+        let help = |kernel: &str| {
+            crate::testing::run_on_snippet(&UNGUARDED_THREAD_INDEX, kernel)
+                .into_iter()
+                .filter_map(|d| d.help)
+                .collect::<Vec<_>>()
+        };
+        let lone = "__global__ void scale(float* p, int count) { int i = blockIdx.x * blockDim.x + threadIdx.x; p[i] *= 2.0f; }";
+        assert_eq!(help(lone), ["guard the access with `if (i < count)`"]);
+        let flag = "struct N3 { int x, y, z; };\n__global__ void cpml(N3 N, float* psi, int backward) { int i = blockIdx.x * blockDim.x + threadIdx.x; psi[i] = psi[i + backward * N.z]; }";
+        assert!(
+            help(flag).iter().all(|h| !h.contains("backward")),
+            "{:?}",
+            help(flag)
+        );
     }
 }

@@ -582,6 +582,12 @@ pub fn normalize_type(type_text: &str) -> String {
 pub trait Scope<'t> {
     /// The single initializer of a local that is never reassigned.
     fn definition(&self, name: &str) -> Option<Node<'t>>;
+    /// The value the local `name` holds where `at` reads it: its `definition`, or for a local
+    /// assigned several times the one assignment that reaches `at`, where the scope knows it.
+    fn definition_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        let _ = at;
+        self.definition(name)
+    }
     /// The pointee type of a pointer variable (`float` for `float* p`).
     fn pointee(&self, name: &str) -> Option<String>;
     /// The declared type of a non-pointer scalar variable.
@@ -687,7 +693,7 @@ impl<'s, 't> Evaluator<'s, 't> {
             }
             "identifier" | "type_identifier" => {
                 let name = text(node, self.source);
-                if let Some(definition) = self.scope.definition(name) {
+                if let Some(definition) = self.scope.definition_at(name, node) {
                     // a value sizes cannot spell out (a helper's result, a float ceil) is still
                     // one value wherever the name is read, so both sides of a comparison agree.
                     // A value written in the name itself (`n = (n + 255) / 256 * 256`) reads its
@@ -908,6 +914,12 @@ impl<'t> Scope<'t> for EarlierValue<'_, 't> {
             return None;
         }
         self.scope.definition(name)
+    }
+    fn definition_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        if name == self.name {
+            return None;
+        }
+        self.scope.definition_at(name, at)
     }
     fn pointee(&self, name: &str) -> Option<String> {
         self.scope.pointee(name)

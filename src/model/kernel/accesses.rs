@@ -228,6 +228,28 @@ impl<'a, 't> Analyzer<'a, 't> {
             && self.facts.is_empty()
             && !super::thread_values::in_loop(node)
             && self.thread_term(index, 0) == Some(ThreadTerm::GlobalX { strides: 0 });
+        // of the launches that leave the access unsafe, those whose buffer still holds it
+        let launches_holding_it = match status {
+            IndexStatus::Unguarded { .. } if self.out.launches.len() > 1 => {
+                subscript_element(node, &pointer, self.source)
+                    .and_then(|element| {
+                        self.buffer_holds_it_per_launch(
+                            parameter_index,
+                            index,
+                            pointer_offset,
+                            element.as_deref(),
+                        )
+                    })
+                    .map(|fits| {
+                        fits.iter()
+                            .enumerate()
+                            .filter_map(|(launch, fits)| fits.then_some(launch))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
         self.out.accesses.push(Access {
             node,
             pointer,
@@ -240,6 +262,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             statement: enclosing_statement(node),
             every_thread_at_global_x,
             via: None,
+            launches_holding_it,
         });
     }
 

@@ -297,6 +297,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 status,
                 statement: enclosing_statement(call),
                 every_thread_at_global_x: false,
+                launches_holding_it: Vec::new(),
                 via: Some(Via {
                     helper: summary.name.clone(),
                     site: access.site.clone(),

@@ -141,6 +141,9 @@ pub struct Access<'t> {
     /// pointer parameter with its index parameter), that function and where it indexes: `node`
     /// is then the call, `index` the argument, `kind` the helper's access.
     pub via: Option<Via>,
+    /// Of the kernel's launches (by position), those whose allocation of the buffer holds every
+    /// element this access reaches, where others do not: the launches to name are the rest.
+    pub launches_holding_it: Vec<usize>,
 }
 
 /// The helper behind an access made through a call.

@@ -245,12 +245,23 @@ impl<'t> Analyzer<'_, 't> {
         offset: Option<Node<'t>>,
         element: Option<&str>,
     ) -> bool {
+        self.buffer_holds_it_per_launch(parameter, index, offset, element)
+            .is_some_and(|fits| fits.iter().all(|fits| *fits))
+    }
+
+    /// For each launch, in order, whether its allocation of the buffer holds every element the
+    /// access reaches (see `fits_every_buffer`); None where the sizes cannot be read at all.
+    pub(super) fn buffer_holds_it_per_launch(
+        &self,
+        parameter: usize,
+        index: Node<'t>,
+        offset: Option<Node<'t>>,
+        element: Option<&str>,
+    ) -> Option<Vec<bool>> {
         if self.out.launches.is_empty() || self.out.launches.iter().any(|l| l.sizes.is_empty()) {
-            return false;
+            return None;
         }
-        let Some(declared) = self.function.parameters.get(parameter) else {
-            return false;
-        };
+        let declared = self.function.parameters.get(parameter)?;
         let element = crate::model::size::normalize_type(element.unwrap_or(&declared.type_text));
         let element = element.trim_start_matches("const ").trim();
         if self
@@ -259,7 +270,7 @@ impl<'t> Analyzer<'_, 't> {
             .iter()
             .any(|t| t == element)
         {
-            return false;
+            return None;
         }
         let per_element = |bytes: &Sym| -> Option<Sym> {
             match crate::model::size::builtin_size(element) {
@@ -309,10 +320,10 @@ impl<'t> Analyzer<'_, 't> {
             })
             .collect();
         if tops.is_empty() {
-            return false;
+            return None;
         }
         let names = self.function.parameter_names();
-        self.out.launches.iter().all(|launch| {
+        let fits = self.out.launches.iter().map(|launch| {
             launch.sizes.iter().any(|sizes| {
                 let Some(Some(bytes)) = sizes.buffers.get(parameter) else {
                     return false;
@@ -326,7 +337,8 @@ impl<'t> Analyzer<'_, 't> {
                         .is_some_and(|top| top.at_most(&last))
                 })
             })
-        })
+        });
+        Some(fits.collect())
     }
 
     /// The factors of a thread's slab in the product `offset` (`warp_id * max_deg * 2`): those

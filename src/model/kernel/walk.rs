@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// How many nested statements the exits carried out of a statement are read through.
+const MAX_CARRIED_DEPTH: usize = 64;
+
 impl<'a, 't> Analyzer<'a, 't> {
     // ---- the walk ----------------------------------------------------------------------
 
@@ -214,29 +217,45 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// `{ if (i >= n) return; ... }`: an early exit inside a bare block also holds after it,
     /// unless its condition names a local of the block (another variable outside it).
     fn bare_block_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
-        if !matches!(statement.node_kind(), "if_statement" | "compound_statement") {
-            return;
-        }
-        if let Some(known) = self.carried_exits.borrow().get(&statement.id()) {
-            out.extend_from_slice(known);
-            return;
-        }
-        let mut found = Vec::new();
-        self.carried_exits_uncached(statement, &mut found);
-        out.extend_from_slice(&found);
-        self.carried_exits
-            .borrow_mut()
-            .insert(statement.id(), found);
+        out.extend(self.carried_exits(statement, 0).0);
     }
 
-    fn carried_exits_uncached(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+    /// The exits `statement` carries out of it, and whether all were read: below
+    /// `MAX_CARRIED_DEPTH` nested statements the rest are left out (fewer facts, never wrong
+    /// ones), and such a partial answer is not kept for a later question.
+    fn carried_exits(&self, statement: Node<'t>, depth: usize) -> (Vec<Fact<'t>>, bool) {
+        if !matches!(statement.node_kind(), "if_statement" | "compound_statement") {
+            return (Vec::new(), true);
+        }
+        if depth > MAX_CARRIED_DEPTH {
+            return (Vec::new(), false);
+        }
+        if let Some(known) = self.carried_exits.borrow().get(&statement.id()) {
+            return (known.clone(), true);
+        }
+        let mut found = Vec::new();
+        let complete = self.carried_exits_uncached(statement, &mut found, depth);
+        if complete {
+            self.carried_exits
+                .borrow_mut()
+                .insert(statement.id(), found.clone());
+        }
+        (found, complete)
+    }
+
+    fn carried_exits_uncached(
+        &self,
+        statement: Node<'t>,
+        out: &mut Vec<Fact<'t>>,
+        depth: usize,
+    ) -> bool {
         if statement.node_kind() == "if_statement" {
-            self.joined_exit_facts(statement, out);
-            return;
+            return self.joined_exit_facts(statement, out, depth);
         }
         if statement.node_kind() != "compound_statement" {
-            return;
+            return true;
         }
+        let mut complete = true;
         let mut locals: Vec<&str> = Vec::new();
         for child in named_children(statement) {
             if child.node_kind() == "declaration" {
@@ -249,7 +268,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
             let mut facts = Vec::new();
             facts.extend(self.early_exit_facts(child));
-            self.bare_block_exit_facts(child, &mut facts);
+            let (carried, all) = self.carried_exits(child, depth + 1);
+            complete &= all;
+            facts.extend(carried);
             for fact in facts {
                 let mut names_a_local = false;
                 syntax::walk_iterative(fact.condition.node, |node| {
@@ -262,12 +283,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
             }
         }
+        complete
     }
 
     /// `if (shared) { ...; if (x >= w) return; ... } else { if (x >= w) return; ... }`: an exit
     /// that both arms of an `if` take on the same test holds after them, as one before the `if`
     /// would.
-    fn joined_exit_facts(&self, statement: Node<'t>, out: &mut Vec<Fact<'t>>) {
+    fn joined_exit_facts(
+        &self,
+        statement: Node<'t>,
+        out: &mut Vec<Fact<'t>>,
+        depth: usize,
+    ) -> bool {
         let (Some(consequence), Some(alternative)) = (
             statement.field("consequence"),
             statement
@@ -277,16 +304,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                     _ => Some(clause),
                 }),
         ) else {
-            return;
+            return true;
         };
         let arm_exits = |arm: Node<'t>| {
             let mut facts = Vec::new();
             facts.extend(self.early_exit_facts(arm));
-            self.bare_block_exit_facts(arm, &mut facts);
-            facts
+            let (carried, complete) = self.carried_exits(arm, depth + 1);
+            facts.extend(carried);
+            (facts, complete)
         };
-        let others = arm_exits(alternative);
-        for fact in arm_exits(consequence) {
+        let (others, others_complete) = arm_exits(alternative);
+        let (facts, complete) = arm_exits(consequence);
+        for fact in facts {
             let same = |other: &Fact<'t>| {
                 other.exit == fact.exit
                     && other.condition.holds == fact.condition.holds
@@ -300,6 +329,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 out.push(fact);
             }
         }
+        complete && others_complete
     }
 
     /// After `if (c) return;` (or continue/break), the rest of the block runs only when `!c`;

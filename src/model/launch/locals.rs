@@ -417,9 +417,11 @@ pub(super) fn written_through_address(value: Node, source: &str) -> bool {
 }
 
 /// The `const`/`constexpr` declarations at the file's scope (in namespaces and `extern "C"`
-/// blocks too), in order: what a kernel reads of the file beyond its own text.
+/// blocks too), and its `dim3` declarations that no function changes, in order: what a kernel
+/// reads of the file beyond its own text.
 pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
     let mut found = Vec::new();
+    let mut unchanged_dim3 = Vec::new();
     if root.node_kind() != "translation_unit" {
         return found;
     }
@@ -446,9 +448,54 @@ pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
                 {
                     found.push(item)
                 }
+                // `dim3 threadsPerBlock(TILE, TILE);` at file scope, which no function changes
+                "declaration"
+                    if item
+                        .field("type")
+                        .is_some_and(|t| text(t, source) == "dim3") =>
+                {
+                    unchanged_dim3.push(item)
+                }
                 _ => {}
             }
         }
     }
+    if !unchanged_dim3.is_empty() {
+        let written = names_written(root, source);
+        found.extend(unchanged_dim3.into_iter().filter(|declaration| {
+            syntax::named_children(*declaration).all(|declarator| {
+                let name = match declarator.node_kind() {
+                    "function_declarator" | "init_declarator" => declarator
+                        .field("declarator")
+                        .and_then(syntax::declarator_name)
+                        .map(|n| text(n, source)),
+                    _ => None,
+                };
+                name.is_none_or(|name| !written.contains(name))
+            })
+        }));
+    }
     found
+}
+
+/// Every name the file assigns, steps, assigns a member of (`grid.x = 4`) or takes the address of.
+fn names_written(root: Node, source: &str) -> std::collections::HashSet<String> {
+    let mut written = std::collections::HashSet::new();
+    syntax::walk_iterative(root, |node| {
+        let target = match node.node_kind() {
+            "assignment_expression" => node.field("left"),
+            "update_expression" => node.field("argument"),
+            "pointer_expression" if syntax::operator(node, source) == "&" => node.field("argument"),
+            _ => None,
+        };
+        let mut target = target.map(|t| syntax::strip(t, source));
+        while let Some(t) = target.filter(|t| t.node_kind() == "field_expression") {
+            target = t.field("argument").map(|a| syntax::strip(a, source));
+        }
+        if let Some(t) = target.filter(|t| t.node_kind() == "identifier") {
+            written.insert(text(t, source).to_string());
+        }
+        true
+    });
+    written
 }

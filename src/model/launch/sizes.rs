@@ -349,6 +349,30 @@ impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
             None => locals.file_constants.get(name).copied(),
         }
     }
+    /// A count assigned several times (`Nthreads = BPGmain * MTPB;` ... `Nthreads = BPGpmly *
+    /// MTPB; cudaMalloc(&psi, Nthreads * sizeof(float));`) holds, where it is read, the one
+    /// plain assignment that reaches the read from before it.
+    fn definition_at(&self, name: &str, at: Node<'t>) -> Option<Node<'t>> {
+        if let Some(value) = self.definition(name) {
+            return Some(value);
+        }
+        if !self.resolve || self.multiple_of(name).is_some() || self.holds_one_value(name) {
+            return None;
+        }
+        match self
+            .classifier
+            .locals
+            .value_at(name, at, self.classifier.source)
+        {
+            Held::One(value)
+                if value.end_byte() <= at.start_byte()
+                    && !crate::model::reaching::updates_itself(value, self.classifier.source) =>
+            {
+                Some(value)
+            }
+            _ => None,
+        }
+    }
     fn pointee(&self, _: &str) -> Option<String> {
         None
     }

@@ -2014,3 +2014,26 @@ fn a_remainder_test_on_an_extent_the_block_divides_picks_the_floor() {
     assert_eq!(found[3].grid[0], GridAxis::Exact);
     assert_eq!(found[4].grid[0], GridAxis::RoundedUp("rows".to_string()));
 }
+
+#[test]
+fn a_file_scope_dim3_no_function_changes_is_its_declaration() {
+    let source = "const int N = 1024, TILE = 32;
+    dim3 blocksPerGrid(N / TILE, N / TILE);
+    dim3 threadsPerBlock(TILE, TILE);
+    dim3 tuned(N / 100 + 1);
+    dim3 rounded(N / 100 + 1);
+    void f(double* c) {
+        k<<<blocksPerGrid, threadsPerBlock>>>(c, N);
+        k<<<tuned, threadsPerBlock>>>(c, N);
+        k<<<rounded, threadsPerBlock>>>(c, N);
+    }
+    void tune(int blocks) { tuned.x = blocks; }";
+    let found = sites(source);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].grid[1], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(32));
+    assert_eq!(found[2].grid[0], GridAxis::RoundedUp("N".to_string()));
+    // a grid some function assigns is not what its declaration says
+    assert_ne!(found[1].grid[0], found[2].grid[0]);
+}

@@ -195,7 +195,11 @@ impl<'t> FileScope<'t> {
                     }
                     // `constexpr int HDIM = EMB / HEADS;`: arithmetic over the constants
                     // declared before it
-                    if let Some(v) = self.constant_at(value, 0) {
+                    let value = self.constant_at(value, 0).or_else(|| {
+                        crate::model::size::parse_number(text(value, source))
+                            .and_then(|v| i64::try_from(v).ok())
+                    });
+                    if let Some(v) = value {
                         self.constants.insert(text(name, source), v);
                     }
                 }

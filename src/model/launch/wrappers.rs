@@ -331,7 +331,7 @@ impl<'t> Reading<'_, 't> {
         if let [Some(only), None, None] = parts.as_slice() {
             if only.id() == whole.id() {
                 // a scalar: a count written with no names is the wrapper's own
-                return match names_nothing(whole) {
+                return match self.is_own(whole) {
                     true => [Part::Own, Part::One, Part::One],
                     false => [Part::Unknown; 3],
                 };
@@ -346,11 +346,17 @@ impl<'t> Reading<'_, 't> {
         if let Some(passed) = self.to_caller(value) {
             return Part::Caller(passed);
         }
-        if names_nothing(value) {
+        if self.is_own(value) {
             Part::Own
         } else {
             Part::Unknown
         }
+    }
+
+    /// Whether the wrapper's `value` is its own whatever the call: written without names
+    /// (`256`), or a constant the file's names fix (`dim3 grid(BLOCKS)` in a timing harness).
+    fn is_own(&self, value: Node<'t>) -> bool {
+        names_nothing(value) || super::constant(value, self.wrapper).is_some()
     }
 
     /// The components of a grid (or block) the caller passes whole, as the caller writes them.

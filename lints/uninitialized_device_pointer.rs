@@ -28,6 +28,26 @@ fn is_use(event: &Event) -> bool {
     )
 }
 
+/// Whether the event passes the pointer to a kernel parameter the kernel's body never names (a
+/// parameter left after its uses were removed): the kernel never dereferences it.
+fn passed_to_an_unused_parameter(
+    host: &crate::model::host::HostFunction,
+    event: &Event,
+    model: &Model,
+) -> bool {
+    let EventKind::Launched {
+        launch, argument, ..
+    } = event.kind
+    else {
+        return false;
+    };
+    host.launches
+        .get(launch)
+        .and_then(|l| model.host.kernel(&l.kernel, l.arguments.len()))
+        .and_then(|k| k.parameters.get(argument))
+        .is_some_and(|p| p.unused)
+}
+
 fn what(event: &Event, model: &Model) -> String {
     match event.kind {
         EventKind::Launched { .. } => "kernel launch".to_string(),
@@ -49,7 +69,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             if variable.initial != Initial::Uninitialized || !variable.is_pointer {
                 continue;
             }
-            for event in host.events_of(index).filter(|e| is_use(e)) {
+            for event in host
+                .events_of(index)
+                .filter(|e| is_use(e) && !passed_to_an_unused_parameter(host, e, model))
+            {
                 // a later use may still miss the definition: after a loop that may not run, or
                 // outside the branch that covered this one
                 if host.defined_on_every_path(index, event, model.source) {
@@ -131,9 +154,12 @@ mod tests {
             "struct V { float* data; }; void f(float* h, const V* dv, int n) { void* d; cudaMemcpy((void*)&d, &dv->data, sizeof(void*), cudaMemcpyDeviceToHost); cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); }",
             // a mode that falls into the allocating arm from the one above is allocated too
             "void f(const float* h, int n, int mem) { float* d; switch (mem) { case 1: printf(\"one\"); case 0: cudaMalloc(&d, n * 4); break; case 2: break; } if (mem == 1) cudaFree(d); }",
+            // a parameter the kernel never names, left after its uses were removed
+            "__global__ void dist(const float* x, float* K, int* K_Id, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) K[i] = x[i] * x[i]; }\n void f(const float* x, float* K, int n) { int* d_id; dist<<<(n + 255) / 256, 256>>>(x, K, d_id, n); }",
         ];
         let fail = [
             "void f(int n) { float* d; k<<<1, 1>>>(d, n); }",
+            "__global__ void dist(const float* x, float* K, int* K_Id, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { K[i] = x[i] * x[i]; K_Id[i] = i; } }\n void f(const float* x, float* K, int n) { int* d_id; dist<<<(n + 255) / 256, 256>>>(x, K, d_id, n); }",
             "void f(const float* h, int n) { float* d; cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice); }",
             // the copy reads the pointer back only after the use
             "struct V { float* data; }; void f(float* h, const V* dv, int n) { float* d; cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost); cudaMemcpy(&d, &dv->data, sizeof(d), cudaMemcpyDeviceToHost); }",

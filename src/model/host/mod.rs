@@ -329,6 +329,8 @@ pub struct ParameterSummary {
     /// An access every thread makes at exactly the global `x` index (relative span, as for
     /// `max_constant_index`): a launch reaches as many elements as it runs threads along `x`.
     pub global_x_access: Option<std::ops::Range<usize>>,
+    /// The body never names it: whatever a launch passes, the kernel does not touch.
+    pub unused: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -79,6 +79,16 @@ fn dereference_kind(node: Node, source: &str) -> AccessKind {
     crate::model::kernel::access_kind(node, source)
 }
 
+/// Whether `name` is written anywhere in `body` (macros expanded in the view).
+fn names_identifier(body: tree_sitter::Node, name: &str, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(body, |node| {
+        found |= node.node_kind() == "identifier" && text(node, source) == name;
+        !found
+    });
+    found
+}
+
 /// What host code needs to know of a kernel: per parameter, whether it is read or written and how
 /// much of it is read.
 pub fn summarize_kernel<'t>(
@@ -96,6 +106,7 @@ pub fn summarize_kernel<'t>(
                 || syntax::children(p.declaration)
                     .any(|c| c.node_kind() == "type_qualifier" && text(c, model.source) == "const"),
             element_type: p.is_pointer.then(|| pointee_of_parameter(p)),
+            unused: !p.name.is_empty() && !names_identifier(function.body, &p.name, model.source),
             ..Default::default()
         })
         .collect();

@@ -224,6 +224,8 @@ mod tests {
                 "__global__ void k(float* p, int n);\nvoid run(float* p, int n) { k<<<1, 1>>>(p, n); }\nvoid f(int n) { float* d; cudaMalloc(&d, n * 4); run(d, n); }",
                 "bool check(const float* d, int n) { float h; cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); return h > 0; }\nvoid f(int n) { float* d; cudaMalloc(&d, n * 4); check(d, n); }",
                 "void f(cublasHandle_t h, int n) { float* d; cudaMalloc(&d, n * 4); cublasSscal(h, n, nullptr, d, 1); }",
+                // a helper that fills it from a file with C's I/O keeps none of it
+                "#include <cstdio>\nvoid load(const char* name, void* buffer, size_t n) { FILE* fp = fopen(name, \"rb\"); fread(buffer, 1, n, fp); fclose(fp); }\nvoid f(int n) { int* d; cudaMallocManaged(&d, n * 4); load(\"d.bin\", d, n * 4); }",
                 "__global__ void k(float* p, int n);\nvoid f(int n) { float* d; for (int i = 0; i < 4; ++i) { cudaMalloc(&d, n * 4); k<<<1, 1>>>(d, n); } cudaFree(d); }",
                 "struct S { float* a; float* b; }; void init(S& s, int n) { cudaMalloc(&s.a, n); cudaMalloc(&s.b, n); } void done(S& s) { cudaFree(s.a); }",
                 "class B { float* a; float* b; public: B(int n) { cudaMalloc(&a, n); cudaMalloc(&b, n); } ~B() { cudaFree(a); } };",

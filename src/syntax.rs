@@ -730,6 +730,51 @@ pub fn declared_in_block(block: Node, source: &str) -> BlockDeclarations {
     names
 }
 
+/// Names a walk found written, by name.
+pub type WrittenNames = std::rc::Rc<rustc_hash::FxHashSet<Box<str>>>;
+
+thread_local! {
+    /// `names_written`'s answers, by the root's tree and id, for roots an installed table holds;
+    /// emptied with `BLOCK_DECLARATIONS`.
+    static WRITTEN_NAMES: std::cell::RefCell<rustc_hash::FxHashMap<(usize, usize), WrittenNames>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// Every name written below `root`: assigned, stepped, assigned a member of (`grid.x = 4`) or
+/// handed on by address. One walk per root while its tree's table is installed: the launch
+/// reading asks it of the whole file for every function it reads.
+pub fn names_written(root: Node, source: &str) -> WrittenNames {
+    let key = (root.into_raw().tree as usize, root.id());
+    let cached = in_table(root);
+    if cached {
+        if let Some(known) = WRITTEN_NAMES.with(|c| c.borrow().get(&key).cloned()) {
+            return known;
+        }
+    }
+    let mut written = rustc_hash::FxHashSet::default();
+    walk_iterative(root, |node| {
+        let target = match node.node_kind() {
+            "assignment_expression" => node.field("left"),
+            "update_expression" => node.field("argument"),
+            "pointer_expression" if operator(node, source) == "&" => node.field("argument"),
+            _ => None,
+        };
+        let mut target = target.map(|t| strip(t, source));
+        while let Some(t) = target.filter(|t| t.node_kind() == "field_expression") {
+            target = t.field("argument").map(|a| strip(a, source));
+        }
+        if let Some(t) = target.filter(|t| t.node_kind() == "identifier") {
+            written.insert(text(t, source).into());
+        }
+        true
+    });
+    let written = std::rc::Rc::new(written);
+    if cached {
+        WRITTEN_NAMES.with(|c| c.borrow_mut().insert(key, std::rc::Rc::clone(&written)));
+    }
+    written
+}
+
 /// Whether an installed table holds `node`.
 pub fn in_table(node: Node) -> bool {
     TreeTable::read(node, |_, _| ()).is_some()
@@ -835,6 +880,11 @@ impl Drop for InstalledTable<'_> {
         // the cache may hold nodes of this table's tree, whose addresses another tree may reuse
         recent_nodes::clear();
         BLOCK_DECLARATIONS.with(|c| {
+            if let Ok(mut c) = c.try_borrow_mut() {
+                c.clear();
+            }
+        });
+        WRITTEN_NAMES.with(|c| {
             if let Ok(mut c) = c.try_borrow_mut() {
                 c.clear();
             }

@@ -166,10 +166,9 @@ impl<'m, 't> Builder<'m, 't> {
             self.cuda_call(call, &name, &args, context);
             return;
         }
-        // cuBLAS, cuFFT, NCCL...: they read and write the buffers they are given, keep none
-        // a library call, and C's file I/O (`fread(buffer, 4, n, fp)`), reads or writes what it
-        // is handed and keeps none of it
-        if super::stored::is_library_call(&name) || matches!(name.as_str(), "fread" | "fwrite") {
+        // cuBLAS, cuFFT, NCCL..., and C's file I/O (`fread(buffer, 4, n, fp)`): they read and
+        // write the buffers they are given, keep none
+        if super::stored::is_library_call(&name) || super::stored::is_file_io(&name) {
             self.arguments_written_or_assigned(call, &args, context);
             return;
         }

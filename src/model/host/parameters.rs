@@ -163,12 +163,13 @@ impl<'m, 't> Builder<'m, 't> {
             "unary_expression" if operator(parent, self.source) == "!" => Mention::Inspected,
             "condition_clause" | "sizeof_expression" => Mention::Inspected,
             "argument_list" => {
-                let called = parent.up().map(|call| call_name(call, self.source));
-                match called {
-                    Some("printf" | "fprintf") => Mention::Inspected,
-                    // `fread(buffer, 4, n, fp)`: read or written there, kept by nothing
-                    Some(name) if super::stored::reads_or_writes_through(name) => Mention::Accessed,
-                    _ => Mention::Kept,
+                let printed = parent.up().is_some_and(|call| {
+                    matches!(call_name(call, self.source), "printf" | "fprintf")
+                });
+                if printed {
+                    Mention::Inspected
+                } else {
+                    Mention::Kept
                 }
             }
             _ => Mention::Kept,

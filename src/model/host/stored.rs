@@ -72,31 +72,14 @@ pub(super) fn is_device_free(name: &str) -> bool {
     )
 }
 
-/// Library calls that read or write the device buffers they are given and keep none of them
-/// (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, cuTENSOR, NCCL).
-/// C and C++ standard functions that read or write through a pointer they are handed and keep
-/// nothing of it: a buffer passed to them stays its owner's (`fread(buffer, 4, n, fp)`).
-pub(super) fn reads_or_writes_through(name: &str) -> bool {
-    let name = name.strip_prefix("std::").unwrap_or(name);
-    matches!(
-        name,
-        "printf"
-            | "fprintf"
-            | "sprintf"
-            | "snprintf"
-            | "memcpy"
-            | "memmove"
-            | "memset"
-            | "memcmp"
-            | "fread"
-            | "fwrite"
-            | "fill"
-            | "fill_n"
-            | "copy"
-            | "copy_n"
-    )
+/// C's file I/O (`fread(buffer, 4, n, fp)`, `fwrite`): it reads or writes through the pointer
+/// it is handed and keeps none of it, as a library call does.
+pub(super) fn is_file_io(name: &str) -> bool {
+    matches!(name, "fread" | "fwrite")
 }
 
+/// Library calls that read or write the device buffers they are given and keep none of them
+/// (cuBLAS, cuSPARSE, cuFFT, cuRAND, cuSOLVER, cuDNN, cuTENSOR, NCCL).
 pub(super) fn is_library_call(name: &str) -> bool {
     crate::model::runtime::is_library_function(name)
 }
@@ -365,7 +348,11 @@ fn argument_role<'t>(
     if is_device_free(name) && position == 0 {
         return Role::Releases;
     }
-    if is_cuda_api(name) || is_library_call(name) || reads_or_writes_through(name) {
+    if is_cuda_api(name)
+        || is_library_call(name)
+        || is_file_io(name)
+        || matches!(name, "printf" | "fprintf" | "memcpy" | "memset")
+    {
         return Role::Uses;
     }
     if model.function_macro(name).is_some() {

@@ -79,14 +79,23 @@ fn dereference_kind(node: Node, source: &str) -> AccessKind {
     crate::model::kernel::access_kind(node, source)
 }
 
-/// Whether `name` is written anywhere in `body` (macros expanded in the view).
-fn names_identifier(body: tree_sitter::Node, name: &str, source: &str) -> bool {
-    let mut found = false;
+/// Of `parameters`, those `body` names somewhere, in one walk.
+fn parameters_named<'s>(
+    body: tree_sitter::Node,
+    parameters: &'s [crate::model::Parameter],
+    source: &str,
+) -> std::collections::HashSet<&'s str> {
+    let mut named = std::collections::HashSet::new();
     syntax::walk_iterative(body, |node| {
-        found |= node.node_kind() == "identifier" && text(node, source) == name;
-        !found
+        if node.node_kind() == "identifier" {
+            let name = text(node, source);
+            if let Some(parameter) = parameters.iter().find(|p| p.name == name) {
+                named.insert(parameter.name.as_str());
+            }
+        }
+        named.len() < parameters.len()
     });
-    found
+    named
 }
 
 /// What host code needs to know of a kernel: per parameter, whether it is read or written and how
@@ -96,6 +105,7 @@ pub fn summarize_kernel<'t>(
     function: &crate::model::Function<'t>,
     facts: &crate::model::KernelFacts<'t>,
 ) -> KernelSummary {
+    let named = parameters_named(function.body, &function.parameters, model.source);
     let mut parameters: Vec<ParameterSummary> = function
         .parameters
         .iter()
@@ -106,7 +116,7 @@ pub fn summarize_kernel<'t>(
                 || syntax::children(p.declaration)
                     .any(|c| c.node_kind() == "type_qualifier" && text(c, model.source) == "const"),
             element_type: p.is_pointer.then(|| pointee_of_parameter(p)),
-            unused: !p.name.is_empty() && !names_identifier(function.body, &p.name, model.source),
+            unused: !p.name.is_empty() && !named.contains(p.name.as_str()),
             ..Default::default()
         })
         .collect();

@@ -165,12 +165,25 @@ impl<'a, 't> Analyzer<'a, 't> {
         if let Some(offset) = pointer_offset {
             deps = deps.union(self.expression_deps(offset, 0));
         }
-        // every launch's buffer holds what the index (from the pointer's offset) reaches
-        let fits_every_buffer = |offset: Option<Node<'t>>| {
-            subscript_element(node, &pointer, self.source).is_some_and(|element| {
-                self.fits_every_buffer(parameter_index, index, offset, element.as_deref())
-            })
+        // per launch, whether its buffer holds what the index (from the pointer's offset)
+        // reaches: read once, when first asked
+        let holds_per_launch: std::cell::OnceCell<Option<Vec<bool>>> = std::cell::OnceCell::new();
+        let holds_per_launch = || {
+            holds_per_launch
+                .get_or_init(|| {
+                    subscript_element(node, &pointer, self.source).and_then(|element| {
+                        self.buffer_holds_it_per_launch(
+                            parameter_index,
+                            index,
+                            pointer_offset,
+                            element.as_deref(),
+                        )
+                    })
+                })
+                .clone()
         };
+        let fits_every_buffer =
+            || holds_per_launch().is_some_and(|fits| fits.iter().all(|fits| *fits));
         let status = if deps.is_global_index() {
             match self.index_status(index, pointer_offset) {
                 IndexStatus::Unguarded { .. }
@@ -181,7 +194,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     IndexStatus::Bounded { bound: None }
                 }
                 IndexStatus::Unguarded { .. }
-                    if pointer_offset.is_none() && fits_every_buffer(None) =>
+                    if pointer_offset.is_none() && fits_every_buffer() =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -194,7 +207,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 // a thread's slab of the buffer (`p = &buf[warp * S]; p[i]`)
                 IndexStatus::Unguarded { .. }
-                    if pointer_offset.is_some() && fits_every_buffer(pointer_offset) =>
+                    if pointer_offset.is_some() && fits_every_buffer() =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -215,10 +228,22 @@ impl<'a, 't> Analyzer<'a, 't> {
             // `i <= n` on a buffer every launch passes with `n + 1` elements (CSR row offsets)
             IndexStatus::OutOfRange {
                 admits_bound: true, ..
-            } if pointer_offset.is_none() && fits_every_buffer(None) => {
+            } if pointer_offset.is_none() && fits_every_buffer() => {
                 IndexStatus::Bounded { bound: None }
             }
             status => status,
+        };
+        // of the launches that leave the access unsafe, those whose buffer still holds it
+        let launches_holding_it = match status {
+            IndexStatus::Unguarded { .. } if self.out.launches.len() > 1 => holds_per_launch()
+                .map(|fits| {
+                    fits.iter()
+                        .enumerate()
+                        .filter_map(|(launch, fits)| fits.then_some(launch))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
         };
         if matches!(status, IndexStatus::Bounded { .. }) && pointer_offset.is_none() {
             self.note_vector_tail(node, &pointer, parameter_index, index);
@@ -228,28 +253,6 @@ impl<'a, 't> Analyzer<'a, 't> {
             && self.facts.is_empty()
             && !super::thread_values::in_loop(node)
             && self.thread_term(index, 0) == Some(ThreadTerm::GlobalX { strides: 0 });
-        // of the launches that leave the access unsafe, those whose buffer still holds it
-        let launches_holding_it = match status {
-            IndexStatus::Unguarded { .. } if self.out.launches.len() > 1 => {
-                subscript_element(node, &pointer, self.source)
-                    .and_then(|element| {
-                        self.buffer_holds_it_per_launch(
-                            parameter_index,
-                            index,
-                            pointer_offset,
-                            element.as_deref(),
-                        )
-                    })
-                    .map(|fits| {
-                        fits.iter()
-                            .enumerate()
-                            .filter_map(|(launch, fits)| fits.then_some(launch))
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            }
-            _ => Vec::new(),
-        };
         self.out.accesses.push(Access {
             node,
             pointer,

@@ -461,7 +461,7 @@ pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
         }
     }
     if !unchanged_dim3.is_empty() {
-        let written = names_written(root, source);
+        let written = syntax::names_written(root, source);
         found.extend(unchanged_dim3.into_iter().filter(|declaration| {
             syntax::named_children(*declaration).all(|declarator| {
                 let name = match declarator.node_kind() {
@@ -476,26 +476,4 @@ pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
         }));
     }
     found
-}
-
-/// Every name the file assigns, steps, assigns a member of (`grid.x = 4`) or takes the address of.
-fn names_written(root: Node, source: &str) -> std::collections::HashSet<String> {
-    let mut written = std::collections::HashSet::new();
-    syntax::walk_iterative(root, |node| {
-        let target = match node.node_kind() {
-            "assignment_expression" => node.field("left"),
-            "update_expression" => node.field("argument"),
-            "pointer_expression" if syntax::operator(node, source) == "&" => node.field("argument"),
-            _ => None,
-        };
-        let mut target = target.map(|t| syntax::strip(t, source));
-        while let Some(t) = target.filter(|t| t.node_kind() == "field_expression") {
-            target = t.field("argument").map(|a| syntax::strip(a, source));
-        }
-        if let Some(t) = target.filter(|t| t.node_kind() == "identifier") {
-            written.insert(text(t, source).to_string());
-        }
-        true
-    });
-    written
 }

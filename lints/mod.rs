@@ -20,6 +20,7 @@ mod shared_memory_race;
 mod sizeof_mismatch;
 mod support;
 mod thread_index_overflow;
+mod truncated_ceil_division;
 mod unchecked_cuda_call;
 mod unchecked_kernel_launch;
 mod unguarded_thread_index;
@@ -53,6 +54,7 @@ pub static ALL: &[&Lint] = &[
     &cross_device_pointer::CROSS_DEVICE_POINTER,
     &oversized_allocation::OVERSIZED_ALLOCATION,
     &invalid_launch_config::INVALID_LAUNCH_CONFIG,
+    &truncated_ceil_division::TRUNCATED_CEIL_DIVISION,
     &unchecked_cuda_call::UNCHECKED_CUDA_CALL,
     &unchecked_kernel_launch::UNCHECKED_KERNEL_LAUNCH,
     &unused_suppression::UNUSED_SUPPRESSION,

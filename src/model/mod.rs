@@ -9,6 +9,7 @@ pub mod helpers;
 pub mod host;
 pub mod index;
 pub mod kernel;
+pub mod arithmetic;
 pub mod launch;
 pub mod legacy_intrinsics;
 pub mod ranges;
@@ -278,6 +279,10 @@ impl<'t> Model<'t> {
 }
 
 impl GridHelpers for Model<'_> {
+    fn resolve_type(&self, type_text: &str) -> String {
+        Model::resolve_type(self, type_text)
+    }
+
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
         if let Some(function) = self
             .functions
@@ -373,6 +378,9 @@ struct HelpersAlone<'m, 't>(&'m Model<'t>);
 impl GridHelpers for HelpersAlone<'_, '_> {
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
         self.0.rounds_up(name, arity)
+    }
+    fn resolve_type(&self, type_text: &str) -> String {
+        self.0.resolve_type(type_text)
     }
     fn define(&self, name: &str) -> Option<&str> {
         self.0.define(name)

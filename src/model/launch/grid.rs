@@ -5,6 +5,7 @@
 use super::locals::{Held, Locals};
 use super::rounding::names_a_rounding_division;
 use super::{GridAxis, GridHelpers, RoundingHelper};
+use crate::model::arithmetic::{truncated_ceiling, TypeContext};
 use crate::syntax::{self, normalized, operator, strip, text, NodeExt};
 use tree_sitter::Node;
 
@@ -274,6 +275,25 @@ impl<'t> Classifier<'_, 't> {
     /// several paths) still gives an exact grid when floored by the block: the threads stop at
     /// or before `E`, whatever `E` is. Only a numerator rounded up (`ceil(E / C) * C`) or one
     /// that counts blocks (`num_blocks / 2`) is taken as it classifies.
+    /// The blocks a quotient rounded down gives (`floor(n / 256.0)`, or `ceil(n / 256)` of two
+    /// integers): never threads past its numerator, unless the numerator is itself padded.
+    fn rounded_down(&self, quotient: Node<'t>, depth: usize) -> GridAxis {
+        let (Some(total), Some(divisor)) = (quotient.field("left"), quotient.field("right")) else {
+            return GridAxis::Unknown;
+        };
+        let (total, divisor) = (strip(total, self.source), strip(divisor, self.source));
+        // `floor((n + 255) / 256)` still rounds up, and a sum over a float divisor may too
+        match self.rounded_numerator(total, divisor, false) {
+            Some(extent) => GridAxis::RoundedUp(extent),
+            None if total.node_kind() == "binary_expression"
+                && operator(total, self.source) == "+" =>
+            {
+                GridAxis::Unknown
+            }
+            None => self.numerator(total, depth + 1),
+        }
+    }
+
     fn numerator(&self, node: Node<'t>, depth: usize) -> GridAxis {
         let node = strip(node, self.source);
         let classified = self.axis(node, depth);
@@ -404,6 +424,12 @@ impl<'t> Classifier<'_, 't> {
             "atoi" | "atol" | "atoll" | "std::atoi" | "stoi" | "stol" | "std::stoi"
             | "std::stol" | "strtol" | "strtoul" | "std::strtol" => return GridAxis::Exact,
             "ceil" | "ceilf" | "std::ceil" => {
+                // `ceil(n / BN)` of two integers: C++ has rounded the quotient down already
+                if let Some(truncated) =
+                    truncated_ceiling(node, self.source, &HelperTypes(self.helpers))
+                {
+                    return self.rounded_down(truncated.quotient, depth);
+                }
                 return match arguments.as_slice() {
                     [quotient] => {
                         let quotient = strip(*quotient, self.source);
@@ -420,24 +446,9 @@ impl<'t> Classifier<'_, 't> {
             // `floor(n / 256.0)`: a quotient rounded down, by a float divisor or not, never adds
             // threads past its numerator
             "floor" | "floorf" | "std::floor" => {
-                let Some(quotient) = self.floored_quotient(node) else {
-                    return GridAxis::Unknown;
-                };
-                let (Some(total), Some(divisor)) =
-                    (quotient.field("left"), quotient.field("right"))
-                else {
-                    return GridAxis::Unknown;
-                };
-                let (total, divisor) = (strip(total, self.source), strip(divisor, self.source));
-                // `floor((n + 255) / 256)` still rounds up, and a sum over a float divisor may too
-                return match self.rounded_numerator(total, divisor, false) {
-                    Some(extent) => GridAxis::RoundedUp(extent),
-                    None if total.node_kind() == "binary_expression"
-                        && operator(total, self.source) == "+" =>
-                    {
-                        GridAxis::Unknown
-                    }
-                    None => self.numerator(total, depth + 1),
+                return match self.floored_quotient(node) {
+                    Some(quotient) => self.rounded_down(quotient, depth),
+                    None => GridAxis::Unknown,
                 };
             }
             // fewer blocks than an exact grid stay inside the problem
@@ -525,5 +536,19 @@ pub(super) fn callee_name<'t>(function: Node<'t>, source: &'t str) -> &'t str {
             .map(|n| text(n, source))
             .unwrap_or(""),
         _ => text(function, source),
+    }
+}
+
+/// The file's macros and typedefs, as the grid helpers see them, for reading what an
+/// expression computes in.
+struct HelperTypes<'a>(&'a dyn GridHelpers);
+
+impl TypeContext for HelperTypes<'_> {
+    fn resolve_type(&self, type_text: &str) -> String {
+        self.0.resolve_type(type_text)
+    }
+
+    fn define(&self, name: &str) -> Option<&str> {
+        self.0.define(name)
     }
 }

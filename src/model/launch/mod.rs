@@ -332,6 +332,10 @@ pub trait GridHelpers {
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper>;
     /// The value of an object-like `#define`.
     fn define(&self, name: &str) -> Option<&str>;
+    /// The type a type name stands for after the file's typedefs (`real` is `float`).
+    fn resolve_type(&self, type_text: &str) -> String {
+        type_text.to_string()
+    }
     /// For a host function `name` with `arity` arguments that returns a `dim3`, each axis of the
     /// grid it returns (see `returned_grid_of`); None when it is not one or is not visible.
     fn returned_grid(&self, _name: &str, _arity: usize) -> Option<[GridAxis; 3]> {

@@ -63,6 +63,7 @@ enum Query {
     AssignedDim3(String, usize, usize, Option<AssignedDim3>),
     ReturnedMultiple(String, usize, Option<ReturnedMultiple>),
     MemberGrid(String, Option<GridAxis>),
+    ResolveType(String, String),
 }
 
 impl Query {
@@ -81,6 +82,7 @@ impl Query {
                 helpers.returned_multiple(name, *arity) == *answer
             }
             Query::MemberGrid(member, answer) => helpers.member_grid(member) == *answer,
+            Query::ResolveType(type_text, answer) => helpers.resolve_type(type_text) == *answer,
         }
     }
 }
@@ -97,6 +99,14 @@ impl GridHelpers for Recorder<'_> {
         self.queries
             .borrow_mut()
             .push(Query::RoundsUp(name.to_string(), arity, answer));
+        answer
+    }
+
+    fn resolve_type(&self, type_text: &str) -> String {
+        let answer = self.helpers.resolve_type(type_text);
+        self.queries
+            .borrow_mut()
+            .push(Query::ResolveType(type_text.to_string(), answer.clone()));
         answer
     }
 

@@ -914,6 +914,11 @@ fn floor_divisions_of_sizes_the_analysis_cannot_compute_are_exact() {
         ("k<<<std::floor((n + 255) / 256), 256>>>(p, n);", rounded("n")),
         ("k<<<std::floor((n + 255) / 256.0), 256>>>(p, n);", GridAxis::Unknown),
         ("k<<<floor(n), 256>>>(p, n);", GridAxis::Unknown),
+        // `ceil` of two integers: the quotient was rounded down before the call
+        ("const int BN = 64; dim3 grid(ceil(n / BN)); k<<<grid, 64>>>(p, n);", GridAxis::Exact),
+        ("k<<<ceil((n + 255) / 256), 256>>>(p, n);", rounded("n")),
+        ("k<<<ceil(n / 256.0), 256>>>(p, n);", rounded("n")),
+        ("k<<<ceil(n / scale), 256>>>(p, n);", rounded("n")),
     ] {
         let source = format!("void f(float* p, int n, float scale, bool wide, Image image, dim3 shape, char* argv) {{ {launch} }}");
         assert_eq!(grid_of(&source)[0], expected, "{launch}");

@@ -1,0 +1,31 @@
+// Clean: `ceil` handed a floating-point quotient, or a numerator padded in integers, rounds up.
+#include "cuda_check.h"
+#include <cmath>
+
+typedef float real;
+
+__global__ void scale(float* v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        v[i] *= 2.0f;
+    }
+}
+
+void run(float* v, int n, real fraction) {
+    const int threads = 256;
+    dim3 grid(ceil(n / 256.0));
+    scale<<<grid, threads>>>(v, n);
+    CUDA_CHECK(cudaGetLastError());
+    int blocks = ceil((float)n / threads);
+    scale<<<blocks, threads>>>(v, n);
+    CUDA_CHECK(cudaGetLastError());
+    int padded = ceil((n + threads - 1) / threads);
+    scale<<<padded, threads>>>(v, n);
+    CUDA_CHECK(cudaGetLastError());
+    int part = ceil(n * fraction / threads);
+    scale<<<part, threads>>>(v, n);
+    CUDA_CHECK(cudaGetLastError());
+    int halves = static_cast<int>(std::ceil(static_cast<double>(n) / 2));
+    scale<<<halves, 2>>>(v, n);
+    CUDA_CHECK(cudaGetLastError());
+}

@@ -276,8 +276,50 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         if self.multiple_of_warp(bound, offset, 0) {
             LaneForm::Uniform
+        } else if offset == 0 && self.is_opaque_compile_time_constant(bound) {
+            // `idx >= kMathThreads` with `constexpr int kMathThreads = size(TiledMma{});`, or a
+            // traits member `Traits::kNThreads`: fixed when the kernel is compiled, written as a
+            // split between groups of warps, and of a value this reading cannot compute
+            LaneForm::Unknown
         } else {
             LaneForm::Varying
+        }
+    }
+
+    /// A name fixed at compile time whose value is not known here: a `constexpr` local or file
+    /// constant initialised by a call (`size(TiledMma{})`), or a member of a type
+    /// (`Traits::kNThreads`).
+    fn is_opaque_compile_time_constant(&self, bound: Node<'t>) -> bool {
+        let bound = strip(bound, self.source);
+        if self.constant_value(bound, 0).is_some() {
+            return false;
+        }
+        match bound.node_kind() {
+            "qualified_identifier" => true,
+            "identifier" => {
+                let name = self.text(bound);
+                if self.updated.contains(name) {
+                    return false;
+                }
+                let Some([definition]) = self.definitions.get(name).map(Vec::as_slice) else {
+                    return false;
+                };
+                let declaration = definition
+                    .up()
+                    .filter(|d| d.node_kind() == "init_declarator")
+                    .and_then(|d| d.up())
+                    .filter(|d| d.node_kind() == "declaration");
+                declaration.is_some_and(|declaration| {
+                    let start = declaration.start_byte();
+                    let type_start = declaration
+                        .field("type")
+                        .map_or(start, |t| t.start_byte());
+                    self.source
+                        .get(start..type_start)
+                        .is_some_and(|words| words.split_whitespace().any(|w| w == "constexpr"))
+                })
+            }
+            _ => false,
         }
     }
 
@@ -545,11 +587,18 @@ impl<'a, 't> Analyzer<'a, 't> {
                 // a uniform step that is not whole warps keeps a uniform value uniform but moves
                 // an aligned one off the warp's alignment
                 let mut misaligning = false;
+                let mut alignment_unknown = false;
                 for definition in &values {
                     let this = match self.step_of(*definition) {
                         Some(true) => match self.lane_form_of(*definition, depth + 1, visiting) {
                             Uniform => {
-                                misaligning |= !self.multiple_of_warp(*definition, 0, 0);
+                                // a step by a compile-time constant of unknown value
+                                // (`idx -= kMathThreads`) may keep the alignment or not
+                                if self.is_opaque_compile_time_constant(*definition) {
+                                    alignment_unknown = true;
+                                } else {
+                                    misaligning |= !self.multiple_of_warp(*definition, 0, 0);
+                                }
                                 continue;
                             }
                             Unknown => Unknown,
@@ -565,6 +614,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 }
                 if misaligning && form == Some(Aligned) {
                     form = Some(Varying);
+                } else if alignment_unknown && form == Some(Aligned) {
+                    form = Some(Unknown);
                 }
                 visiting.pop();
                 // a step by one keeps a value the whole warp shares shared (`for (b = warp *

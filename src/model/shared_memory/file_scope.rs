@@ -174,10 +174,17 @@ impl<'t> FileScope<'t> {
                 }
             }
             "declaration" => {
-                let type_text = text(node, source);
-                if !(type_text.starts_with("const")
-                    || type_text.starts_with("constexpr")
-                    || type_text.starts_with("static const"))
+                // `const`, `constexpr`, `static const`, `inline constexpr`: the words before the
+                // type say whether the value is fixed
+                let Some(type_node) = node.field("type") else {
+                    return;
+                };
+                let before_type = source
+                    .get(node.start_byte()..type_node.start_byte())
+                    .unwrap_or("");
+                if !before_type
+                    .split_whitespace()
+                    .any(|w| w == "const" || w == "constexpr")
                 {
                     return;
                 }

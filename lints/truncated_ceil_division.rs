@@ -24,8 +24,15 @@ fn check(model: &Model, cx: &mut LintContext) {
             snippet(model, ceiling.numerator),
             snippet(model, ceiling.divisor),
         );
+        let consequence = if counts_blocks(ceiling.call, model) {
+            format!(
+                "the grid is one block short whenever `{numerator}` is not a multiple of `{divisor}`, and the last `{numerator} % {divisor}` elements are never processed"
+            )
+        } else {
+            format!("the result is one short whenever `{numerator}` is not a multiple of `{divisor}`")
+        };
         let message = format!(
-            "`{}` divides two integers, so C++ rounds the quotient down before `ceil` sees it: the result is one short whenever `{numerator}` is not a multiple of `{divisor}`, and the last `{numerator} % {divisor}` elements get no block or thread",
+            "`{}` divides two integers, so C++ rounds the quotient down before `ceil` sees it: {consequence}",
             snippet(model, ceiling.call)
         );
         let mut diagnostic = cx
@@ -59,6 +66,35 @@ fn check(model: &Model, cx: &mut LintContext) {
             safe: false,
         }));
     }
+}
+
+/// Whether the call computes a launch's block count: it is written in a launch's configuration
+/// or a `dim3`, or assigned to a local named for blocks or a grid.
+fn counts_blocks(call: Node, model: &Model) -> bool {
+    let mut node = call;
+    for _ in 0..crate::syntax::MAX_DEPTH {
+        let Some(parent) = node.up() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "kernel_call_syntax" => return true,
+            "declaration" => {
+                let type_text = parent.field("type").map(|t| model.text(t)).unwrap_or("");
+                let named = parent
+                    .field("declarator")
+                    .and_then(crate::syntax::declarator_name)
+                    .map(|n| model.text(n).to_ascii_lowercase())
+                    .unwrap_or_default();
+                return type_text == "dim3"
+                    || ["block", "grid", "cta"].iter().any(|w| named.contains(w));
+            }
+            "expression_statement" | "compound_statement" | "function_definition" => {
+                return false
+            }
+            _ => node = parent,
+        }
+    }
+    false
 }
 
 /// The name an operand is, parentheses aside.

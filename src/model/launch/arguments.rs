@@ -220,6 +220,7 @@ pub(super) fn per_thread_unit<'t>(
             helpers: classifier.helpers,
             constants_divide: classifier.constants_divide,
             passed: None,
+            launch: classifier.launch,
         };
         let scope = LaunchScope(&scope_classifier);
         let evaluator = Evaluator {

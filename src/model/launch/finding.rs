@@ -93,6 +93,7 @@ pub fn launches_in<'t>(
             helpers,
             constants_divide: true,
             passed: Some(&passed),
+            launch: Some(call),
         };
         if let Some(mut site) = launch_site(&classifier, &allocations, call, chevron, path, lines) {
             // a wrapper launching the kernel it is handed: each call of it launches that kernel

@@ -31,6 +31,10 @@ pub(super) struct Classifier<'a, 't> {
     pub(super) constants_divide: bool,
     /// What the calls of the launching function pass for its parameters, when they are read.
     pub(super) passed: Option<&'a super::finding::PassedFactors<'a, 't>>,
+    /// The launch being read, when there is one: what its path states of a size also holds of
+    /// a grid computed before it from that size (`dim3 g((n + 63) / 64); if (n % 64 == 0)
+    /// k<<<g, 64>>>(...)`).
+    pub(super) launch: Option<Node<'t>>,
 }
 
 impl<'a, 't> Classifier<'a, 't> {
@@ -47,6 +51,7 @@ impl<'a, 't> Classifier<'a, 't> {
             helpers,
             constants_divide: true,
             passed: None,
+            launch: None,
         }
     }
 }

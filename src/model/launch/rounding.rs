@@ -462,22 +462,43 @@ impl<'t> Classifier<'_, 't> {
 
     /// The facts the checks on the path to `node` state, less those about `name` that an
     /// assignment of `name` between the check and `node` undoes.
+    ///
+    /// A value read before the launch being read (a grid computed ahead of it) also has the
+    /// facts of the launch's path, when `name` keeps its value from the read to the launch:
+    /// `dim3 g((n + 63) / 64); if (n % 64 == 0) k<<<g, 64>>>(...)`.
     fn facts_on_path(&self, node: Node<'t>, name: &str) -> Vec<Comparison<'t>> {
         let Some(scope) = self.locals.scope else {
             return Vec::new();
         };
         let assignments = self.locals.values.get(name);
-        super::limits::facts_at(node, scope, self.source)
-            .into_iter()
-            .filter(|fact| {
-                !assignments.is_some_and(|values| {
-                    values.iter().any(|v| {
-                        v.start_byte() > fact.origin.start_byte()
-                            && v.start_byte() < node.start_byte()
-                    })
-                })
+        let assigned_between = |from: usize, to: usize| {
+            assignments.is_some_and(|values| {
+                values
+                    .iter()
+                    .any(|v| v.start_byte() > from && v.start_byte() < to)
             })
-            .collect()
+        };
+        let mut facts: Vec<Comparison<'t>> = super::limits::facts_at(node, scope, self.source)
+            .into_iter()
+            .filter(|fact| !assigned_between(fact.origin.start_byte(), node.start_byte()))
+            .collect();
+        if let Some(launch) = self.launch {
+            let before = launch.start_byte() > node.end_byte();
+            if before
+                && scope.start_byte() <= launch.start_byte()
+                && launch.end_byte() <= scope.end_byte()
+                && !assigned_between(node.start_byte(), launch.start_byte())
+            {
+                facts.extend(
+                    super::limits::facts_at(launch, scope, self.source)
+                        .into_iter()
+                        .filter(|fact| {
+                            !assigned_between(fact.origin.start_byte(), launch.start_byte())
+                        }),
+                );
+            }
+        }
+        facts
     }
 
     /// What the checks right after the definition `value` of `name` state divides it (`L =

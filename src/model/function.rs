@@ -198,15 +198,28 @@ pub(crate) fn function_from_definition<'t>(
     let mut template_parameters = Vec::new();
     if let Some(parent) = template {
         if let Some(list) = parent.field("parameters") {
-            syntax::walk_iterative(list, |n| {
-                if n.node_kind() == "type_identifier"
-                    || (n.node_kind() == "identifier"
-                        && n.up().map(|p| p.node_kind()) != Some("template_parameter_list"))
-                {
-                    template_parameters.push(text(n, source).to_string());
+            for parameter in syntax::named_children(list) {
+                // `Variant V` names `V`; its type is no parameter of the template
+                let declared = match parameter.node_kind() {
+                    "parameter_declaration" | "optional_parameter_declaration" => parameter
+                        .field("declarator")
+                        .and_then(syntax::declarator_name),
+                    _ => None,
+                };
+                if let Some(name) = declared {
+                    template_parameters.push(text(name, source).to_string());
+                    continue;
                 }
-                true
-            });
+                syntax::walk_iterative(parameter, |n| {
+                    if n.node_kind() == "type_identifier"
+                        || (n.node_kind() == "identifier"
+                            && n.up().map(|p| p.node_kind()) != Some("template_parameter_list"))
+                    {
+                        template_parameters.push(text(n, source).to_string());
+                    }
+                    true
+                });
+            }
         }
     }
     Some(Function {

@@ -184,6 +184,11 @@ pub trait Flags<'t> {
     fn tests_of_copies(&self, _name: &str, _holds: bool) -> Vec<Comparison<'t>> {
         Vec::new()
     }
+    /// Whether `condition` is a constant (`kCheckRows` with the template argument known,
+    /// `true`): Some(truth), or None when it is not known.
+    fn constant_truth(&self, _condition: Node<'t>) -> Option<bool> {
+        None
+    }
     /// For a call of a predicate helper in sight (`inside(i, n)` returning `i < n`), the
     /// comparisons between the call's arguments its result guarantees when it holds (or fails).
     fn predicate_facts(
@@ -340,6 +345,21 @@ impl<'t> Splitter<'_, 't> {
                         self.split(right, holds, origin, out, disjunctions, depth + 1);
                     }
                     ("||", true) | ("&&", false) => {
+                        // an alternative a constant rules out (`kCheck && i >= n` failed, with
+                        // `kCheck` true): the other one holds
+                        let truth = |side: Node<'t>| {
+                            self.flags.constant_truth(side).map(|t| t == holds)
+                        };
+                        match (truth(left), truth(right)) {
+                            (Some(true), _) | (_, Some(true)) => return,
+                            (Some(false), None) => {
+                                return self.split(right, holds, origin, out, disjunctions, depth + 1)
+                            }
+                            (None, Some(false)) => {
+                                return self.split(left, holds, origin, out, disjunctions, depth + 1)
+                            }
+                            _ => {}
+                        }
                         let mut parts = Vec::new();
                         let mut nested = Vec::new();
                         for side in [left, right] {

@@ -283,6 +283,10 @@ impl GridHelpers for Model<'_> {
         Model::resolve_type(self, type_text)
     }
 
+    fn enumerator(&self, name: &str) -> Option<i64> {
+        self.shared_scope().named_constant(name)
+    }
+
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper> {
         if let Some(function) = self
             .functions
@@ -381,6 +385,9 @@ impl GridHelpers for HelpersAlone<'_, '_> {
     }
     fn resolve_type(&self, type_text: &str) -> String {
         self.0.resolve_type(type_text)
+    }
+    fn enumerator(&self, name: &str) -> Option<i64> {
+        GridHelpers::enumerator(self.0, name)
     }
     fn define(&self, name: &str) -> Option<&str> {
         self.0.define(name)

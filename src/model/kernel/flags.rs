@@ -6,6 +6,10 @@ use super::*;
 /// A boolean local read in a condition is the comparison it holds: `valid` in `if (valid)` after
 /// `const bool valid = i < n;`, when neither `valid` nor `i` nor `n` is assigned again.
 impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
+    fn constant_truth(&self, condition: Node<'t>) -> Option<bool> {
+        Analyzer::constant_truth(self, condition, 0)
+    }
+
     fn predicate_facts(
         &self,
         call: Node<'t>,
@@ -143,6 +147,10 @@ const MAX_REACHING_FLAG_VALUES: usize = 4;
 pub(super) struct SkippedBranch<'a, 'b, 't>(pub(super) &'a Analyzer<'b, 't>);
 
 impl<'t> guards::Flags<'t> for SkippedBranch<'_, '_, 't> {
+    fn constant_truth(&self, condition: Node<'t>) -> Option<bool> {
+        self.0.constant_truth(condition, 0)
+    }
+
     fn flag_value(&self, name: &str) -> Option<Node<'t>> {
         guards::Flags::flag_value(self.0, name)
     }

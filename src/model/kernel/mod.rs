@@ -471,6 +471,98 @@ type CachedSplit<'t> = ((Vec<(usize, bool)>, usize), std::rc::Rc<SplitFacts<'t>>
 const ANY_POSITION: usize = usize::MAX - 1;
 
 pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t> {
+    let mut facts = analyze_instantiation(model, function, None);
+    bound_by_each_instantiation(model, function, &mut facts);
+    facts
+}
+
+/// The most instantiations a kernel is read again for.
+const MAX_INSTANTIATIONS_READ: usize = 4;
+
+/// One instantiation of a template kernel: its template parameters' values, and the launches
+/// that give them.
+type Instantiation = (Vec<(String, i64)>, Vec<LaunchSite>);
+
+/// An instantiation with the positions of its launches among the kernel's.
+type Grouped = (Vec<(String, i64)>, Vec<LaunchSite>, Vec<usize>);
+
+/// `if constexpr (!kFull) { if (row >= rows) return; }` guards only the instantiations whose
+/// arguments take the test, and a `Full` launch may be exact where a `Predicated` one is not:
+/// an access unguarded when the kernel is read once for every launch is bounded when each
+/// instantiation its launches make, read with its own arguments and launches, bounds it.
+fn bound_by_each_instantiation<'t>(
+    model: &Model<'t>,
+    function: &Function<'t>,
+    facts: &mut KernelFacts<'t>,
+) {
+    let parameters = &function.template_parameters;
+    let unguarded = |status: &IndexStatus| matches!(status, IndexStatus::Unguarded { .. });
+    if parameters.is_empty()
+        || facts.launches.is_empty()
+        || !facts.accesses.iter().any(|a| unguarded(&a.status))
+    {
+        return;
+    }
+    let mut instantiations: Vec<Grouped> = Vec::new();
+    for (at, launch) in facts.launches.iter().enumerate() {
+        let mut values = Vec::new();
+        for name in parameters {
+            match launch
+                .template_value(parameters, name)
+                .and_then(|v| i64::try_from(v).ok())
+            {
+                Some(value) => values.push((name.clone(), value)),
+                // a launch whose arguments are not all known may take any arm
+                None => return,
+            }
+        }
+        match instantiations.iter_mut().find(|(known, _, _)| *known == values) {
+            Some((_, launches, positions)) => {
+                launches.push(launch.clone());
+                positions.push(at);
+            }
+            None => instantiations.push((values, vec![launch.clone()], vec![at])),
+        }
+        if instantiations.len() > MAX_INSTANTIATIONS_READ {
+            return;
+        }
+    }
+    let readings: Vec<(KernelFacts<'t>, Vec<usize>)> = instantiations
+        .into_iter()
+        .map(|(values, launches, positions)| {
+            let reading = analyze_instantiation(model, function, Some((values, launches)));
+            (reading, positions)
+        })
+        .collect();
+    for access in facts.accesses.iter_mut().filter(|a| unguarded(&a.status)) {
+        let bounded_in = |reading: &KernelFacts<'t>| {
+            reading
+                .accesses
+                .iter()
+                .filter(|other| other.node.id() == access.node.id())
+                .all(|other| !unguarded(&other.status))
+        };
+        if readings.iter().all(|(reading, _)| bounded_in(reading)) {
+            access.status = IndexStatus::Bounded { bound: None };
+            access.launches_holding_it.clear();
+            continue;
+        }
+        // the launches of an instantiation that bounds it are none to name
+        for (_, positions) in readings.iter().filter(|(reading, _)| bounded_in(reading)) {
+            for at in positions {
+                if !access.launches_holding_it.contains(at) {
+                    access.launches_holding_it.push(*at);
+                }
+            }
+        }
+    }
+}
+
+fn analyze_instantiation<'t>(
+    model: &Model<'t>,
+    function: &Function<'t>,
+    instantiation: Option<Instantiation>,
+) -> KernelFacts<'t> {
     let mut analyzer = Analyzer::new(model.source, function, &model.device_functions);
     analyzer.model = Some(model);
     if analyzer.launch_bound.is_none() {
@@ -486,7 +578,13 @@ pub fn analyze<'t>(model: &Model<'t>, function: &Function<'t>) -> KernelFacts<'t
             })
             .filter(|v| *v > 0);
     }
-    analyzer.out.launches = model.launches_of(function);
+    match instantiation {
+        Some((values, launches)) => {
+            analyzer.out.launches = launches;
+            *analyzer.template_values.borrow_mut() = Some(values);
+        }
+        None => analyzer.out.launches = model.launches_of(function),
+    }
     if function.kind == super::FunctionKind::Kernel
         && !analyzer.out.launches.is_empty()
         && model.mentions_shared()

@@ -250,7 +250,25 @@ impl<'a, 't> Analyzer<'a, 't> {
         depth: usize,
     ) -> bool {
         if statement.node_kind() == "if_statement" {
-            return self.joined_exit_facts(statement, out, depth);
+            // `if constexpr (!kFull) { if (row >= rows) return; }` with the test known true:
+            // the arm always runs, and its exits hold after it (known false: the other arm's)
+            let arm = match statement.field("condition").map(|c| self.constant_truth(c, 0)) {
+                Some(Some(true)) => statement.field("consequence"),
+                Some(Some(false)) => statement
+                    .field("alternative")
+                    .and_then(|clause| match clause.node_kind() {
+                        "else_clause" => clause.named_child(0),
+                        _ => Some(clause),
+                    }),
+                _ => return self.joined_exit_facts(statement, out, depth),
+            };
+            let Some(arm) = arm else {
+                return true;
+            };
+            out.extend(self.early_exit_facts(arm));
+            let (carried, complete) = self.carried_exits(arm, depth + 1);
+            out.extend(carried);
+            return complete;
         }
         if statement.node_kind() != "compound_statement" {
             return true;

@@ -336,6 +336,10 @@ pub trait GridHelpers {
     fn resolve_type(&self, type_text: &str) -> String {
         type_text.to_string()
     }
+    /// The value of an enumerator (or a constant) of the file named `name`.
+    fn enumerator(&self, _name: &str) -> Option<i64> {
+        None
+    }
     /// For a host function `name` with `arity` arguments that returns a `dim3`, each axis of the
     /// grid it returns (see `returned_grid_of`); None when it is not one or is not visible.
     fn returned_grid(&self, _name: &str, _arity: usize) -> Option<[GridAxis; 3]> {

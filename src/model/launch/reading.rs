@@ -409,13 +409,25 @@ pub(super) fn template_argument_values<'t>(
     };
     named_children(list)
         .filter(|c| c.node_kind() != "comment")
-        .map(|argument| match argument.node_kind() {
-            "type_descriptor" => {
+        .map(|argument| {
+            let written = text(argument, source).trim();
+            let value = match argument.node_kind() {
                 // `k<BLOCK>` parses the name as a type: a define or constant of that name
-                let written = text(argument, source).trim();
-                constant_named(classifier, written)
-            }
-            _ => constant(argument, classifier),
+                "type_descriptor" => constant_named(classifier, written),
+                "true" => Some(1),
+                "false" => Some(0),
+                _ => constant(argument, classifier),
+            };
+            // `k<Variant::Full>`: an enumerator of the file
+            value.or_else(|| {
+                let last = written.rsplit("::").next()?;
+                let is_name = !last.is_empty()
+                    && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                is_name
+                    .then(|| classifier.helpers.enumerator(last))
+                    .flatten()
+                    .map(i128::from)
+            })
         })
         .collect()
 }

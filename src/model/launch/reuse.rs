@@ -64,6 +64,7 @@ enum Query {
     ReturnedMultiple(String, usize, Option<ReturnedMultiple>),
     MemberGrid(String, Option<GridAxis>),
     ResolveType(String, String),
+    Enumerator(String, Option<i64>),
 }
 
 impl Query {
@@ -83,6 +84,7 @@ impl Query {
             }
             Query::MemberGrid(member, answer) => helpers.member_grid(member) == *answer,
             Query::ResolveType(type_text, answer) => helpers.resolve_type(type_text) == *answer,
+            Query::Enumerator(name, answer) => helpers.enumerator(name) == *answer,
         }
     }
 }
@@ -99,6 +101,14 @@ impl GridHelpers for Recorder<'_> {
         self.queries
             .borrow_mut()
             .push(Query::RoundsUp(name.to_string(), arity, answer));
+        answer
+    }
+
+    fn enumerator(&self, name: &str) -> Option<i64> {
+        let answer = self.helpers.enumerator(name);
+        self.queries
+            .borrow_mut()
+            .push(Query::Enumerator(name.to_string(), answer));
         answer
     }
 

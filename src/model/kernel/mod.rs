@@ -505,17 +505,15 @@ fn bound_by_each_instantiation<'t>(
     }
     let mut instantiations: Vec<Grouped> = Vec::new();
     for (at, launch) in facts.launches.iter().enumerate() {
-        let mut values = Vec::new();
-        for name in parameters {
-            match launch
-                .template_value(parameters, name)
-                .and_then(|v| i64::try_from(v).ok())
-            {
-                Some(value) => values.push((name.clone(), value)),
-                // a launch whose arguments are not all known may take any arm
-                None => return,
-            }
-        }
+        // a parameter whose argument is not known (a type, a value out of sight) stays unbound:
+        // a test that reads it decides nothing in that instantiation
+        let values: Vec<(String, i64)> = parameters
+            .iter()
+            .filter_map(|name| {
+                let value = launch.template_value(parameters, name)?;
+                Some((name.clone(), i64::try_from(value).ok()?))
+            })
+            .collect();
         match instantiations.iter_mut().find(|(known, _, _)| *known == values) {
             Some((_, launches, positions)) => {
                 launches.push(launch.clone());

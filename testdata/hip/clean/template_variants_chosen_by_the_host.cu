@@ -21,13 +21,13 @@ __global__ void gemv_tile(const float* w, const float* x, float* out, int rows, 
     out[row] = acc;
 }
 
-template <bool kCheckRows>
-__global__ void scale_rows(float* out, const float* in, int rows) {
+template <typename T, bool kCheckRows>
+__global__ void scale_rows(T* out, const T* in, int rows) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (kCheckRows && row >= rows) {
         return;
     }
-    out[row] = 2.0f * in[row];
+    out[row] = T(2) * in[row];
 }
 
 void gemv(const float* w, const float* x, float* out, int rows, int cols) {
@@ -38,6 +38,6 @@ void gemv(const float* w, const float* x, float* out, int rows, int cols) {
         gemv_tile<Variant::Predicated><<<grid, 64>>>(w, x, out, rows, cols);
     }
     HIP_CHECK(hipGetLastError());
-    scale_rows<true><<<(rows + 127) / 128, 128>>>(out, out, rows);
+    scale_rows<float, true><<<(rows + 127) / 128, 128>>>(out, out, rows);
     HIP_CHECK(hipGetLastError());
 }

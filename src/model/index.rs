@@ -457,6 +457,57 @@ impl ProjectIndex {
             })
     }
 
+    /// The launches of `kernel` that reach another definition of it, when `definer` is a header
+    /// no file of the run includes (an old copy kept beside the one in use, `Kernel_v1.cuh`
+    /// beside `Kernel.cuh`): the copy is the same kernel, launched as the build launches the
+    /// one it compiles. Nothing for a `.cu` file, which builds on its own, or a header some file
+    /// includes, even by a name the index could not resolve.
+    pub fn launches_of_copies<'a>(
+        &'a self,
+        kernel: &'a str,
+        definer: &'a Path,
+    ) -> Vec<&'a LaunchSite> {
+        let is_header = definer
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "cuh" | "h" | "hpp" | "hxx" | "inl"));
+        let Some(&at) = self.by_path.get(definer) else {
+            return Vec::new();
+        };
+        let file_name = definer.file_name();
+        let included = self.sees.iter().enumerate().any(|(user, seen)| user != at && seen.contains(&at))
+            || self.files.iter().any(|file| {
+                file.includes
+                    .iter()
+                    .chain(&file.angle_includes)
+                    .any(|target| Path::new(target).file_name() == file_name)
+            });
+        if !is_header || included {
+            return Vec::new();
+        }
+        let twins: Vec<&Path> = self
+            .kernels
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter(|&&other| other != at)
+            .filter_map(|&other| self.files.get(other).map(|f| f.path.as_path()))
+            .collect();
+        self.launches
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter_map(|&(launcher, position)| {
+                let file = self.files.get(launcher)?;
+                twins
+                    .iter()
+                    .any(|twin| self.launch_reaches(launcher, kernel, twin))
+                    .then(|| file.launches.get(position))
+                    .flatten()
+            })
+            .collect()
+    }
+
     /// A rounding helper of that name and arity defined in a file other than `except`.
     pub fn rounding_helper(
         &self,
@@ -667,7 +718,9 @@ impl ProjectIndex {
             || lookups
                 .launched_kernels
                 .iter()
-                .any(|kernel| launched_here(kernel))
+                .any(|kernel| {
+                    launched_here(kernel) || !self.launches_of_copies(kernel, path).is_empty()
+                })
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name))
                     || defined_for_it(self.device.get(name))

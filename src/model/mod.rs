@@ -224,10 +224,20 @@ impl<'t> Model<'t> {
         // `template <> __global__ void k<float>(...)` is launched as `k<float><<<...>>>`
         let name = kernel_name(&kernel.name);
         let fits = |launch: &&LaunchSite| launch.arity.is_none_or(|a| kernel.accepts_arguments(a));
-        self.launch_sites
+        let launches: Vec<LaunchSite> = self
+            .launch_sites
             .iter()
             .filter(|l| l.kernel == name)
             .chain(self.index.launches_of(name, self.path))
+            .filter(fits)
+            .cloned()
+            .collect();
+        if !launches.is_empty() {
+            return launches;
+        }
+        self.index
+            .launches_of_copies(name, self.path)
+            .into_iter()
             .filter(fits)
             .cloned()
             .collect()

@@ -1,6 +1,7 @@
 //! Whether an index is bounded: by a dominating guard, by construction, or out of range.
 
 use super::*;
+use super::accesses::ThreadTerm;
 use crate::model::helper_values::{HelperValue, Operation};
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -898,6 +899,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 && self.is_plain_bound(comparison.right)
                 && self.is_sized_bound(comparison.right, 0)
                 && !self.counts_an_enclosing_loop(comparison.right, comparison.origin)
+                && !self.block_is_another_extent(base, comparison.right)
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
@@ -939,6 +941,34 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         None
+    }
+
+    /// Whether `index` is the thread's place in its block (`threadIdx.x`, or a local holding it)
+    /// and every visible launch (one at least) gives blocks as wide as a kernel parameter other
+    /// than `bound`: `if (e < rot) ... else p[e]` with `<<<tokens, E>>>(..., E, rot)` splits the
+    /// `E` threads of a row at `rot`, and the threads past `rot` are still inside it.
+    fn block_is_another_extent(&self, index: Node<'t>, bound: Node<'t>) -> bool {
+        if self.thread_term(index, 0) != Some(ThreadTerm::ThreadX) || self.out.launches.is_empty()
+        {
+            return false;
+        }
+        let bound = strip(bound, self.source);
+        let bound_position = (bound.node_kind() == "identifier")
+            .then(|| {
+                self.function
+                    .parameters
+                    .iter()
+                    .position(|p| p.name == self.text(bound))
+            })
+            .flatten();
+        self.out.launches.iter().all(|launch| {
+            match launch.block_in_arguments[0].as_deref() {
+                Some([(1, factors)]) => {
+                    matches!(factors.as_slice(), [only] if Some(*only) != bound_position)
+                }
+                _ => false,
+            }
+        })
     }
 
     /// Whether every visible launch (one at least) covers one more thread than the parameter

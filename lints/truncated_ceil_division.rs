@@ -29,7 +29,9 @@ fn check(model: &Model, cx: &mut LintContext) {
                 "the grid is one block short whenever `{numerator}` is not a multiple of `{divisor}`, and the last `{numerator} % {divisor}` elements are never processed"
             )
         } else {
-            format!("the result is one short whenever `{numerator}` is not a multiple of `{divisor}`")
+            format!(
+                "the result is one short whenever `{numerator}` is not a multiple of `{divisor}`"
+            )
         };
         let message = format!(
             "`{}` divides two integers, so C++ rounds the quotient down before `ceil` sees it: {consequence}",
@@ -41,7 +43,8 @@ fn check(model: &Model, cx: &mut LintContext) {
                 "round up in integers, `({numerator} + {divisor} - 1) / {divisor}`, or divide in floating point, `ceil({numerator} / (double){divisor})`"
             ));
         for operand in [ceiling.numerator, ceiling.divisor] {
-            if let Some(declaration) = named(operand).and_then(|n| declaration_of(n, model.source)) {
+            if let Some(declaration) = named(operand).and_then(|n| declaration_of(n, model.source))
+            {
                 diagnostic = diagnostic.with_label(
                     declaration.byte_range(),
                     format!("`{}` is an integer", snippet(model, operand)),
@@ -51,12 +54,18 @@ fn check(model: &Model, cx: &mut LintContext) {
         let parenthesized = |node: Node| {
             let written = snippet(model, node);
             match node.node_kind() {
-                "identifier" | "number_literal" | "parenthesized_expression" | "call_expression"
+                "identifier"
+                | "number_literal"
+                | "parenthesized_expression"
+                | "call_expression"
                 | "field_expression" => written,
                 _ => format!("({written})"),
             }
         };
-        let (top, bottom) = (parenthesized(ceiling.numerator), parenthesized(ceiling.divisor));
+        let (top, bottom) = (
+            parenthesized(ceiling.numerator),
+            parenthesized(ceiling.divisor),
+        );
         cx.report(diagnostic.with_fix(Fix {
             title: format!("round up with `({top} + {bottom} - 1) / {bottom}`"),
             edits: vec![Edit {
@@ -88,9 +97,7 @@ fn counts_blocks(call: Node, model: &Model) -> bool {
                 return type_text == "dim3"
                     || ["block", "grid", "cta"].iter().any(|w| named.contains(w));
             }
-            "expression_statement" | "compound_statement" | "function_definition" => {
-                return false
-            }
+            "expression_statement" | "compound_statement" | "function_definition" => return false,
             _ => node = parent,
         }
     }

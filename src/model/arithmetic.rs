@@ -56,21 +56,15 @@ fn arithmetic<'t>(
         return None;
     }
     match node.node_kind() {
-        "parenthesized_expression" => {
-            arithmetic(node.named_child(0)?, source, context, depth + 1)
-        }
+        "parenthesized_expression" => arithmetic(node.named_child(0)?, source, context, depth + 1),
         "number_literal" => Some(literal_arithmetic(text(node, source))),
         "char_literal" | "sizeof_expression" | "alignof_expression" => Some(Arithmetic::Integer),
-        "cast_expression" => {
-            type_arithmetic(text(node.field("type")?, source), context)
-        }
+        "cast_expression" => type_arithmetic(text(node.field("type")?, source), context),
         "identifier" => {
             let name = text(node, source);
             match declared_type(name, node, source) {
                 Some(Declared::Type(type_text, _)) => type_arithmetic(&type_text, context),
-                Some(Declared::Initialized(value)) => {
-                    arithmetic(value, source, context, depth + 1)
-                }
+                Some(Declared::Initialized(value)) => arithmetic(value, source, context, depth + 1),
                 Some(Declared::Other) => None,
                 None => {
                     let body = context.define(name)?.trim();
@@ -147,8 +141,17 @@ fn literal_arithmetic(literal: &str) -> Arithmetic {
 fn is_type_name(name: &str) -> bool {
     matches!(
         name,
-        "int" | "unsigned" | "long" | "short" | "size_t" | "float" | "double" | "int64_t"
-            | "uint64_t" | "int32_t" | "uint32_t"
+        "int"
+            | "unsigned"
+            | "long"
+            | "short"
+            | "size_t"
+            | "float"
+            | "double"
+            | "int64_t"
+            | "uint64_t"
+            | "int32_t"
+            | "uint32_t"
     )
 }
 
@@ -157,7 +160,12 @@ fn type_arithmetic(type_text: &str, context: &dyn TypeContext) -> Option<Arithme
     let resolved = context.resolve_type(type_text);
     let words: Vec<&str> = resolved
         .split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "volatile" | "constexpr" | "static" | "register"))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "constexpr" | "static" | "register"
+            )
+        })
         .collect();
     let bare = words.join(" ");
     if bare.contains('*') || bare.contains('&') {
@@ -217,9 +225,9 @@ fn declared_type<'t>(name: &str, at: Node<'t>, source: &'t str) -> Option<Declar
                     named_children(list).find_map(|p| declared_in(p, name, source))
                 })
             }
-            "template_declaration" => parent.field("parameters").and_then(|list| {
-                named_children(list).find_map(|p| declared_in(p, name, source))
-            }),
+            "template_declaration" => parent
+                .field("parameters")
+                .and_then(|list| named_children(list).find_map(|p| declared_in(p, name, source))),
             _ => None,
         };
         if found.is_some() {
@@ -246,10 +254,11 @@ fn declared_in<'t>(declaration: Node<'t>, name: &str, source: &'t str) -> Option
                 value = inner.field("value");
                 inner = inner.field("declarator")?;
             }
-            "pointer_declarator" | "array_declarator" | "reference_declarator"
-            | "function_declarator" | "abstract_pointer_declarator" => {
-                return Some(Declared::Other)
-            }
+            "pointer_declarator"
+            | "array_declarator"
+            | "reference_declarator"
+            | "function_declarator"
+            | "abstract_pointer_declarator" => return Some(Declared::Other),
             _ => inner = inner.field("declarator")?,
         }
     }
@@ -386,7 +395,8 @@ mod tests {
         let mut argument = None;
         syntax::walk_iterative(tree.root_node(), |n| {
             if n.node_kind() == "call_expression"
-                && n.field("function").is_some_and(|f| text(f, code) == "probe")
+                && n.field("function")
+                    .is_some_and(|f| text(f, code) == "probe")
             {
                 argument = syntax::call_arguments(n).first().copied();
             }
@@ -398,15 +408,36 @@ mod tests {
     #[test]
     fn declared_integers_are_integers() {
         use Arithmetic::*;
-        assert_eq!(probed("void f(const int n) { probe(n / 64); }"), Some(Integer));
-        assert_eq!(probed("void f(int n) { const int BN = 64; probe(n / BN); }"), Some(Integer));
-        assert_eq!(probed("template <const int BN> void f(size_t n) { probe(n / BN); }"), Some(Integer));
+        assert_eq!(
+            probed("void f(const int n) { probe(n / 64); }"),
+            Some(Integer)
+        );
+        assert_eq!(
+            probed("void f(int n) { const int BN = 64; probe(n / BN); }"),
+            Some(Integer)
+        );
+        assert_eq!(
+            probed("template <const int BN> void f(size_t n) { probe(n / BN); }"),
+            Some(Integer)
+        );
         assert_eq!(probed("void f(index_t n) { probe(n / 2); }"), Some(Integer));
         assert_eq!(probed("void f(int n) { probe(n / TILE); }"), Some(Integer));
-        assert_eq!(probed("void f(int n) { for (int i = 0; i < n; ++i) probe(i / 2); }"), Some(Integer));
-        assert_eq!(probed("int rows = 7;\nvoid f() { probe(rows / 2); }"), Some(Integer));
-        assert_eq!(probed("void f(int n) { auto half = n / 2; probe(half / 3); }"), Some(Integer));
-        assert_eq!(probed("void f(int n) { probe(sizeof(float) * n / 4); }"), Some(Integer));
+        assert_eq!(
+            probed("void f(int n) { for (int i = 0; i < n; ++i) probe(i / 2); }"),
+            Some(Integer)
+        );
+        assert_eq!(
+            probed("int rows = 7;\nvoid f() { probe(rows / 2); }"),
+            Some(Integer)
+        );
+        assert_eq!(
+            probed("void f(int n) { auto half = n / 2; probe(half / 3); }"),
+            Some(Integer)
+        );
+        assert_eq!(
+            probed("void f(int n) { probe(sizeof(float) * n / 4); }"),
+            Some(Integer)
+        );
     }
 
     #[test]
@@ -414,11 +445,23 @@ mod tests {
         use Arithmetic::*;
         assert_eq!(probed("void f(int n) { probe(n / 64.0); }"), Some(Floating));
         assert_eq!(probed("void f(int n) { probe(n / 64.f); }"), Some(Floating));
-        assert_eq!(probed("void f(int n) { probe((float)n / 64); }"), Some(Floating));
-        assert_eq!(probed("void f(int n) { probe(static_cast<double>(n) / 64); }"), Some(Floating));
+        assert_eq!(
+            probed("void f(int n) { probe((float)n / 64); }"),
+            Some(Floating)
+        );
+        assert_eq!(
+            probed("void f(int n) { probe(static_cast<double>(n) / 64); }"),
+            Some(Floating)
+        );
         assert_eq!(probed("void f(float n) { probe(n / 64); }"), Some(Floating));
-        assert_eq!(probed("void f(int n) { probe(n / SCALE); }"), Some(Floating));
-        assert_eq!(probed("void f(int n) { probe(float(n) / 64); }"), Some(Floating));
+        assert_eq!(
+            probed("void f(int n) { probe(n / SCALE); }"),
+            Some(Floating)
+        );
+        assert_eq!(
+            probed("void f(int n) { probe(float(n) / 64); }"),
+            Some(Floating)
+        );
     }
 
     #[test]
@@ -457,7 +500,10 @@ mod tests {
             ceilings("void f(int n, int m) { dim3 g(ceil(n / 32), ceil((m / TILE))); }"),
             ["n / 32", "m / TILE"]
         );
-        assert_eq!(ceilings("void f(int n) { int k = std::ceil(n / 8); }"), ["n / 8"]);
+        assert_eq!(
+            ceilings("void f(int n) { int k = std::ceil(n / 8); }"),
+            ["n / 8"]
+        );
         assert!(ceilings("void f(int n) { int k = ceil(n / 8.0); }").is_empty());
         assert!(ceilings("void f(int n) { int k = ceil((float)n / 8); }").is_empty());
         assert!(ceilings("void f(Shape s) { int k = ceil(s.n / 8); }").is_empty());

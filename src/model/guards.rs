@@ -347,16 +347,29 @@ impl<'t> Splitter<'_, 't> {
                     ("||", true) | ("&&", false) => {
                         // an alternative a constant rules out (`kCheck && i >= n` failed, with
                         // `kCheck` true): the other one holds
-                        let truth = |side: Node<'t>| {
-                            self.flags.constant_truth(side).map(|t| t == holds)
-                        };
+                        let truth =
+                            |side: Node<'t>| self.flags.constant_truth(side).map(|t| t == holds);
                         match (truth(left), truth(right)) {
                             (Some(true), _) | (_, Some(true)) => return,
                             (Some(false), None) => {
-                                return self.split(right, holds, origin, out, disjunctions, depth + 1)
+                                return self.split(
+                                    right,
+                                    holds,
+                                    origin,
+                                    out,
+                                    disjunctions,
+                                    depth + 1,
+                                )
                             }
                             (None, Some(false)) => {
-                                return self.split(left, holds, origin, out, disjunctions, depth + 1)
+                                return self.split(
+                                    left,
+                                    holds,
+                                    origin,
+                                    out,
+                                    disjunctions,
+                                    depth + 1,
+                                )
                             }
                             _ => {}
                         }

@@ -475,7 +475,11 @@ impl ProjectIndex {
             return Vec::new();
         };
         let file_name = definer.file_name();
-        let included = self.sees.iter().enumerate().any(|(user, seen)| user != at && seen.contains(&at))
+        let included = self
+            .sees
+            .iter()
+            .enumerate()
+            .any(|(user, seen)| user != at && seen.contains(&at))
             || self.files.iter().any(|file| {
                 file.includes
                     .iter()
@@ -715,12 +719,9 @@ impl ProjectIndex {
         };
         lookups.callees.iter().any(|name| defined_elsewhere(name))
             || lookups.called.iter().any(|name| called_elsewhere(name))
-            || lookups
-                .launched_kernels
-                .iter()
-                .any(|kernel| {
-                    launched_here(kernel) || !self.launches_of_copies(kernel, path).is_empty()
-                })
+            || lookups.launched_kernels.iter().any(|kernel| {
+                launched_here(kernel) || !self.launches_of_copies(kernel, path).is_empty()
+            })
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name))
                     || defined_for_it(self.device.get(name))

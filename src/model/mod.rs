@@ -1,5 +1,6 @@
 //! The semantic model: built once per file from the tree-sitter tree, read by every lint.
 
+pub mod arithmetic;
 mod build;
 pub mod errors;
 mod function;
@@ -9,7 +10,6 @@ pub mod helpers;
 pub mod host;
 pub mod index;
 pub mod kernel;
-pub mod arithmetic;
 pub mod launch;
 pub mod legacy_intrinsics;
 pub mod ranges;

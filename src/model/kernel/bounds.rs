@@ -1,7 +1,7 @@
 //! Whether an index is bounded: by a dominating guard, by construction, or out of range.
 
-use super::*;
 use super::accesses::ThreadTerm;
+use super::*;
 use crate::model::helper_values::{HelperValue, Operation};
 
 impl<'a, 't> Analyzer<'a, 't> {
@@ -948,8 +948,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// than `bound`: `if (e < rot) ... else p[e]` with `<<<tokens, E>>>(..., E, rot)` splits the
     /// `E` threads of a row at `rot`, and the threads past `rot` are still inside it.
     fn block_is_another_extent(&self, index: Node<'t>, bound: Node<'t>) -> bool {
-        if self.thread_term(index, 0) != Some(ThreadTerm::ThreadX) || self.out.launches.is_empty()
-        {
+        if self.thread_term(index, 0) != Some(ThreadTerm::ThreadX) || self.out.launches.is_empty() {
             return false;
         }
         let bound = strip(bound, self.source);
@@ -961,14 +960,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .position(|p| p.name == self.text(bound))
             })
             .flatten();
-        self.out.launches.iter().all(|launch| {
-            match launch.block_in_arguments[0].as_deref() {
+        self.out
+            .launches
+            .iter()
+            .all(|launch| match launch.block_in_arguments[0].as_deref() {
                 Some([(1, factors)]) => {
                     matches!(factors.as_slice(), [only] if Some(*only) != bound_position)
                 }
                 _ => false,
-            }
-        })
+            })
     }
 
     /// Whether every visible launch (one at least) covers one more thread than the parameter

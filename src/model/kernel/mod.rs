@@ -514,7 +514,10 @@ fn bound_by_each_instantiation<'t>(
                 Some((name.clone(), i64::try_from(value).ok()?))
             })
             .collect();
-        match instantiations.iter_mut().find(|(known, _, _)| *known == values) {
+        match instantiations
+            .iter_mut()
+            .find(|(known, _, _)| *known == values)
+        {
             Some((_, launches, positions)) => {
                 launches.push(launch.clone());
                 positions.push(at);

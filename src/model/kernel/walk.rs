@@ -252,7 +252,10 @@ impl<'a, 't> Analyzer<'a, 't> {
         if statement.node_kind() == "if_statement" {
             // `if constexpr (!kFull) { if (row >= rows) return; }` with the test known true:
             // the arm always runs, and its exits hold after it (known false: the other arm's)
-            let arm = match statement.field("condition").map(|c| self.constant_truth(c, 0)) {
+            let arm = match statement
+                .field("condition")
+                .map(|c| self.constant_truth(c, 0))
+            {
                 Some(Some(true)) => statement.field("consequence"),
                 Some(Some(false)) => statement
                     .field("alternative")

@@ -421,8 +421,8 @@ pub(super) fn template_argument_values<'t>(
             // `k<Variant::Full>`: an enumerator of the file
             value.or_else(|| {
                 let last = written.rsplit("::").next()?;
-                let is_name = !last.is_empty()
-                    && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let is_name =
+                    !last.is_empty() && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 is_name
                     .then(|| classifier.helpers.enumerator(last))
                     .flatten()

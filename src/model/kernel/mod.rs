@@ -507,13 +507,7 @@ fn bound_by_each_instantiation<'t>(
     for (at, launch) in facts.launches.iter().enumerate() {
         // a parameter whose argument is not known (a type, a value out of sight) stays unbound:
         // a test that reads it decides nothing in that instantiation
-        let values: Vec<(String, i64)> = parameters
-            .iter()
-            .filter_map(|name| {
-                let value = launch.template_value(parameters, name)?;
-                Some((name.clone(), i64::try_from(value).ok()?))
-            })
-            .collect();
+        let values = launch.template_bindings(parameters);
         match instantiations
             .iter_mut()
             .find(|(known, _, _)| *known == values)

@@ -394,13 +394,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return false;
         }
         let every = self.out.launches.iter().all(|launch| {
-            let values: Vec<(String, i64)> = parameters
-                .iter()
-                .filter_map(|name| {
-                    let value = launch.template_value(parameters, name)?;
-                    Some((name.clone(), i64::try_from(value).ok()?))
-                })
-                .collect();
+            let values = launch.template_bindings(parameters);
             if values.is_empty() {
                 return false;
             }

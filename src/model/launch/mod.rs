@@ -307,6 +307,19 @@ impl LaunchSite {
         *self.template_arguments.get(position)?
     }
 
+    /// Each of `template_parameters` this launch gives an integer value, with that value: the
+    /// bindings of the instantiation it launches (a parameter given a type, or a value out of
+    /// sight, is left out).
+    pub fn template_bindings(&self, template_parameters: &[String]) -> Vec<(String, i64)> {
+        template_parameters
+            .iter()
+            .filter_map(|name| {
+                let value = self.template_value(template_parameters, name)?;
+                Some((name.clone(), i64::try_from(value).ok()?))
+            })
+            .collect()
+    }
+
     /// How many elements of type `element` (any, for a template parameter) the buffer passed at
     /// `argument` holds for each thread of the `x` axis: 0 when that is not known.
     pub fn elements_per_thread(&self, argument: usize, element: Option<&str>) -> u32 {

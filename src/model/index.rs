@@ -474,6 +474,21 @@ impl ProjectIndex {
         let Some(&at) = self.by_path.get(definer) else {
             return Vec::new();
         };
+        if !is_header {
+            return Vec::new();
+        }
+        // the other definitions of the name: most kernels have none, and are done here
+        let twins: Vec<&Path> = self
+            .kernels
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .filter(|&&other| other != at)
+            .filter_map(|&other| self.files.get(other).map(|f| f.path.as_path()))
+            .collect();
+        if twins.is_empty() {
+            return Vec::new();
+        }
         let file_name = definer.file_name();
         let included = self
             .sees
@@ -486,17 +501,9 @@ impl ProjectIndex {
                     .chain(&file.angle_includes)
                     .any(|target| Path::new(target).file_name() == file_name)
             });
-        if !is_header || included {
+        if included {
             return Vec::new();
         }
-        let twins: Vec<&Path> = self
-            .kernels
-            .get(kernel)
-            .into_iter()
-            .flatten()
-            .filter(|&&other| other != at)
-            .filter_map(|&other| self.files.get(other).map(|f| f.path.as_path()))
-            .collect();
         self.launches
             .get(kernel)
             .into_iter()

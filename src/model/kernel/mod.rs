@@ -522,6 +522,13 @@ fn bound_by_each_instantiation<'t>(
             return;
         }
     }
+    let bound: Vec<&str> = instantiations
+        .iter()
+        .flat_map(|(values, _, _)| values.iter().map(|(name, _)| name.as_str()))
+        .collect();
+    if !tests_read_any(function, model.source, &bound) {
+        return;
+    }
     let readings: Vec<(KernelFacts<'t>, Vec<usize>)> = instantiations
         .into_iter()
         .map(|(values, launches, positions)| {
@@ -551,6 +558,52 @@ fn bound_by_each_instantiation<'t>(
             }
         }
     }
+}
+
+/// Whether a test of the kernel (an `if`, a loop's condition, a `?:`) reads one of `names`, or
+/// a local initialised from one (`constexpr bool kFull = V == Variant::Full;`): only then can an
+/// instantiation's arguments change what guards an access.
+fn tests_read_any(function: &Function, source: &str, names: &[&str]) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let mut read: Vec<&str> = names.to_vec();
+    let mentions = |node: Node, read: &[&str]| {
+        let mut found = false;
+        syntax::walk_iterative(node, |n| {
+            found |= n.node_kind() == "identifier" && read.contains(&syntax::text(n, source));
+            !found
+        });
+        found
+    };
+    // locals initialised from a bound name, one level deep, in the order they are written
+    syntax::walk_iterative(function.body, |n| {
+        if n.node_kind() == "init_declarator" {
+            if let (Some(name), Some(value)) = (
+                n.field("declarator").and_then(syntax::declarator_name),
+                n.field("value"),
+            ) {
+                if mentions(value, &read) {
+                    read.push(syntax::text(name, source));
+                }
+            }
+        }
+        true
+    });
+    let mut found = false;
+    syntax::walk_iterative(function.body, |n| {
+        let test = match n.node_kind() {
+            "if_statement"
+            | "while_statement"
+            | "for_statement"
+            | "do_statement"
+            | "conditional_expression" => n.field("condition"),
+            _ => None,
+        };
+        found |= test.is_some_and(|t| mentions(t, &read));
+        !found
+    });
+    found
 }
 
 fn analyze_instantiation<'t>(

@@ -44,6 +44,14 @@ pub(super) fn candidate_blocks<'t>(
     let indexed = shared_index_axes(program, source, function);
     let body = text(function.body, source);
     let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
+    // with no launch in sight, a block-stride loop written with a constant step
+    // (`for (i = threadIdx.x; i < n; i += 32)`) states the block's width: wider blocks would
+    // have threads step over each other's elements
+    if facts.launches.is_empty() && !uses('y') && !uses('z') {
+        if let Some(width) = stated_block_width(function, source) {
+            return (false, vec![[width, 1, 1]]);
+        }
+    }
     let shapes: Vec<[i64; 3]> = if uses('z') {
         vec![[8, 8, 4], [16, 4, 2], [128, 1, 1], [4, 4, 2]]
     } else if uses('y') {
@@ -74,6 +82,94 @@ pub(super) fn candidate_blocks<'t>(
         .collect();
     shapes.dedup();
     (false, shapes)
+}
+
+/// The block width the kernel's block-stride loops state, when there is at least one and all
+/// agree: loops that start at the thread's place in its block (`threadIdx.x`, or a local
+/// holding it) and step by the same constant (`i += 32`, `i = i + 32`).
+fn stated_block_width(function: &Function, source: &str) -> Option<i64> {
+    let holds_thread = |value: Node| {
+        let value = crate::syntax::strip(value, source);
+        text(value, source) == "threadIdx.x"
+    };
+    // locals that hold the thread's place (`int tid = threadIdx.x;`)
+    let mut thread_locals: Vec<&str> = Vec::new();
+    walk_iterative(function.body, |node| {
+        if node.node_kind() == "init_declarator" {
+            if let (Some(name), Some(value)) = (
+                node.field("declarator").and_then(crate::syntax::declarator_name),
+                node.field("value"),
+            ) {
+                if holds_thread(value) {
+                    thread_locals.push(text(name, source));
+                }
+            }
+        }
+        true
+    });
+    let starts_at_thread = |value: Node| {
+        holds_thread(value) || {
+            let value = crate::syntax::strip(value, source);
+            value.node_kind() == "identifier" && thread_locals.contains(&text(value, source))
+        }
+    };
+    let mut widths: Vec<i64> = Vec::new();
+    let mut other_loops = false;
+    walk_iterative(function.body, |node| {
+        if node.node_kind() != "for_statement" {
+            return true;
+        }
+        // `for (int i = tid; ...; i += C)`
+        let start = node.field("initializer").and_then(|init| {
+            let declarator = match init.node_kind() {
+                "declaration" => init.field("declarator")?,
+                "assignment_expression" => init,
+                _ => return None,
+            };
+            let name = declarator
+                .field("declarator")
+                .or_else(|| declarator.field("left"))
+                .and_then(crate::syntax::declarator_name)?;
+            let value = declarator
+                .field("value")
+                .or_else(|| declarator.field("right"))?;
+            starts_at_thread(value).then(|| text(name, source))
+        });
+        let Some(variable) = start else {
+            return true;
+        };
+        let step = node.field("update").and_then(|update| {
+            if update.node_kind() != "assignment_expression"
+                || update
+                    .field("left")
+                    .is_none_or(|l| text(l, source) != variable)
+            {
+                return None;
+            }
+            let right = update.field("right")?;
+            let step = match operator(update, source) {
+                "+=" => right,
+                "=" if right.node_kind() == "binary_expression"
+                    && operator(right, source) == "+"
+                    && right
+                        .field("left")
+                        .is_some_and(|l| text(l, source) == variable) =>
+                {
+                    right.field("right")?
+                }
+                _ => return None,
+            };
+            crate::model::size::parse_number(text(step, source))
+                .and_then(|v| i64::try_from(v).ok())
+        });
+        match step {
+            Some(width) if (32..=1024).contains(&width) => widths.push(width),
+            _ => other_loops = true,
+        }
+        true
+    });
+    let first = *widths.first()?;
+    (!other_loops && widths.iter().all(|w| *w == first)).then_some(first)
 }
 
 /// Which thread axes the shared-memory indices follow, by the text of the kernel: `threadIdx.y`

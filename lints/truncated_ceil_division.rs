@@ -42,12 +42,14 @@ fn check(model: &Model, cx: &mut LintContext) {
             .with_help(format!(
                 "round up in integers, `({numerator} + {divisor} - 1) / {divisor}`, or divide in floating point, `ceil({numerator} / (double){divisor})`"
             ));
-        for operand in [ceiling.numerator, ceiling.divisor] {
-            if let Some(declaration) = named(operand).and_then(|n| declaration_of(n, model.source))
-            {
+        for name in [ceiling.numerator, ceiling.divisor]
+            .into_iter()
+            .filter_map(named)
+        {
+            if let Some(declaration) = declaration_of(name, model.source) {
                 diagnostic = diagnostic.with_label(
                     declaration.byte_range(),
-                    format!("`{}` is an integer", snippet(model, operand)),
+                    format!("`{}` is an integer", snippet(model, name)),
                 );
             }
         }

@@ -347,12 +347,19 @@ pub fn truncated_ceiling<'t>(
     })
 }
 
-/// Every `ceil` of an integer quotient in the file's functions.
+/// Every `ceil` of an integer quotient in the functions this lint reads: the kernels and host
+/// functions analysed this time (an editor's lint keeps the others' findings from an earlier
+/// one) and the device functions, which keep none.
 pub fn truncated_ceilings<'t>(model: &Model<'t>) -> Vec<TruncatedCeiling<'t>> {
     let mut found = Vec::new();
-    for function in &model.functions {
+    let read_now = |index: usize, function: &super::Function| match function.kind {
+        super::FunctionKind::Host => model.host.analysed.contains(&index),
+        super::FunctionKind::Kernel => model.kernels.iter().any(|(at, _)| *at == index),
+        _ => true,
+    };
+    for (index, function) in model.functions.iter().enumerate() {
         let body = model.source.get(function.body.byte_range()).unwrap_or("");
-        if !body.contains("ceil") {
+        if !body.contains("ceil") || !read_now(index, function) {
             continue;
         }
         syntax::walk_iterative(function.body, |node| {

@@ -97,7 +97,8 @@ fn stated_block_width(function: &Function, source: &str) -> Option<i64> {
     walk_iterative(function.body, |node| {
         if node.node_kind() == "init_declarator" {
             if let (Some(name), Some(value)) = (
-                node.field("declarator").and_then(crate::syntax::declarator_name),
+                node.field("declarator")
+                    .and_then(crate::syntax::declarator_name),
                 node.field("value"),
             ) {
                 if holds_thread(value) {
@@ -159,8 +160,7 @@ fn stated_block_width(function: &Function, source: &str) -> Option<i64> {
                 }
                 _ => return None,
             };
-            crate::model::size::parse_number(text(step, source))
-                .and_then(|v| i64::try_from(v).ok())
+            crate::model::size::parse_number(text(step, source)).and_then(|v| i64::try_from(v).ok())
         });
         match step {
             Some(width) if (32..=1024).contains(&width) => widths.push(width),

@@ -48,7 +48,13 @@ pub(super) fn candidate_blocks<'t>(
     // (`for (i = threadIdx.x; i < n; i += 32)`) states the block's width: wider blocks would
     // have threads step over each other's elements
     if facts.launches.is_empty() && !uses('y') && !uses('z') {
-        if let Some(width) = stated_block_width(function, source) {
+        let constant = |written: &str| {
+            crate::model::size::parse_number(written)
+                .and_then(|v| i64::try_from(v).ok())
+                .or_else(|| (written == "warpSize").then_some(32))
+                .or_else(|| program.scope.named_constant(written))
+        };
+        if let Some(width) = stated_block_width(function, source, &constant) {
             return (false, vec![[width, 1, 1]]);
         }
     }
@@ -86,8 +92,13 @@ pub(super) fn candidate_blocks<'t>(
 
 /// The block width the kernel's block-stride loops state, when there is at least one and all
 /// agree: loops that start at the thread's place in its block (`threadIdx.x`, or a local
-/// holding it) and step by the same constant (`i += 32`, `i = i + 32`).
-fn stated_block_width(function: &Function, source: &str) -> Option<i64> {
+/// holding it) and step by the same constant (`i += 32`, `i = i + 32`, `i += WARP_SIZE` with the
+/// file's `#define WARP_SIZE 32`, `i += warpSize`).
+fn stated_block_width(
+    function: &Function,
+    source: &str,
+    constant: &dyn Fn(&str) -> Option<i64>,
+) -> Option<i64> {
     let holds_thread = |value: Node| {
         let value = crate::syntax::strip(value, source);
         text(value, source) == "threadIdx.x"
@@ -160,7 +171,7 @@ fn stated_block_width(function: &Function, source: &str) -> Option<i64> {
                 }
                 _ => return None,
             };
-            crate::model::size::parse_number(text(step, source)).and_then(|v| i64::try_from(v).ok())
+            constant(text(step, source).trim())
         });
         match step {
             Some(width) if (32..=1024).contains(&width) => widths.push(width),

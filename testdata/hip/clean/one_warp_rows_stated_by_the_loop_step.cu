@@ -27,3 +27,23 @@ extern "C" __global__ void router_softmax(const float* logits, float* out, int n
         out[row * n + i] = probs[i] / s;
     }
 }
+
+#define WARP_SIZE 32
+
+// The same one-warp layout, its step written with the file's warp-size macro.
+extern "C" __global__ void row_normalize(float* rows, int n) {
+    extern __shared__ float values[];
+    float* row = rows + blockIdx.x * n;
+    int lane = threadIdx.x;
+    float sum = 0.f;
+    for (int i = lane; i < n; i += WARP_SIZE) {
+        values[i] = row[i];
+        sum += values[i];
+    }
+    for (int o = WARP_SIZE / 2; o > 0; o >>= 1) {
+        sum += __shfl_xor_sync(0xffffffff, sum, o);
+    }
+    for (int i = lane; i < n; i += WARP_SIZE) {
+        row[i] = values[i] / sum;
+    }
+}

@@ -580,6 +580,14 @@ pub fn signed_terms<'t>(node: Node<'t>, source: &str) -> Vec<(bool, Node<'t>)> {
     terms
 }
 
+/// The words a declaration writes before its type (`static inline constexpr` in `static inline
+/// constexpr int k = 4;`): whether the value is fixed when compiled is said there.
+pub fn words_before_type<'s>(declaration: Node, source: &'s str) -> &'s str {
+    let start = declaration.start_byte();
+    let type_start = declaration.field("type").map_or(start, |t| t.start_byte());
+    source.get(start..type_start).unwrap_or("")
+}
+
 /// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
 pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_DEPTH {

@@ -310,11 +310,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .and_then(|d| d.up())
                     .filter(|d| d.node_kind() == "declaration");
                 declaration.is_some_and(|declaration| {
-                    let start = declaration.start_byte();
-                    let type_start = declaration.field("type").map_or(start, |t| t.start_byte());
-                    self.source
-                        .get(start..type_start)
-                        .is_some_and(|words| words.split_whitespace().any(|w| w == "constexpr"))
+                    syntax::words_before_type(declaration, self.source)
+                        .split_whitespace()
+                        .any(|w| w == "constexpr")
                 })
             }
             _ => false,

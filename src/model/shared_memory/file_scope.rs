@@ -176,13 +176,10 @@ impl<'t> FileScope<'t> {
             "declaration" => {
                 // `const`, `constexpr`, `static const`, `inline constexpr`: the words before the
                 // type say whether the value is fixed
-                let Some(type_node) = node.field("type") else {
+                if node.field("type").is_none() {
                     return;
-                };
-                let before_type = source
-                    .get(node.start_byte()..type_node.start_byte())
-                    .unwrap_or("");
-                if !before_type
+                }
+                if !crate::syntax::words_before_type(node, source)
                     .split_whitespace()
                     .any(|w| w == "const" || w == "constexpr")
                 {

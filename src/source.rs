@@ -432,15 +432,23 @@ impl HeaderDefines {
 }
 
 /// The integer constants a text declares at file or namespace scope, one per line
-/// (`constexpr int kWarps = 8;`, `static const unsigned TILE(16);`), with their initialisers. A
-/// name declared twice with different initialisers, or inside a class, function or enum, is
-/// left out.
+/// (`constexpr int kWarps = 8;`, `static const unsigned TILE(16);`), and the static constant
+/// members of its classes (`static const unsigned WARP_SIZE = 32;`, read as
+/// `RadixSort::WARP_SIZE`), with their initialisers. A name declared twice with different
+/// initialisers, or inside a function or enum, is left out.
 pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Scope {
+        Namespace,
+        Class,
+        Other,
+    }
     let mut found: Vec<(String, String)> = Vec::new();
     let mut twice: HashSet<String> = HashSet::new();
-    // per open brace: whether it opened a namespace (or an `extern "C"` block)
-    let mut scopes: Vec<bool> = Vec::new();
+    // per open brace: what it opened (a namespace or `extern "C"` block, a class, anything else)
+    let mut scopes: Vec<Scope> = Vec::new();
     let mut namespace_pending = false;
+    let mut class_pending = false;
     let mut in_block_comment = false;
     for line in text.lines() {
         let mut code = line;
@@ -456,7 +464,16 @@ pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
             _ => (code, false),
         };
         let trimmed = code.trim();
-        if scopes.iter().all(|namespace| *namespace) {
+        let (inner, outer) = scopes
+            .split_last()
+            .map_or((None, &[][..]), |(l, o)| (Some(*l), o));
+        let at_namespace_scope = outer.iter().all(|s| *s == Scope::Namespace)
+            && match inner {
+                None | Some(Scope::Namespace) => true,
+                Some(Scope::Class) => trimmed.starts_with("static "),
+                Some(Scope::Other) => false,
+            };
+        if at_namespace_scope {
             if let Some((name, body)) = integer_constant_declaration(trimmed) {
                 match found.iter().position(|(known, _)| *known == name) {
                     Some(at) if found[at].1 != body => {
@@ -472,9 +489,22 @@ pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
             || trimmed.starts_with("namespace")
             || trimmed.starts_with("extern \"C\"");
         namespace_pending = opens_namespace && !code.contains(['{', ';']);
+        // `template <> struct Vec<half>` opens a class too
+        let declared = match trimmed.strip_prefix("template") {
+            Some(rest) => after_template_parameters(rest),
+            None => trimmed,
+        };
+        let opens_class = class_pending
+            || ["class ", "struct "]
+                .iter()
+                .any(|k| declared.starts_with(k) && !declared.contains(['(', '=']));
+        class_pending = opens_class && !code.contains(['{', ';']);
         for c in code.chars() {
             match c {
-                '{' => scopes.push(opens_namespace && scopes.len() < 64),
+                '{' if scopes.len() >= 64 => scopes.push(Scope::Other),
+                '{' if opens_namespace => scopes.push(Scope::Namespace),
+                '{' if opens_class => scopes.push(Scope::Class),
+                '{' => scopes.push(Scope::Other),
                 '}' => {
                     scopes.pop();
                 }
@@ -485,6 +515,21 @@ pub fn file_scope_integer_constants(text: &str) -> Vec<(String, String)> {
     }
     found.retain(|(name, _)| !twice.contains(name));
     found
+}
+
+/// What follows a template's parameter list (`<typename T, typename U = Vec<T>>`): the text after
+/// its closing `>`, or "" when it does not close on the line.
+fn after_template_parameters(text: &str) -> &str {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth <= 1 => return text[at + 1..].trim_start(),
+            '>' => depth -= 1,
+            _ => {}
+        }
+    }
+    ""
 }
 
 /// `[static|inline] (constexpr|const) TYPE NAME = VALUE;` (or `NAME(VALUE)`, `NAME{VALUE}`) with
@@ -979,25 +1024,10 @@ fn blank_inactive_branches(
     let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Names an undecided `#ifdef` was read as defined by (its first branch kept).
     let mut assumed_defined: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut offset = 0;
+    let read_as_undefined = names_whose_absence_keeps_more_cuda(text);
     let mut in_block_comment = false;
-    while offset < text.len() {
-        // a logical line: physical lines joined by trailing backslashes
-        let mut end = offset;
-        loop {
-            let line_end = text[end..]
-                .find('\n')
-                .map(|i| end + i)
-                .unwrap_or(text.len());
-            let content = text[end..line_end].trim_end_matches('\r');
-            if content.ends_with('\\') && line_end < text.len() {
-                end = line_end + 1;
-                continue;
-            }
-            end = line_end;
-            break;
-        }
-        let line = &text[offset..end];
+    for (offset, line) in logical_lines(text) {
+        let end = offset + line.len();
         let active = stack
             .last()
             .map(|c| c.active && c.parent_active)
@@ -1037,6 +1067,9 @@ fn blank_inactive_branches(
                             if defined.contains(name) || assumed_defined.contains(name) =>
                         {
                             Some(!negated)
+                        }
+                        (None, Some((name, negated))) if read_as_undefined.contains(name) => {
+                            Some(negated)
                         }
                         (None, Some((name, false))) if active && !false_condition => {
                             assumed_defined.insert(name.to_string());
@@ -1117,8 +1150,121 @@ fn blank_inactive_branches(
             blank(bytes, offset..end);
         }
         in_block_comment = block_comment_state(line, in_block_comment);
-        offset = end + 1;
     }
+}
+
+/// The names tested for being defined whose absence keeps more of the file's CUDA code (kernel
+/// definitions, `<<<...>>>` and API launches) than their presence: an optional library's switch
+/// (`#ifdef cCUDNN` handles at the top, then `#ifndef cCUDNN` hand-written launches `#else`
+/// library calls). Read as defined, such a name would hide the only launches of the kernels.
+fn names_whose_absence_keeps_more_cuda(text: &str) -> HashSet<String> {
+    struct Open<'a> {
+        /// The name tested, and whether the first branch is the one kept when it is defined;
+        /// None for another test or a chain with `#elif`.
+        name: Option<(&'a str, bool)>,
+        /// 0 in the first branch, 1 in the `#else`.
+        branch: usize,
+        cuda: [usize; 2],
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    // per name: CUDA kept when it is defined, and when it is not
+    let mut kept: HashMap<&str, [usize; 2]> = HashMap::new();
+    for (_, line) in logical_lines(text) {
+        let trimmed = line.trim_start();
+        let Some(directive) = trimmed.strip_prefix('#') else {
+            let cuda = [
+                "<<<",
+                "__global__",
+                "LaunchKernel",
+                "LaunchCooperativeKernel",
+            ]
+            .iter()
+            .map(|construct| line.matches(construct).count())
+            .sum::<usize>();
+            if cuda > 0 {
+                for open in &mut stack {
+                    if let Some(count) = open.cuda.get_mut(open.branch) {
+                        *count += cuda;
+                    }
+                }
+            }
+            continue;
+        };
+        let directive = directive.trim_start();
+        let word_end = directive
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(directive.len());
+        let (word, rest) = directive.split_at(word_end);
+        match word {
+            "if" | "ifdef" | "ifndef" => stack.push(Open {
+                name: tested_name(word, rest.trim())
+                    .filter(|(name, _)| !name.is_empty())
+                    .map(|(name, negated)| (name, !negated)),
+                branch: 0,
+                cuda: [0, 0],
+            }),
+            "elif" | "elifdef" | "elifndef" => {
+                if let Some(top) = stack.last_mut() {
+                    top.name = None;
+                }
+            }
+            "else" => {
+                if let Some(top) = stack.last_mut() {
+                    top.branch = 1;
+                }
+            }
+            "endif" => {
+                if let Some(Open {
+                    name: Some((name, first_when_defined)),
+                    cuda: [first, second],
+                    ..
+                }) = stack.pop()
+                {
+                    let entry = kept.entry(name).or_default();
+                    let (when_defined, when_not) = if first_when_defined {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    };
+                    entry[0] += when_defined;
+                    entry[1] += when_not;
+                }
+            }
+            _ => {}
+        }
+    }
+    kept.into_iter()
+        .filter(|(_, [when_defined, when_not])| when_not > when_defined)
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// The logical lines of `text` with their offsets: physical lines joined by trailing
+/// backslashes, without their line terminator.
+fn logical_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        if offset >= text.len() {
+            return None;
+        }
+        let mut end = offset;
+        loop {
+            let line_end = text[end..]
+                .find('\n')
+                .map(|i| end + i)
+                .unwrap_or(text.len());
+            let content = text[end..line_end].trim_end_matches('\r');
+            if content.ends_with('\\') && line_end < text.len() {
+                end = line_end + 1;
+                continue;
+            }
+            end = line_end;
+            break;
+        }
+        let start = offset;
+        offset = end + 1;
+        Some((start, &text[start..end]))
+    })
 }
 
 /// The value of an `#if`/`#elif`/`#ifdef` test when something decides it: the values known
@@ -3071,6 +3217,13 @@ enum { kEnum = 4 };
 }
 constexpr int kTwice = 1;
 constexpr int kTwice = 2;
+class RadixSort
+{
+public:
+    static const unsigned WARP_SIZE = 32;
+    const int kPerObject = 4;
+    void sort() { static const int kInFunction = 5; }
+};
 ";
         let found = file_scope_integer_constants(header);
         assert_eq!(
@@ -3079,6 +3232,7 @@ constexpr int kTwice = 2;
                 ("WARP".to_string(), "32".to_string()),
                 ("kWarps".to_string(), "8".to_string()),
                 ("kThreads".to_string(), "WARP * kWarps".to_string()),
+                ("WARP_SIZE".to_string(), "32".to_string()),
             ]
         );
         let read = HeaderDefines::of(header, &[]);
@@ -3090,12 +3244,20 @@ constexpr int kTwice = 2;
         );
         assert_eq!(view.define("kScale"), None);
         assert_eq!(view.define("local"), None);
-        // a namespace whose brace is on the next line, and a class whose brace is
+        // a namespace whose brace is on the next line, and a class whose brace is; two
+        // specialisations giving one member two values give it none
         let spread = "namespace sgm\n{\nstatic constexpr unsigned int WARP_SIZE = 32u;\n}\n\
-                      struct Traits\n{\nstatic constexpr int kHidden = 4;\n};\n";
+                      struct Traits\n{\nstatic constexpr int kHidden = 4;\n};\n\
+                      template <> struct Vec<float>\n{\n  static constexpr int kWidth = 4;\n};\n\
+                      template <> struct Vec<half>\n{\n  static constexpr int kWidth = 8;\n};\n\
+                      template <typename T, typename U = Vec<T>> class Tile {\n  static const int kRows = 16;\n};\n";
         assert_eq!(
             file_scope_integer_constants(spread),
-            [("WARP_SIZE".to_string(), "32u".to_string())]
+            [
+                ("WARP_SIZE".to_string(), "32u".to_string()),
+                ("kHidden".to_string(), "4".to_string()),
+                ("kRows".to_string(), "16".to_string())
+            ]
         );
     }
 
@@ -3194,6 +3356,22 @@ constexpr int kTwice = 2;
         let text = "#ifndef USE_X\nint without;\n#endif\n#ifdef USE_X\nint with;\n#endif\n";
         let view = preprocess(text, &[]);
         assert!(view.text.contains("int without;") && view.text.contains("int with;"));
+    }
+
+    #[test]
+    fn a_switch_whose_absence_keeps_the_launches_is_read_as_absent() {
+        // an optional library's handles at the top, then the hand-written launch in the
+        // `#ifndef` branch and the library call in the `#else`
+        let text = "#ifdef cCUDNN\nint handles;\n#endif\n__global__ void k(float* p) {}\nvoid f(float* p) {\n#ifndef cCUDNN\n  k<<<1, 32>>>(p);\n#else\n  library(p);\n#endif\n}\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("k<<<1, 32>>>(p);"), "{}", view.text);
+        assert!(!view.text.contains("int handles;"), "{}", view.text);
+        assert!(!view.text.contains("library(p);"), "{}", view.text);
+        // a switch whose presence keeps the kernels is read as present, at every test
+        let text = "#ifdef USE_CUDA\n__global__ void k(float* p) {}\n#endif\n#ifndef USE_CUDA\nint cpu;\n#else\nvoid f(float* p) { k<<<1, 1>>>(p); }\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(view.text.contains("k<<<1, 1>>>(p);"), "{}", view.text);
+        assert!(!view.text.contains("int cpu;"), "{}", view.text);
     }
 
     #[test]

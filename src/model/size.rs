@@ -722,6 +722,26 @@ impl<'s, 't> Evaluator<'s, 't> {
                 }
                 self.scope.atom(name)
             }
+            // `RadixSort::WARP_SIZE`: a constant of a namespace or a class, read by its own
+            // name (the file's constants are kept by name whatever scope declares them)
+            "qualified_identifier" => {
+                let mut name = node;
+                for _ in 0..4 {
+                    if name.node_kind() != "qualified_identifier" {
+                        break;
+                    }
+                    name = name.field("name")?;
+                }
+                if name.node_kind() != "identifier" {
+                    return None;
+                }
+                let name = text(name, self.source);
+                if let Some(definition) = self.scope.definition(name) {
+                    return self.eval_at(definition, depth + 1);
+                }
+                // a header's constant, read with its macros
+                parse_number(self.scope.define(name)?.trim()).map(Sym::constant)
+            }
             "sizeof_expression" => {
                 if let Some(type_node) = node.field("type") {
                     return Some(self.sizeof_type(text(type_node, self.source)));

@@ -244,6 +244,15 @@ impl<'t> Locals<'t> {
     }
 
     fn read_constant_declaration(&mut self, declaration: Node<'t>, source: &'t str) {
+        if declaration.node_kind() == "field_declaration" {
+            if let (Some(name), Some(value)) = (
+                declaration.field("declarator"),
+                declaration.field("default_value"),
+            ) {
+                self.file_constants.insert(text(name, source), value);
+            }
+            return;
+        }
         let is_dim3 = declaration
             .field("type")
             .is_some_and(|t| text(t, source) == "dim3");
@@ -408,6 +417,21 @@ impl<'t> Held<'t> {
     }
 }
 
+/// A member every object shares and no one changes: `static const unsigned WARP_SIZE = 32;`,
+/// `static constexpr int kTile = 64;` with its value written in the class.
+fn is_static_constant_member(member: Node, source: &str) -> bool {
+    let words: Vec<&str> = syntax::named_children(member)
+        .filter(|c| matches!(c.node_kind(), "storage_class_specifier" | "type_qualifier"))
+        .map(|c| text(c, source))
+        .collect();
+    member.field("default_value").is_some()
+        && member
+            .field("declarator")
+            .is_some_and(|d| d.node_kind() == "field_identifier")
+        && words.contains(&"static")
+        && (words.contains(&"const") || words.contains(&"constexpr"))
+}
+
 /// `&name` handed to a call: the entry `Locals` keeps for a local written through its address.
 pub(super) fn written_through_address(value: Node, source: &str) -> bool {
     value.node_kind() == "identifier"
@@ -439,7 +463,14 @@ pub fn file_scope_constants<'t>(root: Node<'t>, source: &str) -> Vec<Node<'t>> {
                         scopes.push(inner);
                     }
                 }
-                "declaration_list" => scopes.push(item),
+                "declaration_list" | "field_declaration_list" => scopes.push(item),
+                // `class RadixSort { static const unsigned WARP_SIZE = 32; };`
+                "class_specifier" | "struct_specifier" => {
+                    if let Some(inner) = item.field("body") {
+                        scopes.push(inner);
+                    }
+                }
+                "field_declaration" if is_static_constant_member(item, source) => found.push(item),
                 "declaration"
                     if syntax::named_children(item).any(|c| {
                         c.node_kind() == "type_qualifier"

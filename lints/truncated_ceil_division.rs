@@ -17,7 +17,7 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for ceiling in truncated_ceilings(model) {
-        if ceiling.pads_its_numerator(model.source) {
+        if ceiling.pads_its_numerator(model.source) || ceiling.is_exact(model.source, model) {
             continue;
         }
         let (numerator, divisor) = (

@@ -291,7 +291,7 @@ pub struct TruncatedCeiling<'t> {
     pub divisor: Node<'t>,
 }
 
-impl TruncatedCeiling<'_> {
+impl<'t> TruncatedCeiling<'t> {
     /// Whether the numerator is padded already (`ceil((n + 255) / 256)`, `ceil((n - 1) / 256)`
     /// before a `+ 1`): a rounding written in integers, which `ceil` only repeats.
     pub fn pads_its_numerator(&self, source: &str) -> bool {
@@ -310,6 +310,67 @@ impl TruncatedCeiling<'_> {
                     .is_some_and(|r| text(r, source).trim() == "1"),
                 _ => false,
             }
+    }
+
+    /// Whether the division cannot leave a remainder for `ceil` to miss: a divisor of 1
+    /// (`constexpr unsigned FPB = 1; ceil(H / FPB)`), or two constants, one a multiple of the
+    /// other.
+    pub fn is_exact(&self, source: &'t str, context: &dyn TypeContext) -> bool {
+        match (
+            constant_value(self.numerator, source, context, 0),
+            constant_value(self.divisor, source, context, 0),
+        ) {
+            (_, Some(1)) => true,
+            (Some(numerator), Some(divisor)) if divisor != 0 => numerator % divisor == 0,
+            _ => false,
+        }
+    }
+}
+
+/// The value of an integer constant: a literal, an object-like macro of one, or a name declared
+/// `const`/`constexpr` with a constant initialiser where `node` reads it.
+fn constant_value<'t>(
+    node: Node<'t>,
+    source: &'t str,
+    context: &dyn TypeContext,
+    depth: usize,
+) -> Option<i128> {
+    if depth > 8 {
+        return None;
+    }
+    let node = syntax::strip(node, source);
+    match node.node_kind() {
+        "number_literal" => crate::model::size::parse_number(text(node, source)),
+        "identifier" => {
+            let name = text(node, source);
+            if let Some(declaration) = declaration_of(node, source) {
+                let fixed = crate::syntax::words_before_type(declaration, source)
+                    .split_whitespace()
+                    .any(|w| w == "const" || w == "constexpr");
+                let mut cursor = declaration.walk();
+                let value = declaration
+                    .children_by_field_name("declarator", &mut cursor)
+                    .filter(|d| d.node_kind() == "init_declarator")
+                    .find(|d| {
+                        d.field("declarator").is_some_and(|n| {
+                            n.node_kind() == "identifier" && text(n, source) == name
+                        })
+                    })
+                    .and_then(|d| d.field("value"));
+                return fixed
+                    .then_some(value)
+                    .flatten()
+                    .and_then(|v| constant_value(v, source, context, depth + 1));
+            }
+            crate::model::size::parse_number(
+                context
+                    .define(name)?
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')'),
+            )
+        }
+        _ => None,
     }
 }
 
@@ -515,5 +576,44 @@ mod tests {
         assert!(ceilings("void f(int n) { int k = ceil((float)n / 8); }").is_empty());
         assert!(ceilings("void f(Shape s) { int k = ceil(s.n / 8); }").is_empty());
         assert!(ceilings("void f(int n) { int k = ceil(n * 0.5); }").is_empty());
+    }
+
+    fn exact_ceilings(code: &str) -> Vec<bool> {
+        let tree = syntax::parse(code).expect("parses");
+        let mut found = Vec::new();
+        syntax::walk_iterative(tree.root_node(), |n| {
+            if let Some(c) = truncated_ceiling(n, code, &Plain) {
+                found.push(c.is_exact(code, &Plain));
+            }
+            true
+        });
+        found
+    }
+
+    #[test]
+    fn a_quotient_by_one_or_of_multiples_loses_nothing() {
+        assert_eq!(
+            exact_ceilings(
+                "void f(unsigned h) { constexpr unsigned FPB = 1; unsigned g = std::ceil(h / FPB); }"
+            ),
+            [true]
+        );
+        assert_eq!(
+            exact_ceilings(
+                "void f() { const int n = 4096; int g = ceil(n / 256); int r = ceil(1000 / 256); }"
+            ),
+            [true, false]
+        );
+        // a local that may change, or a divisor of another value, may leave a remainder
+        assert_eq!(
+            exact_ceilings("void f(unsigned h) { unsigned FPB = 1; unsigned g = ceil(h / FPB); }"),
+            [false]
+        );
+        assert_eq!(
+            exact_ceilings(
+                "void f(unsigned h) { constexpr unsigned FPB = 2; unsigned g = ceil(h / FPB); }"
+            ),
+            [false]
+        );
     }
 }

@@ -1,4 +1,5 @@
-// Clean: `ceil` handed a floating-point quotient, or a numerator padded in integers, rounds up.
+// Clean: `ceil` handed a floating-point quotient, or a numerator padded in integers, rounds up;
+// a quotient by a constant 1, or of a multiple of the divisor, has nothing to round.
 #include "hip_check.h"
 #include <cmath>
 
@@ -27,5 +28,15 @@ void run(float* v, int n, real fraction) {
     HIP_CHECK(hipGetLastError());
     int halves = static_cast<int>(std::ceil(static_cast<double>(n) / 2));
     scale<<<halves, 2>>>(v, n);
+    HIP_CHECK(hipGetLastError());
+}
+
+void run_per_block(float* v, unsigned rows) {
+    constexpr unsigned rows_per_block = 1;  // tuned: one row per block on this part
+    unsigned blocks = static_cast<unsigned>(std::ceil(rows / rows_per_block));
+    scale<<<blocks, 256>>>(v, rows * 256);
+    HIP_CHECK(hipGetLastError());
+    const int total = 4096;
+    scale<<<ceil(total / 256), 256>>>(v, total);
     HIP_CHECK(hipGetLastError());
 }

@@ -440,8 +440,7 @@ impl<'t> Analyzer<'_, 't> {
                         && steps.iter().all(|mine| {
                             other_steps.iter().any(|theirs| {
                                 Some(normalized(*theirs, self.source)) == other_step
-                                    && step_container(*theirs) == step_container(*mine)
-                                    && !read_between(*mine, *theirs, name, self.source)
+                                    && in_step_with(*mine, *theirs, name, self.source)
                             })
                         });
                     let in_step = other_step.as_deref().is_some_and(|other_step| {
@@ -598,41 +597,98 @@ impl<'t> Analyzer<'_, 't> {
     }
 }
 
-/// The block or loop header a step sits in.
-/// Whether `name` is read between the two steps `a` and `b` (in either order): there one of
-/// the locals has taken its step and the other not yet, so they are not in step.
-fn read_between(a: Node, b: Node, name: &str, source: &str) -> bool {
-    // the steps' whole assignments (`g += s`), whose targets are no reads
-    let (a, b) = (a.up().unwrap_or(a), b.up().unwrap_or(b));
-    let (first, second) = if a.start_byte() <= b.start_byte() {
-        (a, b)
-    } else {
-        (b, a)
+/// Whether the steps `a` and `b` of two locals run together: in the same block, or one at the
+/// top of a `for` body and the other in its header's update (which runs after the body's last
+/// statement, and always: no `continue` skips a step of the body), with no read of `name`
+/// where one has stepped and the other not yet.
+fn in_step_with(a: Node, b: Node, name: &str, source: &str) -> bool {
+    let (Some((container, at_a)), Some((other, at_b))) = (step_site(a), step_site(b)) else {
+        return false;
     };
-    let Some(container) = std::iter::successors(first.up(), |n| n.up())
-        .find(|n| n.start_byte() <= second.start_byte() && second.end_byte() <= n.end_byte())
-    else {
-        return true;
-    };
-    let (from, to) = (first.end_byte(), second.start_byte());
+    if container.id() != other.id() {
+        return false;
+    }
+    let in_header = |step: Node| for_updated_by(step).is_some();
+    if (in_header(a) || in_header(b)) && continues_its_loop(container) {
+        return false;
+    }
+    !read_between(container, at_a, at_b, name, source)
+}
+
+/// Where a step takes effect, in the order a loop runs it: the block it sits in and its offset
+/// there; a `for` header's update takes effect at the end of the loop's body.
+fn step_site(step: Node) -> Option<(Node, usize)> {
+    if let Some(body) = for_updated_by(step).and_then(|f| f.field("body")) {
+        if body.node_kind() == "compound_statement" {
+            return Some((syntax::through_constexpr_branch(body), body.end_byte()));
+        }
+        return None;
+    }
+    let assignment = step.up().unwrap_or(step);
+    let container = std::iter::successors(step.up(), |n| n.up())
+        .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))?;
+    Some((
+        syntax::through_constexpr_branch(container),
+        assignment.start_byte(),
+    ))
+}
+
+/// The `for` loop whose header's update is the step `step` (`i += s`, or one of a comma list).
+fn for_updated_by(step: Node) -> Option<Node> {
+    let mut node = step.up()?;
+    for _ in 0..4 {
+        let parent = node.up()?;
+        if parent.node_kind() == "for_statement" {
+            return parent
+                .field("update")
+                .is_some_and(|u| u.id() == node.id())
+                .then_some(parent);
+        }
+        if parent.node_kind() != "comma_expression" {
+            return None;
+        }
+        node = parent;
+    }
+    None
+}
+
+/// Whether a `continue` of the loop whose body is `body` sits in it (not in a nested loop).
+fn continues_its_loop(body: Node) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(body, |node| {
+        found |= node.node_kind() == "continue_statement";
+        !found
+            && (node.id() == body.id()
+                || !matches!(
+                    node.node_kind(),
+                    "for_statement" | "while_statement" | "do_statement" | "for_range_loop"
+                ))
+    });
+    found
+}
+
+/// Whether `name` is read in `container` between the offsets `a` and `b` (in either order):
+/// there one of the locals has taken its step and the other not yet, so they are not in step.
+fn read_between(container: Node, a: usize, b: usize, name: &str, source: &str) -> bool {
+    let (from, to) = (a.min(b), a.max(b));
     let mut read = false;
     syntax::walk_iterative(container, |node| {
         if read || node.end_byte() <= from || node.start_byte() >= to {
             return false;
         }
+        // a step's own target is no read
+        let is_target = node.up().is_some_and(|p| {
+            p.node_kind() == "assignment_expression"
+                && p.field("left").is_some_and(|l| l.id() == node.id())
+        });
         read |= node.node_kind() == "identifier"
+            && !is_target
             && node.start_byte() >= from
             && node.end_byte() <= to
             && syntax::text(node, source) == name;
         !read
     });
     read
-}
-
-fn step_container(step: Node) -> Option<usize> {
-    std::iter::successors(step.up(), |n| n.up())
-        .find(|n| matches!(n.node_kind(), "compound_statement" | "for_statement"))
-        .map(|n| syntax::through_constexpr_branch(n).id())
 }
 
 /// Whether `part` is added (not subtracted, multiplied or divided) into `sum`.

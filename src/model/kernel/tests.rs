@@ -511,6 +511,43 @@ fn an_index_equal_to_a_tested_local_stepped_in_lockstep_is_bounded_by_its_test()
 }
 
 #[test]
+fn a_for_header_update_steps_alongside_the_end_of_its_body() {
+    // the loop tests `t`, the access reads `at`, which starts at `t * stride` and steps by
+    // `step * stride` at the end of the body while the header steps `t` by a grid stride
+    let source = "__global__ void transpose(float* dst, int stride, int count) {
+    int t = blockIdx.z * blockDim.y + threadIdx.y;
+    int at = t * stride + threadIdx.x;
+    int step = blockDim.y * gridDim.z;
+    for (; t < count; t += step) {
+        dst[at] = 1.f;
+        at += step * stride;
+    }
+}
+";
+    assert_eq!(statuses(source), [(6, "bounded")]);
+    // a `continue` skips the body's step while the header's still runs
+    let skipped = source.replace(
+        "dst[at] = 1.f;",
+        "if (dst[at] > 0.f) continue;\n        dst[at] = 1.f;",
+    );
+    assert!(
+        statuses(&skipped).contains(&(7, "unguarded")),
+        "{:?}",
+        statuses(&skipped)
+    );
+    // read after its own step, before the header's: one row ahead of the row tested
+    let ahead = source.replace(
+        "at += step * stride;",
+        "at += step * stride;\n        dst[at] = 2.f;",
+    );
+    assert!(
+        statuses(&ahead).contains(&(8, "unguarded")),
+        "{:?}",
+        statuses(&ahead)
+    );
+}
+
+#[test]
 fn a_flag_is_read_through_the_declaration_in_scope_and_the_values_it_saw() {
     // two flags of one name in sibling blocks, each declared in a loop whose row steps after
     // the flag's `if`

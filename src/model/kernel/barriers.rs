@@ -297,23 +297,119 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// unit is what divides the block-wide terms, the step and the limit at every launch, and it
     /// has to exceed the largest place in the block. No launch visible: nothing is known.
     fn launches_give_whole_units(&self, start: Node<'t>, step: Node<'t>, limit: Node<'t>) -> bool {
-        let terms = self.sum_terms(start);
-        let (places, shared): (Vec<Node<'t>>, Vec<Node<'t>>) = terms
-            .iter()
-            .map(|(_, term)| *term)
-            .partition(|term| self.expression_deps(*term, 0).varies_within_block());
-        let [place] = places.as_slice() else {
-            return false;
-        };
         let launches = &self.out.launches;
         !launches.is_empty()
             && launches.iter().all(|launch| {
-                let unit = shared.iter().chain([&step, &limit]).fold(0, |unit, term| {
-                    gcd(unit, self.factor_at_launch(*term, launch, 0))
+                let mut starts = Vec::new();
+                let mut limits = Vec::new();
+                if self
+                    .scaled_terms(start, launch, 1, 0, &mut starts)
+                    .is_none()
+                    || self
+                        .scaled_terms(self.defined_as(limit), launch, 1, 0, &mut limits)
+                        .is_none()
+                {
+                    return false;
+                }
+                // `i = 4 * (threadIdx.x + ...) + start` against `end = start + rounded`: a term
+                // both add (a segment's start the block shares) moves them alike
+                starts.retain(|(scale, term)| {
+                    let key = normalized(*term, self.source);
+                    let common = limits.iter().position(|(other_scale, other)| {
+                        other_scale == scale && normalized(*other, self.source) == key
+                    });
+                    match common {
+                        Some(at) if !self.expression_deps(*term, 0).varies_within_block() => {
+                            limits.remove(at);
+                            false
+                        }
+                        _ => true,
+                    }
                 });
-                self.largest_in_block(*place, launch, 0)
-                    .is_some_and(|largest| largest < unit)
+                let (places, shared): (Vec<(i128, Node<'t>)>, Vec<(i128, Node<'t>)>) = starts
+                    .into_iter()
+                    .partition(|(_, term)| self.expression_deps(*term, 0).varies_within_block());
+                let [(scale, place)] = places.as_slice() else {
+                    return false;
+                };
+                let unit = shared
+                    .iter()
+                    .chain(&limits)
+                    .map(|(scale, term)| {
+                        scale
+                            .checked_mul(self.factor_at_launch(*term, launch, 0))
+                            .unwrap_or(1)
+                    })
+                    .chain([self.factor_at_launch(step, launch, 0)])
+                    .fold(0, gcd);
+                *scale > 0
+                    && self
+                        .largest_in_block(*place, launch, 0)
+                        .and_then(|largest| largest.checked_mul(*scale))
+                        .is_some_and(|largest| largest < unit)
             })
+    }
+
+    /// `node` as a sum of terms, each with the constant the launch multiplies it by:
+    /// `4 * (threadIdx.x + blockIdx.x * blockDim.x) + start` is `4·threadIdx.x +
+    /// 4·B·blockIdx.x + 1·start` under blocks of `B`. None when it has too many terms.
+    fn scaled_terms(
+        &self,
+        node: Node<'t>,
+        launch: &LaunchSite,
+        scale: i128,
+        depth: usize,
+        terms: &mut Vec<(i128, Node<'t>)>,
+    ) -> Option<()> {
+        if depth > 6 || terms.len() > 16 {
+            return None;
+        }
+        let node = strip(node, self.source);
+        if node.node_kind() == "binary_expression" {
+            let (left, right) = (node.field("left")?, node.field("right")?);
+            match operator(node, self.source) {
+                "+" => {
+                    self.scaled_terms(left, launch, scale, depth + 1, terms)?;
+                    return self.scaled_terms(right, launch, scale, depth + 1, terms);
+                }
+                "-" => {
+                    self.scaled_terms(left, launch, scale, depth + 1, terms)?;
+                    return self.scaled_terms(right, launch, -scale, depth + 1, terms);
+                }
+                "*" => {
+                    for (factor, other) in [(left, right), (right, left)] {
+                        if let Some(k) = self.value_at_launch(factor, launch, 0) {
+                            return self.scaled_terms(
+                                other,
+                                launch,
+                                scale.checked_mul(k)?,
+                                depth + 1,
+                                terms,
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.value_at_launch(node, launch, 0) != Some(0) {
+            terms.push((scale, node));
+        }
+        Some(())
+    }
+
+    /// The one definition of a local nothing updates (`end` of `size_t end = start + ...`), or
+    /// `node` itself.
+    fn defined_as(&self, node: Node<'t>) -> Node<'t> {
+        let stripped = strip(node, self.source);
+        if stripped.node_kind() != "identifier" || self.updated.contains(self.text(stripped)) {
+            return node;
+        }
+        let name = self.text(stripped);
+        match self.definitions.get(name).map(Vec::as_slice) {
+            Some([value]) if self.function.parameter(name).is_none() => *value,
+            _ => node,
+        }
     }
 
     /// `for (k = threadIdx.x; k < n; k += STEP)` where every visible launch gives a block no

@@ -589,6 +589,25 @@ pub fn words_before_type<'s>(declaration: Node, source: &'s str) -> &'s str {
 }
 
 /// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
+/// The declarator that applies to the name first, parentheses skipped: in `unsigned (*p)[4]`
+/// the pointer (a pointer to arrays), in `T* a[N]` the array (of pointers). None for a bare
+/// name.
+pub fn innermost_declarator(node: Node) -> Option<Node> {
+    let mut current = node;
+    let mut innermost = None;
+    for _ in 0..MAX_DEPTH {
+        match current.node_kind() {
+            "identifier" | "field_identifier" | "qualified_identifier" => return innermost,
+            "parenthesized_declarator" => current = current.named_child(0)?,
+            _ => {
+                innermost = Some(current);
+                current = current.field("declarator")?;
+            }
+        }
+    }
+    None
+}
+
 pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_DEPTH {
         match node.node_kind() {
@@ -1361,6 +1380,25 @@ pub fn is_null_pointer(node: Node, source: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_declarator_nearest_the_name_says_what_it_declares() {
+        let text = "unsigned (*rows)[4]; float* slots[8]; float** grid; int plain;";
+        let tree = crate::engine::parse(text, None).expect("the parser accepts any text");
+        let kinds: Vec<Option<&str>> = super::named_children(tree.root_node())
+            .filter_map(|declaration| declaration.child_by_field_name("declarator"))
+            .map(|d| super::innermost_declarator(d).map(|n| n.kind()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                Some("pointer_declarator"),
+                Some("array_declarator"),
+                Some("pointer_declarator"),
+                None
+            ]
+        );
+    }
+
     #[test]
     fn identifiers_are_matched_whole() {
         assert!(super::contains_identifier("__half h = x;", "__half"));

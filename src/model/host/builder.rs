@@ -433,10 +433,15 @@ impl<'m, 't> Builder<'m, 't> {
             if is_const {
                 self.const_names.insert(name.clone());
             }
-            // `T* a[N]` is an array (of pointers), not a pointer
-            let is_array =
-                target.node_kind() == "array_declarator" || self.text(target).contains('[');
-            let is_pointer = target.node_kind() == "pointer_declarator" && !is_array;
+            // `T* a[N]` is an array (of pointers), not a pointer; `T (*p)[N]` is a pointer (to
+            // arrays of N), whose pointee the element type does not give
+            let points_to_arrays = target.node_kind() == "array_declarator"
+                && syntax::innermost_declarator(target)
+                    .is_some_and(|d| d.node_kind() == "pointer_declarator");
+            let is_array = !points_to_arrays
+                && (target.node_kind() == "array_declarator" || self.text(target).contains('['));
+            let is_pointer =
+                points_to_arrays || target.node_kind() == "pointer_declarator" && !is_array;
             if let Some(value) = value {
                 if value.node_kind() == "argument_list" && normalized_type == "dim3" {
                     self.dim3_arguments.insert(name.clone(), value);
@@ -457,6 +462,8 @@ impl<'m, 't> Builder<'m, 't> {
             }
             let pointee = if let Some(element) = &vector_element {
                 Some(element.clone())
+            } else if points_to_arrays {
+                None
             } else if is_pointer {
                 // `float** p` declares a pointer to `float*`
                 let stars = self

@@ -44,18 +44,37 @@ pub(super) fn candidate_blocks<'t>(
     let indexed = shared_index_axes(program, source, function);
     let body = text(function.body, source);
     let uses = |axis: char| body.contains(&format!("threadIdx.{axis}"));
-    // with no launch in sight, a block-stride loop written with a constant step
+    // with no launch giving a constant block, a block-stride loop written with a constant step
     // (`for (i = threadIdx.x; i < n; i += 32)`) states the block's width: wider blocks would
-    // have threads step over each other's elements
-    if facts.launches.is_empty() && !uses('y') && !uses('z') {
-        let constant = |written: &str| {
-            crate::model::size::parse_number(written)
-                .and_then(|v| i64::try_from(v).ok())
-                .or_else(|| (written == "warpSize").then_some(32))
-                .or_else(|| program.scope.named_constant(written))
-        };
-        if let Some(width) = stated_block_width(function, source, &constant) {
-            return (false, vec![[width, 1, 1]]);
+    // have threads step over each other's elements. A kernel that also reads `threadIdx.y`
+    // (`sh[threadIdx.y][...]`, rows of a 2-D block handed in as a `dim3`) is tried with a few
+    // rows of that width
+    let constant = |written: &str| {
+        crate::model::size::parse_number(written)
+            .and_then(|v| i64::try_from(v).ok())
+            .or_else(|| (written == "warpSize").then_some(32))
+            .or_else(|| program.scope.named_constant(written))
+    };
+    let no_launch = facts.launches.is_empty();
+    if no_launch || uses('y') || uses('z') {
+        // a row of a 2-D block may be narrower than a warp (`dim3 block(16, 4)`)
+        let narrowest = if uses('y') || uses('z') { 4 } else { 32 };
+        if let Some(width) = stated_block_width(function, source, &constant, narrowest) {
+            let rows: &[[i64; 2]] = if uses('z') {
+                &[[4, 2]]
+            } else if uses('y') {
+                &[[8, 1], [4, 1]]
+            } else {
+                &[[1, 1]]
+            };
+            let shapes: Vec<[i64; 3]> = rows
+                .iter()
+                .map(|[y, z]| [width, *y, *z])
+                .filter(|shape| shape.iter().product::<i64>() <= 1024)
+                .collect();
+            if !shapes.is_empty() {
+                return (false, shapes);
+            }
         }
     }
     let shapes: Vec<[i64; 3]> = if uses('z') {
@@ -90,14 +109,15 @@ pub(super) fn candidate_blocks<'t>(
     (false, shapes)
 }
 
-/// The block width the kernel's block-stride loops state, when there is at least one and all
-/// agree: loops that start at the thread's place in its block (`threadIdx.x`, or a local
+/// The block width the kernel's block-stride loops state (at least `narrowest`), when there is
+/// at least one and all agree: loops that start at the thread's place in its block (`threadIdx.x`, or a local
 /// holding it) and step by the same constant (`i += 32`, `i = i + 32`, `i += WARP_SIZE` with the
 /// file's `#define WARP_SIZE 32`, `i += warpSize`).
 fn stated_block_width(
     function: &Function,
     source: &str,
     constant: &dyn Fn(&str) -> Option<i64>,
+    narrowest: i64,
 ) -> Option<i64> {
     let holds_thread = |value: Node| {
         let value = crate::syntax::strip(value, source);
@@ -174,7 +194,7 @@ fn stated_block_width(
             constant(text(step, source).trim())
         });
         match step {
-            Some(width) if (32..=1024).contains(&width) => widths.push(width),
+            Some(width) if (narrowest..=1024).contains(&width) => widths.push(width),
             _ => other_loops = true,
         }
         true

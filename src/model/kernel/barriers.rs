@@ -4,6 +4,9 @@ use super::*;
 use crate::model::launch::axis_index;
 use crate::model::ranges::RangeContext;
 
+/// A term of a sum with the constant the launch multiplies it by.
+type ScaledTerm<'t> = (i128, Node<'t>);
+
 /// How many expressions deciding one comparison by value ranges may look at.
 const DECIDING_BUDGET: usize = 1000;
 
@@ -326,7 +329,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                         _ => true,
                     }
                 });
-                let (places, shared): (Vec<(i128, Node<'t>)>, Vec<(i128, Node<'t>)>) = starts
+                let (places, shared): (Vec<ScaledTerm<'t>>, Vec<ScaledTerm<'t>>) = starts
                     .into_iter()
                     .partition(|(_, term)| self.expression_deps(*term, 0).varies_within_block());
                 let [(scale, place)] = places.as_slice() else {
@@ -359,7 +362,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         launch: &LaunchSite,
         scale: i128,
         depth: usize,
-        terms: &mut Vec<(i128, Node<'t>)>,
+        terms: &mut Vec<ScaledTerm<'t>>,
     ) -> Option<()> {
         if depth > 6 || terms.len() > 16 {
             return None;

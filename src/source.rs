@@ -1172,6 +1172,9 @@ fn names_whose_absence_keeps_more_cuda(text: &str) -> HashSet<String> {
     for (_, line) in logical_lines(text) {
         let trimmed = line.trim_start();
         let Some(directive) = trimmed.strip_prefix('#') else {
+            if stack.is_empty() {
+                continue;
+            }
             let cuda = [
                 "<<<",
                 "__global__",

@@ -588,7 +588,6 @@ pub fn words_before_type<'s>(declaration: Node, source: &'s str) -> &'s str {
     source.get(start..type_start).unwrap_or("")
 }
 
-/// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
 /// The declarator that applies to the name first, parentheses skipped: in `unsigned (*p)[4]`
 /// the pointer (a pointer to arrays), in `T* a[N]` the array (of pointers). None for a bare
 /// name.
@@ -608,6 +607,7 @@ pub fn innermost_declarator(node: Node) -> Option<Node> {
     None
 }
 
+/// The identifier a declarator declares (`*p`, `p[4]`, `&r`, `p = x` all declare `p`).
 pub fn declarator_name<'t>(mut node: Node<'t>) -> Option<Node<'t>> {
     for _ in 0..MAX_DEPTH {
         match node.node_kind() {

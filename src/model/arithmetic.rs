@@ -63,7 +63,7 @@ fn arithmetic<'t>(
         "identifier" => {
             let name = text(node, source);
             match declared_type(name, node, source) {
-                Some(Declared::Type(type_text, _)) => type_arithmetic(&type_text, context),
+                Some(Declared::Type(type_text, ..)) => type_arithmetic(&type_text, context),
                 Some(Declared::Initialized(value)) => arithmetic(value, source, context, depth + 1),
                 Some(Declared::Other) => None,
                 None => {
@@ -183,8 +183,8 @@ fn type_arithmetic(type_text: &str, context: &dyn TypeContext) -> Option<Arithme
 
 /// A name's declaration where `at` reads it.
 enum Declared<'t> {
-    /// Its declared type, and the declaration.
-    Type(String, Node<'t>),
+    /// Its declared type, the declaration, and the value it is initialised with.
+    Type(String, Node<'t>, Option<Node<'t>>),
     /// `auto n = value`: what it holds.
     Initialized(Node<'t>),
     /// A declaration whose type says nothing of the value: a pointer, an array, a reference
@@ -269,14 +269,14 @@ fn declared_in<'t>(declaration: Node<'t>, name: &str, source: &'t str) -> Option
             _ => Declared::Other,
         });
     }
-    Some(Declared::Type(type_text.to_string(), declaration))
+    Some(Declared::Type(type_text.to_string(), declaration, value))
 }
 
 /// Where the name `at` reads was declared with a type (a parameter, a local, a template
 /// parameter, a file-scope variable).
 pub fn declaration_of<'t>(at: Node<'t>, source: &'t str) -> Option<Node<'t>> {
     match declared_type(text(at, source), at, source)? {
-        Declared::Type(_, declaration) => Some(declaration),
+        Declared::Type(_, declaration, _) => Some(declaration),
         _ => None,
     }
 }
@@ -343,32 +343,17 @@ fn constant_value<'t>(
         "number_literal" => crate::model::size::parse_number(text(node, source)),
         "identifier" => {
             let name = text(node, source);
-            if let Some(declaration) = declaration_of(node, source) {
-                let fixed = crate::syntax::words_before_type(declaration, source)
-                    .split_whitespace()
-                    .any(|w| w == "const" || w == "constexpr");
-                let mut cursor = declaration.walk();
-                let value = declaration
-                    .children_by_field_name("declarator", &mut cursor)
-                    .filter(|d| d.node_kind() == "init_declarator")
-                    .find(|d| {
-                        d.field("declarator").is_some_and(|n| {
-                            n.node_kind() == "identifier" && text(n, source) == name
-                        })
-                    })
-                    .and_then(|d| d.field("value"));
-                return fixed
-                    .then_some(value)
-                    .flatten()
-                    .and_then(|v| constant_value(v, source, context, depth + 1));
+            match declared_type(name, node, source) {
+                Some(Declared::Type(_, declaration, Some(value)))
+                    if crate::syntax::words_before_type(declaration, source)
+                        .split_whitespace()
+                        .any(|w| w == "const" || w == "constexpr") =>
+                {
+                    constant_value(value, source, context, depth + 1)
+                }
+                Some(_) => None,
+                None => crate::model::size::parse_define_number(context.define(name)?),
             }
-            crate::model::size::parse_number(
-                context
-                    .define(name)?
-                    .trim()
-                    .trim_start_matches('(')
-                    .trim_end_matches(')'),
-            )
         }
         _ => None,
     }

@@ -715,10 +715,7 @@ impl<'s, 't> Evaluator<'s, 't> {
                     return value.or_else(|| self.scope.atom(name));
                 }
                 if let Some(value) = self.scope.define(name) {
-                    return parse_number(
-                        value.trim().trim_start_matches('(').trim_end_matches(')'),
-                    )
-                    .map(Sym::constant);
+                    return parse_define_number(value).map(Sym::constant);
                 }
                 self.scope.atom(name)
             }
@@ -740,7 +737,7 @@ impl<'s, 't> Evaluator<'s, 't> {
                     return self.eval_at(definition, depth + 1);
                 }
                 // a header's constant, read with its macros
-                parse_number(self.scope.define(name)?.trim()).map(Sym::constant)
+                parse_define_number(self.scope.define(name)?).map(Sym::constant)
             }
             "sizeof_expression" => {
                 if let Some(type_node) = node.field("type") {
@@ -877,6 +874,11 @@ impl<'s, 't> Evaluator<'s, 't> {
             _ => None,
         }
     }
+}
+
+/// The number an object-like macro's body spells, parenthesized or not (`#define TILE (32)`).
+pub fn parse_define_number(body: &str) -> Option<i128> {
+    parse_number(body.trim().trim_start_matches('(').trim_end_matches(')'))
 }
 
 /// `1024`, `0x400`, `400ULL`, `1e10`, `1.0e3f` (floats only when integral).

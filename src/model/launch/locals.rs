@@ -420,9 +420,8 @@ impl<'t> Held<'t> {
 /// A member every object shares and no one changes: `static const unsigned WARP_SIZE = 32;`,
 /// `static constexpr int kTile = 64;` with its value written in the class.
 fn is_static_constant_member(member: Node, source: &str) -> bool {
-    let words: Vec<&str> = syntax::named_children(member)
-        .filter(|c| matches!(c.node_kind(), "storage_class_specifier" | "type_qualifier"))
-        .map(|c| text(c, source))
+    let words: Vec<&str> = syntax::words_before_type(member, source)
+        .split_whitespace()
         .collect();
     member.field("default_value").is_some()
         && member

@@ -110,9 +110,9 @@ pub(super) fn candidate_blocks<'t>(
 }
 
 /// The block width the kernel's block-stride loops state (at least `narrowest`), when there is
-/// at least one and all agree: loops that start at the thread's place in its block (`threadIdx.x`, or a local
-/// holding it) and step by the same constant (`i += 32`, `i = i + 32`, `i += WARP_SIZE` with the
-/// file's `#define WARP_SIZE 32`, `i += warpSize`).
+/// at least one and all agree: loops that start at the thread's place in its block
+/// (`threadIdx.x`, or a local holding it) and step by the same constant (`i += 32`, `i = i +
+/// 32`, `i += WARP_SIZE` with the file's `#define WARP_SIZE 32`, `i += warpSize`).
 fn stated_block_width(
     function: &Function,
     source: &str,

@@ -44,6 +44,7 @@ fn check(model: &Model, cx: &mut LintContext) {
                 leaf,
                 declaration,
                 axes,
+                scaled,
                 ..
             } = &access.status
             else {
@@ -164,7 +165,11 @@ fn check(model: &Model, cx: &mut LintContext) {
                 }
                 // a bound guessed from the kernel's parameters is offered, not applied unasked
                 from_launch &= launches.parameter.is_some();
+                // `n * tid` runs to `n` times the launch's extent: that extent is no bound of it
+                let scaled = scaled.iter().any(|s| s.id() == variable.id());
+                from_launch &= !scaled;
                 let bound = match launches.parameter {
+                    _ if scaled => None,
                     Some(parameter) => Some(parameter.name.clone()),
                     // a tensor accessor's subscript: the extent of the dimension it indexes
                     None if accessor_extent(model, kernel, &members, variable).is_some() => {
@@ -475,6 +480,39 @@ mod tests {
         assert!(alone
             .iter()
             .all(|d| !d.help.as_deref().unwrap_or("").contains("row < N")));
+    }
+
+    /// A thread index scaled by a size (`verts * tid`) runs past the count the launch pairs with
+    /// the thread index: that count is no bound to name, and no fix is offered.
+    #[test]
+    fn a_scaled_thread_index_is_not_bounded_by_the_launch_count() {
+        let code = "__global__ void copies(const float* base, float* out, int count, int verts) { size_t first = verts * 32 * blockIdx.x + verts * threadIdx.x; for (int v = 0; v < verts; v++) out[first + v] = base[v]; }\nvoid run(const float* base, float* out, int count, int verts) { copies<<<(count + 31) >> 5, 32>>>(base, out, count, verts); }";
+        let found = crate::testing::run_on_snippet(&UNGUARDED_THREAD_INDEX, code);
+        let [finding] = found.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert!(
+            finding
+                .help
+                .as_deref()
+                .is_some_and(|h| h.contains("first < <its extent>")),
+            "{:?}",
+            finding.help
+        );
+        assert!(finding.fix.is_none());
+        // the unscaled index keeps the count its launch pairs with it
+        let unscaled = code.replace(
+            "verts * 32 * blockIdx.x + verts * threadIdx.x",
+            "32 * blockIdx.x + threadIdx.x",
+        );
+        let found = crate::testing::run_on_snippet(&UNGUARDED_THREAD_INDEX, &unscaled);
+        assert!(
+            found.iter().any(|d| d
+                .help
+                .as_deref()
+                .is_some_and(|h| h.starts_with("guard the access with `if (first < count)`"))),
+            "{found:?}"
+        );
     }
 
     /// With no launch in sight, the kernel's lone integer parameter is offered as the bound only

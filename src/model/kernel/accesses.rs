@@ -676,11 +676,16 @@ impl<'a, 't> Analyzer<'a, 't> {
             "subscript_expression" | "call_expression" => false,
             _ => true,
         });
+        let scaled = std::iter::once(leaf)
+            .chain(also.iter().map(|(variable, _)| *variable))
+            .filter(|variable| crate::model::ranges::scales_thread_index(*variable, self))
+            .collect();
         IndexStatus::Unguarded {
             leaf,
             declaration,
             axes: self.thread_axes(leaf, 0),
             also,
+            scaled,
         }
     }
 

@@ -112,6 +112,9 @@ pub enum IndexStatus<'t> {
         axes: Axes,
         /// Other variables of the index that nothing bounds, with their axes.
         also: Vec<(Node<'t>, Axes)>,
+        /// Those of `leaf` and `also` whose value is the thread index scaled (`n * tid`): the
+        /// extent a launch gives their axes is not their bound.
+        scaled: Vec<Node<'t>>,
     },
     /// Reached only when the index is past its bound (`if (i >= n)`, the else of `if (i < n)`) or
     /// under a guard that admits the bound itself (`if (i <= n)`).

@@ -252,3 +252,20 @@ impl<'t> Linear<'t> {
         Some((factor, rest))
     }
 }
+
+/// Whether `node` is the thread index scaled: a term built on `threadIdx` with a coefficient
+/// other than 1 (`2 * (blockIdx.x * blockDim.x + threadIdx.x)`) or multiplied by a size
+/// (`n * threadIdx.x`). The extent a launch gives the thread index along an axis then bounds
+/// the index, not `node`. Forms that cannot be read say no.
+pub fn scales_thread_index<'t>(node: Node<'t>, context: &dyn RangeContext<'t>) -> bool {
+    let source = context.source();
+    let Some(form) = Linear::of(node, source, Some(context), 0) else {
+        return false;
+    };
+    form.terms.iter().any(|(coefficient, term)| {
+        term.key.contains("threadIdx")
+            && (*coefficient != 1
+                || (term.node.node_kind() == "binary_expression"
+                    && operator(term.node, source) == "*"))
+    })
+}

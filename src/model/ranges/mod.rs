@@ -32,6 +32,7 @@ pub use facts::skipped_replacements;
 pub(crate) use interval::multiply;
 use interval::{both, constant, divide, MAX_OTHER_BOUNDS};
 pub use interval::{is_bounded, Range};
+pub use linear::scales_thread_index;
 use linear::Linear;
 use meet_join::{keep_with_others, lower_of, tighter, upper_of, STARTING_VALUE};
 pub(crate) use steps::update_of;

@@ -507,7 +507,6 @@ fn spelled_as_symbol(operator: &str) -> &str {
     }
 }
 
-/// Text with whitespace, redundant parentheses and casts removed, used to compare expressions.
 /// Whether `node`, stripped like `normalized`, reads `target` (already normalized), without
 /// allocating.
 pub fn same_text(node: Node, source: &str, target: &str) -> bool {
@@ -523,6 +522,7 @@ pub fn same_text(node: Node, source: &str, target: &str) -> bool {
     }
 }
 
+/// Text with whitespace, redundant parentheses and casts removed, used to compare expressions.
 pub fn normalized(node: Node, source: &str) -> String {
     let node = strip(node, source);
     text(node, source)

@@ -704,11 +704,13 @@ impl<'m, 't> Builder<'m, 't> {
                 });
             }
             "cudaFree" | "cudaFreeAsync" | "cudaFreeHost" | "cuMemFree" | "cuMemFree_v2"
-            | "cuMemFreeHost" => {
-                if let Some(variable) = args.first().and_then(|a| self.variable_of(*a)) {
-                    self.push_event(variable, EventKind::Freed { device: true }, call, context);
+            | "cuMemFreeHost" => match args.first().map(|a| (a, self.variable_of(*a))) {
+                Some((_, Some(variable))) => {
+                    self.push_event(variable, EventKind::Freed { device: true }, call, context)
                 }
-            }
+                Some((argument, None)) => self.record_outer_free(call, *argument, context),
+                None => {}
+            },
             "cudaMemcpy"
             | "cudaMemcpyAsync"
             | "cudaMemset"

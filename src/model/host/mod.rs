@@ -24,6 +24,7 @@ mod helpers;
 mod launches;
 mod loops;
 mod macro_calls;
+mod outer_frees;
 mod parameters;
 mod queries;
 mod statements;
@@ -357,6 +358,8 @@ pub struct HostFunction<'t> {
     pub jump_targets: Vec<usize>,
     /// CUDA graphs with memory nodes hand out the same address again on every graph launch.
     pub uses_graphs: bool,
+    /// Frees of storage the function does not declare: members, globals, fields of structures.
+    pub outer_frees: Vec<OuterFree<'t>>,
 }
 
 impl<'t> HostFunction<'t> {
@@ -385,6 +388,21 @@ impl<'t> HostFunction<'t> {
                 && reset.device == event.device
         })
     }
+}
+
+/// A `cudaFree` of storage the function does not declare (`d_pos` in a method, `this->d_pos`, a
+/// global, `s.d`): `events` follow the function's own variables, so these are kept apart.
+#[derive(Debug, Clone)]
+pub struct OuterFree<'t> {
+    pub call: Node<'t>,
+    /// The storage freed, as written with spaces removed (`this->d_pos`).
+    pub place: String,
+    /// An earlier free of the same storage that runs on every path to this one, with nothing in
+    /// between that may store a new pointer there: no assignment to it, no address of it taken,
+    /// no call of code other than the CUDA runtime, no label a jump may reach.
+    pub freed_before: Option<Node<'t>>,
+    /// The statement list the call runs in: a later free inside it runs after this one.
+    pub region: Node<'t>,
 }
 
 #[derive(Debug, Default)]

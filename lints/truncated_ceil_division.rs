@@ -17,7 +17,10 @@ crate::declare_lint!(
 
 fn check(model: &Model, cx: &mut LintContext) {
     for ceiling in truncated_ceilings(model) {
-        if ceiling.pads_its_numerator(model.source) || ceiling.is_exact(model.source, model) {
+        if ceiling.pads_its_numerator(model.source)
+            || ceiling.pads_its_result(model.source)
+            || ceiling.is_exact(model.source, model)
+        {
             continue;
         }
         let (numerator, divisor) = (
@@ -132,12 +135,17 @@ mod tests {
                 "void f(Shape s) { int blocks = ceil(s.n / 256); }",
                 // `(n + B - 1) / B` is already rounded up; `ceil` of it changes nothing
                 "void f(int n) { int blocks = ceil((n + 255) / 256); }",
+                // a block added after the rounded-down quotient covers the remainder
+                "void f(int natom) { const int block_size = 256; dim3 grids(ceil(natom / block_size) + 1, 1, 1); }",
+                "void f(int n) { int blocks = 1 + (int)ceil(n / 256); }",
             ],
             &[
                 "void f(int n) { dim3 grid(ceil(n / 256)); }",
                 "template <int BN> void f(const int n) { dim3 grid(ceil(n / BN)); }",
                 "#define TILE 32\nvoid f(size_t rows) { int tiles = std::ceil(rows / TILE); }",
                 "void f(int n) { const int threads = 128; int blocks = ceilf(n / threads); }",
+                // a sum that adds nothing, or a size
+                "void f(int n, int k) { int blocks = ceil(n / 256) + 0; int more = ceil(n / 256) + k; }",
             ],
         );
     }

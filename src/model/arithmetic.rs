@@ -312,6 +312,33 @@ impl<'t> TruncatedCeiling<'t> {
             }
     }
 
+    /// Whether a constant of at least 1 is added to the result (`ceil(n / b) + 1`): the count is
+    /// then `n / b + 1`, never short of the rounded-up quotient.
+    pub fn pads_its_result(&self, source: &str) -> bool {
+        let mut inner = self.call;
+        let mut outer = self.call.up();
+        while let Some(node) = outer.filter(|n| {
+            matches!(n.node_kind(), "parenthesized_expression" | "cast_expression")
+        }) {
+            inner = node;
+            outer = node.up();
+        }
+        let Some(sum) = outer.filter(|n| {
+            n.node_kind() == "binary_expression" && operator(*n, source) == "+"
+        }) else {
+            return false;
+        };
+        let other = match sum.field("left") {
+            Some(left) if left.id() == inner.id() => sum.field("right"),
+            _ => sum.field("left"),
+        };
+        other
+            .map(|o| syntax::strip(o, source))
+            .filter(|o| o.node_kind() == "number_literal")
+            .and_then(|o| crate::model::size::parse_number(text(o, source)))
+            .is_some_and(|added| added >= 1)
+    }
+
     /// Whether the division cannot leave a remainder for `ceil` to miss: a divisor of 1
     /// (`constexpr unsigned FPB = 1; ceil(H / FPB)`), or two constants, one a multiple of the
     /// other.

@@ -318,14 +318,17 @@ impl<'t> TruncatedCeiling<'t> {
         let mut inner = self.call;
         let mut outer = self.call.up();
         while let Some(node) = outer.filter(|n| {
-            matches!(n.node_kind(), "parenthesized_expression" | "cast_expression")
+            matches!(
+                n.node_kind(),
+                "parenthesized_expression" | "cast_expression"
+            )
         }) {
             inner = node;
             outer = node.up();
         }
-        let Some(sum) = outer.filter(|n| {
-            n.node_kind() == "binary_expression" && operator(*n, source) == "+"
-        }) else {
+        let Some(sum) =
+            outer.filter(|n| n.node_kind() == "binary_expression" && operator(*n, source) == "+")
+        else {
             return false;
         };
         let other = match sum.field("left") {

@@ -122,6 +122,7 @@ impl<'t> Locals<'t> {
                             .up()
                             .and_then(|d| d.field("type"))
                             .is_some_and(|t| text(t, source) == "dim3");
+                        let value = constructed_dim3(value, is_dim3, source);
                         match direct_initializer(value, is_dim3) {
                             Some(scalar) => locals.values.entry(name).or_default().push(scalar),
                             None if value.node_kind() == "argument_list"
@@ -273,6 +274,7 @@ impl<'t> Locals<'t> {
                     let (Some(name), Some(value)) = (name, declarator.field("value")) else {
                         continue;
                     };
+                    let value = constructed_dim3(value, is_dim3, source);
                     if let Some(scalar) = direct_initializer(value, is_dim3) {
                         // `constexpr unsigned int blocks(cells / 128);`
                         self.file_constants.insert(name, scalar);
@@ -372,6 +374,17 @@ impl<'t> Locals<'t> {
 
 /// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
 /// (its list is its components) or a list of more than one value.
+/// The arguments of `dim3 grid = dim3(4, 4, 1);`, read as `dim3 grid(4, 4, 1);`.
+fn constructed_dim3<'t>(value: Node<'t>, is_dim3: bool, source: &str) -> Node<'t> {
+    if !is_dim3 || value.node_kind() != "call_expression" {
+        return value;
+    }
+    match (value.field("function"), value.field("arguments")) {
+        (Some(function), Some(arguments)) if text(function, source) == "dim3" => arguments,
+        _ => value,
+    }
+}
+
 fn direct_initializer(value: Node, is_dim3: bool) -> Option<Node> {
     if is_dim3 || !matches!(value.node_kind(), "argument_list" | "initializer_list") {
         return None;

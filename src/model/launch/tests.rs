@@ -851,6 +851,25 @@ fn file_scope_constants_and_macro_names_are_constant_grids() {
     assert_eq!(axes[5][0], GridAxis::Unknown);
 }
 
+/// `dim3 g = dim3(4, 4, 1);` is the direct form `dim3 g(4, 4, 1);` written as a copy.
+#[test]
+fn dim3_built_by_a_constructor_call_is_read_by_component() {
+    let source = "const dim3 grid = dim3(4, 4, 1);
+    void f(float* p, int n) {
+        k<<<grid, 1024>>>(p, n);
+        dim3 local = dim3((n + 255) / 256, 2);
+        k<<<local, 256>>>(p, n);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(
+        found[0].grid,
+        [GridAxis::Exact, GridAxis::Exact, GridAxis::Exact]
+    );
+    assert_eq!(found[1].grid[0], rounded("n"));
+    assert_eq!(found[1].grid[1], GridAxis::Exact);
+}
+
 #[test]
 fn grids_rounded_up_over_constants_the_block_divides_are_exact() {
     let source = "#define DATAXSIZE 400

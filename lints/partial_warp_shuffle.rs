@@ -135,6 +135,8 @@ mod tests {
         assert_cases(
             &PARTIAL_WARP_SHUFFLE,
             &[
+                // a warp width left at its default by the launch: a warp number is warp-uniform
+                "template <int TN, int WARP_SIZE = 32>\n__global__ void g(const float* w, float* y) { int warp = threadIdx.x / WARP_SIZE; if (warp >= 2) { float s = w[threadIdx.x]; for (int o = WARP_SIZE / 2; o > 0; o /= 2) s += __shfl_down_sync(0xffffffff, s, o); y[warp] = s; } }\nvoid run(const float* w, float* y) { g<256><<<1, 256>>>(w, y); }",
                 // the whole warp reaches the shuffle
                 "__global__ void k(float* o) { float v = o[threadIdx.x]; for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d); if (threadIdx.x % 32 == 0) o[threadIdx.x / 32] = v; }",
                 // the first warp as a whole, and whole warps by number
@@ -156,6 +158,8 @@ mod tests {
                 "__global__ void k(float* o, int n) { int lane = threadIdx.x % 32; float v = 0; for (int j = lane; j < 32 * n; j += 32) { v += __shfl_xor_sync(0xffffffff, o[j], 1); } o[lane] = v; }",
             ],
             &[
+                // the default is no warp: lanes of one warp take both sides of the test
+                "template <int TN, int WARP_SIZE = 16>\n__global__ void g(const float* w, float* y) { int warp = threadIdx.x / WARP_SIZE; if (warp >= 2) { float s = w[threadIdx.x]; for (int o = 8; o > 0; o /= 2) s += __shfl_down_sync(0xffffffff, s, o); y[warp] = s; } }\nvoid run(const float* w, float* y) { g<256><<<1, 256>>>(w, y); }",
                 "__global__ void k(float* o) { int lane = threadIdx.x % 32; float v = o[threadIdx.x]; if (lane < 16) v = __shfl_down_sync(0xffffffff, v, 8); o[threadIdx.x] = v; }",
                 "#define FULL_MASK 0xffffffff\n__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { float v = o[i]; for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(FULL_MASK, v, d); o[i] = v; } }",
                 "__global__ void k(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float v = o[i]; v += __shfl_down_sync(0xffffffff, v, 1); o[i] = v; }",

@@ -202,6 +202,7 @@ struct Interface {
 struct Entry {
     kind: FunctionKind,
     template_parameters: Vec<String>,
+    template_defaults: Vec<Option<i128>>,
     /// The text of the definition.
     source: Box<str>,
     /// The view's text of the definition, where it differs from the source (a blanked `#if`).
@@ -498,6 +499,7 @@ fn key_hash(function: &Function, source: &str, view: Option<&str>) -> u64 {
     let mut hasher = FxHasher::default();
     (function.kind as u8).hash(&mut hasher);
     function.template_parameters.hash(&mut hasher);
+    function.template_defaults.hash(&mut hasher);
     source.hash(&mut hasher);
     view.hash(&mut hasher);
     hasher.finish()
@@ -507,6 +509,7 @@ impl Entry {
     fn matches(&self, function: &Function, source: &str, view: Option<&str>) -> bool {
         self.kind == function.kind
             && self.template_parameters == function.template_parameters
+            && self.template_defaults == function.template_defaults
             && &*self.source == source
             && self.view.as_deref() == view
     }
@@ -770,6 +773,7 @@ impl FunctionCache {
             let entry = Entry {
                 kind: function.kind,
                 template_parameters: function.template_parameters.clone(),
+                template_defaults: function.template_defaults.clone(),
                 source: source.into(),
                 view: view.map(Into::into),
                 diagnostics: findings.remove(&index).unwrap_or_default(),
@@ -917,6 +921,7 @@ impl<'t> Reuse<'t> for FunctionCache {
         let entry = Entry {
             kind: function.kind,
             template_parameters: function.template_parameters.clone(),
+            template_defaults: function.template_defaults.clone(),
             source: source.into(),
             view: view.map(Into::into),
             diagnostics: Vec::new(),

@@ -83,6 +83,9 @@ pub struct Function<'t> {
     pub body: Node<'t>,
     /// Template parameter names, when the function is a template.
     pub template_parameters: Vec<String>,
+    /// Each template parameter's default when it is an integer literal (`int WARP_SIZE = 32`),
+    /// in the order of `template_parameters`: the value a launch that names fewer arguments gives.
+    pub template_defaults: Vec<Option<i128>>,
     /// Whether the parse of this function contains ERROR or MISSING nodes.
     pub has_parse_errors: bool,
     /// Whether its parameters end in a pack (`Args... args`).
@@ -196,6 +199,7 @@ pub(crate) fn function_from_definition<'t>(
         }
     }
     let mut template_parameters = Vec::new();
+    let mut template_defaults = Vec::new();
     if let Some(parent) = template {
         if let Some(list) = parent.field("parameters") {
             for parameter in syntax::named_children(list) {
@@ -208,6 +212,14 @@ pub(crate) fn function_from_definition<'t>(
                 };
                 if let Some(name) = declared {
                     template_parameters.push(text(name, source).to_string());
+                    template_defaults.resize(template_parameters.len() - 1, None);
+                    template_defaults.push(
+                        parameter
+                            .field("default_value")
+                            .map(|v| syntax::strip(v, source))
+                            .filter(|v| v.node_kind() == "number_literal")
+                            .and_then(|v| crate::model::size::parse_number(text(v, source))),
+                    );
                     continue;
                 }
                 syntax::walk_iterative(parameter, |n| {
@@ -229,6 +241,10 @@ pub(crate) fn function_from_definition<'t>(
         name_node,
         parameters,
         body,
+        template_defaults: {
+            template_defaults.resize(template_parameters.len(), None);
+            template_defaults
+        },
         template_parameters,
         has_parse_errors: node.has_error(),
         variadic,

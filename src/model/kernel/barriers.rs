@@ -504,7 +504,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.updated.contains(name) {
             return None;
         }
-        if let Some(value) = launch.template_value(&self.function.template_parameters, name) {
+        if let Some(value) = launch.template_value(self.function, name) {
             return Some(value);
         }
         match self.definitions.get(name).map(Vec::as_slice) {

@@ -510,7 +510,7 @@ fn bound_by_each_instantiation<'t>(
     for (at, launch) in facts.launches.iter().enumerate() {
         // a parameter whose argument is not known (a type, a value out of sight) stays unbound:
         // a test that reads it decides nothing in that instantiation
-        let values = launch.template_bindings(parameters);
+        let values = launch.template_bindings(function);
         match instantiations
             .iter_mut()
             .find(|(known, _, _)| *known == values)

@@ -392,7 +392,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             return false;
         }
         let every = self.out.launches.iter().all(|launch| {
-            let values = launch.template_bindings(parameters);
+            let values = launch.template_bindings(self.function);
             if values.is_empty() {
                 return false;
             }

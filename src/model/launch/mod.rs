@@ -17,6 +17,7 @@
 //! exact however its count was computed (`checked_exact`).
 
 use super::size::{self, Evaluator, Scope, Sym};
+use super::Function;
 use crate::syntax::{self, named_children, normalized, strip, text, NodeExt};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -300,21 +301,26 @@ impl LaunchSite {
         self.argument_values.get(position).copied().flatten()
     }
 
-    /// The value a kernel's `template_parameters` (as the model lists them: each parameter's
-    /// name, in order) give `name` at this launch, when it is an integer constant.
-    pub fn template_value(&self, template_parameters: &[String], name: &str) -> Option<i128> {
-        let position = template_parameters.iter().position(|p| p == name)?;
-        *self.template_arguments.get(position)?
+    /// The value a kernel's template parameters give `name` at this launch, when it is an
+    /// integer constant: the argument the launch names, or the parameter's default where the
+    /// launch names fewer (`split<64, 256>` of `template <int M, int N, int W = 32>`).
+    pub fn template_value(&self, kernel: &Function, name: &str) -> Option<i128> {
+        let position = kernel.template_parameters.iter().position(|p| p == name)?;
+        match self.template_arguments.get(position) {
+            Some(given) => *given,
+            None => kernel.template_defaults.get(position).copied().flatten(),
+        }
     }
 
-    /// Each of `template_parameters` this launch gives an integer value, with that value: the
-    /// bindings of the instantiation it launches (a parameter given a type, or a value out of
-    /// sight, is left out).
-    pub fn template_bindings(&self, template_parameters: &[String]) -> Vec<(String, i64)> {
-        template_parameters
+    /// Each of the kernel's template parameters this launch gives an integer value, with that
+    /// value: the bindings of the instantiation it launches (a parameter given a type, or a value
+    /// out of sight, is left out).
+    pub fn template_bindings(&self, kernel: &Function) -> Vec<(String, i64)> {
+        kernel
+            .template_parameters
             .iter()
             .filter_map(|name| {
-                let value = self.template_value(template_parameters, name)?;
+                let value = self.template_value(kernel, name)?;
                 Some((name.clone(), i64::try_from(value).ok()?))
             })
             .collect()

@@ -317,8 +317,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.out.launches.is_empty() {
             return false;
         }
-        let Some(ThreadTerm::GlobalX { strides }) = self.thread_term(index, 0) else {
-            return false;
+        let strides = match self.thread_term(index, 0) {
+            Some(ThreadTerm::GlobalX { strides }) => strides,
+            // a grid group's rank is the global `x` index of a one-dimensional launch
+            _ if self.ranks_a_flat_grid(index, 0) => 0,
+            _ => return false,
         };
         let Some(declared) = self.function.parameters.get(parameter) else {
             return false;
@@ -334,6 +337,31 @@ impl<'a, 't> Analyzer<'a, 't> {
             .launches
             .iter()
             .all(|launch| launch.elements_per_thread(parameter, element) > strides)
+    }
+
+    /// Whether `index` is a grid group's `thread_rank()` (`cg::this_grid().thread_rank()`, or
+    /// through a local holding it) and every visible launch has one dimension, grid and block:
+    /// the rank is then the global `x` index.
+    fn ranks_a_flat_grid(&self, index: Node<'t>, depth: usize) -> bool {
+        let index = strip(index, self.source);
+        match index.node_kind() {
+            "identifier" if depth < 4 => self
+                .one_value_reaching(index)
+                .is_some_and(|value| self.ranks_a_flat_grid(value, depth + 1)),
+            "call_expression" => {
+                let Some(function) = index.field("function") else {
+                    return false;
+                };
+                let name = self.text(function);
+                name.ends_with("thread_rank")
+                    && self.group_rank_deps(function, name) == Deps::GRID
+                    && self.out.launches.iter().all(|launch| {
+                        launch.grid_blocks[1..] == [Some(1), Some(1)]
+                            && launch.block[1..] == [Some(1), Some(1)]
+                    })
+            }
+            _ => false,
+        }
     }
 
     /// Whether `index` is the thread's global `x` index in a kernel given no extent to test it

@@ -11,6 +11,7 @@ pub fn may_launch(function: &crate::model::Function, source: &str) -> bool {
     body.contains("<<<")
         || body.contains("cudaLaunch")
         || body.contains("hipLaunchKernel")
+        || body.contains("hipLaunchCooperativeKernel")
         || crate::source::has_spaced_launch_opening(body)
 }
 

@@ -88,7 +88,12 @@ pub(super) fn launch_site<'t>(
             kernel,
             arguments.get(1).copied(),
             arguments.get(2).copied(),
-            is_hip.then(|| arguments.get(5..).unwrap_or_default().to_vec()),
+            match is_hip {
+                true => Some(arguments.get(5..).unwrap_or_default().to_vec()),
+                false => arguments
+                    .get(3)
+                    .and_then(|array| addresses_in_array(*array, call, source)),
+            },
             bytes.map_or(Shared::Unknown, Shared::At),
         )
     };
@@ -516,4 +521,48 @@ pub(super) fn launch_config_fields<'t>(
         field("blockDim", 1),
         field("dynamicSmemBytes", 2),
     )
+}
+
+/// The kernel arguments an array of their addresses passes (`void* args[] = {(void*)&d_in,
+/// &n};` handed to `cudaLaunchKernel` or `cudaLaunchCooperativeKernel`): the variables, in
+/// order, when the array is a local of the launching function initialised with addresses only
+/// and written before the launch.
+fn addresses_in_array<'t>(array: Node<'t>, call: Node<'t>, source: &str) -> Option<Vec<Node<'t>>> {
+    let array = strip(array, source);
+    if array.node_kind() != "identifier" {
+        return None;
+    }
+    let name = text(array, source);
+    let function = enclosing_function(call)?;
+    let mut initialiser = None;
+    syntax::walk_iterative(function, |node| {
+        if node.start_byte() >= call.start_byte() {
+            return false;
+        }
+        if node.node_kind() == "init_declarator"
+            && node
+                .field("declarator")
+                // `void* args[]` is a pointer declarator around the array's
+                .filter(|d| text(*d, source).contains('['))
+                .and_then(syntax::declarator_name)
+                .is_some_and(|n| text(n, source) == name)
+        {
+            initialiser = node.field("value");
+        }
+        true
+    });
+    let initialiser = initialiser.filter(|v| v.node_kind() == "initializer_list")?;
+    named_children(initialiser)
+        .filter(|element| element.node_kind() != "comment")
+        .map(|element| {
+            let mut element = strip(element, source);
+            while element.node_kind() == "cast_expression" {
+                element = strip(element.field("value")?, source);
+            }
+            (element.node_kind() == "pointer_expression"
+                && syntax::operator(element, source) == "&")
+                .then(|| element.field("argument"))
+                .flatten()
+        })
+        .collect()
 }

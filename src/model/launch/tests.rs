@@ -2092,3 +2092,34 @@ fn a_file_scope_dim3_no_function_changes_is_its_declaration() {
     // a grid some function assigns is not what its declaration says
     assert_ne!(found[1].grid[0], found[2].grid[0]);
 }
+
+/// `cudaLaunchKernel` and `cudaLaunchCooperativeKernel` take the kernel's arguments as an array
+/// of their addresses: a local array of `&x` (cast or not) names them in order.
+#[test]
+fn an_array_of_argument_addresses_names_the_kernel_arguments() {
+    let source = "void run(const float* d_in, unsigned n, int blocks) {
+        float* d_part; cudaMalloc(&d_part, sizeof(float) * 256 * blocks);
+        void* args[] = {(void*)&d_in, (void*)&d_part, &n};
+        cudaLaunchCooperativeKernel((void*)sums<256>, blocks, 256, args, 0, 0);
+        void* opaque[] = {make(), &n};
+        cudaLaunchKernel((void*)sums<256>, blocks, 256, opaque, 0, 0);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].arity, Some(3));
+    assert_eq!(found[0].arguments, ["d_in", "d_part", "n"]);
+    assert_eq!(
+        found[0].per_thread_elements[1],
+        Some(("float".to_string(), 1))
+    );
+    // an element that is no address: the arguments stay unknown
+    assert_eq!(found[1].arity, None);
+    // HIP's cooperative launch, alone in its function, is a launch too
+    let hip = "void run(const float* d_in, unsigned n, int blocks) {
+        void* args[] = {(void*)&d_in, &n};
+        hipLaunchCooperativeKernel((void*)sums<256>, blocks, 256, args, 0, 0);
+    }";
+    let found = sites(hip);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].arguments, ["d_in", "n"]);
+}

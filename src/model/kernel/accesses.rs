@@ -401,7 +401,20 @@ impl<'a, 't> Analyzer<'a, 't> {
                 });
         }
         let Some(ThreadTerm::GlobalX { strides: 0 }) = self.thread_term(index, 0) else {
-            return false;
+            // a rank over the grid's own extents (`gridDim.x * blockDim.x * y + x`): every launch
+            // must give whole grids, none rounded up, with no buffer allocated in sight
+            return self.ranks_within_the_grid(index)
+                && self.out.launches.iter().all(|launch| {
+                    launch
+                        .grid
+                        .iter()
+                        .all(|axis| !matches!(axis, crate::model::launch::GridAxis::RoundedUp(_)))
+                        && !launch
+                            .allocated_in_sight
+                            .get(parameter)
+                            .copied()
+                            .unwrap_or(false)
+                });
         };
         self.out.launches.iter().all(|launch| {
             !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
@@ -412,6 +425,36 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .unwrap_or(false)
                     || launch.elements_per_thread(parameter, None) > 0)
         })
+    }
+
+    /// Whether `index` stays below the grid's thread count on the axes it reads (`gridDim.x *
+    /// blockDim.x * y + x`, the thread's rank in a two-dimensional grid): its range, with no
+    /// test in force, ends below the product of the grid's and the block's extents.
+    fn ranks_within_the_grid(&self, index: Node<'t>) -> bool {
+        use crate::model::ranges::{RangeContext, Ranges};
+        use crate::model::size::Sym;
+        let extent = |known: Option<Sym>, name: &str| known.unwrap_or_else(|| Sym::atom(name));
+        // the axes the index reads: threads that differ on another axis share its values
+        let axes = self.thread_axes(index, 0);
+        let mut threads = Sym::constant(1);
+        for (axis, field) in ["x", "y", "z"].into_iter().enumerate() {
+            if !axes.iter().any(|used| used == axis) {
+                continue;
+            }
+            let grid = extent(self.grid_dim(axis), &format!("gridDim.{field}"));
+            let block = extent(self.block_dim(axis), &format!("blockDim.{field}"));
+            let Some(more) = threads.mul(&grid).and_then(|t| t.mul(&block)) else {
+                return false;
+            };
+            threads = more;
+        }
+        let Some(last) = threads.sub(&Sym::constant(1)) else {
+            return false;
+        };
+        Ranges::new(self)
+            .range(index, &[])
+            .upper_bounds()
+            .any(|hi| hi.at_most(&last))
     }
 
     /// Whether what differs between threads in `index` is a tile index of a constant width

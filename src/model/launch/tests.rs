@@ -153,7 +153,9 @@ fn cuda_launch_kernel_is_a_launch_site() {
     );
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].kernel, "k");
-    assert_eq!(found[0].arity, None);
+    // the array of addresses names the arguments
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].arguments, ["p", "n"]);
     assert_eq!(found[0].grid[0], rounded("n"));
 }
 

@@ -183,6 +183,13 @@ fn driver_version() -> i32 {
     }
 }
 
+/// Whether the kernel waits for the whole grid (`cg::this_grid().sync()`, `grid.sync()` on a
+/// grid group): only a cooperative launch keeps every block resident for that, and an ordinary
+/// one faults at the wait.
+fn synchronizes_its_grid(source: &str) -> bool {
+    source.contains("this_grid") && source.contains(".sync()")
+}
+
 fn milliseconds_since(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
@@ -239,12 +246,14 @@ fn run_experiment(device: &mut Device, experiment: &Experiment) -> Response {
         }
     };
     let mut results = Vec::new();
+    let cooperative = synchronizes_its_grid(&experiment.source);
     for config in &experiment.configs {
         match launch(
             function.cu_function(),
             config,
             experiment.sites,
             experiment.barriers,
+            cooperative,
         ) {
             Ok(result) => results.push(result),
             Err(LaunchFailure::Fatal(message)) => {
@@ -396,6 +405,7 @@ fn launch(
     config: &LaunchConfig,
     sites: usize,
     barriers: usize,
+    cooperative: bool,
 ) -> Result<ConfigResult, LaunchFailure> {
     let start = Instant::now();
     let mut allocations = Allocations(Vec::new());
@@ -494,14 +504,25 @@ fn launch(
     // SAFETY: `parameters` points at one value per kernel parameter, laid out as the kernel's
     // (instrumented) signature expects; the values outlive the synchronous launch below.
     unsafe {
-        result::launch_kernel(
-            function,
-            grid,
-            block,
-            config.shared_bytes,
-            std::ptr::null_mut(),
-            &mut parameters,
-        )
+        if cooperative {
+            result::launch_cooperative_kernel(
+                function,
+                grid,
+                block,
+                config.shared_bytes,
+                std::ptr::null_mut(),
+                &mut parameters,
+            )
+        } else {
+            result::launch_kernel(
+                function,
+                grid,
+                block,
+                config.shared_bytes,
+                std::ptr::null_mut(),
+                &mut parameters,
+            )
+        }
     }
     .map_err(classify)?;
     result::ctx::synchronize().map_err(classify)?;
@@ -678,4 +699,24 @@ fn replay_step(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::synchronizes_its_grid;
+
+    #[test]
+    fn a_kernel_waiting_for_its_grid_is_launched_cooperatively() {
+        assert!(synchronizes_its_grid(
+            "cg::grid_group grid = cg::this_grid(); out[grid.thread_rank()] = 1; grid.sync();"
+        ));
+        assert!(synchronizes_its_grid(
+            "cooperative_groups::this_grid().sync();"
+        ));
+        // a block's barrier, or a grid group read only for its rank, needs no cooperative launch
+        assert!(!synchronizes_its_grid("cg::this_thread_block().sync();"));
+        assert!(!synchronizes_its_grid(
+            "out[cg::this_grid().thread_rank()] = 1;"
+        ));
+    }
 }

@@ -38,7 +38,7 @@ fn check(model: &Model, cx: &mut LintContext) {
             }
             report(
                 cx,
-                &variable_name(host, free.variable),
+                variable_name(host, free.variable),
                 free.node,
                 second.node,
             );

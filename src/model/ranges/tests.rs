@@ -69,6 +69,32 @@ fn range_of_code<'t>(
     every_bound: bool,
     passed: &'t [(&'t str, i128, i128)],
 ) -> String {
+    with_last_use(code, limit, passed, |context, at, facts| {
+        let range = Ranges::new(context).range(at, facts);
+        let show = |s: &Option<Sym>| s.as_ref().map_or("?".to_string(), Sym::display);
+        if !every_bound {
+            return format!("[{}, {}]", show(&range.lo), show(&range.hi));
+        }
+        let list = |bounds: Vec<&Sym>| {
+            let shown: Vec<String> = bounds.into_iter().map(Sym::display).collect();
+            shown.join(" and ")
+        };
+        format!(
+            "at least {}; at most {}",
+            list(range.lower_bounds().collect()),
+            list(range.upper_bounds().collect())
+        )
+    })
+}
+
+/// `answer` of the argument of the last `use(...)` in `code`, with the context of `code` and the
+/// facts in force there.
+fn with_last_use<'t>(
+    code: &'t str,
+    limit: Option<i128>,
+    passed: &'t [(&'t str, i128, i128)],
+    answer: impl for<'n> FnOnce(&Context<'n>, Node<'n>, &[Comparison<'n>]) -> String,
+) -> String {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_cuda::LANGUAGE.into())
@@ -162,20 +188,35 @@ fn range_of_code<'t>(
         limit,
         passed,
     };
-    let range = Ranges::new(&context).range(at, &facts);
-    let show = |s: &Option<Sym>| s.as_ref().map_or("?".to_string(), Sym::display);
-    if !every_bound {
-        return format!("[{}, {}]", show(&range.lo), show(&range.hi));
+    answer(&context, at, &facts)
+}
+
+/// Whether the argument of the last `use(...)` is the thread index scaled (`n * tid`).
+fn scaled(code: &str) -> bool {
+    with_last_use(code, None, &[], |context, at, _| {
+        linear::scales_thread_index(at, context).to_string()
+    }) == "true"
+}
+
+#[test]
+fn a_thread_index_times_a_size_or_a_constant_is_scaled() {
+    let scaled_forms = [
+        "__global__ void k(int v) { size_t o = v * 32 * blockIdx.x + v * threadIdx.x; use(o); }",
+        "__global__ void k() { int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x); use(i); }",
+        "__global__ void k(int n) { use(n * threadIdx.x); }",
+    ];
+    for code in scaled_forms {
+        assert!(scaled(code), "{code}");
     }
-    let list = |bounds: Vec<&Sym>| {
-        let shown: Vec<String> = bounds.into_iter().map(Sym::display).collect();
-        shown.join(" and ")
-    };
-    format!(
-        "at least {}; at most {}",
-        list(range.lower_bounds().collect()),
-        list(range.upper_bounds().collect())
-    )
+    let unit_forms = [
+        "__global__ void k() { int i = blockIdx.x * blockDim.x + threadIdx.x; use(i); }",
+        "__global__ void k(int base) { use(base + threadIdx.x + 256 * blockIdx.x); }",
+        // a grid-stride counter is read as itself: not known to be scaled
+        "__global__ void k(int n) { for (int i = threadIdx.x; i < n; i += blockDim.x) use(i); }",
+    ];
+    for code in unit_forms {
+        assert!(!scaled(code), "{code}");
+    }
 }
 
 /// Every bound of the argument of the last `use(...)`, the kept one first.

@@ -811,6 +811,46 @@ mod tests {
         })
     }
 
+    /// Per free of storage the function does not declare: what it frees, and whether an earlier
+    /// free of it runs on every path with nothing between that may store a new pointer.
+    fn outer_frees(source: &str, function: &str) -> Vec<(String, bool)> {
+        crate::testing::with_host_function("outer.cu", source, function, |_, host| {
+            host.outer_frees
+                .iter()
+                .map(|free| (free.place.clone(), free.freed_before.is_some()))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn frees_of_members_globals_and_fields_know_the_free_before_them() {
+        let source = "float* g;\nstruct P { float* d; float* e; void reset(); ~P(); };\n\
+            P::~P() { cudaFree(d); cudaFree(this->e); cudaFree(d); }\n\
+            void twice_reset(P& p) { cudaFree(p.d); p.reset(); cudaFree(p.d); }\n\
+            void branch(bool c) { if (c) cudaFree(g); cudaFree(g); g = nullptr; cudaFree(g); }\n\
+            void local(int n) { float* h; cudaMalloc(&h, n); cudaFree(h); }\n";
+        let named = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(n, r)| (n.to_string(), *r)).collect()
+        };
+        // `this->e` is the member `e`; the second `d` follows the first with nothing between
+        assert_eq!(
+            outer_frees(source, "~P"),
+            named(&[("d", false), ("e", false), ("d", true)])
+        );
+        // a method called between may reallocate the field
+        assert_eq!(
+            outer_frees(source, "twice_reset"),
+            named(&[("p.d", false), ("p.d", false)])
+        );
+        // a free on one branch runs on some paths only; an assignment stores a new pointer
+        assert_eq!(
+            outer_frees(source, "branch"),
+            named(&[("g", false), ("g", false), ("g", false)])
+        );
+        // the function's own variable is followed by its events, not here
+        assert!(outer_frees(source, "local").is_empty());
+    }
+
     #[test]
     fn a_device_reset_on_every_path_releases_what_is_allocated_before_it() {
         let source = "void f(int n) { float *a, *b; cudaMalloc(&a, n); cudaDeviceReset(); cudaMalloc(&b, n); }\n\

@@ -2,6 +2,7 @@ use super::support::{snippet, variable_name};
 use crate::lint::LintContext;
 use crate::model::size::{builtin_size, component_size, is_scalar_element, normalize_type};
 use crate::model::Model;
+use crate::syntax::NodeExt;
 
 crate::declare_lint!(
     SIZEOF_MISMATCH,
@@ -109,7 +110,12 @@ fn check(model: &Model, cx: &mut LintContext) {
                 };
                 let of_components =
                     component_size(&model.resolve_type(&element)) == Some(unit_size);
-                if of_components && other_matches(pointer.variable) {
+                // one component of the first element (`cudaMemcpy(&e, t, sizeof(float), ...)` with
+                // `float2* t`): the copy reads `t[0].x`, as a kernel that leaves its result there
+                // means it to
+                let one_component = crate::syntax::strip(size_node, model.source).node_kind()
+                    == "sizeof_expression";
+                if of_components && (other_matches(pointer.variable) || one_component) {
                     continue;
                 }
                 let name = &variable.name;
@@ -145,6 +151,8 @@ mod tests {
                 // a type the build chooses is not judged
                 "#ifdef USE_DOUBLE\ntypedef double real;\n#else\ntypedef float real;\n#endif\nvoid f(int n) { real* d; cudaMalloc(&d, n * sizeof(double)); }",
                 "void f(int n) { __half2* d; cudaMalloc(&d, n * sizeof(float)); }",
+                // one component of the first element: the scalar a kernel left in `t[0].x`
+                "float energy(float2* t) { float e; cudaMemcpy(&e, t, sizeof(float), cudaMemcpyDeviceToHost); return e; }",
             ],
             &[
                 "void f(int n) { double* d; cudaMalloc(&d, n * sizeof(float)); }",
@@ -154,6 +162,9 @@ mod tests {
                 "typedef double real; void f(int n) { real* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "using acc_t = double; void f(int n) { acc_t* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "#define DTYPE double\nvoid f(int n) { float* d; cudaMalloc(&d, n * sizeof(DTYPE)); }",
+                // no component of a `double2`, or more than one `float` of the vector buffer
+                "float energy(double2* t) { float e; cudaMemcpy(&e, t, sizeof(float), cudaMemcpyDeviceToHost); return e; }",
+                "void f(float2* t, int n) { double h[8]; cudaMemcpy(h, t, n * sizeof(float), cudaMemcpyDeviceToHost); }",
             ],
         );
     }

@@ -381,6 +381,20 @@ impl<'a, 't> Analyzer<'a, 't> {
         if !takes_no_extent {
             return false;
         }
+        // no launch rounds an axis up, and none passes a buffer allocated in sight for `parameter`
+        let every_launch_whole_with_no_buffer_in_sight = || {
+            self.out.launches.iter().all(|launch| {
+                launch
+                    .grid
+                    .iter()
+                    .all(|axis| !matches!(axis, crate::model::launch::GridAxis::RoundedUp(_)))
+                    && !launch
+                        .allocated_in_sight
+                        .get(parameter)
+                        .copied()
+                        .unwrap_or(false)
+            })
+        };
         if !self.function.template_parameters.is_empty() || self.made_of_constant_tiles(index) {
             // a tile of its own per block (`blockIdx.x * C + threadIdx.x`, `C` a template
             // argument), in a kernel that tests no thread's position against anything: every
@@ -388,33 +402,13 @@ impl<'a, 't> Analyzer<'a, 't> {
             // A cooperative grid is sized by occupancy, not to fit, and stays reported.
             return !self.tests_a_thread_position()
                 && !self.group_kinds_include_grid()
-                && self.out.launches.iter().all(|launch| {
-                    launch
-                        .grid
-                        .iter()
-                        .all(|axis| !matches!(axis, crate::model::launch::GridAxis::RoundedUp(_)))
-                        && !launch
-                            .allocated_in_sight
-                            .get(parameter)
-                            .copied()
-                            .unwrap_or(false)
-                });
+                && every_launch_whole_with_no_buffer_in_sight();
         }
         let Some(ThreadTerm::GlobalX { strides: 0 }) = self.thread_term(index, 0) else {
             // a rank over the grid's own extents (`gridDim.x * blockDim.x * y + x`): every launch
             // must give whole grids, none rounded up, with no buffer allocated in sight
             return self.ranks_within_the_grid(index)
-                && self.out.launches.iter().all(|launch| {
-                    launch
-                        .grid
-                        .iter()
-                        .all(|axis| !matches!(axis, crate::model::launch::GridAxis::RoundedUp(_)))
-                        && !launch
-                            .allocated_in_sight
-                            .get(parameter)
-                            .copied()
-                            .unwrap_or(false)
-                });
+                && every_launch_whole_with_no_buffer_in_sight();
         };
         self.out.launches.iter().all(|launch| {
             !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))

@@ -1394,6 +1394,10 @@ const DEVICE_ARCHITECTURES: &[i64] = &[
     1010, 1030, 1100, 1200, 1210, 9990,
 ];
 
+/// The oldest architecture a toolkit still in use builds (CUDA 12 dropped everything before
+/// `sm_50`): code kept only for Fermi and Kepler runs on no GPU a build of today targets.
+const OLDEST_BUILT_ARCHITECTURE: i64 = 500;
+
 /// The value of an `#if`/`#elif` over `__CUDA_ARCH__` when every pass of a build agrees on it:
 /// the host pass (the name undefined) and a device pass per architecture. A test of
 /// `__CUDA_ARCH__ >= 4000000` holds in none, so its branch is never compiled; one of
@@ -1424,12 +1428,39 @@ fn architecture_condition_value(
         (parser.position == tokens.len()).then_some(value != 0)
     };
     let on_host = evaluate(None)?;
+    let mut on_devices = Vec::with_capacity(DEVICE_ARCHITECTURES.len());
     for architecture in DEVICE_ARCHITECTURES {
-        if evaluate(Some(*architecture))? != on_host {
-            return None;
-        }
+        on_devices.push((*architecture, evaluate(Some(*architecture))?));
     }
-    Some(on_host)
+    if on_devices.iter().all(|(_, value)| *value == on_host) {
+        return Some(on_host);
+    }
+    // A test of the version (`!defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 300`) chooses device
+    // code by architecture; the host pass never runs that code, so the passes of the
+    // architectures built today decide it when they agree.
+    if !compares_the_version(&tokens, NAME) {
+        return None;
+    }
+    let mut built = on_devices
+        .iter()
+        .filter(|(architecture, _)| *architecture >= OLDEST_BUILT_ARCHITECTURE)
+        .map(|(_, value)| *value);
+    let first = built.next()?;
+    built.all(|value| value == first).then_some(first)
+}
+
+/// Whether `name` is compared with something in the condition's tokens (`__CUDA_ARCH__ < 300`,
+/// `700 <= __CUDA_ARCH__`), rather than only tested for being defined.
+fn compares_the_version(tokens: &[String], name: &str) -> bool {
+    const COMPARISONS: &[&str] = &["<", "<=", ">", ">=", "==", "!="];
+    tokens.iter().enumerate().any(|(position, token)| {
+        token == name
+            && [position.checked_sub(1), Some(position + 1)]
+                .into_iter()
+                .flatten()
+                .filter_map(|neighbour| tokens.get(neighbour))
+                .any(|neighbour| COMPARISONS.contains(&neighbour.as_str()))
+    })
 }
 
 /// A test of whether one name is defined (`#ifdef N`, `#ifndef N`, `#if defined(N)`,
@@ -3099,6 +3130,41 @@ mod tests {
         assert!(view.text.contains("int every;") && !view.text.contains("int none;"));
         assert!(view.text.contains("int rest;"));
         assert!(!view.text.contains("int ancient;") && !view.text.contains("int future;"));
+    }
+
+    #[test]
+    fn code_kept_only_for_architectures_no_toolkit_of_today_builds_is_not_compiled() {
+        let text = "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 300
+int fermi;
+#else
+int shuffle;
+#endif
+\
+            #if __CUDA_ARCH__ < 350
+int no_ldg;
+#else
+int ldg;
+#endif
+\
+            #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+int native;
+#else
+int emulated;
+#endif
+\
+            #ifndef __CUDA_ARCH__
+int host;
+#else
+int device;
+#endif
+";
+        let view = preprocess(text, &[]);
+        assert!(!view.text.contains("int fermi;") && view.text.contains("int shuffle;"));
+        assert!(!view.text.contains("int no_ldg;") && view.text.contains("int ldg;"));
+        // sm_50 to sm_53 are still built and disagree with sm_60: undecided, first branch kept
+        assert!(view.text.contains("int native;") && !view.text.contains("int emulated;"));
+        // a test of definedness alone separates host from device code: undecided
+        assert!(view.text.contains("int host;") && !view.text.contains("int device;"));
     }
 
     #[test]

@@ -344,7 +344,7 @@ impl<'t> TruncatedCeiling<'t> {
 
     /// Whether the division cannot leave a remainder for `ceil` to miss: a divisor of 1
     /// (`constexpr unsigned FPB = 1; ceil(H / FPB)`), or two constants, one a multiple of the
-    /// other.
+    /// other (`int n = 1 << 16; int BS = 256; ceil(n / BS)`, locals the function never changes).
     pub fn is_exact(&self, source: &'t str, context: &dyn TypeContext) -> bool {
         match (
             constant_value(self.numerator, source, context, 0),
@@ -377,7 +377,8 @@ fn constant_value<'t>(
                 Some(Declared::Type(_, declaration, Some(value)))
                     if crate::syntax::words_before_type(declaration, source)
                         .split_whitespace()
-                        .any(|w| w == "const" || w == "constexpr") =>
+                        .any(|w| w == "const" || w == "constexpr")
+                        || never_changed_in_its_function(name, declaration, source) =>
                 {
                     constant_value(value, source, context, depth + 1)
                 }
@@ -385,8 +386,40 @@ fn constant_value<'t>(
                 None => crate::model::size::parse_define_number(context.define(name)?),
             }
         }
+        "binary_expression" => {
+            let left = constant_value(node.field("left")?, source, context, depth + 1)?;
+            let right = constant_value(node.field("right")?, source, context, depth + 1)?;
+            match operator(node, source) {
+                "+" => left.checked_add(right),
+                "-" => left.checked_sub(right),
+                "*" => left.checked_mul(right),
+                "/" if right != 0 => left.checked_div(right),
+                "<<" if (0..63).contains(&right) => left.checked_mul(1i128 << right),
+                ">>" if (0..127).contains(&right) => Some(left >> right),
+                _ => None,
+            }
+        }
         _ => None,
     }
+}
+
+/// Whether the local declared by `declaration` keeps its initial value: a declaration inside a
+/// function that writes no variable of that name anywhere (no `=`, `++`, `&name`).
+fn never_changed_in_its_function(name: &str, declaration: Node, source: &str) -> bool {
+    let mut current = declaration;
+    for _ in 0..MAX_DEPTH {
+        let Some(parent) = current.up() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "function_definition" | "lambda_expression" => {
+                return !syntax::names_written(parent, source).contains(name);
+            }
+            "translation_unit" | "declaration_list" | "field_declaration_list" => return false,
+            _ => current = parent,
+        }
+    }
+    false
 }
 
 /// The integer quotient a `ceil(a / b)` call is handed, when `call` is one.
@@ -619,9 +652,25 @@ mod tests {
             ),
             [true, false]
         );
+        // locals the function never changes hold their initial constants
+        assert_eq!(
+            exact_ceilings(
+                "int main() { int n = 1 << 16; int BLOCK_SIZE = 256; int g = (int)ceil(n / BLOCK_SIZE); \
+                 int m = 1000 * 3; int h = ceil(m / BLOCK_SIZE); }"
+            ),
+            [true, false]
+        );
         // a local that may change, or a divisor of another value, may leave a remainder
         assert_eq!(
-            exact_ceilings("void f(unsigned h) { unsigned FPB = 1; unsigned g = ceil(h / FPB); }"),
+            exact_ceilings(
+                "void f(unsigned h) { unsigned FPB = 1; if (h > 9) FPB++; unsigned g = ceil(h / FPB); }"
+            ),
+            [false]
+        );
+        assert_eq!(
+            exact_ceilings(
+                "void f(int k) { int n = 4096; scale(&n); int b = 256; int g = ceil(n / b); }"
+            ),
             [false]
         );
         assert_eq!(

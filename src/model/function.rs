@@ -180,19 +180,32 @@ pub(crate) fn function_from_definition<'t>(
             ) {
                 continue;
             }
-            let Some(param_declarator) = declaration.field("declarator") else {
-                continue;
-            };
-            let Some(name_node) = syntax::declarator_name(param_declarator) else {
+            let param_declarator = declaration.field("declarator");
+            let type_text = declaration
+                .field("type")
+                .map(|t| text(t, source).to_string())
+                .unwrap_or_default();
+            // an unnamed parameter (a tag type, `use_les<false>`) still takes its argument: a
+            // launch's arguments are bound by position, and overloads told apart by such tags
+            // have the arity that counts it. Its name is empty, which nothing reads as a name.
+            let Some(name_node) = param_declarator.and_then(syntax::declarator_name) else {
+                // `f(void)` takes nothing
+                if param_declarator.is_none() && type_text == "void" {
+                    continue;
+                }
+                parameters.push(Parameter {
+                    name: String::new(),
+                    type_text,
+                    is_pointer: param_declarator.is_some_and(syntax::declarator_is_pointer),
+                    declaration,
+                    name_node: declaration,
+                });
                 continue;
             };
             parameters.push(Parameter {
                 name: text(name_node, source).to_string(),
-                type_text: declaration
-                    .field("type")
-                    .map(|t| text(t, source).to_string())
-                    .unwrap_or_default(),
-                is_pointer: syntax::declarator_is_pointer(param_declarator),
+                type_text,
+                is_pointer: param_declarator.is_some_and(syntax::declarator_is_pointer),
                 declaration,
                 name_node,
             });
@@ -305,6 +318,39 @@ mod tests {
         assert_eq!(
             names,
             [("run".to_string(), true), ("first".to_string(), true)]
+        );
+    }
+
+    #[test]
+    fn an_unnamed_parameter_counts_and_a_void_list_is_empty() {
+        let source = "template <bool B> struct use_les {};\n\
+            __global__ void step(int nx, float* f, use_les<false>) { f[nx] = 0; }\n\
+            __global__ void probe(float*, int n) { }\n\
+            void none(void) { }";
+        let parameters = crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+            model
+                .functions
+                .iter()
+                .map(|f| {
+                    let names: Vec<String> = f.parameters.iter().map(|p| p.name.clone()).collect();
+                    let pointers: Vec<bool> = f.parameters.iter().map(|p| p.is_pointer).collect();
+                    (f.name.clone(), names, pointers)
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+        let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            parameters,
+            [
+                (
+                    "step".to_string(),
+                    owned(&["nx", "f", ""]),
+                    vec![false, true, false]
+                ),
+                ("probe".to_string(), owned(&["", "n"]), vec![true, false]),
+                ("none".to_string(), owned(&[]), vec![]),
+            ]
         );
     }
 }

@@ -1009,9 +1009,11 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `if (warp_group == 0) { ...; __syncthreads(); ... } else { ...; __syncthreads(); ... }`:
-    /// both arms of a branch reach the same number of barriers, each on the arm's own straight
-    /// path (in no loop, no inner branch, with no exit from the arm), so the threads of either
-    /// side meet at every one of them, as warp-specialised pipelines are written.
+    /// both arms of a branch reach the same barriers in the same order: on the arm's own
+    /// straight path, or in loops whose headers are written alike in both arms and run the same
+    /// trips in every thread (`for (kk = 0; kk < K; kk += BK)` around two barriers, in the
+    /// producer arm and in the helper arm). The threads of either side meet at every one of
+    /// them, as warp-specialised pipelines are written.
     fn arms_meet_at_every_barrier(&self, condition: Node<'t>) -> bool {
         let Some(branch) = branch_of(condition) else {
             return false;
@@ -1030,12 +1032,117 @@ impl<'a, 't> Analyzer<'a, 't> {
             _ => alternative,
         };
         match (
-            self.straight_barriers(consequence),
-            self.straight_barriers(alternative),
+            self.barrier_steps(consequence),
+            self.barrier_steps(alternative),
         ) {
-            (Some(a), Some(b)) => a > 0 && a == b,
+            (Some(a), Some(b)) => !a.is_empty() && a == b,
             _ => false,
         }
+    }
+
+    /// The barriers `arm` reaches, in order, with the loops that repeat them: None when one is
+    /// reached under a branch, in a loop whose trips may differ between threads or that a
+    /// `break`/`continue` may leave early, or when something leaves the arm (`return`, `goto`).
+    fn barrier_steps(&self, arm: Node<'t>) -> Option<Vec<BarrierStep>> {
+        let mut steps = Vec::new();
+        self.push_barrier_steps(arm, arm, 0, &mut steps)?;
+        Some(steps)
+    }
+
+    fn push_barrier_steps(
+        &self,
+        node: Node<'t>,
+        arm: Node<'t>,
+        depth: usize,
+        steps: &mut Vec<BarrierStep>,
+    ) -> Option<()> {
+        if depth > MAX_DEPTH / 4 {
+            return None;
+        }
+        match node.node_kind() {
+            "return_statement" | "goto_statement" => return None,
+            "lambda_expression" => return Some(()),
+            "break_statement" | "continue_statement" => {
+                // one that leaves a loop or switch holding no barrier changes nothing here; one
+                // of a loop around barriers is refused with that loop
+                let inner = enclosing_within(node, arm).find(|a| {
+                    matches!(
+                        a.node_kind(),
+                        "for_statement"
+                            | "for_range_loop"
+                            | "while_statement"
+                            | "do_statement"
+                            | "switch_statement"
+                    )
+                })?;
+                return (!self.reaches_a_barrier(inner)).then_some(());
+            }
+            "call_expression" if self.is_barrier(node) || self.helper_barrier(node).is_some() => {
+                steps.push(BarrierStep::Barrier);
+                return Some(());
+            }
+            "if_statement"
+            | "switch_statement"
+            | "conditional_expression"
+            | "binary_expression"
+                if self.reaches_a_barrier(node) =>
+            {
+                // `a && b` evaluates `b` only where `a` holds, as a branch does
+                if node.node_kind() != "binary_expression"
+                    || matches!(operator(node, self.source), "&&" | "||")
+                {
+                    return None;
+                }
+            }
+            "for_statement" | "while_statement" | "do_statement"
+                if self.reaches_a_barrier(node) =>
+            {
+                let condition = node.field("condition")?;
+                if self
+                    .deps_where_read(syntax::condition_value(condition))
+                    .varies_within_block()
+                {
+                    return None;
+                }
+                let header: String = [
+                    node.field("initializer"),
+                    Some(condition),
+                    node.field("update"),
+                ]
+                .into_iter()
+                .flatten()
+                .map(|part| self.text(part).split_whitespace().collect::<String>())
+                .collect::<Vec<_>>()
+                .join(";");
+                let mut body = Vec::new();
+                self.push_barrier_steps(node.field("body")?, arm, depth + 1, &mut body)?;
+                steps.push(BarrierStep::Loop(
+                    format!("{}({header})", node.node_kind()),
+                    body,
+                ));
+                return Some(());
+            }
+            "for_range_loop" if self.reaches_a_barrier(node) => return None,
+            _ => {}
+        }
+        for child in named_children(node) {
+            self.push_barrier_steps(child, arm, depth + 1, steps)?;
+        }
+        Some(())
+    }
+
+    /// Whether a barrier (or a helper holding one) is called anywhere below `node`.
+    fn reaches_a_barrier(&self, node: Node<'t>) -> bool {
+        let mut found = false;
+        syntax::walk_iterative(node, |n| {
+            if n.node_kind() == "lambda_expression" {
+                return false;
+            }
+            found |= n.node_kind() == "call_expression"
+                && (self.is_barrier(n) || self.helper_barrier(n).is_some());
+            !found
+        });
+        found
     }
 
     /// `if (threadIdx.x < fill) { ...; __syncthreads(); __syncthreads(); return; } rest`: an arm
@@ -1285,7 +1392,15 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         let own = super::ranges::OwnSizes::grid_and_block(self);
         let ranges = crate::model::ranges::Ranges::new(&own);
-        let (small_range, big_range) = (ranges.range(small, &[]), ranges.range(big, &[]));
+        // the file's constants (`idy < S` with `#define S 10`) by their values
+        let range = |side: Node<'t>| {
+            let mut range = ranges.range(side, &[]);
+            for bound in [&mut range.lo, &mut range.hi] {
+                *bound = bound.as_ref().and_then(|b| self.with_file_constants(b));
+            }
+            range
+        };
+        let (small_range, big_range) = (range(small), range(big));
         let names = self.function.parameter_names();
         // a name the kernel reads that is no parameter (a `__constant__`, a helper's result)
         // could meet a host local of the same spelling
@@ -1338,6 +1453,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         outcome
     }
+}
+
+/// What an arm of a branch does with barriers, in order (see `barrier_steps`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum BarrierStep {
+    Barrier,
+    /// A loop, by its kind and its header as written, and the steps of its body.
+    Loop(String, Vec<BarrierStep>),
 }
 
 /// Evidence that a value is a multiple of a loop's step, weakest first.

@@ -303,21 +303,9 @@ impl<'t> Analyzer<'_, 't> {
             }
             range = range.plus(&ranges.range(offset, &split.0), false);
         }
-        // the names the index is written in that the file gives values
-        let constants = self.model.and_then(|model| self.file_constants(model));
         let tops: Vec<Sym> = range
             .upper_bounds()
-            .filter_map(|top| {
-                top.substitute(&|atom| {
-                    let value = match (constants, self.model) {
-                        (Some(constants), Some(model)) if !atom.contains('.') => {
-                            constants.value(atom, model)
-                        }
-                        _ => None,
-                    };
-                    Some(value.map_or_else(|| Sym::atom(atom), Sym::constant))
-                })
-            })
+            .filter_map(|top| self.with_file_constants(top))
             .collect();
         if tops.is_empty() {
             return None;
@@ -386,6 +374,21 @@ impl<'t> Analyzer<'_, 't> {
 
 impl<'t> Analyzer<'_, 't> {
     /// The constants of the kernel's file, read once.
+    /// `value` with the names the file gives values (`const int N = 10;`, `#define S 10`) put
+    /// in; other names are kept.
+    pub(super) fn with_file_constants(&self, value: &Sym) -> Option<Sym> {
+        let constants = self.model.and_then(|model| self.file_constants(model));
+        value.substitute(&|atom| {
+            let value = match (constants, self.model) {
+                (Some(constants), Some(model)) if !atom.contains('.') => {
+                    constants.value(atom, model)
+                }
+                _ => None,
+            };
+            Some(value.map_or_else(|| Sym::atom(atom), Sym::constant))
+        })
+    }
+
     pub(super) fn file_constants(
         &self,
         model: &crate::model::Model<'t>,

@@ -1081,18 +1081,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                 steps.push(BarrierStep::Barrier);
                 return Some(());
             }
+            // `a && b` evaluates `b` only where `a` holds, as a branch does
             "if_statement"
             | "switch_statement"
             | "conditional_expression"
             | "binary_expression"
-                if self.reaches_a_barrier(node) =>
+                if (node.node_kind() != "binary_expression"
+                    || matches!(operator(node, self.source), "&&" | "||"))
+                    && self.reaches_a_barrier(node) =>
             {
-                // `a && b` evaluates `b` only where `a` holds, as a branch does
-                if node.node_kind() != "binary_expression"
-                    || matches!(operator(node, self.source), "&&" | "||")
-                {
-                    return None;
-                }
+                return None;
             }
             "for_statement" | "while_statement" | "do_statement"
                 if self.reaches_a_barrier(node) =>

@@ -278,16 +278,27 @@ fn uses_of<'t>(
             else {
                 return true;
             };
-            let Some(launch_macro) = macros
-                .iter()
-                .rfind(|m| m.name == name && m.defined_at < node.start_byte())
-            else {
-                return true;
-            };
             let arguments: Vec<&str> = node
                 .field("arguments")
                 .map(|list| named_children(list).map(|a| text(a, source)).collect())
                 .unwrap_or_default();
+            let defined = |name: &str| {
+                macros
+                    .iter()
+                    .rfind(|m| m.name == name && m.defined_at < node.start_byte())
+            };
+            let Some(launch_macro) = defined(name) else {
+                // `DISPATCH_BY_DTYPE(dtype, CALL_KERNEL)`: a launch macro handed by name to a
+                // dispatch macro, which calls it with each type. Its launch is written with the
+                // launcher's grid and block whatever the type; its parameters stay names.
+                if let Some(handed) = arguments.iter().find_map(|a| defined(a.trim())) {
+                    if let Some(expansion) = expand(handed, &handed.parameters) {
+                        uses.push((node, expansion));
+                        return false;
+                    }
+                }
+                return true;
+            };
             match expand(launch_macro, &arguments) {
                 Some(expansion) => {
                     uses.push((node, expansion));

@@ -2125,3 +2125,21 @@ fn an_array_of_argument_addresses_names_the_kernel_arguments() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].arguments, ["d_in", "n"]);
 }
+
+/// `DISPATCH_BY_DTYPE(dtype, CALL_CACHE)`: a launch macro handed by name to a dispatch macro
+/// defined elsewhere launches with the launcher's grid and block.
+#[test]
+fn a_launch_macro_handed_to_a_dispatch_macro_launches_with_the_launchers_shape() {
+    let source = "#define CALL_CACHE(T, C) cache_k<T, C><<<grid, block, 0, stream>>>(src, dst, n);
+    void launch(const void* src, void* dst, int n, int dtype, cudaStream_t stream) {
+        dim3 grid(n);
+        dim3 block(96);
+        DISPATCH_BY_DTYPE(dtype, CALL_CACHE);
+    }
+    void unrelated(int n) { OTHER_MACRO(n, CALL_CACHE_NOT); }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kernel, "cache_k");
+    assert_eq!(found[0].block, [Some(96), Some(1), Some(1)]);
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+}

@@ -373,7 +373,6 @@ impl<'t> Analyzer<'_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
-    /// The constants of the kernel's file, read once.
     /// `value` with the names the file gives values (`const int N = 10;`, `#define S 10`) put
     /// in; other names are kept.
     pub(super) fn with_file_constants(&self, value: &Sym) -> Option<Sym> {
@@ -389,6 +388,7 @@ impl<'t> Analyzer<'_, 't> {
         })
     }
 
+    /// The constants of the kernel's file, read once.
     pub(super) fn file_constants(
         &self,
         model: &crate::model::Model<'t>,

@@ -367,6 +367,18 @@ fn completion<'t>(value: Node<'t>, within: Within<'t>) -> Option<Node<'t>> {
     None
 }
 
+/// The bytes of the block or `for` whose local named `name` the assignment `statement` writes
+/// (the innermost one around it that declares the name before it); None for a parameter, a
+/// local of the function's outermost scope or anything declared outside the function.
+pub fn scope_of_assigned_local<'t>(
+    name: &str,
+    statement: Node<'t>,
+    function: Node<'t>,
+    source: &str,
+) -> Option<std::ops::Range<usize>> {
+    declaring_scope(name, statement, Within::new(function), source).map(|s| s.byte_range())
+}
+
 /// `x += k`, `x++`: the new value is built from the old one, so it hides nothing.
 pub fn updates_itself(value: Node, source: &str) -> bool {
     updates_itself_within(value, Within::new(value), source)

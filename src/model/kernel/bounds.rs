@@ -23,8 +23,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         match node.node_kind() {
             "identifier" => {
-                let name = self.text(node);
-                if self.stride_variables.contains(name) {
+                if self.is_stride_variable(node) {
                     return Err(node);
                 }
                 let Some((key, values)) = self.reaching_definitions(node) else {
@@ -221,7 +220,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     let stepped = fresh
                         .iter()
                         .any(|v| crate::model::reaching::updates_itself(*v, self.source));
-                    if stepped && self.stride_variables.contains(self.text(node)) {
+                    if stepped && self.is_stride_variable(node) {
                         return Err(node);
                     }
                     visiting.push(key);
@@ -260,7 +259,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let steps_alone = values
                     .iter()
                     .any(|v| crate::model::reaching::updates_itself(*v, self.source));
-                if steps_alone && self.stride_variables.contains(self.text(node)) {
+                if steps_alone && self.is_stride_variable(node) {
                     return Err(node); // `i += blockDim.x * gridDim.x`: bounded only by a guard on `i` itself
                 }
                 visiting.push(key);

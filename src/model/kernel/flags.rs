@@ -690,7 +690,7 @@ impl<'t> Analyzer<'_, 't> {
             if node.node_kind() == "identifier" {
                 let input = self.text(node);
                 settled &= !self.updated.contains(input)
-                    && !self.stride_variables.contains(input)
+                    && !self.is_stride_variable(node)
                     && self
                         .definitions
                         .get(input)

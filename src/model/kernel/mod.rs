@@ -404,8 +404,10 @@ struct Analyzer<'a, 't> {
     definition_deps: HashMap<usize, Deps>,
     groups: HashMap<String, GroupKind>,
     /// Variables stepped by the launch dimensions (`i += blockDim.x * gridDim.x`): whatever they
-    /// start from, only a guard on them bounds them.
-    stride_variables: std::collections::HashSet<String>,
+    /// start from, only a guard on them bounds them. Each with the bytes of the scope that
+    /// declares the stepped variable (None: the whole function), so another local of the name
+    /// in another block is not one (see `is_stride_variable`).
+    stride_variables: HashMap<String, Vec<Option<std::ops::Range<usize>>>>,
     facts: Vec<Fact<'t>>,
     /// Loop variables re-initialised by an enclosing `for` (`for (i = 0; ...)` reusing a name):
     /// inside that loop their thread identity is the initializer's, not the function-wide one.

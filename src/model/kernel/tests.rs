@@ -2109,3 +2109,48 @@ void run(float* o, int tokens) { attend<<<tokens, 32>>>(o); }
         [true]
     );
 }
+
+/// A loop's own counter stepped by the block (`for (int i = tid; ...; i += blockDim.x)`) is a
+/// stride variable only inside that loop: an `int i` of another block, a row within a tile
+/// bounded by the tile's clipped size, keeps its bound.
+#[test]
+fn a_loop_counter_stepped_by_the_block_is_no_stride_variable_in_another_block() {
+    let source = "__global__ void load_tile(const float* q, float* o, int seq_len) {
+    extern __shared__ float tile[];
+    const int start = blockIdx.x * 64;
+    const int end = min(start + 64, seq_len);
+    const int rows = end - start;
+    if (rows <= 0) return;
+    for (int idx = threadIdx.x; idx < rows * 32; idx += blockDim.x) {
+        int i = idx / 32;
+        tile[idx] = q[(start + i) * 32 + idx % 32];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 64; i += blockDim.x) {
+        o[start * 32 + i] = tile[i];
+    }
+}
+";
+    assert_eq!(statuses(source), [(9, "bounded"), (13, "bounded")]);
+    // the same as with the later counter named apart
+    let apart = source
+        .replace(
+            "for (int i = threadIdx.x; i < 64; i += blockDim.x)",
+            "for (int k = threadIdx.x; k < 64; k += blockDim.x)",
+        )
+        .replace(
+            "o[start * 32 + i] = tile[i];",
+            "o[start * 32 + k] = tile[k];",
+        );
+    assert_eq!(statuses(&apart), statuses(source));
+    // a counter of the function's outermost scope stepped by a grid stride is one everywhere
+    let outer = "__global__ void fill(float* o, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    o[i] = 0.f;
+    for (; i < n; i += blockDim.x * gridDim.x) {
+        o[i] = 1.f;
+    }
+}
+";
+    assert_eq!(statuses(outer), [(3, "unguarded"), (5, "bounded")]);
+}

@@ -176,9 +176,33 @@ impl<'a, 't> Analyzer<'a, 't> {
                 0,
                 &mut mentions,
             ) {
-                self.stride_variables.insert(name);
+                let scope = value.up().and_then(|statement| {
+                    crate::model::reaching::scope_of_assigned_local(
+                        &name,
+                        statement,
+                        self.function.definition,
+                        source,
+                    )
+                });
+                self.stride_variables.entry(name).or_default().push(scope);
             }
         }
+    }
+
+    /// Whether the local `use_` names is a grid-stride variable where it is read: one of the
+    /// name's stepped variables is declared in a scope holding the read (or in the function's
+    /// outermost one). A counter `for (int i = tid; ...; i += blockDim.x)` makes no `int i` of
+    /// another block one.
+    pub(super) fn is_stride_variable(&self, use_: Node<'t>) -> bool {
+        self.stride_variables
+            .get(self.text(use_))
+            .is_some_and(|scopes| {
+                scopes.iter().any(|scope| {
+                    scope
+                        .as_ref()
+                        .is_none_or(|bytes| bytes.contains(&use_.start_byte()))
+                })
+            })
     }
 
     /// Whether the text of `value`, or of a local definition it names (two levels down), names
@@ -898,7 +922,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         let (key, values) = crate::model::ranges::RangeContext::reaching(self, read)?;
         // a grid-stride variable is the loop's where its stride reaches; assigned afresh after
         // the loop (`i = BS / 2` for a tree reduction), it holds what it is given there
-        if self.stride_variables.contains(name)
+        if self.is_stride_variable(read)
             && values.iter().any(|value| {
                 crate::model::ranges::update_of(*value).is_some_and(|(_, update)| {
                     update.node_kind() == "update_expression"
@@ -1087,7 +1111,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
         // a grid-stride variable walks past the launch's threads: only a guard on it bounds it
         let node = strip(node, self.source);
-        if node.node_kind() == "identifier" && self.stride_variables.contains(self.text(node)) {
+        if node.node_kind() == "identifier" && self.is_stride_variable(node) {
             return false;
         }
         let axes = self.thread_axes(node, 0);

@@ -188,26 +188,19 @@ pub(crate) fn function_from_definition<'t>(
             // an unnamed parameter (a tag type, `use_les<false>`) still takes its argument: a
             // launch's arguments are bound by position, and overloads told apart by such tags
             // have the arity that counts it. Its name is empty, which nothing reads as a name.
-            let Some(name_node) = param_declarator.and_then(syntax::declarator_name) else {
-                // `f(void)` takes nothing
-                if param_declarator.is_none() && type_text == "void" {
-                    continue;
-                }
-                parameters.push(Parameter {
-                    name: String::new(),
-                    type_text,
-                    is_pointer: param_declarator.is_some_and(syntax::declarator_is_pointer),
-                    declaration,
-                    name_node: declaration,
-                });
+            let name_node = param_declarator.and_then(syntax::declarator_name);
+            // `f(void)` takes nothing
+            if name_node.is_none() && param_declarator.is_none() && type_text == "void" {
                 continue;
-            };
+            }
             parameters.push(Parameter {
-                name: text(name_node, source).to_string(),
+                name: name_node
+                    .map(|n| text(n, source).to_string())
+                    .unwrap_or_default(),
                 type_text,
                 is_pointer: param_declarator.is_some_and(syntax::declarator_is_pointer),
                 declaration,
-                name_node,
+                name_node: name_node.unwrap_or(declaration),
             });
         }
     }

@@ -1081,14 +1081,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 steps.push(BarrierStep::Barrier);
                 return Some(());
             }
-            // `a && b` evaluates `b` only where `a` holds, as a branch does
+            // `a && b` evaluates `b` only where `a` holds, as a branch does; a barrier inside
+            // any other operator is read no further either
             "if_statement"
             | "switch_statement"
             | "conditional_expression"
             | "binary_expression"
-                if (node.node_kind() != "binary_expression"
-                    || matches!(operator(node, self.source), "&&" | "||"))
-                    && self.reaches_a_barrier(node) =>
+                if self.reaches_a_barrier(node) =>
             {
                 return None;
             }
@@ -1184,57 +1183,14 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
-    /// How many barriers `arm` reaches, when every one is on its straight path and nothing in it
-    /// leaves it early; None otherwise.
+    /// How many barriers `arm` reaches, when every one is on its straight path (in no loop) and
+    /// nothing in it leaves it early; None otherwise.
     fn straight_barriers(&self, arm: Node<'t>) -> Option<usize> {
-        let mut count = 0;
-        let mut simple = true;
-        syntax::walk_iterative(arm, |node| {
-            match node.node_kind() {
-                "return_statement" | "goto_statement" => simple = false,
-                // a `continue` or `break` of a loop inside the arm stays in it (and a loop with a
-                // barrier already makes the arm no straight path)
-                "break_statement" | "continue_statement" => {
-                    simple &= enclosing_within(node, arm).any(|a| {
-                        matches!(
-                            a.node_kind(),
-                            "for_statement"
-                                | "for_range_loop"
-                                | "while_statement"
-                                | "do_statement"
-                                | "switch_statement"
-                        )
-                    });
-                }
-                "lambda_expression" => return false,
-                "call_expression"
-                    if self.is_barrier(node) || self.helper_barrier(node).is_some() =>
-                {
-                    // the arm itself may be such a statement (a loop of the body's rest)
-                    let nested = enclosing_within(node, arm).any(|a| {
-                        matches!(
-                            a.node_kind(),
-                            "if_statement"
-                                | "for_statement"
-                                | "for_range_loop"
-                                | "while_statement"
-                                | "do_statement"
-                                | "switch_statement"
-                                | "conditional_expression"
-                                | "binary_expression"
-                        )
-                    });
-                    if nested {
-                        simple = false;
-                    } else {
-                        count += 1;
-                    }
-                }
-                _ => {}
-            }
-            simple
-        });
-        simple.then_some(count)
+        let steps = self.barrier_steps(arm)?;
+        steps
+            .iter()
+            .all(|step| *step == BarrierStep::Barrier)
+            .then_some(steps.len())
     }
 
     /// A branch's test that holds for every thread of every visible launch, or for none: each of

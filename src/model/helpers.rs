@@ -98,6 +98,9 @@ pub struct ReturnSummary {
     /// The parameter every returned value is a multiple of: `(a / b) * b`, `a - a % b` and
     /// `(a + b - 1) / b * b` are multiples of `b`.
     pub multiple_of: Option<usize>,
+    /// The least and greatest value it can return, when its declared type is narrower than
+    /// `int` (`unsigned char byte_at(...)` returns 0 to 255, whatever it computes).
+    pub range: Option<(i128, i128)>,
 }
 
 /// An access through a pointer parameter at an index the function does not bound.
@@ -387,6 +390,25 @@ mod tests {
             3,
         );
         assert_eq!(r.flowing, vec![0]);
+    }
+
+    #[test]
+    fn a_result_type_narrower_than_int_holds_the_result_to_its_values() {
+        let text = "typedef unsigned char byte_t;\n\
+                    __device__ unsigned char byte_at(const unsigned* w, unsigned i) { return (w[i >> 2] >> ((i & 3U) << 3)) & 0xFFU; }\n\
+                    __device__ byte_t aliased(const byte_t* p, int i) { return p[i]; }\n\
+                    __device__ short signed_half(const short* p, int i) { return p[i]; }\n\
+                    __device__ int wide(const int* p, int i) { return p[i]; }\n\
+                    __device__ const unsigned char* address(const unsigned char* p, int i) { return p + i; }";
+        assert_eq!(returns(text, "byte_at", 2).range, Some((0, 255)));
+        assert_eq!(returns(text, "aliased", 2).range, Some((0, 255)));
+        assert_eq!(
+            returns(text, "signed_half", 2).range,
+            Some((-32_768, 32_767))
+        );
+        assert_eq!(returns(text, "wide", 2).range, None);
+        // a pointer to bytes is an address, not a byte
+        assert_eq!(returns(text, "address", 2).range, None);
     }
 
     #[test]

@@ -480,6 +480,17 @@ impl<'a, 't> Analyzer<'a, 't> {
         let split = self.current_comparisons();
         let (leaf, guarded_in_grid) =
             match self.bounded_by_guard(index, &split.0, &mut Vec::new(), 0) {
+                // the part that spans the grid is held to a few values by its range (a helper
+                // returning `unsigned char`): what else the index adds is data, not the thread's
+                // position
+                Err(leaf)
+                    if leaf.id() != index.id()
+                        && Ranges::new(&super::ranges::OwnSizes::block(self))
+                            .range(leaf, &split.0)
+                            .is_bounded() =>
+                {
+                    return
+                }
                 Err(leaf) => (leaf, false),
                 // a guard on a position in the whole grid (`i < row_start + width`) keeps the
                 // index inside the rows of every block, not inside one block's copy: its range

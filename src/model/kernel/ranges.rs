@@ -41,6 +41,10 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
                 .is_some_and(|deps| deps.is_uniform())
     }
 
+    fn call_result_range(&self, call: Node<'t>) -> Option<(i128, i128)> {
+        self.helper_call(call)?.0.returns.as_ref()?.range
+    }
+
     fn facts_at_definition(
         &self,
         value: Node<'t>,
@@ -193,6 +197,9 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     }
     fn shared_helper_result(&self, call: Node<'t>) -> bool {
         RangeContext::shared_helper_result(self.analyzer, call)
+    }
+    fn call_result_range(&self, call: Node<'t>) -> Option<(i128, i128)> {
+        RangeContext::call_result_range(self.analyzer, call)
     }
     fn facts_at_definition(
         &self,

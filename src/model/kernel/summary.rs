@@ -166,9 +166,22 @@ pub(crate) fn summarize_helper<'t>(
             intrinsic_bounded,
             absorbs,
             multiple_of,
+            range: returned_type_range(model, function),
         });
     }
     summary
+}
+
+/// The values `function`'s declared result type can hold, when it is narrower than `int`; a
+/// function returning a pointer or a reference returns an address, not such a value.
+fn returned_type_range(model: &Model, function: &Function) -> Option<(i128, i128)> {
+    let declared = function.definition.field("type")?;
+    let declarator = function.definition.field("declarator")?;
+    if declarator.node_kind() != "function_declarator" {
+        return None;
+    }
+    let written = syntax::text(declared, model.source);
+    crate::model::ranges::Range::of_narrow_type(&model.resolve_type(written))
 }
 
 /// The first block-wide barrier in `function`'s body (outside lambdas): a `__syncthreads()`

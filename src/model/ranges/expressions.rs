@@ -384,7 +384,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             _ if self.context.shared_helper_result(node) => {
                 Range::exactly(Sym::atom(&normalized(node, source)))
             }
-            _ => Range::unknown(),
+            _ => match self.context.call_result_range(node) {
+                Some((lo, hi)) => Range::between(Sym::constant(lo), Sym::constant(hi)),
+                None => Range::unknown(),
+            },
         }
     }
 }

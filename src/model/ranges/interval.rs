@@ -39,6 +39,33 @@ impl Range {
         }
     }
 
+    /// Every value an integer type narrower than `int` can hold (`unsigned char`: [0, 255]):
+    /// whatever was computed, a value of that type is one of them. None for a type as wide as
+    /// `int` or wider, or not an integer (`char`'s sign is the compiler's choice).
+    pub fn of_narrow_type(type_text: &str) -> Option<(i128, i128)> {
+        // words run together, as `size::normalize_type` writes a type (`unsignedchar`)
+        let name: String = type_text
+            .split_whitespace()
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "const" | "constexpr" | "static" | "register" | "volatile"
+                )
+            })
+            .collect();
+        match name.trim_start_matches("::").trim_start_matches("std::") {
+            "bool" => Some((0, 1)),
+            "unsignedchar" | "uint8_t" | "uchar" | "u8" | "uint8" => Some((0, 255)),
+            "signedchar" | "int8_t" | "int8" | "i8" => Some((-128, 127)),
+            "unsignedshort" | "unsignedshortint" | "uint16_t" | "ushort" | "u16" | "uint16" => {
+                Some((0, 65_535))
+            }
+            "short" | "shortint" | "signedshort" | "signedshortint" | "int16_t" | "int16"
+            | "i16" => Some((-32_768, 32_767)),
+            _ => None,
+        }
+    }
+
     pub(super) fn is_nonnegative(&self) -> bool {
         self.lo.as_ref().is_some_and(Sym::is_nonnegative)
     }

@@ -66,6 +66,9 @@ impl<'t> RangeContext<'t> for KeepLocal<'_, 't> {
     fn constant(&self, node: Node<'t>) -> Option<i128> {
         self.context.constant(node)
     }
+    fn call_result_range(&self, call: Node<'t>) -> Option<(i128, i128)> {
+        self.context.call_result_range(call)
+    }
 }
 
 /// A sum `constant + Σ coefficient × term`, terms keyed by their normalized text.

@@ -73,6 +73,12 @@ pub trait RangeContext<'t> {
         let _ = call;
         false
     }
+    /// The values a call of a function in sight can return, from its declared result type
+    /// (`unsigned char byte_at(...)`: 0 to 255).
+    fn call_result_range(&self, call: Node<'t>) -> Option<(i128, i128)> {
+        let _ = call;
+        None
+    }
     /// The comparisons in force where `value` was assigned, added to `facts`.
     fn facts_at_definition(
         &self,

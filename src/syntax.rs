@@ -351,6 +351,28 @@ pub fn strip<'t>(mut node: Node<'t>, source: &str) -> Node<'t> {
     node
 }
 
+/// `x * 1.0`, `1.0f * x`: a value made floating-point by a factor of one, so that `ceil(x * 1.0 /
+/// b)` divides without rounding down first: `x`, stripped. Anything else is only stripped.
+pub fn without_unit_factor<'t>(node: Node<'t>, source: &str) -> Node<'t> {
+    let node = strip(node, source);
+    if node.node_kind() != "binary_expression" || operator(node, source) != "*" {
+        return node;
+    }
+    let is_one = |factor: Node| {
+        let factor = strip(factor, source);
+        factor.node_kind() == "number_literal"
+            && text(factor, source)
+                .trim_end_matches(['f', 'F', 'l', 'L'])
+                .parse::<f64>()
+                .is_ok_and(|value| value == 1.0)
+    };
+    match (node.field("left"), node.field("right")) {
+        (Some(left), Some(right)) if is_one(right) => strip(left, source),
+        (Some(left), Some(right)) if is_one(left) => strip(right, source),
+        _ => node,
+    }
+}
+
 /// `static_cast<size_t>(x)`, `size_t(x)`, `(long long)(x)`: casts written as calls.
 pub fn is_functional_cast(node: Node, source: &str) -> bool {
     let Some(function) = node.field("function") else {

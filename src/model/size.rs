@@ -411,10 +411,19 @@ impl Sym {
         if other.floored {
             return false;
         }
-        match other.sub(self) {
+        let holds = |low: &Sym, high: &Sym| match high.sub(low) {
             Some(difference) => difference.terms.values().all(|c| c.num >= 0),
             None => false,
+        };
+        if holds(self, other) {
+            return true;
         }
+        // `⌈E/B⌉ · B` is at most `E + B - 1` and at least `E`: a grid rounded up from `E` in
+        // blocks of `B` threads against a buffer padded by a block
+        let low = self.with_ceiling_products_bounded(true);
+        let high = other.with_ceiling_products_bounded(false);
+        (low.is_some() || high.is_some())
+            && holds(low.as_ref().unwrap_or(self), high.as_ref().unwrap_or(other))
     }
 
     /// `at_most` for values that are integers: a floored `self` is at most `other` when its

@@ -329,7 +329,7 @@ impl<'t> Analyzer<'_, 't> {
                 tops.iter().any(|top| {
                     sizes
                         .bind(top, &names)
-                        .is_some_and(|top| top.at_most(&last))
+                        .is_some_and(|top| sizes.at_most(&top, &last))
                 })
             })
         });

@@ -439,9 +439,11 @@ impl<'t> Classifier<'_, 't> {
                     [quotient] => {
                         let quotient = strip(*quotient, self.source);
                         match (quotient.field("left"), quotient.field("right")) {
-                            (Some(total), Some(divisor)) if self.is_quotient(quotient) => {
-                                self.rounded_up(total, divisor)
-                            }
+                            (Some(total), Some(divisor)) if self.is_quotient(quotient) => self
+                                .rounded_up(
+                                    syntax::without_unit_factor(total, self.source),
+                                    syntax::without_unit_factor(divisor, self.source),
+                                ),
                             _ => GridAxis::Unknown,
                         }
                     }

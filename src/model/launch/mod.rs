@@ -185,9 +185,42 @@ pub struct LaunchSizes {
     /// Per argument: the bytes of the buffer it passes, when every allocation of it in sight
     /// gives the same count.
     pub buffers: Vec<Option<Sym>>,
+    /// Locals of the launching function with a largest value where the launch runs, as the
+    /// names the sizes above are written in: the counter of an enclosing `for (...; i < n;
+    /// ...)` that its body never writes is at most `n - 1`, and a local only ever made smaller
+    /// after its declaration (`int level = n; ... level--`) is at most what it was declared with.
+    pub ceilings: Vec<(String, Sym)>,
 }
 
 impl LaunchSizes {
+    /// Whether `value` (over the launching function's names) is at most `limit` wherever the
+    /// launch runs: as the sizes say, or with each local that has a ceiling put at it, where
+    /// `value` only grows with that local and `limit` does not name it.
+    pub fn at_most(&self, value: &Sym, limit: &Sym) -> bool {
+        if value.at_most(limit) {
+            return true;
+        }
+        let mut raised = value.clone();
+        let mut changed = false;
+        for (name, ceiling) in &self.ceilings {
+            if limit.atoms().any(|atom| atom == name) || !grows_with(&raised, name) {
+                continue;
+            }
+            let put = raised.substitute(&|atom| {
+                Some(if atom == name {
+                    ceiling.clone()
+                } else {
+                    Sym::atom(atom)
+                })
+            });
+            if let Some(put) = put {
+                raised = put;
+                changed = true;
+            }
+        }
+        changed && raised.at_most(limit)
+    }
+
     /// `value` (over the kernel's `gridDim`, `blockDim` and parameters, `parameters` naming them
     /// by position) with this launch's sizes put in; other names are kept. None when a size it
     /// names is not known.
@@ -205,6 +238,17 @@ impl LaunchSizes {
             }
         })
     }
+}
+
+/// Whether every term of `value` that names `atom` adds to it: the value grows with the atom
+/// (every name standing for a value of at least 1).
+fn grows_with(value: &Sym, atom: &str) -> bool {
+    value.integer_terms().is_some_and(|terms| {
+        terms
+            .iter()
+            .filter(|(_, monomial)| monomial.iter().any(|a| a == atom))
+            .all(|(coefficient, _)| *coefficient > 0)
+    })
 }
 
 /// A name a launch's dynamic shared-memory byte count is written in.

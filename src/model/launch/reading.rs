@@ -306,6 +306,7 @@ pub(super) fn launch_site<'t>(
                     [&grid_values, &block_values],
                     defaults,
                     &kernel_argument_nodes,
+                    kernel_argument_nodes.first().copied(),
                     resolve,
                 )
             })

@@ -3,6 +3,7 @@
 //! of the file.
 
 use super::*;
+use crate::syntax::operator;
 
 /// The launch's sizes over the launching function's names (`resolve` false: a local is its own
 /// name) or with each local defined once replaced by its value; None when the grid's `x` or the
@@ -13,6 +14,7 @@ pub(super) fn launch_sizes<'t>(
     [grid, block]: [&[Option<Node<'t>>]; 2],
     defaults: [bool; 2],
     arguments: &[Node<'t>],
+    anchor: Option<Node<'t>>,
     resolve: bool,
 ) -> Option<LaunchSizes> {
     let source = classifier.source;
@@ -22,11 +24,22 @@ pub(super) fn launch_sizes<'t>(
         scope: &scope,
         fold_sizeof: true,
     };
+    // the grid, the block and the arguments are all read where the launch runs: a local given
+    // several values (a loop's counter) is one value there, the same in each
+    let at_launch_scope = SizeScope {
+        at_launch: true,
+        ..SizeScope::new(classifier, resolve)
+    };
+    let at_launch = Evaluator {
+        source,
+        scope: &at_launch_scope,
+        fold_sizeof: true,
+    };
     let axes = |values: &[Option<Node<'t>>], default_one: bool| -> [Option<Sym>; 3] {
         let mut axes = [None, None, None];
         for (axis, slot) in axes.iter_mut().enumerate() {
             *slot = match values.get(axis).copied().flatten() {
-                Some(value) => evaluator.eval(value),
+                Some(value) => at_launch.eval(value),
                 None if default_one && axis > 0 => Some(Sym::constant(1)),
                 None => None,
             };
@@ -67,11 +80,115 @@ pub(super) fn launch_sizes<'t>(
             bytes
         })
         .collect();
+    let arguments: Vec<Option<Sym>> = arguments.iter().map(|a| at_launch.eval(*a)).collect();
+    let ceilings = match (anchor, classifier.locals.scope) {
+        (Some(at), Some(body)) => {
+            let mut names: Vec<&str> = arguments
+                .iter()
+                .flatten()
+                .flat_map(Sym::atoms)
+                .map(String::as_str)
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+                .into_iter()
+                .filter_map(|atom| {
+                    let name = atom.strip_suffix(AT_THE_LAUNCH)?;
+                    let ceiling = ceiling_of_local(classifier.locals, name, at, body, source)?;
+                    let value = at_launch.eval(ceiling.value)?;
+                    Some((atom.to_string(), value.sub(&Sym::constant(ceiling.below))?))
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     Some(LaunchSizes {
         grid,
         block,
-        arguments: arguments.iter().map(|a| evaluator.eval(*a)).collect(),
+        arguments,
         buffers,
+        ceilings,
+    })
+}
+
+/// How the value a local given several values holds where the launch runs is named: `level@`.
+const AT_THE_LAUNCH: &str = "@";
+
+/// The largest value of a local where `at` runs: `value - below`.
+struct Ceiling<'t> {
+    value: Node<'t>,
+    below: i128,
+}
+
+/// The largest value the local `name` holds where `at` runs: the limit of an enclosing `for`
+/// whose test is `name < E` or `name <= E` and whose body never writes it, or the value it is
+/// declared with when every later write makes it smaller (`--`, `-=`, `/=`, `>>=`).
+fn ceiling_of_local<'t>(
+    locals: &Locals<'t>,
+    name: &str,
+    at: Node<'t>,
+    body: Node<'t>,
+    source: &'t str,
+) -> Option<Ceiling<'t>> {
+    let writes_in = |scope: Node<'t>| syntax::names_written(scope, source).contains(name);
+    let mut node = at;
+    while let Some(parent) = node.up() {
+        if parent.id() == body.id() {
+            break;
+        }
+        if parent.node_kind() == "for_statement"
+            && parent.field("body").is_some_and(|b| b.id() == node.id())
+        {
+            if let Some(condition) = parent.field("condition") {
+                let condition = strip(condition, source);
+                let sides = (condition.field("left"), condition.field("right"));
+                if let (Some(left), Some(right)) = sides {
+                    let counter = |n: Node| {
+                        let n = strip(n, source);
+                        n.node_kind() == "identifier" && text(n, source) == name
+                    };
+                    let limit = match operator(condition, source) {
+                        "<" if counter(left) => Some((right, 1)),
+                        "<=" if counter(left) => Some((right, 0)),
+                        ">" if counter(right) => Some((left, 1)),
+                        ">=" if counter(right) => Some((left, 0)),
+                        _ => None,
+                    };
+                    if let Some((value, below)) = limit {
+                        if !writes_in(node) {
+                            return Some(Ceiling { value, below });
+                        }
+                    }
+                }
+            }
+        }
+        node = parent;
+    }
+    let values = locals.values.get(name)?;
+    let (declared, later) = values.split_first()?;
+    let is_declared = declared
+        .up()
+        .is_some_and(|d| d.node_kind() == "init_declarator");
+    let smaller = |value: &Node<'t>| {
+        let Some(parent) = value.up() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "update_expression" => text(parent, source).contains("--"),
+            "assignment_expression" => {
+                matches!(operator(parent, source), "-=" | "/=" | ">>=")
+                    && parent.field("right").is_some_and(|r| {
+                        let r = strip(r, source);
+                        r.node_kind() != "unary_expression" && !text(r, source).starts_with('-')
+                    })
+            }
+            _ => false,
+        }
+    };
+    (is_declared && later.iter().all(smaller)).then_some(Ceiling {
+        value: *declared,
+        below: 0,
     })
 }
 
@@ -81,6 +198,9 @@ pub(super) fn launch_sizes<'t>(
 struct SizeScope<'c, 'a, 't> {
     classifier: &'c Classifier<'a, 't>,
     resolve: bool,
+    /// Read where the launch runs: a local given several values is its own name (the value it
+    /// holds there) rather than unknown. An allocation before the launch may have seen another.
+    at_launch: bool,
     /// Per local asked about: the multiple it holds (None: not known to hold one).
     multiples: std::cell::RefCell<std::collections::HashMap<String, Option<Sym>>>,
     /// Per local asked about: whether it holds one value wherever it is read.
@@ -92,6 +212,7 @@ impl<'c, 'a, 't> SizeScope<'c, 'a, 't> {
         SizeScope {
             classifier,
             resolve,
+            at_launch: false,
             multiples: Default::default(),
             one_value: Default::default(),
         }
@@ -334,7 +455,11 @@ impl<'t> Scope<'t> for SizeScope<'_, '_, 't> {
     fn atom(&self, name: &str) -> Option<Sym> {
         match self.multiple_of(name) {
             Some(multiple) => multiple.mul(&Sym::atom(&format!("{name}/({})", multiple.display()))),
-            None if !self.holds_one_value(name) => None,
+            // a name of its own: an allocation before the launch may have read another value
+            // of the local under its plain name
+            None if !self.holds_one_value(name) => self
+                .at_launch
+                .then(|| Sym::atom(&format!("{name}{AT_THE_LAUNCH}"))),
             None => Some(Sym::atom(name)),
         }
     }

@@ -1035,6 +1035,60 @@ fn launch_sizes_name_the_host_values() {
 }
 
 #[test]
+fn a_loop_counter_is_one_value_at_the_launch_with_its_ceiling() {
+    let ceilings = |source: &str| -> Vec<Vec<(String, String)>> {
+        sites(source)
+            .iter()
+            .map(|site| {
+                let sizes = site.sizes.first().expect("sizes");
+                sizes
+                    .ceilings
+                    .iter()
+                    .map(|(name, ceiling)| (name.clone(), ceiling.display()))
+                    .collect()
+            })
+            .collect()
+    };
+    let one = |name: &str, ceiling: &str| vec![(name.to_string(), ceiling.to_string())];
+    // counted up to a limit the body leaves alone, or declared and only ever made smaller
+    assert_eq!(
+        ceilings("void f(double* v, int n) { for (int l = 0; l < n; ++l) k<<<(l + 127) / 128, 128>>>(v, l); }"),
+        vec![one("l@", "n - 1")]
+    );
+    assert_eq!(
+        ceilings("void f(double* v, int n) { int l = n; for (; l >= 2; l -= 2) k<<<l, 128>>>(v, l - 2); for (; l >= 1; l--) k<<<l, 128>>>(v, l - 1); }"),
+        vec![one("l@", "n"), one("l@", "n")]
+    );
+    // a counter the body moves, or a local made larger somewhere, has none
+    assert_eq!(
+        ceilings("void f(double* v, int n) { for (int l = 0; l < n; ++l) { k<<<l + 1, 128>>>(v, l); l += 2; } }"),
+        vec![Vec::new()]
+    );
+    assert_eq!(
+        ceilings("void f(double* v, int n) { int l = n; l -= 4; l += 3; k<<<l, 128>>>(v, l); }"),
+        vec![Vec::new()]
+    );
+    // the grid and the arguments read the counter where the launch runs, under a name of its own
+    // (an allocation may have read another of its values)
+    let found = sites("void f(double* v, int n) { for (int l = n; l >= 1; --l) k<<<(l + 127) / 128, 128>>>(v, l - 1); }");
+    let sizes = found[0].sizes.first().expect("sizes");
+    assert_eq!(
+        sizes.arguments[1].as_ref().map(|a| a.display()).as_deref(),
+        Some("l@ - 1")
+    );
+    let at_the_limit = crate::model::size::Sym::atom("n");
+    let argument = sizes.arguments[1].clone().expect("an argument");
+    let reach = argument
+        .add(&crate::model::size::Sym::constant(1))
+        .expect("a sum");
+    assert!(sizes.at_most(&reach, &at_the_limit));
+    let past = reach
+        .add(&crate::model::size::Sym::constant(1))
+        .expect("a sum");
+    assert!(!sizes.at_most(&past, &at_the_limit));
+}
+
+#[test]
 fn a_clamped_count_is_one_value_for_the_sizes() {
     let shown = |s: &Option<crate::model::size::Sym>| s.as_ref().map(|s| s.display());
     // the clamps read the count only to choose its value: allocation and launch see one value
@@ -1057,7 +1111,8 @@ fn a_clamped_count_is_one_value_for_the_sizes() {
         shown(&sizes[0].buffers[0]).as_deref(),
         Some("32 * md * nblocks")
     );
-    // a count changed after the buffer was sized from it is two values
+    // a count changed after the buffer was sized from it is two values: the grid names the one
+    // the launch sees, never as the allocation named what it saw
     let found = sites(
         "void f(long ne, int md) {
         size_t nblocks = (ne - 1) / 8 + 1;
@@ -1068,10 +1123,12 @@ fn a_clamped_count_is_one_value_for_the_sizes() {
     }",
     );
     assert!(
-        found[0]
-            .sizes
-            .iter()
-            .all(|s| s.grid[0].is_none() || s.buffers[0].is_none()),
+        found[0].sizes.iter().all(|s| {
+            let grid: Vec<&String> = s.grid[0].iter().flat_map(|g| g.atoms()).collect();
+            s.buffers[0]
+                .as_ref()
+                .is_none_or(|b| b.atoms().all(|atom| !grid.contains(&atom)))
+        }),
         "{found:?}"
     );
 }
@@ -1118,7 +1175,8 @@ fn launch_sizes_read_a_padded_count_as_a_multiple() {
         shown(&named.arguments[0]).as_deref(),
         Some("256 * padded/(256)")
     );
-    // padded after the allocation read it: two values, neither a name nor a multiple
+    // padded after the allocation read it: two values, neither a multiple nor the name the
+    // allocation read
     let found = sites(
         "void f(int n) {
             float* d;
@@ -1128,7 +1186,9 @@ fn launch_sizes_read_a_padded_count_as_a_multiple() {
         }",
     );
     assert!(
-        found[0].sizes.iter().all(|s| s.grid[0].is_none()),
+        found[0].sizes.iter().all(|s| s.grid[0]
+            .as_ref()
+            .is_none_or(|g| g.atoms().all(|atom| atom != "n"))),
         "{:?}",
         found[0].sizes
     );

@@ -10,10 +10,89 @@ use tree_sitter::Node;
 /// How the atom of a quotient rounded up starts: `⌈n/b⌉`.
 const ROUNDED_UP: char = '⌈';
 
+/// The total and the divisor of each quotient rounded up by a divisor that is not a constant,
+/// by its atom: a size names the quotient by its atom alone, and the atom is written from the
+/// two, so one atom is one quotient wherever it is met. Shared by every thread: a launch's sizes
+/// read on one may be compared on another.
+fn quotients() -> &'static std::sync::Mutex<std::collections::HashMap<String, (Sym, Sym)>> {
+    static QUOTIENTS: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, (Sym, Sym)>>,
+    > = std::sync::OnceLock::new();
+    QUOTIENTS.get_or_init(Default::default)
+}
+
 impl Sym {
     /// Whether the value is written with a quotient rounded up (`⌈n/b⌉`).
     pub fn has_rounded_up_quotient(&self) -> bool {
         self.atoms().any(|atom| atom.starts_with(ROUNDED_UP))
+    }
+
+    /// The value with each product `⌈E/B⌉ · B` of a quotient by a divisor of one name replaced
+    /// by a bound of it where it adds to the value: `E + B - 1` for a bound from above (`upper`),
+    /// `E` for one from below. None when no product was replaced.
+    pub(in crate::model) fn with_ceiling_products_bounded(&self, upper: bool) -> Option<Sym> {
+        if !self.has_rounded_up_quotient() {
+            return None;
+        }
+        let mut replaced = false;
+        let mut result = Sym::constant(0);
+        for (monomial, coefficient) in &self.terms {
+            let term = Sym {
+                terms: std::iter::once((monomial.clone(), *coefficient)).collect(),
+                floored: false,
+            };
+            let bounded = (coefficient.num > 0)
+                .then(|| ceiling_product_bound(monomial, upper))
+                .flatten()
+                .and_then(|(rest, bound)| {
+                    let rest = Sym {
+                        terms: std::iter::once((rest, *coefficient)).collect(),
+                        floored: false,
+                    };
+                    rest.mul(&bound)
+                });
+            let term = match bounded {
+                Some(bound) => {
+                    replaced = true;
+                    bound
+                }
+                None => term,
+            };
+            result = result.add(&term)?;
+        }
+        result.floored = self.floored;
+        replaced.then_some(result)
+    }
+}
+
+/// In `monomial`, a quotient rounded up times its one-name divisor: the other atoms, and the
+/// product's bound (`E + B - 1` above, `E` below).
+fn ceiling_product_bound(monomial: &[String], upper: bool) -> Option<(Vec<String>, Sym)> {
+    let quotients = quotients().lock().ok()?;
+    {
+        monomial.iter().enumerate().find_map(|(at, atom)| {
+            let (total, divisor) = quotients.get(atom)?;
+            let name = divisor.atoms().next()?;
+            let divisor_at = monomial
+                .iter()
+                .enumerate()
+                .position(|(other, a)| other != at && a == name)?;
+            if divisor != &Sym::atom(name) {
+                return None;
+            }
+            let rest: Vec<String> = monomial
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != at && *i != divisor_at)
+                .map(|(_, a)| a.clone())
+                .collect();
+            let bound = if upper {
+                total.add(divisor)?.sub(&Sym::constant(1))?
+            } else {
+                total.clone()
+            };
+            Some((rest, bound))
+        })
     }
 }
 
@@ -41,11 +120,11 @@ impl<'t> Evaluator<'_, 't> {
                 shown
             }
         };
-        Some(Sym::atom(&format!(
-            "{ROUNDED_UP}{}/{}⌉",
-            grouped(&total),
-            grouped(&divisor)
-        )))
+        let atom = format!("{ROUNDED_UP}{}/{}⌉", grouped(&total), grouped(&divisor));
+        if let Ok(mut quotients) = quotients().lock() {
+            quotients.entry(atom.clone()).or_insert((total, divisor));
+        }
+        Some(Sym::atom(&atom))
     }
 
     /// `(E + B - 1) / B`, `(E + (B - 1)) / B`, `E / B + min(E % B, 1)`, `E / B + (E % B != 0)`,
@@ -197,7 +276,12 @@ impl<'t> Evaluator<'_, 't> {
                 let quotient = syntax::strip(*argument, self.source);
                 (quotient.node_kind() == "binary_expression"
                     && operator(quotient, self.source) == "/")
-                    .then(|| Some((quotient.field("left")?, quotient.field("right")?)))
+                    .then(|| {
+                        Some((
+                            syntax::without_unit_factor(quotient.field("left")?, self.source),
+                            syntax::without_unit_factor(quotient.field("right")?, self.source),
+                        ))
+                    })
                     .flatten()
             }
             [total, divisor] if names_the_quotient_rounded_up(short) => Some((*total, *divisor)),
@@ -285,6 +369,28 @@ mod tests {
         assert_eq!(value_of("ceil(n / 256.0)"), value_of("(n + 255) / 256"));
         // a total the divisor divides is the exact quotient
         assert_eq!(value_of("(k * b + b - 1) / b"), Some(Sym::atom("k")));
+    }
+
+    #[test]
+    fn a_rounded_up_grid_of_whole_blocks_is_at_most_its_total_plus_a_block() {
+        let count = value_of("ceil((n + 1) * 1.0 / b)").expect("a value");
+        assert_eq!(Some(&count), value_of("(n + 1 + b - 1) / b").as_ref());
+        let threads = count.mul(&Sym::atom("b")).expect("a product");
+        let padded = Sym::atom("n").add(&Sym::atom("b")).expect("a sum");
+        // the last thread is below `n + b`, the first past the total at least `n + 1`
+        let last = threads.sub(&Sym::constant(1)).expect("a difference");
+        assert!(last.at_most(&padded.sub(&Sym::constant(1)).expect("a difference")));
+        assert!(Sym::atom("n")
+            .add(&Sym::constant(1))
+            .expect("a sum")
+            .at_most(&threads));
+        // a buffer padded by less than a block does not hold it
+        let short = Sym::atom("n").add(&Sym::constant(1)).expect("a sum");
+        assert!(!last.at_most(&short));
+        // and the quotient alone, or times another name, says nothing of the sort
+        assert!(!count.at_most(&Sym::atom("n")));
+        let other = count.mul(&Sym::atom("c")).expect("a product");
+        assert!(!other.at_most(&padded));
     }
 
     #[test]

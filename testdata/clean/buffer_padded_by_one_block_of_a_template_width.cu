@@ -1,0 +1,25 @@
+// The buffers are padded by one block instead of guarded: a grid of `ceil((n + 1) / T)` blocks
+// of `T` threads has at most `n + T` threads, and each buffer holds `n + T` doubles, whatever
+// the block width `T` the template is built with.
+#include <cmath>
+#include "cuda_check.h"
+
+template <int THREADS>
+__global__ void fill_prices(double* prices, double spot, double up, int n) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    prices[t] = spot * pow(up, 2.0 * t - n);
+}
+
+template <int THREADS>
+void fill(double spot, double up, int n, double* host) {
+    double* prices;
+    CUDA_CHECK(cudaMalloc(&prices, (n + THREADS) * sizeof(double)));
+    int blocks = std::ceil((n + 1) * 1.0 / THREADS);
+    fill_prices<THREADS><<<blocks, THREADS>>>(prices, spot, up, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(host, prices, (n + 1) * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(prices));
+}
+
+template void fill<128>(double, double, int, double*);
+template void fill<256>(double, double, int, double*);

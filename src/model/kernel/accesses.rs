@@ -189,7 +189,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                 IndexStatus::Unguarded { .. }
                     if pointer_offset.is_none()
                         && (self.holds_a_thread_each(parameter_index, index)
-                            || self.launched_to_fit(parameter_index, index)) =>
+                            || self.launched_to_fit(parameter_index, index)
+                            || self.slot_per_launched_thread(&pointer, parameter_index)) =>
                 {
                     IndexStatus::Bounded { bound: None }
                 }
@@ -419,6 +420,73 @@ impl<'a, 't> Analyzer<'a, 't> {
                     .unwrap_or(false)
                     || launch.elements_per_thread(parameter, None) > 0)
         })
+    }
+
+    /// Whether `pointer` is a slot per launched thread in a kernel written for whatever grid it is
+    /// launched with: the kernel divides its work by the grid's thread count (it reads
+    /// `gridDim.x`), and every subscript of the buffer is the thread's global `x` index, give or
+    /// take a constant (`counts[t]`, `carry[t - 1]`). The launcher sizes such a buffer to the grid;
+    /// a visible launch must not round its grid up and, where the buffer is allocated in sight,
+    /// must give it a thread each. A buffer also read at other indices (`x[t]` beside `x[i]` in
+    /// the loop) is the problem's, and stays reported.
+    fn slot_per_launched_thread(&self, pointer: &str, parameter: usize) -> bool {
+        if self.function.kind != crate::model::FunctionKind::Kernel || !self.reads_the_grid_width()
+        {
+            return false;
+        }
+        let mut every_slot_is_the_thread = true;
+        let mut subscripts = 0;
+        syntax::walk_iterative(self.function.body, |node| {
+            if !every_slot_is_the_thread {
+                return false;
+            }
+            if node.node_kind() != "identifier" || self.text(node) != pointer {
+                return true;
+            }
+            let subscript = node
+                .up()
+                .filter(|p| p.node_kind() == "subscript_expression")
+                .filter(|p| p.field("argument").is_some_and(|a| a.id() == node.id()));
+            let index = subscript.and_then(|s| subscript_index(s));
+            every_slot_is_the_thread = index.is_some_and(|index| {
+                let index = without_constant_offset(index, self.source);
+                matches!(
+                    self.thread_term(index, 0),
+                    Some(ThreadTerm::GlobalX { strides: 0 })
+                )
+            });
+            subscripts += 1;
+            false
+        });
+        every_slot_is_the_thread
+            && subscripts > 0
+            && self.out.launches.iter().all(|launch| {
+                !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
+                    && (!launch
+                        .allocated_in_sight
+                        .get(parameter)
+                        .copied()
+                        .unwrap_or(false)
+                        || launch.elements_per_thread(parameter, None) > 0)
+            })
+    }
+
+    /// Whether the kernel reads `gridDim.x`: it sizes its work (a stride, a span per thread) by
+    /// the grid it is launched with.
+    fn reads_the_grid_width(&self) -> bool {
+        let mut reads = false;
+        syntax::walk_iterative(self.function.body, |node| {
+            if node.node_kind() == "field_expression"
+                && node
+                    .field("argument")
+                    .is_some_and(|a| self.text(a) == "gridDim")
+                && node.field("field").is_some_and(|f| self.text(f) == "x")
+            {
+                reads = true;
+            }
+            !reads
+        });
+        reads
     }
 
     /// Whether `index` stays below the grid's thread count on the axes it reads (`gridDim.x *
@@ -838,6 +906,19 @@ pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, 
 }
 
 /// The parts the global `x` index is built from.
+/// `i - 1`, `i + 2`: `i`; anything else as it is.
+fn without_constant_offset<'t>(index: Node<'t>, source: &str) -> Node<'t> {
+    let index = strip(index, source);
+    if index.node_kind() == "binary_expression" && matches!(operator(index, source), "+" | "-") {
+        if let (Some(left), Some(right)) = (index.field("left"), index.field("right")) {
+            if strip(right, source).node_kind() == "number_literal" {
+                return strip(left, source);
+            }
+        }
+    }
+    index
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ThreadTerm {
     ThreadX,

@@ -1,0 +1,32 @@
+// A grid-stride kernel that also reads the element at its own global index before the loop:
+// `x` is the problem's buffer of `n` elements, not a slot per thread, so the threads past `n`
+// read beyond it. And a slot per thread in a buffer the launch sizes by the problem rather
+// than by its rounded-up grid.
+#include <cstdio>
+#include "cuda_check.h"
+
+__global__ void sum_from_first(const float* x, int n, float* partial) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float sum = x[t]; // expect: unguarded-thread-index
+    for (int i = t + blockDim.x * gridDim.x; i < n; i += blockDim.x * gridDim.x) {
+        sum += x[i];
+    }
+    partial[t] = sum;
+}
+
+__global__ void partial_sums(const float* x, int n, float* partial) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float sum = 0.0f;
+    for (int i = t; i < n; i += blockDim.x * gridDim.x) {
+        sum += x[i];
+    }
+    partial[t] = sum; // expect: unguarded-thread-index
+}
+
+void run(const float* d_x, int n) {
+    float* d_partial;
+    CUDA_CHECK(cudaMalloc(&d_partial, n * sizeof(float)));
+    partial_sums<<<(n + 255) / 256, 256>>>(d_x, n, d_partial);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaFree(d_partial));
+}

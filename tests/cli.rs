@@ -794,3 +794,47 @@ fn progress_bar_only_on_a_terminal_outside_ci_after_the_delay() {
         .unwrap();
     assert_eq!(stderr(&piped), "", "no bar in a pipe");
 }
+
+#[test]
+fn a_device_function_defined_in_another_file_through_a_shared_header_is_summarised() {
+    let (_guard, dir) = workspace();
+    std::fs::remove_file(dir.join("bad.cu")).unwrap();
+    std::fs::write(
+        dir.join("utils.h"),
+        "#pragma once\n__host__ __device__ void decompose(unsigned long n, unsigned long& s, unsigned long& d);\n__host__ __device__ unsigned long odd_part(unsigned long n, const unsigned long& s);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("utils.cu"),
+        "#include \"utils.h\"\n__host__ __device__ void decompose(unsigned long n, unsigned long& s, unsigned long& d) {\n    s = 0; d = n;\n    while (d % 2 == 0) { d /= 2; s++; }\n}\n__host__ __device__ unsigned long odd_part(unsigned long n, const unsigned long& s) { return n >> s; }\n",
+    )
+    .unwrap();
+    // `s[i]` and `d[i]` are filled through the references `decompose` takes; `odd_part` only
+    // reads the element it is given
+    std::fs::write(
+        dir.join("kernel.cu"),
+        "#include \"utils.h\"\n__global__ void split(const unsigned long* num, unsigned long* s, unsigned long* d, unsigned long* odd, const unsigned long* shift, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) { decompose(num[i] - 1, s[i], d[i]); odd[i] = odd_part(num[i], shift[i]); }\n}\nvoid run(const unsigned long* h, int n) {\n    unsigned long *num, *s, *d, *odd, *shift;\n    cudaMalloc(&num, n * 8); cudaMalloc(&s, n * 8); cudaMalloc(&d, n * 8); cudaMalloc(&odd, n * 8); cudaMalloc(&shift, n * 8);\n    cudaMemcpy(num, h, n * 8, cudaMemcpyHostToDevice);\n    split<<<(n + 255) / 256, 256>>>(num, s, d, odd, shift, n);\n    cudaFree(num); cudaFree(s); cudaFree(d); cudaFree(odd); cudaFree(shift);\n}\n",
+    )
+    .unwrap();
+    let output = cudalint(
+        &dir,
+        &[
+            "check",
+            ".",
+            "--select",
+            "uninitialized-device-read",
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json output");
+    let messages: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].contains("reads `shift`"), "{messages:?}");
+}

@@ -347,6 +347,32 @@ impl ProjectIndex {
             })
     }
 
+    /// Separate compilation of a device function: `utils.h` declares it, `utils.cu` includes the
+    /// header and defines it, and the caller includes the header too. The call reaches
+    /// `definer` when it is the one file defining a device function of that name among those
+    /// sharing an included header with the caller.
+    fn device_function_declared_together(&self, caller: usize, name: &str, definer: usize) -> bool {
+        let Some(headers) = self.included.get(caller) else {
+            return false;
+        };
+        let mut sharing: Vec<usize> = self
+            .device
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&(at, _)| at)
+            .filter(|&at| {
+                at != caller
+                    && self
+                        .included
+                        .get(at)
+                        .is_some_and(|theirs| !theirs.is_disjoint(headers))
+            })
+            .collect();
+        sharing.dedup();
+        sharing == [definer]
+    }
+
     /// Separate compilation: `kernels.h` declares the kernel, `kernels.cu` includes it and
     /// defines the kernel, `model.cu` (or `kernels.h` itself) includes it and launches the kernel. The launch reaches
     /// `definer` when it is the one file defining a kernel of that name among those that share
@@ -574,7 +600,11 @@ impl ProjectIndex {
             .flatten()
             .filter_map(|&(at, position)| {
                 let file = self.files.get(at)?;
-                if file.path == except || !self.sees(except, at) {
+                let linked = self.sees(except, at)
+                    || self.by_path.get(except).is_some_and(|&caller| {
+                        self.device_function_declared_together(caller, name, at)
+                    });
+                if file.path == except || !linked {
                     return None;
                 }
                 Some((file.path.as_path(), file.device_functions.get(position)?))
@@ -731,7 +761,7 @@ impl ProjectIndex {
             })
             || lookups.functions.iter().any(|name| {
                 defined_for_it(self.rounding.get(name))
-                    || defined_for_it(self.device.get(name))
+                    || !self.device_functions_named(name, path).is_empty()
                     || defined_for_it(self.member_grids.get(name))
             })
     }

@@ -100,6 +100,36 @@ fn parameters_named<'s>(
 
 /// What host code needs to know of a kernel: per parameter, whether it is read or written and how
 /// much of it is read.
+/// Whether `element`, an argument of the call whose argument list is `list`, is bound to a
+/// parameter that device function writes its caller's variables through (a non-const
+/// reference: `decompose(n, s[i], d[i])` with `uint64_t& s` fills `s[i]`).
+fn bound_to_a_written_parameter(model: &Model, element: Node, list: Node) -> bool {
+    if list.node_kind() != "argument_list" {
+        return false;
+    }
+    let Some(callee) = list
+        .up()
+        .filter(|call| call.node_kind() == "call_expression")
+        .and_then(|call| call.field("function"))
+        .and_then(|f| crate::model::kernel::callee_name(f, model.source))
+    else {
+        return false;
+    };
+    let arguments: Vec<Node> = named_children(list)
+        .filter(|a| a.node_kind() != "comment")
+        .collect();
+    let Some(position) = arguments
+        .iter()
+        .position(|a| strip(*a, model.source).id() == element.id())
+    else {
+        return false;
+    };
+    model
+        .device_functions
+        .get(callee, arguments.len())
+        .is_some_and(|summary| summary.written_parameters.contains(&position))
+}
+
 pub fn summarize_kernel<'t>(
     model: &Model<'t>,
     function: &crate::model::Function<'t>,
@@ -283,6 +313,7 @@ pub fn summarize_kernel<'t>(
                     || (p.node_kind() == "init_declarator"
                         && p.field("declarator")
                             .is_some_and(|d| d.node_kind() == "reference_declarator"))
+                    || bound_to_a_written_parameter(model, access.node, p)
             });
         if handed_on {
             summary.plain_writes = true;

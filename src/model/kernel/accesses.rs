@@ -411,6 +411,12 @@ impl<'a, 't> Analyzer<'a, 't> {
             return self.ranks_within_the_grid(index)
                 && every_launch_whole_with_no_buffer_in_sight();
         };
+        self.launched_with_a_slot_per_thread(parameter)
+    }
+
+    /// Whether no visible launch rounds its grid's `x` up, and each that allocates the buffer of
+    /// `parameter` in sight gives it an element per thread of the grid.
+    fn launched_with_a_slot_per_thread(&self, parameter: usize) -> bool {
         self.out.launches.iter().all(|launch| {
             !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
                 && (!launch
@@ -460,15 +466,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         });
         every_slot_is_the_thread
             && subscripts > 0
-            && self.out.launches.iter().all(|launch| {
-                !matches!(launch.grid[0], crate::model::launch::GridAxis::RoundedUp(_))
-                    && (!launch
-                        .allocated_in_sight
-                        .get(parameter)
-                        .copied()
-                        .unwrap_or(false)
-                        || launch.elements_per_thread(parameter, None) > 0)
-            })
+            && self.launched_with_a_slot_per_thread(parameter)
     }
 
     /// Whether the kernel reads `gridDim.x`: it sizes its work (a stride, a span per thread) by

@@ -21,6 +21,9 @@ fn quotients() -> &'static std::sync::Mutex<std::collections::HashMap<String, (S
     QUOTIENTS.get_or_init(Default::default)
 }
 
+/// How many quotients the table keeps: far more than a repository's launches write.
+const MAX_QUOTIENTS: usize = 1 << 16;
+
 impl Sym {
     /// Whether the value is written with a quotient rounded up (`⌈n/b⌉`).
     pub fn has_rounded_up_quotient(&self) -> bool {
@@ -121,8 +124,12 @@ impl<'t> Evaluator<'_, 't> {
             }
         };
         let atom = format!("{ROUNDED_UP}{}/{}⌉", grouped(&total), grouped(&divisor));
+        // a long editor session keeps meeting new quotients: past the limit a new one is still
+        // a quotient, only without the bound its product with the divisor would give
         if let Ok(mut quotients) = quotients().lock() {
-            quotients.entry(atom.clone()).or_insert((total, divisor));
+            if quotients.len() < MAX_QUOTIENTS {
+                quotients.entry(atom.clone()).or_insert((total, divisor));
+            }
         }
         Some(Sym::atom(&atom))
     }

@@ -903,7 +903,6 @@ pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, 
     Some((compact.strip_suffix('*')?.trim().to_string(), value))
 }
 
-/// The parts the global `x` index is built from.
 /// `i - 1`, `i + 2`: `i`; anything else as it is.
 fn without_constant_offset<'t>(index: Node<'t>, source: &str) -> Node<'t> {
     let index = strip(index, source);
@@ -917,6 +916,7 @@ fn without_constant_offset<'t>(index: Node<'t>, source: &str) -> Node<'t> {
     index
 }
 
+/// The parts the global `x` index is built from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ThreadTerm {
     ThreadX,

@@ -216,6 +216,8 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                         None => Range::unknown(),
                     },
                 }
+            } else if let Some(midpoint) = self.bisection_midpoint(value, depth) {
+                midpoint
             } else {
                 self.range_at(value, &at_definition, depth + 1)
             };

@@ -19,6 +19,7 @@ use crate::syntax::{named_children, normalized, operator, strip, text, NodeExt};
 use std::cell::RefCell;
 use tree_sitter::Node;
 
+mod bisection;
 mod expressions;
 mod facts;
 mod interval;

@@ -656,3 +656,49 @@ fn a_divisor_or_shift_named_by_a_constant_is_its_value() {
     let code = "void k() { int t = threadIdx.x; use(t / n); }";
     assert_eq!(range_with_limit(code, Some(256)), "[0, 255]");
 }
+
+#[test]
+fn a_binary_search_probes_between_the_bounds_it_started_with() {
+    let strict = "__global__ void k(const int* keys, int n, int key) {
+        int lo = 0, hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] < key) lo = mid + 1; else hi = mid;
+            use(mid);
+        }
+    }";
+    assert_eq!(range_of(strict), "[0, n - 1]");
+    let inclusive = "__global__ void k(const int* keys, int n, int key) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo <= hi) {
+            int mid = lo + ((hi - lo) >> 1);
+            if (keys[mid] <= key) lo = mid + 1; else hi = mid - 1;
+            use(mid);
+        }
+    }";
+    assert_eq!(range_of(inclusive), "[0, n - 1]");
+}
+
+#[test]
+fn a_search_whose_bound_moves_past_the_midpoint_is_not_a_bisection() {
+    let widened = "__global__ void k(const int* keys, int n, int key) {
+        int lo = 0, hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] < key) lo = mid + 1; else hi = mid + 2;
+            use(mid);
+        }
+    }";
+    assert_eq!(range_of(widened), "[?, ?]");
+    let reset = "__global__ void k(const int* keys, int n, int key, int m) {
+        int lo = 0, hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] < key) lo = mid + 1; else hi = mid;
+            if (key == 0) lo = m;
+            use(mid);
+        }
+    }";
+    assert_eq!(range_of(reset), "[?, ?]");
+}

@@ -226,8 +226,12 @@ pub struct Condition<'t> {
     pub holds: bool,
 }
 
+/// One of several conjunctions of comparisons holds: what `(a < n && b > 0) || c == 0` says.
+pub type Disjunction<'t> = Vec<Vec<Comparison<'t>>>;
+
 /// Splits a condition into the comparisons it guarantees. A disjunction that holds guarantees
-/// none of its parts; it is returned in `disjunctions` so out-of-range reasoning can still read it.
+/// none of its parts; it is returned in `disjunctions`, each alternative with the comparisons it
+/// guarantees, so that reasoning by cases can still read it.
 /// A flag is read as the comparison it holds (`flags`), the fact's origin then being the flag's
 /// value, where the comparison is written.
 pub fn comparisons<'t>(
@@ -235,7 +239,7 @@ pub fn comparisons<'t>(
     source: &str,
     flags: &dyn Flags<'t>,
     out: &mut Vec<Comparison<'t>>,
-    disjunctions: &mut Vec<Vec<Comparison<'t>>>,
+    disjunctions: &mut Vec<Disjunction<'t>>,
 ) {
     let splitter = Splitter {
         source,
@@ -306,7 +310,7 @@ impl<'t> Splitter<'_, 't> {
         holds: bool,
         origin: Node<'t>,
         out: &mut Vec<Comparison<'t>>,
-        disjunctions: &mut Vec<Vec<Comparison<'t>>>,
+        disjunctions: &mut Vec<Disjunction<'t>>,
         depth: usize,
     ) {
         let source = self.source;
@@ -373,20 +377,23 @@ impl<'t> Splitter<'_, 't> {
                             }
                             _ => {}
                         }
-                        let mut parts = Vec::new();
-                        let mut nested = Vec::new();
+                        // each side is an alternative: the comparisons it guarantees (a nested
+                        // disjunction beside them is left out, which only weakens the side), or
+                        // a nested disjunction's own alternatives
+                        let mut alternatives = Vec::new();
                         for side in [left, right] {
                             let mut one = Vec::new();
+                            let mut nested = Vec::new();
                             self.split(side, holds, origin, &mut one, &mut nested, depth + 1);
-                            if one.len() == 1 {
-                                parts.extend(one);
-                            } else if let Some(deeper) = nested.pop().filter(|_| one.is_empty()) {
-                                parts.extend(deeper);
+                            if !one.is_empty() {
+                                alternatives.push(one);
+                            } else if let Some(deeper) = nested.pop() {
+                                alternatives.extend(deeper);
                             } else {
-                                return; // a part that is not a single comparison: nothing certain
+                                return; // a side that guarantees nothing: nothing certain
                             }
                         }
-                        disjunctions.push(parts);
+                        disjunctions.push(alternatives);
                     }
                     // `if (X % 32) exit(1);`: past it the remainder is zero. With no zero in
                     // the source to stand on the right, the fact is written with the remainder on
@@ -642,7 +649,7 @@ mod tests {
 
     /// The comparisons the condition of the last `if` in `text` guarantees when it holds (or
     /// fails), with flags resolved by their single `const bool` definitions in `text`.
-    fn facts(text: &str, holds: bool) -> (Vec<String>, usize) {
+    fn facts(text: &str, holds: bool) -> (Vec<String>, Vec<Vec<String>>) {
         let tree = crate::engine::parse(text, None).unwrap_or_else(|| panic!("parse"));
         let mut conditions = Vec::new();
         let mut flags: Vec<(String, Node)> = Vec::new();
@@ -674,9 +681,7 @@ mod tests {
             &mut out,
             &mut disjunctions,
         );
-        let shown = out
-            .iter()
-            .map(|c| {
+        let show = |c: &Comparison| {
                 let relation = match c.relation {
                     Relation::Less => "<",
                     Relation::LessEqual => "<=",
@@ -690,9 +695,18 @@ mod tests {
                     syntax::text(c.left, text),
                     syntax::text(c.right, text)
                 )
+        };
+        let shown = out.iter().map(show).collect();
+        // each disjunction as its alternatives, each alternative's comparisons joined by `&&`
+        let alternatives = disjunctions
+            .iter()
+            .map(|d| {
+                d.iter()
+                    .map(|a| a.iter().map(show).collect::<Vec<_>>().join(" && "))
+                    .collect()
             })
             .collect();
-        (shown, disjunctions.len())
+        (shown, alternatives)
     }
 
     #[test]
@@ -731,10 +745,24 @@ mod tests {
         // `in` failing: one of the two fails, a disjunction
         assert_eq!(
             facts(code.replace("in && k > 0", "in").as_str(), false),
-            (vec![], 1)
+            (vec![], vec![vec!["r >= R".to_string(), "c >= C".to_string()]])
         );
         let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
         assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
+    }
+
+    #[test]
+    fn each_alternative_of_a_disjunction_keeps_every_comparison_it_guarantees() {
+        let code = "void f() { if (((s && j > 0 && j < S) || (j > H - N && j < H)) && i < W) {} }";
+        let (held, disjunctions) = facts(code, true);
+        assert_eq!(held, vec!["i < W"]);
+        assert_eq!(
+            disjunctions,
+            vec![vec!["j > 0 && j < S".to_string(), "j > H - N && j < H".to_string()]]
+        );
+        // a side that guarantees no comparison leaves nothing certain
+        let open = "void f() { if ((j > 0 && j < S) || north) {} }";
+        assert_eq!(facts(open, true), (vec![], vec![]));
     }
 
     #[test]

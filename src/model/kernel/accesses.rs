@@ -763,13 +763,13 @@ impl<'a, 't> Analyzer<'a, 't> {
         index: Node<'t>,
         offset: Option<Node<'t>>,
         comparisons: &[Comparison<'t>],
-        disjunctions: &[Vec<Comparison<'t>>],
+        disjunctions: &[guards::Disjunction<'t>],
     ) -> bool {
         disjunctions.iter().any(|alternatives| {
             !alternatives.is_empty()
                 && alternatives.iter().all(|alternative| {
                     let mut case = comparisons.to_vec();
-                    case.push(*alternative);
+                    case.extend(alternative.iter().copied());
                     let mut visiting = Vec::new();
                     self.bounded(index, &case, &mut visiting, 0).is_ok()
                         && offset.is_none_or(|offset| {

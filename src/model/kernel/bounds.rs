@@ -851,7 +851,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         &self,
         index: Node<'t>,
         comparisons: &[Comparison<'t>],
-        disjunctions: &[Vec<Comparison<'t>>],
+        disjunctions: &[guards::Disjunction<'t>],
     ) -> Option<IndexStatus<'t>> {
         let mut base = strip(index, self.source);
         if base.node_kind() == "binary_expression" && operator(base, self.source) == "+" {
@@ -918,8 +918,15 @@ impl<'a, 't> Analyzer<'a, 't> {
                 });
             }
         }
-        for parts in disjunctions {
-            let oriented: Option<Vec<Comparison<'t>>> = parts.iter().map(on_target).collect();
+        for alternatives in disjunctions {
+            // each alternative a single test of the index: `i >= n || i < 0`
+            let oriented: Option<Vec<Comparison<'t>>> = alternatives
+                .iter()
+                .map(|alternative| match alternative.as_slice() {
+                    [single] => on_target(single),
+                    _ => None,
+                })
+                .collect();
             let Some(oriented) = oriented else { continue };
             if oriented.iter().any(from_loop) {
                 continue;

@@ -465,7 +465,7 @@ struct Analyzer<'a, 't> {
 type SumTerms<'a, 't> = std::rc::Rc<[(Cow<'a, str>, Node<'t>)]>;
 
 /// Comparisons that hold, and disjunctions of comparisons of which one holds.
-type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<Vec<Comparison<'t>>>);
+type SplitFacts<'t> = (Vec<Comparison<'t>>, Vec<guards::Disjunction<'t>>);
 
 /// The facts' identities (condition node, whether it holds) and their split.
 /// The split of the facts in force, keyed by their conditions and by how many changes of locals

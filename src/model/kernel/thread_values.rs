@@ -523,6 +523,11 @@ impl<'a, 't> Analyzer<'a, 't> {
                 let Some(argument) = node.field("argument") else {
                     return Deps::NONE;
                 };
+                // `p->offset` loads from memory, as `p[0].offset` does: the value stored there,
+                // not the thread's position, however `p` was reached
+                if operator(node, self.source) == "->" {
+                    return Deps::NONE;
+                }
                 match self.text(argument) {
                     "threadIdx" if self.single_thread_axis(node) => Deps::NONE,
                     "threadIdx" => Deps::THREAD,
@@ -807,6 +812,9 @@ impl<'a, 't> Analyzer<'a, 't> {
             "field_expression" => {
                 let argument = node.field("argument").map(|a| self.text(a));
                 let field = node.field("field").map(|f| self.text(f)).unwrap_or("");
+                if operator(node, self.source) == "->" {
+                    return Axes::NONE;
+                }
                 match argument {
                     Some(identity) if identities.contains(&identity) => Axes::from_field(field),
                     Some("threadIdx" | "blockIdx" | "blockDim" | "gridDim") => Axes::NONE,

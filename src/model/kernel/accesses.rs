@@ -99,8 +99,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             _ => None,
         };
         target.is_some_and(|name| {
-            self.pointers
-                .get(self.text(name))
+            self.pointer_at(name)
                 .is_some_and(|origin| origin.offset.is_some())
         })
     }
@@ -127,8 +126,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if argument.node_kind() == "identifier" {
             let name = self.text(argument);
             let origin = self
-                .pointers
-                .get(name)
+                .pointer_at(argument)
                 .filter(|_| !self.updated.contains(name));
             if let Some((parameter_index, Some(offset))) =
                 origin.map(|o| (o.parameter_index, o.offset))
@@ -155,8 +153,24 @@ impl<'a, 't> Analyzer<'a, 't> {
         }
     }
 
+    /// The read of the pointer `pointer` in `access` (`row` in `row[k]`), if it is there.
+    fn pointer_read_by(&self, access: Node<'t>, pointer: &str) -> Option<Node<'t>> {
+        let mut found = None;
+        syntax::walk_iterative(access, |node| {
+            if found.is_none() && node.node_kind() == "identifier" && self.text(node) == pointer {
+                found = Some(node);
+            }
+            found.is_none()
+        });
+        found
+    }
+
     pub(super) fn record_access(&mut self, node: Node<'t>, pointer: String, index: Node<'t>) {
-        let Some(origin) = self.pointers.get(&pointer) else {
+        let origin = match self.pointer_read_by(node, &pointer) {
+            Some(read) => self.pointer_at(read),
+            None => self.pointers.get(&pointer).copied(),
+        };
+        let Some(origin) = origin else {
             return;
         };
         let parameter_index = origin.parameter_index;

@@ -329,6 +329,7 @@ pub struct LaunchBound<'k, 'f, 't> {
     pub unsafe_launches: Vec<&'k LaunchSite>,
 }
 
+#[derive(Clone, Copy)]
 struct PointerOrigin<'t> {
     parameter_index: usize,
     offset: Option<Node<'t>>,
@@ -387,6 +388,10 @@ struct Analyzer<'a, 't> {
     /// bounded by the facts in force there.
     returns: Option<Vec<bool>>,
     pointers: HashMap<String, PointerOrigin<'t>>,
+    /// Where the kernel declares several pointer locals of one name (a `row` in each of two
+    /// blocks): each declaration's value and the origin it gives, so that a read finds the one
+    /// in scope there.
+    same_name_pointers: HashMap<String, Vec<(Node<'t>, Option<PointerOrigin<'t>>)>>,
     /// While a constant is read at one visible launch: its template arguments, by parameter.
     template_values: std::cell::RefCell<Option<Vec<(String, i64)>>>,
     /// The element type each local pointer view declares (`float4` for `const float4* p4`).
@@ -668,6 +673,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             file_constants: Default::default(),
             returns: None,
             pointers: HashMap::default(),
+            same_name_pointers: HashMap::default(),
             template_values: Default::default(),
             pointer_elements: HashMap::default(),
             extern_shared: HashMap::default(),

@@ -126,7 +126,12 @@ impl<'a, 't> Analyzer<'a, 't> {
                 self.groups.insert(name.clone(), GroupKind::Block);
             }
             if is_pointer {
-                if let Some(origin) = self.pointer_origin(value) {
+                let origin = self.pointer_origin(value);
+                self.same_name_pointers
+                    .entry(name.clone())
+                    .or_default()
+                    .push((value, origin));
+                if let Some(origin) = origin {
                     self.pointers.insert(name.clone(), origin);
                     if let Some(element) = declared_element(type_text, value, source) {
                         self.pointer_elements.insert(name.clone(), element);
@@ -246,18 +251,12 @@ impl<'a, 't> Analyzer<'a, 't> {
     pub(super) fn pointer_origin(&self, value: Node<'t>) -> Option<PointerOrigin<'t>> {
         let value = strip(value, self.source);
         match value.node_kind() {
-            "identifier" => {
-                let origin = self.pointers.get(self.text(value))?;
-                Some(PointerOrigin {
-                    parameter_index: origin.parameter_index,
-                    offset: origin.offset,
-                })
-            }
+            "identifier" => self.pointer_at(value),
             "binary_expression" if operator(value, self.source) == "+" => {
                 let left = strip(value.field("left")?, self.source);
                 let right = value.field("right")?;
                 if left.node_kind() == "identifier" {
-                    let origin = self.pointers.get(self.text(left))?;
+                    let origin = self.pointer_at(left)?;
                     if origin.offset.is_none() {
                         return Some(PointerOrigin {
                             parameter_index: origin.parameter_index,
@@ -273,7 +272,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                     return None;
                 }
                 let base = strip(target.field("argument")?, self.source);
-                let origin = self.pointers.get(self.text(base))?;
+                let origin = self.pointer_at(base)?;
                 let index = subscript_index(target)?;
                 origin.offset.is_none().then_some(PointerOrigin {
                     parameter_index: origin.parameter_index,
@@ -1160,6 +1159,24 @@ impl<'t> Analyzer<'_, 't> {
     /// local named at `at`: not to another of the same name declared in a block out of sight.
     pub(super) fn in_scope(&self, definition: Node<'t>, at: Node<'t>) -> bool {
         crate::model::reaching::in_scope_at(definition, at, self.function.definition, self.source)
+    }
+
+    /// Where the pointer local (or parameter) that `name` reads points: at which parameter, from
+    /// which offset. Where the kernel declares several pointers of that name, the one in scope
+    /// at the read.
+    pub(super) fn pointer_at(&self, name: Node<'t>) -> Option<PointerOrigin<'t>> {
+        let text = self.text(name);
+        let origin = self.pointers.get(text).copied()?;
+        let Some(declared) = self.same_name_pointers.get(text).filter(|d| d.len() > 1) else {
+            return Some(origin);
+        };
+        let mut in_scope = declared
+            .iter()
+            .filter(|(value, _)| self.in_scope(*value, name));
+        match (in_scope.next(), in_scope.next()) {
+            (Some((_, origin)), None) => *origin,
+            _ => Some(origin),
+        }
     }
 
     /// The definitions of `name` that belong to the local named at `at`.

@@ -129,7 +129,10 @@ impl<'m, 't> Builder<'m, 't> {
             .field("type")
             .map(|t| size::normalize_type(self.text(t)))
             .unwrap_or_default();
-        let is_container = declared_type.contains('<') || declared_type.contains("::");
+        // a template (`std::vector<float> h(n)`, `thrust::device_ptr<float> p(d)`) is a library
+        // container or view; any other class, named in its namespace or not
+        // (`palsar::Cleanup guard(d)`), may be the owner the pointer is handed to
+        let is_container = declared_type.contains('<');
         // `Owner o{raw}` / `Owner o(raw)`: the constructed object takes the pointer
         let constructor_call = |d: &Node| {
             (d.node_kind() == "function_declarator" && !is_container)

@@ -506,6 +506,10 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// test in force, ends below the product of the grid's and the block's extents.
     fn ranks_within_the_grid(&self, index: Node<'t>) -> bool {
         use crate::model::ranges::{RangeContext, Ranges};
+        // `rank * S + c` with `0 <= c < S`: slot `c` of the rank's `S` (a pixel's four channels)
+        if let Some(rank) = slot_of_rank(index, self.source) {
+            return self.ranks_within_the_grid(rank);
+        }
         use crate::model::size::Sym;
         let extent = |known: Option<Sym>, name: &str| known.unwrap_or_else(|| Sym::atom(name));
         // the axes the index reads: threads that differ on another axis share its values
@@ -918,6 +922,36 @@ pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, 
 }
 
 /// `i - 1`, `i + 2`: `i`; anything else as it is.
+/// `x * S + c` (or `x * S`, `S * x`) with constants `0 <= c < S`: `x`, whose `S` slots the
+/// index picks one of.
+fn slot_of_rank<'t>(index: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let constant = |n: Node| crate::model::size::parse_number(text(strip(n, source), source));
+    let index = strip(index, source);
+    if index.node_kind() != "binary_expression" {
+        return None;
+    }
+    let (left, right) = (index.field("left")?, index.field("right")?);
+    let (scaled, slot) = match operator(index, source) {
+        "+" => match (constant(left), constant(right)) {
+            (None, Some(c)) => (strip(left, source), c),
+            (Some(c), None) => (strip(right, source), c),
+            _ => return None,
+        },
+        "*" => (index, 0),
+        _ => return None,
+    };
+    if scaled.node_kind() != "binary_expression" || operator(scaled, source) != "*" {
+        return None;
+    }
+    let (a, b) = (scaled.field("left")?, scaled.field("right")?);
+    let (rank, slots) = match (constant(a), constant(b)) {
+        (None, Some(s)) => (a, s),
+        (Some(s), None) => (b, s),
+        _ => return None,
+    };
+    (slots > 1 && (0..slots).contains(&slot)).then_some(rank)
+}
+
 fn without_constant_offset<'t>(index: Node<'t>, source: &str) -> Node<'t> {
     let index = strip(index, source);
     if index.node_kind() == "binary_expression" && matches!(operator(index, source), "+" | "-") {

@@ -226,6 +226,37 @@ pub struct Condition<'t> {
     pub holds: bool,
 }
 
+/// `a < b >> k` (a name below a shifted size), which the grammar reads as the template
+/// instantiation `a<b>` compared with `> k`: `a` and the name `b`.
+fn shifted_bound_read_as_template<'t>(
+    node: Node<'t>,
+    op: &str,
+    source: &str,
+) -> Option<(Node<'t>, Node<'t>)> {
+    let template = node.field("left")?;
+    if op != ">"
+        || template.node_kind() != "template_function"
+        || node.field("right")?.node_kind() != "number_literal"
+    {
+        return None;
+    }
+    let name = template.field("name")?;
+    let arguments = template.field("arguments")?;
+    let [argument] = syntax::named_children(arguments).collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    // `cols` alone, read as a type
+    let bound = match argument.node_kind() {
+        "type_descriptor" => argument.field("type")?,
+        "identifier" => argument,
+        _ => return None,
+    };
+    let plain = |n: Node| matches!(n.node_kind(), "identifier" | "type_identifier");
+    (plain(name) && plain(bound) && argument.named_child_count() <= 1)
+        .then_some((name, bound))
+        .filter(|_| !syntax::text(bound, source).is_empty())
+}
+
 /// One of several conjunctions of comparisons holds: what `(a < n && b > 0) || c == 0` says.
 pub type Disjunction<'t> = Vec<Vec<Comparison<'t>>>;
 
@@ -336,6 +367,20 @@ impl<'t> Splitter<'_, 't> {
                 let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return;
                 };
+                // `tid < cols >> 1` parses as `tid<cols> > 1`, a template instantiation compared
+                if let Some((below, bound)) = shifted_bound_read_as_template(node, op, source) {
+                    // the shifted bound is at most the bound itself: where the test holds,
+                    // `tid < cols` does; where it fails, nothing follows
+                    if holds {
+                        out.push(Comparison {
+                            left: below,
+                            relation: Relation::Less,
+                            right: bound,
+                            origin,
+                        });
+                    }
+                    return;
+                }
                 // `a & b` and `a | b` on comparisons are the logical operators without short-circuit
                 let both = || self.is_comparison(left) && self.is_comparison(right);
                 let op = match op {

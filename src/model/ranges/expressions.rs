@@ -22,7 +22,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             "false" => Range::exactly(Sym::constant(0)),
             "sizeof_expression" => Range::exactly(Sym::atom(&normalized(node, source))),
             "field_expression" => self.field(node),
-            "identifier" | "qualified_identifier" => self.name(node, facts, depth),
+            // a `type_identifier` is a name the grammar read as a type (`cols` in `tid < cols >> 1`)
+            "identifier" | "qualified_identifier" | "type_identifier" => {
+                self.name(node, facts, depth)
+            }
             "binary_expression" => self.binary(node, facts, depth),
             "unary_expression" => {
                 let Some(argument) = node.field("argument") else {

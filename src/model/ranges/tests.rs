@@ -702,3 +702,13 @@ fn a_search_whose_bound_moves_past_the_midpoint_is_not_a_bisection() {
     }";
     assert_eq!(range_of(reset), "[?, ?]");
 }
+
+#[test]
+fn a_test_against_a_shifted_size_read_as_a_template_still_bounds_the_index() {
+    // `tid < cols >> 1` parses as `tid<cols> > 1`; it still keeps `tid` below `cols`
+    let code = "__global__ void k(int cols) {
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        if (tid < cols >> 1) use(tid);
+    }";
+    assert_eq!(range_of(code), "[0, cols - 1]");
+}

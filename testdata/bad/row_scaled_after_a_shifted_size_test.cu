@@ -1,0 +1,27 @@
+// The test `tid < cols >> 1` guards only its own branch: the scaling after it runs in every
+// thread of the rounded-up grid, past the end of each row and of the last one.
+#include <cstdio>
+#include "cuda_check.h"
+
+__global__ void flip_and_scale(float* data, int cols) {
+    int tid = blockDim.x * blockIdx.x + threadIdx.x;
+    int row = blockIdx.y;
+    if (tid < cols >> 1) {
+        float kept = data[row * cols + tid];
+        data[row * cols + tid] = data[row * cols + (cols - 1 - tid)];
+        data[row * cols + (cols - 1 - tid)] = kept;
+    }
+    data[row * cols + tid] *= 2.0f; // expect: unguarded-thread-index
+}
+
+void flip_rows(int rows, int cols) {
+    float* d_data;
+    CUDA_CHECK(cudaMalloc(&d_data, rows * cols * sizeof(float)));
+    CUDA_CHECK(cudaMemset(d_data, 0, rows * cols * sizeof(float)));
+    if (rows > 65535) return; // one block row per matrix row
+    dim3 block(256);
+    dim3 grid((cols + block.x - 1) / block.x, rows);
+    flip_and_scale<<<grid, block>>>(d_data, cols);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaFree(d_data));
+}

@@ -727,19 +727,19 @@ mod tests {
             &mut disjunctions,
         );
         let show = |c: &Comparison| {
-                let relation = match c.relation {
-                    Relation::Less => "<",
-                    Relation::LessEqual => "<=",
-                    Relation::Greater => ">",
-                    Relation::GreaterEqual => ">=",
-                    Relation::Equal => "==",
-                    Relation::NotEqual => "!=",
-                };
-                format!(
-                    "{} {relation} {}",
-                    syntax::text(c.left, text),
-                    syntax::text(c.right, text)
-                )
+            let relation = match c.relation {
+                Relation::Less => "<",
+                Relation::LessEqual => "<=",
+                Relation::Greater => ">",
+                Relation::GreaterEqual => ">=",
+                Relation::Equal => "==",
+                Relation::NotEqual => "!=",
+            };
+            format!(
+                "{} {relation} {}",
+                syntax::text(c.left, text),
+                syntax::text(c.right, text)
+            )
         };
         let shown = out.iter().map(show).collect();
         // each disjunction as its alternatives, each alternative's comparisons joined by `&&`
@@ -790,7 +790,10 @@ mod tests {
         // `in` failing: one of the two fails, a disjunction
         assert_eq!(
             facts(code.replace("in && k > 0", "in").as_str(), false),
-            (vec![], vec![vec!["r >= R".to_string(), "c >= C".to_string()]])
+            (
+                vec![],
+                vec![vec!["r >= R".to_string(), "c >= C".to_string()]]
+            )
         );
         let chained = "void f() { bool a = i < n; bool b = a & (j < m); if (b) {} }";
         assert_eq!(facts(chained, true).0, vec!["i < n", "j < m"]);
@@ -803,7 +806,10 @@ mod tests {
         assert_eq!(held, vec!["i < W"]);
         assert_eq!(
             disjunctions,
-            vec![vec!["j > 0 && j < S".to_string(), "j > H - N && j < H".to_string()]]
+            vec![vec![
+                "j > 0 && j < S".to_string(),
+                "j > H - N && j < H".to_string()
+            ]]
         );
         // a side that guarantees no comparison leaves nothing certain
         let open = "void f() { if ((j > 0 && j < S) || north) {} }";

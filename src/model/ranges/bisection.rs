@@ -54,8 +54,10 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
         let lower = starting(search.lower)?.lo;
         let upper = starting(search.upper)?.hi;
         // `(lo + hi) / 2` rounds toward zero, up for a negative sum; `>> 1` always rounds down
-        let rounds_down =
-            floors || lower.as_ref().is_some_and(|lo| Sym::constant(0).at_most(lo));
+        let rounds_down = floors
+            || lower
+                .as_ref()
+                .is_some_and(|lo| Sym::constant(0).at_most(lo));
         let hi = match upper {
             Some(hi) if search.strict && rounds_down => hi.sub(&Sym::constant(1)),
             other => other,

@@ -228,11 +228,7 @@ pub struct Condition<'t> {
 
 /// `a < b >> k` (a name below a shifted size), which the grammar reads as the template
 /// instantiation `a<b>` compared with `> k`: `a` and the name `b`.
-fn shifted_bound_read_as_template<'t>(
-    node: Node<'t>,
-    op: &str,
-    source: &str,
-) -> Option<(Node<'t>, Node<'t>)> {
+fn shifted_bound_read_as_template<'t>(node: Node<'t>, op: &str) -> Option<(Node<'t>, Node<'t>)> {
     let template = node.field("left")?;
     if op != ">"
         || template.node_kind() != "template_function"
@@ -252,9 +248,7 @@ fn shifted_bound_read_as_template<'t>(
         _ => return None,
     };
     let plain = |n: Node| matches!(n.node_kind(), "identifier" | "type_identifier");
-    (plain(name) && plain(bound) && argument.named_child_count() <= 1)
-        .then_some((name, bound))
-        .filter(|_| !syntax::text(bound, source).is_empty())
+    (plain(name) && plain(bound) && argument.named_child_count() <= 1).then_some((name, bound))
 }
 
 /// One of several conjunctions of comparisons holds: what `(a < n && b > 0) || c == 0` says.
@@ -368,7 +362,7 @@ impl<'t> Splitter<'_, 't> {
                     return;
                 };
                 // `tid < cols >> 1` parses as `tid<cols> > 1`, a template instantiation compared
-                if let Some((below, bound)) = shifted_bound_read_as_template(node, op, source) {
+                if let Some((below, bound)) = shifted_bound_read_as_template(node, op) {
                     // the shifted bound is at most the bound itself: where the test holds,
                     // `tid < cols` does; where it fails, nothing follows
                     if holds {

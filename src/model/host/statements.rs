@@ -133,43 +133,17 @@ impl<'m, 't> Builder<'m, 't> {
         // container or view; any other class, named in its namespace or not
         // (`palsar::Cleanup guard(d)`), may be the owner the pointer is handed to
         let is_container = declared_type.contains('<');
+        // `thrust::device_ptr<float> p(d)`: a view of the buffer, not its owner; what is written
+        // through the view (`thrust::fill(p, p + n, 0)`) fills the buffer
+        let is_view = declared_type.contains("device_ptr");
         // `Owner o{raw}` / `Owner o(raw)`: the constructed object takes the pointer
         let constructor_call = |d: &Node| {
-            (d.node_kind() == "function_declarator" && !is_container)
+            (d.node_kind() == "function_declarator" && (!is_container || is_view))
                 || (d.node_kind() == "init_declarator"
                     && d.field("value").is_some_and(|v| {
                         matches!(v.node_kind(), "argument_list" | "initializer_list")
                     }))
         };
-        // `thrust::device_ptr<float> p(d)`: a view of the buffer, not its owner; what is written
-        // through the view (`thrust::fill(p, p + n, 0)`) fills the buffer
-        if declared_type.contains("device_ptr") {
-            let views: Vec<Node<'t>> = named_children(node)
-                .filter(|d| d.node_kind() == "function_declarator" || constructor_call(d))
-                .filter_map(|d| d.field("value").or_else(|| d.field("parameters")))
-                .collect();
-            for arguments in &views {
-                let mut viewed = Vec::new();
-                walk_iterative(*arguments, |n| {
-                    if matches!(n.node_kind(), "identifier" | "type_identifier") {
-                        viewed.push(n);
-                    }
-                    true
-                });
-                for identifier in viewed {
-                    if let Some(&variable) = self.by_name.get(self.text(identifier)) {
-                        let kind = EventKind::Borrowed {
-                            reads: false,
-                            writes: true,
-                        };
-                        self.push_event(variable, kind, identifier, context);
-                    }
-                }
-            }
-            if !views.is_empty() {
-                return;
-            }
-        }
         if named_children(node).any(|d| constructor_call(&d)) {
             let mut mentioned = Vec::new();
             for declarator in named_children(node).filter(constructor_call) {
@@ -184,9 +158,17 @@ impl<'m, 't> Builder<'m, 't> {
                     true
                 });
             }
+            let handed = if is_view {
+                EventKind::Borrowed {
+                    reads: false,
+                    writes: true,
+                }
+            } else {
+                EventKind::Escaped
+            };
             for identifier in mentioned {
                 if let Some(&variable) = self.by_name.get(self.text(identifier)) {
-                    self.push_event(variable, EventKind::Escaped, identifier, context);
+                    self.push_event(variable, handed.clone(), identifier, context);
                 }
             }
             return;

@@ -98,8 +98,6 @@ fn parameters_named<'s>(
     named
 }
 
-/// What host code needs to know of a kernel: per parameter, whether it is read or written and how
-/// much of it is read.
 /// Whether `element`, an argument of the call whose argument list is `list`, is bound to a
 /// parameter that device function writes its caller's variables through (a non-const
 /// reference: `decompose(n, s[i], d[i])` with `uint64_t& s` fills `s[i]`).
@@ -130,6 +128,8 @@ fn bound_to_a_written_parameter(model: &Model, element: Node, list: Node) -> boo
         .is_some_and(|summary| summary.written_parameters.contains(&position))
 }
 
+/// What host code needs to know of a kernel: per parameter, whether it is read or written and how
+/// much of it is read.
 pub fn summarize_kernel<'t>(
     model: &Model<'t>,
     function: &crate::model::Function<'t>,

@@ -57,7 +57,7 @@ impl<'a, 't> Analyzer<'a, 't> {
         if self.address_kept_in_a_local(node) {
             return;
         }
-        self.record_access(node, self.text(base).to_string(), index);
+        self.record_access(node, self.text(base).to_string(), Some(base), index);
     }
 
     /// `T* row = &p[r * width + c];`: the element's address is only kept in a local pointer,
@@ -133,7 +133,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             {
                 if let Some(parameter) = self.function.parameters.get(parameter_index) {
                     let name = parameter.name.clone();
-                    self.record_access(node, name, offset);
+                    self.record_access(node, name, None, offset);
                 }
             }
             return;
@@ -146,27 +146,23 @@ impl<'a, 't> Analyzer<'a, 't> {
         };
         let (left, right) = (strip(left, self.source), strip(right, self.source));
         if left.node_kind() == "identifier" && self.pointers.contains_key(self.text(left)) {
-            self.record_access(node, self.text(left).to_string(), right);
+            self.record_access(node, self.text(left).to_string(), Some(left), right);
         } else if right.node_kind() == "identifier" && self.pointers.contains_key(self.text(right))
         {
-            self.record_access(node, self.text(right).to_string(), left);
+            self.record_access(node, self.text(right).to_string(), Some(right), left);
         }
     }
 
-    /// The read of the pointer `pointer` in `access` (`row` in `row[k]`), if it is there.
-    fn pointer_read_by(&self, access: Node<'t>, pointer: &str) -> Option<Node<'t>> {
-        let mut found = None;
-        syntax::walk_iterative(access, |node| {
-            if found.is_none() && node.node_kind() == "identifier" && self.text(node) == pointer {
-                found = Some(node);
-            }
-            found.is_none()
-        });
-        found
-    }
-
-    pub(super) fn record_access(&mut self, node: Node<'t>, pointer: String, index: Node<'t>) {
-        let origin = match self.pointer_read_by(node, &pointer) {
+    /// An access of `pointer` at `index`; `read` is where the access names the pointer (`row` in
+    /// `row[k]`), so that of several pointers of that name the one in scope there is taken.
+    pub(super) fn record_access(
+        &mut self,
+        node: Node<'t>,
+        pointer: String,
+        read: Option<Node<'t>>,
+        index: Node<'t>,
+    ) {
+        let origin = match read {
             Some(read) => self.pointer_at(read),
             None => self.pointers.get(&pointer).copied(),
         };
@@ -921,7 +917,6 @@ pub(super) fn pointer_cast<'t>(node: Node<'t>, source: &str) -> Option<(String, 
     Some((compact.strip_suffix('*')?.trim().to_string(), value))
 }
 
-/// `i - 1`, `i + 2`: `i`; anything else as it is.
 /// `x * S + c` (or `x * S`, `S * x`) with constants `0 <= c < S`: `x`, whose `S` slots the
 /// index picks one of.
 fn slot_of_rank<'t>(index: Node<'t>, source: &str) -> Option<Node<'t>> {
@@ -952,6 +947,7 @@ fn slot_of_rank<'t>(index: Node<'t>, source: &str) -> Option<Node<'t>> {
     (slots > 1 && (0..slots).contains(&slot)).then_some(rank)
 }
 
+/// `i - 1`, `i + 2`: `i`; anything else as it is.
 fn without_constant_offset<'t>(index: Node<'t>, source: &str) -> Node<'t> {
     let index = strip(index, source);
     if index.node_kind() == "binary_expression" && matches!(operator(index, source), "+" | "-") {

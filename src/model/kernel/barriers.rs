@@ -290,7 +290,56 @@ impl<'a, 't> Analyzer<'a, 't> {
             && ((self.starts_below(start, step)
                 && self.multiple_of(limit, step, 0) != Multiple::No)
                 || self.launches_give_whole_trips(start, step, limit)
-                || self.launches_give_whole_units(start, step, limit))
+                || self.launches_give_whole_units(start, step, limit)
+                || self.whole_blocks_apart(start, step, limit))
+    }
+
+    /// `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < round_up(n, blockDim.x); i +=
+    /// gridDim.x * blockDim.x)`: the start is a thread's place below the block size plus whole
+    /// blocks the block shares, and the step and the limit are whole blocks too, so on each trip
+    /// `i < limit` holds for the whole block or for none of it, whatever size the launch picks.
+    fn whole_blocks_apart(&self, start: Node<'t>, step: Node<'t>, limit: Node<'t>) -> bool {
+        let terms: Vec<Node<'t>> = self
+            .sum_terms(self.defined_as(start))
+            .iter()
+            .map(|(_, term)| *term)
+            .collect();
+        if terms.is_empty() {
+            return false;
+        }
+        let places: Vec<&str> = terms
+            .iter()
+            .filter_map(|term| self.launch_axis(*term, "threadIdx", 0))
+            .collect();
+        let [axis] = places.as_slice() else {
+            return false;
+        };
+        let Some(unit) = self.block_size_node(&terms, step, axis) else {
+            return false;
+        };
+        let whole = |value: Node<'t>| self.multiple_of(value, unit, 0) != Multiple::No;
+        terms.iter().all(|term| {
+            self.launch_axis(*term, "threadIdx", 0).is_some()
+                || (!self.expression_deps(*term, 0).varies_within_block() && whole(*term))
+        }) && whole(step)
+            && whole(limit)
+    }
+
+    /// A `blockDim` read on `axis` among `terms` or in `step`, to measure whole blocks by.
+    fn block_size_node(&self, terms: &[Node<'t>], step: Node<'t>, axis: &str) -> Option<Node<'t>> {
+        let mut found = None;
+        for root in terms.iter().copied().chain([step]) {
+            syntax::walk_iterative(root, |node| {
+                if found.is_none()
+                    && node.node_kind() == "field_expression"
+                    && self.launch_axis(node, "blockDim", 0) == Some(axis)
+                {
+                    found = Some(node);
+                }
+                found.is_none()
+            });
+        }
+        found
     }
 
     /// `for (p = threadIdx.x + blockIdx.x * T; p < n; p += gridDim.x * T)` with blocks of `T`

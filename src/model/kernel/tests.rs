@@ -758,6 +758,33 @@ void run(int* out, const int* in, int n) {{ k<256><<<1, 256>>>(out, in, n); }}
 }
 
 #[test]
+fn a_grid_stride_loop_to_a_count_rounded_to_the_block_keeps_the_block_together() {
+    // no launch in sight: the start, the step and the end are whole blocks apart whatever the
+    // block size, so each trip is taken by the whole block or by none of it
+    let rounded_to = |multiple: &str, start: &str| {
+        barriers_divergent(&format!(
+            "__device__ int round_up(int x, int m) {{ return (x + m - 1) / m * m; }}
+__global__ void k(const int* in, int n, int* out) {{
+    __shared__ int s;
+    int end = round_up(n, {multiple});
+    for (int i = {start}; i < end; i += gridDim.x * blockDim.x) {{
+        int v = i < n ? in[i] : 0;
+        s = 0;
+        __syncthreads();
+        out[blockIdx.x] += v + s;
+    }}
+}}
+"
+        ))
+    };
+    let global = "blockIdx.x * blockDim.x + threadIdx.x";
+    assert_eq!(rounded_to("blockDim.x", global), [false]);
+    assert_eq!(rounded_to("32", global), [true]);
+    assert_eq!(rounded_to("blockDim.x", "blockIdx.x * blockDim.x + 2 * threadIdx.x"), [true]);
+    assert_eq!(rounded_to("blockDim.x", "blockIdx.x * 32 + threadIdx.x"), [true]);
+}
+
+#[test]
 fn the_thread_part_taken_back_out_of_a_stepped_index_leaves_the_blocks_base() {
     // `i - threadIdx.x` is the block's base: an index of it is no thread index; `i` itself is
     let source = "__global__ void bases(const float* in, float* out, int n) {

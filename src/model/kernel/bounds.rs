@@ -322,7 +322,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                             matches!(
                                 self.bounded_by_guard(side, comparisons, visiting, depth + 1),
                                 Ok(Some(_))
-                            )
+                            ) || (self.expression_deps(side, 0).varies_within_block()
+                                && self.range_below_a_size(side, comparisons))
                         };
                         if operator(node, self.source) == "+"
                             && (self.element_bound_plus_offset(left, right, comparisons)

@@ -416,6 +416,32 @@ impl<'t> Analyzer<'_, 't> {
         Ranges::new(self).range(node, comparisons).is_bounded()
     }
 
+    /// Whether the value range of `node` under `comparisons` stays below a size the kernel is
+    /// given (`L - 1` for `j` in `for (j = L - blockDim.x + tx; j >= 0; j -= blockDim.x)`): as
+    /// good as a guard `j < L`. Only a parameter less a constant is such a size: a bound that
+    /// scales with the block (`verts * threadIdx.x` is below `31 * verts` in blocks of 32) says
+    /// nothing of the buffer.
+    pub(super) fn range_below_a_size(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> bool {
+        // the launch's sizes left as they are: `threadIdx.x` under blocks of `klon` is below
+        // `klon` only because of the launch, and says nothing of how the code bounds it
+        let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(node, comparisons);
+        let below = range.upper_bounds().any(|hi| {
+            let Some(terms) = hi.integer_terms() else {
+                return false;
+            };
+            let (sizes, constants): (Vec<_>, Vec<_>) =
+                terms.iter().partition(|(_, monomial)| !monomial.is_empty());
+            matches!(sizes.as_slice(), [(1, monomial)]
+                if monomial.len() == 1 && self.function.parameter(&monomial[0]).is_some())
+                && constants.iter().map(|(c, _)| *c).sum::<i128>() < 0
+        });
+        below
+    }
+
     /// For the step `g += s` of a local that starts as `base + u` where `u` is a local taking
     /// the same steps `u += s` at the same places, the starting expression: `g` always equals it
     /// with `u`'s current value.

@@ -780,8 +780,37 @@ __global__ void k(const int* in, int n, int* out) {{
     let global = "blockIdx.x * blockDim.x + threadIdx.x";
     assert_eq!(rounded_to("blockDim.x", global), [false]);
     assert_eq!(rounded_to("32", global), [true]);
-    assert_eq!(rounded_to("blockDim.x", "blockIdx.x * blockDim.x + 2 * threadIdx.x"), [true]);
-    assert_eq!(rounded_to("blockDim.x", "blockIdx.x * 32 + threadIdx.x"), [true]);
+    assert_eq!(
+        rounded_to("blockDim.x", "blockIdx.x * blockDim.x + 2 * threadIdx.x"),
+        [true]
+    );
+    assert_eq!(
+        rounded_to("blockDim.x", "blockIdx.x * 32 + threadIdx.x"),
+        [true]
+    );
+}
+
+#[test]
+fn a_thread_offset_whose_range_stays_below_a_size_bounds_a_row_of_that_size() {
+    let kernel = |start: &str| {
+        statuses(&format!(
+            "__global__ void back(float* beta, int L) {{
+    for (int j = {start}; j >= 0; j -= blockDim.x) beta[blockIdx.x * L + j] = 0.0f;
+}}
+"
+        ))
+    };
+    assert_eq!(kernel("L - blockDim.x + threadIdx.x"), [(2, "bounded")]);
+    assert_eq!(
+        kernel("L - blockDim.x + threadIdx.x + 1"),
+        [(2, "unguarded")]
+    );
+    // a bound the launch gives (blocks of `L` threads) is no bound the code states
+    let launched =
+        "__global__ void rows(float* out, int L) { out[blockIdx.x * L + threadIdx.x] = 0.0f; }
+void run(float* out, int rows_count, int L) { rows<<<(rows_count + 1) / 2, L>>>(out, L); }
+";
+    assert_eq!(statuses(launched), [(1, "unguarded")]);
 }
 
 #[test]

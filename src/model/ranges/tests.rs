@@ -712,3 +712,15 @@ fn a_test_against_a_shifted_size_read_as_a_template_still_bounds_the_index() {
     }";
     assert_eq!(range_of(code), "[0, cols - 1]");
 }
+
+#[test]
+fn a_loop_stepping_down_from_below_a_size_stays_below_it() {
+    // `threadIdx.x` is below `blockDim.x`: the start is at most `L - 1`, and the steps only lower it
+    let down = |start: &str| {
+        range_of(&format!(
+            "__global__ void k(int L) {{ int tx = threadIdx.x; for (int j = {start}; j >= 0; j -= blockDim.x) use(j); }}"
+        ))
+    };
+    assert_eq!(down("L - blockDim.x + tx"), "[0, L - 1]");
+    assert_eq!(down("L - blockDim.x + tx + 1"), "[0, L]");
+}

@@ -32,6 +32,9 @@ pub enum HelperValue {
     Parameter(usize),
     Negate(Box<HelperValue>),
     Binary(Operation, Box<HelperValue>, Box<HelperValue>),
+    /// A launch coordinate or dimension the helper reads itself (`threadIdx.x`, `gridDim.y`), as
+    /// written: `get_global_index()` returns `blockIdx.x * blockDim.x + threadIdx.x`.
+    Launch(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +74,7 @@ impl HelperValue {
     /// The operations and leaves it holds.
     pub fn size(&self) -> usize {
         match self {
-            HelperValue::Constant(_) | HelperValue::Parameter(_) => 1,
+            HelperValue::Constant(_) | HelperValue::Parameter(_) | HelperValue::Launch(_) => 1,
             HelperValue::Negate(inner) => 1 + inner.size(),
             HelperValue::Binary(_, left, right) => 1 + left.size() + right.size(),
         }
@@ -141,6 +144,7 @@ impl HelperValue {
         Some(match self {
             HelperValue::Constant(k) => k.to_string(),
             HelperValue::Parameter(p) => format!("({})", arguments.get(*p)?.trim()),
+            HelperValue::Launch(name) => name.clone(),
             HelperValue::Negate(inner) => format!("(-{})", inner.render(arguments)?),
             HelperValue::Binary(op, left, right) => format!(
                 "({} {} {})",
@@ -347,6 +351,16 @@ fn value_of(node: Node, state: &State, source: &str, depth: usize) -> Option<Hel
             HelperValue::Constant(crate::model::size::parse_number(literal)?)
         }
         "identifier" => state.values.get(text(node, source))?.clone()?,
+        "field_expression" => {
+            let object = text(node.field("argument")?, source);
+            let axis = text(node.field("field")?, source);
+            if !matches!(object, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
+                || !matches!(axis, "x" | "y" | "z")
+            {
+                return None;
+            }
+            HelperValue::Launch(format!("{object}.{axis}"))
+        }
         "pointer_expression" if operator(node, source) == "*" => {
             let argument = strip(node.field("argument")?, source);
             state
@@ -450,6 +464,20 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(rounding_division(text, "f"), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn launch_coordinates_a_helper_reads_itself() {
+        let text = "__device__ long get_global_index(void) { return blockIdx.x * blockDim.x + threadIdx.x; }\n\
+                    __device__ int lane_of(int base) { return base + threadIdx.w; }";
+        let (returned, _) = effect(text, "get_global_index", &[]).expect("straight");
+        assert_eq!(
+            returned.as_deref(),
+            Some("((blockIdx.x * blockDim.x) + threadIdx.x)")
+        );
+        // no launch coordinate has a `w`: not arithmetic the model reads
+        let (returned, _) = effect(text, "lane_of", &["b"]).expect("straight");
+        assert_eq!(returned, None);
     }
 
     #[test]

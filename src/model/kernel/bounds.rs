@@ -833,6 +833,11 @@ impl<'a, 't> Analyzer<'a, 't> {
         while let Some(value) = pending.pop() {
             match value {
                 HelperValue::Constant(_) => {}
+                HelperValue::Launch(name) => {
+                    if !name.starts_with("blockDim") && !name.starts_with("gridDim") {
+                        return false;
+                    }
+                }
                 HelperValue::Parameter(p) => match arguments.get(*p) {
                     Some(argument) if self.expression_deps(*argument, 0).is_uniform() => {}
                     _ => return false,

@@ -45,6 +45,15 @@ impl<'t> RangeContext<'t> for Analyzer<'_, 't> {
         self.helper_call(call)?.0.returns.as_ref()?.range
     }
 
+    fn helper_result(
+        &self,
+        call: Node<'t>,
+    ) -> Option<(crate::model::helper_values::HelperValue, Vec<Node<'t>>)> {
+        let (summary, arguments) = self.helper_call(call)?;
+        let returned = summary.straight_line.as_ref()?.returned.clone()?;
+        Some((returned, arguments))
+    }
+
     fn facts_at_definition(
         &self,
         value: Node<'t>,
@@ -200,6 +209,12 @@ impl<'t> RangeContext<'t> for OwnSizes<'_, '_, 't> {
     }
     fn call_result_range(&self, call: Node<'t>) -> Option<(i128, i128)> {
         RangeContext::call_result_range(self.analyzer, call)
+    }
+    fn helper_result(
+        &self,
+        call: Node<'t>,
+    ) -> Option<(crate::model::helper_values::HelperValue, Vec<Node<'t>>)> {
+        RangeContext::helper_result(self.analyzer, call)
     }
     fn facts_at_definition(
         &self,

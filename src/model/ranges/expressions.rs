@@ -3,6 +3,7 @@
 //! facts in force and in-place steps are read in their own files.
 
 use super::*;
+use crate::model::helper_values::{HelperValue, Operation};
 
 impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
     /// The range from the expression's own shape.
@@ -99,6 +100,20 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             .map(|a| text(a, source))
             .unwrap_or("");
         let field = node.field("field").map(|f| text(f, source)).unwrap_or("");
+        if matches!(argument, "threadIdx" | "blockIdx" | "gridDim" | "blockDim")
+            && matches!(field, "x" | "y" | "z")
+        {
+            return self.launch_value(argument, field);
+        }
+        if self.context.is_uniform(node) {
+            Range::exactly(Sym::atom(&normalized(node, source)))
+        } else {
+            Range::unknown()
+        }
+    }
+
+    /// The range of a launch coordinate or dimension (`threadIdx.x`, `gridDim.y`).
+    fn launch_value(&self, argument: &str, field: &str) -> Range {
         let axis = match field {
             "x" => 0,
             "y" => 1,
@@ -151,9 +166,6 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
                     Some(limit) => Range::between(Sym::constant(1), Sym::constant(limit)),
                     None => Range::exactly(block),
                 }
-            }
-            _ if self.context.is_uniform(node) => {
-                Range::exactly(Sym::atom(&normalized(node, source)))
             }
             _ => Range::unknown(),
         }
@@ -389,10 +401,57 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             _ if self.context.shared_helper_result(node) => {
                 Range::exactly(Sym::atom(&normalized(node, source)))
             }
-            _ => match self.context.call_result_range(node) {
-                Some((lo, hi)) => Range::between(Sym::constant(lo), Sym::constant(hi)),
+            _ => {
+                if let Some((value, arguments)) = self.context.helper_result(node) {
+                    let range = self.value_range(&value, &arguments, facts, depth + 1);
+                    if range.hi.is_some() || range.lo.is_some() {
+                        return range;
+                    }
+                }
+                match self.context.call_result_range(node) {
+                    Some((lo, hi)) => Range::between(Sym::constant(lo), Sym::constant(hi)),
+                    None => Range::unknown(),
+                }
+            }
+        }
+    }
+
+    /// The range of what a straight-line helper returns, its parameters read as the call's
+    /// `arguments` (`get_global_index()` is `blockIdx.x * blockDim.x + threadIdx.x`).
+    fn value_range(
+        &self,
+        value: &HelperValue,
+        arguments: &[Node<'t>],
+        facts: &[Comparison<'t>],
+        depth: usize,
+    ) -> Range {
+        if depth > MAX_RANGE_DEPTH {
+            return Range::unknown();
+        }
+        match value {
+            HelperValue::Constant(k) => Range::exactly(Sym::constant(*k)),
+            HelperValue::Parameter(p) => match arguments.get(*p) {
+                Some(argument) => self.range_at(*argument, facts, depth + 1),
                 None => Range::unknown(),
             },
+            HelperValue::Launch(name) => match name.split_once('.') {
+                Some((object, axis)) => self.launch_value(object, axis),
+                None => Range::unknown(),
+            },
+            HelperValue::Negate(inner) => self
+                .value_range(inner, arguments, facts, depth + 1)
+                .negated(),
+            HelperValue::Binary(operation, left, right) => {
+                let a = self.value_range(left, arguments, facts, depth + 1);
+                let b = self.value_range(right, arguments, facts, depth + 1);
+                match operation {
+                    Operation::Add => a.plus(&b, false),
+                    Operation::Subtract => a.plus(&b, true),
+                    Operation::Multiply => multiply(&a, &b),
+                    Operation::Remainder => remainder(a, b),
+                    Operation::Divide => Range::unknown(),
+                }
+            }
         }
     }
 }

@@ -80,6 +80,15 @@ pub trait RangeContext<'t> {
         let _ = call;
         None
     }
+    /// What a straight-line helper in sight returns, as arithmetic over its parameters and the
+    /// launch's coordinates, with the call's arguments for the parameters.
+    fn helper_result(
+        &self,
+        call: Node<'t>,
+    ) -> Option<(crate::model::helper_values::HelperValue, Vec<Node<'t>>)> {
+        let _ = call;
+        None
+    }
     /// The comparisons in force where `value` was assigned, added to `facts`.
     fn facts_at_definition(
         &self,

@@ -398,6 +398,60 @@ fn declares_value(declaration: Node, name: &str, source: &str) -> bool {
 /// The truth of `test` when each counter holds its start value, when the model can tell: a
 /// counter compared with its own start (`run == start`) or, both constant, with a constant
 /// (`run < 1`, `0 == run`); a counter alone (`!run`); `&&`, `||` and `!` of those.
+/// The number a name stands for where it is read: a `const`/`constexpr` declared with a literal
+/// before it in a block around it or at file scope (`const int REPEAT = 1;`), or an object-like
+/// macro defined as one (`#define REPEAT 1`). A plain variable may change: None.
+fn named_constant(name: Node, source: &str) -> Option<i128> {
+    let wanted = text(name, source);
+    let mut scope = name.up();
+    while let Some(block) = scope {
+        if matches!(
+            block.node_kind(),
+            "compound_statement" | "translation_unit" | "namespace_definition" | "declaration_list"
+        ) {
+            for statement in
+                named_children(block).take_while(|s| s.start_byte() < name.start_byte())
+            {
+                if let Some(value) = constant_declared(statement, wanted, source) {
+                    return Some(value);
+                }
+            }
+        }
+        scope = block.up();
+    }
+    None
+}
+
+/// The literal `statement` gives `name`, when it declares it constant or defines it as a macro.
+fn constant_declared(statement: Node, name: &str, source: &str) -> Option<i128> {
+    match statement.node_kind() {
+        "preproc_def" => {
+            (text(statement.field("name")?, source) == name).then_some(())?;
+            size::parse_number(text(statement.field("value")?, source).trim())
+        }
+        "declaration" => {
+            let constant = named_children(statement).any(|c| {
+                matches!(c.node_kind(), "type_qualifier" | "storage_class_specifier")
+                    && matches!(text(c, source), "const" | "constexpr")
+            });
+            if !constant {
+                return None;
+            }
+            named_children(statement)
+                .filter(|d| d.node_kind() == "init_declarator")
+                .find(|d| {
+                    d.field("declarator")
+                        .is_some_and(|n| text(n, source) == name)
+                })
+                .and_then(|d| d.field("value"))
+                .map(|v| strip(v, source))
+                .filter(|v| v.node_kind() == "number_literal")
+                .and_then(|v| size::parse_number(text(v, source)))
+        }
+        _ => None,
+    }
+}
+
 fn value_at_start(test: Node, counters: &[(String, Node)], source: &str) -> Option<bool> {
     let test = strip(test, source);
     let start_of = |node: Node| {
@@ -408,9 +462,11 @@ fn value_at_start(test: Node, counters: &[(String, Node)], source: &str) -> Opti
     };
     let constant = |node: Node| {
         let node = strip(node, source);
-        (node.node_kind() == "number_literal")
-            .then(|| size::parse_number(text(node, source)))
-            .flatten()
+        match node.node_kind() {
+            "number_literal" => size::parse_number(text(node, source)),
+            "identifier" => named_constant(node, source),
+            _ => None,
+        }
     };
     match test.node_kind() {
         "identifier" => constant(start_of(test)?).map(|start| start != 0),
@@ -554,6 +610,26 @@ mod tests {
         assert_eq!(
             loops_run_at_least_once(source),
             [true, true, true, false, false, false]
+        );
+    }
+
+    #[test]
+    fn a_bound_named_by_a_constant_is_read_as_its_value() {
+        let source = "#define TRIALS 3\n\
+            static const int WARMUP = 0;\n\
+            void f(int n) {\n\
+            const int REPEAT = 1;\n\
+            int runs = 1;\n\
+            for (int i = 0; i < REPEAT; i++) {}\n\
+            for (int i = 0; i < TRIALS; i++) {}\n\
+            for (int i = 0; i < WARMUP; i++) {}\n\
+            for (int i = 0; i < runs; i++) {}\n\
+            for (int i = 0; i < LATER; i++) {}\n\
+            const int LATER = 2;\n\
+            }";
+        assert_eq!(
+            loops_run_at_least_once(source),
+            [true, true, false, false, false]
         );
     }
 

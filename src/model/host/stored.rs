@@ -237,11 +237,14 @@ pub fn released_keys(model: &Model) -> Vec<String> {
         if freed.is_empty() {
             continue;
         }
-        let locals = freed
+        let locals = if freed
             .iter()
             .any(|n| strip(*n, source).node_kind() == "identifier")
-            .then(|| declared_names(function, source))
-            .unwrap_or_default();
+        {
+            declared_names(function, source)
+        } else {
+            HashSet::default()
+        };
         for mention in freed {
             let mention = strip(mention, source);
             let key = match mention.node_kind() {

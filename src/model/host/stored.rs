@@ -237,14 +237,11 @@ pub fn released_keys(model: &Model) -> Vec<String> {
         if freed.is_empty() {
             continue;
         }
-        let locals = if freed
+        let locals = freed
             .iter()
             .any(|n| strip(*n, source).node_kind() == "identifier")
-        {
-            declared_names(function, source)
-        } else {
-            HashSet::default()
-        };
+            .then(|| declared_names(function, source))
+            .unwrap_or_default();
         for mention in freed {
             let mention = strip(mention, source);
             let key = match mention.node_kind() {

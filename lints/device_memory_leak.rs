@@ -14,8 +14,7 @@ crate::declare_lint!(
 );
 
 /// Buffers kept in members or file-level variables: one the function allocates beside others
-/// that the file frees, but that no function of the file (nor another file of the run, such as
-/// the structure's release function) frees, while nothing else takes it.
+/// that the file frees, but that no function of the file frees, while nothing else takes it.
 fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
     let stored = &model.host.stored;
     let here: Vec<_> = stored
@@ -46,8 +45,8 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
     let mut reported = Vec::new();
     for allocation in &here {
         if !matches!(allocation.memory, Memory::Device | Memory::Managed)
+            || stored.released(&allocation.key)
             || stored.escaped.contains(&allocation.key)
-            || model.stored_buffer_released(&allocation.key)
             || reported.contains(&allocation.key)
         {
             continue;
@@ -55,7 +54,7 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
         reported.push(allocation.key.clone());
         let key = &allocation.key;
         cx.report(
-            cx.diagnostic(allocation.call.byte_range(), format!("`{key}` is allocated here beside buffers that `{releaser}` frees, but no function of this file, nor of the files linted with it, frees `{key}`, so each call of `{function}` leaks it"))
+            cx.diagnostic(allocation.call.byte_range(), format!("`{key}` is allocated here beside buffers that `{releaser}` frees, but no function of this file frees `{key}`, so each call of `{function}` leaks it"))
                 .with_label(release.byte_range(), format!("`{releaser}` frees `{sibling}`, allocated beside `{key}`, here"))
                 .with_help(format!("free `{key}` where the others are freed (in `{releaser}`)")),
         );

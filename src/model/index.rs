@@ -38,9 +38,6 @@ pub struct FileIndex {
     /// What each member named as a block count holds where the file assigns it (a settings
     /// object's `gridDim`, set in its init method).
     pub member_grids: Vec<(String, GridAxis)>,
-    /// The members and file-level buffers the file's host code frees (`d_ptr` of
-    /// `CSR::d_release() { cudaFree(d_ptr); }`): a buffer another file keeps there is released.
-    pub released_members: Vec<String>,
 }
 
 /// How a function that checks the last error for its callers hands the result over.
@@ -129,9 +126,6 @@ pub struct Lookups {
     pub callees: Vec<String>,
     /// Host functions of the file whose error handling depends on their callers.
     pub called: Vec<String>,
-    /// Members the file allocates into and never frees itself: another file's release of them
-    /// settles their ownership.
-    pub stored_members: Vec<String>,
 }
 
 impl Lookups {
@@ -173,8 +167,6 @@ pub struct ProjectIndex {
     device: HashMap<String, Vec<(usize, usize)>>,
     /// Per member named as a block count, the files assigning it (file, position).
     member_grids: HashMap<String, Vec<(usize, usize)>>,
-    /// Per member or file-level buffer, the files whose host code frees one of that name.
-    released_members: HashMap<String, Vec<usize>>,
     /// Per kernel name, the files defining one.
     kernels: HashMap<String, Vec<usize>>,
     /// Per kernel name, the files declaring one without a body.
@@ -456,12 +448,6 @@ impl ProjectIndex {
                 .or_default()
                 .push((at, position));
         }
-        for member in &file.released_members {
-            let releasers = self.released_members.entry(member.clone()).or_default();
-            if !releasers.contains(&at) {
-                releasers.push(at);
-            }
-        }
         for (position, summary) in file.device_functions.iter().enumerate() {
             self.device
                 .entry(summary.name.clone())
@@ -593,18 +579,6 @@ impl ProjectIndex {
                 Some(axis.clone())
             })
             .reduce(super::launch::join_grids)
-    }
-
-    /// Whether a file of the run other than `user` frees a member (or file-level buffer) named
-    /// `member`: a structure's release function in its own file (`CSR::d_release()` in `csr.cu`
-    /// for the `C.d_ptr` that `spgemm.cu` allocates). Matched by name, as the stored-buffer check
-    /// of one file is.
-    pub fn released_elsewhere(&self, member: &str, user: &Path) -> bool {
-        self.released_members.get(member).is_some_and(|files| {
-            files
-                .iter()
-                .any(|&at| self.files.get(at).is_some_and(|f| f.path != user))
-        })
     }
 
     pub fn offers_device_functions(&self) -> bool {
@@ -780,11 +754,7 @@ impl ProjectIndex {
                         && at.is_some_and(|definer| self.call_reaches(caller, name, definer))
                 })
         };
-        lookups
-            .stored_members
-            .iter()
-            .any(|member| self.released_elsewhere(member, path))
-            || lookups.callees.iter().any(|name| defined_elsewhere(name))
+        lookups.callees.iter().any(|name| defined_elsewhere(name))
             || lookups.called.iter().any(|name| called_elsewhere(name))
             || lookups.launched_kernels.iter().any(|kernel| {
                 launched_here(kernel) || !self.launches_of_copies(kernel, path).is_empty()
@@ -1096,33 +1066,6 @@ mod tests {
     }
 
     use super::*;
-
-    #[test]
-    fn a_member_freed_in_another_file_is_released_for_the_file_that_allocates_it() {
-        let text = "struct CSR { int* d_ptr; int* d_col; void d_release(); };\n\
-                    void CSR::d_release() { cudaFree(d_ptr); }\n\
-                    void drop(CSR* m) { int* scratch = 0; cudaFree(m->d_col); cudaFree(scratch); }";
-        let offered = crate::verify::with_model(Path::new("csr.cu"), text, |model| {
-            model.file_index().released_members
-        })
-        .expect("parses");
-        // the members, not the local the second function frees
-        assert_eq!(offered, ["d_ptr", "d_col"]);
-        let index = ProjectIndex::new(vec![FileIndex {
-            path: PathBuf::from("csr.cu"),
-            released_members: offered,
-            ..FileIndex::default()
-        }]);
-        assert!(index.released_elsewhere("d_ptr", Path::new("spgemm.cu")));
-        assert!(!index.released_elsewhere("d_val", Path::new("spgemm.cu")));
-        // the file's own releases are its stored-buffer check's to read
-        assert!(!index.released_elsewhere("d_ptr", Path::new("csr.cu")));
-        let lookups = Lookups {
-            stored_members: vec!["d_ptr".to_string()],
-            ..Lookups::default()
-        };
-        assert!(index.answers(Path::new("spgemm.cu"), &lookups));
-    }
 
     #[test]
     fn includes_resolve_in_the_one_project_folder_of_an_include_folder() {

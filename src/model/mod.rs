@@ -273,22 +273,7 @@ impl<'t> Model<'t> {
             kernels: self.lookups.borrow().launched_kernels.clone(),
             declared_kernels: self.kernel_declarations.clone(),
             member_grids,
-            released_members: host::released_keys(self),
         }
-    }
-
-    /// Whether the buffer kept in the member (or file-level variable) `key` is freed: by this
-    /// file's host code, or by another file of the run (its structure's release function).
-    pub fn stored_buffer_released(&self, key: &str) -> bool {
-        if self.host.stored.released(key) {
-            return true;
-        }
-        let mut lookups = self.lookups.borrow_mut();
-        if !lookups.stored_members.iter().any(|m| m == key) {
-            lookups.stored_members.push(key.to_string());
-        }
-        drop(lookups);
-        self.index.released_elsewhere(key, self.path)
     }
 
     /// What each member named as a block count holds where this file assigns it.

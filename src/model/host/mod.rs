@@ -35,7 +35,7 @@ pub use helpers::{
     may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
     ParameterUse,
 };
-pub use stored::{released_keys, StoredAllocation, StoredBuffers};
+pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 
 /// Where a buffer lives.

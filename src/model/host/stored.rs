@@ -210,55 +210,6 @@ pub(super) fn collect<'t>(model: &Model<'t>, helpers: &HelperCache) -> StoredBuf
     out
 }
 
-/// The members and file-level variables the file's host code frees (`cudaFree(d_ptr)` in
-/// `CSR::d_release()`, `cudaFree(m->buf)`), whether or not the file allocates them: what the
-/// file offers the other files of the run, whose buffers kept in members of those names it
-/// releases.
-pub fn released_keys(model: &Model) -> Vec<String> {
-    let source = model.source;
-    let mut keys: Vec<String> = Vec::new();
-    for function in &model.functions {
-        if function.kind != FunctionKind::Host || function.has_parse_errors {
-            continue;
-        }
-        let mut freed: Vec<Node> = Vec::new();
-        walk_iterative(function.body, |node| {
-            if node.node_kind() == "lambda_expression" {
-                return false;
-            }
-            if node.node_kind() == "call_expression" && is_device_free(call_name(node, source)) {
-                let first = node
-                    .field("arguments")
-                    .and_then(|a| syntax::named_children(a).find(|c| c.node_kind() != "comment"));
-                freed.extend(first.and_then(|argument| stored_into(argument, source)));
-            }
-            true
-        });
-        if freed.is_empty() {
-            continue;
-        }
-        let locals = freed
-            .iter()
-            .any(|n| strip(*n, source).node_kind() == "identifier")
-            .then(|| declared_names(function, source))
-            .unwrap_or_default();
-        for mention in freed {
-            let mention = strip(mention, source);
-            let key = match mention.node_kind() {
-                "field_expression" => mention.field("field").map(|f| text(f, source).to_string()),
-                _ => {
-                    let name = text(mention, source);
-                    (!locals.contains(name)).then(|| name.to_string())
-                }
-            };
-            if let Some(key) = key.filter(|k| !keys.contains(k)) {
-                keys.push(key);
-            }
-        }
-    }
-    keys
-}
-
 /// The mentions that name a key, with it.
 fn key_of_all<'t>(
     mentions: &[Node<'t>],

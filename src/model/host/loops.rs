@@ -395,9 +395,6 @@ fn declares_value(declaration: Node, name: &str, source: &str) -> bool {
         .any(|d| d.node_kind() == "identifier" && text(d, source) == name)
 }
 
-/// The truth of `test` when each counter holds its start value, when the model can tell: a
-/// counter compared with its own start (`run == start`) or, both constant, with a constant
-/// (`run < 1`, `0 == run`); a counter alone (`!run`); `&&`, `||` and `!` of those.
 /// The number a name stands for where it is read: a `const`/`constexpr` declared with a literal
 /// before it in a block around it or at file scope (`const int REPEAT = 1;`), or an object-like
 /// macro defined as one (`#define REPEAT 1`). A plain variable may change: None.
@@ -452,6 +449,9 @@ fn constant_declared(statement: Node, name: &str, source: &str) -> Option<i128> 
     }
 }
 
+/// The truth of `test` when each counter holds its start value, when the model can tell: a
+/// counter compared with its own start (`run == start`) or, both constant, with a constant
+/// (`run < 1`, `0 == run`); a counter alone (`!run`); `&&`, `||` and `!` of those.
 fn value_at_start(test: Node, counters: &[(String, Node)], source: &str) -> Option<bool> {
     let test = strip(test, source);
     let start_of = |node: Node| {

@@ -329,6 +329,7 @@ impl<'t> FileScope<'t> {
         self.constants.get_or_init(|| {
             let mut locals = Locals::default();
             locals.read_file_scope(self.root, self.source);
+            locals.read_set_once_globals(self.root, self.source);
             locals
         })
     }

@@ -39,6 +39,7 @@ impl<'t> Locals<'t> {
     pub(super) fn of(body: Node<'t>, source: &'t str) -> Locals<'t> {
         let mut file = Locals::default();
         file.read_file_scope(body, source);
+        file.read_set_once_globals(body, source);
         Locals::entering(body, source, None, &file)
     }
 
@@ -241,6 +242,18 @@ impl<'t> Locals<'t> {
         }
         for declaration in file_scope_constants(root, source) {
             self.read_constant_declaration(declaration, source);
+        }
+    }
+
+    /// The file-scope variables a host function sets once (`set_once`), as the values their
+    /// launches read: after the init function runs they hold them as constants would.
+    pub(super) fn read_set_once_globals(&mut self, body: Node<'t>, source: &'t str) {
+        let mut root = body;
+        while let Some(parent) = root.up() {
+            root = parent;
+        }
+        for (name, value) in super::set_once::set_once_globals(root, source) {
+            self.file_constants.entry(name).or_insert(value);
         }
     }
 

@@ -37,6 +37,7 @@ mod members;
 mod reading;
 mod reuse;
 mod rounding;
+mod set_once;
 mod sizes;
 #[cfg(test)]
 mod tests;

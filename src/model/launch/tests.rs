@@ -853,6 +853,54 @@ fn file_scope_constants_and_macro_names_are_constant_grids() {
     assert_eq!(axes[5][0], GridAxis::Unknown);
 }
 
+/// A file-scope variable an init function sets once holds that value for every later launch,
+/// where the value reads only what is fixed too; a variable set twice, set from a parameter,
+/// changed by `++`, or living in device memory is not read.
+#[test]
+fn file_scope_sizes_an_init_function_sets_once_are_read_as_their_values() {
+    let source = "#define THREADS 64
+    int blockSize;
+    int gridSize;
+    int roundedGrid;
+    int total = 0;
+    int blocksFromParameter;
+    int blocksSetTwice;
+    int blocksBumped;
+    __device__ int deviceGrid;
+    void init(int n) {
+        total = n * 3;
+        blockSize = 128;
+        gridSize = total / blockSize;
+        roundedGrid = (total + THREADS - 1) / THREADS;
+        blocksFromParameter = n / 128;
+        blocksSetTwice = total / 128;
+        blocksBumped = total / 128;
+    }
+    void resize() { blocksSetTwice = 7; blocksBumped++; }
+    __global__ void setDevice() { deviceGrid = 4; }
+    void run(float* p) {
+        k<<<gridSize, blockSize>>>(p, total);
+        k<<<roundedGrid, THREADS>>>(p, total);
+        k<<<blocksFromParameter, 128>>>(p, total);
+        k<<<blocksSetTwice, 128>>>(p, total);
+        k<<<blocksBumped, 128>>>(p, total);
+    }
+    void local(float* p, int total) {
+        int gridSize = (total + 127) / 128;
+        k<<<gridSize, 128>>>(p, total);
+    }";
+    let found = sites(source);
+    assert_eq!(found.len(), 6, "{found:?}");
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(128));
+    assert_eq!(found[1].grid[0], rounded("total"));
+    for site in &found[2..5] {
+        assert_eq!(site.grid[0], GridAxis::Unknown, "{site:?}");
+    }
+    // a local of the name is the local, whatever the file's variable holds
+    assert_eq!(found[5].grid[0], rounded("total"));
+}
+
 /// `dim3 g = dim3(4, 4, 1);` is the direct form `dim3 g(4, 4, 1);` written as a copy.
 #[test]
 fn dim3_built_by_a_constructor_call_is_read_by_component() {

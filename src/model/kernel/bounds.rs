@@ -905,6 +905,14 @@ impl<'a, 't> Analyzer<'a, 't> {
                 && self.is_sized_bound(comparison.right, 0)
                 && !self.counts_an_enclosing_loop(comparison.right, comparison.origin)
                 && !self.block_is_another_extent(base, comparison.right)
+                && !self.bounded_apart_from(base, comparisons, comparison.origin)
+                && !self.always_at_least(
+                    base,
+                    comparison.right,
+                    comparison.relation == Relation::Greater,
+                    comparisons,
+                    comparison.origin,
+                )
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,
@@ -917,6 +925,7 @@ impl<'a, 't> Analyzer<'a, 't> {
                 && !from_loop(comparison)
                 && self.is_parameter_extent(comparison.right, 0)
                 && !self.launches_count_past(comparison.right)
+                && !self.bounded_apart_from(base, comparisons, comparison.origin)
             {
                 return Some(IndexStatus::OutOfRange {
                     guard: comparison.origin,

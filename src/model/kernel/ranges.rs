@@ -431,6 +431,59 @@ impl<'t> Analyzer<'_, 't> {
         Ranges::new(self).range(node, comparisons).is_bounded()
     }
 
+    /// Whether a test other than the condition `apart_from` bounds `node` from above by sizes
+    /// the kernel is given (or a constant), the launch's sizes left open: then the test
+    /// `apart_from` splits a range the index already keeps (the inputs from the logic nodes of
+    /// `id < nObjs`, the two halves of a table of `2 * N`) rather than marking a buffer's end.
+    pub(super) fn bounded_apart_from(
+        &self,
+        node: Node<'t>,
+        comparisons: &[Comparison<'t>],
+        apart_from: Node<'t>,
+    ) -> bool {
+        let others: Vec<Comparison<'t>> = comparisons
+            .iter()
+            .filter(|c| c.origin.id() != apart_from.id())
+            .copied()
+            .collect();
+        let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(node, &others);
+        let is_size = |atom: &String| {
+            let base = atom.split(['.', '-', '[']).next().unwrap_or(atom);
+            self.function.parameter(base).is_some_and(|p| !p.is_pointer)
+        };
+        let bounded = range.upper_bounds().any(|hi| hi.atoms().all(is_size));
+        bounded
+    }
+
+    /// Whether `node >= bound` (`node > bound` when `strict`) holds whatever the thread, by the
+    /// ranges under the other tests: `nodeIdx >= nodeOffset` for `nodeIdx = nodeOffset + tid` is
+    /// the lower side of a window, no test against its end.
+    pub(super) fn always_at_least(
+        &self,
+        node: Node<'t>,
+        bound: Node<'t>,
+        strict: bool,
+        comparisons: &[Comparison<'t>],
+        apart_from: Node<'t>,
+    ) -> bool {
+        let others: Vec<Comparison<'t>> = comparisons
+            .iter()
+            .filter(|c| c.origin.id() != apart_from.id())
+            .copied()
+            .collect();
+        let sizes = OwnSizes::grid_and_block(self);
+        let ranges = Ranges::new(&sizes);
+        let (value, bound) = (ranges.range(node, &others), ranges.range(bound, &others));
+        let margin = Sym::constant(i128::from(strict));
+        let holds = value.lower_bounds().any(|lo| {
+            bound.upper_bounds().any(|hi| {
+                hi.add(&margin)
+                    .is_some_and(|least| least.integer_at_most(lo))
+            })
+        });
+        holds
+    }
+
     /// Whether the value range of `node` under `comparisons` stays below a size the kernel is
     /// given (`L - 1` for `j` in `for (j = L - blockDim.x + tx; j >= 0; j -= blockDim.x)`): as
     /// good as a guard `j < L`. Only a parameter less a constant is such a size: a bound that

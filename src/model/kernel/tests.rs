@@ -977,6 +977,64 @@ fn only_a_test_against_a_size_says_out_of_range() {
     assert_eq!(statuses(&computed), [(3, "out of range")]);
 }
 
+/// A test against a size says "out of range" only where it is the one bound of the index: when
+/// another test bounds it by the kernel's sizes, the size splits a range the index keeps (the
+/// input nodes of a graph, the halves of a table), and a lower side that always holds (the start
+/// of a window the index begins at) is no test of the end.
+#[test]
+fn a_test_that_splits_a_range_another_test_bounds_is_not_out_of_range() {
+    let classes = "__global__ void k(const int* fanin, int* count, int inputs, int nodes) {
+    for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < nodes; idx += gridDim.x * blockDim.x) {
+        int node = idx;
+        if (node <= inputs) continue;
+        count[fanin[node]] += 1;
+    }
+}
+";
+    assert_eq!(
+        statuses(classes),
+        [(5, "bounded"), (5, "not a thread index")]
+    );
+    let halves = "__global__ void k(const float* w, float* z, int M, int N) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < M * N) {
+        int col = i - (i / N) * N;
+        int c2 = col << 1;
+        if (c2 <= N) z[i] = w[c2]; else z[i] = w[c2 + 1];
+    }
+}
+";
+    let found = statuses(halves);
+    assert!(
+        !found.iter().any(|(_, s)| *s == "out of range"),
+        "{found:?}"
+    );
+    // with the bounds on the column gone, the split is the only size it is tested against
+    let unbounded = halves
+        .replace("if (i < M * N) {", "{")
+        .replace("i - (i / N) * N", "i");
+    assert!(
+        statuses(&unbounded)
+            .iter()
+            .any(|(_, s)| *s == "out of range"),
+        "{:?}",
+        statuses(&unbounded)
+    );
+    let window = "__global__ void k(int* nodes, int pairs, int first, int count) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= pairs) return;
+    int at = first + tid;
+    if (at >= first) nodes[at] = 0;
+}
+";
+    assert_eq!(statuses(window), [(5, "bounded")]);
+    // a test of the end, with nothing else bounding the index
+    let end = window
+        .replace("if (tid >= pairs) return;", "")
+        .replace("at >= first", "at >= count");
+    assert_eq!(statuses(&end), [(5, "out of range")]);
+}
+
 #[test]
 fn a_call_assigned_to_writes_its_argument() {
     let source = "#define STORE2(v) (reinterpret_cast<float2*>(&(v))[0])

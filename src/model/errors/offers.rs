@@ -130,7 +130,14 @@ impl<'t> ErrorFlow<'t> {
                 items.push((check.at, Some(Step::Check)));
             }
         }
+        // the events are in source order: once more steps than are kept have been found among
+        // them, no later event can come before the cut (a long generated function has
+        // thousands of calls, and reading past the cut made this quadratic)
+        let mut event_steps = 0;
         for (o, other) in errors.events.iter().enumerate().skip(e + 1) {
+            if event_steps > MAX_STEPS {
+                break;
+            }
             let at = other.node.start_byte();
             if at < end || !can_follow(event, at, &other.arms) {
                 continue;
@@ -140,6 +147,7 @@ impl<'t> ErrorFlow<'t> {
                 && !defined.contains(other.name.as_str())
                 && offered_callee(&other.name);
             if outside {
+                event_steps += 1;
                 items.push((
                     at,
                     Some(Step::Call {
@@ -151,6 +159,7 @@ impl<'t> ErrorFlow<'t> {
                     }),
                 ));
             } else if flow.is_check {
+                event_steps += 1;
                 items.push((at, Some(Step::Check)));
             } else if flow.active {
                 items.push((at, None));

@@ -43,6 +43,35 @@ fn mismatch(
     (element_size != unit_size).then(|| (element.to_string(), element_size, unit_size, note))
 }
 
+/// Whether the byte count `size_node`, written with `sizeof(unit)` for a buffer of the vector
+/// type `element` whose lanes are `unit`s, counts vectors: the same count is multiplied by
+/// `sizeof(element)` elsewhere in the function (a sibling buffer, the buffer's own memset). A
+/// count of lanes (`n` floats viewed as `n / 4` `float4`) is a view, not a mistake, and nothing
+/// else tells the two apart.
+fn counted_in_vectors(
+    model: &Model,
+    host: &crate::model::host::HostFunction,
+    size_node: tree_sitter::Node,
+    unit: &str,
+    element: &str,
+) -> bool {
+    let compact = |node: tree_sitter::Node| -> String {
+        crate::syntax::text(node, model.source)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    let counted_in_vectors = compact(size_node).replace(
+        &format!("sizeof({unit})"),
+        &format!("sizeof({})", element.trim()),
+    );
+    host.allocations
+        .iter()
+        .filter_map(|a| a.size_node)
+        .chain(host.transfers.iter().filter_map(|t| t.size_node))
+        .any(|other| other.id() != size_node.id() && compact(other) == counted_in_vectors)
+}
+
 /// The help, after what the file's aliases make of the types (`` `real` is `float` ``).
 fn with_note(help: String, note: Option<String>) -> String {
     match note {
@@ -69,6 +98,10 @@ fn check(model: &Model, cx: &mut LintContext) {
             else {
                 continue;
             };
+            let of_lanes = component_size(&model.resolve_type(&element)) == Some(unit_size);
+            if of_lanes && !counted_in_vectors(model, host, size_node, unit, &element) {
+                continue;
+            }
             let name = variable_name(host, variable);
             let help = format!("use `sizeof(*{name})` or `sizeof({element})`");
             cx.report(
@@ -115,7 +148,11 @@ fn check(model: &Model, cx: &mut LintContext) {
                 // means it to
                 let one_component = crate::syntax::strip(size_node, model.source).node_kind()
                     == "sizeof_expression";
-                if of_components && (other_matches(pointer.variable) || one_component) {
+                if of_components
+                    && (other_matches(pointer.variable)
+                        || one_component
+                        || !counted_in_vectors(model, host, size_node, unit, &element))
+                {
                     continue;
                 }
                 let name = &variable.name;
@@ -151,13 +188,18 @@ mod tests {
                 // a type the build chooses is not judged
                 "#ifdef USE_DOUBLE\ntypedef double real;\n#else\ntypedef float real;\n#endif\nvoid f(int n) { real* d; cudaMalloc(&d, n * sizeof(double)); }",
                 "void f(int n) { __half2* d; cudaMalloc(&d, n * sizeof(float)); }",
+                // `n` floats viewed as `n / 4` vectors: nothing counts it in vectors
+                "void f(int n) { float4* d; cudaMalloc(&d, n * sizeof(float)); }",
+                "void f(const float4* h, int n) { float4* d; cudaMalloc(&d, n * sizeof(float)); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
                 // one component of the first element: the scalar a kernel left in `t[0].x`
                 "float energy(float2* t) { float e; cudaMemcpy(&e, t, sizeof(float), cudaMemcpyDeviceToHost); return e; }",
             ],
             &[
                 "void f(int n) { double* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "void f(float* h, int n) { double* d; cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
-                "void f(int n) { float4* d; cudaMalloc(&d, n * sizeof(float)); }",
+                // the same count is a count of vectors beside it
+                "void f(int n) { float4 *a, *d; cudaMalloc(&a, n * sizeof(float4)); cudaMalloc(&d, n * sizeof(float)); }",
+                "void f(const float4* h, int n) { float4* d; cudaMalloc(&d, n * sizeof(float4)); cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); }",
                 "void f(int n) { __half* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "typedef double real; void f(int n) { real* d; cudaMalloc(&d, n * sizeof(float)); }",
                 "using acc_t = double; void f(int n) { acc_t* d; cudaMalloc(&d, n * sizeof(float)); }",

@@ -131,6 +131,82 @@ impl<'a, 't> Analyzer<'a, 't> {
             )
     }
 
+    /// Whether `left + right` is a uniform factor times a sum a guard bounds, written out term by
+    /// term: `sz * sz * bx * B + sz * sz * tx` under `bx * B + tx < n` is `sz * sz` times the
+    /// guarded item, a row of a buffer of `sz * sz * n`, as `sz * sz * (bx * B + tx)` is.
+    fn guarded_after_a_common_factor(
+        &self,
+        left: Node<'t>,
+        right: Node<'t>,
+        comparisons: &[Comparison<'t>],
+    ) -> bool {
+        let (mut left_factors, mut right_factors) =
+            (self.product_factors(left), self.product_factors(right));
+        let mut common = 0;
+        left_factors.retain(
+            |factor| match right_factors.iter().position(|f| f == factor) {
+                Some(at) => {
+                    right_factors.remove(at);
+                    common += 1;
+                    false
+                }
+                None => true,
+            },
+        );
+        if common == 0 || left_factors.is_empty() || right_factors.is_empty() {
+            return false;
+        }
+        left_factors.sort_unstable();
+        right_factors.sort_unstable();
+        let upper = comparisons
+            .iter()
+            .flat_map(|c| [c.oriented(true), c.oriented(false)]);
+        for comparison in upper {
+            if !matches!(comparison.relation, Relation::Less | Relation::LessEqual) {
+                continue;
+            }
+            let sum = strip(comparison.left, self.source);
+            if sum.node_kind() != "binary_expression" || operator(sum, self.source) != "+" {
+                continue;
+            }
+            let (Some(a), Some(b)) = (sum.field("left"), sum.field("right")) else {
+                continue;
+            };
+            let (mut a, mut b) = (self.product_factors(a), self.product_factors(b));
+            a.sort_unstable();
+            b.sort_unstable();
+            if (a == left_factors && b == right_factors)
+                || (a == right_factors && b == left_factors)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The factors of a product, each by its normalized text (`sz * sz * (bx * B)` is `sz`,
+    /// `sz`, `bx`, `B`); a single term is its own factor.
+    fn product_factors(&self, node: Node<'t>) -> Vec<String> {
+        let mut factors = Vec::new();
+        let mut pending = vec![strip(node, self.source)];
+        while let Some(node) = pending.pop() {
+            if factors.len() > 16 {
+                break;
+            }
+            if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
+                pending.extend(
+                    [node.field("left"), node.field("right")]
+                        .into_iter()
+                        .flatten()
+                        .map(|n| strip(n, self.source)),
+                );
+            } else {
+                factors.push(normalized_text(node, self.source).into_owned());
+            }
+        }
+        factors
+    }
+
     /// The definitions of the local `use_` names that may reach it, with a key for that set: a
     /// definition built from the local's earlier value (`off = off * L`) is followed to that
     /// earlier value, not back to itself.
@@ -335,7 +411,8 @@ impl<'a, 't> Analyzer<'a, 't> {
                         }
                         let either = growing(visiting, true, |visiting| {
                             guarded(left, visiting) || guarded(right, visiting)
-                        });
+                        }) || (operator(node, self.source) == "+"
+                            && self.guarded_after_a_common_factor(left, right, comparisons));
                         if either {
                             Ok(None)
                         } else {

@@ -1035,6 +1035,27 @@ fn a_test_that_splits_a_range_another_test_bounds_is_not_out_of_range() {
     assert_eq!(statuses(&end), [(5, "out of range")]);
 }
 
+/// A uniform factor taken out of a sum written term by term leaves the sum a guard bounds:
+/// `sz * sz * bx * B + sz * sz * tx` is `sz * sz` times the tested item `bx * B + tx`.
+#[test]
+fn a_common_factor_of_the_terms_leaves_the_guarded_sum() {
+    let kernel = |offset: &str| {
+        statuses(&format!(
+            "__global__ void k(float* d, int sz, int n) {{
+    int tx = threadIdx.x, bx = blockIdx.x, B = blockDim.x;
+    if ((bx * B + tx) >= n) return;
+    d[{offset}] = 0.0f;
+}}
+"
+        ))
+    };
+    assert_eq!(kernel("sz * sz * bx * B + sz * sz * tx"), [(4, "bounded")]);
+    assert_eq!(kernel("sz * bx * B * sz + tx * sz * sz"), [(4, "bounded")]);
+    // the factors left are not the tested sum
+    assert_eq!(kernel("sz * sz * bx * B + sz * tx"), [(4, "unguarded")]);
+    assert_eq!(kernel("sz * bx + sz * tx"), [(4, "unguarded")]);
+}
+
 #[test]
 fn a_call_assigned_to_writes_its_argument() {
     let source = "#define STORE2(v) (reinterpret_cast<float2*>(&(v))[0])

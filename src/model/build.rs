@@ -6,6 +6,39 @@
 use super::*;
 
 impl<'t> Model<'t> {
+    /// Whether the kernel `functions[index]` is a template its translation unit never names
+    /// again (no launch, no explicit instantiation, no pointer taken) in a `.cu` file that
+    /// launches kernels of its own, where no other file of the run launches it. The compiler
+    /// never instantiates it, so no code of it runs and its findings would be about nothing.
+    /// A header's template may be launched by any file that includes it, and so may those of a
+    /// `.cu` file of kernels alone, which is made to be included (`#include "kernels.cu"`).
+    pub(crate) fn never_instantiated(&self, index: usize) -> bool {
+        let Some(function) = self.functions.get(index) else {
+            return false;
+        };
+        let translation_unit = self
+            .path
+            .extension()
+            .is_some_and(|e| matches!(e.to_str(), Some("cu" | "hip")));
+        if function.template_parameters.is_empty()
+            || !translation_unit
+            || self.launch_sites.is_empty()
+        {
+            return false;
+        }
+        let name = function.name.as_str();
+        let bytes = self.source.as_bytes();
+        let word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let mentions = self
+            .source
+            .match_indices(name)
+            .filter(|(at, _)| {
+                !word(at.checked_sub(1).and_then(|b| bytes.get(b)))
+                    && !word(bytes.get(at + name.len()))
+            })
+            .count();
+        mentions == 1 && !self.index.launched_elsewhere(name, self.path)
+    }
     pub fn build(
         path: &'t std::path::Path,
         source: &'t str,
@@ -128,7 +161,9 @@ impl<'t> Model<'t> {
         model.device_functions = helpers::summarize(&model, reuse);
         model.add_device_functions_of_other_files();
         for index in 0..model.functions.len() {
-            if model.functions[index].kind != FunctionKind::Kernel {
+            if model.functions[index].kind != FunctionKind::Kernel
+                || model.never_instantiated(index)
+            {
                 continue;
             }
             if let Some(reused) = reuse.kernel(&model, index) {

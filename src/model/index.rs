@@ -463,6 +463,16 @@ impl ProjectIndex {
         EMPTY.get_or_init(ProjectIndex::default)
     }
 
+    /// Whether any file of the run other than `except` launches a kernel named `kernel`, whether
+    /// or not the index sees how its file reaches the definition (a header may include both).
+    pub fn launched_elsewhere(&self, kernel: &str, except: &Path) -> bool {
+        self.launches
+            .get(kernel)
+            .into_iter()
+            .flatten()
+            .any(|&(at, _)| self.files.get(at).is_some_and(|file| file.path != except))
+    }
+
     /// Launches of `kernel` with `arity` arguments (or through `cudaLaunchKernel`) in files other
     /// than `except`.
     pub fn launches_of<'a>(

@@ -24,7 +24,12 @@ fn check(model: &Model, cx: &mut LintContext) {
         {
             let next = host
                 .events_of(free.variable)
-                .filter(|e| e.node.start_byte() >= free.node.end_byte())
+                // a free macro that nulls its argument (`ptr = NULL;` in its body) clears it at
+                // the call itself
+                .filter(|e| {
+                    e.node.start_byte() >= free.node.end_byte()
+                        || (e.node.id() == free.node.id() && matches!(e.kind, EventKind::Nulled))
+                })
                 .find(|e| {
                     e.kind.defines()
                         || matches!(e.kind, EventKind::Escaped | EventKind::Freed { .. })

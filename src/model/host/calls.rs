@@ -345,6 +345,11 @@ impl<'m, 't> Builder<'m, 't> {
                     handled.push(*target);
                     self.push_event(variable, EventKind::Freed { device: true }, call, context);
                 }
+                MacroEffect::Clears { target } => {
+                    if let Some(variable) = args.get(*target).and_then(|a| self.variable_of(*a)) {
+                        self.push_event(variable, EventKind::Nulled, call, context);
+                    }
+                }
             }
         }
         let unknown: Vec<Node<'t>> = args

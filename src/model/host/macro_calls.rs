@@ -20,6 +20,11 @@ pub(super) enum MacroEffect {
     Frees {
         target: usize,
     },
+    /// The body sets the parameter `target` to null after freeing it (`ptr = NULL;`): a second
+    /// call frees nothing.
+    Clears {
+        target: usize,
+    },
 }
 
 /// The allocations and frees a macro body makes through its parameters, in body order.
@@ -36,6 +41,9 @@ pub(super) fn macro_effects(parameters: &[&str], body: &str) -> Vec<MacroEffect>
         if is_device_free(name) {
             if let Some(target) = parameter(first) {
                 effects.push(MacroEffect::Frees { target });
+                if clears(body, parameters[target]) {
+                    effects.push(MacroEffect::Clears { target });
+                }
             }
             continue;
         }
@@ -61,6 +69,25 @@ pub(super) fn macro_effects(parameters: &[&str], body: &str) -> Vec<MacroEffect>
         });
     }
     effects
+}
+
+/// Whether `body` assigns null to the parameter `name` (`ptr = NULL`, `(X) = nullptr`, `p = 0`).
+fn clears(body: &str, name: &str) -> bool {
+    body.split(';').any(|statement| {
+        let Some((target, value)) = statement.split_once('=') else {
+            return false;
+        };
+        // `==`, `!=`, `<=`, `>=` are tests, not assignments
+        if value.starts_with('=') || target.ends_with(['!', '<', '>', '=']) {
+            return false;
+        }
+        let target = target.rsplit(['{', '}', '\\']).next().unwrap_or(target);
+        bare_operand(target) == Some(name)
+            && matches!(
+                value.trim().trim_end_matches(['}', ')', ' ']).trim(),
+                "NULL" | "nullptr" | "0"
+            )
+    })
 }
 
 /// Each call `name(arguments)` written in `text`, with its top-level arguments.
@@ -150,6 +177,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_free_that_nulls_its_parameter_clears_it() {
+        for body in [
+            "do { if (ptr != NULL) call(cudaFree(ptr)); ptr = NULL; } while (0)",
+            "{ if (ptr) { cudaFree(ptr); (ptr) = nullptr; } }",
+            "do { \\\n if (ptr != NULL) CHECK(cudaFree(ptr)); \\\n ptr = NULL; \\\n } while (0)",
+        ] {
+            assert_eq!(
+                macro_effects(&["ptr"], body),
+                [
+                    MacroEffect::Frees { target: 0 },
+                    MacroEffect::Clears { target: 0 }
+                ],
+                "{body}"
+            );
+        }
+        // a test against null, or another variable nulled, clears nothing
+        for body in [
+            "if (ptr != NULL) cudaFree(ptr);",
+            "cudaFree(ptr); other = NULL;",
+        ] {
+            assert_eq!(
+                macro_effects(&["ptr"], body),
+                [MacroEffect::Frees { target: 0 }],
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
     fn allocations_and_frees_through_parameters() {
         let effects = macro_effects(&["X", "Y"], "cudaSafeCall(cudaMalloc((void **)&(X), (Y)));");
         assert_eq!(
@@ -179,7 +235,10 @@ mod tests {
                 &["X"],
                 "if ((X) != NULL) { cudaSafeCall(cudaFree((X))); (X) = NULL; }"
             ),
-            [MacroEffect::Frees { target: 0 }]
+            [
+                MacroEffect::Frees { target: 0 },
+                MacroEffect::Clears { target: 0 }
+            ]
         );
         // a buffer the body names, not a parameter, is no effect through the call
         assert!(macro_effects(&["n"], "cudaMalloc(&d_buf, n)").is_empty());

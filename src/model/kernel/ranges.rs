@@ -441,11 +441,7 @@ impl<'t> Analyzer<'_, 't> {
         comparisons: &[Comparison<'t>],
         apart_from: Node<'t>,
     ) -> bool {
-        let others: Vec<Comparison<'t>> = comparisons
-            .iter()
-            .filter(|c| c.origin.id() != apart_from.id())
-            .copied()
-            .collect();
+        let others = without_condition(comparisons, apart_from);
         let range = Ranges::new(&OwnSizes::grid_and_block(self)).range(node, &others);
         let is_size = |atom: &String| {
             let base = atom.split(['.', '-', '[']).next().unwrap_or(atom);
@@ -466,11 +462,7 @@ impl<'t> Analyzer<'_, 't> {
         comparisons: &[Comparison<'t>],
         apart_from: Node<'t>,
     ) -> bool {
-        let others: Vec<Comparison<'t>> = comparisons
-            .iter()
-            .filter(|c| c.origin.id() != apart_from.id())
-            .copied()
-            .collect();
+        let others = without_condition(comparisons, apart_from);
         let sizes = OwnSizes::grid_and_block(self);
         let ranges = Ranges::new(&sizes);
         let (value, bound) = (ranges.range(node, &others), ranges.range(bound, &others));
@@ -819,7 +811,20 @@ fn appears_added(sum: Node, part: Node, source: &str) -> bool {
     true
 }
 
+/// The facts of `comparisons` that do not come from the condition `condition`.
+fn without_condition<'t>(
+    comparisons: &[Comparison<'t>],
+    condition: Node<'t>,
+) -> Vec<Comparison<'t>> {
+    comparisons
+        .iter()
+        .filter(|c| c.origin.id() != condition.id())
+        .copied()
+        .collect()
+}
+
 /// `__launch_bounds__(256)` before the kernel's name: the largest block it may be launched with.
+
 pub(super) fn declared_launch_bound(function: &Function, source: &str) -> Option<i128> {
     crate::model::size::parse_number(declared_launch_bound_text(function, source)?)
         .filter(|v| *v > 0)

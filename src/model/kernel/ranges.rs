@@ -824,7 +824,6 @@ fn without_condition<'t>(
 }
 
 /// `__launch_bounds__(256)` before the kernel's name: the largest block it may be launched with.
-
 pub(super) fn declared_launch_bound(function: &Function, source: &str) -> Option<i128> {
     crate::model::size::parse_number(declared_launch_bound_text(function, source)?)
         .filter(|v| *v > 0)

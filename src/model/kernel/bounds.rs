@@ -187,6 +187,16 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// The factors of a product, each by its normalized text (`sz * sz * (bx * B)` is `sz`,
     /// `sz`, `bx`, `B`); a single term is its own factor.
     fn product_factors(&self, node: Node<'t>) -> Vec<String> {
+        self.multiplied(node)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|factor| normalized_text(factor, self.source).into_owned())
+            .collect()
+    }
+
+    /// The factors a product multiplies, parentheses left out, at most 17 (`a * (b * c)` is `a`,
+    /// `b`, `c`; anything else is its own one factor); None where a side is missing.
+    fn multiplied(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
         let mut factors = Vec::new();
         let mut pending = vec![strip(node, self.source)];
         while let Some(node) = pending.pop() {
@@ -194,17 +204,13 @@ impl<'a, 't> Analyzer<'a, 't> {
                 break;
             }
             if node.node_kind() == "binary_expression" && operator(node, self.source) == "*" {
-                pending.extend(
-                    [node.field("left"), node.field("right")]
-                        .into_iter()
-                        .flatten()
-                        .map(|n| strip(n, self.source)),
-                );
+                pending.push(strip(node.field("left")?, self.source));
+                pending.push(strip(node.field("right")?, self.source));
             } else {
-                factors.push(normalized_text(node, self.source).into_owned());
+                factors.push(node);
             }
         }
-        factors
+        Some(factors)
     }
 
     /// The definitions of the local `use_` names that may reach it, with a key for that set: a
@@ -617,23 +623,22 @@ impl<'a, 't> Analyzer<'a, 't> {
         if node.node_kind() != "binary_expression" || operator(node, self.source) != "*" {
             return None;
         }
-        let mut factors = Vec::new();
-        let mut stack = vec![node];
-        while let Some(current) = stack.pop() {
-            let current = strip(current, self.source);
-            match current.node_kind() {
-                "binary_expression" if operator(current, self.source) == "*" => {
-                    stack.push(current.field("left")?);
-                    stack.push(current.field("right")?);
-                }
-                "identifier" | "field_expression" | "number_literal" if factors.len() < 8 => {
-                    factors.push(normalized_text(current, self.source).into_owned())
-                }
-                _ => return None,
-            }
+        let factors = self.multiplied(node)?;
+        let plain = |factor: &Node<'t>| {
+            matches!(
+                factor.node_kind(),
+                "identifier" | "field_expression" | "number_literal"
+            )
+        };
+        if factors.len() > 8 || !factors.iter().all(plain) {
+            return None;
         }
-        factors.sort_unstable();
-        Some(factors.join(" * "))
+        let mut texts: Vec<String> = factors
+            .into_iter()
+            .map(|factor| normalized_text(factor, self.source).into_owned())
+            .collect();
+        texts.sort_unstable();
+        Some(texts.join(" * "))
     }
 
     /// Whether no value of the local `name` is assigned on a way from `from` to `to`: none

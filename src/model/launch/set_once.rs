@@ -39,7 +39,10 @@ fn is_scalar_type(type_node: Node, source: &str) -> bool {
 /// The file-scope variables of `root` set once by a host function, each with the value its one
 /// assignment gives it, where every name that value reads is fixed when it runs.
 pub(super) fn set_once_globals<'t>(root: Node<'t>, source: &'t str) -> Vec<(&'t str, Node<'t>)> {
-    let candidates = candidates(root, source);
+    let mut candidates = candidates(root, source);
+    // the names the file writes, walked once per file: most candidates are never written
+    let written = syntax::names_written(root, source);
+    candidates.retain(|name| written.contains(*name));
     if candidates.is_empty() {
         return Vec::new();
     }

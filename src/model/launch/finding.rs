@@ -9,14 +9,12 @@ use super::*;
 pub fn may_launch(function: &crate::model::Function, source: &str) -> bool {
     let body = source.get(function.body.byte_range()).unwrap_or("");
     body.contains("<<<")
-        || body.contains("cudaLaunch")
-        || body.contains("hipLaunchKernel")
-        || body.contains("hipLaunchCooperativeKernel")
+        || apis::may_hold_api_launch(body)
         || crate::source::has_spaced_launch_opening(body)
 }
 
-/// Every launch in `function` (`k<<<g, b>>>(...)`, `cudaLaunchKernel`, `cudaLaunchKernelEx`,
-/// `cudaLaunchCooperativeKernel`, and HIP's `hipLaunchKernelGGL(k, g, b, shared, stream, ...)`).
+/// Every launch in `function`: `k<<<g, b>>>(...)` and the calls `apis` reads (`cudaLaunchKernel`,
+/// `hipLaunchKernelGGL`, taskflow's kernel nodes, cuda-api-wrappers' `cuda::launch`).
 pub fn launches_in<'t>(
     function: &crate::model::Function<'t>,
     source: &'t str,
@@ -33,22 +31,8 @@ pub fn launches_in<'t>(
         if node.node_kind() == "call_expression" {
             let is_triple_chevron =
                 named_children(node).any(|c| c.node_kind() == "kernel_call_syntax");
-            let api = node
-                .field("function")
-                .map(|f| text(f, source))
-                .filter(|name| {
-                    matches!(
-                        *name,
-                        "cudaLaunchKernel"
-                            | "cudaLaunchKernelEx"
-                            | "hipLaunchKernelEx"
-                            | "cudaLaunchCooperativeKernel"
-                            | "hipLaunchKernel"
-                            | "hipLaunchCooperativeKernel"
-                            | "hipLaunchKernelGGL"
-                    )
-                });
-            if is_triple_chevron || api.is_some() {
+            let api = apis::is_api_launch(node, source);
+            if is_triple_chevron || api {
                 calls.push((node, is_triple_chevron));
             }
         }

@@ -23,6 +23,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use tree_sitter::Node;
 
+mod apis;
 mod arguments;
 mod file_scope;
 mod finding;

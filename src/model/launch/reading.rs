@@ -37,64 +37,17 @@ pub(super) fn launch_site<'t>(
                 None => Shared::Omitted,
             },
         )
-    } else if call
-        .field("function")
-        .is_some_and(|f| matches!(text(f, source), "cudaLaunchKernelEx" | "hipLaunchKernelEx"))
-    {
-        // `cudaLaunchKernelEx(&config, kernel, args...)`: the grid, block and shared bytes are
-        // the fields of a `cudaLaunchConfig_t`, set by its initialiser `{grid, block, bytes,
-        // stream, attrs, count}` or assigned one by one
-        let function = strip(*arguments.get(1)?, source);
-        let function = kernel_held_by_local(classifier, function).unwrap_or(function);
+    } else {
+        let api = super::apis::api_launch(classifier, call)?;
+        let function = kernel_held_by_local(classifier, api.kernel).unwrap_or(api.kernel);
         kernel_name_node = Some(function);
         let kernel: std::borrow::Cow<'t, str> = launched_kernel(function, source).into();
-        let (grid, block, bytes) = launch_config_fields(classifier, *arguments.first()?, call);
         (
             kernel,
-            grid,
-            block,
-            Some(arguments.get(2..).unwrap_or_default().to_vec()),
-            bytes.map_or(Shared::Unknown, Shared::At),
-        )
-    } else {
-        let kernel_node = strip(*arguments.first()?, source);
-        let mut kernel_node = kernel_node;
-        // `(void*)k`, `reinterpret_cast<void*>(&k)`, `&k`
-        for _ in 0..4 {
-            kernel_node = strip(kernel_node, source);
-            match kernel_node.node_kind() {
-                "pointer_expression" | "cast_expression" => {
-                    kernel_node = kernel_node
-                        .field("argument")
-                        .or_else(|| kernel_node.field("value"))?
-                }
-                "call_expression" => {
-                    kernel_node = kernel_node.field("arguments")?.named_child(0)?
-                }
-                _ => break,
-            }
-        }
-        kernel_name_node = Some(kernel_node);
-        let kernel: std::borrow::Cow<'t, str> = launched_kernel(kernel_node, source).into();
-        // `hipLaunchKernelGGL` passes the kernel's arguments after the shared bytes and stream,
-        // the CUDA APIs as an array of pointers
-        let is_hip = call
-            .field("function")
-            .is_some_and(|f| text(f, source) == "hipLaunchKernelGGL");
-        // `hipLaunchKernelGGL(k, g, b, bytes, stream, ...)`, `cudaLaunchKernel(k, g, b, args,
-        // bytes, stream)`
-        let bytes = arguments.get(if is_hip { 3 } else { 4 }).copied();
-        (
-            kernel,
-            arguments.get(1).copied(),
-            arguments.get(2).copied(),
-            match is_hip {
-                true => Some(arguments.get(5..).unwrap_or_default().to_vec()),
-                false => arguments
-                    .get(3)
-                    .and_then(|array| addresses_in_array(*array, call, source)),
-            },
-            bytes.map_or(Shared::Unknown, Shared::At),
+            api.grid,
+            api.block,
+            api.arguments,
+            api.bytes.map_or(Shared::Unknown, Shared::At),
         )
     };
     if kernel.is_empty() {
@@ -528,7 +481,11 @@ pub(super) fn launch_config_fields<'t>(
 /// &n};` handed to `cudaLaunchKernel` or `cudaLaunchCooperativeKernel`): the variables, in
 /// order, when the array is a local of the launching function initialised with addresses only
 /// and written before the launch.
-fn addresses_in_array<'t>(array: Node<'t>, call: Node<'t>, source: &str) -> Option<Vec<Node<'t>>> {
+pub(super) fn addresses_in_array<'t>(
+    array: Node<'t>,
+    call: Node<'t>,
+    source: &str,
+) -> Option<Vec<Node<'t>>> {
     let array = strip(array, source);
     if array.node_kind() != "identifier" {
         return None;

@@ -180,6 +180,38 @@ fn cuda_launch_kernel_ex_reads_its_launch_config() {
     assert_eq!(found[0].block[0], Some(256));
 }
 
+#[test]
+fn library_launch_calls_read_as_launches() {
+    // taskflow's kernel node: grid, block, bytes, then the kernel and its arguments
+    let found = sites(
+        "void f(tf::cudaFlow& flow, float* p, int n) { auto node = flow.kernel((n + 127) / 128, 128, 0, k, p, n); }",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kernel, "k");
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[0].grid[0], rounded("n"));
+    assert_eq!(found[0].block[0], Some(128));
+    // cuda-api-wrappers: the configuration built at the launch or held by a local
+    let found = sites(
+        "void f(float* p, int n) { auto config = cuda::make_launch_config(n / 256, 256); cuda::launch(k, config, p, n); cuda::enqueue_launch(k, stream, cuda::make_launch_config((n + 63) / 64, 64), p, n); }",
+    );
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(256));
+    assert_eq!(found[0].arity, Some(2));
+    assert_eq!(found[1].grid[0], rounded("n"));
+    assert_eq!(found[1].block[0], Some(64));
+    // a method named `kernel` with fewer arguments, or a configuration the call cannot see, is
+    // no launch it can read
+    assert!(sites("void f(Model& m, int n) { m.kernel(n, 2); }").is_empty());
+    let found = sites(
+        "void f(float* p, int n, cuda::launch_configuration_t c) { cuda::launch(k, c, p, n); }",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
+    assert_eq!(found[0].block[0], None);
+}
+
 /// The kernel model's side: an index every launch keeps inside the problem is bounded, and
 /// a rounded-up launch names the kernel parameter it passes as the extent.
 #[test]

@@ -10,7 +10,7 @@
 //! arguments not read (as for `cudaLaunchKernel`'s array).
 
 use super::reading::template_argument_values;
-use super::reading::{configuration_values, known_value, launch_config_fields};
+use super::reading::{configuration_values, known_value};
 use super::*;
 
 /// The most calls of one wrapper read as launches.
@@ -244,7 +244,6 @@ fn configuration<'t>(
     Option<Vec<Node<'t>>>,
     bool,
 )> {
-    let source = wrapper.source;
     let arguments = syntax::call_arguments(call);
     if chevron {
         let config = syntax::launch_configuration(call);
@@ -255,19 +254,8 @@ fn configuration<'t>(
             config.len() < 3,
         ));
     }
-    let api = text(call.field("function")?, source);
-    if matches!(api, "cudaLaunchKernelEx" | "hipLaunchKernelEx") {
-        let (grid, block, _) = launch_config_fields(wrapper, *arguments.first()?, call);
-        return Some((grid, block, Some(arguments.get(2..)?.to_vec()), false));
-    }
-    let kernel_arguments =
-        (api == "hipLaunchKernelGGL").then(|| arguments.get(5..).unwrap_or_default().to_vec());
-    Some((
-        arguments.get(1).copied(),
-        arguments.get(2).copied(),
-        kernel_arguments,
-        false,
-    ))
+    let api = super::apis::api_launch(wrapper, call)?;
+    Some((api.grid, api.block, api.arguments, false))
 }
 
 /// One component of a wrapper's grid or block, for one call of it.

@@ -102,13 +102,7 @@ impl<'t> Classifier<'_, 't> {
                 if self.helpers.define(name).is_some() || names_a_macro(name) {
                     return GridAxis::Exact;
                 }
-                if names_a_block_count(name) {
-                    // a member of the launching method's class, or a count computed by the
-                    // caller
-                    self.helpers.member_grid(name).unwrap_or(GridAxis::Unknown)
-                } else {
-                    GridAxis::Exact // a problem dimension: rows, batch, heads
-                }
+                self.by_name(name)
             }
             "field_expression" | "qualified_identifier" => {
                 let last = node
@@ -160,10 +154,32 @@ impl<'t> Classifier<'_, 't> {
                 let Some(table) = node.field("argument").map(|t| strip(t, self.source)) else {
                     return GridAxis::Unknown;
                 };
-                self.entries(self.text(table), depth)
-                    .unwrap_or_else(|| self.axis(table, depth + 1))
+                let name = self.text(table);
+                self.entries(name, depth).unwrap_or_else(|| {
+                    match self.locals.value_at(name, table, self.source) {
+                        // a pointer to data the function reads from elsewhere (`Params =
+                        // mxGetPr(prhs[0])`): its entries are what the table is named for
+                        Held::One(value)
+                            if table.node_kind() == "identifier"
+                                && strip(value, self.source).node_kind() == "call_expression" =>
+                        {
+                            self.by_name(name)
+                        }
+                        _ => self.axis(table, depth + 1),
+                    }
+                })
             }
             _ => GridAxis::Unknown,
+        }
+    }
+
+    /// A name whose value the function does not show, judged by what it is named for.
+    fn by_name(&self, name: &str) -> GridAxis {
+        if names_a_block_count(name) {
+            // a member of the launching method's class, or a count computed by the caller
+            self.helpers.member_grid(name).unwrap_or(GridAxis::Unknown)
+        } else {
+            GridAxis::Exact // a problem dimension: rows, batch, heads
         }
     }
 

@@ -544,10 +544,39 @@ impl<'t> FileConstants<'t> {
 /// What the launch's function says of its names, for the model's size evaluator.
 pub(super) struct LaunchScope<'c, 'a, 't>(pub(super) &'c Classifier<'a, 't>);
 
+impl<'t> LaunchScope<'_, '_, 't> {
+    /// The value of a local assigned more than once that reaches the launch (`threads_y = 1;`
+    /// written again before each of a function's launches), when it reads only names that
+    /// hold one value: a name assigned again between its assignment and the launch would be
+    /// read at the wrong point.
+    fn reaching_launch(&self, name: &str) -> Option<Node<'t>> {
+        let launch = self.0.launch?;
+        let source = self.0.source;
+        let Held::One(value) = self.0.locals.value_at(name, launch, source) else {
+            return None;
+        };
+        let mut fixed = true;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                let read = text(node, source);
+                fixed &= read != name
+                    && (!self.0.locals.values.contains_key(read)
+                        || self.0.locals.single(read).is_some());
+            }
+            fixed
+        });
+        fixed.then_some(value)
+    }
+}
+
 impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
     fn definition(&self, name: &str) -> Option<Node<'t>> {
         match self.0.locals.values.get(name) {
-            Some(_) => self.0.locals.single(name),
+            Some(_) => self
+                .0
+                .locals
+                .single(name)
+                .or_else(|| self.reaching_launch(name)),
             None => self.0.locals.file_constants.get(name).copied(),
         }
     }

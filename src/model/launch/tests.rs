@@ -2283,3 +2283,35 @@ fn a_launch_macro_handed_to_a_dispatch_macro_launches_with_the_launchers_shape()
     assert_eq!(found[0].block, [Some(96), Some(1), Some(1)]);
     assert_eq!(found[0].grid[0], GridAxis::Exact);
 }
+
+#[test]
+fn a_grid_rounded_up_over_blocks_one_thread_deep_is_exact() {
+    let found = sites(
+        "void f(float* p, int n, int m) { dim3 block(128, 1); dim3 grid((n + 127) / 128, ceil(double(m) / double(block.y))); k<<<grid, block>>>(p, n); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("n"));
+    assert_eq!(found[0].grid[1], GridAxis::Exact);
+    // the block's depth written again before the launch: the value that reaches it counts
+    let found = sites(
+        "void f(float* p, int n, int m) { int ty = 1; dim3 block(128, ty); k<<<dim3(1, (m + ty - 1) / ty), block>>>(p, n); ty = 4; block.y = ty; k<<<dim3(1, (m + ty - 1) / ty), block>>>(p, n); }",
+    );
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].block[1], Some(1));
+    assert_eq!(found[0].grid[1], GridAxis::Exact);
+    assert_eq!(found[1].block[1], Some(4));
+    assert_eq!(found[1].grid[1], rounded("m"));
+}
+
+#[test]
+fn a_grid_read_from_an_input_array_is_the_dimension_it_holds() {
+    // a MEX gateway's parameters: the entries are problem sizes, whole
+    let found = sites(
+        "void f(const mxArray* in, float* p) { const double* Params = (const double*) mxGetData(in); unsigned int rows = (unsigned int) Params[1]; k<<<rows, 256>>>(p, rows); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    // a table of block counts another function computed is no dimension
+    let found = sites(
+        "void f(float* p, int n) { int* blocks = blocks_for(n); k<<<blocks[0], 256>>>(p, n); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Unknown);
+}

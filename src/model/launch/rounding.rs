@@ -252,10 +252,47 @@ impl<'t> Classifier<'_, 't> {
                 }
             }
             "field_expression" => {
-                out.push(normalized(node, self.source));
-                true
+                // a component of a `dim3` local (`threadsPerBlock.x`) stands for what it holds
+                let component = match (node.field("argument"), node.field("field")) {
+                    (Some(object), Some(field)) => super::sizes::dim3_component(
+                        self.locals,
+                        self.source,
+                        self.text(strip(object, self.source)),
+                        self.text(field),
+                        node,
+                    ),
+                    _ => None,
+                };
+                match component {
+                    Some(crate::model::size::Component::Value(value)) => {
+                        self.product_factors(value, depth + 1, out)
+                    }
+                    Some(crate::model::size::Component::One) => true,
+                    None => {
+                        out.push(normalized(node, self.source));
+                        true
+                    }
+                }
             }
-            _ => false,
+            // any other value is one factor, itself (`(n2 - 2) * tpb`), when no name in it is
+            // assigned more than once
+            _ => {
+                let mut fixed = true;
+                syntax::walk_iterative(node, |inner| {
+                    if inner.node_kind() == "identifier" {
+                        fixed &= self
+                            .locals
+                            .values
+                            .get(self.text(inner))
+                            .is_none_or(|values| values.len() == 1);
+                    }
+                    fixed
+                });
+                if fixed {
+                    out.push(normalized(node, self.source));
+                }
+                fixed
+            }
         }
     }
 

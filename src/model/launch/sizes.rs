@@ -603,7 +603,7 @@ impl<'t> Scope<'t> for LaunchScope<'_, '_, 't> {
 /// What `object.field` of a `dim3` local (or file constant) holds at `at`: the one assignment
 /// to the component that reaches it, else the declaration's argument on that axis (1 where the
 /// declaration leaves the axis out). None where several values may reach it.
-fn dim3_component<'t>(
+pub(super) fn dim3_component<'t>(
     locals: &Locals<'t>,
     source: &str,
     object: &str,

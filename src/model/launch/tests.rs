@@ -2315,3 +2315,18 @@ fn a_grid_read_from_an_input_array_is_the_dimension_it_holds() {
     );
     assert_eq!(found[0].grid[0], GridAxis::Unknown);
 }
+
+#[test]
+fn work_a_multiple_of_the_block_component_makes_the_rounded_grid_exact() {
+    // the block's `x` read through the `dim3` it was declared with, and a factor that is no
+    // product (`n2 - 2`) read as itself
+    let found = sites(
+        "void f(float* p, int n1, int n2, int cfg) { int tpb = n1 > cfg ? cfg : n1; int work = (n2 - 2) * tpb; dim3 block(tpb, 1, 1); dim3 grid(ceil(double(work) / double(block.x)), 1, 1); k<<<grid, block>>>(p, work); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    // a factor whose names are assigned again is no known factor
+    let found = sites(
+        "void f(float* p, int n1, int n2, int cfg) { int tpb = cfg; int rows = n2 - 2; if (n1 > 4) rows = n2; int work = rows * n1; dim3 block(tpb, 1, 1); dim3 grid(ceil(double(work) / double(block.x)), 1, 1); k<<<grid, block>>>(p, work); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("work"));
+}

@@ -93,6 +93,7 @@ pub(super) fn set_once_globals<'t>(root: Node<'t>, source: &'t str) -> Vec<(&'t 
     let fixed = FixedNames {
         set_once: &set_once,
         constants: constant_names(root, source),
+        written: &written,
         source,
     };
     let mut found: Vec<(&str, Node<'t>)> = set_once
@@ -220,10 +221,12 @@ fn constant_names<'t>(root: Node<'t>, source: &'t str) -> HashSet<&'t str> {
 }
 
 /// What stays fixed for the rest of a run once set: the variables set once, the file's
-/// constants and its object-like macros.
+/// constants and its object-like macros, and names spelled as macros the file never writes
+/// (`NA` from a header the build generates).
 struct FixedNames<'s, 't> {
     set_once: &'s HashMap<&'t str, Node<'t>>,
     constants: HashSet<&'t str>,
+    written: &'s syntax::WrittenNames,
     source: &'t str,
 }
 
@@ -268,6 +271,7 @@ impl FixedNames<'_, '_> {
         self.set_once.contains_key(read)
             || self.constants.contains(read)
             || defines_macro(self.source, read)
+            || (super::names_a_macro(read) && !self.written.contains(read))
     }
 }
 

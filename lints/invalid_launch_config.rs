@@ -157,6 +157,9 @@ mod tests {
             "void f(float* d, int b, int padded_height, int padded_width, int r) { int out_rows = padded_height - 2 * r; int out_cols = padded_width - 2 * r; dim3 g(out_cols, out_rows, b); k<<<g, 32>>>(d); }",
             // a configured cap per item, not a count of the input
             "void f(float* d, int pillars, int max_num_points_per_pillar) { k<<<pillars, max_num_points_per_pillar>>>(d); }",
+            // the block's value itself tested, or tested against the block of another launch
+            "void f(float* d, Scene* s) { int targets = s->targets(); int points = s->points(); if (targets * points <= 1024) k<<<1, targets * points>>>(d); }",
+            "void f(float* d, int rows, int hidden_size, int max_threads) { if (hidden_size <= max_threads) k<<<rows, hidden_size>>>(d); else k<<<rows * 2, max_threads>>>(d); }",
         ];
         let fail = [
             "void f(float* d) { k<<<1, 2048>>>(d); }",
@@ -175,6 +178,9 @@ mod tests {
             "void f(float* d, int batch_size, int num_heads, int seq_len) { dim3 g((seq_len + 127) / 128, batch_size * num_heads); k<<<g, 128>>>(d); }",
             // a local named for what it counts, read from a tensor
             "void f(float* d, Tensor x) { int num_rows = x.size(0); dim3 g(1, num_rows); k<<<g, 128>>>(d); }",
+            // a bound on a different product, or by a name no launch takes as its block
+            "void f(float* d, Scene* s) { int targets = s->targets(); int points = s->points(); if (targets <= 1024) k<<<1, targets * points>>>(d); }",
+            "void f(float* d, int rows, int hidden_size, int limit) { if (hidden_size <= limit) k<<<rows, hidden_size>>>(d); }",
             // a bound on another launch's path does not hold here
             "void f(float* d, int b, int seq_len) { if (seq_len <= 1024) { k<<<b, 128>>>(d); } dim3 g(b, seq_len); k<<<g, 128>>>(d); }",
             // the declaration this launch sees, in its branch

@@ -71,6 +71,7 @@ pub fn unbounded_dimensions<'t>(
     let locals = Locals::of(body, source);
     let classifier = Classifier::reading_threads(source, &locals, helpers);
     let facts = facts_at(call, body, source);
+    let block_sizes = launch_block_names(body, source);
     let mut found = Vec::new();
     for (is_block, config, axes) in [(false, grid, 1..3), (true, block, 0..3)] {
         let Some(config) = config else { continue };
@@ -79,19 +80,23 @@ pub fn unbounded_dimensions<'t>(
         } else {
             MAX_GRID_YZ
         };
+        let sides = bounded_sides(&facts, &classifier, limit, &block_sizes);
         let reader = Reader {
             classifier: &classifier,
             source,
             block: is_block,
-            bounded: bounded_names(&facts, &classifier, limit),
+            bounded: bounded_names(&sides, source),
         };
         let parts = parts_of(&locals, config, source);
-        let checked = checked_components(&facts, config, &classifier, limit);
+        let checked = checked_components(&sides, config, source);
+        // `if (a * b * c <= 1024) k<<<1, a * b * c>>>`: the value itself is tested
+        let tested: Vec<String> = sides.iter().map(|side| normalized(*side, source)).collect();
         for axis in axes {
             let Some(value) = parts.get(axis).copied().flatten() else {
                 continue;
             };
-            if checked.contains(&axis) {
+            if checked.contains(&axis) || tested.contains(&normalized(strip(value, source), source))
+            {
                 continue;
             }
             if let Magnitude::Unbounded {
@@ -577,12 +582,14 @@ fn leaves(statement: Node, source: &str) -> bool {
     }
 }
 
-/// The expressions `facts` bound from above by a constant no larger than `limit`: `n` in
-/// `n <= 1024`, `n < 512`, `n == 64`, `4096 > n`, `block.x` in `block.x <= 1024`.
+/// The expressions `facts` bound from above by a constant no larger than `limit` (`n` in
+/// `n <= 1024`, `n < 512`, `n == 64`, `4096 > n`, `block.x` in `block.x <= 1024`, `a * b` in
+/// `a * b <= 256`), or by a name another launch of the function takes as its block.
 fn bounded_sides<'t>(
     facts: &[Comparison<'t>],
     classifier: &Classifier<'_, 't>,
     limit: i128,
+    block_sizes: &[&str],
 ) -> Vec<Node<'t>> {
     let mut sides = Vec::new();
     for fact in facts {
@@ -593,7 +600,14 @@ fn bounded_sides<'t>(
                 Relation::LessEqual | Relation::Equal => constant(fact.right, classifier),
                 _ => None,
             };
-            if bound.is_some_and(|b| b <= limit) {
+            // no larger than what another launch of the function takes as its block
+            // (`if (n <= max_threads) k<<<1, n>>>` beside `k<<<blocks, max_threads>>>`): that
+            // launch's own check answers for both
+            let right = strip(fact.right, classifier.source);
+            let below_a_block = matches!(fact.relation, Relation::Less | Relation::LessEqual)
+                && right.node_kind() == "identifier"
+                && block_sizes.contains(&text(right, classifier.source));
+            if bound.is_some_and(|b| b <= limit) || below_a_block {
                 sides.push(strip(fact.left, classifier.source));
             }
         }
@@ -601,40 +615,47 @@ fn bounded_sides<'t>(
     sides
 }
 
-/// The names `facts` bound from above by a constant no larger than `limit` (a field by its
-/// name: `cfg.rows <= 1024` bounds `rows`).
-fn bounded_names<'t>(
-    facts: &[Comparison<'t>],
-    classifier: &Classifier<'_, 't>,
-    limit: i128,
-) -> Vec<&'t str> {
-    bounded_sides(facts, classifier, limit)
-        .into_iter()
+/// The names `sides` are, bounded from above by a constant no larger than the limit (a field
+/// by its name: `cfg.rows <= 1024` bounds `rows`).
+fn bounded_names<'t>(sides: &[Node<'t>], source: &'t str) -> Vec<&'t str> {
+    sides
+        .iter()
         .filter_map(|side| match side.node_kind() {
-            "identifier" => Some(text(side, classifier.source)),
-            "field_expression" => side.field("field").map(|f| text(f, classifier.source)),
+            "identifier" => Some(text(*side, source)),
+            "field_expression" => side.field("field").map(|f| text(f, source)),
             _ => None,
         })
         .collect()
 }
 
+/// The names the launches of `body` take whole as their block (`k<<<g, threads>>>`).
+fn launch_block_names<'t>(body: Node<'t>, source: &'t str) -> Vec<&'t str> {
+    let mut names = Vec::new();
+    syntax::walk_iterative(body, |node| {
+        if node.node_kind() == "call_expression" {
+            if let Some(block) = syntax::launch_configuration(node).get(1) {
+                let block = strip(*block, source);
+                if block.node_kind() == "identifier" {
+                    names.push(text(block, source));
+                }
+            }
+        }
+        true
+    });
+    names
+}
+
 /// The axes of the `dim3` local `config` that the launch's path bounds within the limit by a
 /// test of the component itself: `if (block.x > 1024) throw ...;` bounds whatever `block.x` was
 /// built from (`dim3 block(hidden_size)`).
-fn checked_components<'t>(
-    facts: &[Comparison<'t>],
-    config: Node<'t>,
-    classifier: &Classifier<'_, 't>,
-    limit: i128,
-) -> Vec<usize> {
-    let source = classifier.source;
+fn checked_components<'t>(sides: &[Node<'t>], config: Node<'t>, source: &str) -> Vec<usize> {
     let config = strip(config, source);
     if config.node_kind() != "identifier" {
         return Vec::new();
     }
     let local = text(config, source);
-    bounded_sides(facts, classifier, limit)
-        .into_iter()
+    sides
+        .iter()
         .filter(|side| {
             side.node_kind() == "field_expression"
                 && side

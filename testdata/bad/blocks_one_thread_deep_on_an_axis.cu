@@ -16,8 +16,8 @@ __global__ void exchangeAxis3(double* u, int n1, int n2, int n3) {
     int i2 = blockIdx.y * blockDim.y + threadIdx.y;
     int i1 = blockIdx.x * blockDim.x + threadIdx.x;
     if (i1 >= n1) return;
-    u[0 * n2 * n1 + i2 * n1 + i1] = u[(n3 - 2) * n2 * n1 + i2 * n1 + i1];  // expect: unguarded-thread-index
-    u[(n3 - 1) * n2 * n1 + i2 * n1 + i1] = u[1 * n2 * n1 + i2 * n1 + i1];
+    u[(n3 - 1) * n2 * n1 + i2 * n1 + i1] = u[1 * n2 * n1 + i2 * n1 + i1];  // expect: unguarded-thread-index
+    u[0 * n2 * n1 + i2 * n1 + i1] = u[(n3 - 2) * n2 * n1 + i2 * n1 + i1];
 }
 
 void exchange(double* u, int n1, int n2, int n3, int threadsPerBlockConfigured) {

@@ -71,7 +71,13 @@ pub fn unbounded_dimensions<'t>(
     let locals = Locals::of(body, source);
     let classifier = Classifier::reading_threads(source, &locals, helpers);
     let facts = facts_at(call, body, source);
-    let block_sizes = launch_block_names(body, source);
+    // walked only when a fact compares with a name: most launches have no such fact
+    let block_sizes = std::cell::OnceCell::new();
+    let is_block_size = |name: &str| {
+        block_sizes
+            .get_or_init(|| launch_block_names(body, source))
+            .contains(&name)
+    };
     let mut found = Vec::new();
     for (is_block, config, axes) in [(false, grid, 1..3), (true, block, 0..3)] {
         let Some(config) = config else { continue };
@@ -80,7 +86,7 @@ pub fn unbounded_dimensions<'t>(
         } else {
             MAX_GRID_YZ
         };
-        let sides = bounded_sides(&facts, &classifier, limit, &block_sizes);
+        let sides = bounded_sides(&facts, &classifier, limit, &is_block_size);
         let reader = Reader {
             classifier: &classifier,
             source,
@@ -589,7 +595,7 @@ fn bounded_sides<'t>(
     facts: &[Comparison<'t>],
     classifier: &Classifier<'_, 't>,
     limit: i128,
-    block_sizes: &[&str],
+    is_block_size: &dyn Fn(&str) -> bool,
 ) -> Vec<Node<'t>> {
     let mut sides = Vec::new();
     for fact in facts {
@@ -604,9 +610,10 @@ fn bounded_sides<'t>(
             // (`if (n <= max_threads) k<<<1, n>>>` beside `k<<<blocks, max_threads>>>`): that
             // launch's own check answers for both
             let right = strip(fact.right, classifier.source);
-            let below_a_block = matches!(fact.relation, Relation::Less | Relation::LessEqual)
+            let below_a_block = bound.is_none()
+                && matches!(fact.relation, Relation::Less | Relation::LessEqual)
                 && right.node_kind() == "identifier"
-                && block_sizes.contains(&text(right, classifier.source));
+                && is_block_size(text(right, classifier.source));
             if bound.is_some_and(|b| b <= limit) || below_a_block {
                 sides.push(strip(fact.left, classifier.source));
             }

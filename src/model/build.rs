@@ -233,7 +233,11 @@ impl<'t> Model<'t> {
             .functions
             .iter()
             .filter(|f| f.kind != FunctionKind::Host)
-            .flat_map(|f| kernel::called_names(f.body, self.source))
+            .flat_map(|f| {
+                let mut names = kernel::called_names(f.body, self.source);
+                names.extend(kernel::called_method_names(f.body, self.source));
+                names
+            })
             .filter(|name| self.functions.iter().all(|f| &f.name != name))
             .collect();
         names.sort_unstable();

@@ -50,7 +50,12 @@ pub struct HelperSummary {
 }
 
 /// A comparison between two parameters (by position): `(0, Less, 1)` is `param0 < param1`.
+/// A side [`RECEIVER`] is a field of the object a method is called on (`tid >= nthreads` in a
+/// method of the options struct).
 pub type ParameterComparison = (usize, super::guards::Relation, usize);
+
+/// The position that stands for a field of a method's receiver in a [`ParameterComparison`].
+pub const RECEIVER: usize = usize::MAX;
 
 /// What a predicate helper's result says of its arguments.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -439,6 +444,26 @@ mod tests {
         // a body of more than one statement, and a test of a value the body changes first
         assert_eq!(predicate("checked", 2), None);
         assert_eq!(predicate("moved", 2), None);
+        // a method of an options struct compares its parameter with the object's fields
+        let text = "struct Opts { unsigned nthreads, mask;\n\
+                    __host__ __device__ bool inactive(unsigned t) const { return t >= nthreads || (t & mask); }\n\
+                    __device__ bool past(unsigned t) const { return t >= this->nthreads; }\n\
+                    __device__ bool fields() const { return mask >= nthreads; } };";
+        let all = summaries(text);
+        let predicate = |name: &str, arity: usize| {
+            all.get(name, arity)
+                .and_then(|s| s.predicate.clone())
+                .map(|p| (p.when_true, p.when_false))
+        };
+        assert_eq!(
+            predicate("inactive", 1),
+            Some((vec![], vec![(0, Less, RECEIVER)]))
+        );
+        assert_eq!(
+            predicate("past", 1),
+            Some((vec![(0, GreaterEqual, RECEIVER)], vec![(0, Less, RECEIVER)]))
+        );
+        assert_eq!(predicate("fields", 0), None);
     }
 
     #[test]

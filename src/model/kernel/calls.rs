@@ -36,6 +36,29 @@ pub(crate) fn called_names(body: Node, source: &str) -> Vec<String> {
     names
 }
 
+/// The names of the methods called on objects in `body` (`opts.inactive(i)` calls
+/// `inactive`), outside lambdas: a method defined in a header is summarised there.
+pub(crate) fn called_method_names(body: Node, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    syntax::walk_iterative(body, |node| match node.node_kind() {
+        "call_expression" => {
+            let method = node
+                .field("function")
+                .filter(|f| f.node_kind() == "field_expression")
+                .and_then(|f| f.field("field"));
+            if let Some(method) = method {
+                names.push(text(method, source).to_string());
+            }
+            true
+        }
+        "lambda_expression" => false,
+        _ => true,
+    });
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// `&p[e]`: the address of an element, which the walk records as an access of its own.
 /// Whether `call` calls the free function `name`.
 fn callee_name_is(call: Node, name: &str, source: &str) -> bool {

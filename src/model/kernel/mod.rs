@@ -33,7 +33,7 @@ mod widths;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use calls::{called_names, callee_name};
+pub(crate) use calls::{called_method_names, called_names, callee_name};
 pub use dynamic_shared::{
     uses_dynamic_shared_memory, OverrunLaunch, SharedOverrun, SharedUnguarded,
 };

@@ -359,16 +359,33 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
         return None;
     }
     let test = named_children(only).find(|c| c.node_kind() != "comment")?;
+    // a method defined in its class: a name that is no parameter is one of the object's fields
+    // (the body declares nothing), `this->nthreads` too
+    let is_method = std::iter::successors(function.definition.up(), |n| n.up())
+        .take(4)
+        .any(|a| a.node_kind() == "field_declaration_list");
     let position = |node: Node| {
         let node = strip(node, source);
+        let is_this_field = node.node_kind() == "field_expression"
+            && node
+                .field("argument")
+                .is_some_and(|a| text(a, source) == "this");
+        if is_method && is_this_field {
+            return Some(crate::model::helpers::RECEIVER);
+        }
         if node.node_kind() != "identifier" {
             return None;
         }
         let name = text(node, source);
-        function
-            .parameters
-            .iter()
-            .position(|p| p.name == name && !p.is_pointer && !is_out_reference(p, source))
+        let parameter = function.parameters.iter().position(|p| p.name == name);
+        match parameter {
+            Some(at) => {
+                let p = &function.parameters[at];
+                (!p.is_pointer && !is_out_reference(p, source)).then_some(at)
+            }
+            None if is_method => Some(crate::model::helpers::RECEIVER),
+            None => None,
+        }
     };
     let facts = |holds: bool| {
         let mut found = Vec::new();
@@ -382,6 +399,11 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
         found
             .iter()
             .filter_map(|c| Some((position(c.left)?, c.relation, position(c.right)?)))
+            // two fields of the object say nothing of the arguments
+            .filter(|(left, _, right)| {
+                *left != crate::model::helpers::RECEIVER
+                    || *right != crate::model::helpers::RECEIVER
+            })
             .collect::<Vec<_>>()
     };
     let predicate = crate::model::helpers::Predicate {

@@ -41,7 +41,7 @@ pub(super) fn through_wrapper<'t>(
         .parameters
         .iter()
         .position(|p| p.name == site.kernel);
-    if kernel_position.is_none() && (!chevron || !site.grid.contains(&GridAxis::Unknown)) {
+    if kernel_position.is_none() && !site.grid.contains(&GridAxis::Unknown) {
         return None;
     }
     file.caller_reads.set(true);
@@ -70,10 +70,11 @@ pub(super) fn through_wrapper<'t>(
                 None => continue,
             },
             // the launcher's own kernel, named where it launches it
-            None => match call.field("function") {
+            None if chevron => match call.field("function") {
                 Some(name) => strip(name, source),
                 None => return None,
             },
+            None => super::apis::api_launch(wrapper, call)?.kernel,
         };
         let locals = Locals::of(body, source);
         let in_caller = Classifier::reading_threads(source, &locals, wrapper.helpers);
@@ -134,8 +135,10 @@ pub(super) fn through_wrapper<'t>(
         let arguments = kernel_arguments
             .as_ref()
             .and_then(|written| reading.arguments(written, pack.as_deref()));
-        // a launcher's own launch whose arguments its callers do not all give stays as it is
-        if kernel_position.is_none() && arguments.is_none() {
+        // a launcher's own launch whose arguments its callers do not all give, or whose grid
+        // they do not give, stays as it is
+        let grid_given = grid_parts.iter().any(|p| matches!(p, Part::Caller(_)));
+        if kernel_position.is_none() && (arguments.is_none() || !grid_given) {
             return None;
         }
         let argument_texts: Vec<String> = arguments
@@ -551,11 +554,36 @@ impl<'t> Reading<'_, 't> {
             }
             match self.to_caller(argument) {
                 Some(passed) => out.push(passed),
-                None if names_nothing(argument) => out.push(argument),
+                None if names_nothing(argument) || self.is_file_buffer(argument) => {
+                    out.push(argument)
+                }
                 None => return None,
             }
         }
         Some(out)
+    }
+}
+
+impl<'t> Reading<'_, 't> {
+    /// A buffer of the file the wrapper hands the kernel itself, the same whoever calls it:
+    /// `dev_p0[iGpu]` from a file-scope table of per-GPU buffers, or a file-scope pointer.
+    fn is_file_buffer(&self, argument: Node<'t>) -> bool {
+        let source = self.wrapper.source;
+        let table = match argument.node_kind() {
+            "subscript_expression" => match argument.field("argument") {
+                Some(table) => strip(table, source),
+                None => return false,
+            },
+            _ => argument,
+        };
+        if table.node_kind() != "identifier" {
+            return false;
+        }
+        let name = text(table, source);
+        !self.wrapper.locals.values.contains_key(name)
+            && !self.wrapper.locals.dim3.contains_key(name)
+            && self.function.parameters.iter().all(|p| p.name != name)
+            && !super::members::declares(self.function.body, name, source)
     }
 }
 

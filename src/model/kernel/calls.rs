@@ -20,34 +20,30 @@ pub(crate) fn callee_name<'s>(function: Node, source: &'s str) -> Option<&'s str
 
 /// The names of the functions called in `body` (outside lambdas), sorted and without repeats.
 pub(crate) fn called_names(body: Node, source: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    syntax::walk_iterative(body, |node| match node.node_kind() {
-        "call_expression" => {
-            if let Some(name) = node.field("function").and_then(|f| callee_name(f, source)) {
-                names.push(name.to_string());
-            }
-            true
-        }
-        "lambda_expression" => false,
-        _ => true,
-    });
-    names.sort_unstable();
-    names.dedup();
-    names
+    names_of_calls(body, |call| {
+        call.field("function").and_then(|f| callee_name(f, source))
+    })
 }
 
 /// The names of the methods called on objects in `body` (`opts.inactive(i)` calls
 /// `inactive`), outside lambdas: a method defined in a header is summarised there.
 pub(crate) fn called_method_names(body: Node, source: &str) -> Vec<String> {
+    names_of_calls(body, |call| {
+        call.field("function")
+            .filter(|f| f.node_kind() == "field_expression")
+            .and_then(|f| f.field("field"))
+            .map(|method| text(method, source))
+    })
+}
+
+/// The names `name` reads off the calls in `body` (outside lambdas), sorted and without
+/// repeats.
+fn names_of_calls<'s>(body: Node, name: impl Fn(Node) -> Option<&'s str>) -> Vec<String> {
     let mut names = Vec::new();
     syntax::walk_iterative(body, |node| match node.node_kind() {
         "call_expression" => {
-            let method = node
-                .field("function")
-                .filter(|f| f.node_kind() == "field_expression")
-                .and_then(|f| f.field("field"));
-            if let Some(method) = method {
-                names.push(text(method, source).to_string());
+            if let Some(called) = name(node) {
+                names.push(called.to_string());
             }
             true
         }

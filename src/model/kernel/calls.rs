@@ -55,7 +55,6 @@ fn names_of_calls<'s>(body: Node, name: impl Fn(Node) -> Option<&'s str>) -> Vec
     names
 }
 
-/// `&p[e]`: the address of an element, which the walk records as an access of its own.
 /// Whether `call` calls the free function `name`.
 fn callee_name_is(call: Node, name: &str, source: &str) -> bool {
     call.field("function")
@@ -63,6 +62,7 @@ fn callee_name_is(call: Node, name: &str, source: &str) -> bool {
         .is_some_and(|called| called == name)
 }
 
+/// `&p[e]`: the address of an element, which the walk records as an access of its own.
 fn is_address_of_element(argument: Node, source: &str) -> bool {
     let argument = strip(argument, source);
     argument.node_kind() == "pointer_expression"
@@ -82,6 +82,28 @@ impl<'a, 't> Analyzer<'a, 't> {
         let helpers: &'a DeviceFunctions = self.helpers;
         let summary = helpers.get(name, arguments.len())?;
         Some((summary, arguments))
+    }
+
+    /// A call of a method of an object (`opts.inactive(i)`) whose summary is a method's: one
+    /// whose predicate compares with the object's fields, which no free function's does.
+    pub(super) fn method_call(&self, call: Node<'t>) -> Option<(&'a HelperSummary, Vec<Node<'t>>)> {
+        let function = call.field("function")?;
+        if function.node_kind() != "field_expression" {
+            return None;
+        }
+        let name = text(function.field("field")?, self.source);
+        let arguments = syntax::call_arguments(call);
+        let summary = self.helpers.get(name, arguments.len())?;
+        let predicate = summary.predicate.as_ref()?;
+        let on_receiver = |&(left, _, right): &crate::model::helpers::ParameterComparison| {
+            left == crate::model::helpers::RECEIVER || right == crate::model::helpers::RECEIVER
+        };
+        (predicate
+            .when_true
+            .iter()
+            .chain(&predicate.when_false)
+            .any(on_receiver))
+        .then_some((summary, arguments))
     }
 
     /// The value a straight-line helper call leaves in the local `name`, with the call's

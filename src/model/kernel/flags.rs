@@ -196,33 +196,6 @@ impl<'t> guards::Flags<'t> for SkippedBranch<'_, '_, 't> {
 }
 
 impl<'t> Analyzer<'_, 't> {
-    /// A call of a method of an object (`opts.inactive(i)`) whose summary is a method's: one
-    /// whose predicate compares with the object's fields, which no free function's does.
-    fn method_call(
-        &self,
-        call: Node<'t>,
-    ) -> Option<(&crate::model::helpers::HelperSummary, Vec<Node<'t>>)> {
-        let function = call.field("function")?;
-        if function.node_kind() != "field_expression" {
-            return None;
-        }
-        let name = text(function.field("field")?, self.source);
-        let arguments: Vec<Node<'t>> = named_children(call.field("arguments")?)
-            .filter(|a| a.node_kind() != "comment")
-            .collect();
-        let summary = self.helpers.get(name, arguments.len())?;
-        let predicate = summary.predicate.as_ref()?;
-        let on_receiver = |&(left, _, right): &crate::model::helpers::ParameterComparison| {
-            left == crate::model::helpers::RECEIVER || right == crate::model::helpers::RECEIVER
-        };
-        (predicate
-            .when_true
-            .iter()
-            .chain(&predicate.when_false)
-            .any(on_receiver))
-        .then_some((summary, arguments))
-    }
-
     /// Where the facts a test read at `read` gives are used up to: the position the walk reads
     /// them at, when it lies after the read (`if (active) { key = r[i]; i += stride; }` uses
     /// `active` at `r[i]`, before `i` moves), else the whole reach of the test.

@@ -331,6 +331,22 @@ impl<'t> Locals<'t> {
             .copied()
     }
 
+    /// Whether every name `value` reads holds one value: a local assigned once, or no local
+    /// (a parameter, a constant), so the text means the same wherever it is read.
+    pub(super) fn reads_settled_names(&self, value: Node, source: &str) -> bool {
+        let mut settled = true;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                settled &= self
+                    .values
+                    .get(text(node, source))
+                    .is_none_or(|values| values.len() == 1);
+            }
+            settled
+        });
+        settled
+    }
+
     /// The one value of a local assigned once.
     pub(super) fn single(&self, name: &str) -> Option<Node<'t>> {
         match self.values.get(name).map(Vec::as_slice) {

@@ -277,21 +277,11 @@ impl<'t> Classifier<'_, 't> {
             // any other value is one factor, itself (`(n2 - 2) * tpb`), when no name in it is
             // assigned more than once
             _ => {
-                let mut fixed = true;
-                syntax::walk_iterative(node, |inner| {
-                    if inner.node_kind() == "identifier" {
-                        fixed &= self
-                            .locals
-                            .values
-                            .get(self.text(inner))
-                            .is_none_or(|values| values.len() == 1);
-                    }
-                    fixed
-                });
-                if fixed {
+                let settled = self.locals.reads_settled_names(node, self.source);
+                if settled {
                     out.push(normalized(node, self.source));
                 }
-                fixed
+                settled
             }
         }
     }

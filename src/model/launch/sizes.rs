@@ -548,24 +548,13 @@ impl<'t> LaunchScope<'_, '_, 't> {
     /// The value of a local assigned more than once that reaches the launch (`threads_y = 1;`
     /// written again before each of a function's launches), when it reads only names that
     /// hold one value: a name assigned again between its assignment and the launch would be
-    /// read at the wrong point.
+    /// read at the wrong point (the local itself among them).
     fn reaching_launch(&self, name: &str) -> Option<Node<'t>> {
-        let launch = self.0.launch?;
         let source = self.0.source;
-        let Held::One(value) = self.0.locals.value_at(name, launch, source) else {
-            return None;
-        };
-        let mut fixed = true;
-        syntax::walk_iterative(value, |node| {
-            if node.node_kind() == "identifier" {
-                let read = text(node, source);
-                fixed &= read != name
-                    && (!self.0.locals.values.contains_key(read)
-                        || self.0.locals.single(read).is_some());
-            }
-            fixed
-        });
-        fixed.then_some(value)
+        match self.0.locals.value_at(name, self.0.launch?, source) {
+            Held::One(value) if self.0.locals.reads_settled_names(value, source) => Some(value),
+            _ => None,
+        }
     }
 }
 

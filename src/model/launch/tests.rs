@@ -2324,9 +2324,10 @@ fn work_a_multiple_of_the_block_component_makes_the_rounded_grid_exact() {
         "void f(float* p, int n1, int n2, int cfg) { int tpb = n1 > cfg ? cfg : n1; int work = (n2 - 2) * tpb; dim3 block(tpb, 1, 1); dim3 grid(ceil(double(work) / double(block.x)), 1, 1); k<<<grid, block>>>(p, work); }",
     );
     assert_eq!(found[0].grid[0], GridAxis::Exact);
-    // a factor whose names are assigned again is no known factor
+    // a factor whose names are assigned again may not mean at the launch what it meant in the
+    // product: `t - 1` there is not `t - 1` here
     let found = sites(
-        "void f(float* p, int n1, int n2, int cfg) { int tpb = cfg; int rows = n2 - 2; if (n1 > 4) rows = n2; int work = rows * n1; dim3 block(tpb, 1, 1); dim3 grid(ceil(double(work) / double(block.x)), 1, 1); k<<<grid, block>>>(p, work); }",
+        "void f(float* p, int n, int cfg, bool wide) { int t = cfg; int work = (t - 1) * n; if (wide) t = 2 * cfg; k<<<ceil(double(work) / double(t - 1)), t - 1>>>(p, work); }",
     );
     assert_eq!(found[0].grid[0], rounded("work"));
 }

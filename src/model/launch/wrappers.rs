@@ -56,7 +56,8 @@ pub(super) fn through_wrapper<'t>(
     if calls.is_empty() {
         return None;
     }
-    let (grid, block, kernel_arguments, shared_omitted) = configuration(wrapper, call, chevron)?;
+    let (launch, shared_omitted) = configuration(wrapper, call, chevron)?;
+    let (grid, block, kernel_arguments) = (launch.grid, launch.block, launch.arguments);
     let pack = pack_name(function, source);
     let mut sites = Vec::new();
     for caller_call in calls {
@@ -70,11 +71,7 @@ pub(super) fn through_wrapper<'t>(
                 None => continue,
             },
             // the launcher's own kernel, named where it launches it
-            None if chevron => match call.field("function") {
-                Some(name) => strip(name, source),
-                None => return None,
-            },
-            None => super::apis::api_launch(wrapper, call)?.kernel,
+            None => launch.kernel,
         };
         let locals = Locals::of(body, source);
         let in_caller = Classifier::reading_threads(source, &locals, wrapper.helpers);
@@ -234,31 +231,25 @@ fn pack_name(function: &crate::model::Function, source: &str) -> Option<String> 
     name
 }
 
-/// The grid, block and kernel arguments a wrapper's launch is written with (each in the
+/// The kernel, grid, block and kernel arguments a wrapper's launch is written with (each in the
 /// wrapper), and whether it leaves out the shared bytes.
-#[allow(clippy::type_complexity)]
 fn configuration<'t>(
     wrapper: &Classifier<'_, 't>,
     call: Node<'t>,
     chevron: bool,
-) -> Option<(
-    Option<Node<'t>>,
-    Option<Node<'t>>,
-    Option<Vec<Node<'t>>>,
-    bool,
-)> {
-    let arguments = syntax::call_arguments(call);
-    if chevron {
-        let config = syntax::launch_configuration(call);
-        return Some((
-            config.first().copied(),
-            config.get(1).copied(),
-            Some(arguments),
-            config.len() < 3,
-        ));
+) -> Option<(super::apis::ApiLaunch<'t>, bool)> {
+    if !chevron {
+        return Some((super::apis::api_launch(wrapper, call)?, false));
     }
-    let api = super::apis::api_launch(wrapper, call)?;
-    Some((api.grid, api.block, api.arguments, false))
+    let config = syntax::launch_configuration(call);
+    let launch = super::apis::ApiLaunch {
+        kernel: strip(call.field("function")?, wrapper.source),
+        grid: config.first().copied(),
+        block: config.get(1).copied(),
+        bytes: config.get(2).copied(),
+        arguments: Some(syntax::call_arguments(call)),
+    };
+    Some((launch, config.len() < 3))
 }
 
 /// One component of a wrapper's grid or block, for one call of it.
@@ -562,9 +553,7 @@ impl<'t> Reading<'_, 't> {
         }
         Some(out)
     }
-}
 
-impl<'t> Reading<'_, 't> {
     /// A buffer of the file the wrapper hands the kernel itself, the same whoever calls it:
     /// `dev_p0[iGpu]` from a file-scope table of per-GPU buffers, or a file-scope pointer.
     fn is_file_buffer(&self, argument: Node<'t>) -> bool {

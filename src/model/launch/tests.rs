@@ -2044,6 +2044,31 @@ fn a_launcher_of_one_kernel_launches_it_with_the_grid_each_call_builds() {
 }
 
 #[test]
+fn a_launchers_own_values_are_unknown_arguments_at_its_calls() {
+    let source = "__global__ void step(float* next, const float* src, int it);\n\
+         float* dev_p[8];\n\
+         void steps(float* src, int nt, dim3 grid, dim3 block, int g) {\n\
+           for (int it = 0; it < nt; it++) step<<<grid, block>>>(dev_p[g], src, it + 1);\n\
+         }\n\
+         void run(float* source, int nz) {\n\
+           dim3 grid(nz / 16), block(16);\n\
+           steps(source, 10, grid, block, 0);\n\
+         }";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].line, found[0].grid[0].clone()), (8, GridAxis::Exact));
+    // the loop's counter is the launcher's: its text is empty and nothing is known of it
+    assert_eq!(found[0].arguments, ["dev_p[g]", "source", ""]);
+    assert_eq!(found[0].argument_values, [None, None, None]);
+    assert_eq!(found[0].allocated_in_sight, [false, false, false]);
+    // with no grid from the caller the launch stays where it is written
+    let own_grid = "__global__ void step(float* next, int it);\n\
+         void steps(float* next, int nz) { for (int it = 0; it < 4; it++) step<<<nz / 16, 16>>>(next, it); }\n\
+         void run(float* p) { steps(p, 64); }";
+    assert_eq!(sites(own_grid)[0].line, 2);
+}
+
+#[test]
 fn a_wrapper_reads_the_members_its_caller_assigns() {
     let wrapper = "struct LaunchConfig { unsigned gridSize[3] = {1, 1, 1}; unsigned blockSize[3] = {1, 1, 1}; };\n\
          template<typename... Args>\n\

@@ -132,16 +132,17 @@ pub(super) fn through_wrapper<'t>(
         let arguments = kernel_arguments
             .as_ref()
             .and_then(|written| reading.arguments(written, pack.as_deref()));
-        // a launcher's own launch whose arguments its callers do not all give, or whose grid
-        // they do not give, stays as it is
+        // a launcher's own launch whose grid its callers do not give stays as it is
         let grid_given = grid_parts.iter().any(|p| matches!(p, Part::Caller(_)));
         if kernel_position.is_none() && (arguments.is_none() || !grid_given) {
             return None;
         }
+        // an argument the wrapper computes itself (`its + 1` of its own loop) is a value the
+        // caller cannot name: its text is empty and nothing is known of it
         let argument_texts: Vec<String> = arguments
             .iter()
             .flatten()
-            .map(|a| normalized(*a, source))
+            .map(|a| a.map(|a| normalized(a, source)).unwrap_or_default())
             .collect();
         let polynomial = |part: Part<'t>| match part {
             Part::Caller(value) => in_arguments(value, &argument_texts, &in_caller),
@@ -173,7 +174,7 @@ pub(super) fn through_wrapper<'t>(
             per_thread_elements: vec![None; nodes.len()],
             allocated_in_sight: nodes
                 .iter()
-                .map(|a| is_allocated_in_sight(&allocations, *a, source))
+                .map(|a| a.is_some_and(|a| is_allocated_in_sight(&allocations, a, source)))
                 .collect(),
             grid_in_arguments,
             block_in_arguments: block_parts.map(polynomial),
@@ -185,7 +186,7 @@ pub(super) fn through_wrapper<'t>(
             sizes: Vec::new(),
             argument_factors: nodes
                 .iter()
-                .map(|a| in_caller.known_factor(*a, 0).max(1))
+                .map(|a| a.map_or(1, |a| in_caller.known_factor(a, 0).max(1)))
                 .collect(),
             template_arguments: match kernel_position {
                 Some(_) => template_argument_values(&in_caller, kernel_node),
@@ -193,7 +194,7 @@ pub(super) fn through_wrapper<'t>(
             },
             argument_values: nodes
                 .iter()
-                .map(|a| known_value(&in_caller, caller_call, *a))
+                .map(|a| a.and_then(|a| known_value(&in_caller, caller_call, a)))
                 .collect(),
             arguments: argument_texts,
         });
@@ -524,9 +525,14 @@ impl<'t> Reading<'_, 't> {
     }
 
     /// The kernel arguments the wrapper's launch passes (`written`), as the caller writes
-    /// them: each a parameter of the wrapper, the forwarded pack (`a...`) or a literal. None
-    /// when one is anything else.
-    fn arguments(&self, written: &[Node<'t>], pack: Option<&str>) -> Option<Vec<Node<'t>>> {
+    /// them: each a parameter of the wrapper, the forwarded pack (`a...`), a literal or a
+    /// buffer of the file. A value the wrapper computes itself (`its + 1` of its own loop) is
+    /// None: the caller cannot name it. None for all when the pack is not the wrapper's.
+    fn arguments(
+        &self,
+        written: &[Node<'t>],
+        pack: Option<&str>,
+    ) -> Option<Vec<Option<Node<'t>>>> {
         let source = self.wrapper.source;
         let mut out = Vec::new();
         for argument in written {
@@ -539,17 +545,17 @@ impl<'t> Reading<'_, 't> {
                 out.extend(
                     self.passed
                         .get(self.function.parameters.len()..)
-                        .unwrap_or_default(),
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|passed| Some(*passed)),
                 );
                 continue;
             }
-            match self.to_caller(argument) {
-                Some(passed) => out.push(passed),
-                None if names_nothing(argument) || self.is_file_buffer(argument) => {
-                    out.push(argument)
-                }
-                None => return None,
-            }
+            out.push(match self.to_caller(argument) {
+                Some(passed) => Some(passed),
+                None if names_nothing(argument) || self.is_file_buffer(argument) => Some(argument),
+                None => None,
+            });
         }
         Some(out)
     }

@@ -692,10 +692,13 @@ impl<'m, 't> Builder<'m, 't> {
                 }
             }
             "cudaDeviceReset" | "cudaThreadExit" if !context.conditional => {
-                // a `return` before the reset leaves with what was allocated before it
+                // a `return` before the reset leaves with what was allocated before it, except
+                // in `main`, where a `return` ends the process and releases it too
                 let mut releases_from = self.function.body.start_byte();
+                let is_main = self.function.name == "main";
                 walk_iterative(self.function.body, |node| {
-                    if node.end_byte() <= call.start_byte()
+                    if !is_main
+                        && node.end_byte() <= call.start_byte()
                         && node.node_kind() == "return_statement"
                     {
                         releases_from = releases_from.max(node.end_byte());

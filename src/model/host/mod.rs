@@ -178,8 +178,9 @@ impl<'t> Event<'t> {
 pub struct DeviceReset<'t> {
     pub call: Node<'t>,
     /// Where the reset stops being on every path from an allocation: just after the last
-    /// `return` before it (the function's start when none). An allocation from here to the
-    /// call is released by it; one before may leave through that `return` unreleased.
+    /// `return` before it (the function's start when none, or in `main`, whose `return` ends
+    /// the process). An allocation from here to the call is released by it; one before may
+    /// leave through that `return` unreleased.
     pub releases_from: usize,
     /// As `Event::device`: the reset releases only what was allocated on the device it resets.
     pub device: Option<i128>,
@@ -857,7 +858,8 @@ mod tests {
             void g(int n) { float* a; hipMalloc(&a, n); hipDeviceReset(); }\n\
             int h(int n) { float *a, *b; cudaMalloc(&a, n); if (n > 4) return 1; cudaMalloc(&b, n); cudaDeviceReset(); return 0; }\n\
             int e(int n) { float* a; cudaMalloc(&a, n); if (cudaGetLastError() != cudaSuccess) { cudaDeviceReset(); return 1; } return 0; }\n\
-            void d(int n) { float* a; cudaSetDevice(0); cudaMalloc(&a, n); cudaSetDevice(1); cudaDeviceReset(); }\n";
+            void d(int n) { float* a; cudaSetDevice(0); cudaMalloc(&a, n); cudaSetDevice(1); cudaDeviceReset(); }\n\
+            int main(int argc, char** argv) { float* a; cudaMalloc(&a, 64); if (argc > 4) return 1; cudaDeviceReset(); return 0; }\n";
         let named = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
             v.iter().map(|(n, r)| (n.to_string(), *r)).collect()
         };
@@ -869,6 +871,8 @@ mod tests {
         assert_eq!(released(source, "e"), named(&[("a", false)]));
         // the reset of another device
         assert_eq!(released(source, "d"), named(&[("a", false)]));
+        // `main`'s early `return` ends the process, which releases `a` as the reset does
+        assert_eq!(released(source, "main"), named(&[("a", true)]));
     }
 
     #[test]

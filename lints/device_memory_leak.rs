@@ -42,6 +42,10 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
         .map(|f| f.name.as_str())
         .unwrap_or("?");
     let function = &model.functions[host.function_index].name;
+    // a device reset after every call of the function releases what it keeps
+    if model.host.caller_resets.releasing(function).is_some() {
+        return;
+    }
     let mut reported = Vec::new();
     for allocation in &here {
         if !matches!(allocation.memory, Memory::Device | Memory::Managed)
@@ -107,6 +111,10 @@ fn check(model: &Model, cx: &mut LintContext) {
                             .with_label(loop_node.byte_range(), "the loop")
                             .with_help(format!("call cudaFree({name}) at the end of each iteration, or allocate it once before the loop and free it after")),
                     );
+                    continue;
+                }
+                // a device reset after every call of the function releases it
+                if model.host.caller_resets.releasing(function).is_some() {
                     continue;
                 }
                 // `main` runs once: its exit releases the buffer, which a leak check still reports

@@ -183,10 +183,11 @@ impl<'t> Model<'t> {
         if error_flow {
             model.errors = errors::ErrorFlow::build(&model);
         }
-        let (functions, analysed, stored) = host::build(&model, reuse);
+        let (functions, analysed, stored, caller_resets) = host::build(&model, reuse);
         model.host.functions = functions;
         model.host.analysed = analysed;
         model.host.stored = stored;
+        model.host.caller_resets = caller_resets;
         model
     }
 

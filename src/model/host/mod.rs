@@ -28,6 +28,7 @@ mod outer_frees;
 mod parameters;
 mod queries;
 mod statements;
+mod caller_resets;
 mod stored;
 mod summary;
 
@@ -35,6 +36,7 @@ pub use helpers::{
     may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
     ParameterUse,
 };
+pub use caller_resets::CallerResets;
 pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 
@@ -415,6 +417,8 @@ pub struct HostFacts<'t> {
     pub analysed: Vec<usize>,
     /// Buffers kept in struct members and file-level variables, read from every host function.
     pub stored: StoredBuffers<'t>,
+    /// Functions whose every call is followed by a device reset in the caller.
+    pub caller_resets: CallerResets<'t>,
 }
 
 /// A pointer variable passed to a pointer parameter of a kernel this file defines, with what the
@@ -607,12 +611,18 @@ fn address_of<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
 pub fn build<'t>(
     model: &Model<'t>,
     reuse: &mut dyn Reuse<'t>,
-) -> (Vec<HostFunction<'t>>, Vec<usize>, StoredBuffers<'t>) {
+) -> (
+    Vec<HostFunction<'t>>,
+    Vec<usize>,
+    StoredBuffers<'t>,
+    CallerResets<'t>,
+) {
     let mut functions = Vec::new();
     let mut analysed = Vec::new();
     let helpers = helpers::HelperCache::default();
     let stored = stored::collect(model, &helpers);
-    reuse.host_context(context_digest(model, &stored));
+    let caller_resets = caller_resets::collect(model);
+    reuse.host_context(context_digest(model, &stored, &caller_resets));
     for (index, function) in model.functions.iter().enumerate() {
         if function.kind != FunctionKind::Host || function.has_parse_errors {
             continue;
@@ -656,11 +666,11 @@ pub fn build<'t>(
             functions.push(host);
         }
     }
-    (functions, analysed, stored)
+    (functions, analysed, stored, caller_resets)
 }
 
 /// A hash of the file-wide facts host functions read (see `Reuse::host_context`).
-fn context_digest(model: &Model, stored: &StoredBuffers) -> u64 {
+fn context_digest(model: &Model, stored: &StoredBuffers, caller_resets: &CallerResets) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = rustc_hash::FxHasher::default();
     let mut aliases: Vec<_> = model.type_aliases.iter().collect();
@@ -688,6 +698,7 @@ fn context_digest(model: &Model, stored: &StoredBuffers) -> u64 {
     let mut escaped: Vec<_> = stored.escaped.iter().collect();
     escaped.sort_unstable();
     escaped.hash(&mut hasher);
+    caller_resets.names().hash(&mut hasher);
     hasher.finish()
 }
 

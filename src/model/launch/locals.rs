@@ -347,6 +347,27 @@ impl<'t> Locals<'t> {
         settled
     }
 
+    /// Whether every name `value` reads holds, where `value` is written, the value it keeps
+    /// from there on: a local assigned once, no local, or one whose every assignment is
+    /// written before `value` (`int n = 2048; if (argc > 1) n = atoi(argv[1]);` read after).
+    /// Two such reads of a name see the same value, whichever it is.
+    pub(super) fn reads_names_settled_before(&self, value: Node, source: &str) -> bool {
+        let mut settled = true;
+        syntax::walk_iterative(value, |node| {
+            if node.node_kind() == "identifier" {
+                settled &= self
+                    .values
+                    .get(text(node, source))
+                    .is_none_or(|values| {
+                        values.len() == 1
+                            || values.iter().all(|v| v.end_byte() <= value.start_byte())
+                    });
+            }
+            settled
+        });
+        settled
+    }
+
     /// The one value of a local assigned once.
     pub(super) fn single(&self, name: &str) -> Option<Node<'t>> {
         match self.values.get(name).map(Vec::as_slice) {

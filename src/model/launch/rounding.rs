@@ -244,7 +244,15 @@ impl<'t> Classifier<'_, 't> {
                         }
                         true
                     }
-                    Some(_) => false,
+                    // assigned more than once, every time before this read: the value it
+                    // holds from here on, whichever it is, is one factor
+                    Some(_) => {
+                        let settled = self.locals.reads_names_settled_before(node, self.source);
+                        if settled {
+                            out.push(name.to_string());
+                        }
+                        settled
+                    }
                     None => {
                         out.push(name.to_string());
                         true
@@ -274,10 +282,10 @@ impl<'t> Classifier<'_, 't> {
                     }
                 }
             }
-            // any other value is one factor, itself (`(n2 - 2) * tpb`), when no name in it is
-            // assigned more than once
+            // any other value is one factor, itself (`(n2 - 2) * tpb`), when every name in it
+            // holds one value from here on
             _ => {
-                let settled = self.locals.reads_settled_names(node, self.source);
+                let settled = self.locals.reads_names_settled_before(node, self.source);
                 if settled {
                     out.push(normalized(node, self.source));
                 }

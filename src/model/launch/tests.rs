@@ -2355,6 +2355,17 @@ fn work_a_multiple_of_the_block_component_makes_the_rounded_grid_exact() {
         "void f(float* p, int n, int cfg, bool wide) { int t = cfg; int work = (t - 1) * n; if (wide) t = 2 * cfg; k<<<ceil(double(work) / double(t - 1)), t - 1>>>(p, work); }",
     );
     assert_eq!(found[0].grid[0], rounded("work"));
+    // sizes with a default the command line may replace, every write before the reads: the
+    // product and the block read the same value, whichever it is
+    let found = sites(
+        "int main(int argc, char** argv) { int nblock = 2048; int nthread = 512; if (argc > 1) nblock = atoi(argv[1]); if (argc > 2) nthread = atoi(argv[2]); int size = nblock * nthread; dim3 block(nthread, 1); dim3 grid((size + block.x - 1) / block.x, 1); k<<<grid, block>>>(p, size); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    // written again between the product and the block: not the same value
+    let found = sites(
+        "int main(int argc, char** argv) { int nthread = 512; int size = 2048 * nthread; if (argc > 2) nthread = atoi(argv[2]); dim3 block(nthread, 1); dim3 grid((size + block.x - 1) / block.x, 1); k<<<grid, block>>>(p, size); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("size"));
 }
 
 /// A name spelled as a macro that the file never writes comes from a header (NAS Parallel

@@ -50,7 +50,10 @@ pub(super) fn collect<'t>(model: &Model<'t>) -> CallerResets<'t> {
                 "return_statement" => returns.push(node),
                 "call_expression" => {
                     let name = callee(node, source);
-                    if matches!(name, "cudaDeviceReset" | "hipDeviceReset" | "cudaThreadExit") {
+                    if matches!(
+                        name,
+                        "cudaDeviceReset" | "hipDeviceReset" | "cudaThreadExit"
+                    ) {
                         if runs_unconditionally(node, caller.body) {
                             resets.push(node);
                         }

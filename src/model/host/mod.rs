@@ -19,6 +19,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tree_sitter::Node;
 
 mod builder;
+mod caller_resets;
 mod calls;
 mod helpers;
 mod launches;
@@ -28,15 +29,14 @@ mod outer_frees;
 mod parameters;
 mod queries;
 mod statements;
-mod caller_resets;
 mod stored;
 mod summary;
 
+pub use caller_resets::CallerResets;
 pub use helpers::{
     may_allocate_for_caller, summarized_for_callers, HelperAllocation, HelperSummary, HelperTarget,
     ParameterUse,
 };
-pub use caller_resets::CallerResets;
 pub use stored::{StoredAllocation, StoredBuffers};
 pub use summary::summarize_kernel;
 

@@ -440,9 +440,16 @@ fn copied_dim3<'t>(classifier: &Classifier<'_, 't>, node: Node<'t>) -> Option<No
     }
 }
 
-/// The components of `dim3(a, b)`, `make_uint3(a, b, c)` or `{a, b}`.
-fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
+/// The components of `dim3(a, b)`, `dim3{a, b}`, `make_uint3(a, b, c)` or `{a, b}`.
+pub(super) fn dim3_arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
     match node.node_kind() {
+        "compound_literal_expression"
+            if node
+                .field("type")
+                .is_some_and(|t| text(t, source) == "dim3") =>
+        {
+            node.field("value")
+        }
         "call_expression"
             if node.field("function").is_some_and(|f| {
                 matches!(

@@ -689,12 +689,14 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
                 locals.value_at(name, config, source),
             ) {
                 (Some(list), Held::NotLocal) => Some(list),
-                (_, Held::One(value)) => arguments(strip(value, source), source),
+                (_, Held::One(value)) => {
+                    super::finding::dim3_arguments(strip(value, source), source)
+                }
                 (None, Held::NotLocal) => None,
                 _ => return vec![None, None, None],
             }
         }
-        _ => arguments(config, source),
+        _ => super::finding::dim3_arguments(config, source),
     };
     let mut parts: Vec<Option<Node<'t>>> = match list {
         Some(list) => {
@@ -724,20 +726,6 @@ fn parts_of<'t>(locals: &Locals<'t>, config: Node<'t>, source: &'t str) -> Vec<O
         }
     }
     parts
-}
-
-fn arguments<'t>(node: Node<'t>, source: &str) -> Option<Node<'t>> {
-    match node.node_kind() {
-        "call_expression"
-            if node
-                .field("function")
-                .is_some_and(|f| text(f, source) == "dim3") =>
-        {
-            node.field("arguments")
-        }
-        "initializer_list" => Some(node),
-        _ => None,
-    }
 }
 
 /// A name that counts items of the problem, with no bound by design: `rows`, `num_tokens`,

@@ -355,13 +355,9 @@ impl<'t> Locals<'t> {
         let mut settled = true;
         syntax::walk_iterative(value, |node| {
             if node.node_kind() == "identifier" {
-                settled &= self
-                    .values
-                    .get(text(node, source))
-                    .is_none_or(|values| {
-                        values.len() == 1
-                            || values.iter().all(|v| v.end_byte() <= value.start_byte())
-                    });
+                settled &= self.values.get(text(node, source)).is_none_or(|values| {
+                    values.len() == 1 || values.iter().all(|v| v.end_byte() <= value.start_byte())
+                });
             }
             settled
         });
@@ -422,19 +418,17 @@ impl<'t> Locals<'t> {
     }
 }
 
-/// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
-/// (its list is its components) or a list of more than one value.
-/// The arguments of `dim3 grid = dim3(4, 4, 1);`, read as `dim3 grid(4, 4, 1);`.
+/// The arguments of `dim3 grid = dim3(4, 4, 1);` (or `dim3{4, 4, 1}`), read as `dim3 grid(4,
+/// 4, 1);`.
 fn constructed_dim3<'t>(value: Node<'t>, is_dim3: bool, source: &str) -> Node<'t> {
-    if !is_dim3 || value.node_kind() != "call_expression" {
+    if !is_dim3 {
         return value;
     }
-    match (value.field("function"), value.field("arguments")) {
-        (Some(function), Some(arguments)) if text(function, source) == "dim3" => arguments,
-        _ => value,
-    }
+    super::finding::dim3_arguments(value, source).unwrap_or(value)
 }
 
+/// The value of a scalar initialised directly, `int n(v)` or `int n{v}`: `v`. None for a `dim3`
+/// (its list is its components) or a list of more than one value.
 fn direct_initializer(value: Node, is_dim3: bool) -> Option<Node> {
     if is_dim3 || !matches!(value.node_kind(), "argument_list" | "initializer_list") {
         return None;

@@ -12,6 +12,20 @@ use crate::syntax::{self, normalized, operator, strip, NodeExt};
 use tree_sitter::Node;
 
 impl<'t> Classifier<'_, 't> {
+    /// The value of an integer literal (`1`, `1u`, `255UL`, `0xff`); None for a floating one
+    /// (`256.0`), whose division is no integer rounding.
+    fn literal(&self, node: Node<'t>) -> Option<i128> {
+        let node = strip(node, self.source);
+        let written = self.text(node);
+        let floating = written.contains('.')
+            || (!written.starts_with("0x")
+                && !written.starts_with("0X")
+                && written.contains(['e', 'E']));
+        (node.node_kind() == "number_literal" && !floating)
+            .then(|| crate::model::size::parse_number(written))
+            .flatten()
+    }
+
     /// `(E + B - 1) / B`, `(E + (B - 1)) / B`, `(E + B - 1) >> k`: E, normalized.
     pub(super) fn rounded_numerator(
         &self,
@@ -30,12 +44,12 @@ impl<'t> Classifier<'_, 't> {
                 && operator(node, self.source) == "-"
                 && node
                     .field("right")
-                    .is_some_and(|r| self.text(r).trim() == "1")
+                    .is_some_and(|r| self.literal(r) == Some(1))
                 && node
                     .field("left")
                     .is_some_and(|l| normalized(l, self.source) == divisor)
         };
-        let is_one = |term: &(bool, Node<'t>)| !term.0 && self.text(term.1).trim() == "1";
+        let is_one = |term: &(bool, Node<'t>)| !term.0 && self.literal(term.1) == Some(1);
         let is_divisor =
             |term: &(bool, Node<'t>)| term.0 && normalized(term.1, self.source) == divisor;
         // a sum whose other terms are `B - 1`, or `B` and `- 1`, or a constant for a shift
@@ -49,13 +63,12 @@ impl<'t> Classifier<'_, 't> {
             rest.remove(b);
             let one = rest.iter().position(|t| is_one(t))?;
             rest.remove(one);
-        } else if self.text(right).trim().parse::<u32>().is_ok() {
+        } else if let Some(shift_or_divisor) = self.literal(right).filter(|v| *v >= 0) {
             // `(E + 255) >> 8`, `(E + 255) / 256`: a constant one below the divisor
             let constant = rest
                 .iter()
-                .position(|t| t.0 && self.text(t.1).trim().parse::<i128>().is_ok())?;
-            let value: i128 = self.text(rest[constant].1).trim().parse().ok()?;
-            let shift_or_divisor: i128 = self.text(right).trim().parse().ok()?;
+                .position(|t| t.0 && self.literal(t.1).is_some())?;
+            let value = self.literal(rest[constant].1)?;
             let expected = if shift {
                 (1i128 << shift_or_divisor.clamp(0, 62)) - 1
             } else {
@@ -96,9 +109,8 @@ impl<'t> Classifier<'_, 't> {
             (None, None) => return None,
         };
         let numerator = strip(quotient.field("left")?, self.source);
-        let extra_text = normalized(extra, self.source);
-        let remainder_test = extra_text.contains('%');
-        if extra_text != "1" && !remainder_test {
+        let remainder_test = normalized(extra, self.source).contains('%');
+        if self.literal(extra) != Some(1) && !remainder_test {
             return None;
         }
         // `(E - 1) / B + 1`
@@ -106,7 +118,7 @@ impl<'t> Classifier<'_, 't> {
             && operator(numerator, self.source) == "-"
             && numerator
                 .field("right")
-                .is_some_and(|r| self.text(r).trim() == "1")
+                .is_some_and(|r| self.literal(r) == Some(1))
         {
             return numerator.field("left").map(|l| normalized(l, self.source));
         }

@@ -2044,6 +2044,33 @@ fn a_launcher_of_one_kernel_launches_it_with_the_grid_each_call_builds() {
 }
 
 #[test]
+fn a_dim3_built_with_braces_has_the_components_it_lists() {
+    let found = sites(
+        "void f(float* p, unsigned n) { if (n % 16 != 0) return; unsigned nb = (n + 15) / 16; k<<<dim3{nb, nb}, dim3{16, 16}>>>(p, n); }",
+    );
+    assert_eq!(found[0].grid[..2], [GridAxis::Exact, GridAxis::Exact]);
+    assert_eq!(found[0].block, [Some(16), Some(16), Some(1)]);
+    let found = sites(
+        "void f(float* p, unsigned n) { dim3 grid = dim3{(n + 31) / 32}; k<<<grid, 32>>>(p, n); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("n"));
+}
+
+#[test]
+fn a_rounding_written_with_suffixed_literals_is_read_as_one() {
+    for grid in [
+        "(n + 16 - 1u) / 16",
+        "(n + 15u) / 16u",
+        "n / 16u + 1u",
+        "(n - 1u) / 16 + 1",
+        "(n + 0xF) / 16",
+    ] {
+        let source = format!("void f(float* p, unsigned n) {{ k<<<{grid}, 16>>>(p, n); }}");
+        assert_eq!(grid_of(&source)[0], rounded("n"), "{grid}");
+    }
+}
+
+#[test]
 fn a_launchers_own_values_are_unknown_arguments_at_its_calls() {
     let source = "__global__ void step(float* next, const float* src, int it);\n\
          float* dev_p[8];\n\
@@ -2056,7 +2083,10 @@ fn a_launchers_own_values_are_unknown_arguments_at_its_calls() {
          }";
     let found = sites(source);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].line, found[0].grid[0].clone()), (8, GridAxis::Exact));
+    assert_eq!(
+        (found[0].line, found[0].grid[0].clone()),
+        (8, GridAxis::Exact)
+    );
     // the loop's counter is the launcher's: its text is empty and nothing is known of it
     assert_eq!(found[0].arguments, ["dev_p[g]", "source", ""]);
     assert_eq!(found[0].argument_values, [None, None, None]);

@@ -528,11 +528,7 @@ impl<'t> Reading<'_, 't> {
     /// them: each a parameter of the wrapper, the forwarded pack (`a...`), a literal or a
     /// buffer of the file. A value the wrapper computes itself (`its + 1` of its own loop) is
     /// None: the caller cannot name it. None for all when the pack is not the wrapper's.
-    fn arguments(
-        &self,
-        written: &[Node<'t>],
-        pack: Option<&str>,
-    ) -> Option<Vec<Option<Node<'t>>>> {
+    fn arguments(&self, written: &[Node<'t>], pack: Option<&str>) -> Option<Vec<Option<Node<'t>>>> {
         let source = self.wrapper.source;
         let mut out = Vec::new();
         for argument in written {

@@ -149,7 +149,17 @@ impl<'t> Locals<'t> {
                             values.push(if compound { left } else { stored });
                         }
                         "field_expression" => {
-                            let object = left.field("argument").map(|a| text(a, source));
+                            // `(*grid).x` through a pointer is `grid->x`: a component of `grid`
+                            let object = left.field("argument").map(|a| {
+                                let a = strip(a, source);
+                                match a.node_kind() {
+                                    "pointer_expression" if operator(a, source) == "*" => {
+                                        a.field("argument").map_or(a, |inner| strip(inner, source))
+                                    }
+                                    _ => a,
+                                }
+                            });
+                            let object = object.map(|a| text(a, source));
                             let field = left.field("field").map(|f| text(f, source));
                             if let (Some(object), Some(field)) = (object, field) {
                                 let values = locals.components.entry((object, field)).or_default();
@@ -304,6 +314,11 @@ impl<'t> Locals<'t> {
                 _ => {}
             }
         }
+    }
+
+    /// Whether `name` is declared a `dim3` (`dim3 block;`, `dim3 block = 64;`).
+    pub(super) fn declares_dim3(&self, name: &str) -> bool {
+        self.dim3_declarators.contains_key(name)
     }
 
     /// The arguments of the `dim3` declaration of `name` that `at` sees: the last one written

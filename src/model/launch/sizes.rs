@@ -611,9 +611,19 @@ pub(super) fn dim3_component<'t>(
         Held::NotLocal => {}
         Held::Alternatives(_) | Held::Several => return None,
     }
-    // a scalar of the name (`int block = 256;`) hides no `dim3`, but is none either
+    // a scalar of the name (`int block = 256;`) hides no `dim3`, but is none either; a `dim3`
+    // initialised from one (`dim3 block = 64;`) has it as `x`, and one on `y` and `z`
     if locals.values.contains_key(object) {
-        return None;
+        if !locals.declares_dim3(object) {
+            return None;
+        }
+        return match (axis, locals.value_at(object, at, source)) {
+            (0, Held::One(value)) if value.end_byte() <= at.start_byte() => {
+                Some(size::Component::Value(value))
+            }
+            (0, _) => None,
+            _ => Some(size::Component::One),
+        };
     }
     let list = locals.dim3_at(object, at)?;
     let arguments: Vec<Node<'t>> = named_children(list)

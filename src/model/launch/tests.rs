@@ -543,6 +543,13 @@ fn a_dim3_set_by_a_helper_through_a_reference_is_what_the_helper_assigns() {
     );
     let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
     assert_eq!(launch.grid[0], GridAxis::Exact);
+    // through a pointer dereferenced in parentheses, `(*g).x`, rounded up or not
+    let found = sites(
+        "void rows_of(dim3* g, dim3* b, int n) { (*g).x = (n + 63) / 64; (*g).y = n / 8; (*b).x = 64; }\nvoid f(float* v, int n) { dim3 grid, block; rows_of(&grid, &block, n); k<<<grid, block>>>(v, n); }",
+    );
+    let launch = found.iter().find(|l| l.kernel == "k").expect("launch");
+    assert_eq!(launch.grid[..2], [rounded("n"), GridAxis::Exact]);
+    assert_eq!(launch.block[0], Some(64));
     // a template and its specialisation: either may be the one called
     let specialised = "template <typename T> void shape(dim3& g, int n) { g.x = (n + 255) / 256; }\ntemplate <> void shape<float>(dim3& g, int n) { g.x = n; }\n";
     let found = sites(&format!(
@@ -2052,6 +2059,19 @@ fn a_dim3_built_with_braces_has_the_components_it_lists() {
     assert_eq!(found[0].block, [Some(16), Some(16), Some(1)]);
     let found = sites(
         "void f(float* p, unsigned n) { dim3 grid = dim3{(n + 31) / 32}; k<<<grid, 32>>>(p, n); }",
+    );
+    assert_eq!(found[0].grid[0], rounded("n"));
+}
+
+#[test]
+fn a_dim3_initialised_from_a_scalar_has_it_as_x() {
+    let found = sites(
+        "void f(double* p) { dim3 blocksize = 64; dim3 numblock = (2048 + blocksize.x - 1) / blocksize.x; k<<<numblock, blocksize>>>(p); }",
+    );
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block, [Some(64), Some(1), Some(1)]);
+    let found = sites(
+        "void f(double* p, int n) { dim3 blocksize = 64; dim3 numblock = (n + blocksize.x - 1) / blocksize.x; k<<<numblock, blocksize>>>(p, n); }",
     );
     assert_eq!(found[0].grid[0], rounded("n"));
 }

@@ -1,0 +1,40 @@
+// Clean: a lattice solver whose launch parameters come from a helper that fills the grid and
+// block through `dim3*` parameters, written `(*gridSize).x = ...`. Each axis of the grid is the
+// lattice side divided by the block side, rounded down, so every thread lies inside the
+// lattice.
+#include "hip_check.h"
+
+__global__ void diffuse(const float* in, float* out, unsigned width)
+{
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    out[y * width + x] = 0.5f * in[y * width + x];
+}
+
+void calculateLaunchParameters(dim3* gridSize, dim3* threadBlockSize, unsigned blockX,
+                               unsigned blockY, unsigned width, unsigned height)
+{
+    (*gridSize).x = width / blockX;
+    (*gridSize).y = height / blockY;
+    (*gridSize).z = 1;
+    (*threadBlockSize).x = blockX;
+    (*threadBlockSize).y = blockY;
+    (*threadBlockSize).z = 1;
+}
+
+int main()
+{
+    const unsigned width = 200, height = 120;
+    float *in, *out;
+    HIP_CHECK(hipMalloc(&in, width * height * sizeof(float)));
+    HIP_CHECK(hipMalloc(&out, width * height * sizeof(float)));
+    HIP_CHECK(hipMemset(in, 0, width * height * sizeof(float)));
+    dim3 gridSize, threadBlockSize;
+    calculateLaunchParameters(&gridSize, &threadBlockSize, 32, 4, width, height);
+    diffuse<<<gridSize, threadBlockSize>>>(in, out, width);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(in));
+    HIP_CHECK(hipFree(out));
+    return 0;
+}

@@ -118,11 +118,20 @@ impl<'t> Locals<'t> {
                         .and_then(syntax::declarator_name)
                         .map(|n| text(n, source));
                     if let (Some(name), Some(value)) = (name, node.field("value")) {
-                        // `unsigned blocks(n / 256);` is a scalar initialised directly
-                        let is_dim3 = node
-                            .up()
-                            .and_then(|d| d.field("type"))
-                            .is_some_and(|t| text(t, source) == "dim3");
+                        // `unsigned blocks(n / 256);` is a scalar initialised directly;
+                        // `auto grid = dim3{n, n};` is a `dim3`
+                        let is_dim3 = node.up().and_then(|d| d.field("type")).is_some_and(|t| {
+                            match text(t, source) {
+                                "dim3" => true,
+                                "auto" => {
+                                    super::finding::dim3_arguments(strip(value, source), source)
+                                        .is_some_and(|_| {
+                                            strip(value, source).node_kind() != "initializer_list"
+                                        })
+                                }
+                                _ => false,
+                            }
+                        });
                         let value = constructed_dim3(value, is_dim3, source);
                         match direct_initializer(value, is_dim3) {
                             Some(scalar) => locals.values.entry(name).or_default().push(scalar),

@@ -597,6 +597,39 @@ impl<'t> Classifier<'_, 't> {
 
     /// The largest `k` among `facts` stating `name % k == 0` (or `(name & (k - 1)) == 0`).
     fn stated_factor(&self, facts: &[Comparison<'t>], name: &str) -> i128 {
+        // a name the facts make equal to `name` (`if (rows != cols) throw ...;`) has its factor
+        let mut equal: Vec<&str> = vec![name];
+        let mut grew = true;
+        while grew && equal.len() < 8 {
+            grew = false;
+            for fact in facts {
+                if fact.relation != crate::model::guards::Relation::Equal {
+                    continue;
+                }
+                let (left, right) = (
+                    strip(fact.left, self.source),
+                    strip(fact.right, self.source),
+                );
+                if left.node_kind() != "identifier" || right.node_kind() != "identifier" {
+                    continue;
+                }
+                let (left, right) = (self.text(left), self.text(right));
+                for (known, other) in [(left, right), (right, left)] {
+                    if equal.contains(&known) && !equal.contains(&other) {
+                        equal.push(other);
+                        grew = true;
+                    }
+                }
+            }
+        }
+        equal
+            .iter()
+            .map(|name| self.stated_factor_of(facts, name))
+            .max()
+            .unwrap_or(1)
+    }
+
+    fn stated_factor_of(&self, facts: &[Comparison<'t>], name: &str) -> i128 {
         facts
             .iter()
             .filter_map(|fact| match fact.stated_divisor(name, self.source)? {

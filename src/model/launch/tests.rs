@@ -2077,6 +2077,23 @@ fn a_dim3_initialised_from_a_scalar_has_it_as_x() {
 }
 
 #[test]
+fn a_multiple_stated_of_an_equal_name_rounds_exactly() {
+    // the side is checked a multiple of the tile under another name the checks make equal
+    let launcher = |checks: &str| {
+        format!(
+            "void launch(float* p, unsigned rows, unsigned cols) {{ {checks} auto const nb = (cols + 16 - 1u) / 16; auto const grid = dim3{{nb, nb}}; k<<<grid, dim3{{16, 16}}>>>(p, rows); }}"
+        )
+    };
+    let found = sites(&launcher(
+        "if (rows != cols) throw 1; if (rows % 16 != 0) throw 2;",
+    ));
+    assert_eq!(found[0].grid[..2], [GridAxis::Exact, GridAxis::Exact]);
+    // no equality stated: the check on `rows` says nothing of `cols`
+    let found = sites(&launcher("if (rows % 16 != 0) throw 2;"));
+    assert_eq!(found[0].grid[0], rounded("cols"));
+}
+
+#[test]
 fn a_rounding_written_with_suffixed_literals_is_read_as_one() {
     for grid in [
         "(n + 16 - 1u) / 16",

@@ -418,7 +418,8 @@ impl Lookup {
                 .entry(function.name.clone())
                 .or_default()
                 .push(index);
-            if function.kind == FunctionKind::Kernel {
+            // as the model summarises them: a template kernel no launch instantiates has none
+            if function.kind == FunctionKind::Kernel && !model.never_instantiated(index) {
                 summary_of[index] = Some(kernels);
                 kernels += 1;
             }

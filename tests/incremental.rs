@@ -528,3 +528,26 @@ int main(int argc, char** argv) { int paths = atoi(argv[1]); paths *= 1024; run(
     let (document, _) = lint_edit(Some(document), &unscaled, &settings);
     assert_eq!(document.last_lint().launches.reused, 1);
 }
+
+#[test]
+fn a_template_kernel_no_launch_instantiates_leaves_the_later_kernels_summaries_in_place() {
+    let settings = Settings::every_rule();
+    let path = Path::new("edited.cu");
+    // the template has no summary, so the kernel after it is the file's first summary
+    let unused = "template <typename T> __global__ void unused(T* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; p[i] = T(0); }\n";
+    let kernel = "__global__ void gather(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }\n";
+    let host = "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); gather<<<(n + 255) / 256, 256>>>(a, b, n); }\n";
+    let mut text = format!("{unused}{kernel}{host}");
+    let (mut document, first) = lint_edit(None, &text, &settings);
+    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    // an edit of the host function reuses the kernel, whose summary it reads
+    text.push_str("void g(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); }\n");
+    let (next, incremental) = lint_edit(Some(document), &text, &settings);
+    document = next;
+    assert_eq!(
+        incremental,
+        engine::lint_text(path, &text, &settings).diagnostics
+    );
+    assert!(!document.last_lint().fell_back, "the lint fell back");
+    assert!(document.last_lint().reused >= 1);
+}

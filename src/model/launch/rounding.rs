@@ -507,8 +507,9 @@ impl<'t> Classifier<'_, 't> {
         self.stated_factor(&self.facts_on_path(node, name), name)
     }
 
-    /// The facts the checks on the path to `node` state, less those about `name` that an
-    /// assignment of `name` between the check and `node` undoes.
+    /// The facts the checks on the path to `node` state, less those an assignment between the
+    /// check and `node` undoes: of `name`, or of any other name the fact is written in (`if
+    /// (rows != cols) throw ...; rows = 100;` no longer makes them equal).
     ///
     /// A value read before the launch being read (a grid computed ahead of it) also has the
     /// facts of the launch's path, when `name` keeps its value from the read to the launch:
@@ -517,17 +518,36 @@ impl<'t> Classifier<'_, 't> {
         let Some(scope) = self.locals.scope else {
             return Vec::new();
         };
-        let assignments = self.locals.values.get(name);
-        let assigned_between = |from: usize, to: usize| {
-            assignments.is_some_and(|values| {
+        let name_assigned_between = |name: &str, from: usize, to: usize| {
+            self.locals.values.get(name).is_some_and(|values| {
                 values
                     .iter()
                     .any(|v| v.start_byte() > from && v.start_byte() < to)
             })
         };
+        let assigned_between =
+            |from: usize, to: usize| name_assigned_between(name, from, to);
+        let undone = |fact: &Comparison<'t>, to: usize| {
+            let from = fact.origin.start_byte();
+            let mut written_after = false;
+            for side in [fact.left, fact.right] {
+                syntax::walk_iterative(side, |n| {
+                    if n.node_kind() == "identifier"
+                        && name_assigned_between(self.text(n), from, to)
+                    {
+                        written_after = true;
+                    }
+                    !written_after
+                });
+            }
+            written_after
+        };
         let mut facts: Vec<Comparison<'t>> = super::limits::facts_at(node, scope, self.source)
             .into_iter()
-            .filter(|fact| !assigned_between(fact.origin.start_byte(), node.start_byte()))
+            .filter(|fact| {
+                !assigned_between(fact.origin.start_byte(), node.start_byte())
+                    && !undone(fact, node.start_byte())
+            })
             .collect();
         if let Some(launch) = self.launch {
             let before = launch.start_byte() > node.end_byte();
@@ -541,6 +561,7 @@ impl<'t> Classifier<'_, 't> {
                         .into_iter()
                         .filter(|fact| {
                             !assigned_between(fact.origin.start_byte(), launch.start_byte())
+                                && !undone(fact, launch.start_byte())
                         }),
                 );
             }

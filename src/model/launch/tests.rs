@@ -2091,6 +2091,11 @@ fn a_multiple_stated_of_an_equal_name_rounds_exactly() {
     // no equality stated: the check on `rows` says nothing of `cols`
     let found = sites(&launcher("if (rows % 16 != 0) throw 2;"));
     assert_eq!(found[0].grid[0], rounded("cols"));
+    // `rows` written again after the equality: the later check is of another value
+    let found = sites(&launcher(
+        "if (rows != cols) throw 1; rows = rows / 2; if (rows % 16 != 0) throw 2;",
+    ));
+    assert_eq!(found[0].grid[0], rounded("cols"));
 }
 
 #[test]

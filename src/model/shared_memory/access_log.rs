@@ -65,6 +65,10 @@ pub(super) enum Stored {
     /// The value the element held: read from it by the same thread, with no write since
     /// (`Val::Held`).
     Back,
+    /// What another shared element held when it was read (`Val::Held` by its token and byte):
+    /// threads that read the same element at the same point store the same value
+    /// (`height = rows;` after thread 0 set `rows` and a barrier).
+    Copy(u32, i64),
     /// An atomic update (`atomicAdd`, ...): no race with another atomic.
     Atomic,
     Varying,
@@ -404,6 +408,7 @@ fn benign(a: &Record, b: &Record) -> bool {
         (Stored::Int(x), Stored::Int(y)) => x == y,
         (Stored::Uniform(x), Stored::Uniform(y)) => x == y,
         (Stored::Load(x, i), Stored::Load(y, j)) => x == y && i == j,
+        (Stored::Copy(x, i), Stored::Copy(y, j)) => x == y && i == j,
         _ => false,
     };
     // a read carries a value only when the reader stored it there itself before (`UniformStore`):

@@ -276,6 +276,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                         (Val::Int(v, _) | Val::Chosen(v), _) => Stored::Int(v),
                         (Val::Unknown(false), _) => Stored::Uniform(site_of_value),
                         (Val::Load(site, index), _) => Stored::Load(site, index),
+                        (Val::Held(token, byte), _) => Stored::Copy(token, byte),
                         _ => Stored::Varying,
                     };
                     let stored = match &value {

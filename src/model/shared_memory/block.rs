@@ -439,7 +439,8 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
     /// The value a store of `value` at `locs` leaves for every thread that made it, when it is
     /// one block-uniform value at one element: an integer (`BLOCK_DIM * blockIdx.y`, a
     /// parameter's product), or, outside loops and followed calls, a value every thread
-    /// computes alike (`gridDim.x * 4`, `p[0]`), which the log tells apart only by its site.
+    /// computes alike (`gridDim.x * 4`, `p[0]`, a copy of one shared element), which the log
+    /// tells apart only by its site.
     pub(super) fn uniform_store(
         &self,
         node: Node<'t>,
@@ -454,7 +455,7 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
         };
         let exact = match value {
             Val::Int(_, false) | Val::Chosen(_) => true,
-            Val::Unknown(false) | Val::Load(..) => false,
+            Val::Unknown(false) | Val::Load(..) | Val::Held(..) => false,
             _ => return None,
         };
         // the same site in another trip of a loop may store another value

@@ -422,3 +422,22 @@ fn a_uniform_value_read_before_every_reader_stored_it_is_a_conflict() {
     let found = conflicts("__global__ void k(float* c, int n) { __shared__ int at; float s = 0; for (int i = 0; i < 4; ++i) { at = gridDim.x * i; s += at; } c[threadIdx.x] = s; }");
     assert!(!found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn threads_copying_one_shared_element_store_the_same_value() {
+    let kernel = |copy: &str| {
+        format!(
+            "__global__ void k(const int* table, float* out) {{ __shared__ int rows; __shared__ int height; __shared__ int cells[256]; if (threadIdx.x == 0) rows = table[blockIdx.x]; cells[threadIdx.x] = table[threadIdx.x]; __syncthreads(); {copy} out[threadIdx.x] = height; }}
+void run(const int* t, float* o) {{ k<<<4, 256>>>(t, o); }}"
+        )
+    };
+    // every thread reads the one element and stores what it read: no order matters
+    let found = conflicts(&kernel("height = rows;"));
+    assert!(found.is_empty(), "{found:?}");
+    // each thread stores its own element: the last warp's value remains
+    let found = conflicts(&kernel("height = cells[threadIdx.x];"));
+    assert!(found.iter().any(|c| c.0 == "height"), "{found:?}");
+    // a later write of the element in the same interval: the copies may differ
+    let found = conflicts(&kernel("height = rows; if (threadIdx.x == 64) rows = 3;"));
+    assert!(!found.is_empty(), "{found:?}");
+}

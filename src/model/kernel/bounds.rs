@@ -375,9 +375,20 @@ impl<'a, 't> Analyzer<'a, 't> {
                 Ok(bound)
             }
             "field_expression" => {
-                let argument = node.field("argument").map(|a| self.text(a));
-                if argument == Some("threadIdx") {
-                    Ok(None) // bounded by blockDim
+                let Some(argument) = node.field("argument") else {
+                    return Err(node);
+                };
+                if self.text(argument) == "threadIdx" {
+                    return Ok(None); // bounded by blockDim
+                }
+                // a member of a local value (not one read through a pointer): bounded where the
+                // value is, `ab.x` of `size_t2 ab = index1to2(id, n);` under `id < count`
+                let of_value = operator(node, self.source) == "."
+                    && strip(argument, self.source).node_kind() == "identifier"
+                    && !matches!(self.text(argument), "blockIdx" | "blockDim" | "gridDim");
+                if of_value {
+                    self.bounded(argument, comparisons, visiting, depth + 1)
+                        .map_err(|_| node)
                 } else {
                     Err(node)
                 }

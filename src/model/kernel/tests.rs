@@ -2289,3 +2289,32 @@ fn a_loop_counter_stepped_by_the_block_is_no_stride_variable_in_another_block() 
 ";
     assert_eq!(statuses(outer), [(3, "unguarded"), (5, "bounded")]);
 }
+
+#[test]
+fn members_of_a_pair_a_helper_returns_are_bounded_as_its_arguments() {
+    let source = "struct size_t2 { size_t x, y; };
+__device__ size_t2 split(size_t index, size_t n) { return {index / n, index % n}; }
+struct cell { const float* data; int i; };
+__global__ void pairs(double* out, const double* g, const cell* cells, size_t n, size_t count) {
+    size_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    size_t2 loose = split(id, n);
+    out[loose.x] = 0;
+    if (id >= count) return;
+    size_t2 ab = split(id, n);
+    out[ab.x] = g[ab.y];
+    cell c = cells[id];
+    out[c.i] = 1;
+}
+void run(double* o, const double* g, const cell* c, size_t n, size_t count) {
+    pairs<<<(count + 255) / 256, 256>>>(o, g, c, n, count);
+}
+";
+    // a pair split from an index no guard bounds is unguarded; split after the guard, bounded;
+    // a member of a value loaded at the index is data, not the index
+    let found = statuses(source);
+    assert!(found.contains(&(7, "unguarded")), "{found:?}");
+    assert!(found.contains(&(10, "bounded")), "{found:?}");
+    assert!(!found.contains(&(10, "unguarded")), "{found:?}");
+    assert!(found.contains(&(11, "bounded")), "{found:?}");
+    assert!(!found.contains(&(12, "unguarded")), "{found:?}");
+}

@@ -396,11 +396,36 @@ impl<'t> Locals<'t> {
         }
     }
 
-    /// What the local `name` holds at `at`, among the values assigned to it.
+    /// What the local `name` holds at `at`, among the values assigned to it. A `dim3` declared
+    /// with its shape (`dim3 grid(32);`) holds that shape until an assignment: NotLocal where
+    /// the declaration reaches `at` alone, so that an assignment later in a loop body does not
+    /// reach round the loop past the declaration that starts each trip.
     pub(super) fn value_at(&self, name: &str, at: Node<'t>, source: &str) -> Held<'t> {
-        match self.values.get(name) {
-            None => Held::NotLocal,
-            Some(values) => Held::of(values, at, self.scope, source),
+        let Some(values) = self.values.get(name) else {
+            return Held::NotLocal;
+        };
+        let declared: Vec<Node<'t>> = self
+            .dim3_declarators
+            .get(name)
+            .map(|declarators| {
+                declarators
+                    .iter()
+                    .copied()
+                    .filter(|d| !values.iter().any(|v| syntax::encloses(*d, *v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if declared.is_empty() {
+            return Held::of(values, at, self.scope, source);
+        }
+        let mut all = values.clone();
+        all.extend(declared.iter().copied());
+        match Held::of(&all, at, self.scope, source) {
+            Held::One(value) if declared.contains(&value) => Held::NotLocal,
+            Held::Alternatives(reaching) if reaching.iter().any(|v| declared.contains(v)) => {
+                Held::Several
+            }
+            held => held,
         }
     }
 

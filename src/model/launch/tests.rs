@@ -2463,3 +2463,14 @@ fn a_set_once_size_may_read_a_macro_of_a_header_not_in_sight() {
     // `SCALE` is spelled as a macro but written, twice: no fixed value
     assert_eq!(found[1].grid[0], GridAxis::Unknown);
 }
+
+#[test]
+fn a_dim3_declared_in_a_loop_body_starts_each_trip_with_its_shape() {
+    // reassigned after the first launch: that value does not reach round the loop past the
+    // declaration
+    let source = "void f(int* h, float* img, int w, int n) { for (int j = 0; j < n; j++) { dim3 block(256); dim3 grid(32); k<<<grid, block>>>(h); block = dim3(16, 16); grid = dim3((w + 15) / 16, (w + 15) / 16); g<<<grid, block>>>(img, w); } }";
+    let found = sites(source);
+    assert_eq!(found[0].grid[0], GridAxis::Exact);
+    assert_eq!(found[0].block[0], Some(256));
+    assert_eq!(found[1].grid[0], rounded("w"));
+}

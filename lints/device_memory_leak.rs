@@ -42,8 +42,13 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
         .map(|f| f.name.as_str())
         .unwrap_or("?");
     let function = &model.functions[host.function_index].name;
-    // a device reset after every call of the function releases what it keeps
-    if model.host.caller_resets.releasing(function).is_some() {
+    // a device reset after every call of the function releases what it keeps, and so does
+    // one in the teardown that frees its siblings: the context goes with what is left in it
+    let resets = &model.host.caller_resets;
+    if resets.releasing(function).is_some()
+        || resets.reset_in(releaser).is_some()
+        || resets.releasing(releaser).is_some()
+    {
         return;
     }
     let mut reported = Vec::new();

@@ -6,11 +6,15 @@
 
 use super::*;
 
-/// The file's functions whose every call is followed by a device reset in the caller.
+/// The file's functions whose every call is followed by a device reset in the caller, and those
+/// that end in a reset themselves.
 #[derive(Debug, Default)]
 pub struct CallerResets<'t> {
     /// By function name: the reset after its first call.
     released: HashMap<String, Node<'t>>,
+    /// By function name: a reset the function makes on every path through it, with no return
+    /// before it (a teardown that frees some buffers and resets the device for the rest).
+    resetting: HashMap<String, Node<'t>>,
 }
 
 impl<'t> CallerResets<'t> {
@@ -20,10 +24,20 @@ impl<'t> CallerResets<'t> {
         self.released.get(function).copied()
     }
 
-    /// The functions released so, in name order (what reused findings depend on).
+    /// The reset `function` makes on every path through it, when it makes one.
+    pub fn reset_in(&self, function: &str) -> Option<Node<'t>> {
+        self.resetting.get(function).copied()
+    }
+
+    /// The functions released so, then those that reset the device themselves, each in name
+    /// order (what reused findings depend on).
     pub(super) fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.released.keys().map(String::as_str).collect();
         names.sort_unstable();
+        let mut resetting: Vec<&str> = self.resetting.keys().map(String::as_str).collect();
+        resetting.sort_unstable();
+        names.push("");
+        names.extend(resetting);
         names
     }
 }
@@ -37,6 +51,7 @@ pub(super) fn collect<'t>(model: &Model<'t>) -> CallerResets<'t> {
     }
     let names: HashSet<&str> = model.functions.iter().map(|f| f.name.as_str()).collect();
     let mut verdicts: HashMap<&str, Option<Node<'t>>> = HashMap::default();
+    let mut resetting: HashMap<String, Node<'t>> = HashMap::default();
     for caller in &model.functions {
         if caller.kind != FunctionKind::Host || caller.has_parse_errors {
             continue;
@@ -67,6 +82,13 @@ pub(super) fn collect<'t>(model: &Model<'t>) -> CallerResets<'t> {
         });
         // in `main` a `return` ends the process, which releases everything as well
         let is_main = caller.name == "main";
+        if let Some(reset) = resets.iter().copied().find(|reset| {
+            !returns
+                .iter()
+                .any(|r| r.end_byte() <= reset.start_byte())
+        }) {
+            resetting.entry(caller.name.clone()).or_insert(reset);
+        }
         for (name, call) in calls {
             let reset = resets.iter().copied().find(|reset| {
                 call.end_byte() <= reset.start_byte()
@@ -88,6 +110,7 @@ pub(super) fn collect<'t>(model: &Model<'t>) -> CallerResets<'t> {
             .into_iter()
             .filter_map(|(name, reset)| Some((name.to_string(), reset?)))
             .collect(),
+        resetting,
     }
 }
 
@@ -167,6 +190,28 @@ mod tests {
             out
         })
         .expect("parses")
+    }
+
+    #[test]
+    fn a_function_that_resets_on_every_path_is_known_to_reset() {
+        let resetting = |source: &str| {
+            crate::verify::with_model(std::path::Path::new("resets.cu"), source, |model| {
+                let mut names: Vec<String> = model
+                    .functions
+                    .iter()
+                    .filter(|f| model.host.caller_resets.reset_in(&f.name).is_some())
+                    .map(|f| f.name.clone())
+                    .collect();
+                names.sort();
+                names
+            })
+            .expect("parses")
+        };
+        let source = "float *d_a, *d_b;\n\
+            void stop() { cudaFree(d_a); CUDA_CHECK(cudaDeviceReset()); }\n\
+            void stop_early(int n) { cudaFree(d_a); if (n) return; cudaDeviceReset(); }\n\
+            void stop_on_error() { if (cudaGetLastError()) cudaDeviceReset(); }\n";
+        assert_eq!(resetting(source), ["stop"]);
     }
 
     #[test]

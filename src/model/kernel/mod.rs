@@ -437,6 +437,11 @@ struct Analyzer<'a, 't> {
     /// after the definitions have reached their fixpoint.
     deps_cache: std::cell::RefCell<HashMap<usize, Deps>>,
     cache_deps: bool,
+    /// Thread identity per expression node while the definitions are propagated (`cache_deps`
+    /// off), by node id and whether it was found while reading a sum's terms: valid until a
+    /// local's identity changes, when it is cleared. Without it a long generated sum is read
+    /// again at each of its levels.
+    propagation_cache: std::cell::RefCell<HashMap<(usize, bool), Deps>>,
     /// Set while the thread-varying terms of a sum are read (`thread_terms`): the dependences
     /// found meanwhile cancel no terms of their own (no reading within a reading), and enter the
     /// cache as found, at worst less uniform than they could be.
@@ -693,6 +698,7 @@ impl<'a, 't> Analyzer<'a, 't> {
             change_starts: Default::default(),
             position_read: Default::default(),
             deps_cache: Default::default(),
+            propagation_cache: Default::default(),
             reaching_deps_cache: Default::default(),
             decided_cache: Default::default(),
             cache_deps: false,
@@ -726,6 +732,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// built on it), when they change.
     fn clear_deps_caches(&self) {
         self.deps_cache.borrow_mut().clear();
+        self.propagation_cache.borrow_mut().clear();
         self.covered_cache.borrow_mut().clear();
         self.definition_comparisons_cache.borrow_mut().clear();
         self.reaching_deps_cache.borrow_mut().clear();

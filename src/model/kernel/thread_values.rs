@@ -341,12 +341,16 @@ impl<'a, 't> Analyzer<'a, 't> {
                         deps = deps.union(value_deps);
                         if scoped {
                             let known = self.definition_deps.entry(value.id()).or_default();
-                            scoped_changed |= *known != known.union(value_deps);
-                            *known = known.union(value_deps);
+                            if *known != known.union(value_deps) {
+                                scoped_changed = true;
+                                *known = known.union(value_deps);
+                                self.propagation_cache.borrow_mut().clear();
+                            }
                         }
                     }
                 }
                 if before != deps || scoped_changed {
+                    self.propagation_cache.borrow_mut().clear();
                     self.deps.insert(name.clone(), deps);
                     changes += 1;
                     changed_at.insert(name.as_str(), changes);
@@ -435,7 +439,13 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// How a value depends on the thread's identity.
     pub fn expression_deps(&self, node: Node<'t>, depth: usize) -> Deps {
         if !self.cache_deps {
-            return self.compute_expression_deps(node, depth);
+            let key = (node.id(), self.reading_thread_terms.get());
+            if let Some(deps) = self.propagation_cache.borrow().get(&key) {
+                return *deps;
+            }
+            let deps = self.compute_expression_deps(node, depth);
+            self.propagation_cache.borrow_mut().insert(key, deps);
+            return deps;
         }
         if let Some(deps) = self.deps_cache.borrow().get(&node.id()) {
             return *deps;

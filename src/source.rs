@@ -144,6 +144,9 @@ pub struct IncludedDefines {
     /// The function-like macros of the headers that allocate or free device memory (`#define
     /// SAFE_ALOC_GPU(X, Y) cudaSafeCall(cudaMalloc((void **)&(X), (Y)))`), in include order.
     pub memory_macros: Vec<MacroDefinition>,
+    /// The names of the headers' macros that write a launch's grid and block together (see
+    /// `launch_shape_macro_names`).
+    pub launch_shape_macros: Vec<String>,
 }
 
 /// A function-like macro as written: `#define NAME(a, b, ...) body`, the body's line
@@ -167,6 +170,82 @@ pub fn launch_macro_definitions(text: &str) -> Vec<MacroDefinition> {
                 || m.body.contains("hipLaunchKernelGGL")
         })
         .collect()
+}
+
+/// The function-like macros of `text` that write a launch's grid and block together, as a list
+/// of two values (`#define DIM(n, nb) MIN((n + nb - 1) / nb, NG1D), MIN(n, nb)`, used
+/// as `k<<<DIM(n, 256), 0, stream>>>`): their names.
+pub fn launch_shape_macro_names(text: &str) -> Vec<String> {
+    if !text.contains("#define") {
+        return Vec::new();
+    }
+    let definitions = function_macro_definitions(text);
+    let mut names: Vec<String> = definitions
+        .iter()
+        .filter(|m| is_launch_shape_body(&m.body))
+        .map(|m| m.name.clone())
+        .collect();
+    // `#define DIM2(nx, ny, nb) DIM3(nx, ny, nb, 1)`: a macro that is one use of another
+    for _ in 0..4 {
+        let before = names.len();
+        for m in &definitions {
+            if !names.contains(&m.name)
+                && macro_called_by(&m.body).is_some_and(|called| names.iter().any(|n| n == called))
+            {
+                names.push(m.name.clone());
+            }
+        }
+        if names.len() == before {
+            break;
+        }
+    }
+    names
+}
+
+/// The macro or function a body consists of one call of (`DIM3(nx, ny, nb, 1)`).
+pub fn macro_called_by(body: &str) -> Option<&str> {
+    let body = body.trim();
+    let name = leading_identifier(body);
+    let rest = body.get(name.len()..)?.trim_start();
+    if name.is_empty() || !rest.starts_with('(') || !rest.ends_with(')') {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (at, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        // the call's own parentheses close only at the end
+        if depth == 0 && at + 1 != rest.len() {
+            return None;
+        }
+    }
+    Some(name)
+}
+
+/// Whether a macro body is a list of two values at its top level (a grid and a block), with no
+/// launch or statement of its own.
+pub fn is_launch_shape_body(body: &str) -> bool {
+    let body = body.trim();
+    if body.is_empty() || body.contains("<<<") || body.contains(';') || body.contains('{') {
+        return false;
+    }
+    let mut depth = 0i32;
+    let mut commas = 0;
+    for c in body.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => commas += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0 && commas == 1
 }
 
 /// The function-like macros of `text`, as written.
@@ -288,6 +367,9 @@ impl PreprocessedView {
             included
                 .memory_macros
                 .extend(header.memory_macros.iter().cloned());
+            included
+                .launch_shape_macros
+                .extend(header.launch_shape_macros.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {
@@ -352,6 +434,8 @@ pub struct HeaderDefines {
     pub data_macros: Vec<MacroDefinition>,
     /// Its function-like macros that allocate or free device memory.
     pub memory_macros: Vec<MacroDefinition>,
+    /// Its macros that write a launch's grid and block together.
+    pub launch_shape_macros: Vec<String>,
     /// Its quoted includes.
     pub includes: Vec<String>,
     /// Its `#include <...>` targets (a project header named from the project's root).
@@ -384,6 +468,7 @@ impl HeaderDefines {
         header.names = all_define_names(text);
         header.qualifiers = view.defined_qualifiers.clone();
         header.launch_macros = launch_macro_definitions(text);
+        header.launch_shape_macros = launch_shape_macro_names(text);
         if ["Malloc", "Free", "HostAlloc", "MemAlloc"]
             .iter()
             .any(|api| text.contains(api))
@@ -2979,6 +3064,22 @@ fn is_inside_directive(text: &str, offset: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn macros_that_write_a_grid_and_a_block_together_are_found() {
+        let text = "#define MIN(a, b) ((a) < (b) ? (a) : (b))\n\
+            #define DIM(n, nb) MIN((n + nb - 1) / nb, 128), MIN(n, nb)\n\
+            #define DIM3(nx, ny, nb, z) dim3(nx / nb, ny / nb), dim3(nb, nb)\n\
+            #define DIM2(nx, ny, nb) DIM3(nx, ny, nb, 1)\n\
+            #define GET_BLOCKS(n) ((n + 255) / 256)\n\
+            #define LAUNCH(k, n) k<<<GET_BLOCKS(n), 256>>>(n)\n\
+            #define ARGS(a, b, c) a, b, c\n";
+        let mut names = launch_shape_macro_names(text);
+        names.sort();
+        assert_eq!(names, ["DIM", "DIM2", "DIM3"]);
+        assert_eq!(macro_called_by("DIM3(nx, ny, nb, 1)"), Some("DIM3"));
+        assert_eq!(macro_called_by("MIN(a, b) + MIN(c, d)"), None);
+    }
 
     #[test]
     fn a_launch_written_with_blanks_in_its_chevrons_is_joined_in_the_view() {

@@ -145,6 +145,28 @@ impl<'t> Model<'t> {
             })
     }
 
+    /// Whether `name` is a macro, the file's own or an included header's, that writes a
+    /// launch's grid and block together (`k<<<DIM(n, 256), 0, stream>>>`).
+    pub fn writes_launch_shape(&self, name: &str) -> bool {
+        let mut name = name;
+        // `DIM2(...)` defined as one use of `DIM3(...)`
+        for _ in 0..4 {
+            match self.function_macro(name) {
+                Some(body) if crate::source::is_launch_shape_body(body) => return true,
+                Some(body) => match crate::source::macro_called_by(body) {
+                    Some(called) if called != name => name = called,
+                    _ => return false,
+                },
+                None => break,
+            }
+        }
+        self.view
+            .included
+            .launch_shape_macros
+            .iter()
+            .any(|m| m == name)
+    }
+
     /// The body of a function-like macro the file defines.
     pub fn function_macro(&self, name: &str) -> Option<&'t str> {
         self.function_macros
@@ -293,6 +315,10 @@ impl GridHelpers for Model<'_> {
         Model::resolve_type(self, type_text)
     }
 
+    fn writes_launch_shape(&self, name: &str) -> bool {
+        Model::writes_launch_shape(self, name)
+    }
+
     fn enumerator(&self, name: &str) -> Option<i64> {
         self.shared_scope().named_constant(name)
     }
@@ -401,5 +427,8 @@ impl GridHelpers for HelpersAlone<'_, '_> {
     }
     fn define(&self, name: &str) -> Option<&str> {
         self.0.define(name)
+    }
+    fn writes_launch_shape(&self, name: &str) -> bool {
+        self.0.writes_launch_shape(name)
     }
 }

@@ -249,6 +249,29 @@ pub fn launch_form<'t>(call: Node<'t>, source: &str) -> Option<LaunchForm<'t>> {
     })
 }
 
+/// A launch's grid, block, shared bytes and stream as its configuration writes them. A macro
+/// that writes the grid and the block together (`k<<<DIM(n, 256), 0, stream>>>`, as
+/// `writes_shape` tells by its name) stands for both: neither is read, and the values after it
+/// are the shared bytes and the stream.
+pub fn configuration_parts<'t>(
+    configuration: &[Node<'t>],
+    source: &str,
+    writes_shape: impl Fn(&str) -> bool,
+) -> [Option<Node<'t>>; 4] {
+    let part = |i: usize| configuration.get(i).copied();
+    let first = configuration.first().map(|f| syntax::strip(*f, source));
+    let shape_macro = first.is_some_and(|f| {
+        f.node_kind() == "call_expression"
+            && f.field("function")
+                .is_some_and(|name| name.node_kind() == "identifier" && writes_shape(text(name, source)))
+    });
+    if shape_macro {
+        [None, None, part(1), part(2)]
+    } else {
+        [part(0), part(1), part(2), part(3)]
+    }
+}
+
 /// Whether `call` launches a kernel in either form.
 pub fn is_launch(call: Node, source: &str) -> bool {
     launch_form(call, source).is_some()

@@ -55,7 +55,10 @@ impl<'m, 't> Builder<'m, 't> {
         context: Context<'t>,
     ) {
         let kernel = crate::model::launch::launched_kernel(form.kernel, self.source).to_string();
-        let config = form.configuration;
+        let [grid, block, shared, stream] =
+            crate::model::runtime::configuration_parts(&form.configuration, self.source, |name| {
+                self.model.writes_launch_shape(name)
+            });
         let args = form.arguments;
         let pointer_arguments: Vec<Option<PointerArg>> =
             args.iter().map(|a| self.pointer_arg(*a)).collect();
@@ -65,15 +68,14 @@ impl<'m, 't> Builder<'m, 't> {
         self.out.launches.push(Launch {
             call,
             kernel: kernel.clone(),
-            grid_node: config.first().copied(),
-            block_node: config.get(1).copied(),
-            shared_node: config.get(2).copied(),
-            stream_node: config.get(3).copied(),
-            grid: config.first().and_then(|g| self.dim3_of(*g)),
-            block: config.get(1).and_then(|b| self.dim3_of(*b)),
-            shared_bytes: config
-                .get(2)
-                .and_then(|s| self.evaluate(*s, true))
+            grid_node: grid,
+            block_node: block,
+            shared_node: shared,
+            stream_node: stream,
+            grid: grid.and_then(|g| self.dim3_of(g)),
+            block: block.and_then(|b| self.dim3_of(b)),
+            shared_bytes: shared
+                .and_then(|s| self.evaluate(s, true))
                 .and_then(|s| s.as_constant()),
             arguments: args.clone(),
             pointer_arguments: pointer_arguments.clone(),

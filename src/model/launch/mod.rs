@@ -397,6 +397,10 @@ pub trait GridHelpers {
     fn rounds_up(&self, name: &str, arity: usize) -> Option<RoundingHelper>;
     /// The value of an object-like `#define`.
     fn define(&self, name: &str) -> Option<&str>;
+    /// Whether `name` is a macro that writes a launch's grid and block together.
+    fn writes_launch_shape(&self, _name: &str) -> bool {
+        false
+    }
     /// The type a type name stands for after the file's typedefs (`real` is `float`).
     fn resolve_type(&self, type_text: &str) -> String {
         type_text.to_string()

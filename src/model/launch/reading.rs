@@ -27,13 +27,17 @@ pub(super) fn launch_site<'t>(
             None => launched_kernel(function, source).into(),
         };
         let config = syntax::launch_configuration(call);
+        let [grid, block, bytes, _] =
+            crate::model::runtime::configuration_parts(&config, source, |name| {
+                classifier.helpers.writes_launch_shape(name)
+            });
         (
             kernel,
-            config.first().copied(),
-            config.get(1).copied(),
+            grid,
+            block,
             Some(arguments),
-            match config.get(2) {
-                Some(bytes) => Shared::At(*bytes),
+            match bytes {
+                Some(bytes) => Shared::At(bytes),
                 None => Shared::Omitted,
             },
         )

@@ -65,6 +65,7 @@ enum Query {
     MemberGrid(String, Option<GridAxis>),
     ResolveType(String, String),
     Enumerator(String, Option<i64>),
+    WritesLaunchShape(String, bool),
 }
 
 impl Query {
@@ -85,6 +86,7 @@ impl Query {
             Query::MemberGrid(member, answer) => helpers.member_grid(member) == *answer,
             Query::ResolveType(type_text, answer) => helpers.resolve_type(type_text) == *answer,
             Query::Enumerator(name, answer) => helpers.enumerator(name) == *answer,
+            Query::WritesLaunchShape(name, answer) => helpers.writes_launch_shape(name) == *answer,
         }
     }
 }
@@ -101,6 +103,14 @@ impl GridHelpers for Recorder<'_> {
         self.queries
             .borrow_mut()
             .push(Query::RoundsUp(name.to_string(), arity, answer));
+        answer
+    }
+
+    fn writes_launch_shape(&self, name: &str) -> bool {
+        let answer = self.helpers.writes_launch_shape(name);
+        self.queries
+            .borrow_mut()
+            .push(Query::WritesLaunchShape(name.to_string(), answer));
         answer
     }
 

@@ -262,8 +262,9 @@ pub fn configuration_parts<'t>(
     let first = configuration.first().map(|f| syntax::strip(*f, source));
     let shape_macro = first.is_some_and(|f| {
         f.node_kind() == "call_expression"
-            && f.field("function")
-                .is_some_and(|name| name.node_kind() == "identifier" && writes_shape(text(name, source)))
+            && f.field("function").is_some_and(|name| {
+                name.node_kind() == "identifier" && writes_shape(text(name, source))
+            })
     });
     if shape_macro {
         [None, None, part(1), part(2)]

@@ -553,14 +553,11 @@ fn launch_site(
     // `hipLaunchKernelGGL(kernel, grid, block, shared, stream, args)`, read by the model.
     let form = crate::model::runtime::launch_form(call, source)?;
     // a grid and block written by one macro (`DIM(n, 256)`) are not values to run with
-    let [grid, _, _, _] = crate::model::runtime::configuration_parts(
-        &form.configuration,
-        source,
-        |name| model.writes_launch_shape(name),
-    );
-    if grid.is_none() {
-        return None;
-    }
+    let [grid, _, _, _] =
+        crate::model::runtime::configuration_parts(&form.configuration, source, |name| {
+            model.writes_launch_shape(name)
+        });
+    grid?;
     let callee = form.kernel;
     let (name, template_arguments) = match callee.node_kind() {
         "template_function" => {

@@ -82,11 +82,11 @@ pub(super) fn collect<'t>(model: &Model<'t>) -> CallerResets<'t> {
         });
         // in `main` a `return` ends the process, which releases everything as well
         let is_main = caller.name == "main";
-        if let Some(reset) = resets.iter().copied().find(|reset| {
-            !returns
-                .iter()
-                .any(|r| r.end_byte() <= reset.start_byte())
-        }) {
+        if let Some(reset) = resets
+            .iter()
+            .copied()
+            .find(|reset| !returns.iter().any(|r| r.end_byte() <= reset.start_byte()))
+        {
             resetting.entry(caller.name.clone()).or_insert(reset);
         }
         for (name, call) in calls {

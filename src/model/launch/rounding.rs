@@ -525,8 +525,7 @@ impl<'t> Classifier<'_, 't> {
                     .any(|v| v.start_byte() > from && v.start_byte() < to)
             })
         };
-        let assigned_between =
-            |from: usize, to: usize| name_assigned_between(name, from, to);
+        let assigned_between = |from: usize, to: usize| name_assigned_between(name, from, to);
         let undone = |fact: &Comparison<'t>, to: usize| {
             let from = fact.origin.start_byte();
             let mut written_after = false;

@@ -74,6 +74,10 @@ pub struct CollectiveSite {
     pub span: Range<usize>,
     /// The intrinsic called.
     pub intrinsic: String,
+    /// The widest aligned group of lanes any full-mask collective the function reaches reads
+    /// inside (`__shfl_down_sync(m, v, 4, 8)` reads inside groups of 8); None when one of them
+    /// is not known to stay inside a group narrower than the warp.
+    pub partner_span: Option<u32>,
 }
 
 /// A block-wide barrier as written in some function.

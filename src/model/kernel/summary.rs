@@ -271,9 +271,11 @@ fn first_collective<'t>(
     // the locals a mask may be held in are read only when an intrinsic is met
     let mut analyzer: Option<Analyzer> = None;
     let start = function.definition.start_byte();
-    let mut found = None;
+    let mut found: Option<CollectiveSite> = None;
+    // the widest group any collective reads inside, over all of them (None: one is unknown)
+    let mut span: Option<u32> = Some(1);
     syntax::walk_iterative(function.body, |node| {
-        if found.is_some() || node.node_kind() == "lambda_expression" {
+        if node.node_kind() == "lambda_expression" {
             return false;
         }
         if node.node_kind() != "call_expression" {
@@ -294,21 +296,35 @@ fn first_collective<'t>(
                 analyzer
             });
             if mask.is_some_and(|m| analyzer.names_all_lanes(m, 0)) {
-                found = Some(CollectiveSite {
-                    function: function.name.clone(),
-                    arity: function.parameters.len(),
-                    span: node.start_byte().saturating_sub(start)
-                        ..node.end_byte().saturating_sub(start),
-                    intrinsic: name.to_string(),
-                });
+                let partners = analyzer.partner_span(node);
+                span = span.zip(partners).map(|(a, b)| a.max(b));
+                if found.is_none() {
+                    found = Some(CollectiveSite {
+                        function: function.name.clone(),
+                        arity: function.parameters.len(),
+                        span: node.start_byte().saturating_sub(start)
+                            ..node.end_byte().saturating_sub(start),
+                        intrinsic: name.to_string(),
+                        partner_span: None,
+                    });
+                }
             }
-            return found.is_none();
+            return true;
         }
-        found = summary_of_call(node, callee, function, known, source)
-            .and_then(|s| s.collective.clone());
-        found.is_none()
+        if let Some(site) = summary_of_call(node, callee, function, known, source)
+            .and_then(|s| s.collective.as_ref())
+        {
+            span = span.zip(site.partner_span).map(|(a, b)| a.max(b));
+            if found.is_none() {
+                found = Some(site.clone());
+            }
+        }
+        true
     });
-    found
+    found.map(|site| CollectiveSite {
+        partner_span: span,
+        ..site
+    })
 }
 
 /// The summary of the device function a call reaches, by name and argument count; none for a

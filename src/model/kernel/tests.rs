@@ -2318,3 +2318,32 @@ void run(double* o, const double* g, const cell* c, size_t n, size_t count) {
     assert!(found.contains(&(11, "bounded")), "{found:?}");
     assert!(!found.contains(&(12, "unguarded")), "{found:?}");
 }
+
+#[test]
+fn a_helper_shuffling_inside_groups_of_eight_reads_no_lane_of_a_group_that_left() {
+    let source = "__device__ double sub8_sum(double x) {
+    x += __shfl_down_sync(0xffffffff, x, 4, 8);
+    x += __shfl_down_sync(0xffffffff, x, 1, 8);
+    return x;
+}
+__device__ double warp_sum(double x) { return x + __shfl_down_sync(0xffffffff, x, 8); }
+__device__ double both(double x) { return warp_sum(sub8_sum(x)); }
+__global__ void k(const double* in, double* out, int ntasks) {
+    int lane = threadIdx.x & 31;
+    int t = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * 4 + (lane >> 3);
+    if (t >= ntasks) return;
+    double s = in[t * 8 + (lane & 7)];
+    s = sub8_sum(s);
+    s = warp_sum(s);
+    s = both(s);
+    if ((lane & 7) == 0) out[t] = s;
+}
+void run(const double* in, double* out, int n) { k<<<(n + 15) / 16, 128>>>(in, out, n); }
+";
+    // whole groups of eight leave: a helper reading inside groups of eight is safe, one reading
+    // across the warp is not, nor one that calls both
+    assert_eq!(
+        collectives_split(source),
+        [(13, false), (14, true), (15, true)]
+    );
+}

@@ -125,10 +125,12 @@ impl<'a, 't> Analyzer<'a, 't> {
             };
             (site.intrinsic.clone(), None, true, Some(via))
         };
-        let partner_span = if via.is_none() {
-            self.partner_span(call)
-        } else {
-            None
+        // a helper's collectives read inside the groups its summary gives
+        let partner_span = match &via {
+            None => self.partner_span(call),
+            Some(_) => self
+                .helper_call(call)
+                .and_then(|(summary, _)| summary.collective.as_ref()?.partner_span),
         };
         let returns_splitting: Vec<(Node<'t>, u32)> = self
             .facts

@@ -634,9 +634,18 @@ impl FunctionCache {
         let mut anchored: FxHashMap<usize, Vec<Anchored>> = FxHashMap::default();
         let mut launch_labels: FxHashMap<usize, Vec<(usize, usize, usize)>> = FxHashMap::default();
         for diagnostic in &found {
-            let slot = ranges
+            // a finding the outcome drops for resting on code the parser could not read (in a
+            // function whose body a broken string swallowed) is no function's to keep: it stays
+            // in this lint's findings only
+            let on_broken_code = || model.depends_on_broken_code(&diagnostic.span);
+            let slot = match ranges
                 .partition_point(|r| r.start <= diagnostic.span.start)
-                .checked_sub(1)?;
+                .checked_sub(1)
+            {
+                Some(slot) => slot,
+                None if on_broken_code() => continue,
+                None => return None,
+            };
             let range = ranges.get(slot)?;
             let owner = *analysed.get(slot)?;
             let inside = |s: &Range<usize>| range.start <= s.start && s.end <= range.end;
@@ -645,6 +654,9 @@ impl FunctionCache {
                 .iter()
                 .flat_map(|f| f.edits.iter().map(|e| &e.span))
                 .all(inside);
+            if !inside(&diagnostic.span) && on_broken_code() {
+                continue;
+            }
             if !inside(&diagnostic.span) || !fixed {
                 return None;
             }

@@ -551,3 +551,26 @@ fn a_template_kernel_no_launch_instantiates_leaves_the_later_kernels_summaries_i
     assert!(!document.last_lint().fell_back, "the lint fell back");
     assert!(document.last_lint().reused >= 1);
 }
+
+#[test]
+fn a_finding_dropped_for_resting_on_broken_code_does_not_stop_reuse() {
+    let settings = Settings::every_rule();
+    let path = Path::new("edited.cu");
+    // a stray quote in a device helper opens a string the parser runs on past the next
+    // functions, so the helper's body holds the host function's `ceil(n / BN)`: that finding
+    // rests on broken code, and the outcome drops it whichever way the file is linted
+    let kernel = "__global__ void scale(float* v, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) v[i] *= 2.0f; }\n";
+    let helper = "__device__ float loadValue(const float* src) { return src[0]; }\n";
+    let host = "void gemm(int n, float* v) { const int BN = 64; dim3 grid = dim3(ceil(n / BN)); scale<<<grid, BN>>>(v, n); }\n";
+    let mut text = format!("{kernel}{helper}{host}");
+    let (mut document, first) = lint_edit(None, &text, &settings);
+    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    text = text.replace("return src[0];", "return s\"rc[0];");
+    let (next, incremental) = lint_edit(Some(document), &text, &settings);
+    document = next;
+    assert_eq!(
+        incremental,
+        engine::lint_text(path, &text, &settings).diagnostics
+    );
+    assert!(!document.last_lint().fell_back, "the lint fell back");
+}

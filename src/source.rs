@@ -164,35 +164,48 @@ pub struct MacroDefinition {
 pub fn launch_macro_definitions(text: &str) -> Vec<MacroDefinition> {
     function_macro_definitions(text)
         .into_iter()
-        .filter(|m| {
-            m.body.contains("<<<")
-                || m.body.contains("cudaLaunchKernel")
-                || m.body.contains("hipLaunchKernelGGL")
-        })
+        .filter(launches_a_kernel)
         .collect()
+}
+
+fn launches_a_kernel(definition: &MacroDefinition) -> bool {
+    let body = &definition.body;
+    body.contains("<<<") || body.contains("cudaLaunchKernel") || body.contains("hipLaunchKernelGGL")
 }
 
 /// The function-like macros of `text` that write a launch's grid and block together, as a list
 /// of two values (`#define DIM(n, nb) MIN((n + nb - 1) / nb, NG1D), MIN(n, nb)`, used
 /// as `k<<<DIM(n, 256), 0, stream>>>`): their names.
 pub fn launch_shape_macro_names(text: &str) -> Vec<String> {
-    if !text.contains("#define") {
-        return Vec::new();
-    }
     let definitions = function_macro_definitions(text);
+    let named: Vec<(&str, &str)> = definitions
+        .iter()
+        .map(|m| (m.name.as_str(), m.body.as_str()))
+        .collect();
+    launch_shape_names(&named, &[])
+}
+
+/// The names among `definitions` (name and body) that write a launch's grid and block
+/// together: a body of two values, or one use of such a macro, of `definitions` or of `known`
+/// (`#define DIM2(nx, ny, nb) DIM3(nx, ny, nb, 1)`).
+pub fn launch_shape_names(definitions: &[(&str, &str)], known: &[String]) -> Vec<String> {
     let mut names: Vec<String> = definitions
         .iter()
-        .filter(|m| is_launch_shape_body(&m.body))
-        .map(|m| m.name.clone())
+        .filter(|(_, body)| is_launch_shape_body(body))
+        .map(|(name, _)| name.to_string())
         .collect();
-    // `#define DIM2(nx, ny, nb) DIM3(nx, ny, nb, 1)`: a macro that is one use of another
+    let is_shape = |names: &[String], called: &str| {
+        names.iter().any(|n| n == called)
+            || (known.iter().any(|n| n == called)
+                && !definitions.iter().any(|(name, _)| *name == called))
+    };
     for _ in 0..4 {
         let before = names.len();
-        for m in &definitions {
-            if !names.contains(&m.name)
-                && macro_called_by(&m.body).is_some_and(|called| names.iter().any(|n| n == called))
+        for (name, body) in definitions {
+            if !names.iter().any(|n| n == name)
+                && macro_called_by(body).is_some_and(|called| is_shape(&names, called))
             {
-                names.push(m.name.clone());
+                names.push(name.to_string());
             }
         }
         if names.len() == before {
@@ -203,7 +216,7 @@ pub fn launch_shape_macro_names(text: &str) -> Vec<String> {
 }
 
 /// The macro or function a body consists of one call of (`DIM3(nx, ny, nb, 1)`).
-pub fn macro_called_by(body: &str) -> Option<&str> {
+fn macro_called_by(body: &str) -> Option<&str> {
     let body = body.trim();
     let name = leading_identifier(body);
     let rest = body.get(name.len()..)?.trim_start();
@@ -227,7 +240,7 @@ pub fn macro_called_by(body: &str) -> Option<&str> {
 
 /// Whether a macro body is a list of two values at its top level (a grid and a block), with no
 /// launch or statement of its own.
-pub fn is_launch_shape_body(body: &str) -> bool {
+fn is_launch_shape_body(body: &str) -> bool {
     let body = body.trim();
     if body.is_empty() || body.contains("<<<") || body.contains(';') || body.contains('{') {
         return false;
@@ -467,8 +480,19 @@ impl HeaderDefines {
         };
         header.names = all_define_names(text);
         header.qualifiers = view.defined_qualifiers.clone();
-        header.launch_macros = launch_macro_definitions(text);
-        header.launch_shape_macros = launch_shape_macro_names(text);
+        if text.contains("#define") {
+            let definitions = function_macro_definitions(text);
+            header.launch_macros = definitions
+                .iter()
+                .filter(|m| launches_a_kernel(m))
+                .cloned()
+                .collect();
+            let named: Vec<(&str, &str)> = definitions
+                .iter()
+                .map(|m| (m.name.as_str(), m.body.as_str()))
+                .collect();
+            header.launch_shape_macros = launch_shape_names(&named, &[]);
+        }
         if ["Malloc", "Free", "HostAlloc", "MemAlloc"]
             .iter()
             .any(|api| text.contains(api))
@@ -3079,6 +3103,17 @@ mod tests {
         assert_eq!(names, ["DIM", "DIM2", "DIM3"]);
         assert_eq!(macro_called_by("DIM3(nx, ny, nb, 1)"), Some("DIM3"));
         assert_eq!(macro_called_by("MIN(a, b) + MIN(c, d)"), None);
+        // one use of a header's shape macro, unless the file defines that name otherwise
+        let header = ["DIM3".to_string()];
+        assert_eq!(
+            launch_shape_names(&[("DIM2", "DIM3(nx, ny, nb, 1)")], &header),
+            ["DIM2"]
+        );
+        assert!(launch_shape_names(
+            &[("DIM2", "DIM3(nx, ny, nb, 1)"), ("DIM3", "((nx) / (nb))")],
+            &header
+        )
+        .is_empty());
     }
 
     #[test]

@@ -529,48 +529,47 @@ int main(int argc, char** argv) { int paths = atoi(argv[1]); paths *= 1024; run(
     assert_eq!(document.last_lint().launches.reused, 1);
 }
 
+/// Lints `text` after `kept`, checks the findings are a fresh lint's and that the lint reused
+/// what it kept rather than falling back to the whole file; the document it leaves.
+fn relint_as_fresh(kept: Option<Kept>, text: &str, settings: &Settings) -> Kept {
+    let (document, incremental) = lint_edit(kept, text, settings);
+    assert_eq!(
+        incremental,
+        engine::lint_text(Path::new("edited.cu"), text, settings).diagnostics
+    );
+    assert!(!document.last_lint().fell_back, "the lint fell back");
+    document
+}
+
 #[test]
 fn a_template_kernel_no_launch_instantiates_leaves_the_later_kernels_summaries_in_place() {
     let settings = Settings::every_rule();
-    let path = Path::new("edited.cu");
     // the template has no summary, so the kernel after it is the file's first summary
     let unused = "template <typename T> __global__ void unused(T* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; p[i] = T(0); }\n";
     let kernel = "__global__ void gather(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i]; }\n";
     let host = "void f(int n) { float *a, *b; cudaMalloc(&a, n * sizeof(float)); cudaMalloc(&b, n * sizeof(float)); gather<<<(n + 255) / 256, 256>>>(a, b, n); }\n";
     let mut text = format!("{unused}{kernel}{host}");
-    let (mut document, first) = lint_edit(None, &text, &settings);
-    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
+    let document = relint_as_fresh(None, &text, &settings);
     // an edit of the host function reuses the kernel, whose summary it reads
     text.push_str("void g(int n) { float* d; cudaMalloc(&d, n); cudaFree(d); }\n");
-    let (next, incremental) = lint_edit(Some(document), &text, &settings);
-    document = next;
-    assert_eq!(
-        incremental,
-        engine::lint_text(path, &text, &settings).diagnostics
-    );
-    assert!(!document.last_lint().fell_back, "the lint fell back");
+    let document = relint_as_fresh(Some(document), &text, &settings);
     assert!(document.last_lint().reused >= 1);
 }
 
 #[test]
 fn a_finding_dropped_for_resting_on_broken_code_does_not_stop_reuse() {
     let settings = Settings::every_rule();
-    let path = Path::new("edited.cu");
-    // a stray quote in a device helper opens a string the parser runs on past the next
-    // functions, so the helper's body holds the host function's `ceil(n / BN)`: that finding
-    // rests on broken code, and the outcome drops it whichever way the file is linted
+    // a stray quote in a device helper opens a string the parser runs on to the next quote,
+    // past a kernel and into a host function, so a function the parser no longer sees holds
+    // the host function's `ceil(n / BN)`: that finding rests on broken code, and the outcome
+    // drops it whichever way the file is linted
     let kernel = "__global__ void scale(float* v, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) v[i] *= 2.0f; }\n";
-    let helper = "__device__ float loadValue(const float* src) { return src[0]; }\n";
-    let host = "void gemm(int n, float* v) { const int BN = 64; dim3 grid = dim3(ceil(n / BN)); scale<<<grid, BN>>>(v, n); }\n";
-    let mut text = format!("{kernel}{helper}{host}");
-    let (mut document, first) = lint_edit(None, &text, &settings);
-    assert_eq!(first, engine::lint_text(path, &text, &settings).diagnostics);
-    text = text.replace("return src[0];", "return s\"rc[0];");
-    let (next, incremental) = lint_edit(Some(document), &text, &settings);
-    document = next;
-    assert_eq!(
-        incremental,
-        engine::lint_text(path, &text, &settings).diagnostics
-    );
-    assert!(!document.last_lint().fell_back, "the lint fell back");
+    let helper =
+        "__device__ __forceinline__ float loadValue(const float* src) { return src[0]; }\n";
+    let host = "void gemm(int n, float* v) {\n    const int BN = 64;\n    dim3 grid = dim3(ceil(n / BN));\n    scale<<<grid, BN>>>(v, n);\n}\n";
+    let tail = "int main() { printf(\"done\\n\"); return 0; }\n";
+    let text = format!("{kernel}{helper}{kernel}{host}{tail}");
+    let document = relint_as_fresh(None, &text, &settings);
+    let broken = text.replace("return src[0];", "return s\"rc[0];");
+    relint_as_fresh(Some(document), &broken, &settings);
 }

@@ -148,23 +148,21 @@ impl<'t> Model<'t> {
     /// Whether `name` is a macro, the file's own or an included header's, that writes a
     /// launch's grid and block together (`k<<<DIM(n, 256), 0, stream>>>`).
     pub fn writes_launch_shape(&self, name: &str) -> bool {
-        let mut name = name;
-        // `DIM2(...)` defined as one use of `DIM3(...)`
-        for _ in 0..4 {
-            match self.function_macro(name) {
-                Some(body) if crate::source::is_launch_shape_body(body) => return true,
-                Some(body) => match crate::source::macro_called_by(body) {
-                    Some(called) if called != name => name = called,
-                    _ => return false,
-                },
-                None => break,
+        let included = &self.view.included.launch_shape_macros;
+        match self.function_macro(name) {
+            // the file's own, possibly one use of a header's (`DIM2(...)` as `DIM3(...)`)
+            Some(_) => {
+                let own: Vec<(&str, &str)> = self
+                    .function_macros
+                    .iter()
+                    .map(|m| (m.name, m.body))
+                    .collect();
+                crate::source::launch_shape_names(&own, included)
+                    .iter()
+                    .any(|n| n == name)
             }
+            None => included.iter().any(|m| m == name),
         }
-        self.view
-            .included
-            .launch_shape_macros
-            .iter()
-            .any(|m| m == name)
     }
 
     /// The body of a function-like macro the file defines.

@@ -633,7 +633,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `k += step` or `k = k + step`: the step.
-    fn loop_step(&self, update: Node<'t>, variable: &str) -> Option<Node<'t>> {
+    pub(super) fn loop_step(&self, update: Node<'t>, variable: &str) -> Option<Node<'t>> {
         let update = strip(update, self.source);
         if update.node_kind() != "assignment_expression"
             || !syntax::same_text(update.field("left")?, self.source, variable)
@@ -662,7 +662,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// `int k = start` or `k = start`: the start.
-    fn loop_start(&self, initializer: Node<'t>, variable: &str) -> Option<Node<'t>> {
+    pub(super) fn loop_start(&self, initializer: Node<'t>, variable: &str) -> Option<Node<'t>> {
         match initializer.node_kind() {
             "declaration" => named_children(initializer)
                 .filter(|d| d.node_kind() == "init_declarator")
@@ -681,7 +681,7 @@ impl<'a, 't> Analyzer<'a, 't> {
     }
 
     /// Whether `body` assigns or steps `variable`.
-    fn writes_to(&self, body: Node<'t>, variable: &str) -> bool {
+    pub(super) fn writes_to(&self, body: Node<'t>, variable: &str) -> bool {
         // asked again for every barrier in the loop: a generated kernel holds hundreds
         let key = (body.id(), variable.to_string());
         if let Some(known) = self.loop_writes_cache.borrow().get(&key) {
@@ -1304,8 +1304,42 @@ impl<'a, 't> Analyzer<'a, 't> {
     /// thread.
     pub(super) fn exits_no_thread(&self, condition: Node<'t>) -> bool {
         (self.expression_deps(condition, 0).is_global_index()
-            && self.bounded_by_launches(condition))
+            && self.bounded_by_launches(condition)
+            && self.tests_against_extents(condition))
             || self.decided_by_ranges(condition) == Some(false)
+    }
+
+    /// Whether each test in `condition` that differs between threads compares with a size, not
+    /// with a number written out: an exact grid keeps every index below the problem's extent,
+    /// which says nothing of `steps < 1` (thread 0's index takes it).
+    fn tests_against_extents(&self, condition: Node<'t>) -> bool {
+        let mut pending = vec![syntax::condition_value(condition)];
+        while let Some(part) = pending.pop() {
+            let part = strip(part, self.source);
+            if pending.len() > 16 {
+                return false;
+            }
+            match (part.node_kind(), part.field("left"), part.field("right")) {
+                ("binary_expression", Some(left), Some(right)) => {
+                    if matches!(operator(part, self.source), "&&" | "||") {
+                        pending.push(left);
+                        pending.push(right);
+                        continue;
+                    }
+                    let written_out = |side: Node<'t>| {
+                        strip(side, self.source).node_kind() == "number_literal"
+                    };
+                    let varies = |side: Node<'t>| self.expression_deps(side, 0).varies_within_block();
+                    if (varies(left) && written_out(right)) || (varies(right) && written_out(left))
+                    {
+                        return false;
+                    }
+                }
+                ("unary_expression", ..) => pending.extend(part.field("argument")),
+                _ => {}
+            }
+        }
+        true
     }
 
     /// A comparison whose outcome the value ranges fix for every thread: `threadIdx.x >= n`

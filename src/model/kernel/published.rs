@@ -31,6 +31,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                         whole
                     };
                 }
+                if let Some(deps) = self.loop_counter_deps_where_read(node, depth, visiting) {
+                    return within(deps);
+                }
                 let Some((key, values)) = self.followed_values(node) else {
                     return whole;
                 };
@@ -83,8 +86,90 @@ impl<'a, 't> Analyzer<'a, 't> {
                     })
                 }))
             }
+            // `iterations(x, y, len)`: what the helper derives itself, and the arguments that
+            // reach its result as they are where the call reads them
+            "call_expression" => match self.helper_call(node) {
+                Some((summary, arguments)) => match summary.returns.as_ref() {
+                    Some(returns) => within(returns.flowing.iter().fold(
+                        returns.intrinsic,
+                        |deps, parameter| match arguments.get(*parameter) {
+                            Some(argument) => deps.union(self.deps_where_read_at(
+                                *argument,
+                                depth + 1,
+                                visiting,
+                            )),
+                            None => whole,
+                        },
+                    )),
+                    None => whole,
+                },
+                None => whole,
+            },
             _ => whole,
         }
+    }
+
+    /// A `for` loop's own counter read inside the loop (`for (int i = ilim - 1; i >= 0; i--)`):
+    /// what its start and its step carry where the loop reads them, when nothing in the body
+    /// moves it besides the step. None for a name no enclosing loop declares.
+    fn loop_counter_deps_where_read(
+        &self,
+        read: Node<'t>,
+        depth: usize,
+        visiting: &mut Vec<String>,
+    ) -> Option<Deps> {
+        let name = self.text(read);
+        if !self.loop_scopes.iter().any(|(scoped, _)| scoped == name) {
+            return None;
+        }
+        let for_loop = std::iter::successors(read.up(), |n| n.up())
+            .take_while(|a| a.id() != self.function.body.id())
+            .filter(|a| a.node_kind() == "for_statement")
+            .find(|a| {
+                a.field("initializer").is_some_and(|initializer| {
+                    initializer.node_kind() == "declaration"
+                        && named_children(initializer).any(|declarator| {
+                            syntax::declarator_name(declarator)
+                                .is_some_and(|n| self.text(n) == name)
+                        })
+                })
+            })?;
+        let start = self.loop_start(for_loop.field("initializer")?, name)?;
+        if for_loop
+            .field("body")
+            .is_none_or(|body| self.writes_to(body, name))
+        {
+            return None;
+        }
+        let mut deps = self.deps_where_read_at(start, depth + 1, visiting);
+        let mut pending: Vec<Node<'t>> = for_loop.field("update").into_iter().collect();
+        while let Some(part) = pending.pop() {
+            let part = strip(part, self.source);
+            match part.node_kind() {
+                "comma_expression" if pending.len() < 16 => {
+                    pending.extend(part.field("left"));
+                    pending.extend(part.field("right"));
+                }
+                // `i--`, `++i`: a step of one
+                "update_expression"
+                    if part
+                        .field("argument")
+                        .is_some_and(|a| syntax::same_text(a, self.source, name)) => {}
+                "assignment_expression" => {
+                    let target = part.field("left")?;
+                    if !syntax::same_text(target, self.source, name) {
+                        continue;
+                    }
+                    let step = match operator(part, self.source) {
+                        "=" => self.loop_step(part, name)?,
+                        _ => part.field("right")?,
+                    };
+                    deps = deps.union(self.deps_where_read_at(step, depth + 1, visiting));
+                }
+                _ => {}
+            }
+        }
+        Some(deps)
     }
 
     /// Whether `name` is a `__shared__` scalar of the kernel (`__shared__ int total;`).

@@ -1,0 +1,60 @@
+// Clean: a block's corner is block-uniform until the thread's own offset is added to it. The
+// trip count a helper derives from the corner before that, the early exit that tests it, and a
+// loop counting down from it are the same in every thread of the block, whatever the corner
+// holds afterwards.
+#include <hip/hip_runtime.h>
+#include "hip_check.h"
+
+#define TILE 32
+
+__device__ __forceinline__ int tile_iterations(int x, int y, int rows, int cols) {
+    x = cols - x;
+    if (x <= 0) return 0;
+    y -= rows - 1;
+    if (0 < y) x -= y;
+    if (x <= 0) return 0;
+    return x < TILE ? x : TILE;
+}
+
+// One anti-diagonal of tiles per launch: block b holds the tile at column 2b of the diagonal.
+__global__ void diagonal_pass(const float* __restrict__ scores, float* __restrict__ front,
+                              unsigned diagonal, int rows, int cols) {
+    __shared__ float carried[TILE + 1];
+    int x = 2 * blockIdx.x * TILE;
+    int y = (diagonal + 1 - blockIdx.x) * TILE - 1;
+    const unsigned steps = tile_iterations(x, y, rows, cols);
+    if (y < 0 || rows <= y + 1 - TILE || cols <= x || steps < 1)
+        return;  // the whole tile lies outside the matrix
+    x += threadIdx.x;
+    carried[threadIdx.x + 1] = (x < cols) ? front[x] : 0.f;
+    if (threadIdx.x == 0) carried[0] = 0.f;
+    __syncthreads();
+    for (int i = steps - 1; i >= 0; i--) {
+        const int row = y - i;
+        float best = carried[threadIdx.x];
+        if (row >= 0 && row < rows && x < cols) best += scores[row * cols + x];
+        __syncthreads();
+        carried[threadIdx.x + 1] = best;
+        __syncthreads();
+    }
+    if (x < cols) front[x] = carried[threadIdx.x + 1];
+}
+
+int main() {
+    const int rows = 96, cols = 128;
+    float* scores = nullptr;
+    float* front = nullptr;
+    HIP_CHECK(hipMalloc(&scores, sizeof(float) * rows * cols));
+    HIP_CHECK(hipMalloc(&front, sizeof(float) * cols));
+    HIP_CHECK(hipMemset(scores, 0, sizeof(float) * rows * cols));
+    HIP_CHECK(hipMemset(front, 0, sizeof(float) * cols));
+    const unsigned diagonals = (rows + cols) / TILE;
+    for (unsigned d = 0; d < diagonals; ++d) {
+        hipLaunchKernelGGL(diagonal_pass, (cols + 2 * TILE - 1) / (2 * TILE), TILE, 0, 0, scores, front, d, rows, cols);
+        HIP_CHECK(hipGetLastError());
+    }
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(front));
+    HIP_CHECK(hipFree(scores));
+    return 0;
+}

@@ -90,6 +90,8 @@ pub fn unbounded_dimensions<'t>(
         let reader = Reader {
             classifier: &classifier,
             source,
+            body,
+            limit,
             block: is_block,
             bounded: bounded_names(&sides, source),
         };
@@ -146,6 +148,10 @@ enum Magnitude<'t> {
 struct Reader<'a, 't> {
     classifier: &'a Classifier<'a, 't>,
     source: &'t str,
+    /// The function holding the launch.
+    body: Node<'t>,
+    /// The most the dimension read may hold.
+    limit: i128,
     block: bool,
     /// Names the launch's path bounds by a constant within the limit (`if (seq_len <= 1024)`).
     bounded: Vec<&'t str>,
@@ -166,6 +172,11 @@ impl<'t> Reader<'_, 't> {
                     return Magnitude::Bounded;
                 }
                 match locals.value_at(name, value, self.source) {
+                    // `if (nnz < 1024) { block = nnz; ... }`: the path of the assignment
+                    // bounds what it assigns
+                    Held::One(definition) if self.bounded_where_assigned(definition) => {
+                        Magnitude::Bounded
+                    }
                     Held::One(definition) => match self.magnitude(definition, depth + 1) {
                         Magnitude::Unbounded {
                             name: inner,
@@ -235,6 +246,19 @@ impl<'t> Reader<'_, 't> {
             }
             _ => Magnitude::Unknown,
         }
+    }
+
+    /// Whether the conditions in force where `value` is assigned bound it within the limit
+    /// (`block_size = vec.nnz;` inside `if (vec.nnz < BLOCK_LIMIT)`).
+    fn bounded_where_assigned(&self, value: Node<'t>) -> bool {
+        let facts = facts_at(value, self.body, self.source);
+        if facts.is_empty() {
+            return false;
+        }
+        let value = normalized(strip(value, self.source), self.source);
+        bounded_sides(&facts, self.classifier, self.limit, &|_| false)
+            .iter()
+            .any(|side| normalized(*side, self.source) == value)
     }
 
     /// Whether the condition of `choice` caps the `arm` it picks (the consequence when `when`)

@@ -174,7 +174,87 @@ pub fn rounding_helper(function: &crate::model::Function, source: &str) -> Round
         .iter()
         .map(|p| p.name.as_str())
         .collect();
+    if let Some(total) = quotient_counted_up(*value, &parameters, function.body, source) {
+        return RoundingHelper::RoundsUp { total };
+    }
     rounding_of(*value, &parameters, function.body, source)
+}
+
+/// `num = a / b; if (a % b > 0) num++; return num;`: a quotient of two parameters, counted one
+/// up where the division leaves a remainder, is `a / b` rounded up (the position of `a`). The
+/// returned local is defined by the quotient and by that one step, nothing else.
+fn quotient_counted_up(
+    value: Node,
+    parameters: &[&str],
+    body: Node,
+    source: &str,
+) -> Option<usize> {
+    let value = strip(value, source);
+    if value.node_kind() != "identifier" {
+        return None;
+    }
+    let name = text(value, source);
+    let mut quotient = None;
+    let mut steps = Vec::new();
+    let mut others = 0;
+    syntax::walk_iterative(body, |node| {
+        match node.node_kind() {
+            "init_declarator"
+                if node
+                    .field("declarator")
+                    .is_some_and(|d| text(d, source) == name) =>
+            {
+                match node.field("value") {
+                    Some(v) if quotient.is_none() => quotient = Some(v),
+                    _ => others += 1,
+                }
+            }
+            "update_expression"
+                if node
+                    .field("argument")
+                    .is_some_and(|a| text(a, source) == name) =>
+            {
+                steps.push(node)
+            }
+            "assignment_expression"
+                if node
+                    .field("left")
+                    .is_some_and(|l| text(l, source) == name) =>
+            {
+                match (syntax::operator(node, source), node.field("right")) {
+                    ("+=", Some(r)) if text(r, source) == "1" => steps.push(node),
+                    ("=", Some(v)) if quotient.is_none() => quotient = Some(v),
+                    _ => others += 1,
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    let [step] = steps.as_slice() else {
+        return None;
+    };
+    let quotient = strip(quotient?, source);
+    if others > 0
+        || quotient.node_kind() != "binary_expression"
+        || syntax::operator(quotient, source) != "/"
+    {
+        return None;
+    }
+    let (total, divisor) = (
+        text(strip(quotient.field("left")?, source), source),
+        text(strip(quotient.field("right")?, source), source),
+    );
+    // the step is taken under a test of the remainder of the same division
+    let remainder = format!("{total}%{divisor}");
+    let tested = std::iter::successors(step.up(), |n| n.up())
+        .take_while(|n| n.id() != body.id())
+        .filter(|n| n.node_kind() == "if_statement")
+        .filter_map(|n| n.field("condition"))
+        .any(|c| text(c, source).replace(' ', "").contains(&remainder));
+    (tested && parameters.contains(&divisor))
+        .then(|| parameters.iter().position(|p| *p == total))
+        .flatten()
 }
 
 /// What a function-like macro computes from its parameters, read as a helper that returns its

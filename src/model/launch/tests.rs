@@ -147,6 +147,22 @@ fn helpers_are_recognised_by_the_shape_of_their_body() {
 }
 
 #[test]
+fn a_quotient_counted_up_where_it_leaves_a_remainder_rounds_up() {
+    let helper = |test: &str| {
+        format!(
+            "unsigned countBlocks(unsigned a, unsigned b) {{ unsigned num; num = a / b; if ({test}) num++; return num; }}\nvoid f(float* p, int n) {{ k<<<countBlocks(n, 10), 10>>>(p, n); }}"
+        )
+    };
+    assert_eq!(grid_of(&helper("a < b || a % b > 0"))[0], rounded("n"));
+    assert_eq!(grid_of(&helper("a % b != 0"))[0], rounded("n"));
+    // a step under any other test is not a rounding
+    assert_eq!(grid_of(&helper("a > 100"))[0], GridAxis::Unknown);
+    // nor a quotient changed again
+    let twice = helper("a % b").replace("return num;", "num *= 2; return num;");
+    assert_eq!(grid_of(&twice)[0], GridAxis::Unknown);
+}
+
+#[test]
 fn cuda_launch_kernel_is_a_launch_site() {
     let found = sites(
         "void f(float* p, int n) { void* args[] = {&p, &n}; cudaLaunchKernel((const void*)k, dim3((n + 255) / 256), dim3(256), args, 0, 0); }",

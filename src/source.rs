@@ -1396,6 +1396,13 @@ fn decide_condition(
     condition_value(word, rest, known)
         .or_else(|| architecture_condition_value(word, rest, known))
         .or_else(|| {
+            // a name no compiler defines is decided in every reading
+            let (name, negated) = tested_name(word, rest)?;
+            RETIRED_NAMES
+                .contains(&name)
+                .then(|| (given.contains_key(name) || defined.contains(name)) != negated)
+        })
+        .or_else(|| {
             (as_compiled || platforms_decided)
                 .then(|| {
                     compiled_definedness(
@@ -1586,7 +1593,8 @@ fn compiled_definedness(
 ) -> Option<bool> {
     let (name, negated) = tested_name(word, rest)?;
     // Other reserved names may be the compiler's own (`__CUDACC__`, `__CUDA_ARCH__`).
-    let other_platform = OTHER_PLATFORM_PREFIXES.iter().any(|p| name.starts_with(p));
+    let other_platform = OTHER_PLATFORM_PREFIXES.iter().any(|p| name.starts_with(p))
+        || RETIRED_NAMES.contains(&name);
     if name.is_empty() || (name.starts_with("__") || only_other_platform) && !other_platform {
         return None;
     }
@@ -1609,7 +1617,12 @@ fn tested_name<'r>(word: &str, rest: &'r str) -> Option<(&'r str, bool)> {
                 Some(test) => (true, test.trim_start()),
                 None => (false, rest),
             };
-            let operand = test.strip_prefix("defined")?.trim();
+            let operand = match test.strip_prefix("defined") {
+                Some(operand) => operand.trim(),
+                // `#if __DEVICE_EMULATION__`: a name never defined is 0, as it is undefined
+                None if RETIRED_NAMES.contains(&test) => return Some((test, negated)),
+                None => return None,
+            };
             let operand = operand
                 .strip_prefix('(')
                 .and_then(|o| o.strip_suffix(')'))
@@ -1626,6 +1639,10 @@ fn tested_name<'r>(word: &str, rest: &'r str) -> Option<(&'r str, bool)> {
 /// Reserved names that only AMD's compilers define (`__HIP_PLATFORM_AMD__`, `__HIPCC__`,
 /// `__AMDGCN_WAVEFRONT_SIZE`): undefined in a build for an NVIDIA device.
 const OTHER_PLATFORM_PREFIXES: &[&str] = &["__HIP", "__HCC", "__AMDGCN", "__gfx", "__clang_hip"];
+
+/// Reserved names no compiler of today defines: `__DEVICE_EMULATION__` was nvcc's device
+/// emulation mode, removed in CUDA 3.0 (old code still guards `EMUSYNC` barriers with it).
+const RETIRED_NAMES: &[&str] = &["__DEVICE_EMULATION__"];
 
 fn leading_identifier(text: &str) -> &str {
     let end = text
@@ -3251,6 +3268,25 @@ mod tests {
         let view = preprocess("#if 0\nbroken(\n#else\nint ok;\n#endif\n", &[]);
         assert!(view.text.contains("int ok;"));
         assert!(!view.text.contains("broken"));
+    }
+
+    #[test]
+    fn device_emulation_is_never_compiled() {
+        let text = "#if __DEVICE_EMULATION__\nint emulated;\n#endif\n\
+            #ifdef __DEVICE_EMULATION__\nint emulated_too;\n#else\nint device;\n#endif\n\
+            #if !defined(__DEVICE_EMULATION__)\nint device_too;\n#endif\n";
+        let view = preprocess(text, &[]);
+        assert!(!view.text.contains("emulated"));
+        assert!(view.text.contains("int device;"));
+        assert!(view.text.contains("int device_too;"));
+        // given to the compiler, it is defined
+        let options = ViewOptions {
+            defines: vec!["__DEVICE_EMULATION__".into()],
+            ..Default::default()
+        };
+        let view = preprocess_with(text, &options);
+        assert!(view.text.contains("int emulated;"));
+        assert!(!view.text.contains("int device;"));
     }
 
     #[test]

@@ -1,0 +1,40 @@
+// Bad: the helper's first barrier is compiled in every build but device emulation, which no
+// nvcc since CUDA 3.0 has: called by the first warp only, it waits for threads that never come.
+#include <hip/hip_runtime.h>
+#include "hip_check.h"
+
+__device__ unsigned warp_generate(unsigned* regs, unsigned* shmem) {
+#if !defined(__DEVICE_EMULATION__)
+    __syncthreads();
+#endif
+    const unsigned t0 = shmem[threadIdx.x % 32] * regs[0];
+    const unsigned t1 = shmem[threadIdx.x % 32] + regs[1];
+    const unsigned result = (t0 << 3) ^ (t1 >> 5) ^ regs[2];
+#ifdef __DEVICE_EMULATION__
+    __syncthreads();
+#endif
+    shmem[threadIdx.x % 32] = result;
+    return t0 + t1;
+}
+
+__global__ void sample(unsigned* __restrict__ out, int per_thread) {
+    __shared__ unsigned pool[32];
+    unsigned regs[3] = {1u, 7u, 1234567u};
+    if (threadIdx.x < 32) pool[threadIdx.x] = threadIdx.x * 2654435761u;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        for (int k = 0; k < per_thread; ++k)
+            out[(blockIdx.x * 32 + threadIdx.x) * per_thread + k] = warp_generate(regs, pool); // expect: divergent-barrier
+    }
+}
+
+int main() {
+    const int blocks = 8, per_thread = 4;
+    unsigned* out = nullptr;
+    HIP_CHECK(hipMalloc(&out, sizeof(unsigned) * blocks * 32 * per_thread));
+    sample<<<blocks, 64>>>(out, per_thread);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(out));
+    return 0;
+}

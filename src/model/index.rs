@@ -347,6 +347,34 @@ impl ProjectIndex {
             })
     }
 
+    /// Whether a call in the file at `user` of a host helper that the files of `definers`
+    /// define reaches the one at `definer`: the user sees it through includes, or it is the one
+    /// file defining the name among those in the user's folder or those sharing an included
+    /// header with the user (separate compilation: `init.cuh` declares `countBlocks`, `init.cu`
+    /// defines it, `main.cu` includes the header and calls it).
+    fn helper_reaches(&self, user: usize, definers: &[(usize, usize)], definer: usize) -> bool {
+        if self.sees.get(user).is_some_and(|s| s.contains(&definer)) {
+            return true;
+        }
+        let (Some(using), Some(headers)) = (self.files.get(user), self.included.get(user)) else {
+            return false;
+        };
+        let mut linked: Vec<usize> = definers
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|&at| {
+                at != user
+                    && (self.files.get(at).map(|f| f.path.parent()) == Some(using.path.parent())
+                        || self
+                            .included
+                            .get(at)
+                            .is_some_and(|theirs| !theirs.is_disjoint(headers)))
+            })
+            .collect();
+        linked.dedup();
+        linked == [definer]
+    }
+
     /// Separate compilation of a device function: `utils.h` declares it, `utils.cu` includes the
     /// header and defines it, and the caller includes the header too. The call reaches
     /// `definer` when it is the one file defining a device function of that name among those
@@ -562,12 +590,15 @@ impl ProjectIndex {
         arity: usize,
         except: &Path,
     ) -> Option<RoundingHelper> {
-        self.rounding
-            .get(name)?
+        let definers = self.rounding.get(name)?;
+        let user = self.by_path.get(except).copied();
+        definers
             .iter()
-            .find_map(|&(file, position)| {
-                let file = self.files.get(file)?;
-                if file.path == except {
+            .find_map(|&(at, position)| {
+                let file = self.files.get(at)?;
+                if file.path == except
+                    || user.is_some_and(|user| !self.helper_reaches(user, definers, at))
+                {
                     return None;
                 }
                 let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
@@ -770,7 +801,12 @@ impl ProjectIndex {
                 launched_here(kernel) || !self.launches_of_copies(kernel, path).is_empty()
             })
             || lookups.functions.iter().any(|name| {
-                defined_for_it(self.rounding.get(name))
+                self.rounding.get(name).is_some_and(|definers| {
+                    definers.iter().any(|&(definer, _)| {
+                        self.files.get(definer).is_some_and(|f| f.path != path)
+                            && at.is_none_or(|user| self.helper_reaches(user, definers, definer))
+                    })
+                })
                     || !self.device_functions_named(name, path).is_empty()
                     || defined_for_it(self.member_grids.get(name))
             })

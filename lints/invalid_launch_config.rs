@@ -23,8 +23,9 @@ fn check(model: &Model, cx: &mut LintContext) {
             let problem = if let (Some(block), Some(node)) = (launch.block, launch.block_node) {
                 if block.any_zero() {
                     Some((node, format!("`{kernel}` is launched with a block of `{}` = 0 threads, so the launch fails and the kernel never runs", snippet(model, node)), "use a block of 32 to 1024 threads"))
-                } else if block.product().is_some_and(|p| p > 1024)
-                    || block.z.is_some_and(|z| z > 64)
+                } else if (block.product().is_some_and(|p| p > 1024)
+                    || block.z.is_some_and(|z| z > 64))
+                    && !block_tested_within_limit(model, host.function_index, launch.call, node)
                 {
                     let threads = block
                         .product()
@@ -119,6 +120,26 @@ fn check(model: &Model, cx: &mut LintContext) {
     }
 }
 
+/// `if (K < 1024) k<<<K, K>>>`: the launch runs only where its block passes the test, so a
+/// constant `K` past the limit makes the branch dead, not the launch invalid.
+fn block_tested_within_limit(
+    model: &Model,
+    function_index: usize,
+    call: tree_sitter::Node,
+    block: tree_sitter::Node,
+) -> bool {
+    model.functions.get(function_index).is_some_and(|function| {
+        limits::tested_within(
+            function.body,
+            model.source,
+            model,
+            call,
+            block,
+            MAX_BLOCK_THREADS,
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::INVALID_LAUNCH_CONFIG;
@@ -133,6 +154,10 @@ mod tests {
             "void f(float* d, int argc) { const int t = argc > 1 ? 4096 : 2048; k<<<1, t>>>(d); }",
             "void f(float* d) { dim3 b(32, 32); k<<<1, b>>>(d); }",
             "void f(float* d) { k<<<1, 256, 48 * 1024>>>(d); }",
+            // a branch its own test keeps from running with the constant block
+            "#define K 2701\nvoid f(float* d) { if (K < 1024) k<<<K, K>>>(d); else k<<<(K + 255) / 256, 256>>>(d); }",
+            // a block assigned on the path that tests it
+            "void f(float* d, int nnz, int block = 1024) { int g = 1; if (nnz < 1024) block = nnz; else g = (nnz + block - 1) / block; k<<<g, block>>>(d); }",
             // a batch or heads on grid y is small by design
             "void f(float* d, int n, int batch, int heads) { dim3 g((n + 255) / 256, batch, heads); k<<<g, 256>>>(d); }",
             // rows capped, or on grid x
@@ -185,6 +210,11 @@ mod tests {
             "void f(float* d, int b, int seq_len) { if (seq_len <= 1024) { k<<<b, 128>>>(d); } dim3 g(b, seq_len); k<<<g, 128>>>(d); }",
             // the declaration this launch sees, in its branch
             "void f(float* d, int b, int seq_len) { if (seq_len > 64) { dim3 g(b, seq_len); k<<<g, 128>>>(d); } else { dim3 g(seq_len, b); k<<<g, 128>>>(d); } }",
+            // a test of another size, or a test the constant passes, leaves the block too large
+            "#define K 2701\nvoid f(float* d, int n) { if (n < 1024) k<<<K, K>>>(d); }",
+            "#define K 2701\nvoid f(float* d) { if (K < 4096) k<<<1, K>>>(d); }",
+            // a block assigned on a path that tests something else
+            "void f(float* d, int nnz, int block = 1024) { if (nnz > 0) block = nnz; k<<<1, block>>>(d); }",
         ];
         let pass: Vec<String> = pass.iter().map(|c| format!("{KERNEL}{c}")).collect();
         let fail: Vec<String> = fail.iter().map(|c| format!("{KERNEL}{c}")).collect();

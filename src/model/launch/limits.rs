@@ -127,6 +127,29 @@ pub fn unbounded_dimensions<'t>(
     found
 }
 
+/// Whether the conditions in force at the launch `call` bound `value` (a launch dimension as
+/// written) by a constant no larger than `limit`: `k<<<K, K>>>` inside `if (K < 1024)` runs only
+/// with a block the test allows, so a `K` of 2701 means the branch never runs.
+pub fn tested_within<'t>(
+    body: Node<'t>,
+    source: &'t str,
+    helpers: &dyn GridHelpers,
+    call: Node<'t>,
+    value: Node<'t>,
+    limit: i128,
+) -> bool {
+    let facts = facts_at(call, body, source);
+    if facts.is_empty() {
+        return false;
+    }
+    let locals = Locals::of(body, source);
+    let classifier = Classifier::reading_threads(source, &locals, helpers);
+    let value = normalized(strip(value, source), source);
+    bounded_sides(&facts, &classifier, limit, &|_| false)
+        .iter()
+        .any(|side| normalized(*side, source) == value)
+}
+
 /// How large a launch dimension can get.
 #[derive(Debug, Clone, Copy)]
 enum Magnitude<'t> {

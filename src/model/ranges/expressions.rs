@@ -236,11 +236,9 @@ impl<'c, 't, C: RangeContext<'t>> Ranges<'c, 't, C> {
             } else {
                 self.range_at(value, &at_definition, depth + 1)
             };
-            let passed = if self.plain.get() {
-                Vec::new()
-            } else {
-                self.context.facts_between(value, node)
-            };
+            // kept in a plain reading too: a clamp (`if (m > mx) m = mx;`) is part of what the
+            // name holds wherever it is read, the side of a fact (`k < m`) included
+            let passed = self.context.facts_between(value, node);
             if !passed.is_empty() {
                 range = range.meet(self.range_from_facts(node, &passed, depth));
             }

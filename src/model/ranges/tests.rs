@@ -724,3 +724,18 @@ fn a_loop_stepping_down_from_below_a_size_stays_below_it() {
     assert_eq!(down("L - blockDim.x + tx"), "[0, L - 1]");
     assert_eq!(down("L - blockDim.x + tx + 1"), "[0, L]");
 }
+
+#[test]
+fn a_count_clamped_by_a_test_bounds_a_loop_counter_compared_with_it() {
+    let clamped = "__global__ void k(const float* s, int nx) {
+        int mx = blockDim.x;
+        int joff = mx * blockIdx.x;
+        int mxm = nx - joff;
+        if (mxm > mx) mxm = mx;
+        for (int j = 0; j < mxm; j++) use(j);
+    }";
+    assert_eq!(range_of(clamped), "[0, blockDim.x - 1]");
+    // a clamp to another value bounds the counter by that one
+    let wider = clamped.replace("if (mxm > mx) mxm = mx;", "if (mxm > 2 * mx) mxm = 2 * mx;");
+    assert_eq!(range_of(&wider), "[0, 2 * blockDim.x - 1]");
+}

@@ -592,18 +592,16 @@ impl ProjectIndex {
     ) -> Option<RoundingHelper> {
         let definers = self.rounding.get(name)?;
         let user = self.by_path.get(except).copied();
-        definers
-            .iter()
-            .find_map(|&(at, position)| {
-                let file = self.files.get(at)?;
-                if file.path == except
-                    || user.is_some_and(|user| !self.helper_reaches(user, definers, at))
-                {
-                    return None;
-                }
-                let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
-                (*helper_arity == arity).then_some(*helper)
-            })
+        definers.iter().find_map(|&(at, position)| {
+            let file = self.files.get(at)?;
+            if file.path == except
+                || user.is_some_and(|user| !self.helper_reaches(user, definers, at))
+            {
+                return None;
+            }
+            let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
+            (*helper_arity == arity).then_some(*helper)
+        })
     }
 
     /// What the member `member` holds as a grid axis, joined over the files other than `user`
@@ -806,8 +804,7 @@ impl ProjectIndex {
                         self.files.get(definer).is_some_and(|f| f.path != path)
                             && at.is_none_or(|user| self.helper_reaches(user, definers, definer))
                     })
-                })
-                    || !self.device_functions_named(name, path).is_empty()
+                }) || !self.device_functions_named(name, path).is_empty()
                     || defined_for_it(self.member_grids.get(name))
             })
     }

@@ -1326,10 +1326,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                         pending.push(right);
                         continue;
                     }
-                    let written_out = |side: Node<'t>| {
-                        strip(side, self.source).node_kind() == "number_literal"
-                    };
-                    let varies = |side: Node<'t>| self.expression_deps(side, 0).varies_within_block();
+                    let written_out =
+                        |side: Node<'t>| strip(side, self.source).node_kind() == "number_literal";
+                    let varies =
+                        |side: Node<'t>| self.expression_deps(side, 0).varies_within_block();
                     if (varies(left) && written_out(right)) || (varies(right) && written_out(left))
                     {
                         return false;

@@ -93,11 +93,9 @@ impl<'a, 't> Analyzer<'a, 't> {
                     Some(returns) => within(returns.flowing.iter().fold(
                         returns.intrinsic,
                         |deps, parameter| match arguments.get(*parameter) {
-                            Some(argument) => deps.union(self.deps_where_read_at(
-                                *argument,
-                                depth + 1,
-                                visiting,
-                            )),
+                            Some(argument) => {
+                                deps.union(self.deps_where_read_at(*argument, depth + 1, visiting))
+                            }
                             None => whole,
                         },
                     )),

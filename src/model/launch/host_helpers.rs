@@ -217,9 +217,7 @@ fn quotient_counted_up(
                 steps.push(node)
             }
             "assignment_expression"
-                if node
-                    .field("left")
-                    .is_some_and(|l| text(l, source) == name) =>
+                if node.field("left").is_some_and(|l| text(l, source) == name) =>
             {
                 match (syntax::operator(node, source), node.field("right")) {
                     ("+=", Some(r)) if text(r, source) == "1" => steps.push(node),

@@ -41,7 +41,7 @@ __global__ void diagonal_pass(const float* __restrict__ scores, float* __restric
 }
 
 int main() {
-    const int rows = 96, cols = 128;
+    const int rows = 96, cols = 20;
     float* scores = nullptr;
     float* front = nullptr;
     HIP_CHECK(hipMalloc(&scores, sizeof(float) * rows * cols));

@@ -3,6 +3,38 @@
 use super::*;
 
 impl<'m, 't> Builder<'m, 't> {
+    /// The truth a condition has on every run: a literal (`0`, `false`), its negation, or a
+    /// local the function declares with a literal and never changes (`bool parallel =
+    /// false;`). None when anything else decides it.
+    fn constant_truth(&self, condition: Node<'t>, depth: usize) -> Option<bool> {
+        if depth > 8 {
+            return None;
+        }
+        let condition = strip(syntax::condition_value(condition), self.source);
+        match condition.node_kind() {
+            "true" => Some(true),
+            "false" => Some(false),
+            "number_literal" => {
+                crate::model::size::parse_number(self.text(condition)).map(|v| v != 0)
+            }
+            "unary_expression" if syntax::operator(condition, self.source) == "!" => condition
+                .field("argument")
+                .and_then(|a| self.constant_truth(a, depth + 1))
+                .map(|truth| !truth),
+            "identifier" => {
+                let name = self.text(condition);
+                if self.reassigned.contains(name) || self.opaque.contains(name) {
+                    return None;
+                }
+                let value = strip(*self.initializers.get(name)?, self.source);
+                matches!(value.node_kind(), "true" | "false" | "number_literal")
+                    .then(|| self.constant_truth(value, depth + 1))
+                    .flatten()
+            }
+            _ => None,
+        }
+    }
+
     // ---- statements ----
 
     pub(super) fn statement(&mut self, node: Node<'t>, context: Context<'t>, depth: usize) {
@@ -41,7 +73,12 @@ impl<'m, 't> Builder<'m, 't> {
                         branch.error_path = true;
                     }
                 }
-                if let Some(consequence) = node.field("consequence") {
+                // `bool parallel = false; ... if (!parallel) { ... } else { ... }`: the arm the
+                // constant never picks never runs, and leaves no events
+                let truth = condition.and_then(|c| self.constant_truth(c, 0));
+                if let Some(consequence) =
+                    node.field("consequence").filter(|_| truth != Some(false))
+                {
                     self.statement(
                         consequence,
                         Context {
@@ -51,7 +88,8 @@ impl<'m, 't> Builder<'m, 't> {
                         depth + 1,
                     );
                 }
-                if let Some(alternative) = node.field("alternative") {
+                if let Some(alternative) = node.field("alternative").filter(|_| truth != Some(true))
+                {
                     self.statement(
                         alternative,
                         Context {

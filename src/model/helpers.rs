@@ -428,7 +428,9 @@ mod tests {
                     __device__ bool outside(int i, int n) { return i >= n; }\n\
                     __device__ bool two(int x, int y, int w, int h) { return !(x >= w || y >= h); }\n\
                     __device__ bool checked(int i, int n) { if (n < 0) return false; return i < n; }\n\
-                    __device__ bool moved(int i, int n) { return ++i < n; }";
+                    __device__ bool moved(int i, int n) { return ++i < n; }\n\
+                    __device__ bool branching(int i, int n) { if (i < n) return true; return false; }\n\
+                    __device__ bool flipped(int i, int n) { if (i < n) { return false; } return true; }";
         let all = summaries(text);
         let predicate = |name: &str, arity: usize| {
             all.get(name, arity)
@@ -448,6 +450,15 @@ mod tests {
         // a body of more than one statement, and a test of a value the body changes first
         assert_eq!(predicate("checked", 2), None);
         assert_eq!(predicate("moved", 2), None);
+        // a body that branches to its answer says what the test it branches on says
+        assert_eq!(
+            predicate("branching", 2),
+            Some((vec![(0, Less, 1)], vec![(0, GreaterEqual, 1)]))
+        );
+        assert_eq!(
+            predicate("flipped", 2),
+            Some((vec![(0, GreaterEqual, 1)], vec![(0, Less, 1)]))
+        );
         // a method of an options struct compares its parameter with the object's fields
         let text = "struct Opts { unsigned nthreads, mask;\n\
                     __host__ __device__ bool inactive(unsigned t) const { return t >= nthreads || (t & mask); }\n\

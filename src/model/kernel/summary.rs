@@ -367,14 +367,7 @@ fn straight_line_effect(
 /// guarantees when it returns true and when it returns false. The body assigns nothing, so each
 /// parameter still holds its argument's value when the test is made.
 fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers::Predicate> {
-    let mut statements = named_children(function.body).filter(|c| c.node_kind() != "comment");
-    let (Some(only), None) = (statements.next(), statements.next()) else {
-        return None;
-    };
-    if only.node_kind() != "return_statement" {
-        return None;
-    }
-    let test = named_children(only).find(|c| c.node_kind() != "comment")?;
+    let (test, negated) = predicate_test(source, function)?;
     // a method defined in its class: a name that is no parameter is one of the object's fields
     // (the body declares nothing), `this->nthreads` too
     let is_method = std::iter::successors(function.definition.up(), |n| n.up())
@@ -406,7 +399,10 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
     let facts = |holds: bool| {
         let mut found = Vec::new();
         guards::comparisons(
-            Condition { node: test, holds },
+            Condition {
+                node: test,
+                holds: holds != negated,
+            },
             source,
             &guards::NoFlags,
             &mut found,
@@ -427,6 +423,46 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
         when_false: facts(false),
     };
     (!predicate.when_true.is_empty() || !predicate.when_false.is_empty()).then_some(predicate)
+}
+
+/// The test a predicate's body returns, and whether it returns the test's negation: `return
+/// i < n;`, or `if (i < n) return true; return false;` (`return false` first: negated).
+fn predicate_test<'t>(source: &str, function: &Function<'t>) -> Option<(Node<'t>, bool)> {
+    let statements: Vec<Node<'t>> = named_children(function.body)
+        .filter(|c| c.node_kind() != "comment")
+        .collect();
+    let returned = |statement: Node<'t>| {
+        let statement = match statement.node_kind() {
+            "compound_statement" => {
+                let mut inner = named_children(statement).filter(|c| c.node_kind() != "comment");
+                match (inner.next(), inner.next()) {
+                    (Some(only), None) => only,
+                    _ => return None,
+                }
+            }
+            _ => statement,
+        };
+        (statement.node_kind() == "return_statement")
+            .then(|| named_children(statement).find(|c| c.node_kind() != "comment"))
+            .flatten()
+    };
+    match statements.as_slice() {
+        [only] => Some((returned(*only)?, false)),
+        [branch, last] if branch.node_kind() == "if_statement" => {
+            if branch.field("alternative").is_some() {
+                return None;
+            }
+            let taken = text(returned(branch.field("consequence")?)?, source);
+            let otherwise = text(returned(*last)?, source);
+            let test = syntax::condition_value(branch.field("condition")?);
+            match (taken, otherwise) {
+                ("true", "false") => Some((test, false)),
+                ("false", "true") => Some((test, true)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The parameters through which a call may write the caller's variables: non-const

@@ -139,6 +139,27 @@ impl<'a, 't> Analyzer<'a, 't> {
         {
             return None;
         }
+        // a step that reads the counter (`i += i >> 1`) reaches this loop again: what the
+        // counter carries is counted once, where the outer reading follows it
+        let key = format!("for {} {}", for_loop.id(), name);
+        if visiting.contains(&key) {
+            return Some(Deps::NONE);
+        }
+        visiting.push(key);
+        let deps = self.loop_counter_steps_deps(for_loop, start, name, depth, visiting);
+        visiting.pop();
+        deps
+    }
+
+    /// What a loop counter's start and its steps carry where the loop reads them.
+    fn loop_counter_steps_deps(
+        &self,
+        for_loop: Node<'t>,
+        start: Node<'t>,
+        name: &str,
+        depth: usize,
+        visiting: &mut Vec<String>,
+    ) -> Option<Deps> {
         let mut deps = self.deps_where_read_at(start, depth + 1, visiting);
         let mut pending: Vec<Node<'t>> = for_loop.field("update").into_iter().collect();
         while let Some(part) = pending.pop() {

@@ -574,7 +574,46 @@ pub(super) fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<
         }
         node = parent;
     }
+    // `if (nnz < 1024) { nnz = m; block = nnz; }`: a test says nothing of a name written after it
+    facts.retain(|fact| !written_after_test(fact, call, body, source));
     facts
+}
+
+/// Whether a name `fact` compares is assigned, stepped or has its address taken between the
+/// test and `at`.
+fn written_after_test(fact: &Comparison, at: Node, body: Node, source: &str) -> bool {
+    let mut names = Vec::new();
+    for side in [fact.left, fact.right] {
+        syntax::walk_iterative(side, |n| {
+            if n.node_kind() == "identifier" {
+                names.push(text(n, source));
+            }
+            names.len() < 16
+        });
+        names.push(text(strip(side, source), source));
+    }
+    let (from, to) = (fact.origin.end_byte(), at.start_byte());
+    if from >= to {
+        return false;
+    }
+    let mut written = false;
+    syntax::walk_iterative(body, |n| {
+        if n.end_byte() <= from || n.start_byte() >= to {
+            return false;
+        }
+        let target = match syntax::assigned_target(n) {
+            Some(target) => Some(target),
+            None if n.node_kind() == "pointer_expression" && operator(n, source) == "&" => {
+                n.field("argument")
+            }
+            None => None,
+        };
+        written |= target.is_some_and(|t| {
+            n.start_byte() >= from && names.contains(&text(strip(t, source), source))
+        });
+        !written
+    });
+    written
 }
 
 /// `if (c) return;` (`c` fails after it) or `TORCH_CHECK(c, ...)` (`c` holds after it).

@@ -252,6 +252,22 @@ impl<'m, 't> Builder<'m, 't> {
             }
             match kind {
                 "declaration" => declarations.push(node),
+                // `bool& opt = use_gpu;`: writes through the reference change the name
+                "init_declarator"
+                    if node
+                        .field("declarator")
+                        .is_some_and(|d| d.node_kind() == "reference_declarator") =>
+                {
+                    if let Some(value) = node
+                        .field("value")
+                        .map(|v| strip(v, source))
+                        .filter(|v| v.node_kind() == "identifier")
+                    {
+                        let name = text(value, source).to_string();
+                        opaque.insert(name.clone());
+                        reassigned.insert(name);
+                    }
+                }
                 "assignment_expression" => {
                     if let Some(left) = node.field("left") {
                         let left = strip(left, source);

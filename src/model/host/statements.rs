@@ -26,6 +26,15 @@ impl<'m, 't> Builder<'m, 't> {
                 if self.reassigned.contains(name) || self.opaque.contains(name) {
                     return None;
                 }
+                // `#define TURN_ON() use_gpu = gpu`: a macro call may write it out of sight
+                let named_in_a_macro = self.model.function_macros.iter().any(|m| {
+                    m.body
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|word| word == name)
+                });
+                if named_in_a_macro {
+                    return None;
+                }
                 let value = strip(*self.initializers.get(name)?, self.source);
                 matches!(value.node_kind(), "true" | "false" | "number_literal")
                     .then(|| self.constant_truth(value, depth + 1))

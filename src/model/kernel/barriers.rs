@@ -1326,11 +1326,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                         pending.push(right);
                         continue;
                     }
-                    let written_out =
-                        |side: Node<'t>| strip(side, self.source).node_kind() == "number_literal";
                     let varies =
                         |side: Node<'t>| self.expression_deps(side, 0).varies_within_block();
-                    if (varies(left) && written_out(right)) || (varies(right) && written_out(left))
+                    if (varies(left) && !self.may_be_the_extent(right))
+                        || (varies(right) && !self.may_be_the_extent(left))
                     {
                         return false;
                     }
@@ -1340,6 +1339,33 @@ impl<'a, 't> Analyzer<'a, 't> {
             }
         }
         true
+    }
+
+    /// Whether `bound`, what a thread index is compared with, can be the extent an exact grid
+    /// covers: not a number written out, not the extent made smaller (`n - 1`, `n / 2`), and
+    /// not a parameter some launch passes a constant smaller than its threads on `x`
+    /// (`k<<<n / 256, 256>>>(d, n, 7)` testing `gid >= m`).
+    fn may_be_the_extent(&self, bound: Node<'t>) -> bool {
+        let bound = strip(bound, self.source);
+        match bound.node_kind() {
+            "number_literal" => false,
+            "binary_expression" => {
+                !matches!(operator(bound, self.source), "-" | "/" | ">>" | "%" | "&")
+            }
+            "identifier" => {
+                let name = self.text(bound);
+                let Some(position) = self.function.parameters.iter().position(|p| p.name == name)
+                else {
+                    return true;
+                };
+                self.out.launches.iter().all(|launch| {
+                    launch.argument_value(position).is_none_or(|given| {
+                        launch.threads_x().is_some_and(|threads| threads <= given)
+                    })
+                })
+            }
+            _ => true,
+        }
     }
 
     /// A comparison whose outcome the value ranges fix for every thread: `threadIdx.x >= n`

@@ -214,7 +214,11 @@ fn quotient_counted_up(
                     .field("argument")
                     .is_some_and(|a| text(a, source) == name) =>
             {
-                steps.push(node)
+                if syntax::operator(node, source) == "++" {
+                    steps.push(node)
+                } else {
+                    others += 1
+                }
             }
             "assignment_expression"
                 if node.field("left").is_some_and(|l| text(l, source) == name) =>
@@ -243,16 +247,74 @@ fn quotient_counted_up(
         text(strip(quotient.field("left")?, source), source),
         text(strip(quotient.field("right")?, source), source),
     );
-    // the step is taken under a test of the remainder of the same division
-    let remainder = format!("{total}%{divisor}");
-    let tested = std::iter::successors(step.up(), |n| n.up())
-        .take_while(|n| n.id() != body.id())
-        .filter(|n| n.node_kind() == "if_statement")
-        .filter_map(|n| n.field("condition"))
-        .any(|c| text(c, source).replace(' ', "").contains(&remainder));
+    // the step is taken where the same division leaves a remainder
+    let mut child = *step;
+    let mut tested = false;
+    while let Some(parent) = child.up() {
+        if parent.id() == body.id() {
+            break;
+        }
+        if parent.node_kind() == "if_statement"
+            && parent.field("consequence") == Some(child)
+            && parent
+                .field("condition")
+                .is_some_and(|c| leaves_a_remainder(c, total, divisor, source))
+        {
+            tested = true;
+            break;
+        }
+        child = parent;
+    }
     (tested && parameters.contains(&divisor))
         .then(|| parameters.iter().position(|p| *p == total))
         .flatten()
+}
+
+/// Whether `condition` holds exactly where `total % divisor` is not zero: `total % divisor`,
+/// `total % divisor != 0`, `total % divisor > 0` (or the same with the sides swapped).
+fn leaves_a_remainder(condition: Node, total: &str, divisor: &str, source: &str) -> bool {
+    let condition = strip(syntax::condition_value(condition), source);
+    let is_remainder = |node: Node| {
+        let node = strip(node, source);
+        node.node_kind() == "binary_expression"
+            && syntax::operator(node, source) == "%"
+            && node
+                .field("left")
+                .is_some_and(|l| text(strip(l, source), source) == total)
+            && node
+                .field("right")
+                .is_some_and(|r| text(strip(r, source), source) == divisor)
+    };
+    if is_remainder(condition) {
+        return true;
+    }
+    let (Some(left), Some(right)) = (condition.field("left"), condition.field("right")) else {
+        return false;
+    };
+    let is_zero = |node: Node| text(strip(node, source), source) == "0";
+    let below_the_divisor = |node: Node| {
+        let node = strip(node, source);
+        node.node_kind() == "binary_expression"
+            && syntax::operator(node, source) == "<"
+            && node
+                .field("left")
+                .is_some_and(|l| text(strip(l, source), source) == total)
+            && node
+                .field("right")
+                .is_some_and(|r| text(strip(r, source), source) == divisor)
+    };
+    match syntax::operator(condition, source) {
+        // `a < b || a % b > 0`: a positive total below the divisor is its own remainder
+        "||" => {
+            let leaves = |side: Node| leaves_a_remainder(side, total, divisor, source);
+            (leaves(left) && (leaves(right) || below_the_divisor(right)))
+                || (below_the_divisor(left) && leaves(right))
+        }
+        "!=" => (is_remainder(left) && is_zero(right)) || (is_zero(left) && is_remainder(right)),
+        ">" => is_remainder(left) && is_zero(right),
+        "<" => is_zero(left) && is_remainder(right),
+        _ => false,
+    }
 }
 
 /// What a function-like macro computes from its parameters, read as a helper that returns its

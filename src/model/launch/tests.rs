@@ -157,6 +157,14 @@ fn a_quotient_counted_up_where_it_leaves_a_remainder_rounds_up() {
     assert_eq!(grid_of(&helper("a % b != 0"))[0], rounded("n"));
     // a step under any other test is not a rounding
     assert_eq!(grid_of(&helper("a > 100"))[0], GridAxis::Unknown);
+    assert_eq!(grid_of(&helper("a % b == 0"))[0], GridAxis::Unknown);
+    assert_eq!(grid_of(&helper("a % b + 1"))[0], GridAxis::Unknown);
+    assert_eq!(grid_of(&helper("a % (b + 1)"))[0], GridAxis::Unknown);
+    // a step where the division leaves none, or a step down
+    let in_the_other_arm = helper("a % b").replace("num++;", "{} else num++;");
+    assert_eq!(grid_of(&in_the_other_arm)[0], GridAxis::Unknown);
+    let down = helper("a % b").replace("num++", "num--");
+    assert_eq!(grid_of(&down)[0], GridAxis::Unknown);
     // nor a quotient changed again
     let twice = helper("a % b").replace("return num;", "num *= 2; return num;");
     assert_eq!(grid_of(&twice)[0], GridAxis::Unknown);

@@ -347,17 +347,20 @@ impl ProjectIndex {
             })
     }
 
-    /// Whether a call in the file at `user` of a host helper that the files of `definers`
-    /// define reaches the one at `definer`: the user sees it through includes, or it is the one
+    /// The files among `definers` (those defining a host helper of one name) whose definition a
+    /// call in the file at `user` reaches: those the user sees through includes, and the one
     /// file defining the name among those in the user's folder or those sharing an included
-    /// header with the user (separate compilation: `init.cuh` declares `countBlocks`, `init.cu`
+    /// header with the user, when there is one (separate compilation: `init.cuh` declares `countBlocks`, `init.cu`
     /// defines it, `main.cu` includes the header and calls it).
-    fn helper_reaches(&self, user: usize, definers: &[(usize, usize)], definer: usize) -> bool {
-        if self.sees.get(user).is_some_and(|s| s.contains(&definer)) {
-            return true;
-        }
+    fn helpers_reaching(&self, user: usize, definers: &[(usize, usize)]) -> Vec<usize> {
+        let sees = self.sees.get(user);
+        let mut reaching: Vec<usize> = definers
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|at| sees.is_some_and(|s| s.contains(at)))
+            .collect();
         let (Some(using), Some(headers)) = (self.files.get(user), self.included.get(user)) else {
-            return false;
+            return reaching;
         };
         let mut linked: Vec<usize> = definers
             .iter()
@@ -371,8 +374,12 @@ impl ProjectIndex {
                             .is_some_and(|theirs| !theirs.is_disjoint(headers)))
             })
             .collect();
+        linked.sort_unstable();
         linked.dedup();
-        linked == [definer]
+        if let [only] = linked.as_slice() {
+            reaching.push(*only);
+        }
+        reaching
     }
 
     /// Separate compilation of a device function: `utils.h` declares it, `utils.cu` includes the
@@ -591,12 +598,13 @@ impl ProjectIndex {
         except: &Path,
     ) -> Option<RoundingHelper> {
         let definers = self.rounding.get(name)?;
-        let user = self.by_path.get(except).copied();
+        let reaching = self
+            .by_path
+            .get(except)
+            .map(|&user| self.helpers_reaching(user, definers));
         definers.iter().find_map(|&(at, position)| {
             let file = self.files.get(at)?;
-            if file.path == except
-                || user.is_some_and(|user| !self.helper_reaches(user, definers, at))
-            {
+            if file.path == except || reaching.as_ref().is_some_and(|r| !r.contains(&at)) {
                 return None;
             }
             let (_, helper_arity, helper) = file.rounding_helpers.get(position)?;
@@ -800,9 +808,10 @@ impl ProjectIndex {
             })
             || lookups.functions.iter().any(|name| {
                 self.rounding.get(name).is_some_and(|definers| {
+                    let reaching = at.map(|user| self.helpers_reaching(user, definers));
                     definers.iter().any(|&(definer, _)| {
                         self.files.get(definer).is_some_and(|f| f.path != path)
-                            && at.is_none_or(|user| self.helper_reaches(user, definers, definer))
+                            && reaching.as_ref().is_none_or(|r| r.contains(&definer))
                     })
                 }) || !self.device_functions_named(name, path).is_empty()
                     || defined_for_it(self.member_grids.get(name))

@@ -57,6 +57,12 @@ pub type ParameterComparison = (usize, super::guards::Relation, usize);
 /// The position that stands for a field of a method's receiver in a [`ParameterComparison`].
 pub const RECEIVER: usize = usize::MAX;
 
+/// The position that stands for a value every thread computes alike from the program's
+/// constants (literals, file-scope constants, `__constant__` globals): `idy < (ny - 1) / 3 + 1`
+/// with `ny` in constant memory bounds `idy` by a value the caller cannot name but every thread
+/// shares.
+pub const PROGRAM_CONSTANT: usize = usize::MAX - 1;
+
 /// What a predicate helper's result says of its arguments.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Predicate {
@@ -459,6 +465,27 @@ mod tests {
             predicate("flipped", 2),
             Some((vec![(0, GreaterEqual, 1)], vec![(0, Less, 1)]))
         );
+        // a test against the program's constants, after a local of the predicate's own, and
+        // with `else`; a bound held in a local is not one
+        let text = "__constant__ int nx, ny;\n\
+                    __device__ bool kept(int x, int y) { int k = x - 1; if (x < nx && y < (ny - 1) / 3 + 1 && k < nx) return true; else return false; }\n\
+                    __device__ bool local_bound(int x) { int m = 4; if (x < m) { return true; } else { return false; } }\n\
+                    __device__ bool stepped(int x) { x++; if (x < nx) return true; else return false; }";
+        let all = summaries(text);
+        let predicate = |name: &str, arity: usize| {
+            all.get(name, arity)
+                .and_then(|s| s.predicate.clone())
+                .map(|p| (p.when_true, p.when_false))
+        };
+        assert_eq!(
+            predicate("kept", 2),
+            Some((
+                vec![(0, Less, PROGRAM_CONSTANT), (1, Less, PROGRAM_CONSTANT)],
+                vec![]
+            ))
+        );
+        assert_eq!(predicate("local_bound", 1), None);
+        assert_eq!(predicate("stepped", 1), None);
         // a method of an options struct compares its parameter with the object's fields
         let text = "struct Opts { unsigned nthreads, mask;\n\
                     __host__ __device__ bool inactive(unsigned t) const { return t >= nthreads || (t & mask); }\n\

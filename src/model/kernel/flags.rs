@@ -35,6 +35,9 @@ impl<'t> guards::Flags<'t> for Analyzer<'_, 't> {
             .and_then(|f| f.field("argument"));
         let side = |position: usize| match position {
             crate::model::helpers::RECEIVER => receiver.map(|r| strip(r, self.source)),
+            // the callee's name stands for the constant value the helper compares with: no
+            // thread's identity, and nothing the caller's ranges know
+            crate::model::helpers::PROGRAM_CONSTANT => call.field("function"),
             _ => arguments.get(position).map(|a| strip(*a, self.source)),
         };
         comparisons

@@ -396,6 +396,12 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
             None => None,
         }
     };
+    let side = |node: Node| {
+        position(node).or_else(|| {
+            (!is_method && is_program_constant(node, source, function))
+                .then_some(crate::model::helpers::PROGRAM_CONSTANT)
+        })
+    };
     let facts = |holds: bool| {
         let mut found = Vec::new();
         guards::comparisons(
@@ -410,11 +416,14 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
         );
         found
             .iter()
-            .filter_map(|c| Some((position(c.left)?, c.relation, position(c.right)?)))
-            // two fields of the object say nothing of the arguments
+            .filter_map(|c| Some((side(c.left)?, c.relation, side(c.right)?)))
+            // two fields of the object, or two constants, say nothing of the arguments
             .filter(|(left, _, right)| {
-                *left != crate::model::helpers::RECEIVER
-                    || *right != crate::model::helpers::RECEIVER
+                let of_arguments = |at: &usize| {
+                    *at != crate::model::helpers::RECEIVER
+                        && *at != crate::model::helpers::PROGRAM_CONSTANT
+                };
+                of_arguments(left) || of_arguments(right)
             })
             .collect::<Vec<_>>()
     };
@@ -426,11 +435,25 @@ fn predicate(source: &str, function: &Function) -> Option<crate::model::helpers:
 }
 
 /// The test a predicate's body returns, and whether it returns the test's negation: `return
-/// i < n;`, or `if (i < n) return true; return false;` (`return false` first: negated).
+/// i < n;`, or `if (i < n) return true; return false;` (`return false` first: negated), or the
+/// same with `else`; after declarations of its own locals (`int ikx = get_ikx(idx);`), when the
+/// body writes none of its parameters.
 fn predicate_test<'t>(source: &str, function: &Function<'t>) -> Option<(Node<'t>, bool)> {
     let statements: Vec<Node<'t>> = named_children(function.body)
         .filter(|c| c.node_kind() != "comment")
+        .skip_while(|c| c.node_kind() == "declaration")
         .collect();
+    let mut writes_a_parameter = false;
+    syntax::walk_iterative(function.body, |node| {
+        writes_a_parameter |= syntax::assigned_target(node).is_some_and(|target| {
+            let target = text(strip(target, source), source);
+            function.parameters.iter().any(|p| p.name == target)
+        });
+        !writes_a_parameter
+    });
+    if writes_a_parameter {
+        return None;
+    }
     let returned = |statement: Node<'t>| {
         let statement = match statement.node_kind() {
             "compound_statement" => {
@@ -446,23 +469,82 @@ fn predicate_test<'t>(source: &str, function: &Function<'t>) -> Option<(Node<'t>
             .then(|| named_children(statement).find(|c| c.node_kind() != "comment"))
             .flatten()
     };
+    let branching = |branch: Node<'t>, otherwise: Node<'t>| {
+        let taken = text(returned(branch.field("consequence")?)?, source);
+        let otherwise = text(returned(otherwise)?, source);
+        let test = syntax::condition_value(branch.field("condition")?);
+        match (taken, otherwise) {
+            ("true", "false") => Some((test, false)),
+            ("false", "true") => Some((test, true)),
+            _ => None,
+        }
+    };
     match statements.as_slice() {
+        [only] if only.node_kind() == "if_statement" => {
+            let alternative = only.field("alternative")?;
+            let otherwise = match alternative.node_kind() {
+                "else_clause" => {
+                    named_children(alternative).find(|c| c.node_kind() != "comment")?
+                }
+                _ => alternative,
+            };
+            branching(*only, otherwise)
+        }
         [only] => Some((returned(*only)?, false)),
         [branch, last] if branch.node_kind() == "if_statement" => {
             if branch.field("alternative").is_some() {
                 return None;
             }
-            let taken = text(returned(branch.field("consequence")?)?, source);
-            let otherwise = text(returned(*last)?, source);
-            let test = syntax::condition_value(branch.field("condition")?);
-            match (taken, otherwise) {
-                ("true", "false") => Some((test, false)),
-                ("false", "true") => Some((test, true)),
-                _ => None,
-            }
+            branching(*branch, *last)
         }
         _ => None,
     }
+}
+
+/// Whether `node` is a value every thread computes alike from the program's constants: number
+/// literals and names that are neither the function's parameters nor its locals (file-scope
+/// constants, `__constant__` globals, macros), joined by arithmetic.
+fn is_program_constant(node: Node, source: &str, function: &Function) -> bool {
+    let mut constant = true;
+    let mut names = 0;
+    syntax::walk_iterative(node, |n| {
+        if !n.is_named() {
+            return constant;
+        }
+        match n.node_kind() {
+            "number_literal" | "parenthesized_expression" => {}
+            "binary_expression" | "unary_expression" => {
+                constant &= matches!(
+                    syntax::operator(n, source),
+                    "+" | "-" | "*" | "/" | "%" | "<<" | ">>"
+                );
+            }
+            "identifier" => {
+                let name = text(n, source);
+                names += 1;
+                constant &= !function.parameters.iter().any(|p| p.name == name)
+                    && !declares(function.body, name, source);
+            }
+            _ => constant = false,
+        }
+        constant
+    });
+    constant && names > 0
+}
+
+/// Whether `body` declares a local called `name`.
+fn declares(body: Node, name: &str, source: &str) -> bool {
+    let mut found = false;
+    syntax::walk_iterative(body, |n| {
+        if matches!(n.node_kind(), "init_declarator" | "declaration") {
+            found |= n
+                .field("declarator")
+                .and_then(|d| syntax::declarator_name(d))
+                .is_some_and(|d| text(d, source) == name);
+        }
+        !found
+    });
+    found
 }
 
 /// The parameters through which a call may write the caller's variables: non-const

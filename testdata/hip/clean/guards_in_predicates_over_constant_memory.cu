@@ -1,0 +1,58 @@
+// Clean: a pseudo-spectral solver keeps its grid sizes in constant memory and its bounds test in
+// a predicate helper that branches to its answer: `dealiased(idx, idy)` holds only for `idy`
+// below the kept `ky` modes and `idx` below `nx`. A call of the helper in a condition bounds
+// both indices by values every thread shares.
+#include <hip/hip_runtime.h>
+#include "hip_check.h"
+
+__constant__ int nx, ny, nyc, nz;
+
+__device__ int signed_kx(int idx) { return idx < nx / 2 + 1 ? idx : idx - nx; }
+
+__device__ bool dealiased(int idx, int idy) {
+    int ikx = signed_kx(idx);
+    if (!(idx == 0 && idy == 0) && idy < (ny - 1) / 3 + 1 && idx < nx &&
+        ikx < (nx - 1) / 3 + 1 && ikx > -(nx - 1) / 3 - 1)
+        return true;
+    else
+        return false;
+}
+
+__global__ void solve_potential(float2* phi, const float2* g, const float* kx, const float* ky) {
+    unsigned int idy = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int idx = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned int idz = blockIdx.z * blockDim.z + threadIdx.z;
+    if (dealiased(idx, idy) && idz < nz) {
+        unsigned int idxyz = idy + nyc * (idx + nx * idz);
+        float k2 = ky[idy] * ky[idy] + kx[idx] * kx[idx];
+        phi[idxyz] = make_float2(g[idxyz].x / k2, g[idxyz].y / k2);
+    }
+}
+
+int main() {
+    const int h_nx = 64, h_ny = 64, h_nyc = h_ny / 2 + 1, h_nz = 32;
+    const size_t cells = (size_t)h_nx * h_nyc * h_nz;
+    HIP_CHECK(hipMemcpyToSymbol(nx, &h_nx, sizeof(int)));
+    HIP_CHECK(hipMemcpyToSymbol(ny, &h_ny, sizeof(int)));
+    HIP_CHECK(hipMemcpyToSymbol(nyc, &h_nyc, sizeof(int)));
+    HIP_CHECK(hipMemcpyToSymbol(nz, &h_nz, sizeof(int)));
+    float2 *phi = nullptr, *g = nullptr;
+    float *kx = nullptr, *ky = nullptr;
+    HIP_CHECK(hipMalloc(&phi, cells * sizeof(float2)));
+    HIP_CHECK(hipMalloc(&g, cells * sizeof(float2)));
+    HIP_CHECK(hipMalloc(&kx, h_nx * sizeof(float)));
+    HIP_CHECK(hipMalloc(&ky, h_nyc * sizeof(float)));
+    HIP_CHECK(hipMemset(g, 0, cells * sizeof(float2)));
+    HIP_CHECK(hipMemset(kx, 0, h_nx * sizeof(float)));
+    HIP_CHECK(hipMemset(ky, 0, h_nyc * sizeof(float)));
+    dim3 block(16, 4, 4);
+    dim3 grid((h_nyc + 15) / 16, (h_nx + 3) / 4, (h_nz + 3) / 4);
+    hipLaunchKernelGGL(solve_potential, grid, block, 0, 0, phi, g, kx, ky);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(phi));
+    HIP_CHECK(hipFree(g));
+    HIP_CHECK(hipFree(kx));
+    HIP_CHECK(hipFree(ky));
+    return 0;
+}

@@ -472,7 +472,12 @@ impl<'a, 't> Analyzer<'a, 't> {
             });
             return;
         }
-        if array.rows || !self.expression_deps(index, 0).is_global_index() {
+        // the values that reach the index here (`nn = x_loaded; nn = nn - tile_origin;`) are
+        // data placed relative to the block, not the thread's position
+        if array.rows
+            || !self.expression_deps(index, 0).is_global_index()
+            || !self.reaches_as_global_index(index, None)
+        {
             return;
         }
         // no guard bounds it: what bounds a global index's range otherwise (a grid that covers

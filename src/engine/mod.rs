@@ -817,7 +817,44 @@ pub fn lint_project_with_progress(files: &[SourceFile], progress: &dyn Progress)
         .map(|outcome| std::mem::take(&mut outcome.index))
         .collect();
     index_files.extend(headers);
-    let index = ProjectIndex::new(index_files);
+    let mut index = ProjectIndex::new(index_files);
+    // a launch whose grid another file's helper rounds up was read in the first phase with the
+    // helper unknown: its file is read again with the index, so that the file defining the
+    // kernel sees the grid rounded up
+    let regridded: Vec<usize> = first
+        .iter()
+        .zip(files)
+        .enumerate()
+        .filter(|(_, (outcome, file))| index.rounds_grids_of(file.path, &outcome.lookups))
+        .map(|(at, _)| at)
+        .collect();
+    if !regridded.is_empty() {
+        let again: Vec<(usize, FileOutcome)> = regridded
+            .par_iter()
+            .filter_map(|&at| {
+                let file = files.get(at)?;
+                let view = headers::view_of(file.path, file.text, file.settings);
+                let tree = parse(&view.text, None)?;
+                let outcome = lint_tree_with(
+                    file.path,
+                    file.text,
+                    &view,
+                    &tree,
+                    file.settings,
+                    &index,
+                    true,
+                );
+                Some((at, outcome))
+            })
+            .collect();
+        let mut index_files = index.into_files();
+        for (at, mut outcome) in again {
+            if let Some(slot) = index_files.get_mut(at) {
+                *slot = std::mem::take(&mut outcome.index);
+            }
+        }
+        index = ProjectIndex::new(index_files);
+    }
     let relinted = std::sync::atomic::AtomicUsize::new(0);
     let files = first
         .into_par_iter()

@@ -188,6 +188,45 @@ impl ProjectIndex {
         index
     }
 
+    /// The files of the index, in the order they were given.
+    pub fn into_files(self) -> Vec<FileIndex> {
+        self.files
+    }
+
+    /// Whether a launch of the file at `path` takes its grid from a host helper another file
+    /// defines as a rounding one (`countBlocks` defined in `init.cu`, called in `main.cu` to
+    /// launch a kernel of `kernels.cu`): its launches read again with the index round up.
+    pub fn rounds_grids_of(&self, path: &Path, lookups: &Lookups) -> bool {
+        let Some(&user) = self.by_path.get(path) else {
+            return false;
+        };
+        if self
+            .files
+            .get(user)
+            .is_none_or(|file| file.launches.is_empty())
+        {
+            return false;
+        }
+        lookups.functions.iter().any(|name| {
+            self.rounding.get(name).is_some_and(|definers| {
+                self.helpers_reaching(user, definers)
+                    .iter()
+                    .any(|&definer| {
+                        definer != user
+                            && definers.iter().any(|&(at, position)| {
+                                at == definer
+                                    && self.files.get(at).is_some_and(|file| {
+                                        matches!(
+                                            file.rounding_helpers.get(position),
+                                            Some((_, _, RoundingHelper::RoundsUp { .. }))
+                                        )
+                                    })
+                            })
+                    })
+            })
+        })
+    }
+
     /// Resolves each file's quoted includes (and `<...>` ones naming a project header) among the index's files and closes them.
     fn link_includes(&mut self) {
         let identity =

@@ -413,6 +413,20 @@ fn covers(statement: Node, definitions: &[&Event], source: &str) -> bool {
                 || (branch("consequence")
                     && (branch("alternative") || loops::taken_on_first_trip(statement, source)))
         }
+        // `try { p = new T[n]; } catch (...) { exit(1); }`: past the statement, the body ran
+        // through, since every handler leaves
+        "try_statement" => {
+            statement
+                .field("body")
+                .is_some_and(|body| covers(body, definitions, source))
+                && named_children(statement)
+                    .filter(|c| c.node_kind() == "catch_clause")
+                    .all(|handler| {
+                        handler.field("body").is_some_and(|body| {
+                            covers(body, definitions, source) || ends_path(body, source)
+                        })
+                    })
+        }
         // a loop that runs at least once covers what its first trip does before it may leave
         "for_statement" if loops::runs_at_least_once(statement, source) => {
             let Some(body) = statement.field("body") else {

@@ -1,0 +1,39 @@
+// Bad: the host buffers are made with `new` inside a `try` whose handler only reports the
+// failure and goes on: after a failed allocation the copies read pointers nothing assigned.
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <hip/hip_runtime.h>
+#include "hip_check.h"
+
+__global__ void pack_cells(const int* __restrict__ in, int* __restrict__ out, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[4 * i] & in[4 * i + 1];
+}
+
+int main() {
+    const int cells = 1 << 16;
+    int *host_input, *host_output, *device_input, *device_output;
+    try {
+        host_input = new int[cells * 4];
+        host_output = new int[cells];
+    } catch (std::bad_alloc&) {
+        fprintf(stderr, "host allocation failed\n");
+        // falls through to the copies
+    }
+    for (int i = 0; i < cells * 4; i++) host_input[i] = i;
+    HIP_CHECK(hipMalloc((void**)&device_input, sizeof(int) * cells * 4));
+    HIP_CHECK(hipMalloc((void**)&device_output, sizeof(int) * cells));
+    if (hipMemcpy(device_input, host_input, sizeof(int) * cells * 4, hipMemcpyHostToDevice) != hipSuccess) {
+        fprintf(stderr, "copy failed\n");
+        exit(EXIT_FAILURE);
+    }
+    pack_cells<<<(cells + 255) / 256, 256>>>(device_input, device_output, cells);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipMemcpy(host_output, device_output, sizeof(int) * cells, hipMemcpyDeviceToHost)); // expect: uninitialized-device-pointer
+    HIP_CHECK(hipFree(device_input));
+    HIP_CHECK(hipFree(device_output));
+    delete[] host_input;
+    delete[] host_output;
+    return 0;
+}

@@ -53,10 +53,17 @@ fn check_stored(model: &Model, host: &HostFunction, cx: &mut LintContext) {
     }
     let mut reported = Vec::new();
     for allocation in &here {
+        // a member an included header releases (the class's destructor in `beam.cuh`)
+        let member = allocation
+            .key
+            .rsplit(['.', '>'])
+            .next()
+            .unwrap_or(&allocation.key);
         if !matches!(allocation.memory, Memory::Device | Memory::Managed)
             || stored.released(&allocation.key)
             || stored.escaped.contains(&allocation.key)
             || reported.contains(&allocation.key)
+            || model.view.included.freed_members.contains(member)
         {
             continue;
         }

@@ -147,6 +147,53 @@ pub struct IncludedDefines {
     /// The names of the headers' macros that write a launch's grid and block together (see
     /// `launch_shape_macro_names`).
     pub launch_shape_macros: Vec<String>,
+    /// The members the headers release (`cudaFree(this->TermaBEV)` in a destructor): see
+    /// `HeaderDefines::freed_members`.
+    pub freed_members: HashSet<String>,
+}
+
+/// The last name of each argument `text` hands to `cudaFree` or `hipFree` (`this->TermaBEV`,
+/// `beam.dose`, `(void*)ws->grad` give `TermaBEV`, `dose`, `grad`).
+fn freed_members(text: &str) -> Vec<String> {
+    let mut members = Vec::new();
+    for api in ["cudaFree(", "hipFree("] {
+        let mut rest = text;
+        while let Some(at) = rest.find(api) {
+            rest = &rest[at + api.len()..];
+            // the argument, up to the parenthesis that closes the call
+            let mut depth = 0usize;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| match c {
+                    '(' => {
+                        depth += 1;
+                        false
+                    }
+                    ')' if depth == 0 => true,
+                    ')' => {
+                        depth -= 1;
+                        false
+                    }
+                    ',' => depth == 0,
+                    _ => false,
+                })
+                .map_or(rest.len(), |(end, _)| end);
+            let argument = rest[..end].trim_end();
+            let start = argument
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
+                .map_or(0, |(at, c)| at + c.len_utf8());
+            let last = &argument[start..];
+            if !last.is_empty() && !members.iter().any(|m| m == last) {
+                members.push(last.to_string());
+            }
+            if members.len() >= 256 {
+                return members;
+            }
+        }
+    }
+    members
 }
 
 /// A function-like macro as written: `#define NAME(a, b, ...) body`, the body's line
@@ -383,6 +430,9 @@ impl PreprocessedView {
             included
                 .launch_shape_macros
                 .extend(header.launch_shape_macros.iter().cloned());
+            included
+                .freed_members
+                .extend(header.freed_members.iter().cloned());
         }
         for (index, header) in headers.iter().enumerate() {
             let defined_elsewhere = |name: &String| {
@@ -456,6 +506,10 @@ pub struct HeaderDefines {
     /// Its qualifier macros, with what they stand for (`#define HOST_DEVICE_FUNCTION __host__
     /// __device__ inline`): an includer's functions declared with them keep their kind.
     pub qualifiers: Vec<(String, String)>,
+    /// The members its code hands to `cudaFree` (`cudaFree(this->fluence)`, `cudaFree(b.dose)`,
+    /// `cudaFree(dose)` in a method): a class's destructor or release method that an includer's
+    /// allocations of those members rely on.
+    pub freed_members: Vec<String>,
 }
 
 impl HeaderDefines {
@@ -506,6 +560,7 @@ impl HeaderDefines {
                 })
                 .collect();
         }
+        header.freed_members = freed_members(text);
         if text.contains("data()") || text.contains("[0]") {
             header.data_macros = function_macro_definitions(text)
                 .into_iter()
@@ -3796,5 +3851,16 @@ public:
         assert!(found[0]
             .body
             .contains("(kernel)<<<(nblks), (nthrs)>>>(__VA_ARGS__);"));
+    }
+
+    #[test]
+    fn members_a_header_frees_are_named_by_their_last_field() {
+        let header = "struct B { float* f; float* g; float* h;\n\
+                      ~B() { cudaFree(this->f); checkCudaErrors(cudaFree((void*)beam.g)); }\n\
+                      void release() { hipFree(h); cudaFree(f); cudaFree(p→q); } };\n";
+        assert_eq!(freed_members(header), ["f", "g", "q", "h"]);
+        assert!(HeaderDefines::of(header, &[])
+            .freed_members
+            .contains(&"g".to_string()));
     }
 }

@@ -274,10 +274,11 @@ fn quotient_counted_up(
 /// `total % divisor != 0`, `total % divisor > 0` (or the same with the sides swapped).
 fn leaves_a_remainder(condition: Node, total: &str, divisor: &str, source: &str) -> bool {
     let condition = strip(syntax::condition_value(condition), source);
-    let is_remainder = |node: Node| {
+    // `total OP divisor`, as written
+    let of_the_two = |node: Node, op: &str| {
         let node = strip(node, source);
         node.node_kind() == "binary_expression"
-            && syntax::operator(node, source) == "%"
+            && syntax::operator(node, source) == op
             && node
                 .field("left")
                 .is_some_and(|l| text(strip(l, source), source) == total)
@@ -285,6 +286,8 @@ fn leaves_a_remainder(condition: Node, total: &str, divisor: &str, source: &str)
                 .field("right")
                 .is_some_and(|r| text(strip(r, source), source) == divisor)
     };
+    let is_remainder = |node: Node| of_the_two(node, "%");
+    let below_the_divisor = |node: Node| of_the_two(node, "<");
     if is_remainder(condition) {
         return true;
     }
@@ -292,17 +295,6 @@ fn leaves_a_remainder(condition: Node, total: &str, divisor: &str, source: &str)
         return false;
     };
     let is_zero = |node: Node| text(strip(node, source), source) == "0";
-    let below_the_divisor = |node: Node| {
-        let node = strip(node, source);
-        node.node_kind() == "binary_expression"
-            && syntax::operator(node, source) == "<"
-            && node
-                .field("left")
-                .is_some_and(|l| text(strip(l, source), source) == total)
-            && node
-                .field("right")
-                .is_some_and(|r| text(strip(r, source), source) == divisor)
-    };
     match syntax::operator(condition, source) {
         // `a < b || a % b > 0`: a positive total below the divisor is its own remainder
         "||" => {

@@ -637,7 +637,17 @@ impl FunctionCache {
             // a finding the outcome drops for resting on code the parser could not read (in a
             // function whose body a broken string swallowed) is no function's to keep: it stays
             // in this lint's findings only
-            let on_broken_code = || model.depends_on_broken_code(&diagnostic.span);
+            // so is one in a host function the parser left errors in, which no lint analyses
+            // and none keeps (a rule that reads its expressions alone still reports there)
+            let in_unparsed_function = || {
+                model.functions.iter().any(|f| {
+                    f.has_parse_errors
+                        && f.definition.start_byte() <= diagnostic.span.start
+                        && diagnostic.span.end <= f.definition.end_byte()
+                })
+            };
+            let on_broken_code =
+                || model.depends_on_broken_code(&diagnostic.span) || in_unparsed_function();
             let slot = match ranges
                 .partition_point(|r| r.start <= diagnostic.span.start)
                 .checked_sub(1)

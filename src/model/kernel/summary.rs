@@ -523,28 +523,13 @@ fn is_program_constant(node: Node, source: &str, function: &Function) -> bool {
                 let name = text(n, source);
                 names += 1;
                 constant &= !function.parameters.iter().any(|p| p.name == name)
-                    && !declares(function.body, name, source);
+                    && !crate::model::launch::declares(function.body, name, source);
             }
             _ => constant = false,
         }
         constant
     });
     constant && names > 0
-}
-
-/// Whether `body` declares a local called `name`.
-fn declares(body: Node, name: &str, source: &str) -> bool {
-    let mut found = false;
-    syntax::walk_iterative(body, |n| {
-        if matches!(n.node_kind(), "init_declarator" | "declaration") {
-            found |= n
-                .field("declarator")
-                .and_then(|d| syntax::declarator_name(d))
-                .is_some_and(|d| text(d, source) == name);
-        }
-        !found
-    });
-    found
 }
 
 /// The parameters through which a call may write the caller's variables: non-const

@@ -128,7 +128,7 @@ fn names(value: Node, name: &str, source: &str) -> bool {
 }
 
 /// Whether `body` declares a local called `name`.
-pub(super) fn declares(body: Node, name: &str, source: &str) -> bool {
+pub(crate) fn declares(body: Node, name: &str, source: &str) -> bool {
     let mut found = false;
     syntax::walk_iterative(body, |node| {
         if matches!(node.node_kind(), "declaration" | "for_range_loop") {

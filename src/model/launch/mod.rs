@@ -35,6 +35,7 @@ pub mod limits;
 mod locals;
 mod macros;
 mod members;
+pub(crate) use members::declares;
 mod reading;
 mod reuse;
 mod rounding;

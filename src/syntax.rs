@@ -824,6 +824,49 @@ pub fn names_written(root: Node, source: &str) -> WrittenNames {
     written
 }
 
+/// Each write below `root` (an assignment, a step, or `&x` handing a name on), in pre-order:
+/// where the write starts and the byte range of what it writes, parentheses and casts
+/// stripped.
+pub type Writes = std::rc::Rc<[(usize, std::ops::Range<usize>)]>;
+
+thread_local! {
+    /// `writes_below`'s answers, kept as `WRITTEN_NAMES` is.
+    static WRITES: std::cell::RefCell<rustc_hash::FxHashMap<(usize, usize), Writes>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// The writes below `root`, found in one walk while its tree's table is installed: the facts
+/// before each launch drop those whose names are written after the check, and a launcher with
+/// dozens of checks and launches asked it of its body hundreds of times.
+pub fn writes_below(root: Node, source: &str) -> Writes {
+    let key = (root.into_raw().tree as usize, root.id());
+    let cached = in_table(root);
+    if cached {
+        if let Some(known) = WRITES.with(|c| c.borrow().get(&key).cloned()) {
+            return known;
+        }
+    }
+    let mut writes = Vec::new();
+    walk_iterative(root, |node| {
+        let target = match assigned_target(node) {
+            Some(target) => Some(target),
+            None if node.node_kind() == "pointer_expression" && operator(node, source) == "&" => {
+                node.field("argument")
+            }
+            None => None,
+        };
+        if let Some(target) = target {
+            writes.push((node.start_byte(), strip(target, source).byte_range()));
+        }
+        true
+    });
+    let writes: Writes = writes.into();
+    if cached {
+        WRITES.with(|c| c.borrow_mut().insert(key, writes.clone()));
+    }
+    writes
+}
+
 /// Whether an installed table holds `node`.
 pub fn in_table(node: Node) -> bool {
     TreeTable::read(node, |_, _| ()).is_some()
@@ -934,6 +977,11 @@ impl Drop for InstalledTable<'_> {
             }
         });
         WRITTEN_NAMES.with(|c| {
+            if let Ok(mut c) = c.try_borrow_mut() {
+                c.clear();
+            }
+        });
+        WRITES.with(|c| {
             if let Ok(mut c) = c.try_borrow_mut() {
                 c.clear();
             }

@@ -575,13 +575,36 @@ pub(super) fn facts_at<'t>(call: Node<'t>, body: Node<'t>, source: &str) -> Vec<
         node = parent;
     }
     // `if (nnz < 1024) { nnz = m; block = nnz; }`: a test says nothing of a name written after it
-    facts.retain(|fact| !written_after_test(fact, call, body, source));
+    let writes = writes_between(&facts, call, body, source);
+    facts.retain(|fact| !written_after_test(fact, &writes, source));
     facts
 }
 
-/// Whether a name `fact` compares is assigned, stepped or has its address taken between the
-/// test and `at`.
-fn written_after_test(fact: &Comparison, at: Node, body: Node, source: &str) -> bool {
+/// The names assigned, stepped or having their address taken in `body` between the earliest
+/// of the `facts`' tests and `at`, each with where the write starts.
+fn writes_between<'t>(
+    facts: &[Comparison],
+    at: Node,
+    body: Node<'t>,
+    source: &'t str,
+) -> Vec<(usize, &'t str)> {
+    let to = at.start_byte();
+    let Some(from) = facts.iter().map(|fact| fact.origin.end_byte()).min() else {
+        return Vec::new();
+    };
+    syntax::writes_below(body, source)
+        .iter()
+        .filter(|(start, _)| (from..to).contains(start))
+        .map(|(start, target)| (*start, source.get(target.clone()).unwrap_or("")))
+        .collect()
+}
+
+/// Whether a name `fact` compares is among the `writes` after the test.
+fn written_after_test(fact: &Comparison, writes: &[(usize, &str)], source: &str) -> bool {
+    let from = fact.origin.end_byte();
+    if !writes.iter().any(|(at, _)| *at >= from) {
+        return false;
+    }
     let mut names = Vec::new();
     for side in [fact.left, fact.right] {
         syntax::walk_iterative(side, |n| {
@@ -592,28 +615,9 @@ fn written_after_test(fact: &Comparison, at: Node, body: Node, source: &str) -> 
         });
         names.push(text(strip(side, source), source));
     }
-    let (from, to) = (fact.origin.end_byte(), at.start_byte());
-    if from >= to {
-        return false;
-    }
-    let mut written = false;
-    syntax::walk_iterative(body, |n| {
-        if n.end_byte() <= from || n.start_byte() >= to {
-            return false;
-        }
-        let target = match syntax::assigned_target(n) {
-            Some(target) => Some(target),
-            None if n.node_kind() == "pointer_expression" && operator(n, source) == "&" => {
-                n.field("argument")
-            }
-            None => None,
-        };
-        written |= target.is_some_and(|t| {
-            n.start_byte() >= from && names.contains(&text(strip(t, source), source))
-        });
-        !written
-    });
-    written
+    writes
+        .iter()
+        .any(|(at, name)| *at >= from && names.contains(name))
 }
 
 /// `if (c) return;` (`c` fails after it) or `TORCH_CHECK(c, ...)` (`c` holds after it).

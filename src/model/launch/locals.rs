@@ -3,6 +3,7 @@
 //! one point. Kept apart from the classifier because it reads the function once and answers
 //! every launch in it.
 
+use crate::model::guards::Comparison;
 use crate::model::reaching;
 use crate::syntax::{self, operator, strip, text, NodeExt};
 use rustc_hash::FxHashMap as HashMap;
@@ -33,6 +34,10 @@ pub(super) struct Locals<'t> {
     /// another where it is read and written, and walking the body per name cost more than the
     /// rest of reading a launch.
     identifiers: std::cell::OnceCell<HashMap<&'t str, Vec<Node<'t>>>>,
+    /// The facts known where a node of `scope` runs (`limits::facts_at`), by the node's id,
+    /// kept once asked: the size reasoning asks them of one launch per name it reads, and a
+    /// launcher with dozens of checks spent most of its time finding them again.
+    facts: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
 }
 
 impl<'t> Locals<'t> {
@@ -234,6 +239,23 @@ impl<'t> Locals<'t> {
 
     /// The identifiers of the body (`scope`) spelled `name`, in the order a walk of the body
     /// meets them; none without a body.
+    pub(super) fn facts_in_scope(
+        &self,
+        at: Node<'t>,
+        scope: Node<'t>,
+        source: &'t str,
+    ) -> std::rc::Rc<[Comparison<'t>]> {
+        if self.scope != Some(scope) {
+            return super::limits::facts_at(at, scope, source).into();
+        }
+        if let Some(known) = self.facts.borrow().get(&at.id()) {
+            return known.clone();
+        }
+        let facts: std::rc::Rc<[Comparison<'t>]> = super::limits::facts_at(at, scope, source).into();
+        self.facts.borrow_mut().insert(at.id(), facts.clone());
+        facts
+    }
+
     pub(super) fn occurrences(&self, name: &str, source: &'t str) -> &[Node<'t>] {
         let Some(body) = self.scope else {
             return &[];

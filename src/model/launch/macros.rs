@@ -85,24 +85,30 @@ pub fn launches_in_macros<'t>(
     };
     let expanded_lines = LineIndex::new(&expanded);
     let file = FileScope::new(tree.root_node(), &expanded);
-    let mut sites = Vec::new();
+    let mut expanding = Vec::new();
     syntax::walk_iterative(tree.root_node(), |node| {
         if node.node_kind() != "function_definition" {
             return true;
         }
         let range = node.byte_range();
-        if !placed
+        if placed
             .iter()
             .any(|(inside, _)| range.start <= inside.start && inside.end <= range.end)
         {
-            return false;
+            expanding.push(node);
         }
+        false
+    });
+    // the launches' reading walks these bodies many times (a fact per check before a launch)
+    let _table = syntax::TreeTable::install_within(&tree, &expanding);
+    let mut sites = Vec::new();
+    for node in expanding {
         let template = node
             .up()
             .filter(|parent| parent.node_kind() == "template_declaration");
         let Some(function) = crate::model::function_from_definition(node, template, &expanded, &[])
         else {
-            return false;
+            continue;
         };
         for mut site in launches_in(&function, &expanded, path, &expanded_lines, helpers, &file) {
             let Some((_, used)) = placed
@@ -115,8 +121,7 @@ pub fn launches_in_macros<'t>(
             site.span = used.clone();
             sites.push(site);
         }
-        false
-    });
+    }
     sites
 }
 

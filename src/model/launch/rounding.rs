@@ -541,8 +541,11 @@ impl<'t> Classifier<'_, 't> {
             }
             written_after
         };
-        let mut facts: Vec<Comparison<'t>> = super::limits::facts_at(node, scope, self.source)
-            .into_iter()
+        let mut facts: Vec<Comparison<'t>> = self
+            .locals
+            .facts_in_scope(node, scope, self.source)
+            .iter()
+            .copied()
             .filter(|fact| {
                 !assigned_between(fact.origin.start_byte(), node.start_byte())
                     && !undone(fact, node.start_byte())
@@ -556,8 +559,10 @@ impl<'t> Classifier<'_, 't> {
                 && !assigned_between(node.start_byte(), launch.start_byte())
             {
                 facts.extend(
-                    super::limits::facts_at(launch, scope, self.source)
-                        .into_iter()
+                    self.locals
+                        .facts_in_scope(launch, scope, self.source)
+                        .iter()
+                        .copied()
                         .filter(|fact| {
                             !assigned_between(fact.origin.start_byte(), launch.start_byte())
                                 && !undone(fact, launch.start_byte())

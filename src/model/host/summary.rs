@@ -185,6 +185,27 @@ pub fn summarize_kernel<'t>(
         }
         pointer_parameter(node)
     };
+    // a local pointer set from a parameter (`T* slot = out + k`), or such a local plus an offset
+    // (of several locals of one name, each one's parameter)
+    let derived_bases = |node: Node| -> Vec<usize> {
+        let mut node = strip(node, model.source);
+        if node.node_kind() == "binary_expression" && operator(node, model.source) == "+" {
+            match node.field("left") {
+                Some(left) => node = strip(left, model.source),
+                None => return Vec::new(),
+            }
+        }
+        if node.node_kind() != "identifier" {
+            return Vec::new();
+        }
+        let name = text(node, model.source);
+        facts
+            .derived_pointers
+            .iter()
+            .filter(|(local, _)| local == name)
+            .map(|(_, index)| *index)
+            .collect()
+    };
     // a pointer handed whole to another function (`f(p)`) may be written there; an atomic
     // read-modify-write (`atomicAdd(p, v)`, `atomicAdd(p + k, v)`, `atomicMax(&p[i], v)`) reads
     // what it holds first
@@ -207,6 +228,18 @@ pub fn summarize_kernel<'t>(
                     AccessKind::Read | AccessKind::ReadWrite => parameters[index].reads = true,
                 }
             }
+            // through a local set from a parameter, writes count (what the kernel reads through
+            // it, its accesses hold): `*slot = v`, `fill(*slot)` with `fill(T& out)`
+            let bases = node.field("argument").map(derived_bases).unwrap_or_default();
+            let written = !bases.is_empty()
+                && (dereference_kind(node, model.source) == AccessKind::Write
+                    || strip_parents(node)
+                        .is_some_and(|list| bound_to_a_written_parameter(model, node, list)));
+            if written {
+                for index in bases {
+                    parameters[index].plain_writes = true;
+                }
+            }
         }
         if kind == "argument_list" {
             for argument in named_children(node) {
@@ -224,6 +257,9 @@ pub fn summarize_kernel<'t>(
                         .iter()
                         .position(|p| p.is_pointer && p.name == name)
                     {
+                        parameters[index].plain_writes = true;
+                    }
+                    for index in derived_bases(argument) {
                         parameters[index].plain_writes = true;
                     }
                 }

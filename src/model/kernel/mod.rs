@@ -213,6 +213,10 @@ pub struct KernelFacts<'t> {
     /// The names of the functions the kernel calls, sorted: what it may have read of the file's
     /// device functions (their summaries).
     pub calls: Vec<String>,
+    /// The kernel's local pointers set from a pointer parameter (`float* row = out + r * n;`),
+    /// by name, with the parameter's position: what the kernel does through them it does to
+    /// the caller's buffer.
+    pub derived_pointers: Vec<(String, usize)>,
     /// Accesses of `extern __shared__` arrays past what every visible launch gives them.
     pub shared_overruns: Vec<SharedOverrun<'t>>,
     /// Vector accesses through a wider view whose guard bounds their first element only.
@@ -659,10 +663,52 @@ fn analyze_instantiation<'t>(
     analyzer.cache_deps = true;
     analyzer.statement(function.body, 0);
     analyzer.find_narrow_indices();
+    analyzer.out.derived_pointers = analyzer.derived_pointers();
     analyzer.out
 }
 
 impl<'a, 't> Analyzer<'a, 't> {
+    /// See `KernelFacts::derived_pointers`: every local pointer one of whose values is an
+    /// address in a parameter's buffer (`out + a + b`, `&out[k]`, another such local plus an
+    /// offset), whichever of several locals of its name it is.
+    fn derived_pointers(&self) -> Vec<(String, usize)> {
+        let parameters = &self.function.parameters;
+        let mut derived: Vec<(String, usize)> = Vec::new();
+        // a local set from another is found once that one is: a few rounds reach every chain
+        for _ in 0..4 {
+            let before = derived.len();
+            for name in self.same_name_pointers.keys() {
+                let Some(values) = self.definitions.get(name) else {
+                    continue;
+                };
+                for value in values {
+                    let mut bases = Vec::new();
+                    address_bases(*value, self.source, &mut bases, 0);
+                    let base = bases.iter().find_map(|base| {
+                        let base = self.text(*base);
+                        parameters
+                            .iter()
+                            .position(|p| p.is_pointer && p.name == base)
+                            .or_else(|| {
+                                derived.iter().find(|(known, _)| known == base).map(|(_, i)| *i)
+                            })
+                    });
+                    if let Some(index) = base {
+                        if !derived.contains(&(name.clone(), index)) {
+                            derived.push((name.clone(), index));
+                        }
+                    }
+                }
+            }
+            if derived.len() == before {
+                break;
+            }
+        }
+        derived.sort_unstable();
+        derived.dedup();
+        derived
+    }
+
     /// An analyzer of `function` with its pointer parameters known; nothing collected yet.
     fn new(source: &'a str, function: &'a Function<'t>, helpers: &'a DeviceFunctions) -> Self {
         let mut analyzer = Analyzer {
@@ -919,4 +965,37 @@ fn enclosing_statement(node: Node) -> Option<Node> {
         current = parent;
     }
     None
+}
+
+/// The names an address may be computed from: `p` of `p`, `p + a + b`, `a + p`, `p - k`,
+/// `&p[k]`, `(T*)p`; the sides of a sum are all candidates (which is the pointer, the caller
+/// knows).
+fn address_bases<'t>(value: Node<'t>, source: &str, bases: &mut Vec<Node<'t>>, depth: usize) {
+    let value = strip(value, source);
+    if depth > 16 {
+        return;
+    }
+    match value.node_kind() {
+        "identifier" => bases.push(value),
+        "binary_expression" if operator(value, source) == "+" => {
+            for side in [value.field("left"), value.field("right")].into_iter().flatten() {
+                address_bases(side, source, bases, depth + 1);
+            }
+        }
+        "binary_expression" if operator(value, source) == "-" => {
+            if let Some(left) = value.field("left") {
+                address_bases(left, source, bases, depth + 1);
+            }
+        }
+        "pointer_expression" if operator(value, source) == "&" => {
+            let target = value.field("argument").map(|t| strip(t, source));
+            if let Some(base) = target
+                .filter(|t| t.node_kind() == "subscript_expression")
+                .and_then(|t| t.field("argument"))
+            {
+                address_bases(base, source, bases, depth + 1);
+            }
+        }
+        _ => {}
+    }
 }

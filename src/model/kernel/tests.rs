@@ -2347,3 +2347,35 @@ void run(const double* in, double* out, int n) { k<<<(n + 15) / 16, 128>>>(in, o
         [(13, false), (14, true), (15, true)]
     );
 }
+
+#[test]
+fn locals_set_from_a_parameter_are_its_derived_pointers() {
+    let source = "__global__ void fill(float* out, int* counts, const float* in, int n) {
+    float* row = out + blockIdx.x * n + 4;
+    float* cell = NULL;
+    if (n > 8) {
+        cell = &row[threadIdx.x];
+    } else {
+        int* cell = counts + 1;
+        *cell = 0;
+    }
+    const float* value = in;
+    float* elsewhere = (float*)malloc(4);
+    *cell = value[threadIdx.x];
+}
+";
+    let derived = crate::verify::with_model(std::path::Path::new("k.cu"), source, |model| {
+        model
+            .kernel_facts()
+            .map(|(_, facts)| facts.derived_pointers.clone())
+            .collect::<Vec<_>>()
+    })
+    .unwrap_or_default();
+    // `cell` is two locals: one into `out` (through `row`), one into `counts`; `in` is read
+    // through `value`; `elsewhere` points at memory of its own
+    let expected: Vec<(String, usize)> = [("cell", 0), ("cell", 1), ("row", 0), ("value", 2)]
+        .iter()
+        .map(|(name, index)| (name.to_string(), *index))
+        .collect();
+    assert_eq!(derived, [expected]);
+}

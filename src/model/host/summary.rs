@@ -230,7 +230,10 @@ pub fn summarize_kernel<'t>(
             }
             // through a local set from a parameter, writes count (what the kernel reads through
             // it, its accesses hold): `*slot = v`, `fill(*slot)` with `fill(T& out)`
-            let bases = node.field("argument").map(derived_bases).unwrap_or_default();
+            let bases = node
+                .field("argument")
+                .map(derived_bases)
+                .unwrap_or_default();
             let written = !bases.is_empty()
                 && (dereference_kind(node, model.source) == AccessKind::Write
                     || strip_parents(node)

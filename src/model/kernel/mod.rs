@@ -690,7 +690,10 @@ impl<'a, 't> Analyzer<'a, 't> {
                             .iter()
                             .position(|p| p.is_pointer && p.name == base)
                             .or_else(|| {
-                                derived.iter().find(|(known, _)| known == base).map(|(_, i)| *i)
+                                derived
+                                    .iter()
+                                    .find(|(known, _)| known == base)
+                                    .map(|(_, i)| *i)
                             })
                     });
                     if let Some(index) = base {
@@ -978,7 +981,10 @@ fn address_bases<'t>(value: Node<'t>, source: &str, bases: &mut Vec<Node<'t>>, d
     match value.node_kind() {
         "identifier" => bases.push(value),
         "binary_expression" if operator(value, source) == "+" => {
-            for side in [value.field("left"), value.field("right")].into_iter().flatten() {
+            for side in [value.field("left"), value.field("right")]
+                .into_iter()
+                .flatten()
+            {
                 address_bases(side, source, bases, depth + 1);
             }
         }

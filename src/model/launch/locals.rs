@@ -251,7 +251,8 @@ impl<'t> Locals<'t> {
         if let Some(known) = self.facts.borrow().get(&at.id()) {
             return known.clone();
         }
-        let facts: std::rc::Rc<[Comparison<'t>]> = super::limits::facts_at(at, scope, source).into();
+        let facts: std::rc::Rc<[Comparison<'t>]> =
+            super::limits::facts_at(at, scope, source).into();
         self.facts.borrow_mut().insert(at.id(), facts.clone());
         facts
     }

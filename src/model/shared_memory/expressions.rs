@@ -184,7 +184,9 @@ impl<'p, 'm, 't> Block<'p, 'm, 't> {
                     return Ok(match self.place(argument, mask, depth)? {
                         Place::Memory(_, locs) => locs.map(|loc| match loc {
                             Loc::Shared { ptr, .. } => Val::Ptr(ptr),
-                            Loc::Elsewhere(_) | Loc::Indexed(_) => Val::Unknown(true),
+                            // one place for every thread (`&items[blockIdx.x]`): one address
+                            Loc::Elsewhere(varies) => Val::Unknown(varies),
+                            Loc::Indexed(_) => Val::Unknown(true),
                         }),
                         Place::Local(_) => Lanes::Uni(Val::Unknown(true)),
                     });

@@ -441,3 +441,26 @@ void run(const int* t, float* o) {{ k<<<4, 256>>>(t, o); }}"
     let found = conflicts(&kernel("height = rows; if (threadIdx.x == 64) rows = 3;"));
     assert!(!found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn a_shared_struct_copied_from_the_blocks_own_element_is_one_value() {
+    let kernel = "struct Coords { float c[96]; };
+struct Item { Coords coords; float weight; };
+__global__ void refine(const Item* items, float* out) {
+    const Item* mine = &items[blockIdx.x];
+    __shared__ Coords coords;
+    coords = mine->coords;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = coords.c[threadIdx.x];
+}
+void run(const Item* items, float* out) { refine<<<16, 32>>>(items, out); }
+";
+    // every thread stores the same bytes: whichever store lands last, the struct holds them
+    assert_eq!(conflicts(kernel), []);
+    // through each thread's own element, the threads store different values
+    let own = kernel.replace("&items[blockIdx.x]", "&items[threadIdx.x]");
+    assert_eq!(
+        conflicts(&own),
+        [("coords".to_string(), "coords".to_string(), true, false)]
+    );
+}

@@ -38,6 +38,10 @@ pub(super) struct Locals<'t> {
     /// kept once asked: the size reasoning asks them of one launch per name it reads, and a
     /// launcher with dozens of checks spent most of its time finding them again.
     facts: std::cell::RefCell<HashMap<usize, std::rc::Rc<[Comparison<'t>]>>>,
+    /// The file's functions that take a non-`const` reference (`void pick(unsigned& blocks,
+    /// unsigned& smem)`), by name, with those parameters' positions: a local handed to one
+    /// there is written by the call.
+    reference_writers: HashMap<&'t str, Vec<usize>>,
 }
 
 impl<'t> Locals<'t> {
@@ -65,6 +69,7 @@ impl<'t> Locals<'t> {
             dim3: file.dim3.clone(),
             ..Locals::default()
         };
+        let writers = &file.reference_writers;
         // a parameter hides a file-scope constant of its name
         let mut parameter_list = None;
         if let Some(declarator) = body.up().and_then(|f| f.field("declarator")) {
@@ -210,6 +215,32 @@ impl<'t> Locals<'t> {
                         }
                     }
                 }
+                // `pick(blocks, smem)` with `void pick(unsigned& b, unsigned& s)`: written by
+                // the call, as through an address
+                "call_expression" if !writers.is_empty() => {
+                    let callee = node
+                        .field("function")
+                        .map(|f| text(strip(f, source), source));
+                    let positions = callee.and_then(|callee| writers.get(callee));
+                    let arguments = node.field("arguments");
+                    if let (Some(positions), Some(arguments)) = (positions, arguments) {
+                        let arguments: Vec<Node> = syntax::named_children(arguments)
+                            .filter(|a| a.node_kind() != "comment")
+                            .collect();
+                        for position in positions {
+                            let Some(argument) = arguments.get(*position) else {
+                                continue;
+                            };
+                            if argument.node_kind() == "identifier" {
+                                locals
+                                    .values
+                                    .entry(text(*argument, source))
+                                    .or_default()
+                                    .push(*argument);
+                            }
+                        }
+                    }
+                }
                 // `cudaOccupancyMaxPotentialBlockSize(&grid, &block, k)`: written through its
                 // address, so no value assigned in sight is the one it holds
                 "pointer_expression" if operator(node, source) == "&" => {
@@ -284,6 +315,9 @@ impl<'t> Locals<'t> {
         }
         for declaration in file_scope_constants(root, source) {
             self.read_constant_declaration(declaration, source);
+        }
+        if source.contains('&') {
+            self.reference_writers = reference_writers(root, source);
         }
     }
 
@@ -560,12 +594,76 @@ fn is_static_constant_member(member: Node, source: &str) -> bool {
         && (words.contains(&"const") || words.contains(&"constexpr"))
 }
 
-/// `&name` handed to a call: the entry `Locals` keeps for a local written through its address.
+/// `&name` handed to a call, or `name` bound to a function's non-`const` reference: the entry
+/// `Locals` keeps for a local written through its address.
 pub(super) fn written_through_address(value: Node, source: &str) -> bool {
     value.node_kind() == "identifier"
-        && value
-            .up()
-            .is_some_and(|p| p.node_kind() == "pointer_expression" && operator(p, source) == "&")
+        && value.up().is_some_and(|p| {
+            (p.node_kind() == "pointer_expression" && operator(p, source) == "&")
+                || p.node_kind() == "argument_list"
+        })
+}
+
+/// See `Locals::reference_writers`: the functions defined or declared at the file's scope (in
+/// namespaces too) with a parameter declared `T& name` and not `const`.
+fn reference_writers<'t>(root: Node<'t>, source: &'t str) -> HashMap<&'t str, Vec<usize>> {
+    let mut writers: HashMap<&'t str, Vec<usize>> = HashMap::default();
+    let mut scopes = vec![root];
+    let mut visited = 0;
+    while let Some(scope) = scopes.pop() {
+        for mut item in syntax::named_children(scope) {
+            visited += 1;
+            if visited > 20_000 {
+                return writers;
+            }
+            if item.node_kind() == "template_declaration" {
+                match syntax::named_children(item)
+                    .find(|c| matches!(c.node_kind(), "function_definition" | "declaration"))
+                {
+                    Some(inner) => item = inner,
+                    None => continue,
+                }
+            }
+            match item.node_kind() {
+                "namespace_definition" | "linkage_specification" => {
+                    if let Some(inner) = item.field("body") {
+                        scopes.push(inner);
+                    }
+                }
+                "declaration_list" => scopes.push(item),
+                "function_definition" | "declaration" => {
+                    let Some(declarator) = item
+                        .field("declarator")
+                        .filter(|d| d.node_kind() == "function_declarator")
+                    else {
+                        continue;
+                    };
+                    let name = declarator.field("declarator").map(|n| text(n, source));
+                    let Some(parameters) = declarator.field("parameters") else {
+                        continue;
+                    };
+                    let positions: Vec<usize> = syntax::named_children(parameters)
+                        .filter(|p| p.node_kind() != "comment")
+                        .enumerate()
+                        .filter(|(_, p)| {
+                            p.field("declarator")
+                                .is_some_and(|d| d.node_kind() == "reference_declarator")
+                                && !syntax::named_children(*p).any(|c| {
+                                    c.node_kind() == "type_qualifier" && text(c, source) == "const"
+                                })
+                                && !text(*p, source).contains("&&")
+                        })
+                        .map(|(position, _)| position)
+                        .collect();
+                    if let (Some(name), false) = (name, positions.is_empty()) {
+                        writers.entry(name).or_insert(positions);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    writers
 }
 
 /// The `const`/`constexpr` declarations at the file's scope (in namespaces and `extern "C"`

@@ -2498,3 +2498,26 @@ fn a_dim3_declared_in_a_loop_body_starts_each_trip_with_its_shape() {
     assert_eq!(found[0].block[0], Some(256));
     assert_eq!(found[1].grid[0], rounded("w"));
 }
+
+#[test]
+fn locals_handed_to_a_non_const_reference_hold_what_the_call_left() {
+    let source = "__global__ void k(int* q) { extern __shared__ int s[]; q[threadIdx.x] = s[0]; }
+void pick(unsigned& blocks, unsigned& threads, unsigned& bytes) { blocks = 8; threads = 64; bytes = 12; }
+void show(const unsigned& blocks, const unsigned& threads, const unsigned& bytes) {}
+void run(int* q) {
+    unsigned blocks = 1, threads = 32, bytes = 0;
+    pick(blocks, threads, bytes);
+    k<<<blocks, threads, bytes>>>(q);
+}
+";
+    let found = sites(source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // the declared values no longer reach the launch
+    assert_eq!(found[0].block[0], None);
+    assert_eq!(found[0].shared_bytes, SharedBytes::Unknown);
+    // a `const` reference only reads them
+    let read_only = sites(&source.replace("pick(blocks", "show(blocks"));
+    assert_eq!(read_only.len(), 1, "{read_only:?}");
+    assert_eq!(read_only[0].block[0], Some(32));
+    assert_eq!(read_only[0].shared_bytes, SharedBytes::Known(Vec::new()));
+}
